@@ -1,1 +1,171 @@
-//! atomc
+//! atomc: a compiler backend for GPU atomics.
+//!
+//! Parse or build an [`ir::Function`], pick a [`Target`], and [`compile`]
+//! it to the [`Emit`] form you want:
+//!
+//! ```
+//! let src = "function %k(ptr.global) {\nblock0(v0: ptr.global):\n    return\n}\n";
+//! let funcs = atomc::ir::parse::parse(src).expect("parses");
+//! assert_eq!(funcs.len(), 1);
+//! ```
+
+pub use atomc_ir as ir;
+
+use std::fmt;
+
+/// What a compile produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Emit {
+    /// The input IR, verified and printed.
+    Ir,
+    /// The IR after target legalization.
+    Legalized,
+    /// Machine instructions with virtual registers, before allocation.
+    Vcode,
+    /// SASS text in nvdisasm's spelling.
+    Asm,
+    /// Raw instruction words (SM50 with control words).
+    Bin,
+    /// A loadable CUDA ELF.
+    Cubin,
+    /// PTX text that ptxas accepts.
+    Ptx,
+    /// vISA assembly text.
+    Visaasm,
+    /// vISA binary (`.isa`, format 4.1).
+    Isa,
+}
+
+impl Emit {
+    /// Every emit kind with its command-line spelling.
+    pub const ALL: [(Emit, &'static str); 9] = [
+        (Emit::Ir, "ir"),
+        (Emit::Legalized, "legalized"),
+        (Emit::Vcode, "vcode"),
+        (Emit::Asm, "asm"),
+        (Emit::Bin, "bin"),
+        (Emit::Cubin, "cubin"),
+        (Emit::Ptx, "ptx"),
+        (Emit::Visaasm, "visaasm"),
+        (Emit::Isa, "isa"),
+    ];
+
+    /// Parses the command-line spelling.
+    pub fn from_name(s: &str) -> Option<Emit> {
+        Emit::ALL.iter().find(|(_, n)| *n == s).map(|(e, _)| *e)
+    }
+
+    /// Whether the output is binary (write it to a file, not a terminal).
+    pub fn is_binary(self) -> bool {
+        matches!(self, Emit::Bin | Emit::Cubin | Emit::Isa)
+    }
+}
+
+/// A compilation target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// NVIDIA Maxwell.
+    Sm50,
+    /// NVIDIA Hopper.
+    Sm90,
+    /// Intel vISA for the given Gen platform.
+    Visa(VisaPlatform),
+}
+
+/// An Intel platform as GenX_IR's `-platform` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VisaPlatform {
+    /// Tiger Lake (Gen12LP).
+    Tgllp,
+    /// DG2 (Xe-HPG).
+    Dg2,
+    /// Ponte Vecchio (Xe-HPC).
+    Pvc,
+}
+
+impl VisaPlatform {
+    /// GenX_IR's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            VisaPlatform::Tgllp => "TGLLP",
+            VisaPlatform::Dg2 => "DG2",
+            VisaPlatform::Pvc => "PVC",
+        }
+    }
+
+    /// Parses GenX_IR's spelling (case-insensitive).
+    pub fn from_name(s: &str) -> Option<VisaPlatform> {
+        [VisaPlatform::Tgllp, VisaPlatform::Dg2, VisaPlatform::Pvc]
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+    }
+}
+
+impl Target {
+    /// Parses `sm_50`, `sm_90`, `visa` (TGLLP) or `visa:DG2`-style names.
+    pub fn from_name(s: &str) -> Option<Target> {
+        match s {
+            "sm_50" => Some(Target::Sm50),
+            "sm_90" => Some(Target::Sm90),
+            "visa" => Some(Target::Visa(VisaPlatform::Tgllp)),
+            _ => s.strip_prefix("visa:").and_then(VisaPlatform::from_name).map(Target::Visa),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Sm50 => f.write_str("sm_50"),
+            Target::Sm90 => f.write_str("sm_90"),
+            Target::Visa(p) => write!(f, "visa:{}", p.name()),
+        }
+    }
+}
+
+/// The result of a compile: text or bytes, as the emit kind dictates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Human-readable output.
+    Text(String),
+    /// Binary output.
+    Binary(Vec<u8>),
+}
+
+/// Why a compile failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// The input IR is not valid.
+    #[error("invalid IR: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
+    Verify(Vec<ir::diagnostic::Diagnostic>),
+    /// The target cannot express an instruction.
+    #[error("{target} cannot express `{op}`: {reason}")]
+    Unsupported {
+        /// The target.
+        target: Target,
+        /// The opcode as the IR spells it.
+        op: String,
+        /// Why.
+        reason: String,
+    },
+    /// This combination of target and emit kind is not available.
+    #[error("--emit {emit} is not available for target {target}")]
+    NoSuchOutput {
+        /// The target.
+        target: Target,
+        /// The emit kind's spelling.
+        emit: &'static str,
+    },
+}
+
+/// Compiles one function for `target`, producing `emit`.
+pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output, CompileError> {
+    ir::verify::verify(func).map_err(CompileError::Verify)?;
+    match emit {
+        Emit::Ir => Ok(Output::Text(ir::print::print_function(func))),
+        _ => {
+            let name = Emit::ALL.iter().find(|(e, _)| *e == emit).map(|(_, n)| *n).unwrap_or("?");
+            Err(CompileError::NoSuchOutput { target, emit: name })
+        }
+    }
+}

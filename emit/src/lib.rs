@@ -1,1 +1,3 @@
 //! (crate under construction)
+pub mod oracle;
+pub mod visa;

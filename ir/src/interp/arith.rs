@@ -1,0 +1,184 @@
+//! Integer and conversion semantics, and the read-modify-write ops, on raw
+//! bit patterns: every value is a `u64` holding its type's bits,
+//! zero-extended (`pred` is 0 or 1).
+
+use super::decode::mask;
+use super::float::{self, FKind};
+use crate::{BinaryOp, ConvOp, IntCC, RmwOp, Type, UnaryOp};
+
+/// Sign-extends the low `bits` bits of `x`.
+#[inline]
+pub(crate) fn sext(x: u64, bits: u32) -> i64 {
+    let s = 64 - bits;
+    ((x << s) as i64) >> s
+}
+
+/// An integer binary op; `None` on division by zero.
+pub(crate) fn int_binop(op: BinaryOp, ty: Type, a: u64, b: u64) -> Option<u64> {
+    let w = ty.bits();
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    let r = match op {
+        BinaryOp::Iadd => a.wrapping_add(b),
+        BinaryOp::Isub => a.wrapping_sub(b),
+        BinaryOp::Imul => a.wrapping_mul(b),
+        BinaryOp::Udiv => a.checked_div(b)?,
+        BinaryOp::Urem => a.checked_rem(b)?,
+        // MIN / -1 wraps to MIN (it does in the sign-extended i64 for narrow
+        // types, and `wrapping_div` for i64); MIN % -1 is 0.
+        BinaryOp::Sdiv => (sb != 0).then(|| sa.wrapping_div(sb))? as u64,
+        BinaryOp::Srem => (sb != 0).then(|| sa.wrapping_rem(sb))? as u64,
+        BinaryOp::Band => a & b,
+        BinaryOp::Bor => a | b,
+        BinaryOp::Bxor => a ^ b,
+        BinaryOp::Ishl => a << (b & (w as u64 - 1)),
+        BinaryOp::Ushr => a >> (b & (w as u64 - 1)),
+        BinaryOp::Sshr => (sa >> (b & (w as u64 - 1))) as u64,
+        BinaryOp::Umin => a.min(b),
+        BinaryOp::Umax => a.max(b),
+        BinaryOp::Smin => sa.min(sb) as u64,
+        BinaryOp::Smax => sa.max(sb) as u64,
+        _ => return float::binop(ty, op, a, b),
+    };
+    Some(mask(r, w))
+}
+
+/// A binary op of either kind; `None` on division by zero.
+pub(crate) fn binop(op: BinaryOp, ty: Type, a: u64, b: u64) -> Option<u64> {
+    if op.is_float() {
+        float::binop(ty, op, a, b)
+    } else {
+        int_binop(op, ty, a, b)
+    }
+}
+
+/// A unary op.
+pub(crate) fn unop(op: UnaryOp, ty: Type, a: u64) -> u64 {
+    match op {
+        UnaryOp::Ineg => mask(a.wrapping_neg(), ty.bits()),
+        UnaryOp::Bnot => mask(!a, ty.bits()),
+        UnaryOp::Fneg => a ^ float::sign_mask(ty).unwrap_or(0),
+        UnaryOp::Fabs => a & !float::sign_mask(ty).unwrap_or(0),
+    }
+}
+
+/// `icmp` on integers or pointers of width `ty.bits()`.
+pub(crate) fn icmp(cond: IntCC, ty: Type, a: u64, b: u64) -> bool {
+    let w = ty.bits();
+    let (sa, sb) = (sext(a, w), sext(b, w));
+    match cond {
+        IntCC::Eq => a == b,
+        IntCC::Ne => a != b,
+        IntCC::Slt => sa < sb,
+        IntCC::Sle => sa <= sb,
+        IntCC::Sgt => sa > sb,
+        IntCC::Sge => sa >= sb,
+        IntCC::Ult => a < b,
+        IntCC::Ule => a <= b,
+        IntCC::Ugt => a > b,
+        IntCC::Uge => a >= b,
+    }
+}
+
+/// Checks that a conversion is defined (at decode time).
+pub(crate) fn check_convert(op: ConvOp, from: Type, to: Type) -> Result<(), String> {
+    let ok = match op {
+        ConvOp::Uextend | ConvOp::Sextend => from.is_int() && to.is_int() && to.bits() > from.bits(),
+        ConvOp::Ireduce => from.is_int() && to.is_int() && to.bits() < from.bits(),
+        ConvOp::Fpromote => from.is_float() && to.is_float() && to.bits() > from.bits(),
+        ConvOp::Fdemote => from.is_float() && to.is_float() && to.bits() < from.bits(),
+        ConvOp::FcvtToSint | ConvOp::FcvtToUint => from.is_float() && to.is_int(),
+        ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => from.is_int() && to.is_float(),
+        ConvOp::Bitcast => from != Type::Pred && to != Type::Pred && from.bits() == to.bits(),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{op} from {from} to {to} is not defined"))
+    }
+}
+
+/// A conversion (already checked by [`check_convert`]).
+pub(crate) fn convert(op: ConvOp, from: Type, to: Type, a: u64) -> u64 {
+    let fk = FKind::of(from);
+    let tk = FKind::of(to);
+    match op {
+        ConvOp::Uextend | ConvOp::Bitcast => mask(a, to.bits()),
+        ConvOp::Sextend => mask(sext(a, from.bits()) as u64, to.bits()),
+        ConvOp::Ireduce => mask(a, to.bits()),
+        ConvOp::Fpromote | ConvOp::Fdemote => match (fk, tk) {
+            (Some(f), Some(t)) => t.from_f64(f.to_f64(a)),
+            _ => 0,
+        },
+        ConvOp::FcvtToSint => {
+            let x = fk.map(|f| f.to_f64(a)).unwrap_or(0.0);
+            // `as` truncates toward zero, saturates and maps NaN to 0.
+            let r = match to {
+                Type::I8 => x as i8 as i64,
+                Type::I16 => x as i16 as i64,
+                Type::I32 => x as i32 as i64,
+                _ => x as i64,
+            };
+            mask(r as u64, to.bits())
+        }
+        ConvOp::FcvtToUint => {
+            let x = fk.map(|f| f.to_f64(a)).unwrap_or(0.0);
+            match to {
+                Type::I8 => x as u8 as u64,
+                Type::I16 => x as u16 as u64,
+                Type::I32 => x as u32 as u64,
+                _ => x as u64,
+            }
+        }
+        ConvOp::FcvtFromSint => int_to_float(tk, sext(a, from.bits()) as i128),
+        ConvOp::FcvtFromUint => int_to_float(tk, a as i128),
+    }
+}
+
+/// Rounds an integer to a float format once, to nearest even.
+fn int_to_float(k: Option<FKind>, x: i128) -> u64 {
+    match k {
+        Some(FKind::F64) => (x as f64).to_bits(),
+        Some(FKind::F32) => (x as f32).to_bits() as u64,
+        // Integers beyond 2^53 (where `as f64` rounds) overflow f16 and
+        // bf16 ranges' precision anyway: rounding them first to f64 cannot
+        // change the final result for f16 (max 65504); for bf16 it is not
+        // reachable (no bf16 scalar type).
+        Some(k) => k.from_f64(x as f64),
+        None => 0,
+    }
+}
+
+/// `new` of a read-modify-write: `op(old, x)` for type `ty`.
+pub(crate) fn rmw(op: RmwOp, ty: Type, old: u64, x: u64) -> u64 {
+    let w = ty.bits();
+    let b = |o: BinaryOp| int_binop(o, ty, old, x).unwrap_or(0);
+    match op {
+        RmwOp::Add => b(BinaryOp::Iadd),
+        RmwOp::Sub => b(BinaryOp::Isub),
+        RmwOp::And => old & x,
+        RmwOp::Or => old | x,
+        RmwOp::Xor => old ^ x,
+        RmwOp::Xchg => x,
+        RmwOp::Smin => b(BinaryOp::Smin),
+        RmwOp::Smax => b(BinaryOp::Smax),
+        RmwOp::Umin => old.min(x),
+        RmwOp::Umax => old.max(x),
+        RmwOp::Fadd => float::binop(ty, BinaryOp::Fadd, old, x).unwrap_or(old),
+        RmwOp::Fmin => float::binop(ty, BinaryOp::Fmin, old, x).unwrap_or(old),
+        RmwOp::Fmax => float::binop(ty, BinaryOp::Fmax, old, x).unwrap_or(old),
+        RmwOp::IncWrap => {
+            if old >= x {
+                0
+            } else {
+                mask(old + 1, w)
+            }
+        }
+        RmwOp::DecWrap => {
+            if old == 0 || old > x {
+                x
+            } else {
+                old - 1
+            }
+        }
+    }
+}

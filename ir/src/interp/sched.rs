@@ -1,0 +1,290 @@
+//! The launch: thread and block state, and the deterministic scheduler.
+//!
+//! Interleaving rule: threads are numbered in *linear order* — blocks in
+//! grid order (x fastest, then y, then z), and within a block threads in
+//! block order (x fastest). The scheduler makes rounds over all threads in
+//! that order; in each round every runnable thread executes exactly one
+//! instruction. So every memory access of one thread is interleaved with
+//! those of all others, and contended atomics and CAS retry loops really do
+//! compete. The interleaving is sequentially consistent, which is why
+//! fences (and the memory orders of atomics) have no further effect.
+//!
+//! `barrier` parks a thread. When every live (not yet returned) thread of
+//! its block is parked at the *same* barrier instruction, all of them are
+//! released and continue after it in the next round. If every live thread of
+//! a block is parked but at different barrier instructions, the block can
+//! never go on: that is reported as a deadlock. A thread that returns no
+//! longer counts, so the remaining threads of its block can pass a barrier
+//! without it.
+
+use super::decode::Program;
+use super::error::InterpError;
+use super::memory::Memory;
+use super::value::DataValue;
+
+/// The default for [`Launch::step_limit`]: ten million instructions.
+pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
+
+/// The most threads (grid × block) one launch may have; every thread is
+/// resident at once.
+pub const MAX_THREADS: u64 = 1 << 20;
+
+/// The most shared memory per block, in bytes.
+pub const MAX_SHARED_BYTES: u32 = 1 << 24;
+
+/// A 3-D size or index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dim3 {
+    pub x: u32,
+    pub y: u32,
+    pub z: u32,
+}
+
+impl Dim3 {
+    /// `(x, y, z)`.
+    pub fn new(x: u32, y: u32, z: u32) -> Dim3 {
+        Dim3 { x, y, z }
+    }
+
+    /// `(x, 1, 1)`.
+    pub fn x(x: u32) -> Dim3 {
+        Dim3 { x, y: 1, z: 1 }
+    }
+
+    /// `x * y * z`.
+    pub fn count(self) -> u64 {
+        self.x as u64 * self.y as u64 * self.z as u64
+    }
+
+    /// The index of linear number `i` (x fastest).
+    pub(crate) fn unlinear(self, i: usize) -> [u32; 3] {
+        let (x, y) = (self.x as usize, self.y as usize);
+        [(i % x) as u32, ((i / x) % y) as u32, (i / (x * y)) as u32]
+    }
+}
+
+/// How to launch a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    /// Blocks per grid.
+    pub grid: Dim3,
+    /// Threads per block.
+    pub block: Dim3,
+    /// Bytes of shared memory per block (fresh and zeroed for each block).
+    pub shared_bytes: u32,
+    /// The most instructions to execute, over all threads.
+    pub step_limit: u64,
+    /// One value per kernel parameter, of the parameter's type.
+    pub args: Vec<DataValue>,
+}
+
+impl Launch {
+    /// A launch with no shared memory and the default step limit.
+    pub fn new(grid: Dim3, block: Dim3, args: Vec<DataValue>) -> Launch {
+        Launch { grid, block, shared_bytes: 0, step_limit: DEFAULT_STEP_LIMIT, args }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Instructions executed, over all threads.
+    pub steps: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    Run,
+    /// Parked at the barrier at this pc.
+    Wait(u32),
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BlockState {
+    pub live: u32,
+    pub waiting: u32,
+}
+
+/// What one step did, for the scheduler.
+pub(crate) enum Event {
+    Next,
+    Barrier(u32),
+    Exit,
+}
+
+/// Every thread of a launch, with its registers and memory.
+pub(crate) struct Machine<'a, 'f> {
+    pub prog: &'a Program<'f>,
+    pub mem: &'a mut Memory,
+    pub shared: Vec<u8>,
+    pub shared_size: usize,
+    pub nvals: usize,
+    pub regs: Vec<u64>,
+    pub def: Vec<bool>,
+    pub pcs: Vec<u32>,
+    pub status: Vec<Status>,
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub tpb: usize,
+    pub blocks: Vec<BlockState>,
+    pub tmp: Vec<u64>,
+    /// The values of the first `return` (for single-thread calls).
+    pub ret: Option<Vec<u64>>,
+}
+
+impl<'a, 'f> Machine<'a, 'f> {
+    /// Sets up every thread of `launch` at the entry with its arguments.
+    pub fn new(prog: &'a Program<'f>, mem: &'a mut Memory, launch: &Launch) -> Result<Self, InterpError> {
+        let bad = |m: String| Err(InterpError::BadLaunch(m));
+        let (g, b) = (launch.grid, launch.block);
+        if g.count() == 0 || b.count() == 0 {
+            return bad(format!("empty grid or block ({g:?}, {b:?})"));
+        }
+        let threads = g.count() * b.count();
+        if threads > MAX_THREADS {
+            return bad(format!("{threads} threads; at most {MAX_THREADS} are supported"));
+        }
+        if launch.shared_bytes > MAX_SHARED_BYTES {
+            return bad(format!("{} bytes of shared memory; at most {MAX_SHARED_BYTES}", launch.shared_bytes));
+        }
+        let types = prog.func.params();
+        if types.len() != launch.args.len() {
+            return bad(format!(
+                "%{} takes {} arguments, {} given",
+                prog.func.name,
+                types.len(),
+                launch.args.len()
+            ));
+        }
+        for (i, (t, a)) in types.iter().zip(&launch.args).enumerate() {
+            if *t != a.ty() {
+                return bad(format!("argument {i} is {} {a}, the parameter is {t}", a.ty()));
+            }
+        }
+        let threads = threads as usize;
+        let nvals = prog.num_values;
+        let regs_len = threads.checked_mul(nvals).filter(|&n| n <= 1 << 28);
+        let Some(regs_len) = regs_len else {
+            return bad(format!("{threads} threads × {nvals} values need too many registers"));
+        };
+        let mut regs = vec![0u64; regs_len];
+        let mut def = vec![false; regs_len];
+        for t in 0..threads {
+            for (&p, a) in prog.params.iter().zip(&launch.args) {
+                regs[t * nvals + p as usize] = a.bits();
+                def[t * nvals + p as usize] = true;
+            }
+        }
+        let nblocks = g.count() as usize;
+        let tpb = b.count() as usize;
+        let shared_size = launch.shared_bytes as usize;
+        Ok(Machine {
+            prog,
+            mem,
+            shared: vec![0; shared_size * nblocks],
+            shared_size,
+            nvals,
+            regs,
+            def,
+            pcs: vec![0; threads],
+            status: vec![Status::Run; threads],
+            grid: g,
+            block: b,
+            tpb,
+            blocks: vec![BlockState { live: tpb as u32, waiting: 0 }; nblocks],
+            tmp: Vec::new(),
+            ret: None,
+        })
+    }
+
+    /// `(block_id, thread_id)` of thread `t`.
+    pub fn ids(&self, t: usize) -> ([u32; 3], [u32; 3]) {
+        (self.grid.unlinear(t / self.tpb), self.block.unlinear(t % self.tpb))
+    }
+
+    /// Runs every thread to completion (or to the first error).
+    pub fn run(&mut self, step_limit: u64) -> Result<RunStats, InterpError> {
+        let total = self.pcs.len();
+        let mut steps = 0u64;
+        let mut done = 0usize;
+        loop {
+            let mut progressed = false;
+            for t in 0..total {
+                if self.status[t] != Status::Run {
+                    continue;
+                }
+                progressed = true;
+                if steps == step_limit {
+                    return Err(InterpError::StepLimit { limit: step_limit });
+                }
+                steps += 1;
+                let pc = self.pcs[t] as usize;
+                match self.step(t) {
+                    Ok(Event::Next) => {}
+                    Ok(Event::Barrier(at)) => {
+                        self.status[t] = Status::Wait(at);
+                        let b = t / self.tpb;
+                        self.blocks[b].waiting += 1;
+                        self.check_barrier(b)?;
+                    }
+                    Ok(Event::Exit) => {
+                        self.status[t] = Status::Done;
+                        done += 1;
+                        let b = t / self.tpb;
+                        self.blocks[b].live -= 1;
+                        self.check_barrier(b)?;
+                    }
+                    Err(f) => return Err(f.at(self.prog.site(pc, Some(self.ids(t))))),
+                }
+            }
+            if done == total {
+                return Ok(RunStats { steps });
+            }
+            if !progressed {
+                return Err(InterpError::Deadlock { detail: "no thread can run".to_string() });
+            }
+        }
+    }
+
+    /// Releases block `b`'s barrier when every live thread waits at it.
+    fn check_barrier(&mut self, b: usize) -> Result<(), InterpError> {
+        let st = self.blocks[b];
+        if st.waiting == 0 || st.waiting < st.live {
+            return Ok(());
+        }
+        let range = b * self.tpb..(b + 1) * self.tpb;
+        let mut at: Vec<(u32, usize)> = Vec::new();
+        for t in range.clone() {
+            if let Status::Wait(pc) = self.status[t] {
+                match at.iter_mut().find(|(p, _)| *p == pc) {
+                    Some(e) => e.1 += 1,
+                    None => at.push((pc, 1)),
+                }
+            }
+        }
+        if at.len() > 1 {
+            let (bid, _) = self.ids(range.start);
+            let places: Vec<String> = at
+                .iter()
+                .map(|&(pc, n)| format!("{} thread(s) at {}", n, self.prog.site(pc as usize, None)))
+                .collect();
+            return Err(InterpError::Deadlock {
+                detail: format!(
+                    "every live thread of block ({},{},{}) waits at a barrier, but not at the same one: {}",
+                    bid[0],
+                    bid[1],
+                    bid[2],
+                    places.join("; ")
+                ),
+            });
+        }
+        for t in range {
+            if matches!(self.status[t], Status::Wait(_)) {
+                self.status[t] = Status::Run;
+            }
+        }
+        self.blocks[b].waiting = 0;
+        Ok(())
+    }
+}

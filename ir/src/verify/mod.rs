@@ -140,10 +140,10 @@ pub fn verify(func: &Function) -> Result<(), Vec<Diagnostic>> {
         memory::check(&mut cx, inst, data);
     }
     if cx.diags.is_empty() {
-        Ok(())
-    } else {
-        Err(cx.diags)
+        return Ok(());
     }
+    cx.diags.sort_by_key(|(key, _)| *key);
+    Err(cx.diags.into_iter().map(|(_, d)| d).collect())
 }
 
 /// Where an instruction sits: its block and index within the block.
@@ -157,7 +157,9 @@ pub(crate) struct Pos {
 /// instructions, and the diagnostics found so far.
 pub(crate) struct Ctx<'a> {
     func: &'a Function,
-    diags: Vec<Diagnostic>,
+    diags: Vec<(u32, Diagnostic)>,
+    /// Program-order number (from 1) of each placed instruction.
+    order: SecondaryMap<Inst, Option<u32>>,
     /// First position of each instruction in a layout block.
     placement: SecondaryMap<Inst, Option<Pos>>,
     /// Whether a block exists and is in the layout.
@@ -184,7 +186,11 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        Ctx { func, diags: Vec::new(), placement, in_layout, layout }
+        let mut cx = Ctx { func, diags: Vec::new(), order: SecondaryMap::new(), placement, in_layout, layout };
+        for (n, (_, inst)) in cx.placed_insts().into_iter().enumerate() {
+            cx.order[inst] = Some(n as u32 + 1);
+        }
+        cx
     }
 
     /// Instructions at their first placement, in program order.
@@ -210,14 +216,21 @@ impl<'a> Ctx<'a> {
         self.func.inst_locs[inst]
     }
 
-    /// Records an error at an explicit location.
-    fn error_at(&mut self, loc: SrcLoc, rule: &'static str, message: String) {
-        self.diags.push(Diagnostic { loc, rule, message });
+    /// Records an error whose message is already complete, at the location
+    /// of `anchor` (unknown without one). Diagnostics are sorted by the
+    /// anchor's program position; those without one come first.
+    fn error_at(&mut self, anchor: Option<Inst>, rule: &'static str, message: String) {
+        let key = match anchor {
+            None => 0,
+            Some(inst) => self.order[inst].unwrap_or(u32::MAX),
+        };
+        let loc = anchor.map(|i| self.loc(i)).unwrap_or_default();
+        self.diags.push((key, Diagnostic { loc, rule, message }));
     }
 
     /// Records an error about `inst`: the message quotes the instruction.
     fn error(&mut self, inst: Inst, rule: &'static str, what: impl Display) {
         let message = format!("{}: {}", describe::inst(self.func, inst), what);
-        self.error_at(self.loc(inst), rule, message);
+        self.error_at(Some(inst), rule, message);
     }
 }

@@ -40,12 +40,12 @@ fn definitions(cx: &mut Ctx) -> SecondaryMap<Value, Option<DefPos>> {
             match func.values.get(v) {
                 Some(d) if d.def == ValueDef::Param(b, n) => defs[v] = Some(DefPos { block: b, index: None }),
                 found => {
-                    let loc = func.blocks[b].insts.first().map(|&i| cx.loc(i)).unwrap_or_default();
+                    let anchor = super::structure::first_inst(cx, b);
                     let msg = match found {
                         None => format!("parameter {n} of {b} is {v}, which does not exist"),
                         Some(d) => format!("parameter {n} of {b} is {v}, whose definition says {:?}", d.def),
                     };
-                    cx.error_at(loc, "value-def-mismatch", msg);
+                    cx.error_at(anchor, "value-def-mismatch", msg);
                 }
             }
         }

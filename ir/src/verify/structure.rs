@@ -2,13 +2,13 @@
 //! targets and their arguments, `return`.
 
 use super::Ctx;
-use crate::{Block, BlockCall, Inst, InstData, SrcLoc};
+use crate::{Block, BlockCall, Inst, InstData};
 use cranelift_entity::SecondaryMap;
 
 pub(super) fn check(cx: &mut Ctx) {
     let func = cx.func;
     if func.layout.is_empty() {
-        cx.error_at(SrcLoc::default(), "no-blocks", format!("function %{} has no blocks", func.name));
+        cx.error_at(None, "no-blocks", format!("function %{} has no blocks", func.name));
     }
     check_layout(cx);
     let first_branch_to = first_branches(cx);
@@ -36,23 +36,23 @@ fn check_layout(cx: &mut Ctx) {
     for &b in &func.layout {
         if func.blocks.get(b).is_none() {
             let msg = format!("the layout names {b}, which does not exist");
-            cx.error_at(SrcLoc::default(), "block-unknown", msg);
+            cx.error_at(None, "block-unknown", msg);
         } else if seen[b] {
-            let loc = first_inst_loc(cx, b);
-            cx.error_at(loc, "block-layout-duplicate", format!("{b} appears more than once in the layout"));
+            let anchor = first_inst(cx, b);
+            cx.error_at(anchor, "block-layout-duplicate", format!("{b} appears more than once in the layout"));
         }
         seen[b] = true;
     }
     if !func.layout.is_empty() && cx.layout.is_empty() {
         let msg = format!("function %{} has no block that exists", func.name);
-        cx.error_at(SrcLoc::default(), "no-blocks", msg);
+        cx.error_at(None, "no-blocks", msg);
     }
 }
 
-/// The location of the first existing instruction of `b`, else unknown.
-fn first_inst_loc(cx: &Ctx, b: Block) -> SrcLoc {
+/// The first existing instruction of `b`.
+pub(super) fn first_inst(cx: &Ctx, b: Block) -> Option<Inst> {
     let insts = cx.func.blocks.get(b).map(|d| d.insts.as_slice()).unwrap_or(&[]);
-    insts.iter().find(|&&i| cx.func.insts.get(i).is_some()).map(|&i| cx.loc(i)).unwrap_or_default()
+    insts.iter().copied().find(|&i| cx.func.insts.get(i).is_some())
 }
 
 /// For each block, the first placed branch that names it.
@@ -73,14 +73,13 @@ fn check_block(cx: &mut Ctx, b: Block, first_branch_to: &SecondaryMap<Block, Opt
     let func = cx.func;
     let insts = &func.blocks[b].insts;
     let Some(&last) = insts.last() else {
-        let loc = first_branch_to[b].map(|i| cx.loc(i)).unwrap_or_default();
-        cx.error_at(loc, "block-empty", format!("{b} has no instructions, so no terminator"));
+        cx.error_at(first_branch_to[b], "block-empty", format!("{b} has no instructions, so no terminator"));
         return;
     };
     for (index, &inst) in insts.iter().enumerate() {
         let Some(data) = func.insts.get(inst) else {
             let msg = format!("{b} lists {inst}, which does not exist");
-            cx.error_at(SrcLoc::default(), "inst-unknown", msg);
+            cx.error_at(None, "inst-unknown", msg);
             continue;
         };
         if cx.placement[inst] != Some(super::Pos { block: b, index }) {

@@ -1,1 +1,248 @@
-//! (crate under construction)
+//! The filetest runner behind `atomc test` and the `run_filetests` test.
+//!
+//! A filetest is a `.atom` file: header lines (`test NAME [OPTIONS]`,
+//! `target NAME`), then functions in the IR's text format, with the
+//! expectations in `;` comments (see [`testfile`] for the layout and the
+//! modules under [`subtest`] for each kind of test):
+//!
+//! | header | checks |
+//! | --- | --- |
+//! | `test verify` | verifier errors equal the `; error: RULE` / `; error[RULE]: text` comments |
+//! | `test print` | print(parse(text)) is the text, and printing is stable |
+//! | `test interpret` | every `; run: ...` line passes in the reference interpreter |
+//! | `test legalize` / `test compile [precise-output] [emit=K]` | filecheck lines, precise output (bless with `ATOMC_TEST_BLESS=1`), insta snapshots |
+//!
+//! Files run in parallel (rayon); results are reported sorted by path;
+//! a panic fails its file with the panic's message; the report ends with
+//! the line `N passed, N failed`.
+
+mod diff;
+mod discover;
+mod frontend;
+pub mod subtest;
+pub mod testfile;
+
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use discover::discover;
+
+/// The compiler, supplied by the caller (the `atomc` facade sits above this
+/// crate, so it cannot be called directly).
+pub trait Backend: Sync {
+    /// Compiles `func` for `target` (as written on the `target` line:
+    /// `sm_50`, `sm_90`, `visa`, `visa:DG2`) producing the emit kind named
+    /// `emit` (`ir`, `legalized`, `vcode`, `asm`, ...). Binary output is
+    /// returned as text (e.g. a hex dump) so it can be compared.
+    fn compile(&self, func: &atomc_ir::Function, target: &str, emit: &str) -> Result<String, String>;
+}
+
+/// A backend for tests that never compile: every compile fails.
+pub struct NoBackend;
+
+impl Backend for NoBackend {
+    fn compile(&self, _: &atomc_ir::Function, target: &str, emit: &str) -> Result<String, String> {
+        Err(format!("no backend to compile for {target} --emit {emit}"))
+    }
+}
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Also list passing files, with their time.
+    pub verbose: bool,
+    /// Rewrite `precise-output` expectations instead of failing
+    /// (`ATOMC_TEST_BLESS=1`).
+    pub bless: bool,
+    /// Check compile outputs against insta snapshots.
+    pub snapshots: bool,
+    /// Where the snapshots live.
+    pub snapshot_dir: PathBuf,
+}
+
+impl Default for RunOptions {
+    /// Not verbose; bless from `ATOMC_TEST_BLESS=1`; snapshots on, in this
+    /// crate's `snapshots/` folder.
+    fn default() -> RunOptions {
+        RunOptions {
+            verbose: false,
+            bless: std::env::var("ATOMC_TEST_BLESS").is_ok_and(|v| v == "1"),
+            snapshots: true,
+            snapshot_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"),
+        }
+    }
+}
+
+/// The result of one file.
+#[derive(Clone, Debug)]
+pub struct FileResult {
+    /// The file.
+    pub path: PathBuf,
+    /// `None` when it passed; else what failed.
+    pub failure: Option<String>,
+    /// Wall time.
+    pub time: Duration,
+    /// Whether precise-output expectations were rewritten.
+    pub blessed: bool,
+}
+
+/// The results of a run, sorted by path.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// One per file.
+    pub files: Vec<FileResult>,
+}
+
+impl Summary {
+    /// Files that passed.
+    pub fn passed(&self) -> usize {
+        self.files.iter().filter(|f| f.failure.is_none()).count()
+    }
+
+    /// Files that failed.
+    pub fn failed(&self) -> usize {
+        self.files.len() - self.passed()
+    }
+
+    /// The report: each failure (and, if `verbose`, each pass) in path
+    /// order, then `N passed, N failed`.
+    pub fn report(&self, verbose: bool) -> String {
+        let mut out = String::new();
+        for f in &self.files {
+            match &f.failure {
+                Some(msg) => {
+                    out.push_str(&format!("FAIL {}\n", f.path.display()));
+                    for line in msg.lines() {
+                        out.push_str("    ");
+                        out.push_str(line);
+                        out.push('\n');
+                    }
+                }
+                None if verbose => out.push_str(&format!(
+                    "ok   {} ({} ms){}\n",
+                    f.path.display(),
+                    f.time.as_millis(),
+                    if f.blessed { " blessed" } else { "" }
+                )),
+                None if f.blessed => out.push_str(&format!("blessed {}\n", f.path.display())),
+                None => {}
+            }
+        }
+        out.push_str(&format!("{} passed, {} failed\n", self.passed(), self.failed()));
+        out
+    }
+}
+
+/// Runs every filetest found under `paths` (files or directories).
+pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summary {
+    let mut found = Vec::new();
+    let mut missing = Vec::new();
+    for p in paths {
+        match discover(p) {
+            Ok(files) => found.extend(files.into_iter().map(|f| (p.clone(), f))),
+            Err(e) => missing.push(FileResult {
+                path: p.clone(),
+                failure: Some(e),
+                time: Duration::ZERO,
+                blessed: false,
+            }),
+        }
+    }
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    found.dedup_by(|a, b| a.1 == b.1);
+    panic_capture::install();
+    let mut files: Vec<FileResult> =
+        found.par_iter().map(|(root, file)| run_file(root, file, opts, backend)).collect();
+    files.extend(missing);
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Summary { files }
+}
+
+/// Runs one file, catching panics.
+pub fn run_file(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backend) -> FileResult {
+    let start = Instant::now();
+    let outcome = panic_capture::catch(|| run_file_inner(root, path, opts, backend));
+    let (failure, blessed) = match outcome {
+        Ok(r) => r,
+        Err(msg) => (Some(format!("panicked: {msg}\n")), false),
+    };
+    FileResult { path: path.to_path_buf(), failure, time: start.elapsed(), blessed }
+}
+
+fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Option<String>, bool) {
+    let source = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => return (Some(format!("cannot read: {e}\n")), false),
+    };
+    let file = match testfile::TestFile::scan(&source) {
+        Ok(f) => f,
+        Err(e) => return (Some(format!("{e}\n")), false),
+    };
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel_path = if rel.as_os_str().is_empty() {
+        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    } else {
+        rel.to_string_lossy().replace('\\', "/")
+    };
+    let parsed = if path.extension().is_some_and(|e| e == "clif") {
+        Err(vec![atomc_ir::diagnostic::Diagnostic {
+            loc: Default::default(),
+            rule: "clif-import",
+            message: "CLIF import is not available yet".to_string(),
+        }])
+    } else {
+        frontend::parse(&source)
+    };
+    let mut ctx = subtest::Ctx {
+        path: path.to_path_buf(),
+        rel_path,
+        file: &file,
+        parsed,
+        backend,
+        opts,
+        rewrites: Vec::new(),
+    };
+    let failures = subtest::run_all(&mut ctx);
+    let mut blessed = false;
+    let mut failure: Option<String> = (!failures.is_empty()).then(|| failures.concat());
+    if !ctx.rewrites.is_empty() {
+        let new = bless::rewrite(&file, &ctx.rewrites);
+        match std::fs::write(path, new) {
+            Ok(()) => blessed = true,
+            Err(e) => failure.get_or_insert_with(String::new).push_str(&format!("cannot bless: {e}\n")),
+        }
+    }
+    (failure, blessed)
+}
+
+/// The message of a caught panic payload.
+pub fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
+    panic_message_of(payload.as_ref())
+}
+
+fn panic_message_of(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        s.to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(non-string panic payload)".to_string()
+    }
+}
+
+mod bless;
+pub mod panic_capture;
+
+/// Binary output as text for comparison: offset and 16 bytes per line.
+pub fn hex_dump(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for (i, chunk) in bytes.chunks(16).enumerate() {
+        out.push_str(&format!("{:06x}:", i * 16));
+        for b in chunk {
+            out.push_str(&format!(" {b:02x}"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,138 @@
+//! `test legalize` and `test compile [precise-output] [emit=KIND]`: compile
+//! every function for every `target` line and check the output.
+//!
+//! * `legalize` emits the legalized IR; `compile` emits `asm` for NVIDIA
+//!   targets and `visaasm` for vISA unless `emit=KIND` says otherwise.
+//! * filecheck: `check:`, `nextln:`, `sameln:`, `not:`, `unordered:` and
+//!   `regex:` comments of the function (and the preamble) are run against
+//!   the output with the `filecheck` crate.
+//! * `precise-output`: the output must equal, line for line, the block of
+//!   `; ` comment lines right after the function's `}` (`;;` notes are not
+//!   part of it). With `ATOMC_TEST_BLESS=1` a mismatch rewrites the block
+//!   in place instead of failing. One `target` per precise-output file.
+//! * insta: each output is also a snapshot
+//!   `filetests/snapshots/<file path>__<function>__<target>.snap`, so
+//!   `cargo insta review` shows every codegen change.
+
+use super::Ctx;
+use crate::diff::unified;
+use crate::testfile::TestCommand;
+use filecheck::{CheckerBuilder, NO_VARIABLES};
+
+/// Runs a `legalize` or `compile` test command on the whole file.
+pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
+    let funcs = ctx.parsed_or_fail()?.clone();
+    if ctx.file.targets.is_empty() {
+        return Err(format!("line {}: `test {}` needs a `target` line", cmd.line, cmd.name));
+    }
+    let precise = cmd.has_flag("precise-output");
+    for o in &cmd.options {
+        if o != "precise-output" && !o.starts_with("emit=") {
+            return Err(format!("line {}: unknown option `{o}` for `test {}`", cmd.line, cmd.name));
+        }
+    }
+    if precise && ctx.file.targets.len() != 1 {
+        return Err("a precise-output file must have exactly one `target` line".to_string());
+    }
+    let mut failures = String::new();
+    for target in ctx.file.targets.clone() {
+        let emit = match (cmd.name.as_str(), cmd.option("emit")) {
+            (_, Some(e)) => e.to_string(),
+            ("legalize", None) => "legalized".to_string(),
+            (_, None) if target.name.starts_with("visa") => "visaasm".to_string(),
+            (_, None) => "asm".to_string(),
+        };
+        for (i, (f, range)) in funcs.iter().zip(ctx.file.funcs.clone()).enumerate() {
+            let what = format!("function %{} ({}, --emit {emit})", range.name, target.name);
+            let output = match ctx.backend.compile(f, &target.name, &emit) {
+                Ok(out) => out,
+                Err(e) => {
+                    failures.push_str(&format!("{what}: compile failed: {e}\n"));
+                    continue;
+                }
+            };
+            if let Err(e) = filecheck(ctx, &range, &output, precise) {
+                failures.push_str(&format!("{what}: {e}"));
+            }
+            if precise {
+                let expected = ctx.file.trailing_expectation(&range);
+                let actual: Vec<String> = output.lines().map(|l| l.trim_end().to_string()).collect();
+                if expected != actual {
+                    if ctx.opts.bless {
+                        ctx.rewrites.push((i, actual));
+                    } else {
+                        failures.push_str(&format!(
+                            "{what}: output differs from the expectation (rerun with ATOMC_TEST_BLESS=1 to accept):\n{}",
+                            unified(&join(&expected), &join(&actual))
+                        ));
+                    }
+                }
+            }
+            if ctx.opts.snapshots {
+                if let Err(e) = snapshot(ctx, &range.name, &target.name, &cmd.name, &output) {
+                    failures.push_str(&format!("{what}: {e}"));
+                }
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures)
+    }
+}
+
+fn join(lines: &[String]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Builds a checker from the preamble's and the function's comments and
+/// runs it; a function without directives passes.
+/// With `precise-output` the comments after `}` are the expected output,
+/// not directives.
+fn filecheck(ctx: &Ctx, range: &crate::testfile::FuncRange, output: &str, precise: bool) -> Result<(), String> {
+    let mut builder = CheckerBuilder::new();
+    let comments = ctx.file.preamble().chain(ctx.file.func_comments(range));
+    for c in comments.filter(|c| !c.note && !(precise && c.line > range.end)) {
+        builder.directive(&c.text).map_err(|e| format!("line {}: bad directive: {e}\n", c.line))?;
+    }
+    let checker = builder.finish();
+    if checker.is_empty() {
+        return Ok(());
+    }
+    let (ok, explain) = checker.explain(output, NO_VARIABLES).map_err(|e| format!("filecheck: {e}\n"))?;
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("filecheck failed:\n{checker}\n{explain}\noutput:\n{output}\n"))
+    }
+}
+
+/// Compares `output` with its insta snapshot (insta writes `.snap.new`
+/// files for `cargo insta review` when they differ).
+fn snapshot(ctx: &Ctx, func: &str, target: &str, test: &str, output: &str) -> Result<(), String> {
+    let name = snapshot_name(&ctx.rel_path, func, target, test);
+    let dir = ctx.opts.snapshot_dir.clone();
+    let input = ctx.path.clone();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(dir);
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.set_input_file(&input);
+        settings.bind(|| insta::assert_snapshot!(name.as_str(), output));
+    }));
+    result.map_err(|p| format!("snapshot `{name}` differs: {}\n", crate::panic_message(&p)))
+}
+
+/// `dir/file.atom`, `%f`, `sm_90` → `dir__file__f__sm_90` (the test kind is
+/// added for `legalize`, whose output differs from `compile`'s).
+pub fn snapshot_name(rel_path: &str, func: &str, target: &str, test: &str) -> String {
+    let stem = rel_path.strip_suffix(".atom").or(rel_path.strip_suffix(".clif")).unwrap_or(rel_path);
+    let mut name = format!("{stem}__{func}__{target}");
+    if test != "compile" {
+        name.push_str("__");
+        name.push_str(test);
+    }
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+}

@@ -1,0 +1,77 @@
+//! Reading an .atom file: parse, render errors, optionally verify.
+
+use super::UserError;
+use atomc::ir::Function;
+use std::path::Path;
+
+/// A parsed input file.
+pub struct Input {
+    /// The file name as given (for diagnostics).
+    pub name: String,
+    /// Its text.
+    pub source: String,
+    /// Its functions, in order.
+    pub funcs: Vec<Function>,
+}
+
+/// Reads `path` (`-` for stdin).
+pub fn read_source(path: &Path) -> Result<(String, String), UserError> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| UserError(format!("cannot read stdin: {e}")))?;
+        return Ok(("<stdin>".to_string(), s));
+    }
+    let s = std::fs::read_to_string(path).map_err(|e| UserError(format!("cannot read {}: {e}", path.display())))?;
+    Ok((path.display().to_string(), s))
+}
+
+/// Reads and parses `path`; parse errors become a rendered diagnostic.
+pub fn parse(path: &Path) -> Result<Input, UserError> {
+    let (name, source) = read_source(path)?;
+    if path.extension().is_some_and(|e| e == "clif") {
+        return Err(UserError(format!("{name}: CLIF import is not available yet")));
+    }
+    match atomc::ir::parse::parse_file(&source) {
+        Ok(parsed) => Ok(Input { name, source, funcs: parsed.functions.into_iter().map(|f| f.func).collect() }),
+        Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
+    }
+}
+
+impl Input {
+    /// Verifies every function; all errors of all functions are rendered.
+    pub fn verify(&self) -> Result<(), UserError> {
+        let mut diags = Vec::new();
+        for f in &self.funcs {
+            if let Err(d) = atomc::ir::verify::verify(f) {
+                diags.extend(d);
+            }
+        }
+        if diags.is_empty() {
+            Ok(())
+        } else {
+            Err(UserError(self.render(&diags)))
+        }
+    }
+
+    /// Renders diagnostics against this file.
+    pub fn render(&self, diags: &[atomc::ir::diagnostic::Diagnostic]) -> String {
+        atomc::ir::diagnostic::render(&self.name, &self.source, diags)
+    }
+
+    /// The functions selected by `--function NAME` (all when `None`).
+    pub fn select(&self, name: Option<&str>) -> Result<Vec<&Function>, UserError> {
+        match name {
+            None => Ok(self.funcs.iter().collect()),
+            Some(n) => {
+                let n = n.trim_start_matches('%');
+                let found: Vec<&Function> = self.funcs.iter().filter(|f| f.name == n).collect();
+                if found.is_empty() {
+                    Err(UserError(format!("{}: no function %{n}", self.name)))
+                } else {
+                    Ok(found)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! `atomc run FILE`: parse, verify and run kernels in the reference
+//! interpreter. Without `--run`, every function's own `; run:` comments
+//! are executed (as `test interpret` does); with `--run 'run: ...'` the
+//! given lines are run against the selected function (`--function`, or the
+//! file's only function). The run-line syntax (grid, initial memory,
+//! expected memory and results) is the interpreter's; see `docs/ir.md`.
+
+use super::{input, UserError};
+use atomc_filetests::testfile::TestFile;
+use std::path::PathBuf;
+
+/// Arguments of `atomc run`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The .atom file (`-` for stdin).
+    file: PathBuf,
+    /// A run line to execute instead of the file's own, e.g.
+    /// `run: ...`; may be repeated.
+    #[arg(long = "run", value_name = "RUN-LINE")]
+    runs: Vec<String>,
+    /// The function the --run lines apply to (default: the only one).
+    #[arg(long)]
+    function: Option<String>,
+}
+
+/// Runs `atomc run`.
+pub fn run(args: Args) -> Result<(), UserError> {
+    let input = input::parse(&args.file)?;
+    input.verify()?;
+    let mut jobs: Vec<(usize, String, Option<usize>)> = Vec::new(); // (function index, line text, source line)
+    if args.runs.is_empty() {
+        let scan = TestFile::scan(&input.source).map_err(UserError)?;
+        for (i, range) in scan.funcs.iter().enumerate() {
+            if args.function.as_deref().is_some_and(|n| n.trim_start_matches('%') != range.name) {
+                continue;
+            }
+            for c in scan.func_comments(range).filter(|c| !c.note && c.text.starts_with("run")) {
+                jobs.push((i, c.text.clone(), Some(c.line)));
+            }
+        }
+        if jobs.is_empty() {
+            return Err(UserError(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
+        }
+    } else {
+        let selected = input.select(args.function.as_deref())?;
+        if selected.len() != 1 {
+            return Err(UserError(format!(
+                "{} has {} functions; pick one with --function",
+                input.name,
+                input.funcs.len()
+            )));
+        }
+        let index = input.funcs.iter().position(|f| std::ptr::eq(f, selected[0])).unwrap_or(0);
+        for r in &args.runs {
+            let line = if r.trim_start().starts_with("run") { r.trim().to_string() } else { format!("run: {}", r.trim()) };
+            jobs.push((index, line, None));
+        }
+    }
+    let mut failed = 0;
+    for (i, line, src_line) in &jobs {
+        let f = &input.funcs[*i];
+        let place = src_line.map(|l| format!("{}:{l}: ", input.name)).unwrap_or_default();
+        match atomc::ir::interp::run_line(f, line) {
+            Ok(()) => println!("{place}ok %{}: {line}", f.name),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{place}error: %{}: {e}\n    {line}", f.name);
+            }
+        }
+    }
+    if failed == 0 {
+        println!("{} run line(s) passed", jobs.len());
+        Ok(())
+    } else {
+        Err(UserError(format!("{failed} of {} run line(s) failed", jobs.len())))
+    }
+}

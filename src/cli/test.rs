@@ -1,0 +1,50 @@
+//! `atomc test [PATHS..]`: the filetest runner, with the facade's
+//! `compile` as its backend.
+
+use super::UserError;
+use std::path::PathBuf;
+
+/// Arguments of `atomc test`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Files or directories (default: `filetests`).
+    paths: Vec<PathBuf>,
+    /// List passing files too, with their times.
+    #[arg(short, long)]
+    verbose: bool,
+    /// Rewrite precise-output expectations (same as ATOMC_TEST_BLESS=1).
+    #[arg(long)]
+    bless: bool,
+    /// Do not compare compile outputs with insta snapshots.
+    #[arg(long)]
+    no_snapshots: bool,
+}
+
+/// The facade's compiler, as the runner's backend.
+pub struct FacadeBackend;
+
+impl atomc_filetests::Backend for FacadeBackend {
+    fn compile(&self, func: &atomc::ir::Function, target: &str, emit: &str) -> Result<String, String> {
+        let t = atomc::Target::from_name(target).ok_or(format!("unknown target `{target}`"))?;
+        let e = atomc::Emit::from_name(emit).ok_or(format!("unknown emit kind `{emit}`"))?;
+        match atomc::compile(func, t, e).map_err(|e| e.to_string())? {
+            atomc::Output::Text(s) => Ok(s),
+            atomc::Output::Binary(b) => Ok(atomc_filetests::hex_dump(&b)),
+        }
+    }
+}
+
+/// Runs `atomc test`.
+pub fn run(args: Args) -> Result<(), UserError> {
+    let paths = if args.paths.is_empty() { vec![PathBuf::from("filetests")] } else { args.paths };
+    let mut opts = atomc_filetests::RunOptions { verbose: args.verbose, ..Default::default() };
+    opts.bless |= args.bless;
+    opts.snapshots = !args.no_snapshots;
+    let summary = atomc_filetests::run(&paths, &opts, &FacadeBackend);
+    print!("{}", summary.report(args.verbose));
+    if summary.failed() == 0 {
+        Ok(())
+    } else {
+        Err(UserError(String::new()))
+    }
+}

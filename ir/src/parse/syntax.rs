@@ -1,0 +1,666 @@
+//! The syntax pass: tokens → [`RawFunction`]s.
+//!
+//! Instructions are built as [`InstData`] right away, but their values and
+//! blocks are *text numbers* (`v7` → `Value::from_u32(7)`), not entities
+//! yet; every use is also recorded with its position. The resolve pass
+//! (`resolve.rs`) checks the names and renumbers. That is how values used
+//! before their definition need no placeholder entities.
+//!
+//! Each instruction sits on one line. After an error the parser skips to
+//! the next line and goes on, so one run reports every broken line.
+
+use super::float::{parse_float, FloatError};
+use super::lexer::{Kind, Token};
+use super::opcode::Op;
+use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef};
+use crate::diagnostic::Diagnostic;
+use crate::instructions::{Address, BlockCall, FloatCC, InstData, IntCC};
+use crate::{Block, SrcLoc, Type, Value};
+use smallvec::SmallVec;
+
+/// A block header as written.
+pub(crate) struct RawBlock {
+    /// The text number N of `blockN`.
+    pub num: u32,
+    pub loc: SrcLoc,
+    /// `(text number, position, type)` of each parameter.
+    pub params: Vec<(u32, SrcLoc, Type)>,
+    pub insts: Vec<RawInst>,
+}
+
+/// An instruction whose operands are still text numbers.
+pub(crate) struct RawInst {
+    pub loc: SrcLoc,
+    /// `vN =`: text number and position.
+    pub result: Option<(u32, SrcLoc)>,
+    pub data: InstData,
+    /// Every value operand: text number and position.
+    pub value_uses: Vec<(u32, SrcLoc)>,
+    /// Every block operand: text number and position.
+    pub block_uses: Vec<(u32, SrcLoc)>,
+}
+
+/// A function as written.
+pub(crate) struct RawFunction {
+    pub name: String,
+    pub loc: SrcLoc,
+    /// Byte range of the text, `function` through `}`.
+    pub span: (usize, usize),
+    pub sig_params: Vec<(Type, SrcLoc)>,
+    pub returns: Vec<Type>,
+    pub blocks: Vec<RawBlock>,
+    /// Values defined by lines that failed to parse: uses of them are not
+    /// reported again.
+    pub broken_defs: Vec<u32>,
+    /// Whether the syntax pass reported an error in this function.
+    pub had_errors: bool,
+}
+
+type PResult<T> = Result<T, Diagnostic>;
+
+/// Parses the token stream of the file's body into functions; errors go
+/// to `diags`.
+pub(crate) fn parse_functions(tokens: &[Token<'_>], src_len: usize, diags: &mut Vec<Diagnostic>) -> Vec<RawFunction> {
+    let mut p = Parser { toks: tokens, pos: 0, src_len, inst: None, diags };
+    let mut out = Vec::new();
+    while p.pos < p.toks.len() && p.diags.len() < super::MAX_DIAGNOSTICS {
+        let before = p.diags.len();
+        match p.function() {
+            Ok(mut f) => {
+                f.had_errors |= p.diags.len() > before;
+                out.push(f);
+            }
+            Err(d) => {
+                p.diags.push(d);
+                p.skip_to_function();
+            }
+        }
+    }
+    out
+}
+
+/// The instruction being parsed: its line and opcode, for
+/// `operand-count` messages.
+#[derive(Clone, Copy)]
+struct InstCtx {
+    line: u32,
+    op: Option<Op>,
+}
+
+struct Parser<'t, 'a, 'd> {
+    toks: &'t [Token<'a>],
+    pos: usize,
+    src_len: usize,
+    inst: Option<InstCtx>,
+    diags: &'d mut Vec<Diagnostic>,
+}
+
+fn syntax(loc: SrcLoc, message: String) -> Diagnostic {
+    Diagnostic { loc, rule: "syntax", message }
+}
+
+/// `prefix` followed by decimal digits, e.g. `v12` → 12.
+fn numbered<'w>(word: &'w str, prefix: &str) -> Option<&'w str> {
+    let digits = word.strip_prefix(prefix)?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(digits)
+}
+
+impl<'a> Parser<'_, 'a, '_> {
+    fn peek(&self) -> Option<Token<'a>> {
+        self.toks.get(self.pos).copied()
+    }
+
+    /// The next token if it is on the current instruction's line (any
+    /// token outside an instruction).
+    fn peek_in_line(&self) -> Option<Token<'a>> {
+        let t = self.peek()?;
+        match self.inst {
+            Some(ctx) if t.loc.line != ctx.line => None,
+            _ => Some(t),
+        }
+    }
+
+    fn is_punct(&self, c: char) -> bool {
+        self.peek_in_line().is_some_and(|t| t.kind == Kind::Punct(c))
+    }
+
+    fn eat_punct(&mut self, c: char) -> bool {
+        let yes = self.is_punct(c);
+        if yes {
+            self.pos += 1;
+        }
+        yes
+    }
+
+    /// Where the next token is, or the end of the last one.
+    fn here(&self) -> SrcLoc {
+        match (self.peek_in_line(), self.toks.get(self.pos.wrapping_sub(1))) {
+            (Some(t), _) => t.loc,
+            (None, Some(prev)) => SrcLoc { line: prev.loc.line, col: prev.loc.col.saturating_add(prev.text.chars().count() as u32) },
+            (None, None) => SrcLoc { line: 1, col: 1 },
+        }
+    }
+
+    /// The error for a missing `what`: `operand-count` when the instruction
+    /// ended early, else `syntax`.
+    fn expected(&self, what: &str) -> Diagnostic {
+        match (self.peek_in_line(), self.inst) {
+            (Some(t), _) => syntax(t.loc, format!("expected {what}, found `{}`", t.text)),
+            (None, Some(InstCtx { op: Some(op), .. })) => Diagnostic {
+                loc: self.here(),
+                rule: "operand-count",
+                message: format!("too few operands: expected `{}`", op.usage()),
+            },
+            (None, Some(_)) => syntax(self.here(), format!("expected {what}, found end of line")),
+            (None, None) => syntax(self.here(), format!("expected {what}, found end of file")),
+        }
+    }
+
+    fn expect_punct(&mut self, c: char) -> PResult<()> {
+        if self.eat_punct(c) {
+            Ok(())
+        } else {
+            Err(self.expected(&format!("`{c}`")))
+        }
+    }
+
+    fn word(&mut self, what: &str) -> PResult<Token<'a>> {
+        match self.peek_in_line() {
+            Some(t) if t.kind == Kind::Word => {
+                self.pos += 1;
+                Ok(t)
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// Skips the rest of the current line.
+    fn skip_line(&mut self, line: u32) {
+        while self.peek().is_some_and(|t| t.loc.line == line) {
+            self.pos += 1;
+        }
+    }
+
+    /// Skips to the next `function` keyword.
+    fn skip_to_function(&mut self) {
+        self.pos += 1;
+        while self.peek().is_some_and(|t| !(t.kind == Kind::Word && t.text == "function")) {
+            self.pos += 1;
+        }
+    }
+
+    fn function(&mut self) -> PResult<RawFunction> {
+        self.inst = None;
+        let kw = self.word("`function`")?;
+        if kw.text != "function" {
+            return Err(syntax(kw.loc, format!("expected `function`, found `{}`", kw.text)));
+        }
+        let name = match self.peek() {
+            Some(t) if t.kind == Kind::Name && !t.text.is_empty() => {
+                self.pos += 1;
+                t.text.to_string()
+            }
+            _ => return Err(self.expected("a function name `%name`")),
+        };
+        self.expect_punct('(')?;
+        let mut sig_params = Vec::new();
+        if !self.eat_punct(')') {
+            loop {
+                let loc = self.here();
+                sig_params.push((self.ty()?, loc));
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        let mut returns = Vec::new();
+        if self.peek().is_some_and(|t| t.kind == Kind::Arrow) {
+            self.pos += 1;
+            loop {
+                returns.push(self.ty()?);
+                if !self.eat_punct(',') {
+                    break;
+                }
+            }
+        }
+        self.expect_punct('{')?;
+        let mut f = RawFunction {
+            name,
+            loc: kw.loc,
+            span: (kw.start, self.src_len),
+            sig_params,
+            returns,
+            blocks: Vec::new(),
+            broken_defs: Vec::new(),
+            had_errors: false,
+        };
+        loop {
+            let Some(t) = self.peek() else {
+                f.had_errors = true;
+                self.diags.push(syntax(self.here(), format!("missing `}}` at the end of function `%{}`", f.name)));
+                return Ok(f);
+            };
+            if t.kind == Kind::Punct('}') {
+                self.pos += 1;
+                f.span.1 = t.end;
+                return Ok(f);
+            }
+            if t.kind == Kind::Word && t.text == "function" {
+                f.had_errors = true;
+                f.span.1 = t.start;
+                self.diags.push(syntax(t.loc, format!("missing `}}` at the end of function `%{}`", f.name)));
+                return Ok(f);
+            }
+            if self.diags.len() >= super::MAX_DIAGNOSTICS {
+                return Ok(f);
+            }
+            let line = t.loc.line;
+            let result = if t.kind == Kind::Word && numbered(t.text, "block").is_some() {
+                self.block_header().map(|b| f.blocks.push(b))
+            } else {
+                self.instruction(&mut f)
+            };
+            self.inst = None;
+            if let Err(d) = result {
+                self.diags.push(d);
+                self.skip_line(line);
+            }
+        }
+    }
+
+    fn block_header(&mut self) -> PResult<RawBlock> {
+        let t = self.word("a block")?;
+        let line = t.loc.line;
+        let num = self.number_of(t, "block")?;
+        let mut params = Vec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                let v = self.word("a value `vN`")?;
+                let n = self.number_of(v, "v")?;
+                self.expect_punct(':')?;
+                params.push((n, v.loc, self.ty()?));
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        self.expect_punct(':')?;
+        self.end_of_line(line, "the block header")?;
+        Ok(RawBlock { num, loc: t.loc, params, insts: Vec::new() })
+    }
+
+    fn end_of_line(&self, line: u32, what: &str) -> PResult<()> {
+        match self.peek() {
+            Some(t) if t.loc.line == line => Err(syntax(t.loc, format!("unexpected `{}` after {what}", t.text))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The number N of a `prefixN` word (`v`, `block`).
+    fn number_of(&self, t: Token<'_>, prefix: &str) -> PResult<u32> {
+        let Some(digits) = numbered(t.text, prefix) else {
+            let what = if prefix == "v" { "a value `vN`" } else { "a block `blockN`" };
+            return Err(syntax(t.loc, format!("expected {what}, found `{}`", t.text)));
+        };
+        match digits.parse::<u32>() {
+            Ok(n) if n < u32::MAX => Ok(n),
+            _ => Err(Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` is numbered too high", t.text) }),
+        }
+    }
+
+    fn ty(&mut self) -> PResult<Type> {
+        let t = self.word("a type")?;
+        Type::from_name(t.text)
+            .ok_or_else(|| Diagnostic { loc: t.loc, rule: "unknown-type", message: format!("unknown type `{}`", t.text) })
+    }
+
+    fn instruction(&mut self, f: &mut RawFunction) -> PResult<()> {
+        if f.blocks.is_empty() {
+            let t = self.peek().map_or(SrcLoc::default(), |t| t.loc);
+            return Err(syntax(t, "expected a block header `blockN:` before the first instruction".into()));
+        }
+        let first = self.peek().ok_or_else(|| self.expected("an instruction"))?;
+        self.inst = Some(InstCtx { line: first.loc.line, op: None });
+        let mut result = None;
+        if first.kind == Kind::Word && numbered(first.text, "v").is_some() {
+            let n = self.number_of(first, "v")?;
+            self.pos += 1;
+            if self.is_punct(',') {
+                let loc = self.here();
+                f.broken_defs.push(n);
+                return Err(syntax(loc, "an instruction defines at most one result".into()));
+            }
+            if let Err(d) = self.expect_punct('=') {
+                f.broken_defs.push(n);
+                return Err(d);
+            }
+            result = Some((n, first.loc));
+        }
+        let mut uses = Uses::default();
+        let parsed = self.inst_body(&mut uses);
+        let (data, op, op_loc) = match parsed {
+            Ok(x) => x,
+            Err(d) => {
+                f.broken_defs.extend(result.map(|r| r.0));
+                return Err(d);
+            }
+        };
+        if let Some(t) = self.peek_in_line() {
+            f.broken_defs.extend(result.map(|r| r.0));
+            return Err(if t.kind == Kind::Punct(',') {
+                Diagnostic { loc: t.loc, rule: "operand-count", message: format!("too many operands: expected `{}`", op.usage()) }
+            } else {
+                syntax(t.loc, format!("unexpected `{}` after the instruction", t.text))
+            });
+        }
+        match (result, op.has_result()) {
+            (Some((n, loc)), false) => {
+                f.broken_defs.push(n);
+                let message = format!("`{}` has no result; remove `v{n} =`", op.name());
+                return Err(Diagnostic { loc, rule: "result-count", message });
+            }
+            (None, true) => {
+                let message = format!("`{}` defines a result; write `vN = {}`", op.name(), op.usage());
+                return Err(Diagnostic { loc: op_loc, rule: "result-count", message });
+            }
+            _ => {}
+        }
+        let loc = result.map_or(op_loc, |r| r.1);
+        let raw = RawInst { loc, result, data, value_uses: uses.values, block_uses: uses.blocks };
+        if let Some(block) = f.blocks.last_mut() {
+            block.insts.push(raw);
+        }
+        Ok(())
+    }
+
+    /// Opcode and operands.
+    fn inst_body(&mut self, uses: &mut Uses) -> PResult<(InstData, Op, SrcLoc)> {
+        let t = self.word("an instruction")?;
+        let (op, ty) = self.opcode(t)?;
+        if let Some(ctx) = &mut self.inst {
+            ctx.op = Some(op);
+        }
+        let ty = ty.unwrap_or(Type::I32);
+        let data = match op {
+            Op::Iconst => InstData::Iconst { ty, imm: self.int_literal(ty)? },
+            Op::Fconst => InstData::Fconst { ty, bits: self.float_literal(ty)? },
+            Op::Unary(op) => InstData::Unary { op, arg: self.value(uses)? },
+            Op::Binary(op) => InstData::Binary { op, args: self.value_pair(uses)? },
+            Op::Icmp => {
+                let cond = self.keyword("an integer condition", IntCC::from_name, IntCC::ALL, IntCC::name)?;
+                InstData::Icmp { cond, args: self.value_pair(uses)? }
+            }
+            Op::Fcmp => {
+                let cond = self.keyword("a float condition", FloatCC::from_name, FloatCC::ALL, FloatCC::name)?;
+                InstData::Fcmp { cond, args: self.value_pair(uses)? }
+            }
+            Op::Select => {
+                let cond = self.value(uses)?;
+                self.expect_punct(',')?;
+                InstData::Select { cond, args: self.value_pair(uses)? }
+            }
+            Op::Convert(op) => InstData::Convert { op, to: ty, arg: self.value(uses)? },
+            Op::PtrAdd => {
+                let [ptr, offset] = self.value_pair(uses)?;
+                InstData::PtrAdd { ptr, offset }
+            }
+            Op::PtrToGeneric => InstData::PtrToGeneric { ptr: self.value(uses)? },
+            Op::Special(reg) => InstData::Special { reg },
+            Op::Load => InstData::Load { ty, addr: self.address(uses)? },
+            Op::Store => {
+                let value = self.value(uses)?;
+                self.expect_punct(',')?;
+                InstData::Store { value, addr: self.address(uses)? }
+            }
+            Op::AtomicRmw => {
+                let op = self.keyword("an atomic op", RmwOp::from_name, RmwOp::ALL, RmwOp::name)?;
+                let (order, scope) = self.order_scope()?;
+                let addr = self.address(uses)?;
+                self.expect_punct(',')?;
+                InstData::AtomicRmw { op, ty, order, scope, addr, arg: self.value(uses)? }
+            }
+            Op::AtomicCas => {
+                let (order, scope) = self.order_scope()?;
+                let addr = self.address(uses)?;
+                self.expect_punct(',')?;
+                let [expected, replacement] = self.value_pair(uses)?;
+                InstData::AtomicCas { ty, order, scope, addr, expected, replacement }
+            }
+            Op::AtomicLoad => {
+                let (order, scope) = self.order_scope()?;
+                InstData::AtomicLoad { ty, order, scope, addr: self.address(uses)? }
+            }
+            Op::AtomicStore => {
+                let (order, scope) = self.order_scope()?;
+                let addr = self.address(uses)?;
+                self.expect_punct(',')?;
+                InstData::AtomicStore { ty, order, scope, addr, value: self.value(uses)? }
+            }
+            Op::Fence => {
+                let (order, scope) = self.order_scope()?;
+                InstData::Fence { order, scope }
+            }
+            Op::SurfaceRmw => {
+                let op = self.keyword("an atomic op", RmwOp::from_name, RmwOp::ALL, RmwOp::name)?;
+                let (mut access, order, scope) = self.surface_modes()?;
+                let coords = self.surface_operand(&mut access, uses)?;
+                self.expect_punct(',')?;
+                InstData::SurfaceRmw { op, ty, order, scope, access, coords, arg: self.value(uses)? }
+            }
+            Op::SurfaceCas => {
+                let (mut access, order, scope) = self.surface_modes()?;
+                let coords = self.surface_operand(&mut access, uses)?;
+                self.expect_punct(',')?;
+                let [expected, replacement] = self.value_pair(uses)?;
+                InstData::SurfaceCas { ty, order, scope, access, coords, expected, replacement }
+            }
+            Op::Barrier => InstData::Barrier,
+            Op::Jump => InstData::Jump { dest: self.block_call(uses)? },
+            Op::Brif => {
+                let cond = self.value(uses)?;
+                self.expect_punct(',')?;
+                let then_dest = self.block_call(uses)?;
+                self.expect_punct(',')?;
+                InstData::Brif { cond, then_dest, else_dest: self.block_call(uses)? }
+            }
+            Op::Return => {
+                let mut args = SmallVec::new();
+                if self.peek_in_line().is_some() {
+                    args.push(self.value(uses)?);
+                    while self.eat_punct(',') {
+                        args.push(self.value(uses)?);
+                    }
+                }
+                InstData::Return { args }
+            }
+        };
+        Ok((data, op, t.loc))
+    }
+
+    /// Splits `name.T` into the opcode and its type.
+    fn opcode(&self, t: Token<'_>) -> PResult<(Op, Option<Type>)> {
+        let (base, suffix) = match Op::from_name(t.text) {
+            Some(op) => (op, None),
+            None => {
+                let (base, suffix) = t.text.split_once('.').unwrap_or((t.text, ""));
+                let op = Op::from_name(base).ok_or_else(|| Diagnostic {
+                    loc: t.loc,
+                    rule: "unknown-opcode",
+                    message: format!("unknown instruction `{}`", t.text),
+                })?;
+                (op, Some(suffix))
+            }
+        };
+        match (base.takes_type(), suffix) {
+            (true, Some(s)) => match Type::from_name(s) {
+                Some(ty) => Ok((base, Some(ty))),
+                None => Err(Diagnostic { loc: t.loc, rule: "unknown-type", message: format!("unknown type `{s}` in `{}`", t.text) }),
+            },
+            (true, None) => Err(syntax(t.loc, format!("`{}` needs a type: `{}`", base.name(), base.usage()))),
+            (false, Some(_)) => Err(syntax(t.loc, format!("`{}` takes no type suffix: `{}`", base.name(), base.usage()))),
+            (false, None) => Ok((base, None)),
+        }
+    }
+
+    fn keyword<T: Copy>(&mut self, what: &str, from_name: fn(&str) -> Option<T>, all: &[T], name: fn(T) -> &'static str) -> PResult<T> {
+        let t = self.word(what)?;
+        from_name(t.text).ok_or_else(|| {
+            let choices: Vec<&str> = all.iter().map(|&k| name(k)).collect();
+            Diagnostic {
+                loc: t.loc,
+                rule: "unknown-keyword",
+                message: format!("unknown {} `{}`; expected one of: {}", what.trim_start_matches("an ").trim_start_matches("a "), t.text, choices.join(", ")),
+            }
+        })
+    }
+
+    fn order_scope(&mut self) -> PResult<(MemOrder, Scope)> {
+        let order = self.keyword("a memory order", MemOrder::from_name, MemOrder::ALL, MemOrder::name)?;
+        let scope = self.keyword("a scope", Scope::from_name, Scope::ALL, Scope::name)?;
+        Ok((order, scope))
+    }
+
+    /// `dim addressing clamp order scope`; the surface itself comes next.
+    fn surface_modes(&mut self) -> PResult<(SurfaceAccess, MemOrder, Scope)> {
+        let dim = self.keyword("a surface dimension", SurfaceDim::from_name, SurfaceDim::ALL, SurfaceDim::name)?;
+        let addressing =
+            self.keyword("a surface addressing", SurfaceAddressing::from_name, SurfaceAddressing::ALL, SurfaceAddressing::name)?;
+        let clamp = self.keyword("a surface clamp", SurfaceClamp::from_name, SurfaceClamp::ALL, SurfaceClamp::name)?;
+        let (order, scope) = self.order_scope()?;
+        let access = SurfaceAccess { dim, addressing, clamp, surface: SurfaceRef::Slot(0) };
+        Ok((access, order, scope))
+    }
+
+    /// `slot N [coords]` or `vN [coords]`.
+    fn surface_operand(&mut self, access: &mut SurfaceAccess, uses: &mut Uses) -> PResult<SmallVec<[Value; 3]>> {
+        if self.peek_in_line().is_some_and(|t| t.text == "slot") {
+            self.pos += 1;
+            let t = self.word("a slot number")?;
+            let n = parse_unsigned(t)?;
+            let slot = u16::try_from(n).map_err(|_| range(t, "slot number", "0..=65535"))?;
+            access.surface = SurfaceRef::Slot(slot);
+        } else {
+            access.surface = SurfaceRef::Handle(self.value(uses).map_err(|_| self.expected("`slot N` or a surface value"))?);
+        }
+        self.expect_punct('[')?;
+        let mut coords = SmallVec::new();
+        if !self.eat_punct(']') {
+            loop {
+                coords.push(self.value(uses)?);
+                if self.eat_punct(']') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        Ok(coords)
+    }
+
+    fn value(&mut self, uses: &mut Uses) -> PResult<Value> {
+        let t = match self.peek_in_line() {
+            Some(t) if t.kind == Kind::Word && numbered(t.text, "v").is_some() => t,
+            _ => return Err(self.expected("a value `vN`")),
+        };
+        let n = self.number_of(t, "v")?;
+        self.pos += 1;
+        uses.values.push((n, t.loc));
+        Ok(Value::from_u32(n))
+    }
+
+    fn value_pair(&mut self, uses: &mut Uses) -> PResult<[Value; 2]> {
+        let a = self.value(uses)?;
+        self.expect_punct(',')?;
+        Ok([a, self.value(uses)?])
+    }
+
+    /// `vN`, `vN+off` or `vN-off`.
+    fn address(&mut self, uses: &mut Uses) -> PResult<Address> {
+        let ptr = self.value(uses)?;
+        let negative = if self.eat_punct('+') {
+            false
+        } else if self.eat_punct('-') {
+            true
+        } else {
+            return Ok(Address { ptr, offset: 0 });
+        };
+        let t = self.word("an offset")?;
+        let n = parse_unsigned(t)?;
+        let offset = if negative { -i64::try_from(n).unwrap_or(i64::MAX) } else { i64::try_from(n).unwrap_or(i64::MAX) };
+        let offset = i32::try_from(offset).map_err(|_| range(t, "address offset", "a 32-bit signed number"))?;
+        Ok(Address { ptr, offset })
+    }
+
+    fn block_call(&mut self, uses: &mut Uses) -> PResult<BlockCall> {
+        let t = match self.peek_in_line() {
+            Some(t) if t.kind == Kind::Word && numbered(t.text, "block").is_some() => t,
+            _ => return Err(self.expected("a block `blockN`")),
+        };
+        let n = self.number_of(t, "block")?;
+        self.pos += 1;
+        uses.blocks.push((n, t.loc));
+        let mut args = SmallVec::new();
+        if self.eat_punct('(') && !self.eat_punct(')') {
+            loop {
+                args.push(self.value(uses)?);
+                if self.eat_punct(')') {
+                    break;
+                }
+                self.expect_punct(',')?;
+            }
+        }
+        Ok(BlockCall { block: Block::from_u32(n), args })
+    }
+
+    /// `N`, `-N`, `0xN`: read from `ty`'s width and sign-extended.
+    fn int_literal(&mut self, ty: Type) -> PResult<i64> {
+        let negative = self.eat_punct('-');
+        let t = self.word("an integer")?;
+        let mag = parse_unsigned(t)?;
+        let bits = if ty.is_int() { ty.bits() } else { 64 };
+        let (min, max) = (1u128 << (bits - 1), (1u128 << bits) - 1);
+        let fits = if negative { u128::from(mag) <= min } else { u128::from(mag) <= max };
+        if !fits {
+            let text = format!("{}{}", if negative { "-" } else { "" }, t.text);
+            let message = format!("`{text}` does not fit in {ty}");
+            return Err(Diagnostic { loc: t.loc, rule: "number-range", message });
+        }
+        let raw = if negative { mag.wrapping_neg() } else { mag };
+        let shift = 64 - bits;
+        Ok(((raw << shift) as i64) >> shift)
+    }
+
+    fn float_literal(&mut self, ty: Type) -> PResult<u64> {
+        let negative = self.eat_punct('-');
+        let t = self.word("a float literal")?;
+        parse_float(ty, negative, t.text).map_err(|e| match e {
+            FloatError::Syntax => syntax(t.loc, format!("invalid float literal `{}`", t.text)),
+            FloatError::Range => Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in {ty}", t.text) },
+        })
+    }
+}
+
+/// The positions of an instruction's operands.
+#[derive(Default)]
+struct Uses {
+    values: Vec<(u32, SrcLoc)>,
+    blocks: Vec<(u32, SrcLoc)>,
+}
+
+fn range(t: Token<'_>, what: &str, allowed: &str) -> Diagnostic {
+    Diagnostic { loc: t.loc, rule: "number-range", message: format!("{what} `{}` out of range ({allowed})", t.text) }
+}
+
+/// A decimal or `0x` hexadecimal number that fits in 64 bits.
+fn parse_unsigned(t: Token<'_>) -> PResult<u64> {
+    let (digits, radix) = match t.text.strip_prefix("0x").or_else(|| t.text.strip_prefix("0X")) {
+        Some(hex) => (hex, 16),
+        None => (t.text, 10),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(syntax(t.loc, format!("expected a number, found `{}`", t.text)));
+    }
+    u64::from_str_radix(digits, radix)
+        .map_err(|_| Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in 64 bits", t.text) })
+}

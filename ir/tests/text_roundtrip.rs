@@ -67,7 +67,7 @@ block0(v0: ptr.global, v1: ptr.shared, v2: i32, v3: i64, v4: f32, v5: surface, v
     v14 = fconst.f32 inf
     v15 = fconst.f64 -inf
     v16 = fconst.f32 0x7fc00001
-    v17 = fconst.f16 0.1
+    v17 = fconst.f16 65504.0
     v18 = fconst.f64 1e300
     v19 = fconst.f16 0x7e01
     v20 = ineg v2

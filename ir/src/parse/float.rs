@@ -4,9 +4,9 @@
 //! A value prints as the shortest decimal that reads back to the same bits
 //! (`1.5`, `-0.0`, `1e30`), as `inf` / `-inf`, or, for NaNs (payload kept)
 //! and patterns wider than the type, as `0x` and the bit pattern.
-//! `f16` has no native Rust type: it is converted through `f64`, exactly
-//! in the printing direction and with one rounding (to nearest even) in the
-//! reading direction.
+//! `f16` has no native Rust type: it prints as the shortest decimal of its
+//! (exact) `f32` value, and reads through `f64` with one rounding to
+//! nearest even.
 
 use crate::Type;
 
@@ -22,11 +22,10 @@ pub(crate) fn format_float(ty: Type, bits: u64) -> String {
             if x.is_infinite() {
                 return inf_text(x < 0.0);
             }
-            // Fewest significant digits that still read back to `h`.
-            (0..17)
-                .filter_map(|p| format!("{x:.p$e}").parse::<f64>().ok())
-                .find(|&d| f64_to_f16(d) == h)
-                .map_or_else(|| format!("0x{h:04x}"), |d| format!("{d:?}"))
+            // Every f16 value is exact in f32, and f32's shortest
+            // round-trip decimal is far closer to it than half an f16 ulp,
+            // so it reads back to `h` (`65504.0`, not `65500.0`).
+            format!("{:?}", x as f32)
         }
         Type::F32 if bits <= 0xffff_ffff => {
             let x = f32::from_bits(bits as u32);

@@ -9,8 +9,9 @@
 //! standalone comment inside the function refers to the nearest code line
 //! above it (so several errors on one line are written on the lines below
 //! it); a comment after the function's `}` accepts the error anywhere in
-//! the function. Each expectation matches one error and each error needs
-//! one expectation. When the file does not parse, the parse errors are
+//! the function. Every error must be matched by an expectation and every
+//! expectation must match at least one error (one comment covers the same
+//! rule reported twice on its line, e.g. once per bad operand). When the file does not parse, the parse errors are
 //! matched the same way against the expectations of the whole file, so
 //! syntax errors can be tested too.
 
@@ -78,17 +79,20 @@ fn matches(e: &Expect, d: &Diagnostic, line_anchored: bool) -> bool {
     }
 }
 
-/// Pairs diagnostics with expectations one to one (line-anchored ones
-/// first) and describes whatever is left over.
+/// Checks that every diagnostic is covered by an expectation (a
+/// line-anchored one if possible) and every expectation covers at least one
+/// diagnostic (an operand reported twice on one line needs one comment),
+/// and describes whatever is left over.
 fn compare(ctx: &Ctx, what: &str, diags: &[Diagnostic], expects: &[Expect]) -> Result<(), String> {
     let mut used = vec![false; expects.len()];
     let mut unexpected = Vec::new();
     for d in diags {
         let found = [true, false].into_iter().find_map(|anchored| {
-            (0..expects.len()).find(|&i| !used[i] && matches(&expects[i], d, anchored))
+            let hits: Vec<usize> = (0..expects.len()).filter(|&i| matches(&expects[i], d, anchored)).collect();
+            (!hits.is_empty()).then_some(hits)
         });
         match found {
-            Some(i) => used[i] = true,
+            Some(hits) => hits.into_iter().for_each(|i| used[i] = true),
             None => unexpected.push(d.clone()),
         }
     }
@@ -97,7 +101,9 @@ fn compare(ctx: &Ctx, what: &str, diags: &[Diagnostic], expects: &[Expect]) -> R
         msg.push_str(&format!("{what}: unexpected error(s):\n"));
         msg.push_str(&ctx.render(&unexpected));
     }
+    let mut unmet = false;
     for (e, _) in expects.iter().zip(&used).filter(|(_, u)| !**u) {
+        unmet = true;
         let text = e.text.as_ref().map(|t| format!(" containing `{t}`")).unwrap_or_default();
         let place = match e.anchor {
             Some(l) => format!("on line {l}"),
@@ -109,14 +115,17 @@ fn compare(ctx: &Ctx, what: &str, diags: &[Diagnostic], expects: &[Expect]) -> R
         ));
     }
     if msg.is_empty() {
-        Ok(())
-    } else {
-        if !diags.is_empty() {
+        return Ok(());
+    }
+    if unmet {
+        if diags.is_empty() {
+            msg.push_str("(no errors were reported)\n");
+        } else {
             msg.push_str("all errors reported:\n");
             msg.push_str(&ctx.render(diags));
         }
-        Err(msg)
     }
+    Err(msg)
 }
 
 /// Runs `test verify` on the whole file.

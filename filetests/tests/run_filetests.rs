@@ -1,0 +1,29 @@
+//! Runs every filetest under `filetests/` (this crate's folder of `.atom`
+//! files) with the facade's compiler, as `atomc test filetests` does.
+
+use std::path::PathBuf;
+
+/// The facade's `compile` as the runner's backend.
+struct FacadeBackend;
+
+impl atomc_filetests::Backend for FacadeBackend {
+    fn compile(&self, func: &atomc::ir::Function, target: &str, emit: &str) -> Result<String, String> {
+        let t = atomc::Target::from_name(target).ok_or(format!("unknown target `{target}`"))?;
+        let e = atomc::Emit::from_name(emit).ok_or(format!("unknown emit kind `{emit}`"))?;
+        match atomc::compile(func, t, e).map_err(|e| e.to_string())? {
+            atomc::Output::Text(s) => Ok(s),
+            atomc::Output::Binary(b) => Ok(atomc_filetests::hex_dump(&b)),
+        }
+    }
+}
+
+#[test]
+fn filetests() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("filetests");
+    let opts = atomc_filetests::RunOptions::default();
+    let summary = atomc_filetests::run(&[root], &opts, &FacadeBackend);
+    let report = summary.report(false);
+    println!("{report}");
+    assert!(summary.passed() >= 1, "no filetests found");
+    assert_eq!(summary.failed(), 0, "filetests failed:\n{report}");
+}

@@ -1,0 +1,33 @@
+//! Intel vISA: the kernel model, its `.visaasm` text and `.isa` 4.1 binary
+//! writers, and the operand rules GenX_IR 1.0.12504 does not check.
+//!
+//! ```
+//! use atomc_emit::visa::*;
+//! let mut k = Kernel::new("count");
+//! let a = k.decl_simd("A", Type::UQ, 8);
+//! let one = k.decl_simd("ONE", Type::UD, 8);
+//! k.input(a, 64);
+//! k.mov(Exec::new(ExecSize::S8), Operand::dst(one), Operand::imm(Imm::ud(1)));
+//! k.svm_atomic(Exec::new(ExecSize::S8), AtomicOp::Add, AtomicWidth::W32,
+//!              Operand::raw(a), Operand::null(), Operand::raw(one), Operand::null());
+//! k.ret();
+//! assert!(validate(&k, Platform::Tgllp).is_ok());
+//! assert!(k.to_text().contains("svm_atomic.add (M1, 8) A.0 %null.0 ONE.0 %null.0"));
+//! assert_eq!(&k.to_isa()[..4], b"CISA");
+//! ```
+
+pub mod binary;
+pub mod inst;
+pub mod kernel;
+pub mod operand;
+pub mod text;
+pub mod types;
+pub mod validate;
+
+pub use inst::{
+    info, AtomicOp, AtomicWidth, Blocks, Ext, Fence, Inst, Op, OpInfo, Predicate, Relop,
+};
+pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, VarDecl, VarId};
+pub use operand::{Imm, Operand, Region, SrcMod};
+pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
+pub use validate::{validate, VisaRuleError};

@@ -70,7 +70,7 @@ pub fn parse(src: &str) -> Result<Vec<Function>, Vec<Diagnostic>> {
 pub fn parse_file(src: &str) -> Result<ParsedFile, Vec<Diagnostic>> {
     let (headers, body_start, body_line) = split_headers(src);
     let lexed = lexer::lex(&src[body_start..], body_line);
-    let mut diags = lexed.errors;
+    let mut diags = Vec::new();
     // Token offsets are relative to the body; shift them back.
     let tokens: Vec<lexer::Token<'_>> = lexed
         .tokens
@@ -100,6 +100,10 @@ pub fn parse_file(src: &str) -> Result<ParsedFile, Vec<Diagnostic>> {
             Err(mut errs) => diags.append(&mut errs),
         }
     }
+    // A stray character explains whatever else goes wrong on its line.
+    let lex_lines: std::collections::HashSet<u32> = lexed.errors.iter().map(|d| d.loc.line).collect();
+    diags.retain(|d| !lex_lines.contains(&d.loc.line));
+    diags.extend(lexed.errors);
     if diags.is_empty() {
         Ok(ParsedFile { headers, functions })
     } else {

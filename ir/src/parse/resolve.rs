@@ -45,7 +45,9 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
         }),
     };
     for (bi, b) in raw.blocks.iter().enumerate() {
-        if let Some((_, first)) = blocks.get(&b.num) {
+        if b.num == super::syntax::BROKEN_BLOCK {
+            // Reported by the syntax pass.
+        } else if let Some((_, first)) = blocks.get(&b.num) {
             diags.push(Diagnostic {
                 loc: b.loc,
                 rule: "redefined-block",
@@ -75,7 +77,10 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
             }
         }
     }
-    check_signature(raw, &mut diags);
+    if !raw.had_errors {
+        // A broken entry block header would make this a cascade.
+        check_signature(raw, &mut diags);
+    }
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.loc.line, d.loc.col));
         return Err(diags);

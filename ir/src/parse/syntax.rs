@@ -58,6 +58,9 @@ pub(crate) struct RawFunction {
 
 type PResult<T> = Result<T, Diagnostic>;
 
+/// The number of a block whose header is too broken to have one.
+pub(crate) const BROKEN_BLOCK: u32 = u32::MAX;
+
 /// Parses the token stream of the file's body into functions; errors go
 /// to `diags`.
 pub(crate) fn parse_functions(tokens: &[Token<'_>], src_len: usize, diags: &mut Vec<Diagnostic>) -> Vec<RawFunction> {
@@ -257,7 +260,7 @@ impl<'a> Parser<'_, 'a, '_> {
             }
             let line = t.loc.line;
             let result = if t.kind == Kind::Word && numbered(t.text, "block").is_some() {
-                self.block_header().map(|b| f.blocks.push(b))
+                self.block_header(&mut f)
             } else {
                 self.instruction(&mut f)
             };
@@ -269,17 +272,37 @@ impl<'a> Parser<'_, 'a, '_> {
         }
     }
 
-    fn block_header(&mut self) -> PResult<RawBlock> {
+    /// Parses `blockN(params):`. The block is pushed even when the rest
+    /// of the header is broken, so the lines after it do not fail too; the
+    /// parameters of a broken header count as broken definitions.
+    fn block_header(&mut self, f: &mut RawFunction) -> PResult<()> {
         let t = self.word("a block")?;
         let line = t.loc.line;
-        let num = self.number_of(t, "block")?;
-        let mut params = Vec::new();
+        let num = self.number_of(t, "block");
+        f.blocks.push(RawBlock { num: *num.as_ref().unwrap_or(&BROKEN_BLOCK), loc: t.loc, params: Vec::new(), insts: Vec::new() });
+        let result = num.and_then(|_| self.block_params(f, line));
+        if result.is_err() {
+            for t in self.toks[self.pos..].iter().take_while(|t| t.loc.line == line) {
+                if let Some(Ok(n)) = numbered(t.text, "v").map(str::parse::<u32>) {
+                    f.broken_defs.push(n);
+                }
+            }
+        }
+        result
+    }
+
+    fn block_params(&mut self, f: &mut RawFunction, line: u32) -> PResult<()> {
         if self.eat_punct('(') && !self.eat_punct(')') {
             loop {
                 let v = self.word("a value `vN`")?;
                 let n = self.number_of(v, "v")?;
+                f.broken_defs.push(n);
                 self.expect_punct(':')?;
-                params.push((n, v.loc, self.ty()?));
+                let ty = self.ty()?;
+                f.broken_defs.pop();
+                if let Some(b) = f.blocks.last_mut() {
+                    b.params.push((n, v.loc, ty));
+                }
                 if self.eat_punct(')') {
                     break;
                 }
@@ -287,8 +310,7 @@ impl<'a> Parser<'_, 'a, '_> {
             }
         }
         self.expect_punct(':')?;
-        self.end_of_line(line, "the block header")?;
-        Ok(RawBlock { num, loc: t.loc, params, insts: Vec::new() })
+        self.end_of_line(line, "the block header")
     }
 
     fn end_of_line(&self, line: u32, what: &str) -> PResult<()> {

@@ -1,0 +1,166 @@
+//! Executing a [`RunSpec`] and judging its expectations.
+
+use super::literal::Elem;
+use super::{CheckMode, DeclKind, Expected, RunLineError, RunSpec};
+use crate::interp::memory::{read_le, write_le, BufferId, Memory, Surface, SurfaceId};
+use crate::interp::sched::Launch;
+use crate::interp::Program;
+use crate::Function;
+
+/// Lists longer than this are cut in messages.
+const SHOW_MAX: usize = 64;
+
+impl RunSpec {
+    /// Sets up memory, runs, and checks every expectation.
+    pub fn run(&self, func: &Function) -> Result<(), RunLineError> {
+        let mut mem = Memory::new();
+        enum Where {
+            Buf(BufferId),
+            Surf(SurfaceId),
+        }
+        let mut places = Vec::new();
+        for d in &self.decls {
+            let size = d.elem.bytes();
+            let mut bytes = vec![0u8; d.init.len() * size];
+            for (i, &v) in d.init.iter().enumerate() {
+                write_le(&mut bytes[i * size..(i + 1) * size], v);
+            }
+            places.push(match d.kind {
+                DeclKind::Buffer => Where::Buf(mem.add_buffer(bytes)),
+                DeclKind::Surface { extent, slot } => {
+                    let id = mem.add_surface(Surface { extent, elem_bytes: size as u32, data: bytes });
+                    if let Some(s) = slot {
+                        mem.bind_slot(s, id);
+                    }
+                    Where::Surf(id)
+                }
+            });
+        }
+        let result = Program::new(func).and_then(|prog| {
+            if self.call.is_some() {
+                prog.call_with_memory(&self.args, &mut mem).map(Some)
+            } else {
+                let launch = Launch {
+                    grid: self.grid,
+                    block: self.block,
+                    shared_bytes: self.shared_bytes,
+                    step_limit: self.step_limit,
+                    args: self.args.clone(),
+                };
+                prog.launch(&launch, &mut mem).map(|_| None)
+            }
+        });
+        let results = match (result, &self.expect_error) {
+            (Err(e), Some(text)) => {
+                let msg = e.to_string();
+                return if msg.contains(text.as_str()) {
+                    Ok(())
+                } else {
+                    Err(RunLineError::Mismatch(format!("expected an error containing \"{text}\", got: {msg}")))
+                };
+            }
+            (Err(e), None) => return Err(RunLineError::Exec(e)),
+            (Ok(_), Some(text)) => {
+                return Err(RunLineError::Mismatch(format!(
+                    "expected an error containing \"{text}\", but the run succeeded"
+                )))
+            }
+            (Ok(r), None) => r,
+        };
+        if let (Some((equal, want)), Some(got)) = (&self.call, results) {
+            if (got == *want) != *equal {
+                let show = |v: &[crate::interp::DataValue]| {
+                    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                };
+                let op = if *equal { "==" } else { "!=" };
+                return Err(RunLineError::Mismatch(format!(
+                    "%{}({}) returned [{}], expected {op} [{}]",
+                    func.name,
+                    show(&self.args),
+                    show(&got),
+                    show(want)
+                )));
+            }
+        }
+        for c in &self.checks {
+            let d = &self.decls[c.decl];
+            let bytes = match places[c.decl] {
+                Where::Buf(id) => mem.buffer(id).to_vec(),
+                Where::Surf(id) => mem.surface(id).map(|s| s.data.clone()).unwrap_or_default(),
+            };
+            let size = d.elem.bytes();
+            let all: Vec<u64> = bytes.chunks(size).map(read_le).collect();
+            let got = &all[c.range.0..c.range.1];
+            let subject = if c.range == (0, all.len()) {
+                d.name.clone()
+            } else if c.range.1 - c.range.0 == 1 {
+                format!("{}[{}]", d.name, c.range.0)
+            } else {
+                format!("{}[{}..{}]", d.name, c.range.0, c.range.1)
+            };
+            if let Err(why) = judge(d.elem, c.mode, got, &c.expected, c.equal) {
+                return Err(RunLineError::Mismatch(format!("{subject}: {why}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `got` meets the expectation; `Err` says how it does not.
+fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool) -> Result<(), String> {
+    let show = |v: &[u64]| show_list(elem, v);
+    let (holds, detail) = match (mode, want) {
+        (CheckMode::Sum, Expected::Scalar(x)) => {
+            let sum = got.iter().fold(0u64, |a, &b| a.wrapping_add(b));
+            let sum = crate::interp::decode::mask(sum, elem.ty.bits());
+            (sum == *x, format!("sum is {}, expected {}", elem.show(sum), elem.show(*x)))
+        }
+        (CheckMode::All, Expected::Scalar(x)) => {
+            let bad = got.iter().position(|v| v != x);
+            let detail = match bad {
+                Some(i) => format!("element {i} is {}, expected every element to be {}", elem.show(got[i]), elem.show(*x)),
+                None => format!("every element is {}", elem.show(*x)),
+            };
+            (bad.is_none(), detail)
+        }
+        (CheckMode::Exact, Expected::Scalar(x)) => {
+            (got == [*x], format!("is {}, expected {}", show(got), elem.show(*x)))
+        }
+        (CheckMode::Exact, Expected::List(w)) => {
+            let holds = got == w.as_slice();
+            let mut detail = format!("is {}, expected {}", show(got), show(w));
+            if got.len() != w.len() {
+                detail += &format!(" ({} elements, {} expected)", got.len(), w.len());
+            } else if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
+                detail += &format!(" (first difference at {i}: {} vs {})", elem.show(got[i]), elem.show(w[i]));
+            }
+            (holds, detail)
+        }
+        (CheckMode::Sorted | CheckMode::Set, Expected::List(w)) => {
+            let mut a = got.to_vec();
+            let mut b = w.clone();
+            a.sort_by(|x, y| elem.cmp(*x, *y));
+            b.sort_by(|x, y| elem.cmp(*x, *y));
+            if mode == CheckMode::Set {
+                a.dedup();
+                b.dedup();
+            }
+            let what = if mode == CheckMode::Set { "as a set" } else { "sorted" };
+            (a == b, format!("{what} is {}, expected {}", show(&a), show(&b)))
+        }
+        _ => (false, "this check does not apply".to_string()),
+    };
+    match (holds, equal) {
+        (true, true) | (false, false) => Ok(()),
+        (false, true) => Err(detail),
+        (true, false) => Err(format!("expected a difference, but {detail}")),
+    }
+}
+
+fn show_list(elem: Elem, v: &[u64]) -> String {
+    let mut parts: Vec<String> = v.iter().take(SHOW_MAX).map(|&x| elem.show(x)).collect();
+    if v.len() > SHOW_MAX {
+        parts.push(format!("... ({} more)", v.len() - SHOW_MAX));
+    }
+    format!("[{}]", parts.join(", "))
+}

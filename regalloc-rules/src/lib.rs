@@ -1,1 +1,46 @@
-//! (crate under construction)
+//! Register allocation for the SASS targets.
+//!
+//! * [`rules`]: the register rules of sm_50 and sm_90 as one table per target.
+//! * [`alloc`]: regalloc2 Ion on a [`VCode`], each register shape its own class, the environment
+//!   sized from measured pressure, then the widest-first hardware mapping.
+//! * [`rebuild`]: the final instruction list with hardware registers and inserted moves/spills.
+//! * [`check`]: an independent checker of every rule on the final instructions.
+//!
+//! [`allocate_and_check`] runs all four and is what the compile pipeline calls: the rule
+//! checker runs on every compile, not only in debug builds.
+
+pub mod adapter;
+pub mod alloc;
+pub mod check;
+pub mod liveness;
+pub mod rebuild;
+pub mod rules;
+
+pub use alloc::{allocate, AllocError, AllocOptions, AllocStats, Allocation, Edit, EditAt};
+pub use check::{check_allocation, RuleError};
+pub use rebuild::{apply, FinalCode, Origin};
+pub use rules::{Target, TargetRules};
+
+use atomc_lower::vcode::{MachInst, VCode};
+
+/// An allocated, checked function.
+#[derive(Clone, Debug)]
+pub struct Allocated<I> {
+    /// The instructions on hardware registers.
+    pub code: FinalCode<I>,
+    /// What the allocator decided (register counts, edits, statistics).
+    pub alloc: Allocation,
+}
+
+/// Allocate, rebuild and check `vcode` for `target`.
+pub fn allocate_and_check<I: MachInst>(
+    vcode: &VCode<I>,
+    target: Target,
+    opts: &AllocOptions,
+) -> Result<Allocated<I>, AllocError> {
+    let rules = target.rules();
+    let alloc = allocate(vcode, rules, opts)?;
+    let code = apply(vcode, &alloc);
+    check_allocation(rules, vcode, &code)?;
+    Ok(Allocated { code, alloc })
+}

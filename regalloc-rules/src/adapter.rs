@@ -1,0 +1,167 @@
+//! The `regalloc2::Function` view of a [`VCode`].
+//!
+//! `VCode` lives in `atomc-lower`, which does not depend on regalloc2, so the adapter converts
+//! its operands, block parameters and edges into regalloc2's types once (linear in the size of
+//! the function) and answers the allocator's queries from those arrays.
+
+use atomc_lower::vcode::{MachInst, OperandKind, OperandPos, RegClass, VCode, VReg};
+use regalloc2 as ra2;
+
+/// regalloc2 class for a shape: Int = single, Float = pair, Vector = quad.
+pub fn ra2_class(c: RegClass) -> ra2::RegClass {
+    match c {
+        RegClass::Single => ra2::RegClass::Int,
+        RegClass::Pair => ra2::RegClass::Float,
+        RegClass::Quad => ra2::RegClass::Vector,
+    }
+}
+
+/// The shape for a regalloc2 class.
+pub fn shape_of(c: ra2::RegClass) -> RegClass {
+    match c {
+        ra2::RegClass::Int => RegClass::Single,
+        ra2::RegClass::Float => RegClass::Pair,
+        ra2::RegClass::Vector => RegClass::Quad,
+    }
+}
+
+pub(crate) fn ra2_vreg(v: VReg) -> ra2::VReg {
+    ra2::VReg::new(v.index(), ra2_class(v.class()))
+}
+
+/// A VCode seen as a regalloc2 function.
+pub struct Ra2Func<'a, I> {
+    vcode: &'a VCode<I>,
+    operands: Vec<ra2::Operand>,
+    operand_offsets: Vec<u32>,
+    params: Vec<Vec<ra2::VReg>>,
+    succs: Vec<Vec<ra2::Block>>,
+    preds: Vec<Vec<ra2::Block>>,
+    succ_args: Vec<Vec<Vec<ra2::VReg>>>,
+    block_ends: Vec<u32>,
+}
+
+impl<'a, I: MachInst> Ra2Func<'a, I> {
+    /// Convert once.
+    pub fn new(vcode: &'a VCode<I>) -> Self {
+        let mut operands = Vec::new();
+        let mut operand_offsets = Vec::with_capacity(vcode.num_insts() + 1);
+        operand_offsets.push(0);
+        for i in 0..vcode.num_insts() {
+            for op in vcode.inst_operands(i) {
+                let v = ra2_vreg(op.vreg);
+                let kind = match op.kind {
+                    OperandKind::Use => ra2::OperandKind::Use,
+                    OperandKind::Def => ra2::OperandKind::Def,
+                };
+                let pos = match op.pos {
+                    OperandPos::Early => ra2::OperandPos::Early,
+                    OperandPos::Late => ra2::OperandPos::Late,
+                };
+                let constraint = match op.reuse {
+                    Some(k) => ra2::OperandConstraint::Reuse(k as usize),
+                    None => ra2::OperandConstraint::Reg,
+                };
+                operands.push(ra2::Operand::new(v, constraint, kind, pos));
+            }
+            operand_offsets.push(operands.len() as u32);
+        }
+        let blocks = vcode.blocks();
+        let block = |b: &atomc_lower::vcode::BlockId| ra2::Block::new(b.index());
+        Ra2Func {
+            vcode,
+            operands,
+            operand_offsets,
+            params: blocks
+                .iter()
+                .map(|b| b.params.iter().map(|v| ra2_vreg(*v)).collect())
+                .collect(),
+            succs: blocks.iter().map(|b| b.succs.iter().map(block).collect()).collect(),
+            preds: blocks.iter().map(|b| b.preds.iter().map(block).collect()).collect(),
+            succ_args: blocks
+                .iter()
+                .map(|b| {
+                    b.succ_args
+                        .iter()
+                        .map(|a| a.iter().map(|v| ra2_vreg(*v)).collect())
+                        .collect()
+                })
+                .collect(),
+            block_ends: blocks.iter().map(|b| b.insts.end).collect(),
+        }
+    }
+
+    /// The underlying VCode.
+    pub fn vcode(&self) -> &'a VCode<I> {
+        self.vcode
+    }
+
+    fn block_of(&self, inst: ra2::Inst) -> usize {
+        self.block_ends.partition_point(|&end| end as usize <= inst.index())
+    }
+}
+
+impl<I: MachInst> ra2::Function for Ra2Func<'_, I> {
+    fn num_insts(&self) -> usize {
+        self.vcode.num_insts()
+    }
+
+    fn num_blocks(&self) -> usize {
+        self.vcode.num_blocks()
+    }
+
+    fn entry_block(&self) -> ra2::Block {
+        ra2::Block::new(0)
+    }
+
+    fn block_insns(&self, block: ra2::Block) -> ra2::InstRange {
+        let r = &self.vcode.blocks()[block.index()].insts;
+        ra2::InstRange::new(
+            ra2::Inst::new(r.start as usize),
+            ra2::Inst::new(r.end as usize),
+        )
+    }
+
+    fn block_succs(&self, block: ra2::Block) -> &[ra2::Block] {
+        &self.succs[block.index()]
+    }
+
+    fn block_preds(&self, block: ra2::Block) -> &[ra2::Block] {
+        &self.preds[block.index()]
+    }
+
+    fn block_params(&self, block: ra2::Block) -> &[ra2::VReg] {
+        &self.params[block.index()]
+    }
+
+    fn is_ret(&self, insn: ra2::Inst) -> bool {
+        self.vcode.inst(insn.index()).is_ret()
+    }
+
+    fn is_branch(&self, insn: ra2::Inst) -> bool {
+        self.vcode.inst(insn.index()).is_branch()
+    }
+
+    fn branch_blockparams(&self, block: ra2::Block, insn: ra2::Inst, succ_idx: usize) -> &[ra2::VReg] {
+        debug_assert_eq!(self.block_of(insn), block.index());
+        &self.succ_args[block.index()][succ_idx]
+    }
+
+    fn inst_operands(&self, insn: ra2::Inst) -> &[ra2::Operand] {
+        let i = insn.index();
+        let (a, b) = (self.operand_offsets[i], self.operand_offsets[i + 1]);
+        &self.operands[a as usize..b as usize]
+    }
+
+    fn inst_clobbers(&self, _insn: ra2::Inst) -> ra2::PRegSet {
+        ra2::PRegSet::empty()
+    }
+
+    fn num_vregs(&self) -> usize {
+        self.vcode.num_vregs()
+    }
+
+    fn spillslot_size(&self, regclass: ra2::RegClass) -> usize {
+        shape_of(regclass).width() as usize
+    }
+}

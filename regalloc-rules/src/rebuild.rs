@@ -1,0 +1,95 @@
+//! Rebuilding the instruction list after allocation: every field rewritten to its hardware
+//! register, the allocator's moves/spills/reloads inserted as target instructions.
+
+use crate::alloc::{Allocation, Edit};
+use atomc_lower::vcode::{HwReg, MachInst, OperandRule, OperandVisitor, Reg, VCode};
+use std::ops::Range;
+
+/// Where a final instruction came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// VCode instruction `n`, rewritten.
+    Inst(u32),
+    /// Made by `gen_move` / `gen_spill` / `gen_reload` for allocator edit `n`.
+    Edit(u32),
+}
+
+/// The allocated function: instructions on hardware registers, in layout order.
+#[derive(Clone, Debug)]
+pub struct FinalCode<I> {
+    pub insts: Vec<I>,
+    /// Parallel to `insts`.
+    pub origins: Vec<Origin>,
+    /// Instruction ranges of the VCode's blocks (same block numbering).
+    pub blocks: Vec<Range<u32>>,
+}
+
+impl<I> FinalCode<I> {
+    /// Number of instructions the allocator's edits turned into.
+    pub fn inserted(&self) -> usize {
+        self.origins
+            .iter()
+            .filter(|o| matches!(o, Origin::Edit(_)))
+            .count()
+    }
+}
+
+/// Rewrites virtual fields from a precomputed per-field register list.
+struct Rewrite<'a> {
+    regs: &'a [Option<HwReg>],
+    next: usize,
+}
+
+impl OperandVisitor for Rewrite<'_> {
+    fn field(&mut self, reg: &mut Reg, _width: u8, _rule: OperandRule) {
+        if let (Reg::Virt { .. }, Some(Some(hw))) = (*reg, self.regs.get(self.next)) {
+            *reg = Reg::Hw(*hw);
+        }
+        self.next += 1;
+    }
+}
+
+/// Apply `alloc` to `vcode`.
+pub fn apply<I: MachInst>(vcode: &VCode<I>, alloc: &Allocation) -> FinalCode<I> {
+    let mut out = FinalCode {
+        insts: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
+        origins: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
+        blocks: Vec::with_capacity(vcode.num_blocks()),
+    };
+    let mut next_edit = 0;
+    let mut buf = Vec::new();
+    let mut emit_edits = |out: &mut FinalCode<I>, upto: (u32, bool), next_edit: &mut usize| {
+        while let Some(e) = alloc.edits.get(*next_edit) {
+            if (e.inst, e.after) > upto {
+                break;
+            }
+            buf.clear();
+            match e.edit {
+                Edit::Move { dst, src, class } => I::gen_move(dst, src, class, &mut buf),
+                Edit::Spill { slot, src, class } => I::gen_spill(slot, src, class, &mut buf),
+                Edit::Reload { dst, slot, class } => I::gen_reload(dst, slot, class, &mut buf),
+            }
+            for inst in buf.drain(..) {
+                out.insts.push(inst);
+                out.origins.push(Origin::Edit(*next_edit as u32));
+            }
+            *next_edit += 1;
+        }
+    };
+    for block in vcode.blocks() {
+        let start = out.insts.len() as u32;
+        for i in block.insts.clone() {
+            emit_edits(&mut out, (i, false), &mut next_edit);
+            let mut inst = vcode.inst(i as usize).clone();
+            inst.visit_operands(&mut Rewrite {
+                regs: alloc.inst_regs(i as usize),
+                next: 0,
+            });
+            out.insts.push(inst);
+            out.origins.push(Origin::Inst(i));
+            emit_edits(&mut out, (i, true), &mut next_edit);
+        }
+        out.blocks.push(start..out.insts.len() as u32);
+    }
+    out
+}

@@ -263,8 +263,5 @@ fn surface_cas_rules() {
             replacement: a[1],
         });
     });
-    assert_rules(
-        &f,
-        &["surface-coord-count", "surface-coord-type", "surface-slot-range", "atomic-operand-type"],
-    );
+    assert_rules(&f, &["surface-coord-count", "surface-coord-type", "surface-slot-range", "atomic-operand-type"]);
 }

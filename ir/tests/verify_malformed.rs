@@ -68,7 +68,11 @@ fn corrupt(f: &mut Function, rng: &mut Rng) {
             if let Some(data) = f.insts.get_mut(inst) {
                 data.map_args(|v| {
                     k += 1;
-                    if k % 4 == which { Value::new(target) } else { v }
+                    if k % 4 == which {
+                        Value::new(target)
+                    } else {
+                        v
+                    }
                 });
             }
         }

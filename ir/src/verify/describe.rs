@@ -54,11 +54,9 @@ fn body(data: &InstData) -> String {
             format!("{op}.{ty} {order} {scope} {}, {value}", address(addr))
         }
         InstData::Fence { order, scope } => format!("{op} {order} {scope}"),
-        InstData::SurfaceRmw { op: rmw, ty, order, scope, access, coords, arg } => format!(
-            "{op}.{ty} {rmw} {} {order} {scope} {}, {arg}",
-            surf_head(access),
-            surf_tail(access, coords)
-        ),
+        InstData::SurfaceRmw { op: rmw, ty, order, scope, access, coords, arg } => {
+            format!("{op}.{ty} {rmw} {} {order} {scope} {}, {arg}", surf_head(access), surf_tail(access, coords))
+        }
         InstData::SurfaceCas { ty, order, scope, access, coords, expected, replacement } => format!(
             "{op}.{ty} {} {order} {scope} {}, {expected}, {replacement}",
             surf_head(access),
@@ -116,11 +114,19 @@ fn float_lit(ty: Type, bits: u64) -> String {
     match ty {
         Type::F32 if bits <= u32::MAX as u64 => {
             let x = f32::from_bits(bits as u32);
-            if x.is_finite() { format!("{x:?}") } else { format!("{bits:#x}") }
+            if x.is_finite() {
+                format!("{x:?}")
+            } else {
+                format!("{bits:#x}")
+            }
         }
         Type::F64 => {
             let x = f64::from_bits(bits);
-            if x.is_finite() { format!("{x:?}") } else { format!("{bits:#x}") }
+            if x.is_finite() {
+                format!("{x:?}")
+            } else {
+                format!("{bits:#x}")
+            }
         }
         _ => format!("{bits:#x}"),
     }

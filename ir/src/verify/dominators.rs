@@ -53,9 +53,8 @@ impl DominatorTree {
         let Some(entry) = func.layout.first().copied().filter(|&b| in_layout[b]) else {
             return tree;
         };
-        let succs = |b: Block| -> SmallVec<[Block; 2]> {
-            successors(func, b).into_iter().filter(|&s| in_layout[s]).collect()
-        };
+        let succs =
+            |b: Block| -> SmallVec<[Block; 2]> { successors(func, b).into_iter().filter(|&s| in_layout[s]).collect() };
 
         // Postorder by an explicit stack: (block, next successor to visit).
         let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();

@@ -131,9 +131,10 @@ fn conversion(op: ConvOp, from: Type, to: Type) -> Result<(), &'static str> {
         ConvOp::Uextend | ConvOp::Sextend => {
             ok(from.is_int() && to.is_int() && to.bits() > from.bits(), "needs an integer to a strictly wider integer")
         }
-        ConvOp::Ireduce => {
-            ok(from.is_int() && to.is_int() && to.bits() < from.bits(), "needs an integer to a strictly narrower integer")
-        }
+        ConvOp::Ireduce => ok(
+            from.is_int() && to.is_int() && to.bits() < from.bits(),
+            "needs an integer to a strictly narrower integer",
+        ),
         ConvOp::Fpromote => ok(
             from.is_float() && to.is_float() && to.bits() > from.bits(),
             "needs a scalar float to a strictly wider scalar float",

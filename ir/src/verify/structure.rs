@@ -114,11 +114,8 @@ fn check_branch(cx: &mut Ctx, inst: Inst) {
             cx.error(inst, "entry-block-branch-target", msg);
         }
         if call.args.len() != data.params.len() {
-            let msg = format!(
-                "{target} takes {} argument(s), the branch passes {}",
-                data.params.len(),
-                call.args.len()
-            );
+            let msg =
+                format!("{target} takes {} argument(s), the branch passes {}", data.params.len(), call.args.len());
             cx.error(inst, "branch-arg-count", msg);
             continue;
         }

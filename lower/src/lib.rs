@@ -1,1 +1,2 @@
 //! (crate under construction)
+pub mod vcode;

@@ -67,7 +67,7 @@ fn const_range() {
 
 #[test]
 fn int_op_type() {
-    expect(&[Type::F32], &["int-op-type", "int-op-type"], |b, a| {
+    expect(&[Type::F32], &["int-op-type"], |b, a| {
         b.binary(BinaryOp::Iadd, a[0], a[0]);
     });
     expect(&[Type::Pred], &["int-op-type"], |b, a| {
@@ -83,8 +83,19 @@ fn float_op_type() {
     expect(&[Type::I32], &["float-op-type"], |b, a| {
         b.unary(UnaryOp::Fneg, a[0]);
     });
-    expect(&[Type::F16x2], &["float-op-type", "float-op-type"], |b, a| {
+    expect(&[Type::F16x2], &["float-op-type"], |b, a| {
         b.binary(BinaryOp::Fmul, a[0], a[0]);
+    });
+}
+
+/// Two operands of one bad type report once; of two bad types, once each.
+#[test]
+fn one_report_per_distinct_operand_type() {
+    expect(&[Type::F32, Type::F32], &["int-op-type"], |b, a| {
+        b.binary(BinaryOp::Umin, a[0], a[1]);
+    });
+    expect(&[Type::F32, Type::F64], &["operand-type-mismatch", "int-op-type", "int-op-type"], |b, a| {
+        b.binary(BinaryOp::Umin, a[0], a[1]);
     });
 }
 
@@ -109,17 +120,17 @@ fn icmp_type() {
     expect(&[GLOBAL], &[], |b, a| {
         b.icmp(IntCC::Ult, a[0], a[0]);
     });
-    expect(&[Type::F32], &["icmp-type", "icmp-type"], |b, a| {
+    expect(&[Type::F32], &["icmp-type"], |b, a| {
         b.icmp(IntCC::Eq, a[0], a[0]);
     });
 }
 
 #[test]
 fn fcmp_type() {
-    expect(&[Type::I32], &["fcmp-type", "fcmp-type"], |b, a| {
+    expect(&[Type::I32], &["fcmp-type"], |b, a| {
         b.fcmp(FloatCC::Eq, a[0], a[0]);
     });
-    expect(&[Type::BF16x2], &["fcmp-type", "fcmp-type"], |b, a| {
+    expect(&[Type::BF16x2], &["fcmp-type"], |b, a| {
         b.fcmp(FloatCC::Uno, a[0], a[0]);
     });
 }

@@ -97,6 +97,11 @@
 //! | `surface-handle-type` | a bindless handle whose type is not `surface` |
 //! | `surface-slot-range` | a bound slot index of [`MAX_SURFACE_SLOTS`] or more |
 //!
+//! Operand-type rules report once per distinct offending type, so
+//! `iadd v0, v0` on an `f32` gives one `int-op-type`; operands with distinct
+//! roles (a CAS's expected and replacement values, each surface coordinate)
+//! report separately.
+//!
 //! `bytes` addressing is accepted on every dimension: on each of them the x
 //! coordinate is the one scaled by the element size, so it can always be
 //! given in bytes instead. That x is a multiple of the element size is a run

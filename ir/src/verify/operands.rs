@@ -17,21 +17,17 @@ pub(super) fn check(cx: &mut Ctx, inst: Inst, data: &InstData) {
         }
         InstData::Icmp { args, .. } => {
             check_same(cx, inst, "operands", args);
-            for &a in args {
-                if let Some(t) = cx.ty(a) {
-                    if !t.is_int() && !t.is_ptr() {
-                        cx.error(inst, "icmp-type", format!("icmp compares integers or pointers, got {a}: {t}"));
-                    }
+            for (a, t) in distinct_types(cx, args) {
+                if !t.is_int() && !t.is_ptr() {
+                    cx.error(inst, "icmp-type", format!("icmp compares integers or pointers, got {a}: {t}"));
                 }
             }
         }
         InstData::Fcmp { args, .. } => {
             check_same(cx, inst, "operands", args);
-            for &a in args {
-                if let Some(t) = cx.ty(a) {
-                    if !t.is_float() {
-                        cx.error(inst, "fcmp-type", format!("fcmp compares scalar floats, got {a}: {t}"));
-                    }
+            for (a, t) in distinct_types(cx, args) {
+                if !t.is_float() {
+                    cx.error(inst, "fcmp-type", format!("fcmp compares scalar floats, got {a}: {t}"));
                 }
             }
         }
@@ -96,14 +92,27 @@ fn check_fconst(cx: &mut Ctx, inst: Inst, ty: Type, bits: u64) {
 
 /// Integer ops need integer operands, float ops scalar float operands.
 fn check_arith(cx: &mut Ctx, inst: Inst, float: bool, name: &str, args: &[Value]) {
-    for &a in args {
-        let Some(t) = cx.ty(a) else { continue };
+    for (a, t) in distinct_types(cx, args) {
         if float && !t.is_float() {
             cx.error(inst, "float-op-type", format!("{name} needs a scalar float type, got {a}: {t}"));
         } else if !float && !t.is_int() {
             cx.error(inst, "int-op-type", format!("{name} needs an integer type, got {a}: {t}"));
         }
     }
+}
+
+/// The operands whose type differs from every earlier operand's (so that
+/// `iadd v0, v0` on a float reports once), skipping values that do not exist.
+fn distinct_types(cx: &Ctx, args: &[Value]) -> Vec<(Value, Type)> {
+    let mut out: Vec<(Value, Type)> = Vec::new();
+    for &a in args {
+        if let Some(t) = cx.ty(a) {
+            if out.iter().all(|&(_, seen)| seen != t) {
+                out.push((a, t));
+            }
+        }
+    }
+    out
 }
 
 /// Both operands (or arms) have one type.

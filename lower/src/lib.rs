@@ -1,2 +1,7 @@
-//! (crate under construction)
+//! Lowering: per-target capability tables, legalization (IR → IR) and
+//! instruction selection into machine IR.
+
+pub mod caps;
+pub mod legalize;
+pub mod sass;
 pub mod vcode;

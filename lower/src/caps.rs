@@ -1,0 +1,167 @@
+//! Capabilities as data: for each target, one table that says, for every
+//! atomic op × type × address space, whether the hardware does it natively
+//! or which rewrite the legalizer applies. The target check, the legalizer
+//! and the filetest generator all read these tables; nothing else decides
+//! legality of an atomic.
+//!
+//! A table is a list of [`Rule`]s; the first rule that matches an access
+//! wins, so specific rows come before general ones. Every row carries the
+//! evidence for it.
+
+mod sm50;
+mod sm90;
+mod visa;
+
+use atomc_ir::{AddrSpace, MemOrder, RmwOp, Type};
+
+pub use sm50::SM50;
+pub use sm90::SM90;
+pub use visa::{VISA_DG2, VISA_PVC, VISA_TGLLP};
+
+/// The kind of atomic access a rule talks about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicKind {
+    /// `atomic_rmw` with this op.
+    Rmw(RmwOp),
+    /// `atomic_cas`.
+    Cas,
+    /// `atomic_load`.
+    Load,
+    /// `atomic_store`.
+    Store,
+    /// `surface_rmw` with this op.
+    SurfaceRmw(RmwOp),
+    /// `surface_cas`.
+    SurfaceCas,
+}
+
+impl AtomicKind {
+    /// The IR spelling, for diagnostics.
+    pub fn describe(self) -> String {
+        match self {
+            AtomicKind::Rmw(op) => format!("atomic_rmw {op}"),
+            AtomicKind::Cas => "atomic_cas".into(),
+            AtomicKind::Load => "atomic_load".into(),
+            AtomicKind::Store => "atomic_store".into(),
+            AtomicKind::SurfaceRmw(op) => format!("surface_rmw {op}"),
+            AtomicKind::SurfaceCas => "surface_cas".into(),
+        }
+    }
+}
+
+/// What the backend does with an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lowering {
+    /// One native instruction (RED when the result is unused and the
+    /// target has a reduction for the op).
+    Native,
+    /// `sub x` becomes `add (ineg x)`.
+    NegateToAdd,
+    /// A compare-and-swap retry loop on the same width.
+    CasLoop,
+    /// A compare-and-swap retry loop on the aligned 32-bit word that holds
+    /// the 8- or 16-bit value.
+    SubwordCasLoop,
+    /// The target cannot express it at all; the compile fails with this reason.
+    Unsupported(&'static str),
+}
+
+/// Which ops, types and spaces a rule covers; an empty slice matches all.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    /// The kinds of access this row is about.
+    pub kinds: &'static [AtomicKind],
+    /// Value types (empty: any).
+    pub types: &'static [Type],
+    /// Address spaces (empty: any; surface rows leave it empty).
+    pub spaces: &'static [AddrSpace],
+    /// The decision.
+    pub lowering: Lowering,
+    /// Why: the document or tool output this row rests on.
+    pub evidence: &'static str,
+}
+
+impl Rule {
+    fn matches(&self, kind: AtomicKind, ty: Type, space: Option<AddrSpace>) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&kind))
+            && (self.types.is_empty() || self.types.contains(&ty))
+            && (self.spaces.is_empty() || space.is_some_and(|s| self.spaces.contains(&s)))
+    }
+}
+
+/// How a memory order is realised around a relaxed atomic: the legalizer
+/// turns an ordered atomic into `fence before; atomic relaxed; fence after`
+/// with the orders given here (`None`: no fence on that side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderFences {
+    /// Fence placed before the access.
+    pub before: Option<MemOrder>,
+    /// Fence placed after the access.
+    pub after: Option<MemOrder>,
+}
+
+/// One target's capability table.
+#[derive(Debug)]
+pub struct TargetCaps {
+    /// The target's name as the command line spells it.
+    pub name: &'static str,
+    /// The rules, first match wins.
+    pub rules: &'static [Rule],
+}
+
+impl TargetCaps {
+    /// The first rule that matches, or a synthetic "unsupported" rule.
+    pub fn lookup(&self, kind: AtomicKind, ty: Type, space: Option<AddrSpace>) -> Rule {
+        self.rules.iter().find(|r| r.matches(kind, ty, space)).copied().unwrap_or(Rule {
+            kinds: &[],
+            types: &[],
+            spaces: &[],
+            lowering: Lowering::Unsupported("no capability rule covers it"),
+            evidence: "",
+        })
+    }
+
+    /// The fences that realise `order` (see [`OrderFences`]).
+    pub fn fences_for(&self, order: MemOrder) -> OrderFences {
+        let (before, after) = match order {
+            MemOrder::Relaxed => (None, None),
+            MemOrder::Acquire => (None, Some(MemOrder::Acquire)),
+            MemOrder::Release => (Some(MemOrder::Release), None),
+            MemOrder::AcqRel => (Some(MemOrder::Release), Some(MemOrder::Acquire)),
+            MemOrder::SeqCst => (Some(MemOrder::SeqCst), Some(MemOrder::Acquire)),
+        };
+        OrderFences { before, after }
+    }
+}
+
+/// Shorthands for the tables.
+pub(crate) mod t {
+    use super::AtomicKind::{self, *};
+    use atomc_ir::RmwOp::*;
+    use atomc_ir::{AddrSpace, Type};
+
+    pub const INTS32: &[Type] = &[Type::I32];
+    pub const INTS64: &[Type] = &[Type::I64];
+    pub const SUBWORD: &[Type] = &[Type::I8, Type::I16, Type::F16];
+    pub const GLOBALISH: &[AddrSpace] = &[AddrSpace::Global, AddrSpace::Generic];
+    pub const SHARED: &[AddrSpace] = &[AddrSpace::Shared];
+    pub const INT_RMW: &[AtomicKind] = &[
+        Rmw(Add), Rmw(And), Rmw(Or), Rmw(Xor), Rmw(Xchg), Rmw(Smin), Rmw(Smax), Rmw(Umin), Rmw(Umax),
+    ];
+    pub const BITWISE_ADD_XCHG: &[AtomicKind] = &[Rmw(Add), Rmw(And), Rmw(Or), Rmw(Xor), Rmw(Xchg)];
+    pub const MINMAX: &[AtomicKind] = &[Rmw(Smin), Rmw(Smax), Rmw(Umin), Rmw(Umax)];
+    pub const WRAP: &[AtomicKind] = &[Rmw(IncWrap), Rmw(DecWrap)];
+    pub const SUB: &[AtomicKind] = &[Rmw(Sub)];
+    pub const FADD: &[AtomicKind] = &[Rmw(Fadd)];
+    pub const FMINMAX: &[AtomicKind] = &[Rmw(Fmin), Rmw(Fmax)];
+    pub const LOAD_STORE: &[AtomicKind] = &[Load, Store];
+    pub const ALL_RMW: &[AtomicKind] = &[
+        Rmw(Add), Rmw(Sub), Rmw(And), Rmw(Or), Rmw(Xor), Rmw(Xchg), Rmw(Smin), Rmw(Smax), Rmw(Umin),
+        Rmw(Umax), Rmw(Fadd), Rmw(Fmin), Rmw(Fmax), Rmw(IncWrap), Rmw(DecWrap),
+    ];
+    pub const SURFACE_INT: &[AtomicKind] = &[
+        SurfaceRmw(Add), SurfaceRmw(And), SurfaceRmw(Or), SurfaceRmw(Xor), SurfaceRmw(Xchg),
+        SurfaceRmw(Smin), SurfaceRmw(Smax), SurfaceRmw(Umin), SurfaceRmw(Umax), SurfaceRmw(IncWrap),
+        SurfaceRmw(DecWrap), SurfaceCas,
+    ];
+}

@@ -1,0 +1,29 @@
+//! Rejects every atomic the target's capability table marks unsupported,
+//! all at once, each naming the op, the type, the space and the target.
+
+use super::{atomic_key, Unsupported};
+use crate::caps::{Lowering, TargetCaps};
+use atomc_ir::Function;
+
+/// Returns every unsupported atomic in `func`.
+pub fn run(func: &Function, caps: &TargetCaps) -> Result<(), Vec<Unsupported>> {
+    let mut errors = Vec::new();
+    for (_, inst) in func.inst_order() {
+        let Some((kind, ty, space)) = atomic_key(func, &func.insts[inst]) else { continue };
+        if let Lowering::Unsupported(reason) = caps.lookup(kind, ty, space).lowering {
+            errors.push(Unsupported {
+                target: caps.name,
+                op: kind.describe(),
+                ty: ty.to_string(),
+                space: space.map(|s| format!(" in {} memory", s.name())).unwrap_or_default(),
+                reason,
+                loc: func.inst_locs[inst],
+            });
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}

@@ -1,0 +1,76 @@
+//! Legalization: rewrites a verified IR function, in place, into one the
+//! target's instruction selector can translate instruction by instruction.
+//! Every decision comes from the target's capability table
+//! ([`crate::caps::TargetCaps`]).
+//!
+//! The passes, in order:
+//! 1. [`check`] — reject what the target cannot express, naming op and target;
+//! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`;
+//! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
+//! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops.
+//!
+//! Unused results are left alone: the instruction selector picks `RED`
+//! when an atomic's result has no uses.
+
+pub mod cas_loop;
+pub mod check;
+mod edit;
+pub mod negate_sub;
+pub mod order_fences;
+
+use crate::caps::{AtomicKind, TargetCaps};
+use atomc_ir::{Function, InstData, SrcLoc};
+
+/// A target cannot express an instruction of the input.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{target} cannot express `{op}` on {ty}{space}: {reason}")]
+pub struct Unsupported {
+    /// The target name.
+    pub target: &'static str,
+    /// The op as the IR spells it.
+    pub op: String,
+    /// The value type.
+    pub ty: String,
+    /// ` in <space> memory`, or empty for surfaces.
+    pub space: String,
+    /// Why.
+    pub reason: &'static str,
+    /// Where the instruction is.
+    pub loc: SrcLoc,
+}
+
+/// What the legalizer did, for reports and tests.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// `sub` rewritten to `add`.
+    pub negated: usize,
+    /// Fences inserted for memory orders.
+    pub fences: usize,
+    /// CAS loops built (sub-word ones included).
+    pub cas_loops: usize,
+}
+
+/// Runs every pass. The function must already pass the IR verifier.
+pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Unsupported>> {
+    check::run(func, caps)?;
+    let mut stats = Stats::default();
+    stats.negated = negate_sub::run(func, caps);
+    stats.fences = order_fences::run(func, caps);
+    stats.cas_loops = cas_loop::run(func, caps);
+    Ok(stats)
+}
+
+/// The capability-table key of an atomic instruction: kind, value type and
+/// address space (None for surfaces).
+pub fn atomic_key(func: &Function, data: &InstData) -> Option<(AtomicKind, atomc_ir::Type, Option<atomc_ir::AddrSpace>)> {
+    let space = |a: &atomc_ir::Address| func.value_type(a.ptr).addr_space();
+    Some(match data {
+        InstData::AtomicRmw { op, ty, addr, .. } => (AtomicKind::Rmw(*op), *ty, space(addr)),
+        InstData::AtomicCas { ty, addr, .. } => (AtomicKind::Cas, *ty, space(addr)),
+        InstData::AtomicLoad { ty, addr, .. } => (AtomicKind::Load, *ty, space(addr)),
+        InstData::AtomicStore { ty, addr, .. } => (AtomicKind::Store, *ty, space(addr)),
+        InstData::SurfaceRmw { op, ty, .. } => (AtomicKind::SurfaceRmw(*op), *ty, None),
+        InstData::SurfaceCas { ty, .. } => (AtomicKind::SurfaceCas, *ty, None),
+        _ => return None,
+    })
+}

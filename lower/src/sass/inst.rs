@@ -1,0 +1,333 @@
+//! The machine instruction of both SASS targets: one hardware instruction,
+//! spelled as nvdisasm spells it, whose register operands are virtual until
+//! allocation. Encoding knowledge stays in the emitter's form tables: this
+//! type only prints nvdisasm-syntax text that the form table's assembler
+//! reads back, so the opcode bits are written down exactly once.
+
+use crate::vcode::{
+    BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot,
+};
+use smallvec::{smallvec, SmallVec};
+use std::fmt::{self, Write};
+
+/// Fixed predicate used for every condition: conditions are recomputed
+/// right before their use, so no predicate outlives two instructions.
+pub const COND_PRED: u8 = 0;
+
+/// How long an instruction takes, for the dependency pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Latency {
+    /// ALU work with a fixed pipeline latency in cycles.
+    Fixed(u8),
+    /// Memory, atomics, S2R, conversions through the MUFU/XU units:
+    /// completion is tracked with scoreboards.
+    Variable,
+    /// Control flow: waits on every pending scoreboard first.
+    Control,
+}
+
+/// One operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MOp {
+    /// A general register field naming `width` consecutive registers.
+    Reg { reg: Reg, width: u8, rule: OperandRule, neg: bool },
+    /// A predicate, `P0`..`P6` or `PT` (7), possibly negated.
+    Pred { num: u8, not: bool },
+    /// An integer immediate, printed in hex (`0x1f`, `-0x4`).
+    Imm(i64),
+    /// An f32 immediate.
+    F32(f32),
+    /// `c[0x0][offset]`.
+    CBank(u32),
+    /// `[base+offset]`; `wide` prints the base as a 64-bit pair (`[R2.64]`).
+    Mem { base: Reg, wide: bool, offset: i32 },
+    /// A special register (`SR_TID.X`).
+    SReg(&'static str),
+    /// A branch target, resolved to an address at emission.
+    Label(BlockId),
+    /// Not printed: the tuple an in-place partial write keeps the other
+    /// parts of (the `ReuseDef` of the written field points here).
+    Tied { reg: Reg, width: u8 },
+}
+
+impl MOp {
+    /// A source register.
+    pub fn use_(reg: impl Into<Reg>) -> MOp {
+        MOp::Reg { reg: reg.into(), width: 1, rule: OperandRule::Use, neg: false }
+    }
+    /// A source naming a pair.
+    pub fn use_pair(reg: impl Into<Reg>) -> MOp {
+        MOp::Reg { reg: reg.into(), width: 2, rule: OperandRule::Use, neg: false }
+    }
+    /// A negated source (`-R5`).
+    pub fn neg(reg: impl Into<Reg>) -> MOp {
+        MOp::Reg { reg: reg.into(), width: 1, rule: OperandRule::Use, neg: true }
+    }
+    /// A result register of `width` registers.
+    pub fn def(reg: impl Into<Reg>, width: u8) -> MOp {
+        MOp::Reg { reg: reg.into(), width, rule: OperandRule::Def, neg: false }
+    }
+    /// A result written in place over the tuple of field `field`.
+    pub fn reuse_def(reg: impl Into<Reg>, field: usize) -> MOp {
+        MOp::Reg { reg: reg.into(), width: 1, rule: OperandRule::ReuseDef(field), neg: false }
+    }
+    /// `RZ`.
+    pub fn rz() -> MOp {
+        MOp::Reg { reg: Reg::Zero, width: 1, rule: OperandRule::Use, neg: false }
+    }
+    /// `PT`.
+    pub fn pt() -> MOp {
+        MOp::Pred { num: 7, not: false }
+    }
+    /// The condition predicate.
+    pub fn p0() -> MOp {
+        MOp::Pred { num: COND_PRED, not: false }
+    }
+}
+
+/// What kind of control transfer an instruction is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Falls through.
+    None,
+    /// `BRA` to the block of its `Label` operand.
+    Jump,
+    /// `@P0 BRA then` and, unless it falls through, `BRA else`.
+    CondJump { then_block: BlockId, else_block: BlockId, negate: bool },
+    /// `EXIT`.
+    Exit,
+}
+
+/// One SASS instruction (or, for [`Flow::CondJump`], a branch pair).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SassInst {
+    /// `@P0` / `@!P0` guard.
+    pub guard: Option<(u8, bool)>,
+    /// Mnemonic with its modifiers, e.g. `ATOMG.E.ADD.STRONG.GPU`.
+    pub opcode: String,
+    /// Operands in nvdisasm order.
+    pub ops: SmallVec<[MOp; 6]>,
+    /// Scheduling class.
+    pub latency: Latency,
+    /// Control flow.
+    pub flow: Flow,
+    /// The register-rule row the post-allocation checker applies.
+    pub form: RegForm,
+    /// Spill bookkeeping for the checker.
+    pub spill: Option<SpillInfo>,
+}
+
+impl SassInst {
+    /// A fixed-latency ALU instruction.
+    pub fn alu(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>) -> SassInst {
+        SassInst::new(opcode, ops, Latency::Fixed(6))
+    }
+
+    /// An instruction with the given latency class.
+    pub fn new(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>, latency: Latency) -> SassInst {
+        SassInst {
+            guard: None,
+            opcode: opcode.into(),
+            ops: ops.into_iter().collect(),
+            latency,
+            flow: Flow::None,
+            form: RegForm::Plain,
+            spill: None,
+        }
+    }
+
+    /// Sets the register-rule row.
+    pub fn with_form(mut self, form: RegForm) -> SassInst {
+        self.form = form;
+        self
+    }
+
+    /// The registers this instruction reads and writes, as hardware numbers
+    /// (after allocation): `(reads, writes)`; RZ excluded.
+    pub fn hw_regs(&self) -> (SmallVec<[u8; 8]>, SmallVec<[u8; 4]>) {
+        let (mut reads, mut writes) = (SmallVec::new(), SmallVec::new());
+        let mut add = |reg: &Reg, width: u8, rule: OperandRule| {
+            if let Reg::Hw(r) = reg {
+                for k in 0..width {
+                    let n = r.number() + k;
+                    if rule.is_def() {
+                        writes.push(n);
+                    } else {
+                        reads.push(n);
+                    }
+                }
+            }
+        };
+        for op in &self.ops {
+            match op {
+                MOp::Reg { reg, width, rule, .. } => add(reg, *width, *rule),
+                MOp::Mem { base, wide, .. } => add(base, if *wide { 2 } else { 1 }, OperandRule::Use),
+                _ => {}
+            }
+        }
+        (reads, writes)
+    }
+
+    /// nvdisasm-syntax text; `label` resolves branch targets to byte addresses.
+    pub fn text(&self, label: &dyn Fn(BlockId) -> String) -> String {
+        let mut s = String::new();
+        if let Some((p, not)) = self.guard {
+            let _ = write!(s, "@{}P{} ", if not { "!" } else { "" }, p);
+        }
+        s.push_str(&self.opcode);
+        let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. }));
+        for (i, op) in shown.enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            write_op(&mut s, op, label);
+        }
+        s.push_str(" ;");
+        s
+    }
+}
+
+fn reg_name(reg: &Reg) -> String {
+    match reg {
+        Reg::Zero => "RZ".into(),
+        Reg::Hw(r) => format!("R{}", r.number()),
+        Reg::Virt { vreg, sub: 0 } => format!("{vreg}"),
+        Reg::Virt { vreg, sub } => format!("{vreg}.{sub}"),
+    }
+}
+
+fn hex(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
+    match op {
+        MOp::Reg { reg, neg, .. } => {
+            if *neg {
+                s.push('-');
+            }
+            s.push_str(&reg_name(reg));
+        }
+        MOp::Pred { num, not } => {
+            if *not {
+                s.push('!');
+            }
+            if *num == 7 {
+                s.push_str("PT");
+            } else {
+                let _ = write!(s, "P{num}");
+            }
+        }
+        MOp::Imm(v) => s.push_str(&hex(*v)),
+        MOp::F32(f) => {
+            let _ = write!(s, "{f}");
+        }
+        MOp::CBank(off) => {
+            let _ = write!(s, "c[0x0][0x{off:x}]");
+        }
+        MOp::Mem { base, wide, offset } => {
+            s.push('[');
+            s.push_str(&reg_name(base));
+            if *wide {
+                s.push_str(".64");
+            }
+            if *offset != 0 {
+                if *offset > 0 {
+                    s.push('+');
+                }
+                s.push_str(&hex(*offset as i64));
+            }
+            s.push(']');
+        }
+        MOp::SReg(name) => s.push_str(name),
+        MOp::Label(b) => s.push_str(&label(*b)),
+        MOp::Tied { .. } => {}
+    }
+}
+
+impl fmt::Display for SassInst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.flow {
+            Flow::CondJump { then_block, else_block, negate } => {
+                let p = if negate { "!P0" } else { "P0" };
+                write!(f, "@{p} BRA {then_block} ; BRA {else_block} ;")
+            }
+            _ => f.write_str(&self.text(&|b| b.to_string())),
+        }
+    }
+}
+
+impl MachInst for SassInst {
+    fn visit_operands(&mut self, v: &mut dyn OperandVisitor) {
+        for op in self.ops.iter_mut() {
+            match op {
+                MOp::Reg { reg, width, rule, .. } => v.field(reg, *width, *rule),
+                MOp::Mem { base, wide, .. } => v.field(base, if *wide { 2 } else { 1 }, OperandRule::Use),
+                MOp::Tied { reg, width } => v.field(reg, *width, OperandRule::Use),
+                _ => {}
+            }
+        }
+    }
+
+    fn is_branch(&self) -> bool {
+        matches!(self.flow, Flow::Jump | Flow::CondJump { .. })
+    }
+
+    fn is_ret(&self) -> bool {
+        self.flow == Flow::Exit
+    }
+
+    fn is_move(&self) -> Option<(Reg, Reg)> {
+        match (self.opcode.as_str(), self.ops.as_slice()) {
+            ("MOV", [MOp::Reg { reg: d, .. }, MOp::Reg { reg: s, .. }]) => Some((*d, *s)),
+            _ => None,
+        }
+    }
+
+    fn spill_info(&self) -> Option<SpillInfo> {
+        self.spill
+    }
+
+    fn reg_form(&self) -> RegForm {
+        self.form
+    }
+
+    fn gen_move(dst: HwReg, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
+        for k in 0..class.width() {
+            let (d, s) = (dst.offset(k).expect("in range"), src.offset(k).expect("in range"));
+            out.push(SassInst::alu("MOV", [MOp::def(d, 1), MOp::use_(s)]));
+        }
+    }
+
+    fn gen_spill(slot: SpillSlot, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
+        let size = match class.width() {
+            1 => "",
+            2 => ".64",
+            _ => ".128",
+        };
+        let ops: SmallVec<[MOp; 6]> = smallvec![
+            MOp::Mem { base: Reg::Zero, wide: false, offset: slot.0 as i32 },
+            MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
+        ];
+        let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
+        inst.spill = Some(SpillInfo::Store { slot, src, width: class.width() });
+        out.push(inst);
+    }
+
+    fn gen_reload(dst: HwReg, slot: SpillSlot, class: RegClass, out: &mut Vec<Self>) {
+        let size = match class.width() {
+            1 => "",
+            2 => ".64",
+            _ => ".128",
+        };
+        let ops: SmallVec<[MOp; 6]> = smallvec![
+            MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
+            MOp::Mem { base: Reg::Zero, wide: false, offset: slot.0 as i32 },
+        ];
+        let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
+        inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });
+        out.push(inst);
+    }
+}

@@ -1,0 +1,464 @@
+//! Arithmetic, compares, selects, conversions, constants, special registers.
+
+use super::{IselError, Isel};
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{RegClass, VReg};
+use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
+
+fn lop3(lut: u8) -> [MOp; 2] {
+    [MOp::Imm(lut as i64), MOp::Pred { num: 7, not: true }]
+}
+
+impl Isel<'_> {
+    pub(super) fn lower_alu(&mut self, data: &InstData) -> Result<(), IselError> {
+        let Some(d) = self.result() else { return Ok(()) };
+        match data {
+            InstData::Iconst { ty, imm } => self.constant(d, *ty, *imm as u64),
+            InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),
+            InstData::Special { reg } => self.special(d, *reg),
+            InstData::Unary { op, arg } => self.unary(d, *op, *arg)?,
+            InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
+            InstData::Icmp { .. } | InstData::Fcmp { .. } => {
+                // Conditions of brif/select are re-issued at their use.
+                if self.non_cond_uses[self.func.inst_result(self.inst).expect("compare result")] > 0 {
+                    let v = self.func.inst_result(self.inst).expect("compare result");
+                    self.compare_into_p0(v)?;
+                    self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+                }
+            }
+            InstData::Select { cond, args } => {
+                let negate = self.cond_into_p0(*cond)?;
+                let p = MOp::Pred { num: 0, not: negate };
+                let (a, b) = (self.reg(args[0]), self.reg(args[1]));
+                if d.class() == RegClass::Pair {
+                    let lo = SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), p]);
+                    let hi = SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), p]);
+                    self.pair_op(d, lo, hi);
+                } else {
+                    self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), p]));
+                }
+            }
+            InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
+            InstData::PtrAdd { ptr, offset } => {
+                let (p, o) = (self.reg(*ptr), self.reg(*offset));
+                match (self.is_pair(*ptr), self.is_pair(*offset)) {
+                    (true, true) => self.add64(d, p, o),
+                    (true, false) => {
+                        // Sign-extend the 32-bit offset into the carry chain.
+                        let lo = SassInst::alu("IADD3", [MOp::rz(), MOp::Pred { num: 1, not: false }, MOp::use_(p.lo()), MOp::use_(o), MOp::rz()]);
+                        let hi = SassInst::alu(
+                            "LEA.HI.X.SX32",
+                            [MOp::rz(), MOp::use_(o), MOp::use_(p.hi()), MOp::Imm(1), MOp::Pred { num: 1, not: false }],
+                        );
+                        self.pair_op(d, lo, hi);
+                    }
+                    (false, true) => self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o.lo()), MOp::rz()])),
+                    (false, false) => self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o), MOp::rz()])),
+                }
+            }
+            InstData::PtrToGeneric { ptr } => {
+                if self.ty(*ptr) != Type::Ptr(atomc_ir::AddrSpace::Global) {
+                    return Err(self.err("a shared pointer cannot be made generic (the shared window base is not emitted)"));
+                }
+                let p = self.reg(*ptr);
+                self.make_pair(d, MOp::use_(p.lo()), MOp::use_(p.hi()));
+            }
+            other => return Err(self.err(format!("no selection for {}", other.opcode_name()))),
+        }
+        Ok(())
+    }
+
+    fn constant(&mut self, d: VReg, ty: Type, bits: u64) {
+        let mask = if ty.bits() >= 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
+        let bits = bits & mask;
+        let half = |v: u64| if v == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i64) };
+        if d.class() == RegClass::Pair {
+            self.make_pair(d, half(bits & 0xffff_ffff), half(bits >> 32));
+        } else {
+            self.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), half(bits)]));
+        }
+    }
+
+    fn special(&mut self, d: VReg, reg: SpecialReg) {
+        use SpecialReg::*;
+        let t = self.target;
+        let (sreg, cbank) = match reg {
+            ThreadIdX => (Some("SR_TID.X"), None),
+            ThreadIdY => (Some("SR_TID.Y"), None),
+            ThreadIdZ => (Some("SR_TID.Z"), None),
+            BlockIdX => (Some("SR_CTAID.X"), None),
+            BlockIdY => (Some("SR_CTAID.Y"), None),
+            BlockIdZ => (Some("SR_CTAID.Z"), None),
+            LaneId => (Some("SR_LANEID"), None),
+            BlockDimX => (None, Some(t.ntid[0])),
+            BlockDimY => (None, Some(t.ntid[1])),
+            BlockDimZ => (None, Some(t.ntid[2])),
+            GridDimX => (None, Some(t.nctaid[0])),
+            GridDimY => (None, Some(t.nctaid[1])),
+            GridDimZ => (None, Some(t.nctaid[2])),
+        };
+        let inst = match (sreg, cbank) {
+            (Some(s), _) => SassInst::new("S2R", [MOp::def(d.reg(), 1), MOp::SReg(s)], Latency::Variable),
+            (None, Some(off)) => SassInst::new("LDC", [MOp::def(d.reg(), 1), MOp::CBank(off)], Latency::Variable),
+            _ => unreachable!(),
+        };
+        self.emit(inst);
+    }
+
+    fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
+        let ty = self.ty(a);
+        let r = self.reg(a);
+        if ty.bits() < 32 && ty.is_int() && op == UnaryOp::Ineg {
+            return Err(self.err("8/16-bit ineg is not selected"));
+        }
+        match (op, d.class()) {
+            (UnaryOp::Ineg, RegClass::Single) => {
+                self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]))
+            }
+            (UnaryOp::Ineg, _) => {
+                // 0 - a = ~a.hi:~a.lo + 1, carried through P1.
+                let c = MOp::Pred { num: 1, not: false };
+                let nh = self.new_vreg(RegClass::Single);
+                let [l, pt] = lop3(0x33);
+                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), l, pt]));
+                let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::rz(), MOp::neg(r.lo()), MOp::rz()]);
+                let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::rz(), MOp::use_(nh), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                self.pair_op(d, lo, hi);
+            }
+            (UnaryOp::Bnot, RegClass::Single) => {
+                let [lut, pt] = lop3(0x33);
+                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), lut, pt]))
+            }
+            (UnaryOp::Bnot, _) => {
+                let [lut, pt] = lop3(0x33);
+                let lo = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.lo()), MOp::rz(), lut, pt]);
+                let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), lut, pt]);
+                self.pair_op(d, lo, hi);
+            }
+            (UnaryOp::Fneg | UnaryOp::Fabs, class) => {
+                // Flip or clear the sign bit of the (high) word.
+                let (lut, imm) = if op == UnaryOp::Fneg { (0x3c, 0x8000_0000i64) } else { (0xc0, 0x7fff_ffff) };
+                let sign_imm = if ty == Type::F16 { imm >> 16 } else { imm };
+                let [l, pt] = lop3(lut);
+                if class == RegClass::Pair {
+                    let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(r.hi()), MOp::Imm(sign_imm), MOp::rz(), l, pt]);
+                    let lo = SassInst::alu("MOV", [MOp::rz(), MOp::use_(r.lo())]);
+                    self.pair_op(d, lo, hi);
+                } else {
+                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), l, pt]));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add64(&mut self, d: VReg, a: VReg, b: VReg) {
+        let c = MOp::Pred { num: 1, not: false };
+        let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()]);
+        let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+        self.pair_op(d, lo, hi);
+    }
+
+    /// Clears the bits above an 8/16-bit result (values narrower than 32
+    /// bits are kept zero-extended in their register).
+    fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) {
+        let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
+        let [l, pt] = lop3(0xc0);
+        self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
+    }
+
+    fn binary(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
+        use BinaryOp::*;
+        let ty = self.ty(a);
+        let (ra, rb) = (self.reg(a), self.reg(b));
+        let narrow = ty.is_int() && ty.bits() < 32 && matches!(op, Iadd | Isub | Imul | Ishl);
+        let out = if narrow { self.new_vreg(RegClass::Single) } else { d };
+        let (x, y) = (MOp::use_(ra), MOp::use_(rb));
+        let def = MOp::def(out.reg(), 1);
+        if d.class() == RegClass::Pair {
+            return self.binary64(d, op, ty, ra, rb, b);
+        }
+        let inst = match op {
+            Iadd => SassInst::alu("IADD3", [def, x, y, MOp::rz()]),
+            Isub => SassInst::alu("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
+            Imul => SassInst::alu("IMAD", [def, x, y, MOp::rz()]),
+            Band | Bor | Bxor => {
+                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let [l, pt] = lop3(lut);
+                SassInst::alu("LOP3.LUT", [def, x, y, MOp::rz(), l, pt])
+            }
+            Ishl => SassInst::alu("SHF.L.U32", [def, x, y, MOp::rz()]),
+            Ushr => SassInst::alu("SHF.R.U32.HI", [def, MOp::rz(), y, x]),
+            Sshr => SassInst::alu("SHF.R.S32.HI", [def, MOp::rz(), y, x]),
+            Smin | Smax | Umin | Umax => {
+                let opcode = if matches!(op, Umin | Umax) { "IMNMX.U32" } else { "IMNMX" };
+                SassInst::alu(opcode, [def, x, y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
+            }
+            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F32 => match op {
+                Fadd => SassInst::alu("FADD", [def, x, y]),
+                Fsub => SassInst::alu("FADD", [def, x, MOp::neg(rb)]),
+                Fmul => SassInst::alu("FMUL", [def, x, y]),
+                _ => SassInst::alu("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
+            },
+            Fadd | Fmin | Fmax if ty == Type::F16 => {
+                let base = match op { Fadd => "HADD2", Fmin => "HMNMX2", _ => "HMNMX2" };
+                if op == Fadd {
+                    SassInst::alu(base, [def, x, y])
+                } else {
+                    return Err(self.err("f16 min/max is not selected"));
+                }
+            }
+            Udiv | Sdiv | Urem | Srem => return Err(self.err("integer division has no single SASS instruction; it is not selected")),
+            _ => return Err(self.err(format!("`{op}` on {ty} is not selected"))),
+        };
+        self.emit(inst);
+        if narrow {
+            self.narrow(d, ty, out);
+        }
+        Ok(())
+    }
+
+    fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, bv: Value) -> Result<(), IselError> {
+        use BinaryOp::*;
+        match op {
+            Iadd => self.add64(d, a, b),
+            Isub => {
+                let c = MOp::Pred { num: 1, not: false };
+                // a + ~b + 1: the low half adds -b.lo, the high half ~b.hi + carry.
+                let nb = self.new_vreg(RegClass::Single);
+                let [l, pt] = lop3(0x33);
+                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
+                let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::neg(b.lo()), MOp::rz()]);
+                let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                self.pair_op(d, lo, hi);
+            }
+            Band | Bor | Bxor => {
+                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let [l, pt] = lop3(lut);
+                let lo = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz(), l, pt]);
+                let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), l, pt]);
+                self.pair_op(d, lo, hi);
+            }
+            Imul => {
+                // (a.hi*b.lo + a.lo*b.hi) << 32 + a.lo*b.lo
+                let t = self.new_vreg(RegClass::Pair);
+                self.emit(SassInst::alu("IMAD.WIDE.U32", [MOp::def(t.reg(), 2), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()]));
+                let u = self.new_vreg(RegClass::Pair);
+                self.emit(SassInst::alu(
+                    "IMAD",
+                    [MOp::Tied { reg: t.reg(), width: 2 }, MOp::reuse_def(u.hi(), 0), MOp::use_(a.lo()), MOp::use_(b.hi()), MOp::use_(t.hi())],
+                ));
+                self.emit(SassInst::alu(
+                    "IMAD",
+                    [MOp::Tied { reg: u.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(u.hi())],
+                ));
+            }
+            Ishl | Ushr | Sshr => {
+                let Some(amount) = self.const_value(bv) else {
+                    return Err(self.err("64-bit shifts by a non-constant amount are not selected"));
+                };
+                let s = (amount & 63) as i64;
+                let (lo, hi) = match (op, s >= 32) {
+                    (Ishl, false) => (
+                        SassInst::alu("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]),
+                        SassInst::alu("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
+                    ),
+                    (Ishl, true) => (
+                        SassInst::alu("MOV", [MOp::rz(), MOp::rz()]),
+                        SassInst::alu("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s - 32), MOp::rz()]),
+                    ),
+                    (_, false) => (
+                        SassInst::alu("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
+                        SassInst::alu(
+                            if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
+                            [MOp::rz(), MOp::rz(), MOp::Imm(s), MOp::use_(a.hi())],
+                        ),
+                    ),
+                    (_, true) => (
+                        SassInst::alu(
+                            if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
+                            [MOp::rz(), MOp::rz(), MOp::Imm(s - 32), MOp::use_(a.hi())],
+                        ),
+                        if op == Ushr {
+                            SassInst::alu("MOV", [MOp::rz(), MOp::rz()])
+                        } else {
+                            SassInst::alu("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(a.hi())])
+                        },
+                    ),
+                };
+                self.pair_op(d, lo, hi);
+            }
+            Fadd | Fsub | Fmul if ty == Type::F64 => {
+                let def = MOp::def(d.reg(), 2);
+                let inst = match op {
+                    Fadd => SassInst::new("DADD", [def, MOp::use_pair(a), MOp::use_pair(b)], Latency::Variable),
+                    Fsub => SassInst::new(
+                        "DADD",
+                        [def, MOp::use_pair(a), MOp::Reg { reg: b.reg(), width: 2, rule: crate::vcode::OperandRule::Use, neg: true }],
+                        Latency::Variable,
+                    ),
+                    _ => SassInst::new("DMUL", [def, MOp::use_pair(a), MOp::use_pair(b)], Latency::Variable),
+                };
+                self.emit(inst);
+            }
+            _ => return Err(self.err(format!("`{op}` on {ty} is not selected"))),
+        }
+        Ok(())
+    }
+
+    /// The value of an `iconst`, if `v` is one.
+    fn const_value(&self, v: Value) -> Option<u64> {
+        match self.func.values[v].def {
+            atomc_ir::ValueDef::Result(i) => match self.func.insts[i] {
+                InstData::Iconst { imm, .. } => Some(imm as u64),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn convert(&mut self, d: VReg, op: ConvOp, to: Type, a: Value) -> Result<(), IselError> {
+        let from = self.ty(a);
+        let r = self.reg(a);
+        let mov = |s: &mut Self, src: MOp| s.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), src]));
+        match op {
+            ConvOp::Bitcast => {
+                if d.class() == RegClass::Pair {
+                    self.make_pair(d, MOp::use_(r.lo()), MOp::use_(r.hi()));
+                } else {
+                    mov(self, MOp::use_(r));
+                }
+            }
+            ConvOp::Uextend if to.bits() == 64 => {
+                let lo = if from.bits() == 32 { MOp::use_(r) } else { MOp::use_(r) };
+                self.make_pair(d, lo, MOp::rz());
+            }
+            ConvOp::Uextend => mov(self, MOp::use_(r)),
+            ConvOp::Sextend => {
+                let src32 = if from.bits() < 32 {
+                    let k = 32 - from.bits() as i64;
+                    let t = self.new_vreg(RegClass::Single);
+                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
+                    let u = if to.bits() == 64 { self.new_vreg(RegClass::Single) } else { d };
+                    self.emit(SassInst::alu("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
+                    if to.bits() < 64 {
+                        if to.bits() < 32 {
+                            return Err(self.err("sextend to 16 bits is not selected"));
+                        }
+                        return Ok(());
+                    }
+                    u
+                } else {
+                    r
+                };
+                if to.bits() == 64 {
+                    let lo = SassInst::alu("MOV", [MOp::rz(), MOp::use_(src32)]);
+                    let hi = SassInst::alu("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(src32)]);
+                    self.pair_op(d, lo, hi);
+                }
+            }
+            ConvOp::Ireduce => {
+                let src = if from.bits() == 64 { r.lo() } else { r.reg() };
+                if to.bits() == 32 {
+                    mov(self, MOp::use_(src));
+                } else {
+                    let mask = if to.bits() == 8 { 0xff } else { 0xffff };
+                    let [l, pt] = lop3(0xc0);
+                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(src), MOp::Imm(mask), MOp::rz(), l, pt]));
+                }
+            }
+            ConvOp::Fpromote if from == Type::F16 && to == Type::F32 => {
+                self.emit(SassInst::alu("HADD2.F32", [MOp::def(d.reg(), 1), MOp::Reg { reg: crate::vcode::Reg::Zero, width: 1, rule: crate::vcode::OperandRule::Use, neg: true }, MOp::use_(r)]));
+            }
+            ConvOp::Fdemote if from == Type::F32 && to == Type::F16 => {
+                self.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)], Latency::Fixed(6)));
+            }
+            ConvOp::Fpromote if from == Type::F32 && to == Type::F64 => {
+                self.emit(SassInst::new("F2F.F64.F32", [MOp::def(d.reg(), 2), MOp::use_(r)], Latency::Variable));
+            }
+            ConvOp::Fdemote if from == Type::F64 && to == Type::F32 => {
+                self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)], Latency::Variable));
+            }
+            ConvOp::FcvtFromSint | ConvOp::FcvtFromUint if from == Type::I32 && to == Type::F32 => {
+                let opc = if op == ConvOp::FcvtFromSint { "I2F" } else { "I2F.U32" };
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+            }
+            ConvOp::FcvtToSint | ConvOp::FcvtToUint if from == Type::F32 && to == Type::I32 => {
+                let opc = if op == ConvOp::FcvtToSint { "F2I.TRUNC.NTZ" } else { "F2I.U32.TRUNC.NTZ" };
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+            }
+            _ => return Err(self.err(format!("`{op}` from {from} to {to} is not selected"))),
+        }
+        Ok(())
+    }
+
+    /// Issues the condition `cond` into P0; returns whether the consumer
+    /// must read `!P0` (never: compares are issued in their true sense).
+    pub(super) fn cond_into_p0(&mut self, cond: Value) -> Result<bool, IselError> {
+        let is_compare = matches!(
+            self.func.values[cond].def,
+            atomc_ir::ValueDef::Result(i) if matches!(self.func.insts[i], InstData::Icmp { .. } | InstData::Fcmp { .. })
+        );
+        if is_compare {
+            self.compare_into_p0(cond)?;
+        } else {
+            let r = self.reg(cond);
+            self.emit(SassInst::alu("ISETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(r), MOp::rz(), MOp::pt()]));
+        }
+        Ok(false)
+    }
+
+    /// Emits the compare that defines `v` into P0.
+    fn compare_into_p0(&mut self, v: Value) -> Result<(), IselError> {
+        let atomc_ir::ValueDef::Result(i) = self.func.values[v].def else { unreachable!("compares are results") };
+        match self.func.insts[i].clone() {
+            InstData::Icmp { cond, args } => {
+                let (a, b) = (self.reg(args[0]), self.reg(args[1]));
+                let (cc, unsigned) = match cond {
+                    IntCC::Eq => ("EQ", true),
+                    IntCC::Ne => ("NE", true),
+                    IntCC::Slt => ("LT", false),
+                    IntCC::Sle => ("LE", false),
+                    IntCC::Sgt => ("GT", false),
+                    IntCC::Sge => ("GE", false),
+                    IntCC::Ult => ("LT", true),
+                    IntCC::Ule => ("LE", true),
+                    IntCC::Ugt => ("GT", true),
+                    IntCC::Uge => ("GE", true),
+                };
+                if a.class() == RegClass::Pair {
+                    self.emit(SassInst::alu(format!("ISETP.{cc}.U32.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()]));
+                    let u = if unsigned { ".U32" } else { "" };
+                    self.emit(SassInst::alu(
+                        format!("ISETP.{cc}{u}.AND.EX"),
+                        [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()],
+                    ));
+                } else {
+                    let u = if unsigned { ".U32" } else { "" };
+                    self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a), MOp::use_(b), MOp::pt()]));
+                }
+            }
+            InstData::Fcmp { cond, args } => {
+                let (a, b) = (self.reg(args[0]), self.reg(args[1]));
+                let cc = match cond {
+                    FloatCC::Eq => "EQ",
+                    FloatCC::Ne => "NEU",
+                    FloatCC::Lt => "LT",
+                    FloatCC::Le => "LE",
+                    FloatCC::Gt => "GT",
+                    FloatCC::Ge => "GE",
+                    FloatCC::Ord => "NUM",
+                    FloatCC::Uno => "NAN",
+                };
+                let (opc, lat, src) = match self.ty(args[0]) {
+                    Type::F32 => ("FSETP", Latency::Fixed(6), [MOp::use_(a), MOp::use_(b)]),
+                    Type::F64 => ("DSETP", Latency::Variable, [MOp::use_pair(a), MOp::use_pair(b)]),
+                    other => return Err(self.err(format!("fcmp on {other} is not selected"))),
+                };
+                self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()], lat));
+            }
+            _ => unreachable!("checked by the caller"),
+        }
+        Ok(())
+    }
+}

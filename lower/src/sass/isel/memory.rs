@@ -1,0 +1,159 @@
+//! Loads, stores, atomics, fences and barriers.
+
+use super::{IselError, Isel};
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{RegClass, RegForm, VReg};
+use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Scope, Type};
+
+/// The `.U8`-style size suffix of a plain load or store.
+fn ldst_size(ty: Type) -> &'static str {
+    match ty.bits() {
+        8 => ".U8",
+        16 => ".U16",
+        64 => ".64",
+        _ => "",
+    }
+}
+
+/// The op and size spelling of an atomic (`ADD`, `MIN.S32`, `ADD.64`,
+/// `ADD.F32.FTZ.RN`, ...), as seed 004's modifier groups print them.
+fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
+    let name = match op {
+        RmwOp::Add | RmwOp::Fadd => "ADD",
+        RmwOp::And => "AND",
+        RmwOp::Or => "OR",
+        RmwOp::Xor => "XOR",
+        RmwOp::Xchg => "EXCH",
+        RmwOp::Smin | RmwOp::Umin | RmwOp::Fmin => "MIN",
+        RmwOp::Smax | RmwOp::Umax | RmwOp::Fmax => "MAX",
+        RmwOp::IncWrap => "INC",
+        RmwOp::DecWrap => "DEC",
+        RmwOp::Sub => return None,
+    };
+    let signed = matches!(op, RmwOp::Smin | RmwOp::Smax);
+    let size = match (ty, op) {
+        (Type::F32, RmwOp::Fadd) => ".F32.FTZ.RN",
+        (Type::F64, RmwOp::Fadd) => ".F64.RN",
+        (Type::F16x2, _) if op != RmwOp::Xchg => ".F16x2.RN",
+        (Type::BF16x2, _) if op != RmwOp::Xchg => ".BF16x2.RN",
+        (t, _) if t.bits() == 64 && signed => ".S64",
+        (t, _) if t.bits() == 64 => ".64",
+        (_, _) if signed => ".S32",
+        _ => "",
+    };
+    Some(format!("{name}{size}"))
+}
+
+impl Isel<'_> {
+    /// The memory operand of `addr`.
+    fn mem(&mut self, addr: &Address) -> (MOp, AddrSpace) {
+        let space = self.ty(addr.ptr).addr_space().expect("verified pointer");
+        let base = self.reg(addr.ptr);
+        let wide = base.class() == RegClass::Pair;
+        (MOp::Mem { base: base.reg(), wide, offset: addr.offset }, space)
+    }
+
+    fn data(&mut self, v: atomc_ir::Value) -> MOp {
+        let r = self.reg(v);
+        MOp::Reg { reg: r.reg(), width: r.class().width(), rule: crate::vcode::OperandRule::Use, neg: false }
+    }
+
+    fn def_or_rz(&mut self, used: bool) -> (MOp, Option<VReg>) {
+        match (used, self.result()) {
+            (true, Some(d)) => (MOp::def(d.reg(), d.class().width()), Some(d)),
+            _ => (MOp::rz(), None),
+        }
+    }
+
+    pub(super) fn lower_memory(&mut self, data: &InstData) -> Result<(), IselError> {
+        let t = self.target;
+        match data {
+            InstData::Load { ty, addr } | InstData::AtomicLoad { ty, addr, .. } => {
+                let strong = match data {
+                    InstData::AtomicLoad { scope, .. } => t.strong(*scope),
+                    _ => "",
+                };
+                let (m, space) = self.mem(addr);
+                let d = self.result().expect("loads have results");
+                let opc = match space {
+                    AddrSpace::Global => format!("LDG.E{}{strong}", ldst_size(*ty)),
+                    AddrSpace::Generic => format!("LD.E{}{strong}", ldst_size(*ty)),
+                    AddrSpace::Shared => format!("LDS{}", ldst_size(*ty)),
+                };
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), d.class().width()), m], Latency::Variable));
+            }
+            InstData::Store { value, addr } | InstData::AtomicStore { value, addr, .. } => {
+                let strong = match data {
+                    InstData::AtomicStore { scope, .. } => t.strong(*scope),
+                    _ => "",
+                };
+                let ty = self.ty(*value);
+                let (m, space) = self.mem(addr);
+                let v = self.data(*value);
+                let opc = match space {
+                    AddrSpace::Global => format!("STG.E{}{strong}", ldst_size(ty)),
+                    AddrSpace::Generic => format!("ST.E{}{strong}", ldst_size(ty)),
+                    AddrSpace::Shared => format!("STS{}", ldst_size(ty)),
+                };
+                self.emit(SassInst::new(opc, [m, v], Latency::Variable));
+            }
+            InstData::AtomicRmw { op, ty, scope, addr, arg, .. } => {
+                let Some(spelled) = atom_op(*op, *ty) else {
+                    return Err(self.err("`sub` must be legalized to `add` first"));
+                };
+                let used = self.result_used();
+                let (m, space) = self.mem(addr);
+                let x = self.data(*arg);
+                let wide = ty.bits() == 64;
+                let reducible = !matches!(op, RmwOp::Xchg);
+                let strong = t.strong(*scope);
+                let inst = match space {
+                    AddrSpace::Global if !used && reducible => {
+                        SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable)
+                    }
+                    AddrSpace::Global | AddrSpace::Generic => {
+                        let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
+                        let (d, _) = self.def_or_rz(used);
+                        SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x], Latency::Variable)
+                    }
+                    AddrSpace::Shared => {
+                        let (d, _) = self.def_or_rz(used);
+                        SassInst::new(format!("ATOMS.{spelled}"), [d, m, x], Latency::Variable)
+                    }
+                };
+                self.emit(inst.with_form(RegForm::Atom { wide }));
+            }
+            InstData::AtomicCas { ty, scope, addr, expected, replacement, .. } => {
+                let used = self.result_used();
+                let (m, space) = self.mem(addr);
+                let (e, r) = (self.data(*expected), self.data(*replacement));
+                let wide = ty.bits() == 64;
+                let size = if wide { ".64" } else { "" };
+                let strong = t.strong(*scope);
+                let (d, _) = self.def_or_rz(used);
+                let inst = match space {
+                    AddrSpace::Global | AddrSpace::Generic => {
+                        let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
+                        SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r], Latency::Variable)
+                    }
+                    AddrSpace::Shared => SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r], Latency::Variable),
+                };
+                self.emit(inst.with_form(RegForm::AtomCas { wide }));
+            }
+            InstData::Fence { order, scope } => {
+                for opc in t.fence(*order, *scope) {
+                    self.emit(SassInst::new(opc, [], Latency::Control));
+                }
+            }
+            InstData::Barrier => {
+                self.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)], Latency::Control));
+            }
+            InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => {
+                return Err(self.err("surface atomic selection is not implemented for this target yet"));
+            }
+            other => unreachable!("not a memory instruction: {}", other.opcode_name()),
+        }
+        let _ = Scope::Gpu;
+        Ok(())
+    }
+}

@@ -1,0 +1,272 @@
+//! Instruction selection: a legalized IR function → [`VCode<SassInst>`].
+//!
+//! Every IR value gets one virtual register whose class is its shape:
+//! 32-bit and narrower values are singles, 64-bit values and global or
+//! generic pointers are even pairs. Predicates never live in predicate
+//! registers across instructions: a compare feeding `brif` or `select` is
+//! re-issued into P0 right before its use, and any other use gets the
+//! predicate as 0/1 in a register. That keeps predicate allocation out of
+//! the picture at the cost of an occasional extra `ISETP`.
+//!
+//! Critical edges are split (regalloc2 needs it): a `brif` target with
+//! several predecessors is reached through an empty block.
+
+mod alu;
+mod memory;
+
+use super::inst::{Flow, Latency, MOp, SassInst};
+use super::target::SassTarget;
+use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
+use atomc_ir::{Block, Function, InstData, Type, Value};
+use cranelift_entity::SecondaryMap;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+/// Why selection failed: an instruction this backend has no lowering for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{target} cannot express `{op}`: {reason}")]
+pub struct IselError {
+    /// The target.
+    pub target: &'static str,
+    /// The instruction as the IR spells it.
+    pub op: String,
+    /// Why.
+    pub reason: String,
+    /// Where.
+    pub loc: atomc_ir::SrcLoc,
+}
+
+/// The register class of a value of type `ty`.
+pub fn class_of(ty: Type) -> RegClass {
+    if ty.bits() == 64 {
+        RegClass::Pair
+    } else {
+        RegClass::Single
+    }
+}
+
+pub(crate) struct Isel<'a> {
+    pub func: &'a Function,
+    pub target: &'static SassTarget,
+    pub b: VCodeBuilder<SassInst>,
+    pub block: BlockId,
+    pub vregs: SecondaryMap<Value, Option<VReg>>,
+    pub uses: SecondaryMap<Value, u32>,
+    /// Uses other than as the condition of `brif`/`select`.
+    pub non_cond_uses: SecondaryMap<Value, u32>,
+    pub blocks: HashMap<Block, BlockId>,
+    pub inst: atomc_ir::Inst,
+}
+
+/// Selects machine instructions for a legalized, verified kernel.
+pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<SassInst>, IselError> {
+    let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
+    let mut non_cond_uses: SecondaryMap<Value, u32> = SecondaryMap::new();
+    for (_, inst) in func.inst_order() {
+        let data = &func.insts[inst];
+        let cond = match data {
+            InstData::Brif { cond, .. } | InstData::Select { cond, .. } => Some(*cond),
+            _ => None,
+        };
+        let mut cond_seen = false;
+        for v in data.args() {
+            uses[v] += 1;
+            if Some(v) == cond && !cond_seen {
+                cond_seen = true;
+            } else {
+                non_cond_uses[v] += 1;
+            }
+        }
+    }
+    let mut b = VCodeBuilder::new();
+    let entry = b.new_block();
+    let mut blocks = HashMap::new();
+    for &blk in &func.layout {
+        blocks.insert(blk, b.new_block());
+    }
+    let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
+    let mut s = Isel { func, target, b, block: entry, vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, inst: first_inst };
+
+    // Block parameters of every block but the entry become vreg params;
+    // the entry's parameters are the kernel parameters, read from the
+    // constant bank in a parameterless VCode entry block.
+    for (i, &blk) in func.layout.iter().enumerate() {
+        let vb = s.blocks[&blk];
+        for &p in &func.blocks[blk].params {
+            let class = class_of(func.value_type(p));
+            let v = if i == 0 { s.b.new_vreg(class) } else { s.b.append_block_param(vb, class) };
+            s.vregs[p] = Some(v);
+        }
+    }
+    s.load_params()?;
+    let first = s.blocks[&func.layout[0]];
+    s.push_branch(SassInst::jump(first), &[(first, &[])]);
+
+    for &blk in &func.layout {
+        s.block = s.blocks[&blk];
+        for &inst in &func.blocks[blk].insts {
+            s.inst = inst;
+            s.lower_inst(inst)?;
+        }
+    }
+    s.b.finish().map_err(|e| IselError {
+        target: target.name,
+        op: "(function)".into(),
+        reason: format!("internal error building machine code: {e}"),
+        loc: Default::default(),
+    })
+}
+
+impl SassInst {
+    /// `BRA target`.
+    pub fn jump(target: BlockId) -> SassInst {
+        let mut i = SassInst::new("BRA", [MOp::Label(target)], Latency::Control);
+        i.flow = Flow::Jump;
+        i
+    }
+}
+
+impl<'a> Isel<'a> {
+    pub fn err(&self, reason: impl Into<String>) -> IselError {
+        IselError {
+            target: self.target.name,
+            op: self.func.insts[self.inst].opcode_name().to_string(),
+            reason: reason.into(),
+            loc: self.func.inst_locs[self.inst],
+        }
+    }
+
+    pub fn emit(&mut self, inst: SassInst) {
+        self.b.push(self.block, inst);
+    }
+
+    fn push_branch(&mut self, inst: SassInst, targets: &[(BlockId, &[VReg])]) {
+        self.b.push_branch(self.block, inst, targets);
+    }
+
+    /// The vreg of an IR value (created on first sight: results are
+    /// defined by the instruction that asks for them).
+    pub fn reg(&mut self, v: Value) -> VReg {
+        if let Some(r) = self.vregs[v] {
+            return r;
+        }
+        let r = self.b.new_vreg(class_of(self.func.value_type(v)));
+        self.vregs[v] = Some(r);
+        r
+    }
+
+    /// The result vreg of the current instruction.
+    pub fn result(&mut self) -> Option<VReg> {
+        let v = self.func.inst_result(self.inst)?;
+        Some(self.reg(v))
+    }
+
+    pub fn ty(&self, v: Value) -> Type {
+        self.func.value_type(v)
+    }
+
+    pub fn new_vreg(&mut self, class: RegClass) -> VReg {
+        self.b.new_vreg(class)
+    }
+
+    /// Builds pair `dst` from two 32-bit halves (each a register or RZ)
+    /// with two MOVs: the first defines the pair, the second rewrites its
+    /// high half in place.
+    pub fn make_pair(&mut self, dst: VReg, lo: MOp, hi: MOp) {
+        let tmp = self.new_vreg(RegClass::Pair);
+        self.emit(SassInst::alu("MOV", [MOp::def(tmp.lo(), 2), lo]));
+        self.emit(SassInst::alu(
+            "MOV",
+            [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dst.hi(), 0), hi],
+        ));
+    }
+
+    /// Emits the two halves of a 64-bit operation: `lo` defines the pair
+    /// (its first operand is the result field), `hi` rewrites the high half.
+    pub fn pair_op(&mut self, dst: VReg, lo: SassInst, hi: SassInst) {
+        let tmp = self.new_vreg(RegClass::Pair);
+        let mut lo = lo;
+        lo.ops[0] = MOp::def(tmp.lo(), 2);
+        let mut hi = hi;
+        hi.ops[0] = MOp::reuse_def(dst.hi(), 0);
+        hi.ops.insert(0, MOp::Tied { reg: tmp.reg(), width: 2 });
+        self.emit(lo);
+        self.emit(hi);
+    }
+
+    fn load_params(&mut self) -> Result<(), IselError> {
+        let entry = self.func.layout[0];
+        let mut offset = self.target.param_base;
+        for &p in &self.func.blocks[entry].params {
+            let ty = self.ty(p);
+            let size = ty.bytes().max(4);
+            offset = offset.next_multiple_of(size);
+            let r = self.reg(p);
+            let op = if size == 8 { "LDC.64" } else { "LDC" };
+            self.emit(SassInst::new(op, [MOp::def(r.reg(), if size == 8 { 2 } else { 1 }), MOp::CBank(offset)], Latency::Variable));
+            offset += size;
+        }
+        Ok(())
+    }
+
+    fn lower_inst(&mut self, inst: atomc_ir::Inst) -> Result<(), IselError> {
+        let data = self.func.insts[inst].clone();
+        match &data {
+            InstData::Jump { dest } => {
+                let target = self.blocks[&dest.block];
+                let args: SmallVec<[VReg; 4]> = dest.args.iter().map(|&a| self.reg(a)).collect();
+                self.push_branch(SassInst::jump(target), &[(target, &args)]);
+            }
+            InstData::Brif { cond, then_dest, else_dest } => {
+                let negate = self.cond_into_p0(*cond)?;
+                let mut targets: Vec<(BlockId, Vec<VReg>)> = Vec::new();
+                for dest in [then_dest, else_dest] {
+                    let args: Vec<VReg> = dest.args.iter().map(|&a| self.reg(a)).collect();
+                    let target = self.blocks[&dest.block];
+                    // Split the edge: regalloc2 places edge moves in a block
+                    // with a single predecessor.
+                    let split = self.b.new_block();
+                    let here = self.block;
+                    self.block = split;
+                    self.push_branch(SassInst::jump(target), &[(target, &args)]);
+                    self.block = here;
+                    targets.push((split, Vec::new()));
+                }
+                let mut br = SassInst::new("BRA", [], Latency::Control);
+                br.flow = Flow::CondJump { then_block: targets[0].0, else_block: targets[1].0, negate };
+                let t: Vec<(BlockId, &[VReg])> = targets.iter().map(|(b, a)| (*b, a.as_slice())).collect();
+                self.push_branch(br, &t);
+            }
+            InstData::Return { args } => {
+                if !args.is_empty() {
+                    return Err(self.err("kernels return nothing; functions with results cannot be compiled"));
+                }
+                let mut exit = SassInst::new("EXIT", [], Latency::Control);
+                exit.flow = Flow::Exit;
+                self.push_branch(exit, &[]);
+            }
+            InstData::Load { .. }
+            | InstData::Store { .. }
+            | InstData::AtomicRmw { .. }
+            | InstData::AtomicCas { .. }
+            | InstData::AtomicLoad { .. }
+            | InstData::AtomicStore { .. }
+            | InstData::Fence { .. }
+            | InstData::SurfaceRmw { .. }
+            | InstData::SurfaceCas { .. }
+            | InstData::Barrier => self.lower_memory(&data)?,
+            _ => self.lower_alu(&data)?,
+        }
+        Ok(())
+    }
+
+    /// Whether `v`'s single register is used as a 64-bit pair.
+    pub fn is_pair(&self, v: Value) -> bool {
+        class_of(self.ty(v)) == RegClass::Pair
+    }
+
+    /// Whether the result of the current instruction is used at all.
+    pub fn result_used(&self) -> bool {
+        self.func.inst_result(self.inst).is_some_and(|v| self.uses[v] > 0)
+    }
+}

@@ -1,0 +1,92 @@
+//! What differs between the SASS targets, as data for the selector.
+
+use atomc_ir::{MemOrder, Scope};
+
+/// One SASS target.
+#[derive(Debug)]
+pub struct SassTarget {
+    /// Command-line name.
+    pub name: &'static str,
+    /// Constant-bank offset of the first kernel parameter (reference §3.5).
+    pub param_base: u32,
+    /// Constant-bank offsets of ntid.x/y/z and nctaid.x/y/z.
+    pub ntid: [u32; 3],
+    /// See `ntid`.
+    pub nctaid: [u32; 3],
+    /// Whether memory instructions take a `.STRONG.<scope>` qualifier
+    /// (sm_70+); Maxwell has none and relies on MEMBAR alone.
+    pub strong_qualifiers: bool,
+    /// Mnemonic of a global atomic with a result.
+    pub atom_global: &'static str,
+    /// Mnemonic of a global reduction.
+    pub red_global: &'static str,
+}
+
+/// Hopper.
+pub static SM90: SassTarget = SassTarget {
+    name: "sm_90",
+    param_base: 0x210,
+    ntid: [0x0, 0x4, 0x8],
+    nctaid: [0xc, 0x10, 0x14],
+    strong_qualifiers: true,
+    atom_global: "ATOMG",
+    red_global: "REDG",
+};
+
+/// Maxwell.
+pub static SM50: SassTarget = SassTarget {
+    name: "sm_50",
+    param_base: 0x140,
+    ntid: [0x8, 0xc, 0x10],
+    nctaid: [0x14, 0x18, 0x1c],
+    strong_qualifiers: false,
+    atom_global: "ATOM",
+    red_global: "RED",
+};
+
+impl SassTarget {
+    /// The `.STRONG.<scope>` suffix of a relaxed atomic at `scope` (ptxas 13:
+    /// relaxed.cta → STRONG.SM, .gpu → STRONG.GPU, .sys → STRONG.SYS;
+    /// reference §3.3). Empty on Maxwell.
+    pub fn strong(&self, scope: Scope) -> &'static str {
+        if !self.strong_qualifiers {
+            return "";
+        }
+        match scope {
+            Scope::Cta => ".STRONG.SM",
+            Scope::Gpu => ".STRONG.GPU",
+            Scope::Sys => ".STRONG.SYS",
+        }
+    }
+
+    /// The instructions that realise an IR `fence order scope`.
+    pub fn fence(&self, order: MemOrder, scope: Scope) -> Vec<&'static str> {
+        let membar_all = match (self.strong_qualifiers, scope) {
+            (true, Scope::Cta) => "MEMBAR.ALL.CTA",
+            (true, Scope::Gpu) => "MEMBAR.ALL.GPU",
+            (true, Scope::Sys) => "MEMBAR.ALL.SYS",
+            (false, Scope::Cta) => "MEMBAR.CTA",
+            (false, Scope::Gpu) => "MEMBAR.GL",
+            (false, Scope::Sys) => "MEMBAR.SYS",
+        };
+        let membar_sc = match (self.strong_qualifiers, scope) {
+            (true, Scope::Cta) => "MEMBAR.SC.CTA",
+            (true, Scope::Gpu) => "MEMBAR.SC.GPU",
+            (true, Scope::Sys) => "MEMBAR.SC.SYS",
+            _ => membar_all,
+        };
+        if !self.strong_qualifiers {
+            // Maxwell's caches are coherent for atomics; MEMBAR orders everything.
+            return vec![membar_all];
+        }
+        // Hopper, as ptxas 13 does it (reference §3.3): a release is
+        // MEMBAR.ALL + ERRBAR; an acquire invalidates L1 after the access.
+        match order {
+            MemOrder::Relaxed => vec![],
+            MemOrder::Acquire => vec!["CCTL.IVALL"],
+            MemOrder::Release => vec![membar_all, "ERRBAR"],
+            MemOrder::AcqRel => vec![membar_all, "ERRBAR", "CCTL.IVALL"],
+            MemOrder::SeqCst => vec![membar_sc, "ERRBAR", "CCTL.IVALL"],
+        }
+    }
+}

@@ -45,7 +45,7 @@ fn a_position_at_the_end_of_a_line_gets_a_caret() {
 fn unknown_positions_render_one_line() {
     let d = Diagnostic::new(SrcLoc::default(), "ssa-dominance", "in `v3 = iadd v1, v2`: v2 does not dominate its use");
     assert_eq!(
-        render("built.atom", "", &[d.clone()]),
+        render("built.atom", "", std::slice::from_ref(&d)),
         "built.atom: error[ssa-dominance]: in `v3 = iadd v1, v2`: v2 does not dominate its use\n"
     );
     assert_eq!(d.to_string(), "error[ssa-dominance]: in `v3 = iadd v1, v2`: v2 does not dominate its use");

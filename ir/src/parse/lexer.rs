@@ -116,18 +116,16 @@ pub(crate) fn lex(src: &str, first_line: u32) -> Lexed<'_> {
                 let hex = src[pos..].starts_with("0x") || src[pos..].starts_with("0X");
                 while pos < src.len() {
                     let b = bytes[pos] as char;
-                    if is_word_char(b) {
-                        pos += 1;
-                    } else if digit_start
+                    // `1.5e-3`: an exponent sign stays inside the number.
+                    let exponent_sign = digit_start
                         && !hex
                         && (b == '-' || b == '+')
                         && matches!(bytes[pos - 1], b'e' | b'E')
-                        && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit)
-                    {
-                        pos += 1;
-                    } else {
+                        && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit);
+                    if !is_word_char(b) && !exponent_sign {
                         break;
                     }
+                    pos += 1;
                 }
                 out.tokens.push(Token { kind: Kind::Word, text: &src[start..pos], loc, start, end: pos });
             }

@@ -62,6 +62,11 @@ pub fn run_all(ctx: &mut Ctx) -> Vec<String> {
     if file.funcs.is_empty() {
         failures.push("no functions\n".to_string());
     }
+    if !file.tests.iter().any(|t| t.name == "print") {
+        if let Err(e) = print::round_trip(ctx) {
+            failures.push(format!("[round trip] {e}"));
+        }
+    }
     for cmd in &file.tests {
         let res = match cmd.name.as_str() {
             "verify" => verify::run(ctx),

@@ -23,32 +23,53 @@ pub fn run(ctx: &Ctx) -> Result<(), String> {
             ));
             continue;
         }
-        match crate::frontend::parse(&printed) {
-            Ok(again) if again.len() == 1 => {
-                let reprinted = crate::frontend::print(&again[0]);
-                if reprinted != printed {
-                    failures.push_str(&format!(
-                        "function %{}: printing is not stable (- first print, + second print):\n{}",
-                        range.name,
-                        unified(&printed, &reprinted)
-                    ));
-                }
-            }
-            Ok(again) => failures.push_str(&format!(
-                "function %{}: the printed text parses as {} functions\n",
-                range.name,
-                again.len()
-            )),
-            Err(diags) => failures.push_str(&format!(
-                "function %{}: the printed text does not parse:\n{}",
-                range.name,
-                crate::frontend::render("<printed>", &printed, &diags)
-            )),
+        if let Err(e) = stable(&range.name, &printed) {
+            failures.push_str(&e);
         }
     }
     if failures.is_empty() {
         Ok(())
     } else {
         Err(failures)
+    }
+}
+
+/// The round-trip check every parsed file gets, whatever its `test` lines:
+/// printing each function, parsing that and printing again gives the same
+/// text.
+pub fn round_trip(ctx: &Ctx) -> Result<(), String> {
+    let Ok(funcs) = &ctx.parsed else { return Ok(()) };
+    let mut failures = String::new();
+    for (f, range) in funcs.iter().zip(&ctx.file.funcs) {
+        if let Err(e) = stable(&range.name, &crate::frontend::print(f)) {
+            failures.push_str(&e);
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures)
+    }
+}
+
+/// `print(parse(printed)) == printed`, with one function in `printed`.
+fn stable(name: &str, printed: &str) -> Result<(), String> {
+    match crate::frontend::parse(printed) {
+        Ok(again) if again.len() == 1 => {
+            let reprinted = crate::frontend::print(&again[0]);
+            if reprinted == printed {
+                Ok(())
+            } else {
+                Err(format!(
+                    "function %{name}: printing is not stable (- first print, + second print):\n{}",
+                    unified(printed, &reprinted)
+                ))
+            }
+        }
+        Ok(again) => Err(format!("function %{name}: the printed text parses as {} functions\n", again.len())),
+        Err(diags) => Err(format!(
+            "function %{name}: the printed text does not parse:\n{}",
+            crate::frontend::render("<printed>", printed, &diags)
+        )),
     }
 }

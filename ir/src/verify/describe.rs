@@ -131,3 +131,48 @@ fn float_lit(ty: Type, bits: u64) -> String {
         _ => format!("{bits:#x}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Each instruction is quoted exactly as it is written in the text.
+    #[test]
+    fn quotes_match_the_text_format() {
+        let src = "\
+function %all(ptr.global, i32, surface, i64, f32) -> i32 {
+block0(v0: ptr.global, v1: i32, v2: surface, v3: i64, v4: f32):
+    v5 = iconst.i32 -7
+    v6 = fconst.f32 1.5
+    v7 = ineg v1
+    v8 = iadd v1, v5
+    v9 = icmp slt v1, v5
+    v10 = fcmp uno v4, v6
+    v11 = select v9, v1, v5
+    v12 = uextend.i64 v1
+    v13 = ptr_add v0, v12
+    v14 = ptr_to_generic v13
+    v15 = thread_id.x
+    v16 = load.i32 v0+8
+    store v16, v0-4
+    v17 = atomic_rmw.i32 add relaxed gpu v0, v1
+    v18 = atomic_cas.i64 acq_rel sys v0+16, v3, v3
+    v19 = atomic_load.i32 acquire cta v0+4
+    atomic_store.i32 release gpu v0, v19
+    fence seq_cst sys
+    v20 = surface_rmw.i32 umax 2d bytes trap relaxed gpu v2 [v1, v1], v1
+    v21 = surface_cas.i64 1d coord ign seq_cst gpu slot 3 [v1], v3, v3
+    barrier
+    brif v9, block1(v1), block2
+block1(v22: i32):
+    jump block2
+block2:
+    return v1
+}
+";
+        let func = crate::parse::parse(src).expect("parses").remove(0);
+        let mut lines = src.lines().skip(2).filter(|l| !l.starts_with("block") && !l.starts_with('}'));
+        for (_, inst) in func.inst_order() {
+            let want = format!("`{}`", lines.next().expect("a line per instruction").trim());
+            assert_eq!(super::inst(&func, inst), want);
+        }
+    }
+}

@@ -9,6 +9,22 @@
 //! built by hand with out-of-range entity references: those become
 //! diagnostics too.
 //!
+//! ```
+//! use atomc_ir::{AddrSpace, FunctionBuilder, MemOrder, RmwOp, Scope, Type};
+//!
+//! let mut b = FunctionBuilder::new("k", &[Type::Ptr(AddrSpace::Global), Type::I32]);
+//! let (p, x) = (b.param(0), b.param(1));
+//! b.atomic_rmw(RmwOp::Fadd, Type::I32, MemOrder::Relaxed, Scope::Gpu, p, 0, x);
+//! b.ret(&[]);
+//! let diags = atomc_ir::verify::verify(&b.finish()).unwrap_err();
+//! assert_eq!(diags.len(), 1);
+//! assert_eq!(diags[0].rule, "atomic-op-type");
+//! assert_eq!(
+//!     diags[0].message,
+//!     "`v2 = atomic_rmw.i32 fadd relaxed gpu v0, v1`: fadd needs a float type, got i32"
+//! );
+//! ```
+//!
 //! # Rules
 //!
 //! This list is the specification; each rule name is stable (tests and

@@ -344,3 +344,12 @@ fn crlf_line_endings_are_accepted() {
     let src = "function %f() {\r\nblock0:\r\n    return\r\n}\r\n";
     assert_eq!(reprint(src), "function %f() {\nblock0:\n    return\n}\n");
 }
+
+#[test]
+fn the_example_in_the_docs_is_canonical() {
+    let doc = include_str!("../../docs/ir.md");
+    let start = doc.find("```\nfunction %hist").expect("docs/ir.md has the example") + 4;
+    let end = start + doc[start..].find("```").unwrap();
+    assert_canonical(&doc[start..end]);
+    assert_eq!(&doc[start..end], HIST);
+}

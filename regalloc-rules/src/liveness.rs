@@ -92,10 +92,8 @@ fn block_live_in<I: MachInst>(
         }
     }
     let mut count = [0u32; 3];
-    if max.is_some() {
-        for v in live.iter() {
-            count[vcode.vreg_class(v).index()] += 1;
-        }
+    for v in live.iter() {
+        count[vcode.vreg_class(v).index()] += 1;
     }
     for i in data.insts.clone().rev() {
         let ops = vcode.inst_operands(i as usize);

@@ -326,9 +326,11 @@ impl<I: MachInst> VCode<I> {
             classes: &self.vreg_classes,
             fields: Vec::new(),
             operands: Vec::new(),
+            def_rules: Vec::new(),
             error: None,
         };
         inst.visit_operands(&mut c);
+        c.resolve_reuses();
         if let Some(e) = c.error {
             return Err(e);
         }
@@ -347,6 +349,8 @@ struct Collector<'a> {
     classes: &'a [RegClass],
     fields: Vec<Field>,
     operands: Vec<Operand>,
+    /// Per operand: the rule of its def fields (`None` for uses).
+    def_rules: Vec<Option<OperandRule>>,
     error: Option<VCodeError>,
 }
 
@@ -357,36 +361,12 @@ impl Collector<'_> {
         }
     }
 
-    fn operand_for(&mut self, vreg: VReg, rule: OperandRule, field: usize) -> Option<u32> {
+    fn operand_for(&mut self, vreg: VReg, rule: OperandRule) -> Option<u32> {
         let (kind, pos) = match rule {
             OperandRule::Use => (OperandKind::Use, OperandPos::Early),
             OperandRule::LateUse => (OperandKind::Use, OperandPos::Late),
             OperandRule::Def | OperandRule::ReuseDef(_) => (OperandKind::Def, OperandPos::Late),
             OperandRule::EarlyDef => (OperandKind::Def, OperandPos::Early),
-        };
-        let reuse = match rule {
-            OperandRule::ReuseDef(target) => {
-                let ok = self.fields.get(target).and_then(|f| match (f.reg, f.rule, f.operand) {
-                    (Reg::Virt { vreg: u, .. }, OperandRule::Use, Some(op))
-                        if u.class() == vreg.class() =>
-                    {
-                        Some(op)
-                    }
-                    _ => None,
-                });
-                match ok {
-                    Some(op) => Some(op),
-                    None => {
-                        self.fail(VCodeError::BadReuse {
-                            inst: self.inst,
-                            field,
-                            target,
-                        });
-                        return None;
-                    }
-                }
-            }
-            _ => None,
         };
         for (k, op) in self.operands.iter().enumerate() {
             if op.vreg != vreg {
@@ -402,7 +382,7 @@ impl Collector<'_> {
             if kind == OperandKind::Use && op.pos != pos {
                 continue;
             }
-            if kind == OperandKind::Def && (op.pos != pos || op.reuse != reuse) {
+            if kind == OperandKind::Def && self.def_rules[k] != Some(rule) {
                 self.fail(VCodeError::ConflictingDefRules {
                     inst: self.inst,
                     vreg,
@@ -415,9 +395,39 @@ impl Collector<'_> {
             vreg,
             kind,
             pos,
-            reuse,
+            reuse: None,
         });
+        self.def_rules
+            .push((kind == OperandKind::Def).then_some(rule));
         Some(self.operands.len() as u32 - 1)
+    }
+
+    /// Point each reusing def at its target's operand, once all fields are known (the reused
+    /// field may come after the def in visit order, e.g. `Rd` before `Rb`).
+    fn resolve_reuses(&mut self) {
+        for (index, f) in self.fields.clone().iter().enumerate() {
+            let (OperandRule::ReuseDef(target), Some(op), Reg::Virt { vreg, .. }) =
+                (f.rule, f.operand, f.reg)
+            else {
+                continue;
+            };
+            let used = self.fields.get(target).and_then(|t| match (t.reg, t.rule, t.operand) {
+                (Reg::Virt { vreg: u, .. }, OperandRule::Use, Some(uop))
+                    if u.class() == vreg.class() =>
+                {
+                    Some(uop)
+                }
+                _ => None,
+            });
+            match used {
+                Some(uop) => self.operands[op as usize].reuse = Some(uop),
+                None => self.fail(VCodeError::BadReuse {
+                    inst: self.inst,
+                    field: index,
+                    target,
+                }),
+            }
+        }
     }
 }
 
@@ -443,7 +453,7 @@ impl OperandVisitor for Collector<'_> {
                         width,
                     });
                 } else {
-                    operand = self.operand_for(vreg, rule, index);
+                    operand = self.operand_for(vreg, rule);
                 }
             }
         }

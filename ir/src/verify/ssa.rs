@@ -43,7 +43,7 @@ fn definitions(cx: &mut Ctx) -> SecondaryMap<Value, Option<DefPos>> {
                     let anchor = super::structure::first_inst(cx, b);
                     let msg = match found {
                         None => format!("parameter {n} of {b} is {v}, which does not exist"),
-                        Some(d) => format!("parameter {n} of {b} is {v}, whose definition says {:?}", d.def),
+                        Some(d) => format!("parameter {n} of {b} is {v}, which is recorded as {}", def_text(d.def)),
                     };
                     cx.error_at(anchor, "value-def-mismatch", msg);
                 }
@@ -82,7 +82,7 @@ fn check_result(cx: &mut Ctx, inst: Inst) -> bool {
         return false;
     };
     if vd.def != ValueDef::Result(inst) {
-        let msg = format!("the result {v} is recorded as defined by {:?}", vd.def);
+        let msg = format!("the result {v} is recorded as {}", def_text(vd.def));
         cx.error(inst, "value-def-mismatch", msg);
         return false;
     }
@@ -116,11 +116,10 @@ fn check_use(
         return;
     }
     let Some(def) = defs[v] else {
-        let why = match cx.func.values[v].def {
-            ValueDef::Result(i) => format!("the result of {i}, which is not placed in the layout or not consistent"),
-            ValueDef::Param(b, n) => format!("parameter {n} of {b}, which is not in the layout or not consistent"),
-        };
-        cx.error(inst, "value-undefined", format!("{v} is not defined: it is {why}"));
+        let def = def_text(cx.func.values[v].def);
+        let msg =
+            format!("{v} is not defined: it is recorded as {def}, which is not in the layout or does not define it");
+        cx.error(inst, "value-undefined", msg);
         return;
     };
     if def.block == block {
@@ -130,5 +129,13 @@ fn check_use(
     } else if domtree.is_reachable(block) && !domtree.dominates(def.block, block) {
         let msg = format!("{v} is defined in {}, which does not dominate {block}", def.block);
         cx.error(inst, "ssa-dominance", msg);
+    }
+}
+
+/// `the result of inst3` / `parameter 0 of block1`.
+fn def_text(def: ValueDef) -> String {
+    match def {
+        ValueDef::Result(i) => format!("the result of {i}"),
+        ValueDef::Param(b, n) => format!("parameter {n} of {b}"),
     }
 }

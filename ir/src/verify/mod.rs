@@ -42,7 +42,6 @@
 //! | `terminator-not-last` | a terminator that is not the last instruction of its block |
 //! | `inst-unknown` | a block lists an instruction that does not exist |
 //! | `inst-multiple-placement` | an instruction listed more than once (in one block or in several) |
-//! | `inst-unplaced` | an instruction that is in no block of the layout (every instruction belongs to exactly one block) |
 //! | `branch-target-unknown` | a branch to a block that does not exist |
 //! | `branch-target-not-in-layout` | a branch to a block that exists but is not in the layout |
 //! | `entry-block-branch-target` | a branch to the entry block (its parameters are the function's parameters) |

@@ -15,11 +15,9 @@ pub(super) fn check(cx: &mut Ctx) {
     for b in cx.layout.clone() {
         check_block(cx, b, &first_branch_to);
     }
-    for (inst, _) in func.insts.iter() {
-        if cx.placement[inst].is_none() {
-            cx.error(inst, "inst-unplaced", "the instruction is in no block of the layout");
-        }
-    }
+    // Instructions in no block are dead arena entries (passes remove
+    // instructions by unlinking them, as Cranelift does); a use of their
+    // results is caught as `value-undefined`.
     for (_, inst) in cx.placed_insts() {
         match &func.insts[inst] {
             InstData::Jump { .. } | InstData::Brif { .. } => check_branch(cx, inst),

@@ -17,7 +17,9 @@
 //! 8- and 16-bit values (`SubwordCasLoop`) do the same on the aligned
 //! 32-bit word that holds them, replacing only their bits; a sub-word
 //! `atomic_cas` leaves the loop without storing when its field differs
-//! from `expected`. Packed float types compute lane by lane in `f32`,
+//! from `expected`. The whole word is read and written, so it must be
+//! addressable; allocations on every target are at least 4-byte granular.
+//! Packed float types compute lane by lane in `f32`,
 //! which rounds correctly for f16 and bf16 sums (f32 has ≥ 2p+2 bits).
 
 use super::{atomic_key, edit, edit::Appender};

@@ -11,6 +11,7 @@
 use crate::atomics::SurfaceRef;
 use crate::instructions::{Address, BlockCall, InstData};
 use crate::{Function, Inst, SurfaceAccess, Value};
+use crate::parse::words;
 use std::fmt::{self, Write};
 
 /// Prints a function in the text format, ending with a newline.
@@ -23,7 +24,7 @@ pub fn print_function(func: &Function) -> String {
 
 /// Writes a function in the text format.
 pub fn write_function(w: &mut dyn Write, func: &Function) -> fmt::Result {
-    write!(w, "function %{}(", func.name)?;
+    write!(w, "{} %{}(", words::FUNCTION, func.name)?;
     let params: &[Value] = func.entry_block().and_then(|b| func.blocks.get(b)).map_or(&[], |d| &d.params);
     list(w, params.iter().map(|&v| TypeOf(func, v)))?;
     w.write_str(")")?;
@@ -176,7 +177,7 @@ struct Surf(SurfaceRef);
 impl fmt::Display for Surf {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            SurfaceRef::Slot(n) => write!(f, "slot {n}"),
+            SurfaceRef::Slot(n) => write!(f, "{} {n}", words::SLOT),
             SurfaceRef::Handle(v) => write!(f, "{v}"),
         }
     }

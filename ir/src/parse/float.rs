@@ -54,7 +54,7 @@ pub(crate) fn format_float(ty: Type, bits: u64) -> String {
 }
 
 fn inf_text(negative: bool) -> String {
-    if negative { "-inf" } else { "inf" }.to_string()
+    format!("{}{}", if negative { "-" } else { "" }, super::words::INF)
 }
 
 /// Why a float literal was rejected.
@@ -81,7 +81,7 @@ pub(crate) fn parse_float(ty: Type, negative: bool, word: &str) -> Result<u64, F
         let bits = u64::from_str_radix(hex, 16).map_err(|e| int_error(&e))?;
         return if width < 64 && bits >> width != 0 { Err(FloatError::Range) } else { Ok(bits) };
     }
-    let x = if word == "inf" {
+    let x = if word == super::words::INF {
         f64::INFINITY
     } else {
         let decimal = word.starts_with(|c: char| c.is_ascii_digit())

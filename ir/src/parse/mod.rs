@@ -19,6 +19,21 @@ mod syntax;
 
 pub(crate) use float::format_float;
 
+/// The words of the text format that no enum spells: the printer and the
+/// parser both use these.
+pub(crate) mod words {
+    /// Starts a function.
+    pub const FUNCTION: &str = "function";
+    /// `slot N`: a bound surface.
+    pub const SLOT: &str = "slot";
+    /// Float infinity (`-inf` is `-` and this).
+    pub const INF: &str = "inf";
+    /// `vN`; the same prefix `Value`'s `Display` writes.
+    pub const VALUE: &str = "v";
+    /// `blockN`; the same prefix `Block`'s `Display` writes.
+    pub const BLOCK: &str = "block";
+}
+
 use crate::diagnostic::Diagnostic;
 use crate::{Function, SrcLoc};
 
@@ -124,7 +139,7 @@ fn split_headers(src: &str) -> (Vec<Line>, usize, u32) {
         let code = raw_line.split(';').next().unwrap_or_default();
         let trimmed = code.trim();
         let starts_function = trimmed
-            .strip_prefix("function")
+            .strip_prefix(words::FUNCTION)
             .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.'));
         if starts_function {
             return (headers, offset, line);

@@ -201,6 +201,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn entity_prefixes_match_the_parser() {
+        use crate::parse::words;
+        assert_eq!(Value::from_u32(3).to_string(), format!("{}3", words::VALUE));
+        assert_eq!(Block::from_u32(3).to_string(), format!("{}3", words::BLOCK));
+    }
+
+    #[test]
     fn every_fixed_opcode_is_found_by_its_name() {
         for op in FIXED {
             assert_eq!(Op::from_name(op.name()), Some(op));

@@ -13,6 +13,7 @@ mod operands;
 
 use super::lexer::{Kind, Token};
 use super::opcode::Op;
+use super::words;
 use crate::atomics::RmwOp;
 use crate::diagnostic::Diagnostic;
 use crate::instructions::{FloatCC, InstData, IntCC};
@@ -189,7 +190,7 @@ impl<'a> Parser<'_, 'a, '_> {
     /// Skips to the next `function` keyword.
     fn skip_to_function(&mut self) {
         self.pos += 1;
-        while self.peek().is_some_and(|t| !(t.kind == Kind::Word && t.text == "function")) {
+        while self.peek().is_some_and(|t| !(t.kind == Kind::Word && t.text == words::FUNCTION)) {
             self.pos += 1;
         }
     }
@@ -197,7 +198,7 @@ impl<'a> Parser<'_, 'a, '_> {
     fn function(&mut self) -> PResult<RawFunction> {
         self.inst = None;
         let kw = self.word("`function`")?;
-        if kw.text != "function" {
+        if kw.text != words::FUNCTION {
             return Err(syntax(kw.loc, format!("expected `function`, found `{}`", kw.text)));
         }
         let name = match self.peek() {
@@ -251,7 +252,7 @@ impl<'a> Parser<'_, 'a, '_> {
                 f.span.1 = t.end;
                 return Ok(f);
             }
-            if t.kind == Kind::Word && t.text == "function" {
+            if t.kind == Kind::Word && t.text == words::FUNCTION {
                 f.had_errors = true;
                 f.span.1 = t.start;
                 self.diags.push(syntax(t.loc, format!("missing `}}` at the end of function `%{}`", f.name)));
@@ -261,7 +262,7 @@ impl<'a> Parser<'_, 'a, '_> {
                 return Ok(f);
             }
             let line = t.loc.line;
-            let result = if t.kind == Kind::Word && numbered(t.text, "block").is_some() {
+            let result = if t.kind == Kind::Word && numbered(t.text, words::BLOCK).is_some() {
                 self.block_header(&mut f)
             } else {
                 self.instruction(&mut f)
@@ -280,12 +281,12 @@ impl<'a> Parser<'_, 'a, '_> {
     fn block_header(&mut self, f: &mut RawFunction) -> PResult<()> {
         let t = self.word("a block")?;
         let line = t.loc.line;
-        let num = self.number_of(t, "block");
+        let num = self.number_of(t, words::BLOCK);
         f.blocks.push(RawBlock { num: *num.as_ref().unwrap_or(&BROKEN_BLOCK), loc: t.loc, params: Vec::new(), insts: Vec::new() });
         let result = num.and_then(|_| self.block_params(f, line));
         if result.is_err() {
             for t in self.toks[self.pos..].iter().take_while(|t| t.loc.line == line) {
-                if let Some(Ok(n)) = numbered(t.text, "v").map(str::parse::<u32>) {
+                if let Some(Ok(n)) = numbered(t.text, words::VALUE).map(str::parse::<u32>) {
                     f.broken_defs.push(n);
                 }
             }
@@ -297,7 +298,7 @@ impl<'a> Parser<'_, 'a, '_> {
         if self.eat_punct('(') && !self.eat_punct(')') {
             loop {
                 let v = self.word("a value `vN`")?;
-                let n = self.number_of(v, "v")?;
+                let n = self.number_of(v, words::VALUE)?;
                 f.broken_defs.push(n);
                 self.expect_punct(':')?;
                 let ty = self.ty()?;
@@ -325,7 +326,7 @@ impl<'a> Parser<'_, 'a, '_> {
     /// The number N of a `prefixN` word (`v`, `block`).
     fn number_of(&self, t: Token<'_>, prefix: &str) -> PResult<u32> {
         let Some(digits) = numbered(t.text, prefix) else {
-            let what = if prefix == "v" { "a value `vN`" } else { "a block `blockN`" };
+            let what = if prefix == words::VALUE { "a value `vN`" } else { "a block `blockN`" };
             return Err(syntax(t.loc, format!("expected {what}, found `{}`", t.text)));
         };
         match digits.parse::<u32>() {
@@ -348,8 +349,8 @@ impl<'a> Parser<'_, 'a, '_> {
         let first = self.peek().ok_or_else(|| self.expected("an instruction"))?;
         self.inst = Some(InstCtx { line: first.loc.line, op: None });
         let mut result = None;
-        if first.kind == Kind::Word && numbered(first.text, "v").is_some() {
-            let n = self.number_of(first, "v")?;
+        if first.kind == Kind::Word && numbered(first.text, words::VALUE).is_some() {
+            let n = self.number_of(first, words::VALUE)?;
             self.pos += 1;
             if self.is_punct(',') {
                 let loc = self.here();

@@ -7,6 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::instructions::{Address, BlockCall};
 use crate::parse::float::{parse_float, FloatError};
 use crate::parse::lexer::{Kind, Token};
+use crate::parse::words;
 use crate::{Block, SrcLoc, Type, Value};
 use smallvec::SmallVec;
 
@@ -42,7 +43,7 @@ impl Parser<'_, '_, '_> {
 
     /// `slot N [coords]` or `vN [coords]`.
     pub(super) fn surface_operand(&mut self, access: &mut SurfaceAccess, uses: &mut Uses) -> PResult<SmallVec<[Value; 3]>> {
-        if self.peek_in_line().is_some_and(|t| t.text == "slot") {
+        if self.peek_in_line().is_some_and(|t| t.text == words::SLOT) {
             self.pos += 1;
             let t = self.word("a slot number")?;
             let n = parse_unsigned(t)?;
@@ -67,10 +68,10 @@ impl Parser<'_, '_, '_> {
 
     pub(super) fn value(&mut self, uses: &mut Uses) -> PResult<Value> {
         let t = match self.peek_in_line() {
-            Some(t) if t.kind == Kind::Word && numbered(t.text, "v").is_some() => t,
+            Some(t) if t.kind == Kind::Word && numbered(t.text, words::VALUE).is_some() => t,
             _ => return Err(self.expected("a value `vN`")),
         };
-        let n = self.number_of(t, "v")?;
+        let n = self.number_of(t, words::VALUE)?;
         self.pos += 1;
         uses.values.push((n, t.loc));
         Ok(Value::from_u32(n))
@@ -101,10 +102,10 @@ impl Parser<'_, '_, '_> {
 
     pub(super) fn block_call(&mut self, uses: &mut Uses) -> PResult<BlockCall> {
         let t = match self.peek_in_line() {
-            Some(t) if t.kind == Kind::Word && numbered(t.text, "block").is_some() => t,
+            Some(t) if t.kind == Kind::Word && numbered(t.text, words::BLOCK).is_some() => t,
             _ => return Err(self.expected("a block `blockN`")),
         };
-        let n = self.number_of(t, "block")?;
+        let n = self.number_of(t, words::BLOCK)?;
         self.pos += 1;
         uses.blocks.push((n, t.loc));
         let mut args = SmallVec::new();

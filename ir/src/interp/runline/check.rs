@@ -91,7 +91,7 @@ impl RunSpec {
             let size = d.elem.bytes();
             let all: Vec<u64> = bytes.chunks(size).map(read_le).collect();
             let got = &all[c.range.0..c.range.1];
-            let subject = if c.range == (0, all.len()) {
+            let subject = if !c.indexed {
                 d.name.clone()
             } else if c.range.1 - c.range.0 == 1 {
                 format!("{}[{}]", d.name, c.range.0)
@@ -109,32 +109,32 @@ impl RunSpec {
 /// Whether `got` meets the expectation; `Err` says how it does not.
 fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool) -> Result<(), String> {
     let show = |v: &[u64]| show_list(elem, v);
-    let (holds, detail) = match (mode, want) {
+    // (holds, what was found, what `==` wanted, extra detail)
+    let (holds, found, wanted, extra) = match (mode, want) {
         (CheckMode::Sum, Expected::Scalar(x)) => {
             let sum = got.iter().fold(0u64, |a, &b| a.wrapping_add(b));
             let sum = crate::interp::decode::mask(sum, elem.ty.bits());
-            (sum == *x, format!("sum is {}, expected {}", elem.show(sum), elem.show(*x)))
+            (sum == *x, format!("sum is {}", elem.show(sum)), elem.show(*x), String::new())
         }
         (CheckMode::All, Expected::Scalar(x)) => {
             let bad = got.iter().position(|v| v != x);
-            let detail = match bad {
-                Some(i) => format!("element {i} is {}, expected every element to be {}", elem.show(got[i]), elem.show(*x)),
+            let found = match bad {
+                Some(i) => format!("element {i} is {}", elem.show(got[i])),
                 None => format!("every element is {}", elem.show(*x)),
             };
-            (bad.is_none(), detail)
+            (bad.is_none(), found, format!("every element to be {}", elem.show(*x)), String::new())
         }
         (CheckMode::Exact, Expected::Scalar(x)) => {
-            (got == [*x], format!("is {}, expected {}", show(got), elem.show(*x)))
+            (got == [*x], format!("is {}", show(got)), elem.show(*x), String::new())
         }
         (CheckMode::Exact, Expected::List(w)) => {
-            let holds = got == w.as_slice();
-            let mut detail = format!("is {}, expected {}", show(got), show(w));
+            let mut extra = String::new();
             if got.len() != w.len() {
-                detail += &format!(" ({} elements, {} expected)", got.len(), w.len());
+                extra = format!(" ({} elements, {} expected)", got.len(), w.len());
             } else if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
-                detail += &format!(" (first difference at {i}: {} vs {})", elem.show(got[i]), elem.show(w[i]));
+                extra = format!(" (first difference at {i}: {} vs {})", elem.show(got[i]), elem.show(w[i]));
             }
-            (holds, detail)
+            (got == w.as_slice(), format!("is {}", show(got)), show(w), extra)
         }
         (CheckMode::Sorted | CheckMode::Set, Expected::List(w)) => {
             let mut a = got.to_vec();
@@ -146,14 +146,14 @@ fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool)
                 b.dedup();
             }
             let what = if mode == CheckMode::Set { "as a set" } else { "sorted" };
-            (a == b, format!("{what} is {}, expected {}", show(&a), show(&b)))
+            (a == b, format!("{what} is {}", show(&a)), show(&b), String::new())
         }
-        _ => (false, "this check does not apply".to_string()),
+        _ => (false, "cannot be checked this way".to_string(), String::new(), String::new()),
     };
     match (holds, equal) {
         (true, true) | (false, false) => Ok(()),
-        (false, true) => Err(detail),
-        (true, false) => Err(format!("expected a difference, but {detail}")),
+        (false, true) => Err(format!("{found}, expected {wanted}{extra}")),
+        (true, false) => Err(format!("{found}, but `!=` expected something else")),
     }
 }
 

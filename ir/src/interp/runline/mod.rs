@@ -143,8 +143,8 @@ pub(crate) struct Check {
     pub mode: CheckMode,
     pub equal: bool,
     pub expected: Expected,
-    #[allow(dead_code)]
-    pub col: usize,
+    /// Whether the check names a part (`buf[i]`, `buf[i..j]`).
+    pub indexed: bool,
 }
 
 /// Parses a run line for `func` without running it.

@@ -581,7 +581,7 @@ impl Parser<'_> {
                 _ => "`sorted` and `as set` take a list",
             }));
         }
-        Ok(Check { decl, range, mode: raw.mode, equal: raw.equal, expected, col })
+        Ok(Check { decl, range, mode: raw.mode, equal: raw.equal, expected, indexed: raw.range.is_some() })
     }
 }
 

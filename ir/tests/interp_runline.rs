@@ -1,0 +1,154 @@
+//! The run-line language: forms, messages, and parse errors with columns.
+
+mod interp_common;
+use atomc_ir::interp::{run_line, RunLineError};
+use interp_common::{fail, func, pass};
+
+const ADD: &str = "function %add(i32, i32) -> i32 {
+block0(v0: i32, v1: i32):
+    v2 = iadd v0, v1
+    return v2
+}
+";
+
+const SWAP: &str = "function %swap(f32, f32) -> f32, f32 {
+block0(v0: f32, v1: f32):
+    return v1, v0
+}
+";
+
+const COUNT: &str = "function %count(ptr.global) {
+block0(v0: ptr.global):
+    v1 = iconst.i32 1
+    v2 = atomic_rmw.i32 add relaxed gpu v0, v1
+    return
+}
+";
+
+fn parse_col(f: &atomc_ir::Function, line: &str) -> (usize, String) {
+    match run_line(f, line) {
+        Err(RunLineError::Parse { col, msg }) => (col, msg),
+        other => panic!("expected a parse error from {line:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn call_form_like_cranelift() {
+    let f = func(ADD);
+    pass(&f, "%add(1, 2) == 3");
+    pass(&f, "%add(0x7fffffff, 1) == -2147483648");
+    pass(&f, "%add(1, 2) != 4");
+    pass(&f, "; run: %add(-1, -1) == -2");
+    pass(&f, "  ;  run:  %add(-1, -1) == 0xfffffffe");
+    let msg = fail(&f, "%add(1, 2) == 4");
+    assert_eq!(msg, "%add(1, 2) returned [3], expected == [4]");
+    let g = func(SWAP);
+    pass(&g, "%swap(1.5, -0.0) == [-0.0, 1.5]");
+    pass(&g, "%swap(nan, inf) == [inf, nan]");
+    let msg = fail(&g, "%swap(1.5, 2.0) == [1.5, 2.0]");
+    assert!(msg.contains("returned [2.0, 1.5]"), "{msg}");
+}
+
+#[test]
+fn kernel_form_with_memory_checks() {
+    let f = func(COUNT);
+    pass(&f, "grid 1 block 256 args(buf0) buf0: i32[1] = [0] => buf0 == [256]");
+    pass(&f, "block 4 args(b+4) b: u32[3] = [7, 0xffffffff, 9] => b == [7, 3, 9], b[1] == 3, b[0..2] == [7, 3]");
+    pass(&f, "block 4, args(b), b: i32[2] = 5 => b != [5, 5], b[1] == 5, b sum == 14, b sorted == [5, 9]");
+    pass(&f, "block 2 args(b) b: i32[] = [1, 2, 3] => b == [3 2 3]");
+    pass(&f, "block 2 args(b) b: i32[4] = iota => b == [2, 1, 2, 3], b as set == {1, 2, 3}, b as set != {1, 2}");
+    pass(&f, "block 3 args(b) b: i32[1] => b all == 3, b all != 4");
+    pass(&f, "block 3 args(b+2) b: i32[2] => error \"misaligned\"");
+    pass(&f, "block 3 args(b) b: i8[2] => error \"out-of-bounds\"");
+    pass(&f, "block 1 args(0) => error \"in no buffer\"");
+}
+
+#[test]
+fn mismatch_messages_show_expected_and_actual() {
+    let f = func(COUNT);
+    let msg = fail(&f, "block 3 args(b) b: i32[2] => b == [3, 1]");
+    assert_eq!(msg, "b: is [3, 0], expected [3, 1] (first difference at 1: 0 vs 1)");
+    let msg = fail(&f, "block 3 args(b) b: u32[2] = [0, 0xffffffff] => b sorted == [3, 3]");
+    assert_eq!(msg, "b: sorted is [3, 4294967295], expected [3, 3]");
+    let msg = fail(&f, "block 3 args(b) b: i32[2] => b sum == 4");
+    assert_eq!(msg, "b: sum is 3, expected 4");
+    let msg = fail(&f, "block 3 args(b) b: i32[1] => b[0] != 3");
+    assert_eq!(msg, "b[0]: is [3], but `!=` expected something else");
+    let msg = fail(&f, "block 3 args(b) b: i32[1] => error \"boom\"");
+    assert_eq!(msg, "expected an error containing \"boom\", but the run succeeded");
+    let msg = fail(&f, "block 3 args(b) b: f32[4] => b all == 1.0");
+    assert_eq!(msg, "b: element 0 is 4e-45, expected every element to be 1.0");
+    // Execution errors come through unchanged.
+    match run_line(&f, "block 3 args(b+2) b: i32[2]") {
+        Err(RunLineError::Exec(e)) => assert!(e.to_string().contains("misaligned"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn parse_errors_point_at_the_column() {
+    let f = func(COUNT);
+    assert_eq!(parse_col(&f, "grid 0 block 1"), (6, "`0` is not a grid size like `256`, `16x16` or `8x8x4`".into()));
+    let (col, msg) = parse_col(&f, "block 2 args(b) b: i33[1]");
+    assert_eq!(col, 20);
+    assert!(msg.contains("`i33` is not an element type"), "{msg}");
+    let (col, msg) = parse_col(&f, "args(b) b: i32[2] = [1, 2, 3]");
+    assert_eq!((col, msg.as_str()), (19, "3 values for 2 elements"));
+    let (col, msg) = parse_col(&f, "args(c) b: i32[2]");
+    assert_eq!((col, msg.as_str()), (6, "`c` is not declared on this line"));
+    let (col, msg) = parse_col(&f, "args(b) b: i32[2] => c == [1]");
+    assert_eq!((col, msg.as_str()), (22, "`c` is not declared on this line"));
+    let (col, _) = parse_col(&f, "args(b) b: i32[2] => b == [1, x]");
+    assert_eq!(col, 31);
+    let (col, msg) = parse_col(&f, "args(b) b: i8[1] = 300");
+    assert_eq!((col, msg.as_str()), (20, "300 does not fit in 8 bits"));
+    let (col, msg) = parse_col(&f, "args(b) b: i32[1] $");
+    assert_eq!((col, msg.as_str()), (19, "unexpected character `$`"));
+    let (col, msg) = parse_col(&f, "; run: args()");
+    assert_eq!((col, msg.as_str()), (8, "%count takes 1 arguments, 0 given"));
+    let (_, msg) = parse_col(&f, "%other(b) b: i32[1]");
+    assert!(msg.contains("for %count, not %other"), "{msg}");
+    let (_, msg) = parse_col(&f, "args(b) b: i32[2] => b == 1");
+    assert!(msg.contains("compare a list"), "{msg}");
+    let (_, msg) = parse_col(&f, "args(b) b: f32[2] => b sum == 1.0");
+    assert!(msg.contains("`sum`"), "{msg}");
+    let (col, msg) = parse_col(&f, "args(b) b: i32[2] => b[1..3] == [0, 0]");
+    assert_eq!((col, msg.as_str()), (22, "range 1..3 is outside `b` (2 elements)"));
+    let g = func(ADD);
+    let (_, msg) = parse_col(&g, "grid 2 %add(1, 2) == 3");
+    assert!(msg.contains("grid 1 block 1"), "{msg}");
+    let (col, msg) = parse_col(&g, "%add(1, 2.5) == 3");
+    assert_eq!((col, msg.as_str()), (9, "`2.5` is not an integer"));
+}
+
+#[test]
+fn float_and_packed_literals() {
+    let f = func(
+        "function %id(f16x2, bf16x2, f64) -> f16x2, bf16x2, f64 {
+block0(v0: f16x2, v1: bf16x2, v2: f64):
+    return v0, v1, v2
+}
+",
+    );
+    pass(&f, "%id([1.0 -2.0], [0.5, inf], 0x1.8p1) == [[1.0 -2.0], [0.5 inf], 3.0]");
+    pass(&f, "%id(0xc0003c00, 0, 1e-300) == [[1.0 -2.0], [0.0 0.0], 1e-300]");
+    pass(&f, "%id([nan -nan], [1_000.0 2.0], -inf) == [0xfe007e00, [1000.0 2.0], -inf]");
+}
+
+#[test]
+fn surfaces_and_handles_in_run_lines() {
+    let f = func(
+        "function %s(surface) {
+block0(v0: surface):
+    v1 = thread_id.x
+    v2 = thread_id.y
+    v3 = iconst.i32 1
+    v4 = surface_rmw.i32 add 2d coord trap relaxed gpu v0 [v1, v2], v3
+    return
+}
+",
+    );
+    pass(&f, "block 2x2 args(s) s: surface i32[2x3] = 10 => s == [11, 11, 11, 11, 10, 10]");
+    let (_, msg) = parse_col(&f, "args(s+4) s: surface i32[2x3]");
+    assert!(msg.contains("cannot be passed"), "{msg}");
+}

@@ -1,3 +1,4 @@
 //! (crate under construction)
 pub mod oracle;
 pub mod visa;
+pub mod ptx;

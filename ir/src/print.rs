@@ -10,8 +10,8 @@
 
 use crate::atomics::SurfaceRef;
 use crate::instructions::{Address, BlockCall, InstData};
-use crate::{Function, Inst, SurfaceAccess, Value};
 use crate::parse::words;
+use crate::{Function, Inst, SurfaceAccess, Value};
 use std::fmt::{self, Write};
 
 /// Prints a function in the text format, ending with a newline.
@@ -34,7 +34,9 @@ pub fn write_function(w: &mut dyn Write, func: &Function) -> fmt::Result {
     }
     w.write_str(" {\n")?;
     for &block in &func.layout {
-        let Some(data) = func.blocks.get(block) else { continue };
+        let Some(data) = func.blocks.get(block) else {
+            continue;
+        };
         write!(w, "{block}")?;
         if !data.params.is_empty() {
             w.write_str("(")?;
@@ -63,7 +65,9 @@ pub fn write_inst(w: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
     let name = data.opcode_name();
     match data {
         InstData::Iconst { ty, imm } => write!(w, "{name}.{ty} {imm}"),
-        InstData::Fconst { ty, bits } => write!(w, "{name}.{ty} {}", crate::parse::format_float(*ty, *bits)),
+        InstData::Fconst { ty, bits } => {
+            write!(w, "{name}.{ty} {}", crate::parse::format_float(*ty, *bits))
+        }
         InstData::Unary { arg, .. } => write!(w, "{name} {arg}"),
         InstData::Binary { args: [a, b], .. } => write!(w, "{name} {a}, {b}"),
         InstData::Icmp { cond, args: [a, b] } => write!(w, "{name} {cond} {a}, {b}"),
@@ -202,4 +206,3 @@ impl fmt::Display for Call<'_> {
         Ok(())
     }
 }
-

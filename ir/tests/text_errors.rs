@@ -99,7 +99,13 @@ fn wrong_operand_count() {
 #[test]
 fn signature_mismatch() {
     assert_one("function %f(i32) {\nblock0(v0: i64):\n    return\n}\n", 2, 8, "signature-mismatch", "i64");
-    assert_one("function %f(i32, i32) {\nblock0(v0: i32):\n    return\n}\n", 2, 1, "signature-mismatch", "2 parameters");
+    assert_one(
+        "function %f(i32, i32) {\nblock0(v0: i32):\n    return\n}\n",
+        2,
+        1,
+        "signature-mismatch",
+        "2 parameters",
+    );
     assert_one("function %f() {\nblock0(v0: i32):\n    return\n}\n", 2, 8, "signature-mismatch", "0 parameters");
 }
 
@@ -119,7 +125,13 @@ fn numbers_out_of_range() {
     assert_one(&body("    v2 = fconst.f16 65520\n"), 3, 21, "number-range", "f16");
     assert_one(&body("    v2 = fconst.f32 0x1ffffffff\n"), 3, 21, "number-range", "f32");
     assert_one(&body("    v2 = load.i32 v1+2147483648\n"), 3, 22, "number-range", "offset");
-    assert_one(&body("    v2 = surface_rmw.i32 add 1d coord ign relaxed gpu slot 65536 [v0], v0\n"), 3, 60, "number-range", "slot");
+    assert_one(
+        &body("    v2 = surface_rmw.i32 add 1d coord ign relaxed gpu slot 65536 [v0], v0\n"),
+        3,
+        60,
+        "number-range",
+        "slot",
+    );
     assert_one(&body("    v4294967295 = iconst.i32 1\n"), 3, 5, "number-range", "v4294967295");
     // The most negative offset fits.
     assert!(parse(&body("    v2 = load.i32 v1-2147483648\n")).is_ok());
@@ -172,12 +184,24 @@ fn errors_in_two_functions_are_all_reported() {
 #[test]
 fn columns_count_characters_and_tabs_as_one() {
     assert_one("function %f() {\nblock0:\n\tv0 = iconst.i8 300\n\treturn\n}\n", 3, 17, "number-range", "300");
-    assert_one("function %f() { ; ünïcödé\nblock0:\n    v0 = iconst.i8 300\n    return\n}\n", 3, 20, "number-range", "300");
+    assert_one(
+        "function %f() { ; ünïcödé\nblock0:\n    v0 = iconst.i8 300\n    return\n}\n",
+        3,
+        20,
+        "number-range",
+        "300",
+    );
     assert_one("; ü\nfunction %f() {\nblock0:\n    v0 = ü\n    return\n}\n", 4, 10, "syntax", "'ü'");
 }
 
 #[test]
 fn a_broken_block_header_does_not_cascade() {
-    assert_one("function %f(i32) {\nblock0(v0: i3):\n    v1 = iadd v0, v0\n    return\n}\n", 2, 12, "unknown-type", "i3");
+    assert_one(
+        "function %f(i32) {\nblock0(v0: i3):\n    v1 = iadd v0, v0\n    return\n}\n",
+        2,
+        12,
+        "unknown-type",
+        "i3",
+    );
     assert_one("function %f() {\nblock0:\n    v0 = iconst.i32 0\n    jump block1(v0, v0)\nblock1(v1: i32 v2: i32):\n    v3 = iadd v1, v2\n    return\n}\n", 5, 16, "syntax", "`,`");
 }

@@ -220,10 +220,10 @@ fn integers_are_sign_extended_from_the_type_width() {
 fn floats_keep_their_bits() {
     use atomc_ir::{FunctionBuilder, InstData, Type};
     let cases: &[(Type, u64)] = &[
-        (Type::F32, 0x8000_0000),             // -0.0
-        (Type::F32, 0x7fc0_0000),             // quiet NaN
-        (Type::F32, 0xffa0_0001),             // signalling NaN with payload
-        (Type::F32, 0x0000_0001),             // smallest subnormal
+        (Type::F32, 0x8000_0000), // -0.0
+        (Type::F32, 0x7fc0_0000), // quiet NaN
+        (Type::F32, 0xffa0_0001), // signalling NaN with payload
+        (Type::F32, 0x0000_0001), // smallest subnormal
         (Type::F32, f32::MAX.to_bits() as u64),
         (Type::F32, 0.1f32.to_bits() as u64),
         (Type::F64, 0x8000_0000_0000_0000),
@@ -352,4 +352,22 @@ fn the_example_in_the_docs_is_canonical() {
     let end = start + doc[start..].find("```").unwrap();
     assert_canonical(&doc[start..end]);
     assert_eq!(&doc[start..end], HIST);
+}
+
+#[test]
+fn the_printer_survives_malformed_functions() {
+    use atomc_ir::{Block, Function, InstData, Value};
+    let mut f = Function::new("broken", vec![]);
+    let b = f.create_block();
+    f.layout.push(Block::from_u32(7)); // a block that does not exist
+    f.append_inst(
+        b,
+        InstData::Jump {
+            dest: atomc_ir::BlockCall { block: Block::from_u32(9), args: [Value::from_u32(42)].into_iter().collect() },
+        },
+    );
+    f.blocks[b].params.push(Value::from_u32(5)); // a dangling parameter
+    let text = print_function(&f);
+    assert_eq!(text, "function %broken(?) {\nblock0(v5: ?):\n    jump block9(v42)\n}\n");
+    assert_eq!(atomc_ir::print::inst_to_string(&f, f.blocks[b].insts[0]), "jump block9(v42)");
 }

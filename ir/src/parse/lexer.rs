@@ -134,11 +134,7 @@ pub(crate) fn lex(src: &str, first_line: u32) -> Lexed<'_> {
                 if out.errors.len() >= MAX_LEX_ERRORS {
                     continue;
                 }
-                out.errors.push(Diagnostic {
-                    loc,
-                    rule: "syntax",
-                    message: format!("unexpected character {other:?}"),
-                });
+                out.errors.push(Diagnostic { loc, rule: "syntax", message: format!("unexpected character {other:?}") });
             }
         }
     }

@@ -6,9 +6,7 @@
 //! opcode by building a prototype instruction and asking it for its name.
 
 use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef};
-use crate::instructions::{
-    Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp,
-};
+use crate::instructions::{Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp};
 use crate::{Block, Type, Value};
 use smallvec::SmallVec;
 
@@ -165,24 +163,12 @@ impl Op {
             Op::AtomicLoad => InstData::AtomicLoad { ty, order, scope, addr },
             Op::AtomicStore => InstData::AtomicStore { ty, order, scope, addr, value: v },
             Op::Fence => InstData::Fence { order, scope },
-            Op::SurfaceRmw => InstData::SurfaceRmw {
-                op: RmwOp::Add,
-                ty,
-                order,
-                scope,
-                access,
-                coords: SmallVec::new(),
-                arg: v,
-            },
-            Op::SurfaceCas => InstData::SurfaceCas {
-                ty,
-                order,
-                scope,
-                access,
-                coords: SmallVec::new(),
-                expected: v,
-                replacement: v,
-            },
+            Op::SurfaceRmw => {
+                InstData::SurfaceRmw { op: RmwOp::Add, ty, order, scope, access, coords: SmallVec::new(), arg: v }
+            }
+            Op::SurfaceCas => {
+                InstData::SurfaceCas { ty, order, scope, access, coords: SmallVec::new(), expected: v, replacement: v }
+            }
             Op::Barrier => InstData::Barrier,
             Op::Jump => InstData::Jump { dest: call },
             Op::Brif => InstData::Brif { cond: v, then_dest: call.clone(), else_dest: call },

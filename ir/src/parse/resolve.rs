@@ -107,7 +107,11 @@ fn check_signature(raw: &RawFunction, diags: &mut Vec<Diagnostic>) {
             None => diags.push(Diagnostic {
                 loc: raw.blocks.first().map_or(sig_loc, |b| b.loc),
                 rule: "signature-mismatch",
-                message: format!("the signature has {} parameters, the entry block {}", raw.sig_params.len(), params.len()),
+                message: format!(
+                    "the signature has {} parameters, the entry block {}",
+                    raw.sig_params.len(),
+                    params.len()
+                ),
             }),
         }
     }

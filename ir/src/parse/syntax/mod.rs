@@ -142,7 +142,9 @@ impl<'a> Parser<'_, 'a, '_> {
     fn here(&self) -> SrcLoc {
         match (self.peek_in_line(), self.toks.get(self.pos.wrapping_sub(1))) {
             (Some(t), _) => t.loc,
-            (None, Some(prev)) => SrcLoc { line: prev.loc.line, col: prev.loc.col.saturating_add(prev.text.chars().count() as u32) },
+            (None, Some(prev)) => {
+                SrcLoc { line: prev.loc.line, col: prev.loc.col.saturating_add(prev.text.chars().count() as u32) }
+            }
             (None, None) => SrcLoc { line: 1, col: 1 },
         }
     }
@@ -282,7 +284,12 @@ impl<'a> Parser<'_, 'a, '_> {
         let t = self.word("a block")?;
         let line = t.loc.line;
         let num = self.number_of(t, words::BLOCK);
-        f.blocks.push(RawBlock { num: *num.as_ref().unwrap_or(&BROKEN_BLOCK), loc: t.loc, params: Vec::new(), insts: Vec::new() });
+        f.blocks.push(RawBlock {
+            num: *num.as_ref().unwrap_or(&BROKEN_BLOCK),
+            loc: t.loc,
+            params: Vec::new(),
+            insts: Vec::new(),
+        });
         let result = num.and_then(|_| self.block_params(f, line));
         if result.is_err() {
             for t in self.toks[self.pos..].iter().take_while(|t| t.loc.line == line) {
@@ -331,14 +338,21 @@ impl<'a> Parser<'_, 'a, '_> {
         };
         match digits.parse::<u32>() {
             Ok(n) if n < u32::MAX => Ok(n),
-            _ => Err(Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` is numbered too high", t.text) }),
+            _ => Err(Diagnostic {
+                loc: t.loc,
+                rule: "number-range",
+                message: format!("`{}` is numbered too high", t.text),
+            }),
         }
     }
 
     fn ty(&mut self) -> PResult<Type> {
         let t = self.word("a type")?;
-        Type::from_name(t.text)
-            .ok_or_else(|| Diagnostic { loc: t.loc, rule: "unknown-type", message: format!("unknown type `{}`", t.text) })
+        Type::from_name(t.text).ok_or_else(|| Diagnostic {
+            loc: t.loc,
+            rule: "unknown-type",
+            message: format!("unknown type `{}`", t.text),
+        })
     }
 
     fn instruction(&mut self, f: &mut RawFunction) -> PResult<()> {
@@ -375,7 +389,11 @@ impl<'a> Parser<'_, 'a, '_> {
         if let Some(t) = self.peek_in_line() {
             f.broken_defs.extend(result.map(|r| r.0));
             return Err(if t.kind == Kind::Punct(',') {
-                Diagnostic { loc: t.loc, rule: "operand-count", message: format!("too many operands: expected `{}`", op.usage()) }
+                Diagnostic {
+                    loc: t.loc,
+                    rule: "operand-count",
+                    message: format!("too many operands: expected `{}`", op.usage()),
+                }
             } else {
                 syntax(t.loc, format!("unexpected `{}` after the instruction", t.text))
             });
@@ -521,12 +539,17 @@ impl<'a> Parser<'_, 'a, '_> {
         match (base.takes_type(), suffix) {
             (true, Some(s)) => match Type::from_name(s) {
                 Some(ty) => Ok((base, Some(ty))),
-                None => Err(Diagnostic { loc: t.loc, rule: "unknown-type", message: format!("unknown type `{s}` in `{}`", t.text) }),
+                None => Err(Diagnostic {
+                    loc: t.loc,
+                    rule: "unknown-type",
+                    message: format!("unknown type `{s}` in `{}`", t.text),
+                }),
             },
             (true, None) => Err(syntax(t.loc, format!("`{}` needs a type: `{}`", base.name(), base.usage()))),
-            (false, Some(_)) => Err(syntax(t.loc, format!("`{}` takes no type suffix: `{}`", base.name(), base.usage()))),
+            (false, Some(_)) => {
+                Err(syntax(t.loc, format!("`{}` takes no type suffix: `{}`", base.name(), base.usage())))
+            }
             (false, None) => Ok((base, None)),
         }
     }
 }
-

@@ -12,14 +12,25 @@ use crate::{Block, SrcLoc, Type, Value};
 use smallvec::SmallVec;
 
 impl Parser<'_, '_, '_> {
-    pub(super) fn keyword<T: Copy>(&mut self, what: &str, from_name: fn(&str) -> Option<T>, all: &[T], name: fn(T) -> &'static str) -> PResult<T> {
+    pub(super) fn keyword<T: Copy>(
+        &mut self,
+        what: &str,
+        from_name: fn(&str) -> Option<T>,
+        all: &[T],
+        name: fn(T) -> &'static str,
+    ) -> PResult<T> {
         let t = self.word(what)?;
         from_name(t.text).ok_or_else(|| {
             let choices: Vec<&str> = all.iter().map(|&k| name(k)).collect();
             Diagnostic {
                 loc: t.loc,
                 rule: "unknown-keyword",
-                message: format!("unknown {} `{}`; expected one of: {}", what.trim_start_matches("an ").trim_start_matches("a "), t.text, choices.join(", ")),
+                message: format!(
+                    "unknown {} `{}`; expected one of: {}",
+                    what.trim_start_matches("an ").trim_start_matches("a "),
+                    t.text,
+                    choices.join(", ")
+                ),
             }
         })
     }
@@ -33,8 +44,12 @@ impl Parser<'_, '_, '_> {
     /// `dim addressing clamp order scope`; the surface itself comes next.
     pub(super) fn surface_modes(&mut self) -> PResult<(SurfaceAccess, MemOrder, Scope)> {
         let dim = self.keyword("a surface dimension", SurfaceDim::from_name, SurfaceDim::ALL, SurfaceDim::name)?;
-        let addressing =
-            self.keyword("a surface addressing", SurfaceAddressing::from_name, SurfaceAddressing::ALL, SurfaceAddressing::name)?;
+        let addressing = self.keyword(
+            "a surface addressing",
+            SurfaceAddressing::from_name,
+            SurfaceAddressing::ALL,
+            SurfaceAddressing::name,
+        )?;
         let clamp = self.keyword("a surface clamp", SurfaceClamp::from_name, SurfaceClamp::ALL, SurfaceClamp::name)?;
         let (order, scope) = self.order_scope()?;
         let access = SurfaceAccess { dim, addressing, clamp, surface: SurfaceRef::Slot(0) };
@@ -42,7 +57,11 @@ impl Parser<'_, '_, '_> {
     }
 
     /// `slot N [coords]` or `vN [coords]`.
-    pub(super) fn surface_operand(&mut self, access: &mut SurfaceAccess, uses: &mut Uses) -> PResult<SmallVec<[Value; 3]>> {
+    pub(super) fn surface_operand(
+        &mut self,
+        access: &mut SurfaceAccess,
+        uses: &mut Uses,
+    ) -> PResult<SmallVec<[Value; 3]>> {
         if self.peek_in_line().is_some_and(|t| t.text == words::SLOT) {
             self.pos += 1;
             let t = self.word("a slot number")?;
@@ -50,7 +69,8 @@ impl Parser<'_, '_, '_> {
             let slot = u16::try_from(n).map_err(|_| range(t, "slot number", "0..=65535"))?;
             access.surface = SurfaceRef::Slot(slot);
         } else {
-            access.surface = SurfaceRef::Handle(self.value(uses).map_err(|_| self.expected("`slot N` or a surface value"))?);
+            access.surface =
+                SurfaceRef::Handle(self.value(uses).map_err(|_| self.expected("`slot N` or a surface value"))?);
         }
         self.expect_punct('[')?;
         let mut coords = SmallVec::new();
@@ -95,7 +115,8 @@ impl Parser<'_, '_, '_> {
         };
         let t = self.word("an offset")?;
         let n = parse_unsigned(t)?;
-        let offset = if negative { -i64::try_from(n).unwrap_or(i64::MAX) } else { i64::try_from(n).unwrap_or(i64::MAX) };
+        let offset =
+            if negative { -i64::try_from(n).unwrap_or(i64::MAX) } else { i64::try_from(n).unwrap_or(i64::MAX) };
         let offset = i32::try_from(offset).map_err(|_| range(t, "address offset", "a 32-bit signed number"))?;
         Ok(Address { ptr, offset })
     }
@@ -144,7 +165,9 @@ impl Parser<'_, '_, '_> {
         let t = self.word("a float literal")?;
         parse_float(ty, negative, t.text).map_err(|e| match e {
             FloatError::Syntax => syntax(t.loc, format!("invalid float literal `{}`", t.text)),
-            FloatError::Range => Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in {ty}", t.text) },
+            FloatError::Range => {
+                Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in {ty}", t.text) }
+            }
         })
     }
 }
@@ -169,6 +192,9 @@ fn parse_unsigned(t: Token<'_>) -> PResult<u64> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return Err(syntax(t.loc, format!("expected a number, found `{}`", t.text)));
     }
-    u64::from_str_radix(digits, radix)
-        .map_err(|_| Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in 64 bits", t.text) })
+    u64::from_str_radix(digits, radix).map_err(|_| Diagnostic {
+        loc: t.loc,
+        rule: "number-range",
+        message: format!("`{}` does not fit in 64 bits", t.text),
+    })
 }

@@ -5,7 +5,7 @@
 mod interp_common;
 use atomc_ir::interp::{self, DataValue, Dim3, InterpError, Launch, Memory};
 use atomc_ir::{AddrSpace, BinaryOp, FunctionBuilder, IntCC, Type};
-use interp_common::{exec_err, fail, func, pass};
+use interp_common::{exec_err, func, pass};
 
 const STORE_AT: &str = "function %st(ptr.global, i64) {
 block0(v0: ptr.global, v1: i64):
@@ -107,7 +107,7 @@ block0(v0: i32, v1: i32):
 }}
 "
         ));
-        let e = exec_err(&f, &format!("%d(7, 0) == 0"));
+        let e = exec_err(&f, "%d(7, 0) == 0");
         assert!(matches!(e, InterpError::DivisionByZero { .. }), "{e}");
         assert!(e.to_string().contains(&format!("`v2 = {op}`")), "{e}");
     }

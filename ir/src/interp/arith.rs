@@ -106,7 +106,7 @@ pub(crate) fn convert(op: ConvOp, from: Type, to: Type, a: u64) -> u64 {
         ConvOp::Sextend => mask(sext(a, from.bits()) as u64, to.bits()),
         ConvOp::Ireduce => mask(a, to.bits()),
         ConvOp::Fpromote | ConvOp::Fdemote => match (fk, tk) {
-            (Some(f), Some(t)) => t.from_f64(f.to_f64(a)),
+            (Some(f), Some(t)) => t.round_from_f64(f.to_f64(a)),
             _ => 0,
         },
         ConvOp::FcvtToSint => {
@@ -143,7 +143,7 @@ fn int_to_float(k: Option<FKind>, x: i128) -> u64 {
         // bf16 ranges' precision anyway: rounding them first to f64 cannot
         // change the final result for f16 (max 65504); for bf16 it is not
         // reachable (no bf16 scalar type).
-        Some(k) => k.from_f64(x as f64),
+        Some(k) => k.round_from_f64(x as f64),
         None => 0,
     }
 }

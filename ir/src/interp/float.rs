@@ -59,7 +59,7 @@ impl FKind {
     }
 
     /// Rounds `x` to this format, to nearest even.
-    pub(crate) fn from_f64(self, x: f64) -> u64 {
+    pub(crate) fn round_from_f64(self, x: f64) -> u64 {
         match self {
             FKind::F64 => x.to_bits(),
             FKind::F32 => (x as f32).to_bits() as u64,
@@ -184,7 +184,7 @@ pub(crate) fn scalar_binop(k: FKind, op: BinaryOp, a: u64, b: u64) -> u64 {
             // innocuous for f16 and bf16 (see the module comment).
             let (x, y) = (k.to_f64(a) as f32, k.to_f64(b) as f32);
             let r = arith32(op, x, y);
-            k.from_f64(r as f64)
+            k.round_from_f64(r as f64)
         }
     };
     if k.is_nan(r) {
@@ -276,5 +276,45 @@ pub(crate) fn compare(k: FKind, cond: FloatCC, a: u64, b: u64) -> bool {
         FloatCC::Ge => x >= y,
         FloatCC::Ord => !uno,
         FloatCC::Uno => uno,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrow_handles_every_class() {
+        assert_eq!(FKind::F16.round_from_f64(1.0), 0x3c00);
+        assert_eq!(FKind::F16.round_from_f64(-2.0), 0xc000);
+        assert_eq!(FKind::F16.round_from_f64(65504.0), 0x7bff);
+        assert_eq!(FKind::F16.round_from_f64(1e10), 0x7c00);
+        assert_eq!(FKind::F16.round_from_f64(-1e-10), 0x8000);
+        assert_eq!(FKind::F16.round_from_f64(f64::NAN) & 0x7e00, 0x7e00);
+        assert_eq!(FKind::BF16.round_from_f64(1.0), 0x3f80);
+        assert_eq!(FKind::BF16.round_from_f64(f64::INFINITY), 0x7f80);
+        assert_eq!(FKind::F16.qnan(), 0x7e00);
+        assert_eq!(FKind::BF16.qnan(), 0x7fc0);
+        assert_eq!(FKind::F32.qnan(), 0x7fc0_0000);
+        assert_eq!(FKind::F64.qnan(), 0x7ff8_0000_0000_0000);
+    }
+
+    #[test]
+    fn widen_is_exact_for_subnormals() {
+        assert_eq!(FKind::F16.to_f64(0x0001), 2f64.powi(-24));
+        assert_eq!(FKind::F16.to_f64(0x03ff), 1023.0 * 2f64.powi(-24));
+        assert_eq!(FKind::BF16.to_f64(0x0001), 2f64.powi(-133));
+        assert!(FKind::F16.to_f64(0x7c01).is_nan());
+    }
+
+    #[test]
+    fn min_max_prefers_numbers_and_orders_zeros() {
+        let k = FKind::F32;
+        let (nan, one, pz, nz) = (0x7fc0_0001u64, 0x3f80_0000u64, 0u64, 0x8000_0000u64);
+        assert_eq!(min_max(k, nan, one, false), one);
+        assert_eq!(min_max(k, one, nan, true), one);
+        assert_eq!(min_max(k, nan, nan, false), k.qnan());
+        assert_eq!(min_max(k, pz, nz, false), nz);
+        assert_eq!(min_max(k, nz, pz, true), pz);
     }
 }

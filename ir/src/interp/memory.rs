@@ -165,7 +165,7 @@ pub(crate) fn locate<'a>(
     addr: u64,
     size: u32,
 ) -> Result<&'a mut [u8], MemFault> {
-    if addr % size as u64 != 0 {
+    if !addr.is_multiple_of(size as u64) {
         return Err(MemFault::Misaligned { space, addr });
     }
     let size = size as usize;

@@ -106,3 +106,30 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, (usize, String)> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok> {
+        lex(s).unwrap().into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn numbers_keep_exponents_and_stop_at_ranges() {
+        assert_eq!(toks("1e-3"), [Tok::Num("1e-3".into())]);
+        assert_eq!(toks("0x1.8p-3"), [Tok::Num("0x1.8p-3".into())]);
+        assert_eq!(toks("0x1e-3"), [Tok::Num("0x1e".into()), Tok::Punct("-"), Tok::Num("3".into())]);
+        assert_eq!(toks("1..3"), [Tok::Num("1".into()), Tok::Punct(".."), Tok::Num("3".into())]);
+        assert_eq!(toks("16x16"), [Tok::Num("16x16".into())]);
+    }
+
+    #[test]
+    fn columns_are_one_based() {
+        let t = lex("  %f(b) => \"x\\\"y\"").unwrap();
+        assert_eq!(t[0].col, 3);
+        assert_eq!(t[0].tok, Tok::Func("f".into()));
+        assert_eq!(t.last().unwrap().tok, Tok::Str("x\"y".into()));
+        assert_eq!(lex("a # b").unwrap_err().0, 3);
+    }
+}

@@ -112,7 +112,7 @@ pub(super) fn float_bits(k: FKind, text: &str, neg: bool) -> Result<u64, String>
     };
     let apply = |b: u64| if neg { b ^ sign_bit } else { b };
     match text {
-        "inf" => return Ok(apply(k.from_f64(f64::INFINITY))),
+        "inf" => return Ok(apply(k.round_from_f64(f64::INFINITY))),
         "nan" => return Ok(apply(k.qnan())),
         _ => {}
     }
@@ -130,13 +130,13 @@ pub(super) fn float_bits(k: FKind, text: &str, neg: bool) -> Result<u64, String>
             return int_bits(text, false, bits);
         }
         let x = hex_float(hex).ok_or_else(|| format!("`{text}` is not a hex float"))?;
-        return Ok(apply(k.from_f64(x)));
+        return Ok(apply(k.round_from_f64(x)));
     }
     let clean: String = text.chars().filter(|&c| c != '_').collect();
     let bits = match k {
         // Parse f32 directly so the decimal is rounded once.
         FKind::F32 => clean.parse::<f32>().map(|x| x.to_bits() as u64),
-        _ => clean.parse::<f64>().map(|x| k.from_f64(x)),
+        _ => clean.parse::<f64>().map(|x| k.round_from_f64(x)),
     }
     .map_err(|_| format!("`{text}` is not a number"))?;
     Ok(apply(bits))

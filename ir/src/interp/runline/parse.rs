@@ -599,7 +599,7 @@ fn iota(elem: Elem, i: u64) -> Option<u64> {
         return Some(crate::interp::decode::mask(i, elem.ty.bits()));
     }
     if elem.ty.is_float() {
-        return FKind::of(elem.ty).map(|k| k.from_f64(i as f64));
+        return FKind::of(elem.ty).map(|k| k.round_from_f64(i as f64));
     }
     None
 }

@@ -615,3 +615,86 @@ fn rejections_name_the_instruction_and_target() {
         Err(PtxError::BadTarget(40))
     ));
 }
+
+/// The SASS ptxas makes of our PTX shows the order and scope arrived (reference/sass.md §3.3):
+/// sm_90 `.STRONG.SM|GPU|SYS`, `MEMBAR` before a release, `CCTL.IVALL` after an acquire; sm_50
+/// `MEMBAR` on the matching side of the `ATOM`.
+#[test]
+fn orders_and_scopes_reach_the_sass() {
+    use atomc_emit::oracle::{cuobjdump_sass, disasm_instructions, ptxas, Sm};
+    let cases: &[(Sm, MemOrder, Scope, &[&str])] = &[
+        (
+            Sm::Sm90,
+            MemOrder::Relaxed,
+            Scope::Gpu,
+            &["ATOMG.E.ADD.STRONG.GPU"],
+        ),
+        (
+            Sm::Sm90,
+            MemOrder::Relaxed,
+            Scope::Cta,
+            &["ATOMG.E.ADD.STRONG.SM"],
+        ),
+        (
+            Sm::Sm90,
+            MemOrder::Relaxed,
+            Scope::Sys,
+            &["ATOMG.E.ADD.STRONG.SYS"],
+        ),
+        (
+            Sm::Sm90,
+            MemOrder::Acquire,
+            Scope::Gpu,
+            &["ATOMG.E.ADD.STRONG.GPU", "CCTL.IVALL"],
+        ),
+        (
+            Sm::Sm90,
+            MemOrder::Release,
+            Scope::Gpu,
+            &["MEMBAR", "ATOMG.E.ADD.STRONG.GPU"],
+        ),
+        (
+            Sm::Sm90,
+            MemOrder::AcqRel,
+            Scope::Sys,
+            &["MEMBAR", "ATOMG.E.ADD.STRONG.SYS", "CCTL.IVALL"],
+        ),
+        (Sm::Sm50, MemOrder::Relaxed, Scope::Gpu, &["ATOM.E.ADD"]),
+        (
+            Sm::Sm50,
+            MemOrder::Acquire,
+            Scope::Gpu,
+            &["ATOM.E.ADD", "MEMBAR"],
+        ),
+        (
+            Sm::Sm50,
+            MemOrder::Release,
+            Scope::Cta,
+            &["MEMBAR", "ATOM.E.ADD"],
+        ),
+    ];
+    for &(sm, order, scope, expected) in cases {
+        if !oracle::require_all(&[sm.ptxas_tool(), sm.cuobjdump_tool()]) {
+            return;
+        }
+        let func = rmw_kernel(RmwOp::Add, Type::I32, order, scope, AddrSpace::Global);
+        let ptx = emit_ptx(&func, sm.number()).expect("emits");
+        let cubin = ptxas(sm, &ptx).expect("assembles");
+        let listing = cuobjdump_sass(sm, &cubin).expect("dumps");
+        let insts: Vec<String> = disasm_instructions(&listing)
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        // Each expected mnemonic appears, in the given order.
+        let mut at = 0;
+        for want in expected {
+            match insts[at..].iter().position(|i| i.contains(want)) {
+                Some(k) => at += k + 1,
+                None => panic!(
+                    "{sm} {order} {scope}: no `{want}` after position {at} in\n{}",
+                    insts.join("\n")
+                ),
+            }
+        }
+    }
+}

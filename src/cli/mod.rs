@@ -7,6 +7,9 @@ mod run;
 mod test;
 mod verify;
 
+#[cfg(test)]
+mod tests;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -47,7 +50,12 @@ impl<T: std::fmt::Display> From<T> for UserError {
 /// Parses the arguments, runs the command, returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    let result = atomc_filetests::panic_capture::catch(|| dispatch(cli));
+    exit_code(atomc_filetests::panic_capture::catch(|| dispatch(cli)))
+}
+
+/// Prints the error, if any, and maps the outcome to the exit code: 0, or
+/// 1 for a user error and for a caught panic (reported as a bug).
+fn exit_code(result: Result<Result<(), UserError>, String>) -> i32 {
     match result {
         Ok(Ok(())) => 0,
         Ok(Err(UserError(msg))) => {

@@ -2,7 +2,8 @@
 //! interpreter. Without `--run`, every function's own `; run:` comments
 //! are executed (as `test interpret` does); with `--run 'run: ...'` the
 //! given lines are run against the selected function (`--function`, or the
-//! file's only function). The run-line syntax (grid, initial memory,
+//! file's only function); `--grid`, `--block`, `--shared`, `--init`,
+//! `--args` and `--expect` build one more such line. The run-line syntax (grid, initial memory,
 //! expected memory and results) is the interpreter's; see `docs/ir.md`.
 
 use super::{input, UserError};
@@ -21,6 +22,51 @@ pub struct Args {
     /// The function the --run lines apply to (default: the only one).
     #[arg(long)]
     function: Option<String>,
+    /// Grid size for a launch built from options: `N`, `NxM` or `NxMxK`.
+    #[arg(long)]
+    grid: Option<String>,
+    /// Block size for a launch built from options.
+    #[arg(long)]
+    block: Option<String>,
+    /// Shared memory bytes per block for a launch built from options.
+    #[arg(long)]
+    shared: Option<u32>,
+    /// A memory declaration, e.g. `buf: i32[256] = 0` (repeatable).
+    #[arg(long = "init", value_name = "DECL")]
+    inits: Vec<String>,
+    /// The kernel arguments, e.g. `buf, 7`.
+    #[arg(long)]
+    args: Option<String>,
+    /// A check on memory after the run, e.g. `buf sum == 256` (repeatable).
+    #[arg(long = "expect", value_name = "CHECK")]
+    expects: Vec<String>,
+}
+
+impl Args {
+    /// The run line the launch options describe, if any was given.
+    fn option_line(&self) -> Option<String> {
+        if self.grid.is_none() && self.block.is_none() && self.shared.is_none() && self.inits.is_empty() && self.args.is_none() {
+            return None;
+        }
+        let mut parts = Vec::new();
+        if let Some(g) = &self.grid {
+            parts.push(format!("grid {g}"));
+        }
+        if let Some(b) = &self.block {
+            parts.push(format!("block {b}"));
+        }
+        if let Some(s) = self.shared {
+            parts.push(format!("shared {s}"));
+        }
+        parts.extend(self.inits.iter().cloned());
+        parts.push(format!("args({})", self.args.as_deref().unwrap_or("")));
+        let mut line = format!("run: {}", parts.join(", "));
+        if !self.expects.is_empty() {
+            line.push_str(" => ");
+            line.push_str(&self.expects.join(", "));
+        }
+        Some(line)
+    }
 }
 
 /// Runs `atomc run`.
@@ -28,7 +74,9 @@ pub fn run(args: Args) -> Result<(), UserError> {
     let input = input::parse(&args.file)?;
     input.verify()?;
     let mut jobs: Vec<(usize, String, Option<usize>)> = Vec::new(); // (function index, line text, source line)
-    if args.runs.is_empty() {
+    let mut given = args.runs.clone();
+    given.extend(args.option_line());
+    if given.is_empty() {
         let scan = TestFile::scan(&input.source).map_err(UserError)?;
         for (i, range) in scan.funcs.iter().enumerate() {
             if args.function.as_deref().is_some_and(|n| n.trim_start_matches('%') != range.name) {
@@ -51,7 +99,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
             )));
         }
         let index = input.funcs.iter().position(|f| std::ptr::eq(f, selected[0])).unwrap_or(0);
-        for r in &args.runs {
+        for r in &given {
             let line = if r.trim_start().starts_with("run") { r.trim().to_string() } else { format!("run: {}", r.trim()) };
             jobs.push((index, line, None));
         }

@@ -21,7 +21,10 @@ block0(v0: ptr.global, v1: ptr.global, v2: {ty}):
 /// Checks `op(old, x) == new` and that the old value is returned.
 fn case(op: &str, ty: &str, old: &str, x: &str, new: &str) {
     let f = rmw_kernel(op, ty);
-    pass(&f, &format!("args(m, o, {x}) m: {ty}[1] = [{old}] o: {ty}[1] => m == [{new}], o == [{old}]"));
+    pass(
+        &f,
+        &format!("args(m, o, {x}) m: {ty}[1] = [{old}] o: {ty}[1] => m == [{new}], o == [{old}]"),
+    );
 }
 
 #[test]
@@ -43,7 +46,13 @@ fn integer_ops_on_every_width() {
     case("add", "i8", "127", "1", "-128");
     case("add", "i16", "32767", "1", "-32768");
     case("add", "i32", "0x7fffffff", "1", "0x80000000");
-    case("sub", "i64", "-9223372036854775808", "1", "9223372036854775807");
+    case(
+        "sub",
+        "i64",
+        "-9223372036854775808",
+        "1",
+        "9223372036854775807",
+    );
 }
 
 #[test]
@@ -73,9 +82,15 @@ fn dec_wrap_at_its_wrap_points() {
 fn inc_wrap_cycles_under_contention() {
     // 10 threads each inc_wrap a counter bounded by 3: 0,1,2,3,0,1,2,3,0,1 → ends at 2.
     let f = rmw_kernel("inc_wrap", "i32");
-    pass(&f, "block 10 args(m, o, 3) m: i32[1] = 0 o: i32[1] => m == [2]");
+    pass(
+        &f,
+        "block 10 args(m, o, 3) m: i32[1] = 0 o: i32[1] => m == [2]",
+    );
     let f = rmw_kernel("dec_wrap", "i32");
-    pass(&f, "block 10 args(m, o, 3) m: i32[1] = 0 o: i32[1] => m == [2]");
+    pass(
+        &f,
+        "block 10 args(m, o, 3) m: i32[1] = 0 o: i32[1] => m == [2]",
+    );
 }
 
 #[test]
@@ -104,7 +119,13 @@ fn float_add_rounds_to_nearest_even() {
     // Subnormal results: 2^-24 + 2^-24 = 2^-23.
     case("fadd", "f16", "0x0001", "0x0001", "0x0002");
     // bf16: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 → 1; with 3·2^-8 → 1 + 2^-6.
-    case("fadd", "bf16x2", "[1.0 1.0]", "[0.00390625 0.01171875]", "[1.0 1.015625]");
+    case(
+        "fadd",
+        "bf16x2",
+        "[1.0 1.0]",
+        "[0.00390625 0.01171875]",
+        "[1.0 1.015625]",
+    );
     // f32: 1 + 2^-24 → 1; 16777216 + 1 → 16777216.
     case("fadd", "f32", "1.0", "0x33800000", "1.0");
     case("fadd", "f32", "16777216.0", "1.0", "16777216.0");
@@ -128,7 +149,13 @@ fn float_min_max_nan_and_signed_zero_rules() {
     }
     // Two NaNs give the canonical quiet NaN, whatever their payloads.
     case("fmin", "f32", "0x7fc00001", "0xffc00002", "0x7fc00000");
-    case("fmax", "f64", "0x7ff0000000000001", "nan", "0x7ff8000000000000");
+    case(
+        "fmax",
+        "f64",
+        "0x7ff0000000000001",
+        "nan",
+        "0x7ff8000000000000",
+    );
     case("fmin", "f16", "0x7c01", "0xfe00", "0x7e00");
     // A signaling NaN on one side still loses.
     case("fmin", "f32", "0x7f800001", "5.0", "5.0");
@@ -150,7 +177,10 @@ fn contended_packed_fadd_sums_each_lane() {
     let f = rmw_kernel("fadd", "f16x2");
     pass(&f, "block 64 args(m, o, [1.0 -0.5]) m: f16x2[1] = [[0.0 0.0]] o: f16x2[1] => m == [[64.0 -32.0]]");
     let f = rmw_kernel("fadd", "f32");
-    pass(&f, "grid 2 block 100 args(m, o, 0.5) m: f32[1] o: f32[1] => m == [100.0]");
+    pass(
+        &f,
+        "grid 2 block 100 args(m, o, 0.5) m: f32[1] o: f32[1] => m == [100.0]",
+    );
 }
 
 /// `out = atomic_cas.T mem, expected, replacement`.
@@ -170,14 +200,29 @@ block0(v0: ptr.global, v1: ptr.global, v2: {ty}, v3: {ty}):
 fn cas_compares_bitwise() {
     let f = cas_kernel("f32");
     // -0.0 == 0.0 as floats, but not bitwise: no swap.
-    pass(&f, "args(m, o, -0.0, 1.0) m: f32[1] = [0.0] o: f32[1] => m == [0.0], o == [0.0]");
+    pass(
+        &f,
+        "args(m, o, -0.0, 1.0) m: f32[1] = [0.0] o: f32[1] => m == [0.0], o == [0.0]",
+    );
     // NaN != NaN as floats, but equal bitwise: swap.
-    pass(&f, "args(m, o, nan, 1.0) m: f32[1] = [nan] o: f32[1] => m == [1.0], o == [nan]");
-    pass(&f, "args(m, o, 0x7fc00001, 1.0) m: f32[1] = [nan] o: f32[1] => m == [nan]");
+    pass(
+        &f,
+        "args(m, o, nan, 1.0) m: f32[1] = [nan] o: f32[1] => m == [1.0], o == [nan]",
+    );
+    pass(
+        &f,
+        "args(m, o, 0x7fc00001, 1.0) m: f32[1] = [nan] o: f32[1] => m == [nan]",
+    );
     for ty in ["i8", "i16", "i32", "i64"] {
         let f = cas_kernel(ty);
-        pass(&f, &format!("args(m, o, -1, 7) m: {ty}[1] = [-1] o: {ty}[1] => m == [7], o == [-1]"));
-        pass(&f, &format!("args(m, o, 1, 7) m: {ty}[1] = [-1] o: {ty}[1] => m == [-1], o == [-1]"));
+        pass(
+            &f,
+            &format!("args(m, o, -1, 7) m: {ty}[1] = [-1] o: {ty}[1] => m == [7], o == [-1]"),
+        );
+        pass(
+            &f,
+            &format!("args(m, o, 1, 7) m: {ty}[1] = [-1] o: {ty}[1] => m == [-1], o == [-1]"),
+        );
     }
     let f = cas_kernel("f16x2");
     pass(&f, "args(m, o, [1.0 2.0], [3.0 4.0]) m: f16x2[1] = [[1.0 2.0]] o: f16x2[1] => m == [[3.0 4.0]]");
@@ -200,5 +245,8 @@ block0(v0: ptr.global, v1: ptr.shared):
 }
 ",
     );
-    pass(&f, "block 1 shared 8 args(b, 0) b: i64[3] = [41, 0, 0] => b == [41, 42, 1]");
+    pass(
+        &f,
+        "block 1 shared 8 args(b, 0) b: i64[3] = [41, 0, 0] => b == [41, 42, 1]",
+    );
 }

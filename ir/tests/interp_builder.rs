@@ -13,7 +13,10 @@ fn global_arg(mem: &Memory, id: interp::BufferId) -> DataValue {
 }
 
 fn u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// `atomic_rmw add 1` into one word.
@@ -21,7 +24,15 @@ fn add_one_kernel() -> atomc_ir::Function {
     let mut b = FunctionBuilder::new("add_one", &[G]);
     let p = b.param(0);
     let one = b.iconst(Type::I32, 1);
-    b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, p, 0, one);
+    b.atomic_rmw(
+        RmwOp::Add,
+        Type::I32,
+        MemOrder::Relaxed,
+        Scope::Gpu,
+        p,
+        0,
+        one,
+    );
     b.ret(&[]);
     b.finish()
 }
@@ -35,8 +46,16 @@ fn two_hundred_fifty_six_threads_add_into_one_word() {
     let stats = interp::run_kernel(&f, &launch, &mut mem).unwrap();
     assert_eq!(u32s(mem.buffer(buf)), [256]);
     assert_eq!(stats.steps, 256 * 3);
-    interp::run_line(&f, "grid 1 block 256 args(buf0) buf0: i32[1] = [0] => buf0 == [256]").unwrap();
-    interp::run_line(&f, "grid 2x2 block 8x8 args(b) b: i32[1] = 10 => b == [266]").unwrap();
+    interp::run_line(
+        &f,
+        "grid 1 block 256 args(buf0) buf0: i32[1] = [0] => buf0 == [256]",
+    )
+    .unwrap();
+    interp::run_line(
+        &f,
+        "grid 2x2 block 8x8 args(b) b: i32[1] = 10 => b == [266]",
+    )
+    .unwrap();
 }
 
 /// A lock-free counter: `old = load; loop { seen = cas(old, old+1); if seen == old break; old = seen }`.
@@ -54,7 +73,15 @@ fn cas_counter_kernel() -> atomc_ir::Function {
     b.switch_to_block(retry);
     let one = b.iconst(Type::I32, 1);
     let new = b.binary(BinaryOp::Iadd, old, one);
-    let seen = b.atomic_cas(Type::I32, MemOrder::AcqRel, Scope::Gpu, counter, 0, old, new);
+    let seen = b.atomic_cas(
+        Type::I32,
+        MemOrder::AcqRel,
+        Scope::Gpu,
+        counter,
+        0,
+        old,
+        new,
+    );
     let ok = b.icmp(IntCC::Eq, seen, old);
     b.brif(ok, done, &[old], retry, &[seen]);
 
@@ -80,7 +107,8 @@ fn cas_retry_loop_counts_exactly_and_hands_out_distinct_tickets() {
     let counter = mem.add_buffer(vec![0; 4]);
     let tickets = mem.add_buffer(vec![0xff; 4 * 128]);
     let args = vec![global_arg(&mem, counter), global_arg(&mem, tickets)];
-    let stats = interp::run_kernel(&f, &Launch::new(Dim3::x(2), Dim3::x(64), args), &mut mem).unwrap();
+    let stats =
+        interp::run_kernel(&f, &Launch::new(Dim3::x(2), Dim3::x(64), args), &mut mem).unwrap();
     assert_eq!(u32s(mem.buffer(counter)), [128]);
     let mut t = u32s(mem.buffer(tickets));
     t.sort();
@@ -88,7 +116,11 @@ fn cas_retry_loop_counts_exactly_and_hands_out_distinct_tickets() {
     // Round-robin interleaving makes the CAS really contend: most threads
     // retry at least once, so far more than the uncontended step count.
     let uncontended = 128 * 17;
-    assert!(stats.steps > uncontended, "steps {} — no retries happened?", stats.steps);
+    assert!(
+        stats.steps > uncontended,
+        "steps {} — no retries happened?",
+        stats.steps
+    );
     interp::run_line(&f, "grid 2 block 64 args(c, t) c: u32[1] t: u32[128] => c == [128], t sorted == iota, t as set == iota, t sum == 8128")
         .unwrap();
 }
@@ -101,7 +133,8 @@ fn the_interleaving_is_deterministic() {
         let c = mem.add_buffer(vec![0; 4]);
         let t = mem.add_buffer(vec![0; 4 * 96]);
         let args = vec![global_arg(&mem, c), global_arg(&mem, t)];
-        let s = interp::run_kernel(&f, &Launch::new(Dim3::x(3), Dim3::x(32), args), &mut mem).unwrap();
+        let s =
+            interp::run_kernel(&f, &Launch::new(Dim3::x(3), Dim3::x(32), args), &mut mem).unwrap();
         (s.steps, mem.buffer(t).to_vec())
     };
     assert_eq!(run(), run());
@@ -110,15 +143,25 @@ fn the_interleaving_is_deterministic() {
 #[test]
 fn call_returns_values_and_uses_a_scratch_buffer() {
     // fn(a: i32, b: i32) -> (i32, i32): (a + b, old value of scratch[0] after xchg with a)
-    let mut b = FunctionBuilder::with_returns("f", &[Type::I32, Type::I32], &[Type::I32, Type::I32]);
+    let mut b =
+        FunctionBuilder::with_returns("f", &[Type::I32, Type::I32], &[Type::I32, Type::I32]);
     let (x, y) = (b.param(0), b.param(1));
     let sum = b.binary(BinaryOp::Iadd, x, y);
     let addr = b.iconst(Type::I64, GLOBAL_BASE as i64);
     let p = b.convert(ConvOp::Bitcast, G, addr);
-    let old = b.atomic_rmw(RmwOp::Xchg, Type::I32, MemOrder::SeqCst, Scope::Sys, p, 4, x);
+    let old = b.atomic_rmw(
+        RmwOp::Xchg,
+        Type::I32,
+        MemOrder::SeqCst,
+        Scope::Sys,
+        p,
+        4,
+        x,
+    );
     b.ret(&[sum, old]);
     let f = b.finish();
-    let (out, scratch) = interp::call_with_scratch(&f, &[DataValue::I32(5), DataValue::I32(-7)], 8).unwrap();
+    let (out, scratch) =
+        interp::call_with_scratch(&f, &[DataValue::I32(5), DataValue::I32(-7)], 8).unwrap();
     assert_eq!(out, [DataValue::I32(-2), DataValue::I32(0)]);
     assert_eq!(scratch, [0, 0, 0, 0, 5, 0, 0, 0]);
     // Without memory, the same access names an unknown buffer.

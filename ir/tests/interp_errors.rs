@@ -21,7 +21,17 @@ fn misaligned_global_access_names_the_store_and_its_line() {
     let f = func(STORE_AT);
     pass(&f, "args(b, 4) b: i32[2] => b == [0, 7]");
     let e = exec_err(&f, "args(b, 2) b: i32[2]");
-    assert!(matches!(e, InterpError::Misaligned { addr: 0x1_0000_0002, size: 4, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            InterpError::Misaligned {
+                addr: 0x1_0000_0002,
+                size: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let msg = e.to_string();
     assert!(msg.contains("`store`"), "{msg}");
     assert!(msg.contains("line 5:"), "{msg}");
@@ -36,10 +46,19 @@ fn out_of_bounds_and_unknown_buffers() {
     assert!(matches!(e, InterpError::OutOfBounds { .. }), "{e}");
     assert!(e.to_string().contains("buffer 0 (8 bytes)"), "{e}");
     let e = exec_err(&f, "args(b, -4) b: i32[2]");
-    assert!(matches!(e, InterpError::UnknownBuffer { .. } | InterpError::OutOfBounds { .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            InterpError::UnknownBuffer { .. } | InterpError::OutOfBounds { .. }
+        ),
+        "{e}"
+    );
     // A null pointer is in no buffer.
     let e = exec_err(&f, "args(0, 0) b: i32[2]");
-    assert!(matches!(e, InterpError::UnknownBuffer { addr: 0, .. }), "{e}");
+    assert!(
+        matches!(e, InterpError::UnknownBuffer { addr: 0, .. }),
+        "{e}"
+    );
     // The second buffer's window past its end.
     let e = exec_err(&f, "args(c+4, 0) b: i32[2] c: i32[1]");
     assert!(e.to_string().contains("buffer 1"), "{e}");
@@ -88,9 +107,27 @@ block0(v0: ptr.shared):
     );
     pass(&f, "shared 16 args(8)");
     let e = exec_err(&f, "shared 16 args(4)");
-    assert!(matches!(e, InterpError::Misaligned { space: AddrSpace::Shared, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            InterpError::Misaligned {
+                space: AddrSpace::Shared,
+                ..
+            }
+        ),
+        "{e}"
+    );
     let e = exec_err(&f, "shared 16 args(16)");
-    assert!(matches!(e, InterpError::OutOfBounds { space: AddrSpace::Shared, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            InterpError::OutOfBounds {
+                space: AddrSpace::Shared,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // No shared memory declared at all.
     let e = exec_err(&f, "args(0)");
     assert!(matches!(e, InterpError::OutOfBounds { .. }), "{e}");
@@ -130,10 +167,17 @@ fn reading_an_undefined_value_is_an_error() {
     let z = b.binary(BinaryOp::Iadd, y, x);
     b.ret(&[z]);
     let f = b.finish();
-    assert_eq!(interp::call(&f, &[DataValue::I32(3)]).unwrap(), [DataValue::I32(9)]);
+    assert_eq!(
+        interp::call(&f, &[DataValue::I32(3)]).unwrap(),
+        [DataValue::I32(9)]
+    );
     let e = interp::call(&f, &[DataValue::I32(0)]).unwrap_err();
     assert!(matches!(e, InterpError::Undefined { .. }), "{e}");
-    assert!(e.to_string().contains("`v4 = iadd` (inst5) in thread (0,0,0) of block (0,0,0): reads v3"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("`v4 = iadd` (inst5) in thread (0,0,0) of block (0,0,0): reads v3"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -157,7 +201,12 @@ block2:
     pass(&f, "steps 1000 args(b) b: i32[1] = 1");
     // The default limit stops it too.
     let e = exec_err(&f, "args(b) b: i32[1]");
-    assert_eq!(e, InterpError::StepLimit { limit: interp::DEFAULT_STEP_LIMIT });
+    assert_eq!(
+        e,
+        InterpError::StepLimit {
+            limit: interp::DEFAULT_STEP_LIMIT
+        }
+    );
 }
 
 #[test]
@@ -228,7 +277,10 @@ block0(v0: i32, v1: i32):
         ))
     };
     let f = src("trap");
-    pass(&f, "args(3, 1) s: surface i32[4x2] slot 0 => s == [0, 0, 0, 0, 0, 0, 0, 1]");
+    pass(
+        &f,
+        "args(3, 1) s: surface i32[4x2] slot 0 => s == [0, 0, 0, 0, 0, 0, 0, 1]",
+    );
     let e = exec_err(&f, "args(4, 1) s: surface i32[4x2] slot 0");
     assert!(matches!(e, InterpError::SurfaceOutOfRange { .. }), "{e}");
     assert!(e.to_string().contains("[4, 1]"), "{e}");
@@ -236,13 +288,19 @@ block0(v0: i32, v1: i32):
     assert!(matches!(e, InterpError::SurfaceOutOfRange { .. }), "{e}");
     // Unbound slot, wrong element size.
     let e = exec_err(&f, "args(0, 0) s: surface i32[4x2] slot 1");
-    assert!(e.to_string().contains("no surface is bound at slot 0"), "{e}");
+    assert!(
+        e.to_string().contains("no surface is bound at slot 0"),
+        "{e}"
+    );
     let e = exec_err(&f, "args(0, 0) s: surface i64[4x2] slot 0");
     assert!(e.to_string().contains("8-byte elements"), "{e}");
     let f = src("ign");
     pass(&f, "args(4, 1) s: surface i32[4x2] slot 0 => s all == 0");
     let f = src("near");
-    pass(&f, "args(9, -3) s: surface i32[4x2] slot 0 => s == [0, 0, 0, 1, 0, 0, 0, 0]");
+    pass(
+        &f,
+        "args(9, -3) s: surface i32[4x2] slot 0 => s == [0, 0, 0, 1, 0, 0, 0, 0]",
+    );
 }
 
 #[test]
@@ -251,7 +309,12 @@ fn malformed_functions_and_launches_are_errors() {
     let mut b = FunctionBuilder::new("noterm", &[]);
     b.iconst(Type::I32, 1);
     let f = b.finish();
-    let e = interp::run_kernel(&f, &Launch::new(Dim3::x(1), Dim3::x(1), vec![]), &mut Memory::new()).unwrap_err();
+    let e = interp::run_kernel(
+        &f,
+        &Launch::new(Dim3::x(1), Dim3::x(1), vec![]),
+        &mut Memory::new(),
+    )
+    .unwrap_err();
     assert!(matches!(e, InterpError::Malformed { .. }), "{e}");
     assert!(e.to_string().contains("without a terminator"), "{e}");
     // An operation on the wrong type is caught when decoding.
@@ -265,10 +328,17 @@ fn malformed_functions_and_launches_are_errors() {
     // Launch shape problems.
     let f = func(STORE_AT);
     let mut mem = Memory::new();
-    let e = interp::run_kernel(&f, &Launch::new(Dim3::x(0), Dim3::x(1), vec![]), &mut mem).unwrap_err();
+    let e =
+        interp::run_kernel(&f, &Launch::new(Dim3::x(0), Dim3::x(1), vec![]), &mut mem).unwrap_err();
     assert!(matches!(e, InterpError::BadLaunch(_)), "{e}");
-    let e = interp::run_kernel(&f, &Launch::new(Dim3::x(1), Dim3::x(1), vec![]), &mut mem).unwrap_err();
+    let e =
+        interp::run_kernel(&f, &Launch::new(Dim3::x(1), Dim3::x(1), vec![]), &mut mem).unwrap_err();
     assert!(e.to_string().contains("takes 2 arguments, 0 given"), "{e}");
-    let e = interp::run_kernel(&f, &Launch::new(Dim3::x(1 << 12), Dim3::x(1 << 10), vec![]), &mut mem).unwrap_err();
+    let e = interp::run_kernel(
+        &f,
+        &Launch::new(Dim3::x(1 << 12), Dim3::x(1 << 10), vec![]),
+        &mut mem,
+    )
+    .unwrap_err();
     assert!(matches!(e, InterpError::BadLaunch(_)), "{e}");
 }

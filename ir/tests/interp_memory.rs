@@ -43,7 +43,10 @@ block0(v0: ptr.global, v1: ptr.global, v2: ptr.shared):
     );
     // Without the barrier's protection the same kernel would read zeros:
     // the first thread reads shared[n-1] before the last thread wrote it.
-    pass(&f, "grid 1 block 64 shared 256 args(i, o, 0) i: i32[64] = iota o: i32[64] => o sorted == iota");
+    pass(
+        &f,
+        "grid 1 block 64 shared 256 args(i, o, 0) i: i32[64] = iota o: i32[64] => o sorted == iota",
+    );
 }
 
 #[test]
@@ -73,7 +76,10 @@ block2:
 }
 ",
     );
-    pass(&f, "grid 3 block 5 shared 4 args(o, 0) o: i32[3] => o == [5, 5, 5]");
+    pass(
+        &f,
+        "grid 3 block 5 shared 4 args(o, 0) o: i32[3] => o == [5, 5, 5]",
+    );
 }
 
 #[test]
@@ -98,7 +104,16 @@ block0(v0: ptr.global, v1: ptr.shared):
     pass(&f, "block 3 shared 8 args(b, 0) b: i32[2] => b == [3, 5]");
     // A generic pointer past shared memory is out of bounds.
     let e = exec_err(&f, "block 1 shared 4 args(b, 0) b: i32[2]");
-    assert!(matches!(e, atomc_ir::interp::InterpError::OutOfBounds { space: atomc_ir::AddrSpace::Generic, .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            atomc_ir::interp::InterpError::OutOfBounds {
+                space: atomc_ir::AddrSpace::Generic,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -193,7 +208,10 @@ block0(v0: surface, v1: i32):
         "block 4 args(h, 2) h: surface i32[4] = 0 b: surface i32[4] slot 2 a: surface u32[2x1x2] slot 3 \
          => h == [0, 0, 4, 0], b == [0, 0, 4, 0], a == [0, 0, 0, 2]",
     );
-    let e = exec_err(&f, "args(0x1234, 2) h: surface i32[4] b: surface i32[4] slot 2 a: surface u32[2x1x2] slot 3");
+    let e = exec_err(
+        &f,
+        "args(0x1234, 2) h: surface i32[4] b: surface i32[4] slot 2 a: surface u32[2x1x2] slot 3",
+    );
     assert!(e.to_string().contains("is not a surface handle"), "{e}");
     // Byte addressing needs a multiple of the element size.
     let g = func(
@@ -207,7 +225,10 @@ block0(v0: i32):
     );
     pass(&g, "args(4) s: surface i32[2] slot 0 = 1");
     let e = exec_err(&g, "args(6) s: surface i32[2] slot 0");
-    assert!(e.to_string().contains("not a multiple of the element size"), "{e}");
+    assert!(
+        e.to_string().contains("not a multiple of the element size"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -121,40 +121,70 @@ fn integer_conversions() {
     pass(&conv("sextend", "i16", "i32"), "%f(0x8000) == -32768");
     pass(&conv("ireduce", "i64", "i8"), "%f(0x1234) == 0x34");
     pass(&conv("bitcast", "f32", "i32"), "%f(1.0) == 0x3f800000");
-    pass(&conv("bitcast", "i64", "f64"), "%f(0x4000000000000000) == 2.0");
+    pass(
+        &conv("bitcast", "i64", "f64"),
+        "%f(0x4000000000000000) == 2.0",
+    );
 }
 
 #[test]
 fn float_to_int_truncates_saturates_and_maps_nan_to_zero() {
     pass(&conv("fcvt_to_sint", "f32", "i32"), "%f(-2.9) == -2");
     pass(&conv("fcvt_to_sint", "f32", "i32"), "%f(3e9) == 2147483647");
-    pass(&conv("fcvt_to_sint", "f32", "i32"), "%f(-inf) == -2147483648");
+    pass(
+        &conv("fcvt_to_sint", "f32", "i32"),
+        "%f(-inf) == -2147483648",
+    );
     pass(&conv("fcvt_to_sint", "f64", "i8"), "%f(200.0) == 127");
     pass(&conv("fcvt_to_sint", "f64", "i8"), "%f(nan) == 0");
     pass(&conv("fcvt_to_uint", "f32", "i32"), "%f(-5.0) == 0");
     pass(&conv("fcvt_to_uint", "f32", "i32"), "%f(5e9) == 0xffffffff");
     pass(&conv("fcvt_to_uint", "f16", "i16"), "%f(inf) == 0xffff");
     pass(&conv("fcvt_to_uint", "f64", "i64"), "%f(nan) == 0");
-    pass(&conv("fcvt_to_sint", "f16", "i64"), "%f(-65504.0) == -65504");
+    pass(
+        &conv("fcvt_to_sint", "f16", "i64"),
+        "%f(-65504.0) == -65504",
+    );
 }
 
 #[test]
 fn int_to_float_and_float_width_changes_round_once() {
-    pass(&conv("fcvt_from_sint", "i32", "f32"), "%f(16777217) == 16777216.0");
-    pass(&conv("fcvt_from_sint", "i32", "f32"), "%f(16777219) == 16777220.0");
-    pass(&conv("fcvt_from_uint", "i32", "f32"), "%f(-1) == 4294967296.0");
+    pass(
+        &conv("fcvt_from_sint", "i32", "f32"),
+        "%f(16777217) == 16777216.0",
+    );
+    pass(
+        &conv("fcvt_from_sint", "i32", "f32"),
+        "%f(16777219) == 16777220.0",
+    );
+    pass(
+        &conv("fcvt_from_uint", "i32", "f32"),
+        "%f(-1) == 4294967296.0",
+    );
     pass(&conv("fcvt_from_sint", "i32", "f16"), "%f(2049) == 2048.0");
     pass(&conv("fcvt_from_sint", "i32", "f16"), "%f(2051) == 2052.0");
     pass(&conv("fcvt_from_sint", "i32", "f16"), "%f(65520) == inf");
-    pass(&conv("fcvt_from_sint", "i32", "f16"), "%f(65519) == 65504.0");
-    pass(&conv("fcvt_from_uint", "i64", "f64"), "%f(-1) == 18446744073709551616.0");
-    pass(&conv("fpromote", "f16", "f64"), "%f(0x0001) == 5.960464477539063e-8");
+    pass(
+        &conv("fcvt_from_sint", "i32", "f16"),
+        "%f(65519) == 65504.0",
+    );
+    pass(
+        &conv("fcvt_from_uint", "i64", "f64"),
+        "%f(-1) == 18446744073709551616.0",
+    );
+    pass(
+        &conv("fpromote", "f16", "f64"),
+        "%f(0x0001) == 5.960464477539063e-8",
+    );
     pass(&conv("fpromote", "f32", "f64"), "%f(inf) == inf");
     pass(&conv("fdemote", "f64", "f32"), "%f(0.1) == 0.1");
     // f64 → f16 directly, one rounding: 1 + 2^-11 + 2^-40 is just above the
     // tie, so it rounds up (rounding to f32 first would have made it a tie
     // and rounded down to 1.0).
-    pass(&conv("fdemote", "f64", "f16"), "%f(0x3ff0020000001000) == 0x3c01");
+    pass(
+        &conv("fdemote", "f64", "f16"),
+        "%f(0x3ff0020000001000) == 0x3c01",
+    );
     pass(&conv("fdemote", "f32", "f16"), "%f(1e-8) == 0.0");
     pass(&conv("fdemote", "f32", "f16"), "%f(-1e6) == -inf");
     pass(&conv("fdemote", "f64", "f16"), "%f(nan) == nan");
@@ -179,15 +209,26 @@ fn f16_rounding_is_to_nearest_even_everywhere() {
     // Every midpoint between consecutive finite positive f16 values rounds
     // to the even one; just above or below rounds to the nearer one.
     for bits in 0u16..0x7bff {
-        let (a, b) = (f16_bits_to_f32(bits) as f64, f16_bits_to_f32(bits + 1) as f64);
+        let (a, b) = (
+            f16_bits_to_f32(bits) as f64,
+            f16_bits_to_f32(bits + 1) as f64,
+        );
         let mid = ((a + b) / 2.0) as f32; // exact in f32
         let even = if bits & 1 == 0 { bits } else { bits + 1 };
         assert_eq!(f32_to_f16_bits(mid), even, "midpoint above {bits:#06x}");
         assert_eq!(f32_to_f16_bits(-mid), even | 0x8000);
         let up = f32::from_bits(mid.to_bits() + 1);
         let down = f32::from_bits(mid.to_bits() - 1);
-        assert_eq!(f32_to_f16_bits(up), bits + 1, "just above the midpoint of {bits:#06x}");
-        assert_eq!(f32_to_f16_bits(down), bits, "just below the midpoint of {bits:#06x}");
+        assert_eq!(
+            f32_to_f16_bits(up),
+            bits + 1,
+            "just above the midpoint of {bits:#06x}"
+        );
+        assert_eq!(
+            f32_to_f16_bits(down),
+            bits,
+            "just below the midpoint of {bits:#06x}"
+        );
     }
     assert_eq!(f32_to_f16_bits(65504.0), 0x7bff);
     assert_eq!(f32_to_f16_bits(65519.99), 0x7bff);
@@ -195,13 +236,25 @@ fn f16_rounding_is_to_nearest_even_everywhere() {
     assert_eq!(f32_to_f16_bits(f32::INFINITY), 0x7c00);
     assert_eq!(f32_to_f16_bits(f32::NEG_INFINITY), 0xfc00);
     assert_eq!(f32_to_f16_bits(2.0f32.powi(-24)), 0x0001);
-    assert_eq!(f32_to_f16_bits(2.0f32.powi(-25)), 0x0000, "tie to even (zero)");
+    assert_eq!(
+        f32_to_f16_bits(2.0f32.powi(-25)),
+        0x0000,
+        "tie to even (zero)"
+    );
     assert_eq!(f32_to_f16_bits(1.5 * 2.0f32.powi(-25)), 0x0001);
-    assert_eq!(f32_to_f16_bits(3.0 * 2.0f32.powi(-25)), 0x0002, "tie to even (2)");
+    assert_eq!(
+        f32_to_f16_bits(3.0 * 2.0f32.powi(-25)),
+        0x0002,
+        "tie to even (2)"
+    );
     assert_eq!(f32_to_f16_bits(-0.0), 0x8000);
     assert_eq!(f32_to_f16_bits(f32::MIN_POSITIVE), 0);
     assert_eq!(f32_to_f16_bits(f32::from_bits(0x7fc0_0000)), 0x7e00);
-    assert_eq!(f32_to_f16_bits(f32::from_bits(0x7f80_0001)) & 0x7c00, 0x7c00, "sNaN stays NaN");
+    assert_eq!(
+        f32_to_f16_bits(f32::from_bits(0x7f80_0001)) & 0x7c00,
+        0x7c00,
+        "sNaN stays NaN"
+    );
     assert_ne!(f32_to_f16_bits(f32::from_bits(0x7f80_0001)) & 0x3ff, 0);
 }
 
@@ -213,9 +266,21 @@ fn bf16_conversion() {
             assert_eq!(f32_to_bf16_bits(x), bits);
         }
     }
-    assert_eq!(f32_to_bf16_bits(f32::from_bits(0x3f80_8000)), 0x3f80, "tie to even");
-    assert_eq!(f32_to_bf16_bits(f32::from_bits(0x3f81_8000)), 0x3f82, "tie to even");
+    assert_eq!(
+        f32_to_bf16_bits(f32::from_bits(0x3f80_8000)),
+        0x3f80,
+        "tie to even"
+    );
+    assert_eq!(
+        f32_to_bf16_bits(f32::from_bits(0x3f81_8000)),
+        0x3f82,
+        "tie to even"
+    );
     assert_eq!(f32_to_bf16_bits(f32::from_bits(0x3f80_8001)), 0x3f81);
     assert_eq!(f32_to_bf16_bits(f32::MAX), 0x7f80, "overflow to inf");
-    assert_eq!(f32_to_bf16_bits(f32::from_bits(1)), 0, "f32 subnormal tie-free below half → 0");
+    assert_eq!(
+        f32_to_bf16_bits(f32::from_bits(1)),
+        0,
+        "f32 subnormal tie-free below half → 0"
+    );
 }

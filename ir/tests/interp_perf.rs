@@ -2,7 +2,7 @@
 //! `cargo test --release -p atomc-ir --test interp_perf -- --nocapture`.
 
 mod interp_common;
-use atomc_ir::interp::{Dim3, Launch, Memory, Program, DataValue};
+use atomc_ir::interp::{DataValue, Dim3, Launch, Memory, Program};
 use atomc_ir::AddrSpace;
 use interp_common::func;
 use std::time::Instant;
@@ -31,7 +31,10 @@ fn throughput_of_a_contended_loop() {
     let mut mem = Memory::new();
     let buf = mem.add_buffer(vec![0; 4]);
     let n = if cfg!(debug_assertions) { 200u32 } else { 2000 };
-    let args = vec![DataValue::Ptr(AddrSpace::Global, mem.buffer_addr(buf)), DataValue::I32(n as i32)];
+    let args = vec![
+        DataValue::Ptr(AddrSpace::Global, mem.buffer_addr(buf)),
+        DataValue::I32(n as i32),
+    ];
     let mut launch = Launch::new(Dim3::x(4), Dim3::x(256), args);
     launch.step_limit = u64::MAX;
     let t = Instant::now();

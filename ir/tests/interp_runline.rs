@@ -52,7 +52,10 @@ fn call_form_like_cranelift() {
 #[test]
 fn kernel_form_with_memory_checks() {
     let f = func(COUNT);
-    pass(&f, "grid 1 block 256 args(buf0) buf0: i32[1] = [0] => buf0 == [256]");
+    pass(
+        &f,
+        "grid 1 block 256 args(buf0) buf0: i32[1] = [0] => buf0 == [256]",
+    );
     pass(&f, "block 4 args(b+4) b: u32[3] = [7, 0xffffffff, 9] => b == [7, 3, 9], b[1] == 3, b[0..2] == [7, 3]");
     pass(&f, "block 4, args(b), b: i32[2] = 5 => b != [5, 5], b[1] == 5, b sum == 14, b sorted == [5, 9]");
     pass(&f, "block 2 args(b) b: i32[] = [1, 2, 3] => b == [3 2 3]");
@@ -67,17 +70,29 @@ fn kernel_form_with_memory_checks() {
 fn mismatch_messages_show_expected_and_actual() {
     let f = func(COUNT);
     let msg = fail(&f, "block 3 args(b) b: i32[2] => b == [3, 1]");
-    assert_eq!(msg, "b: is [3, 0], expected [3, 1] (first difference at 1: 0 vs 1)");
-    let msg = fail(&f, "block 3 args(b) b: u32[2] = [0, 0xffffffff] => b sorted == [3, 3]");
+    assert_eq!(
+        msg,
+        "b: is [3, 0], expected [3, 1] (first difference at 1: 0 vs 1)"
+    );
+    let msg = fail(
+        &f,
+        "block 3 args(b) b: u32[2] = [0, 0xffffffff] => b sorted == [3, 3]",
+    );
     assert_eq!(msg, "b: sorted is [3, 4294967295], expected [3, 3]");
     let msg = fail(&f, "block 3 args(b) b: i32[2] => b sum == 4");
     assert_eq!(msg, "b: sum is 3, expected 4");
     let msg = fail(&f, "block 3 args(b) b: i32[1] => b[0] != 3");
     assert_eq!(msg, "b[0]: is [3], but `!=` expected something else");
     let msg = fail(&f, "block 3 args(b) b: i32[1] => error \"boom\"");
-    assert_eq!(msg, "expected an error containing \"boom\", but the run succeeded");
+    assert_eq!(
+        msg,
+        "expected an error containing \"boom\", but the run succeeded"
+    );
     let msg = fail(&f, "block 3 args(b) b: f32[4] => b all == 1.0");
-    assert_eq!(msg, "b: element 0 is 4e-45, expected every element to be 1.0");
+    assert_eq!(
+        msg,
+        "b: element 0 is 4e-45, expected every element to be 1.0"
+    );
     // Execution errors come through unchanged.
     match run_line(&f, "block 3 args(b+2) b: i32[2]") {
         Err(RunLineError::Exec(e)) => assert!(e.to_string().contains("misaligned"), "{e}"),
@@ -88,7 +103,13 @@ fn mismatch_messages_show_expected_and_actual() {
 #[test]
 fn parse_errors_point_at_the_column() {
     let f = func(COUNT);
-    assert_eq!(parse_col(&f, "grid 0 block 1"), (6, "`0` is not a grid size like `256`, `16x16` or `8x8x4`".into()));
+    assert_eq!(
+        parse_col(&f, "grid 0 block 1"),
+        (
+            6,
+            "`0` is not a grid size like `256`, `16x16` or `8x8x4`".into()
+        )
+    );
     let (col, msg) = parse_col(&f, "block 2 args(b) b: i33[1]");
     assert_eq!(col, 20);
     assert!(msg.contains("`i33` is not an element type"), "{msg}");
@@ -97,7 +118,10 @@ fn parse_errors_point_at_the_column() {
     let (col, msg) = parse_col(&f, "args(c) b: i32[2]");
     assert_eq!((col, msg.as_str()), (6, "`c` is not declared on this line"));
     let (col, msg) = parse_col(&f, "args(b) b: i32[2] => c == [1]");
-    assert_eq!((col, msg.as_str()), (22, "`c` is not declared on this line"));
+    assert_eq!(
+        (col, msg.as_str()),
+        (22, "`c` is not declared on this line")
+    );
     let (col, _) = parse_col(&f, "args(b) b: i32[2] => b == [1, x]");
     assert_eq!(col, 31);
     let (col, msg) = parse_col(&f, "args(b) b: i8[1] = 300");
@@ -105,7 +129,10 @@ fn parse_errors_point_at_the_column() {
     let (col, msg) = parse_col(&f, "args(b) b: i32[1] $");
     assert_eq!((col, msg.as_str()), (19, "unexpected character `$`"));
     let (col, msg) = parse_col(&f, "; run: args()");
-    assert_eq!((col, msg.as_str()), (8, "%count takes 1 arguments, 0 given"));
+    assert_eq!(
+        (col, msg.as_str()),
+        (8, "%count takes 1 arguments, 0 given")
+    );
     let (_, msg) = parse_col(&f, "%other(b) b: i32[1]");
     assert!(msg.contains("for %count, not %other"), "{msg}");
     let (_, msg) = parse_col(&f, "args(b) b: i32[2] => b == 1");
@@ -113,7 +140,10 @@ fn parse_errors_point_at_the_column() {
     let (_, msg) = parse_col(&f, "args(b) b: f32[2] => b sum == 1.0");
     assert!(msg.contains("`sum`"), "{msg}");
     let (col, msg) = parse_col(&f, "args(b) b: i32[2] => b[1..3] == [0, 0]");
-    assert_eq!((col, msg.as_str()), (22, "range 1..3 is outside `b` (2 elements)"));
+    assert_eq!(
+        (col, msg.as_str()),
+        (22, "range 1..3 is outside `b` (2 elements)")
+    );
     let g = func(ADD);
     let (_, msg) = parse_col(&g, "grid 2 %add(1, 2) == 3");
     assert!(msg.contains("grid 1 block 1"), "{msg}");
@@ -130,9 +160,18 @@ block0(v0: f16x2, v1: bf16x2, v2: f64):
 }
 ",
     );
-    pass(&f, "%id([1.0 -2.0], [0.5, inf], 0x1.8p1) == [[1.0 -2.0], [0.5 inf], 3.0]");
-    pass(&f, "%id(0xc0003c00, 0, 1e-300) == [[1.0 -2.0], [0.0 0.0], 1e-300]");
-    pass(&f, "%id([nan -nan], [1_000.0 2.0], -inf) == [0xfe007e00, [1000.0 2.0], -inf]");
+    pass(
+        &f,
+        "%id([1.0 -2.0], [0.5, inf], 0x1.8p1) == [[1.0 -2.0], [0.5 inf], 3.0]",
+    );
+    pass(
+        &f,
+        "%id(0xc0003c00, 0, 1e-300) == [[1.0 -2.0], [0.0 0.0], 1e-300]",
+    );
+    pass(
+        &f,
+        "%id([nan -nan], [1_000.0 2.0], -inf) == [0xfe007e00, [1000.0 2.0], -inf]",
+    );
 }
 
 #[test]
@@ -148,7 +187,10 @@ block0(v0: surface):
 }
 ",
     );
-    pass(&f, "block 2x2 args(s) s: surface i32[2x3] = 10 => s == [11, 11, 11, 11, 10, 10]");
+    pass(
+        &f,
+        "block 2x2 args(s) s: surface i32[2x3] = 10 => s == [11, 11, 11, 11, 10, 10]",
+    );
     let (_, msg) = parse_col(&f, "args(s+4) s: surface i32[2x3]");
     assert!(msg.contains("cannot be passed"), "{msg}");
 }

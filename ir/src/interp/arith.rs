@@ -82,7 +82,9 @@ pub(crate) fn icmp(cond: IntCC, ty: Type, a: u64, b: u64) -> bool {
 /// Checks that a conversion is defined (at decode time).
 pub(crate) fn check_convert(op: ConvOp, from: Type, to: Type) -> Result<(), String> {
     let ok = match op {
-        ConvOp::Uextend | ConvOp::Sextend => from.is_int() && to.is_int() && to.bits() > from.bits(),
+        ConvOp::Uextend | ConvOp::Sextend => {
+            from.is_int() && to.is_int() && to.bits() > from.bits()
+        }
         ConvOp::Ireduce => from.is_int() && to.is_int() && to.bits() < from.bits(),
         ConvOp::Fpromote => from.is_float() && to.is_float() && to.bits() > from.bits(),
         ConvOp::Fdemote => from.is_float() && to.is_float() && to.bits() < from.bits(),

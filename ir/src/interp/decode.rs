@@ -5,8 +5,8 @@
 use super::error::{InterpError, Site};
 use super::memory::mem_size;
 use crate::{
-    AddrSpace, BinaryOp, BlockCall, ConvOp, FloatCC, Function, Inst, InstData, IntCC, RmwOp, SpecialReg,
-    SurfaceAccess, SurfaceRef, Type, UnaryOp, Value,
+    AddrSpace, BinaryOp, BlockCall, ConvOp, FloatCC, Function, Inst, InstData, IntCC, RmwOp,
+    SpecialReg, SurfaceAccess, SurfaceRef, Type, UnaryOp, Value,
 };
 use cranelift_entity::{EntityRef, SecondaryMap};
 
@@ -54,28 +54,116 @@ pub(crate) struct Surf {
 /// One decoded instruction.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Op {
-    Const { dst: Reg, bits: u64 },
-    Unary { op: UnaryOp, ty: Type, dst: Reg, a: Reg },
-    Binary { op: BinaryOp, ty: Type, dst: Reg, a: Reg, b: Reg },
-    Icmp { cond: IntCC, ty: Type, dst: Reg, a: Reg, b: Reg },
-    Fcmp { cond: FloatCC, ty: Type, dst: Reg, a: Reg, b: Reg },
-    Select { dst: Reg, c: Reg, a: Reg, b: Reg },
-    Convert { op: ConvOp, from: Type, to: Type, dst: Reg, a: Reg },
-    PtrAdd { space: AddrSpace, off_ty: Type, dst: Reg, p: Reg, off: Reg },
-    PtrToGeneric { from: AddrSpace, dst: Reg, p: Reg },
-    Special { reg: SpecialReg, dst: Reg },
-    Load { ty: Type, dst: Reg, addr: Addr },
-    Store { ty: Type, val: Reg, addr: Addr },
-    Rmw { op: RmwOp, ty: Type, dst: Reg, addr: Addr, x: Reg },
-    Cas { ty: Type, dst: Reg, addr: Addr, exp: Reg, rep: Reg },
-    SurfRmw { op: RmwOp, ty: Type, dst: Reg, surf: Surf, x: Reg },
-    SurfCas { ty: Type, dst: Reg, surf: Surf, exp: Reg, rep: Reg },
+    Const {
+        dst: Reg,
+        bits: u64,
+    },
+    Unary {
+        op: UnaryOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+    },
+    Binary {
+        op: BinaryOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Icmp {
+        cond: IntCC,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Fcmp {
+        cond: FloatCC,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Select {
+        dst: Reg,
+        c: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Convert {
+        op: ConvOp,
+        from: Type,
+        to: Type,
+        dst: Reg,
+        a: Reg,
+    },
+    PtrAdd {
+        space: AddrSpace,
+        off_ty: Type,
+        dst: Reg,
+        p: Reg,
+        off: Reg,
+    },
+    PtrToGeneric {
+        from: AddrSpace,
+        dst: Reg,
+        p: Reg,
+    },
+    Special {
+        reg: SpecialReg,
+        dst: Reg,
+    },
+    Load {
+        ty: Type,
+        dst: Reg,
+        addr: Addr,
+    },
+    Store {
+        ty: Type,
+        val: Reg,
+        addr: Addr,
+    },
+    Rmw {
+        op: RmwOp,
+        ty: Type,
+        dst: Reg,
+        addr: Addr,
+        x: Reg,
+    },
+    Cas {
+        ty: Type,
+        dst: Reg,
+        addr: Addr,
+        exp: Reg,
+        rep: Reg,
+    },
+    SurfRmw {
+        op: RmwOp,
+        ty: Type,
+        dst: Reg,
+        surf: Surf,
+        x: Reg,
+    },
+    SurfCas {
+        ty: Type,
+        dst: Reg,
+        surf: Surf,
+        exp: Reg,
+        rep: Reg,
+    },
     /// Fences: the interleaving is sequentially consistent, so no effect.
     Nop,
     Barrier,
     Jump(Target),
-    Brif { c: Reg, t: Target, e: Target },
-    Return { args: Span },
+    Brif {
+        c: Reg,
+        t: Target,
+        e: Target,
+    },
+    Return {
+        args: Span,
+    },
     /// The end of a block without a terminator.
     FallOff,
 }
@@ -120,12 +208,17 @@ type DResult<T> = Result<T, InterpError>;
 
 impl<'f> Decoder<'f> {
     fn new(func: &'f Function) -> DResult<Decoder<'f>> {
-        let bad = |msg: &str| InterpError::BadFunction { name: func.name.clone(), msg: msg.to_string() };
+        let bad = |msg: &str| InterpError::BadFunction {
+            name: func.name.clone(),
+            msg: msg.to_string(),
+        };
         let entry = func.entry_block().ok_or_else(|| bad("it has no blocks"))?;
         let mut block_pc: SecondaryMap<crate::Block, Option<u32>> = SecondaryMap::new();
         let mut pc = 0u32;
         for &b in &func.layout {
-            let Some(data) = func.blocks.get(b) else { return Err(bad("its layout names a missing block")) };
+            let Some(data) = func.blocks.get(b) else {
+                return Err(bad("its layout names a missing block"));
+            };
             if block_pc[b].is_some() {
                 return Err(bad(&format!("{b} appears twice in the layout")));
             }
@@ -134,11 +227,19 @@ impl<'f> Decoder<'f> {
             }
             block_pc[b] = Some(pc);
             pc += data.insts.len() as u32;
-            if !func.insts.get(*data.insts.last().unwrap_or(&Inst::new(0))).is_some_and(|d| d.is_terminator()) {
+            if !func
+                .insts
+                .get(*data.insts.last().unwrap_or(&Inst::new(0)))
+                .is_some_and(|d| d.is_terminator())
+            {
                 pc += 1; // room for FallOff
             }
         }
-        let params = func.blocks[entry].params.iter().map(|v| v.index() as Reg).collect();
+        let params = func.blocks[entry]
+            .params
+            .iter()
+            .map(|v| v.index() as Reg)
+            .collect();
         let p = Program {
             func,
             code: Vec::with_capacity(pc as usize),
@@ -161,9 +262,12 @@ impl<'f> Decoder<'f> {
                         msg: format!("{b} names a missing instruction {inst}"),
                     });
                 };
-                let op = self.decode(inst, data).map_err(|msg| {
-                    InterpError::Malformed { site: Box::new(Site::new(func, inst, None)), msg }
-                })?;
+                let op = self
+                    .decode(inst, data)
+                    .map_err(|msg| InterpError::Malformed {
+                        site: Box::new(Site::new(func, inst, None)),
+                        msg,
+                    })?;
                 self.p.code.push(op);
                 self.p.insts.push(inst);
             }
@@ -197,8 +301,15 @@ impl<'f> Decoder<'f> {
 
     fn addr(&self, a: crate::Address) -> Result<Addr, String> {
         match self.ty(a.ptr)? {
-            Type::Ptr(space) => Ok(Addr { ptr: self.reg(a.ptr)?, offset: a.offset, space }),
-            t => Err(format!("address operand {} has type {t}, not a pointer", a.ptr)),
+            Type::Ptr(space) => Ok(Addr {
+                ptr: self.reg(a.ptr)?,
+                offset: a.offset,
+                space,
+            }),
+            t => Err(format!(
+                "address operand {} has type {t}, not a pointer",
+                a.ptr
+            )),
         }
     }
 
@@ -208,7 +319,10 @@ impl<'f> Decoder<'f> {
             let r = self.reg(v)?;
             self.p.pool.push(r);
         }
-        Ok(Span { start, len: vals.len() as u32 })
+        Ok(Span {
+            start,
+            len: vals.len() as u32,
+        })
     }
 
     fn target(&mut self, call: &BlockCall) -> Result<Target, String> {
@@ -245,7 +359,11 @@ impl<'f> Decoder<'f> {
             SurfaceRef::Slot(_) => None,
             SurfaceRef::Handle(v) => Some(self.reg(v)?),
         };
-        Ok(Surf { access: *access, handle, coords: self.span(coords)? })
+        Ok(Surf {
+            access: *access,
+            handle,
+            coords: self.span(coords)?,
+        })
     }
 
     fn decode(&mut self, inst: Inst, data: &InstData) -> Result<Op, String> {
@@ -254,38 +372,84 @@ impl<'f> Decoder<'f> {
                 if !ty.is_int() {
                     return Err(format!("iconst of non-integer type {ty}"));
                 }
-                Op::Const { dst: self.dst(inst)?, bits: mask(*imm as u64, ty.bits()) }
+                Op::Const {
+                    dst: self.dst(inst)?,
+                    bits: mask(*imm as u64, ty.bits()),
+                }
             }
-            InstData::Fconst { ty, bits } => Op::Const { dst: self.dst(inst)?, bits: mask(*bits, ty.bits()) },
+            InstData::Fconst { ty, bits } => Op::Const {
+                dst: self.dst(inst)?,
+                bits: mask(*bits, ty.bits()),
+            },
             InstData::Unary { op, arg } => {
                 let ty = self.ty(*arg)?;
-                let ok = if op.is_float() { ty.is_float() || ty.is_packed_float() } else { ty.is_int() };
+                let ok = if op.is_float() {
+                    ty.is_float() || ty.is_packed_float()
+                } else {
+                    ty.is_int()
+                };
                 if !ok {
                     return Err(format!("{op} is not defined on {ty}"));
                 }
-                Op::Unary { op: *op, ty, dst: self.dst(inst)?, a: self.reg(*arg)? }
+                Op::Unary {
+                    op: *op,
+                    ty,
+                    dst: self.dst(inst)?,
+                    a: self.reg(*arg)?,
+                }
             }
             InstData::Binary { op, args } => {
                 let ty = self.ty(args[0])?;
-                let ok = if op.is_float() { ty.is_float() || ty.is_packed_float() } else { ty.is_int() };
+                let ok = if op.is_float() {
+                    ty.is_float() || ty.is_packed_float()
+                } else {
+                    ty.is_int()
+                };
                 if !ok || self.ty(args[1])? != ty {
-                    return Err(format!("{op} is not defined on {ty}, {}", self.ty(args[1])?));
+                    return Err(format!(
+                        "{op} is not defined on {ty}, {}",
+                        self.ty(args[1])?
+                    ));
                 }
-                Op::Binary { op: *op, ty, dst: self.dst(inst)?, a: self.reg(args[0])?, b: self.reg(args[1])? }
+                Op::Binary {
+                    op: *op,
+                    ty,
+                    dst: self.dst(inst)?,
+                    a: self.reg(args[0])?,
+                    b: self.reg(args[1])?,
+                }
             }
             InstData::Icmp { cond, args } => {
                 let ty = self.ty(args[0])?;
                 if !(ty.is_int() || ty.is_ptr()) || self.ty(args[1])? != ty {
-                    return Err(format!("icmp is not defined on {ty}, {}", self.ty(args[1])?));
+                    return Err(format!(
+                        "icmp is not defined on {ty}, {}",
+                        self.ty(args[1])?
+                    ));
                 }
-                Op::Icmp { cond: *cond, ty, dst: self.dst(inst)?, a: self.reg(args[0])?, b: self.reg(args[1])? }
+                Op::Icmp {
+                    cond: *cond,
+                    ty,
+                    dst: self.dst(inst)?,
+                    a: self.reg(args[0])?,
+                    b: self.reg(args[1])?,
+                }
             }
             InstData::Fcmp { cond, args } => {
                 let ty = self.ty(args[0])?;
                 if !ty.is_float() || self.ty(args[1])? != ty {
-                    return Err(format!("fcmp is not defined on {ty}, {}", self.ty(args[1])?));
+                    return Err(format!(
+                        "fcmp is not defined on {ty}, {}",
+                        self.ty(args[1])?
+                    ));
                 }
-                Op::Fcmp { cond: *cond, ty, dst: self.dst(inst)?, a: self.reg(args[0])?, b: self.reg(args[1])? }
+                Op::Fcmp {
+                    cond: *cond,
+                    ty,
+                    dst: self.dst(inst)?,
+                    a: self.reg(args[0])?,
+                    b: self.reg(args[1])?,
+                }
             }
             InstData::Select { cond, args } => Op::Select {
                 dst: self.dst(inst)?,
@@ -296,7 +460,13 @@ impl<'f> Decoder<'f> {
             InstData::Convert { op, to, arg } => {
                 let from = self.ty(*arg)?;
                 super::arith::check_convert(*op, from, *to)?;
-                Op::Convert { op: *op, from, to: *to, dst: self.dst(inst)?, a: self.reg(*arg)? }
+                Op::Convert {
+                    op: *op,
+                    from,
+                    to: *to,
+                    dst: self.dst(inst)?,
+                    a: self.reg(*arg)?,
+                }
             }
             InstData::PtrAdd { ptr, offset } => {
                 let Type::Ptr(space) = self.ty(*ptr)? else {
@@ -306,32 +476,68 @@ impl<'f> Decoder<'f> {
                 if !matches!(off_ty, Type::I32 | Type::I64) {
                     return Err(format!("ptr_add offset has type {off_ty}, not i32 or i64"));
                 }
-                Op::PtrAdd { space, off_ty, dst: self.dst(inst)?, p: self.reg(*ptr)?, off: self.reg(*offset)? }
+                Op::PtrAdd {
+                    space,
+                    off_ty,
+                    dst: self.dst(inst)?,
+                    p: self.reg(*ptr)?,
+                    off: self.reg(*offset)?,
+                }
             }
             InstData::PtrToGeneric { ptr } => {
                 let Type::Ptr(from) = self.ty(*ptr)? else {
                     return Err(format!("ptr_to_generic of non-pointer {ptr}"));
                 };
-                Op::PtrToGeneric { from, dst: self.dst(inst)?, p: self.reg(*ptr)? }
+                Op::PtrToGeneric {
+                    from,
+                    dst: self.dst(inst)?,
+                    p: self.reg(*ptr)?,
+                }
             }
-            InstData::Special { reg } => Op::Special { reg: *reg, dst: self.dst(inst)? },
+            InstData::Special { reg } => Op::Special {
+                reg: *reg,
+                dst: self.dst(inst)?,
+            },
             InstData::Load { ty, addr } => {
                 mem_size(*ty).ok_or_else(|| format!("load of {ty}, which has no memory form"))?;
-                Op::Load { ty: *ty, dst: self.dst(inst)?, addr: self.addr(*addr)? }
+                Op::Load {
+                    ty: *ty,
+                    dst: self.dst(inst)?,
+                    addr: self.addr(*addr)?,
+                }
             }
             InstData::Store { value, addr } => {
                 let ty = self.ty(*value)?;
                 mem_size(ty).ok_or_else(|| format!("store of {ty}, which has no memory form"))?;
-                Op::Store { ty, val: self.reg(*value)?, addr: self.addr(*addr)? }
+                Op::Store {
+                    ty,
+                    val: self.reg(*value)?,
+                    addr: self.addr(*addr)?,
+                }
             }
-            InstData::AtomicRmw { op, ty, addr, arg, .. } => {
+            InstData::AtomicRmw {
+                op, ty, addr, arg, ..
+            } => {
                 if !op.accepts_type(*ty) {
                     return Err(format!("atomic_rmw {op} is not defined on {ty}"));
                 }
-                Op::Rmw { op: *op, ty: *ty, dst: self.dst(inst)?, addr: self.addr(*addr)?, x: self.reg(*arg)? }
+                Op::Rmw {
+                    op: *op,
+                    ty: *ty,
+                    dst: self.dst(inst)?,
+                    addr: self.addr(*addr)?,
+                    x: self.reg(*arg)?,
+                }
             }
-            InstData::AtomicCas { ty, addr, expected, replacement, .. } => {
-                mem_size(*ty).ok_or_else(|| format!("atomic_cas of {ty}, which has no memory form"))?;
+            InstData::AtomicCas {
+                ty,
+                addr,
+                expected,
+                replacement,
+                ..
+            } => {
+                mem_size(*ty)
+                    .ok_or_else(|| format!("atomic_cas of {ty}, which has no memory form"))?;
                 Op::Cas {
                     ty: *ty,
                     dst: self.dst(inst)?,
@@ -341,23 +547,56 @@ impl<'f> Decoder<'f> {
                 }
             }
             InstData::AtomicLoad { ty, addr, .. } => {
-                mem_size(*ty).ok_or_else(|| format!("atomic_load of {ty}, which has no memory form"))?;
-                Op::Load { ty: *ty, dst: self.dst(inst)?, addr: self.addr(*addr)? }
+                mem_size(*ty)
+                    .ok_or_else(|| format!("atomic_load of {ty}, which has no memory form"))?;
+                Op::Load {
+                    ty: *ty,
+                    dst: self.dst(inst)?,
+                    addr: self.addr(*addr)?,
+                }
             }
-            InstData::AtomicStore { ty, addr, value, .. } => {
-                mem_size(*ty).ok_or_else(|| format!("atomic_store of {ty}, which has no memory form"))?;
-                Op::Store { ty: *ty, val: self.reg(*value)?, addr: self.addr(*addr)? }
+            InstData::AtomicStore {
+                ty, addr, value, ..
+            } => {
+                mem_size(*ty)
+                    .ok_or_else(|| format!("atomic_store of {ty}, which has no memory form"))?;
+                Op::Store {
+                    ty: *ty,
+                    val: self.reg(*value)?,
+                    addr: self.addr(*addr)?,
+                }
             }
             InstData::Fence { .. } => Op::Nop,
-            InstData::SurfaceRmw { op, ty, access, coords, arg, .. } => {
+            InstData::SurfaceRmw {
+                op,
+                ty,
+                access,
+                coords,
+                arg,
+                ..
+            } => {
                 if !op.accepts_type(*ty) {
                     return Err(format!("surface_rmw {op} is not defined on {ty}"));
                 }
                 let surf = self.surf(access, coords)?;
-                Op::SurfRmw { op: *op, ty: *ty, dst: self.dst(inst)?, surf, x: self.reg(*arg)? }
+                Op::SurfRmw {
+                    op: *op,
+                    ty: *ty,
+                    dst: self.dst(inst)?,
+                    surf,
+                    x: self.reg(*arg)?,
+                }
             }
-            InstData::SurfaceCas { ty, access, coords, expected, replacement, .. } => {
-                mem_size(*ty).ok_or_else(|| format!("surface_cas of {ty}, which has no memory form"))?;
+            InstData::SurfaceCas {
+                ty,
+                access,
+                coords,
+                expected,
+                replacement,
+                ..
+            } => {
+                mem_size(*ty)
+                    .ok_or_else(|| format!("surface_cas of {ty}, which has no memory form"))?;
                 let surf = self.surf(access, coords)?;
                 Op::SurfCas {
                     ty: *ty,
@@ -369,9 +608,15 @@ impl<'f> Decoder<'f> {
             }
             InstData::Barrier => Op::Barrier,
             InstData::Jump { dest } => Op::Jump(self.target(dest)?),
-            InstData::Brif { cond, then_dest, else_dest } => {
-                Op::Brif { c: self.reg(*cond)?, t: self.target(then_dest)?, e: self.target(else_dest)? }
-            }
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => Op::Brif {
+                c: self.reg(*cond)?,
+                t: self.target(then_dest)?,
+                e: self.target(else_dest)?,
+            },
             InstData::Return { args } => {
                 if args.len() != self.func.returns.len() {
                     return Err(format!(
@@ -380,7 +625,9 @@ impl<'f> Decoder<'f> {
                         self.func.returns.len()
                     ));
                 }
-                Op::Return { args: self.span(args)? }
+                Op::Return {
+                    args: self.span(args)?,
+                }
             }
         })
     }

@@ -25,7 +25,12 @@ impl Site {
             None => op.to_string(),
         };
         let loc = func.inst_locs.get(inst).copied().unwrap_or_default();
-        Site { inst, text, loc, thread }
+        Site {
+            inst,
+            text,
+            loc,
+            thread,
+        }
     }
 }
 
@@ -37,7 +42,11 @@ impl fmt::Display for Site {
         }
         f.write_str(")")?;
         if let Some((b, t)) = self.thread {
-            write!(f, " in thread ({},{},{}) of block ({},{},{})", t[0], t[1], t[2], b[0], b[1], b[2])?;
+            write!(
+                f,
+                " in thread ({},{},{}) of block ({},{},{})",
+                t[0], t[1], t[2], b[0], b[1], b[2]
+            )?;
         }
         Ok(())
     }
@@ -49,16 +58,37 @@ impl fmt::Display for Site {
 pub enum InterpError {
     /// An access whose address is not a multiple of its size.
     #[error("{site}: misaligned {size}-byte {} access at address {addr:#x}", space.name())]
-    Misaligned { site: Box<Site>, space: AddrSpace, addr: u64, size: u32 },
+    Misaligned {
+        site: Box<Site>,
+        space: AddrSpace,
+        addr: u64,
+        size: u32,
+    },
     /// An access past the end of a buffer or of shared memory.
     #[error("{site}: out-of-bounds {size}-byte {} access at address {addr:#x}: {detail}", space.name())]
-    OutOfBounds { site: Box<Site>, space: AddrSpace, addr: u64, size: u32, detail: String },
+    OutOfBounds {
+        site: Box<Site>,
+        space: AddrSpace,
+        addr: u64,
+        size: u32,
+        detail: String,
+    },
     /// A global (or generic) address in no buffer's window.
     #[error("{site}: {} address {addr:#x} is in no buffer", space.name())]
-    UnknownBuffer { site: Box<Site>, space: AddrSpace, addr: u64 },
+    UnknownBuffer {
+        site: Box<Site>,
+        space: AddrSpace,
+        addr: u64,
+    },
     /// A surface coordinate out of range with `clamp trap`.
-    #[error("{site}: surface coordinates {coords:?} out of range of extent {extent:?} (clamp trap)")]
-    SurfaceOutOfRange { site: Box<Site>, coords: Vec<i32>, extent: [u32; 3] },
+    #[error(
+        "{site}: surface coordinates {coords:?} out of range of extent {extent:?} (clamp trap)"
+    )]
+    SurfaceOutOfRange {
+        site: Box<Site>,
+        coords: Vec<i32>,
+        extent: [u32; 3],
+    },
     /// A surface access the launch cannot serve (unbound slot, bad handle,
     /// element size mismatch, unaligned byte coordinate).
     #[error("{site}: {msg}")]
@@ -81,7 +111,9 @@ pub enum InterpError {
     #[error("bad launch: {0}")]
     BadLaunch(String),
     /// More instructions than the step limit were executed.
-    #[error("step limit of {limit} instructions reached (an endless loop or a spin that never ends?)")]
+    #[error(
+        "step limit of {limit} instructions reached (an endless loop or a spin that never ends?)"
+    )]
     StepLimit { limit: u64 },
     /// No thread can make progress.
     #[error("deadlock: {detail}")]
@@ -126,16 +158,36 @@ impl Fault {
         use super::memory::MemFault;
         let site = Box::new(site);
         match self {
-            Fault::Mem(MemFault::Misaligned { space, addr }, size) => {
-                InterpError::Misaligned { site, space, addr, size }
+            Fault::Mem(MemFault::Misaligned { space, addr }, size) => InterpError::Misaligned {
+                site,
+                space,
+                addr,
+                size,
+            },
+            Fault::Mem(
+                MemFault::OutOfBounds {
+                    space,
+                    addr,
+                    detail,
+                },
+                size,
+            ) => InterpError::OutOfBounds {
+                site,
+                space,
+                addr,
+                size,
+                detail,
+            },
+            Fault::Mem(MemFault::Unknown { space, addr }, _) => {
+                InterpError::UnknownBuffer { site, space, addr }
             }
-            Fault::Mem(MemFault::OutOfBounds { space, addr, detail }, size) => {
-                InterpError::OutOfBounds { site, space, addr, size, detail }
-            }
-            Fault::Mem(MemFault::Unknown { space, addr }, _) => InterpError::UnknownBuffer { site, space, addr },
             Fault::Undefined(value) => InterpError::Undefined { site, value },
             Fault::DivByZero => InterpError::DivisionByZero { site },
-            Fault::SurfaceRange(coords, extent) => InterpError::SurfaceOutOfRange { site, coords, extent },
+            Fault::SurfaceRange(coords, extent) => InterpError::SurfaceOutOfRange {
+                site,
+                coords,
+                extent,
+            },
             Fault::Surface(msg) => InterpError::Surface { site, msg },
             Fault::Malformed(msg) => InterpError::Malformed { site, msg },
         }

@@ -38,11 +38,17 @@ impl Machine<'_, '_> {
 
     /// The element a surface atomic addresses: `(surface, byte offset)`, or
     /// `None` when `clamp ign` drops the access.
-    fn surface_elem(&mut self, base: usize, s: &Surf, ty: Type) -> Result<Option<(usize, usize)>, Fault> {
+    fn surface_elem(
+        &mut self,
+        base: usize,
+        s: &Surf,
+        ty: Type,
+    ) -> Result<Option<(usize, usize)>, Fault> {
         let idx = match (s.access.surface, s.handle) {
-            (SurfaceRef::Slot(n), _) => {
-                self.mem.slot(n).ok_or_else(|| Fault::Surface(format!("no surface is bound at slot {n}")))?
-            }
+            (SurfaceRef::Slot(n), _) => self
+                .mem
+                .slot(n)
+                .ok_or_else(|| Fault::Surface(format!("no surface is bound at slot {n}")))?,
             (SurfaceRef::Handle(_), Some(h)) => {
                 let bits = self.get(base, h)?;
                 self.mem
@@ -150,24 +156,52 @@ impl Machine<'_, '_> {
                 let v = arith::binop(op, ty, x, y).ok_or(Fault::DivByZero)?;
                 self.set(base, dst, v);
             }
-            Op::Icmp { cond, ty, dst, a, b } => {
+            Op::Icmp {
+                cond,
+                ty,
+                dst,
+                a,
+                b,
+            } => {
                 let v = arith::icmp(cond, ty, self.get(base, a)?, self.get(base, b)?);
                 self.set(base, dst, v as u64);
             }
-            Op::Fcmp { cond, ty, dst, a, b } => {
+            Op::Fcmp {
+                cond,
+                ty,
+                dst,
+                a,
+                b,
+            } => {
                 let k = FKind::of(ty).unwrap_or(FKind::F64);
                 let v = float::compare(k, cond, self.get(base, a)?, self.get(base, b)?);
                 self.set(base, dst, v as u64);
             }
             Op::Select { dst, c, a, b } => {
-                let v = if self.get(base, c)? & 1 != 0 { self.get(base, a)? } else { self.get(base, b)? };
+                let v = if self.get(base, c)? & 1 != 0 {
+                    self.get(base, a)?
+                } else {
+                    self.get(base, b)?
+                };
                 self.set(base, dst, v);
             }
-            Op::Convert { op, from, to, dst, a } => {
+            Op::Convert {
+                op,
+                from,
+                to,
+                dst,
+                a,
+            } => {
                 let v = arith::convert(op, from, to, self.get(base, a)?);
                 self.set(base, dst, v);
             }
-            Op::PtrAdd { space, off_ty, dst, p, off } => {
+            Op::PtrAdd {
+                space,
+                off_ty,
+                dst,
+                p,
+                off,
+            } => {
                 let o = arith::sext(self.get(base, off)?, off_ty.bits());
                 let p = self.get(base, p)?;
                 let v = match space {
@@ -196,14 +230,26 @@ impl Machine<'_, '_> {
                 let v = self.get(base, val)?;
                 write_le(self.at(t, base, addr, ty.bytes())?, v);
             }
-            Op::Rmw { op, ty, dst, addr, x } => {
+            Op::Rmw {
+                op,
+                ty,
+                dst,
+                addr,
+                x,
+            } => {
                 let x = self.get(base, x)?;
                 let bytes = self.at(t, base, addr, ty.bytes())?;
                 let old = read_le(bytes);
                 write_le(bytes, arith::rmw(op, ty, old, x));
                 self.set(base, dst, old);
             }
-            Op::Cas { ty, dst, addr, exp, rep } => {
+            Op::Cas {
+                ty,
+                dst,
+                addr,
+                exp,
+                rep,
+            } => {
                 let (e, r) = (self.get(base, exp)?, self.get(base, rep)?);
                 let bytes = self.at(t, base, addr, ty.bytes())?;
                 let old = read_le(bytes);
@@ -212,7 +258,13 @@ impl Machine<'_, '_> {
                 }
                 self.set(base, dst, old);
             }
-            Op::SurfRmw { op, ty, dst, surf, x } => {
+            Op::SurfRmw {
+                op,
+                ty,
+                dst,
+                surf,
+                x,
+            } => {
                 let x = self.get(base, x)?;
                 let old = match self.surface_elem(base, &surf, ty)? {
                     Some((i, off)) => {
@@ -225,7 +277,13 @@ impl Machine<'_, '_> {
                 };
                 self.set(base, dst, old);
             }
-            Op::SurfCas { ty, dst, surf, exp, rep } => {
+            Op::SurfCas {
+                ty,
+                dst,
+                surf,
+                exp,
+                rep,
+            } => {
                 let (e, r) = (self.get(base, exp)?, self.get(base, rep)?);
                 let old = match self.surface_elem(base, &surf, ty)? {
                     Some((i, off)) => {
@@ -244,7 +302,11 @@ impl Machine<'_, '_> {
             Op::Barrier => return Ok(Event::Barrier(pc as u32)),
             Op::Jump(tg) => self.branch(t, base, tg)?,
             Op::Brif { c, t: then_t, e } => {
-                let tg = if self.get(base, c)? & 1 != 0 { then_t } else { e };
+                let tg = if self.get(base, c)? & 1 != 0 {
+                    then_t
+                } else {
+                    e
+                };
                 self.branch(t, base, tg)?;
             }
             Op::Return { args } => {
@@ -258,10 +320,11 @@ impl Machine<'_, '_> {
                 return Ok(Event::Exit);
             }
             Op::FallOff => {
-                return Err(Fault::Malformed("the block ends here without a terminator".to_string()));
+                return Err(Fault::Malformed(
+                    "the block ends here without a terminator".to_string(),
+                ));
             }
         }
         Ok(Event::Next)
     }
 }
-

@@ -123,7 +123,11 @@ fn narrow(x: f64, eb: u32, mb: u32) -> u64 {
     let m = (1u64 << 52) | man;
     let min_e = 1 - bias;
     let base_shift = 52 - mb as i64;
-    let shift = if e >= min_e { base_shift } else { base_shift + (min_e - e) };
+    let shift = if e >= min_e {
+        base_shift
+    } else {
+        base_shift + (min_e - e)
+    };
     if shift >= 54 {
         // Below half the smallest subnormal: rounds to zero.
         return sign;
@@ -131,7 +135,11 @@ fn narrow(x: f64, eb: u32, mb: u32) -> u64 {
     let q = m >> shift;
     let rem = m & ((1u64 << shift) - 1);
     let half = 1u64 << (shift - 1);
-    let q = if rem > half || (rem == half && q & 1 == 1) { q + 1 } else { q };
+    let q = if rem > half || (rem == half && q & 1 == 1) {
+        q + 1
+    } else {
+        q
+    };
     let bits = if e >= min_e {
         // A carry out of the fraction bumps the exponent, as it should.
         (((e + bias) as u64) << mb) + (q - (1u64 << mb))

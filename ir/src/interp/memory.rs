@@ -59,7 +59,11 @@ impl Surface {
     /// A zeroed surface.
     pub fn zeroed(extent: [u32; 3], elem_bytes: u32) -> Surface {
         let n = extent.iter().map(|&e| e as usize).product::<usize>() * elem_bytes as usize;
-        Surface { extent, elem_bytes, data: vec![0; n] }
+        Surface {
+            extent,
+            elem_bytes,
+            data: vec![0; n],
+        }
     }
 }
 
@@ -142,9 +146,19 @@ impl Memory {
 /// Why an access failed (the caller adds the instruction and thread).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum MemFault {
-    Misaligned { space: AddrSpace, addr: u64 },
-    OutOfBounds { space: AddrSpace, addr: u64, detail: String },
-    Unknown { space: AddrSpace, addr: u64 },
+    Misaligned {
+        space: AddrSpace,
+        addr: u64,
+    },
+    OutOfBounds {
+        space: AddrSpace,
+        addr: u64,
+        detail: String,
+    },
+    Unknown {
+        space: AddrSpace,
+        addr: u64,
+    },
 }
 
 /// The effective address of `ptr + offset` in a space: 32-bit wrapping for
@@ -179,11 +193,15 @@ pub(crate) fn locate<'a>(
     if in_shared {
         let off = off as usize;
         let len = shared.len();
-        return shared.get_mut(off..off + size).ok_or_else(|| MemFault::OutOfBounds {
-            space,
-            addr,
-            detail: format!("shared offset {off:#x}, the block has {len} bytes of shared memory"),
-        });
+        return shared
+            .get_mut(off..off + size)
+            .ok_or_else(|| MemFault::OutOfBounds {
+                space,
+                addr,
+                detail: format!(
+                    "shared offset {off:#x}, the block has {len} bytes of shared memory"
+                ),
+            });
     }
     let window = addr >> 32;
     let buf = window
@@ -192,11 +210,12 @@ pub(crate) fn locate<'a>(
         .ok_or(MemFault::Unknown { space, addr })?;
     let off = (addr & 0xffff_ffff) as usize;
     let len = buf.len();
-    buf.get_mut(off..off + size).ok_or_else(|| MemFault::OutOfBounds {
-        space,
-        addr,
-        detail: format!("byte {off} of buffer {} ({len} bytes)", window - 1),
-    })
+    buf.get_mut(off..off + size)
+        .ok_or_else(|| MemFault::OutOfBounds {
+            space,
+            addr,
+            detail: format!("byte {off} of buffer {} ({len} bytes)", window - 1),
+        })
 }
 
 /// Reads a little-endian value of up to 8 bytes.

@@ -59,7 +59,8 @@ pub use decode::Program;
 pub use error::{InterpError, Site};
 pub use float::{bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits};
 pub use memory::{
-    BufferId, Memory, Surface, SurfaceId, GLOBAL_BASE, MAX_BUFFER_BYTES, SHARED_WINDOW_BASE, SURFACE_HANDLE_BASE,
+    BufferId, Memory, Surface, SurfaceId, GLOBAL_BASE, MAX_BUFFER_BYTES, SHARED_WINDOW_BASE,
+    SURFACE_HANDLE_BASE,
 };
 pub use runline::{run_line, RunLineError};
 pub use sched::{Dim3, Launch, RunStats, DEFAULT_STEP_LIMIT, MAX_SHARED_BYTES, MAX_THREADS};
@@ -79,17 +80,31 @@ impl Program<'_> {
 
     /// Runs the function on a single thread (grid 1, block 1) with the
     /// given arguments and memory, and returns its return values.
-    pub fn call_with_memory(&self, args: &[DataValue], mem: &mut Memory) -> Result<Vec<DataValue>, InterpError> {
+    pub fn call_with_memory(
+        &self,
+        args: &[DataValue],
+        mem: &mut Memory,
+    ) -> Result<Vec<DataValue>, InterpError> {
         let launch = Launch::new(Dim3::x(1), Dim3::x(1), args.to_vec());
         let mut m = Machine::new(self, mem, &launch)?;
         m.run(launch.step_limit)?;
         let bits = m.ret.take().unwrap_or_default();
-        Ok(self.func.returns.iter().zip(bits).map(|(&ty, b)| DataValue::from_bits(ty, b)).collect())
+        Ok(self
+            .func
+            .returns
+            .iter()
+            .zip(bits)
+            .map(|(&ty, b)| DataValue::from_bits(ty, b))
+            .collect())
     }
 }
 
 /// Decodes and launches a kernel (see [`Program::launch`]).
-pub fn run_kernel(func: &Function, launch: &Launch, mem: &mut Memory) -> Result<RunStats, InterpError> {
+pub fn run_kernel(
+    func: &Function,
+    launch: &Launch,
+    mem: &mut Memory,
+) -> Result<RunStats, InterpError> {
     Program::new(func)?.launch(launch, mem)
 }
 

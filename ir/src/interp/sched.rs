@@ -81,7 +81,13 @@ pub struct Launch {
 impl Launch {
     /// A launch with no shared memory and the default step limit.
     pub fn new(grid: Dim3, block: Dim3, args: Vec<DataValue>) -> Launch {
-        Launch { grid, block, shared_bytes: 0, step_limit: DEFAULT_STEP_LIMIT, args }
+        Launch {
+            grid,
+            block,
+            shared_bytes: 0,
+            step_limit: DEFAULT_STEP_LIMIT,
+            args,
+        }
     }
 }
 
@@ -135,7 +141,11 @@ pub(crate) struct Machine<'a, 'f> {
 
 impl<'a, 'f> Machine<'a, 'f> {
     /// Sets up every thread of `launch` at the entry with its arguments.
-    pub fn new(prog: &'a Program<'f>, mem: &'a mut Memory, launch: &Launch) -> Result<Self, InterpError> {
+    pub fn new(
+        prog: &'a Program<'f>,
+        mem: &'a mut Memory,
+        launch: &Launch,
+    ) -> Result<Self, InterpError> {
         let bad = |m: String| Err(InterpError::BadLaunch(m));
         let (g, b) = (launch.grid, launch.block);
         if g.count() == 0 || b.count() == 0 {
@@ -143,10 +153,15 @@ impl<'a, 'f> Machine<'a, 'f> {
         }
         let threads = g.count() * b.count();
         if threads > MAX_THREADS {
-            return bad(format!("{threads} threads; at most {MAX_THREADS} are supported"));
+            return bad(format!(
+                "{threads} threads; at most {MAX_THREADS} are supported"
+            ));
         }
         if launch.shared_bytes > MAX_SHARED_BYTES {
-            return bad(format!("{} bytes of shared memory; at most {MAX_SHARED_BYTES}", launch.shared_bytes));
+            return bad(format!(
+                "{} bytes of shared memory; at most {MAX_SHARED_BYTES}",
+                launch.shared_bytes
+            ));
         }
         let types = prog.func.params();
         if types.len() != launch.args.len() {
@@ -159,14 +174,19 @@ impl<'a, 'f> Machine<'a, 'f> {
         }
         for (i, (t, a)) in types.iter().zip(&launch.args).enumerate() {
             if *t != a.ty() {
-                return bad(format!("argument {i} is {} {a}, the parameter is {t}", a.ty()));
+                return bad(format!(
+                    "argument {i} is {} {a}, the parameter is {t}",
+                    a.ty()
+                ));
             }
         }
         let threads = threads as usize;
         let nvals = prog.num_values;
         let regs_len = threads.checked_mul(nvals).filter(|&n| n <= 1 << 28);
         let Some(regs_len) = regs_len else {
-            return bad(format!("{threads} threads × {nvals} values need too many registers"));
+            return bad(format!(
+                "{threads} threads × {nvals} values need too many registers"
+            ));
         };
         let mut regs = vec![0u64; regs_len];
         let mut def = vec![false; regs_len];
@@ -192,7 +212,13 @@ impl<'a, 'f> Machine<'a, 'f> {
             grid: g,
             block: b,
             tpb,
-            blocks: vec![BlockState { live: tpb as u32, waiting: 0 }; nblocks],
+            blocks: vec![
+                BlockState {
+                    live: tpb as u32,
+                    waiting: 0
+                };
+                nblocks
+            ],
             tmp: Vec::new(),
             ret: None,
         })
@@ -200,7 +226,10 @@ impl<'a, 'f> Machine<'a, 'f> {
 
     /// `(block_id, thread_id)` of thread `t`.
     pub fn ids(&self, t: usize) -> ([u32; 3], [u32; 3]) {
-        (self.grid.unlinear(t / self.tpb), self.block.unlinear(t % self.tpb))
+        (
+            self.grid.unlinear(t / self.tpb),
+            self.block.unlinear(t % self.tpb),
+        )
     }
 
     /// Runs every thread to completion (or to the first error).
@@ -242,7 +271,9 @@ impl<'a, 'f> Machine<'a, 'f> {
                 return Ok(RunStats { steps });
             }
             if !progressed {
-                return Err(InterpError::Deadlock { detail: "no thread can run".to_string() });
+                return Err(InterpError::Deadlock {
+                    detail: "no thread can run".to_string(),
+                });
             }
         }
     }

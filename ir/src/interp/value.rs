@@ -123,7 +123,11 @@ impl fmt::Display for DataValue {
             DataValue::F32(x) => fmt_float(f, FKind::F32, x as u64),
             DataValue::F64(x) => fmt_float(f, FKind::F64, x),
             DataValue::F16x2(x) | DataValue::BF16x2(x) => {
-                let k = if matches!(self, DataValue::F16x2(_)) { FKind::F16 } else { FKind::BF16 };
+                let k = if matches!(self, DataValue::F16x2(_)) {
+                    FKind::F16
+                } else {
+                    FKind::BF16
+                };
                 f.write_str("[")?;
                 fmt_float(f, k, (x & 0xffff) as u64)?;
                 f.write_str(" ")?;

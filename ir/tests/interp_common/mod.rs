@@ -9,7 +9,10 @@ pub fn func(src: &str) -> Function {
     match atomc_ir::parse::parse(src) {
         Ok(mut funcs) if !funcs.is_empty() => funcs.remove(0),
         Ok(_) => panic!("no function in:\n{src}"),
-        Err(d) => panic!("parse failed:\n{}", atomc_ir::diagnostic::render("test.atom", src, &d)),
+        Err(d) => panic!(
+            "parse failed:\n{}",
+            atomc_ir::diagnostic::render("test.atom", src, &d)
+        ),
     }
 }
 

@@ -28,7 +28,11 @@ impl RunSpec {
             places.push(match d.kind {
                 DeclKind::Buffer => Where::Buf(mem.add_buffer(bytes)),
                 DeclKind::Surface { extent, slot } => {
-                    let id = mem.add_surface(Surface { extent, elem_bytes: size as u32, data: bytes });
+                    let id = mem.add_surface(Surface {
+                        extent,
+                        elem_bytes: size as u32,
+                        data: bytes,
+                    });
                     if let Some(s) = slot {
                         mem.bind_slot(s, id);
                     }
@@ -56,7 +60,9 @@ impl RunSpec {
                 return if msg.contains(text.as_str()) {
                     Ok(())
                 } else {
-                    Err(RunLineError::Mismatch(format!("expected an error containing \"{text}\", got: {msg}")))
+                    Err(RunLineError::Mismatch(format!(
+                        "expected an error containing \"{text}\", got: {msg}"
+                    )))
                 };
             }
             (Err(e), None) => return Err(RunLineError::Exec(e)),
@@ -70,7 +76,10 @@ impl RunSpec {
         if let (Some((equal, want)), Some(got)) = (&self.call, results) {
             if (got == *want) != *equal {
                 let show = |v: &[crate::interp::DataValue]| {
-                    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                    v.iter()
+                        .map(|x| x.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 };
                 let op = if *equal { "==" } else { "!=" };
                 return Err(RunLineError::Mismatch(format!(
@@ -107,14 +116,25 @@ impl RunSpec {
 }
 
 /// Whether `got` meets the expectation; `Err` says how it does not.
-fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool) -> Result<(), String> {
+fn judge(
+    elem: Elem,
+    mode: CheckMode,
+    got: &[u64],
+    want: &Expected,
+    equal: bool,
+) -> Result<(), String> {
     let show = |v: &[u64]| show_list(elem, v);
     // (holds, what was found, what `==` wanted, extra detail)
     let (holds, found, wanted, extra) = match (mode, want) {
         (CheckMode::Sum, Expected::Scalar(x)) => {
             let sum = got.iter().fold(0u64, |a, &b| a.wrapping_add(b));
             let sum = crate::interp::decode::mask(sum, elem.ty.bits());
-            (sum == *x, format!("sum is {}", elem.show(sum)), elem.show(*x), String::new())
+            (
+                sum == *x,
+                format!("sum is {}", elem.show(sum)),
+                elem.show(*x),
+                String::new(),
+            )
         }
         (CheckMode::All, Expected::Scalar(x)) => {
             let bad = got.iter().position(|v| v != x);
@@ -122,19 +142,36 @@ fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool)
                 Some(i) => format!("element {i} is {}", elem.show(got[i])),
                 None => format!("every element is {}", elem.show(*x)),
             };
-            (bad.is_none(), found, format!("every element to be {}", elem.show(*x)), String::new())
+            (
+                bad.is_none(),
+                found,
+                format!("every element to be {}", elem.show(*x)),
+                String::new(),
+            )
         }
-        (CheckMode::Exact, Expected::Scalar(x)) => {
-            (got == [*x], format!("is {}", show(got)), elem.show(*x), String::new())
-        }
+        (CheckMode::Exact, Expected::Scalar(x)) => (
+            got == [*x],
+            format!("is {}", show(got)),
+            elem.show(*x),
+            String::new(),
+        ),
         (CheckMode::Exact, Expected::List(w)) => {
             let mut extra = String::new();
             if got.len() != w.len() {
                 extra = format!(" ({} elements, {} expected)", got.len(), w.len());
             } else if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
-                extra = format!(" (first difference at {i}: {} vs {})", elem.show(got[i]), elem.show(w[i]));
+                extra = format!(
+                    " (first difference at {i}: {} vs {})",
+                    elem.show(got[i]),
+                    elem.show(w[i])
+                );
             }
-            (got == w.as_slice(), format!("is {}", show(got)), show(w), extra)
+            (
+                got == w.as_slice(),
+                format!("is {}", show(got)),
+                show(w),
+                extra,
+            )
         }
         (CheckMode::Sorted | CheckMode::Set, Expected::List(w)) => {
             let mut a = got.to_vec();
@@ -145,10 +182,24 @@ fn judge(elem: Elem, mode: CheckMode, got: &[u64], want: &Expected, equal: bool)
                 a.dedup();
                 b.dedup();
             }
-            let what = if mode == CheckMode::Set { "as a set" } else { "sorted" };
-            (a == b, format!("{what} is {}", show(&a)), show(&b), String::new())
+            let what = if mode == CheckMode::Set {
+                "as a set"
+            } else {
+                "sorted"
+            };
+            (
+                a == b,
+                format!("{what} is {}", show(&a)),
+                show(&b),
+                String::new(),
+            )
         }
-        _ => (false, "cannot be checked this way".to_string(), String::new(), String::new()),
+        _ => (
+            false,
+            "cannot be checked this way".to_string(),
+            String::new(),
+            String::new(),
+        ),
     };
     match (holds, equal) {
         (true, true) | (false, false) => Ok(()),

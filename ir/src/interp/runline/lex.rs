@@ -22,7 +22,9 @@ pub(super) struct Token {
     pub col: usize,
 }
 
-const PUNCT: [&str; 15] = ["=>", "==", "!=", "..", "(", ")", "[", "]", "{", "}", ",", ":", "=", "+", "-"];
+const PUNCT: [&str; 15] = [
+    "=>", "==", "!=", "..", "(", ")", "[", "]", "{", "}", ",", ":", "=", "+", "-",
+];
 
 /// Splits `line` into tokens; `Err((col, msg))` on a character that starts
 /// no token.
@@ -48,9 +50,15 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, (usize, String)> {
                 if word.is_empty() {
                     return Err((col, "expected a function name after `%`".into()));
                 }
-                out.push(Token { tok: Tok::Func(word), col });
+                out.push(Token {
+                    tok: Tok::Func(word),
+                    col,
+                });
             } else {
-                out.push(Token { tok: Tok::Ident(word), col });
+                out.push(Token {
+                    tok: Tok::Ident(word),
+                    col,
+                });
             }
             i = j;
             continue;
@@ -62,7 +70,11 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, (usize, String)> {
                 let d = chars[j];
                 let exp_sign = (d == '+' || d == '-')
                     && j > i
-                    && if hex { matches!(chars[j - 1], 'p' | 'P') } else { matches!(chars[j - 1], 'e' | 'E') };
+                    && if hex {
+                        matches!(chars[j - 1], 'p' | 'P')
+                    } else {
+                        matches!(chars[j - 1], 'e' | 'E')
+                    };
                 let dot = d == '.' && chars.get(j + 1) != Some(&'.');
                 if d.is_ascii_alphanumeric() || d == '_' || dot || exp_sign {
                     j += 1;
@@ -70,7 +82,10 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, (usize, String)> {
                     break;
                 }
             }
-            out.push(Token { tok: Tok::Num(chars[i..j].iter().collect()), col });
+            out.push(Token {
+                tok: Tok::Num(chars[i..j].iter().collect()),
+                col,
+            });
             i = j;
             continue;
         }
@@ -91,14 +106,20 @@ pub(super) fn lex(line: &str) -> Result<Vec<Token>, (usize, String)> {
                     }
                 }
             }
-            out.push(Token { tok: Tok::Str(s), col });
+            out.push(Token {
+                tok: Tok::Str(s),
+                col,
+            });
             i = j + 1;
             continue;
         }
         let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
         match PUNCT.iter().find(|p| rest.starts_with(**p)) {
             Some(p) => {
-                out.push(Token { tok: Tok::Punct(p), col });
+                out.push(Token {
+                    tok: Tok::Punct(p),
+                    col,
+                });
                 i += p.len();
             }
             None => return Err((col, format!("unexpected character `{c}`"))),
@@ -119,8 +140,18 @@ mod tests {
     fn numbers_keep_exponents_and_stop_at_ranges() {
         assert_eq!(toks("1e-3"), [Tok::Num("1e-3".into())]);
         assert_eq!(toks("0x1.8p-3"), [Tok::Num("0x1.8p-3".into())]);
-        assert_eq!(toks("0x1e-3"), [Tok::Num("0x1e".into()), Tok::Punct("-"), Tok::Num("3".into())]);
-        assert_eq!(toks("1..3"), [Tok::Num("1".into()), Tok::Punct(".."), Tok::Num("3".into())]);
+        assert_eq!(
+            toks("0x1e-3"),
+            [
+                Tok::Num("0x1e".into()),
+                Tok::Punct("-"),
+                Tok::Num("3".into())
+            ]
+        );
+        assert_eq!(
+            toks("1..3"),
+            [Tok::Num("1".into()), Tok::Punct(".."), Tok::Num("3".into())]
+        );
         assert_eq!(toks("16x16"), [Tok::Num("16x16".into())]);
     }
 

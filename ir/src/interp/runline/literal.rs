@@ -61,7 +61,9 @@ impl Elem {
             return (((a << s) as i64) >> s).cmp(&(((b << s) as i64) >> s));
         }
         match FKind::of(self.ty) {
-            Some(k) if !self.ty.is_packed_float() => k.to_f64(a).total_cmp(&k.to_f64(b)).then(a.cmp(&b)),
+            Some(k) if !self.ty.is_packed_float() => {
+                k.to_f64(a).total_cmp(&k.to_f64(b)).then(a.cmp(&b))
+            }
             _ => a.cmp(&b),
         }
     }

@@ -61,6 +61,7 @@
 //! ```
 
 mod check;
+mod expect;
 mod lex;
 mod literal;
 mod parse;

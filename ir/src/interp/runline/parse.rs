@@ -1,9 +1,10 @@
 //! The run-line parser: tokens → [`RunSpec`]. The grammar is in the
 //! module doc of [`super`].
 
+use super::expect::iota;
 use super::lex::{lex, Tok, Token};
 use super::literal::{float_bits, int_bits, int_magnitude, Elem};
-use super::{Check, CheckMode, Decl, DeclKind, Expected, RunLineError, RunSpec};
+use super::{Decl, DeclKind, RunLineError, RunSpec};
 use crate::interp::float::FKind;
 use crate::interp::memory::{GLOBAL_BASE, SURFACE_HANDLE_BASE};
 use crate::interp::sched::{Dim3, DEFAULT_STEP_LIMIT};
@@ -13,19 +14,24 @@ use crate::{AddrSpace, Function, Type};
 /// The most elements one declaration may have.
 const MAX_ELEMS: u64 = 1 << 24;
 
-type PResult<T> = Result<T, RunLineError>;
+pub(super) type PResult<T> = Result<T, RunLineError>;
 
 /// An argument before declarations are resolved: a name and its column.
 enum RawArg {
     Value(DataValue),
-    Name { name: String, offset: i64, col: usize, ty: Type },
+    Name {
+        name: String,
+        offset: i64,
+        col: usize,
+        ty: Type,
+    },
 }
 
-struct Parser<'a> {
-    func: &'a Function,
-    toks: Vec<Token>,
-    pos: usize,
-    end: usize,
+pub(super) struct Parser<'a> {
+    pub(super) func: &'a Function,
+    pub(super) toks: Vec<Token>,
+    pub(super) pos: usize,
+    pub(super) end: usize,
 }
 
 /// Parses a run line for `func`.
@@ -42,9 +48,21 @@ pub(super) fn parse(func: &Function, line: &str) -> PResult<RunSpec> {
         start = lead + (trimmed.len() - r.len());
     }
     let toks = lex(&line[start..]).map_err(|(col, msg)| perr(col + col_of(line, start), msg))?;
-    let toks = toks.into_iter().map(|t| Token { col: t.col + col_of(line, start), ..t }).collect();
+    let toks = toks
+        .into_iter()
+        .map(|t| Token {
+            col: t.col + col_of(line, start),
+            ..t
+        })
+        .collect();
     let end = line.chars().count() + 1;
-    Parser { func, toks, pos: 0, end }.run_line()
+    Parser {
+        func,
+        toks,
+        pos: 0,
+        end,
+    }
+    .run_line()
 }
 
 /// Characters before byte `start` of `line`.
@@ -52,38 +70,41 @@ fn col_of(line: &str, start: usize) -> usize {
     line[..start].chars().count()
 }
 
-fn perr(col: usize, msg: impl Into<String>) -> RunLineError {
-    RunLineError::Parse { col, msg: msg.into() }
+pub(super) fn perr(col: usize, msg: impl Into<String>) -> RunLineError {
+    RunLineError::Parse {
+        col,
+        msg: msg.into(),
+    }
 }
 
 impl Parser<'_> {
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.tok)
     }
 
-    fn peek_at(&self, n: usize) -> Option<&Tok> {
+    pub(super) fn peek_at(&self, n: usize) -> Option<&Tok> {
         self.toks.get(self.pos + n).map(|t| &t.tok)
     }
 
-    fn col(&self) -> usize {
+    pub(super) fn col(&self) -> usize {
         self.toks.get(self.pos).map_or(self.end, |t| t.col)
     }
 
-    fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
+    pub(super) fn err<T>(&self, msg: impl Into<String>) -> PResult<T> {
         Err(perr(self.col(), msg))
     }
 
-    fn next(&mut self) -> Option<Tok> {
+    pub(super) fn next(&mut self) -> Option<Tok> {
         let t = self.toks.get(self.pos).map(|t| t.tok.clone());
         self.pos += 1;
         t
     }
 
-    fn is(&self, p: &str) -> bool {
+    pub(super) fn is(&self, p: &str) -> bool {
         matches!(self.peek(), Some(Tok::Punct(q)) if *q == p)
     }
 
-    fn eat(&mut self, p: &str) -> bool {
+    pub(super) fn eat(&mut self, p: &str) -> bool {
         let yes = self.is(p);
         if yes {
             self.pos += 1;
@@ -91,7 +112,7 @@ impl Parser<'_> {
         yes
     }
 
-    fn expect(&mut self, p: &str) -> PResult<()> {
+    pub(super) fn expect(&mut self, p: &str) -> PResult<()> {
         if self.eat(p) {
             Ok(())
         } else {
@@ -99,7 +120,7 @@ impl Parser<'_> {
         }
     }
 
-    fn found(&self) -> String {
+    pub(super) fn found(&self) -> String {
         match self.peek() {
             None => ", found the end of the line".into(),
             Some(Tok::Ident(s)) | Some(Tok::Num(s)) => format!(", found `{s}`"),
@@ -109,7 +130,7 @@ impl Parser<'_> {
         }
     }
 
-    fn ident(&mut self, what: &str) -> PResult<String> {
+    pub(super) fn ident(&mut self, what: &str) -> PResult<String> {
         match self.peek() {
             Some(Tok::Ident(s)) => {
                 let s = s.clone();
@@ -120,11 +141,11 @@ impl Parser<'_> {
         }
     }
 
-    fn is_ident(&self, word: &str) -> bool {
+    pub(super) fn is_ident(&self, word: &str) -> bool {
         matches!(self.peek(), Some(Tok::Ident(s)) if s == word)
     }
 
-    fn number(&mut self, what: &str) -> PResult<u64> {
+    pub(super) fn number(&mut self, what: &str) -> PResult<u64> {
         let col = self.col();
         match self.next() {
             Some(Tok::Num(s)) => int_magnitude(&s)
@@ -142,10 +163,18 @@ impl Parser<'_> {
         let col = self.col();
         let Some(Tok::Num(s)) = self.next() else {
             self.pos -= 1;
-            return self.err(format!("expected {what} like `256` or `16x16`{}", self.found()));
+            return self.err(format!(
+                "expected {what} like `256` or `16x16`{}",
+                self.found()
+            ));
         };
         let parts: Vec<&str> = s.split(['x', 'X']).collect();
-        let bad = || perr(col, format!("`{s}` is not {what} like `256`, `16x16` or `8x8x4`"));
+        let bad = || {
+            perr(
+                col,
+                format!("`{s}` is not {what} like `256`, `16x16` or `8x8x4`"),
+            )
+        };
         if parts.len() > 3 || s.starts_with("0x") {
             return Err(bad());
         }
@@ -240,17 +269,26 @@ impl Parser<'_> {
         if raw.len() != params.len() {
             return Err(perr(
                 col,
-                format!("%{} takes {} arguments, {} given", self.func.name, params.len(), raw.len()),
+                format!(
+                    "%{} takes {} arguments, {} given",
+                    self.func.name,
+                    params.len(),
+                    raw.len()
+                ),
             ));
         }
-        spec.args = raw.into_iter().map(|a| resolve_arg(a, &spec.decls)).collect::<PResult<_>>()?;
+        spec.args = raw
+            .into_iter()
+            .map(|a| resolve_arg(a, &spec.decls))
+            .collect::<PResult<_>>()?;
         for (name, col, check) in raw_checks {
             let decl = spec
                 .decls
                 .iter()
                 .position(|d| d.name == name)
                 .ok_or_else(|| perr(col, format!("`{name}` is not declared on this line")))?;
-            spec.checks.push(self.finish_check(decl, &spec.decls[decl], col, check)?);
+            spec.checks
+                .push(self.finish_check(decl, &spec.decls[decl], col, check)?);
         }
         if spec.call.is_some() && (spec.grid.count() != 1 || spec.block.count() != 1) {
             return Err(perr(1, "comparing results needs grid 1 block 1"));
@@ -268,7 +306,11 @@ impl Parser<'_> {
         }
         loop {
             let Some(&ty) = params.get(out.len()) else {
-                return self.err(format!("%{} takes only {} arguments", self.func.name, params.len()));
+                return self.err(format!(
+                    "%{} takes only {} arguments",
+                    self.func.name,
+                    params.len()
+                ));
             };
             out.push(self.arg(ty)?);
             if self.eat(")") {
@@ -292,7 +334,12 @@ impl Parser<'_> {
                 let n = self.number("byte offset")? as i64;
                 offset = if neg { -n } else { n };
             }
-            return Ok(RawArg::Name { name, offset, col, ty });
+            return Ok(RawArg::Name {
+                name,
+                offset,
+                col,
+                ty,
+            });
         }
         let bits = match ty {
             Type::Ptr(_) | Type::Surface => self.int_lit(ty.bits())?,
@@ -334,7 +381,10 @@ impl Parser<'_> {
             Type::Pred => match self.ident("`true` or `false`")?.as_str() {
                 "true" => Ok(1),
                 "false" => Ok(0),
-                other => Err(perr(self.col() - 1, format!("`{other}` is not `true` or `false`"))),
+                other => Err(perr(
+                    self.col() - 1,
+                    format!("`{other}` is not `true` or `false`"),
+                )),
             },
             Type::F16x2 | Type::BF16x2 => {
                 if !self.eat("[") {
@@ -352,7 +402,7 @@ impl Parser<'_> {
         }
     }
 
-    fn int_lit(&mut self, bits: u32) -> PResult<u64> {
+    pub(super) fn int_lit(&mut self, bits: u32) -> PResult<u64> {
         let neg = self.eat("-");
         let col = self.col();
         match self.next() {
@@ -364,15 +414,20 @@ impl Parser<'_> {
         }
     }
 
-    fn float_lit(&mut self, k: FKind) -> PResult<u64> {
+    pub(super) fn float_lit(&mut self, k: FKind) -> PResult<u64> {
         let neg = self.eat("-");
         let col = self.col();
         match self.next() {
             Some(Tok::Num(s)) => float_bits(k, &s, neg).map_err(|m| perr(col, m)),
-            Some(Tok::Ident(s)) if s == "inf" || s == "nan" => float_bits(k, &s, neg).map_err(|m| perr(col, m)),
+            Some(Tok::Ident(s)) if s == "inf" || s == "nan" => {
+                float_bits(k, &s, neg).map_err(|m| perr(col, m))
+            }
             _ => {
                 self.pos -= 1;
-                self.err(format!("expected a float (`1.5`, `-0.0`, `inf`, `nan`, `0x7fc00000`){}", self.found()))
+                self.err(format!(
+                    "expected a float (`1.5`, `-0.0`, `inf`, `nan`, `0x7fc00000`){}",
+                    self.found()
+                ))
             }
         }
     }
@@ -385,14 +440,18 @@ impl Parser<'_> {
         }
         let col = self.col();
         let ename = self.ident("an element type (i32, u32, f32, f16x2, ...)")?;
-        let elem = Elem::from_name(&ename).ok_or_else(|| perr(col, format!("`{ename}` is not an element type")))?;
+        let elem = Elem::from_name(&ename)
+            .ok_or_else(|| perr(col, format!("`{ename}` is not an element type")))?;
         self.expect("[")?;
         let dims = if self.is("]") {
             None
         } else {
             let d = self.dims("a size")?;
             if !surface && (d[1] != 1 || d[2] != 1) {
-                return Err(perr(col, "a buffer has one dimension; use a surface for 2-D or 3-D data"));
+                return Err(perr(
+                    col,
+                    "a buffer has one dimension; use a surface for 2-D or 3-D data",
+                ));
             }
             Some(d)
         };
@@ -405,13 +464,23 @@ impl Parser<'_> {
         }
         let count = dims.map(|d| d.iter().map(|&x| x as u64).product::<u64>());
         if count.is_some_and(|c| c > MAX_ELEMS) {
-            return Err(perr(col, format!("at most {MAX_ELEMS} elements per declaration")));
+            return Err(perr(
+                col,
+                format!("at most {MAX_ELEMS} elements per declaration"),
+            ));
         }
         let init_col = self.col();
-        let init = if self.eat("=") { self.init(elem, count)? } else { vec![0; count.unwrap_or(0) as usize] };
+        let init = if self.eat("=") {
+            self.init(elem, count)?
+        } else {
+            vec![0; count.unwrap_or(0) as usize]
+        };
         let count = count.unwrap_or(init.len() as u64);
         if init.len() as u64 != count {
-            return Err(perr(init_col, format!("{} values for {count} elements", init.len())));
+            return Err(perr(
+                init_col,
+                format!("{} values for {count} elements", init.len()),
+            ));
         }
         let kind = if surface {
             let d = dims.unwrap_or([count as u32, 1, 1]);
@@ -419,7 +488,12 @@ impl Parser<'_> {
         } else {
             DeclKind::Buffer
         };
-        Ok(Decl { name, elem, kind, init })
+        Ok(Decl {
+            name,
+            elem,
+            kind,
+            init,
+        })
     }
 
     /// `lit` (every element), `iota` (0, 1, 2, ..) or `[lit, ..]`.
@@ -431,7 +505,12 @@ impl Parser<'_> {
         if self.is_ident("iota") {
             self.pos += 1;
             let n = count.ok_or_else(|| perr(col, "`iota` needs the element count"))?;
-            return (0..n).map(|i| iota(elem, i).ok_or_else(|| perr(col, "`iota` needs an integer or float element type"))).collect();
+            return (0..n)
+                .map(|i| {
+                    iota(elem, i)
+                        .ok_or_else(|| perr(col, "`iota` needs an integer or float element type"))
+                })
+                .collect();
         }
         let n = count.ok_or_else(|| perr(col, "a fill value needs the element count"))?;
         let v = self.value(elem.ty)?;
@@ -439,7 +518,7 @@ impl Parser<'_> {
     }
 
     /// `[a, b, ..]` (or `{..}`) after the opener; commas optional.
-    fn list(&mut self, ty: Type, close: &str) -> PResult<Vec<u64>> {
+    pub(super) fn list(&mut self, ty: Type, close: &str) -> PResult<Vec<u64>> {
         self.pos += 1;
         let mut out = Vec::new();
         while !self.eat(close) {
@@ -451,171 +530,27 @@ impl Parser<'_> {
         }
         Ok(out)
     }
-
-    /// After `=>`: `check, check, ..`.
-    fn checks(&mut self, out: &mut Vec<(String, usize, RawCheck)>, error: &mut Option<String>) -> PResult<()> {
-        while self.peek().is_some() {
-            if self.eat(",") {
-                continue;
-            }
-            let col = self.col();
-            if self.is_ident("error") {
-                self.pos += 1;
-                match self.next() {
-                    Some(Tok::Str(s)) => *error = Some(s),
-                    _ => return Err(perr(col, "expected `error \"text the error contains\"`")),
-                }
-                continue;
-            }
-            let name = self.ident("a buffer name or `error`")?;
-            let mut range = None;
-            if self.eat("[") {
-                let a = self.number("index")? as usize;
-                let b = if self.eat("..") { self.number("index")? as usize } else { a + 1 };
-                self.expect("]")?;
-                range = Some((a, b, col));
-            }
-            let mode_col = self.col();
-            let mode = if self.is_ident("sorted") {
-                self.pos += 1;
-                CheckMode::Sorted
-            } else if self.is_ident("as") {
-                self.pos += 1;
-                let w = self.ident("`set`")?;
-                if w != "set" {
-                    return Err(perr(mode_col, "expected `as set`"));
-                }
-                CheckMode::Set
-            } else if self.is_ident("sum") {
-                self.pos += 1;
-                CheckMode::Sum
-            } else if self.is_ident("all") {
-                self.pos += 1;
-                CheckMode::All
-            } else {
-                CheckMode::Exact
-            };
-            let equal = self.eat("==");
-            if !equal {
-                self.expect("!=")?;
-            }
-            // The expected values are typed by the declaration, which may
-            // come later on the line: keep the tokens and parse them then.
-            let start = self.pos;
-            self.skip_expected()?;
-            out.push((name, col, RawCheck { range, mode, equal, tokens: (start, self.pos) }));
-        }
-        Ok(())
-    }
-
-    /// Skips one expected-value operand: a bracketed list, `iota` or a
-    /// (possibly negated) literal or lane pair.
-    fn skip_expected(&mut self) -> PResult<()> {
-        if self.eat("-") {
-            // Negative literal.
-        }
-        match self.next() {
-            Some(Tok::Punct(open)) if open == "[" || open == "{" => {
-                let close = if open == "[" { "]" } else { "}" };
-                let mut depth = 1;
-                while depth > 0 {
-                    match self.next() {
-                        None => return self.err(format!("expected `{close}`, found the end of the line")),
-                        Some(Tok::Punct(p)) if p == "[" || p == "{" => depth += 1,
-                        Some(Tok::Punct(p)) if p == "]" || p == "}" => depth -= 1,
-                        _ => {}
-                    }
-                }
-                Ok(())
-            }
-            Some(Tok::Num(_)) | Some(Tok::Ident(_)) => Ok(()),
-            _ => {
-                self.pos -= 1;
-                self.err(format!("expected the expected values{}", self.found()))
-            }
-        }
-    }
-
-    fn finish_check(&mut self, decl: usize, d: &Decl, col: usize, raw: RawCheck) -> PResult<Check> {
-        let n = d.init.len();
-        let range = match raw.range {
-            Some((a, b, rcol)) => {
-                if a >= b || b > n {
-                    return Err(perr(rcol, format!("range {a}..{b} is outside `{}` ({n} elements)", d.name)));
-                }
-                (a, b)
-            }
-            None => (0, n),
-        };
-        let saved = self.pos;
-        self.pos = raw.tokens.0;
-        let ty = d.elem.ty;
-        let expected = if self.is_ident("iota") {
-            self.pos += 1;
-            Expected::List(
-                (0..(range.1 - range.0) as u64)
-                    .map(|i| iota(d.elem, i).ok_or_else(|| perr(col, "`iota` needs an integer or float element type")))
-                    .collect::<PResult<_>>()?,
-            )
-        } else if self.is("[") {
-            Expected::List(self.list(ty, "]")?)
-        } else if self.is("{") {
-            Expected::List(self.list(ty, "}")?)
-        } else {
-            Expected::Scalar(self.value(ty)?)
-        };
-        self.pos = saved;
-        let scalar = matches!(expected, Expected::Scalar(_));
-        let ok = match raw.mode {
-            CheckMode::Sum => scalar && ty.is_int(),
-            CheckMode::All => scalar,
-            // `buf[i] == x` compares one element.
-            CheckMode::Exact => !scalar || range.1 - range.0 == 1,
-            CheckMode::Sorted | CheckMode::Set => !scalar,
-        };
-        if !ok {
-            return Err(perr(col, match raw.mode {
-                CheckMode::Sum => "`sum` takes one integer value and an integer buffer",
-                CheckMode::All => "`all ==` takes one value",
-                CheckMode::Exact => "compare a list `[..]` (or index one element: `buf[3] == x`, or use `all ==`)",
-                _ => "`sorted` and `as set` take a list",
-            }));
-        }
-        Ok(Check { decl, range, mode: raw.mode, equal: raw.equal, expected, indexed: raw.range.is_some() })
-    }
-}
-
-/// A check whose expected values are still tokens.
-pub(super) struct RawCheck {
-    range: Option<(usize, usize, usize)>,
-    mode: CheckMode,
-    equal: bool,
-    tokens: (usize, usize),
-}
-
-/// Element `i` of `iota` for an element type.
-fn iota(elem: Elem, i: u64) -> Option<u64> {
-    if elem.ty.is_int() {
-        return Some(crate::interp::decode::mask(i, elem.ty.bits()));
-    }
-    if elem.ty.is_float() {
-        return FKind::of(elem.ty).map(|k| k.round_from_f64(i as f64));
-    }
-    None
 }
 
 /// Resolves buffer and surface names to pointers and handles.
 fn resolve_arg(arg: RawArg, decls: &[Decl]) -> PResult<DataValue> {
     match arg {
         RawArg::Value(v) => Ok(v),
-        RawArg::Name { name, offset, col, ty } => {
+        RawArg::Name {
+            name,
+            offset,
+            col,
+            ty,
+        } => {
             let Some(i) = decls.iter().position(|d| d.name == name) else {
                 return Err(perr(col, format!("`{name}` is not declared on this line")));
             };
-            let (nbuf, nsurf) = decls[..i].iter().fold((0u64, 0u64), |(b, s), d| match d.kind {
-                DeclKind::Buffer => (b + 1, s),
-                DeclKind::Surface { .. } => (b, s + 1),
-            });
+            let (nbuf, nsurf) = decls[..i]
+                .iter()
+                .fold((0u64, 0u64), |(b, s), d| match d.kind {
+                    DeclKind::Buffer => (b + 1, s),
+                    DeclKind::Surface { .. } => (b, s + 1),
+                });
             match (&decls[i].kind, ty) {
                 (DeclKind::Buffer, Type::Ptr(AddrSpace::Global | AddrSpace::Generic)) => {
                     let addr = (GLOBAL_BASE * (nbuf + 1)).wrapping_add(offset as u64);
@@ -624,7 +559,10 @@ fn resolve_arg(arg: RawArg, decls: &[Decl]) -> PResult<DataValue> {
                 (DeclKind::Surface { .. }, Type::Surface) if offset == 0 => {
                     Ok(DataValue::Surface(SURFACE_HANDLE_BASE + nsurf))
                 }
-                _ => Err(perr(col, format!("`{name}` cannot be passed as a {ty} parameter"))),
+                _ => Err(perr(
+                    col,
+                    format!("`{name}` cannot be passed as a {ty} parameter"),
+                )),
             }
         }
     }

@@ -86,14 +86,18 @@ fn join(lines: &[String]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
+/// The filecheck directives; a comment is one only when it starts with one
+/// of them, so prose in comments cannot turn into a check by accident.
+const DIRECTIVES: &[&str] = &["check:", "sameln:", "nextln:", "unordered:", "not:", "regex:"];
+
 /// Builds a checker from the preamble's and the function's comments and
-/// runs it; a function without directives passes.
-/// With `precise-output` the comments after `}` are the expected output,
-/// not directives.
+/// runs it; a function without directives passes. With `precise-output`
+/// the comments after `}` are the expected output, not directives.
 fn filecheck(ctx: &Ctx, range: &crate::testfile::FuncRange, output: &str, precise: bool) -> Result<(), String> {
     let mut builder = CheckerBuilder::new();
     let comments = ctx.file.preamble().chain(ctx.file.func_comments(range));
-    for c in comments.filter(|c| !c.note && !(precise && c.line > range.end)) {
+    let is_directive = |t: &str| DIRECTIVES.iter().any(|d| t.starts_with(d));
+    for c in comments.filter(|c| !c.note && is_directive(&c.text) && (!precise || c.line <= range.end)) {
         builder.directive(&c.text).map_err(|e| format!("line {}: bad directive: {e}\n", c.line))?;
     }
     let checker = builder.finish();

@@ -117,7 +117,20 @@ pub fn check_allocation<I: MachInst>(
             fields.push(f);
         }
     }
-    Values::new(vcode, code, &fields).run()
+    Values::new(rules, vcode, code, &fields).run()
+}
+
+/// Check one instruction on hardware registers against `rules`' per-field rules (alignment,
+/// RZ, widths, reserved registers, CAS adjacency), e.g. for hand-written assembly. Errors
+/// report it as block 0, instruction 0.
+pub fn check_inst<I: MachInst>(rules: &TargetRules, inst: &I) -> Result<(), RuleError> {
+    let f = fields_of(inst);
+    check_local(rules, &f, inst, || At {
+        block: 0,
+        inst: 0,
+        origin: Origin::Inst(0),
+        text: format!("{inst:?}"),
+    })
 }
 
 type FieldList = Vec<(Reg, u8, OperandRule)>;
@@ -255,14 +268,21 @@ fn describe(v: Val, vcode_classes: &dyn Fn(usize) -> char) -> String {
 }
 
 struct Values<'a, I> {
+    rules: &'a TargetRules,
     vcode: &'a VCode<I>,
     code: &'a FinalCode<I>,
     fields: &'a [FieldList],
 }
 
 impl<'a, I: MachInst> Values<'a, I> {
-    fn new(vcode: &'a VCode<I>, code: &'a FinalCode<I>, fields: &'a [FieldList]) -> Self {
+    fn new(
+        rules: &'a TargetRules,
+        vcode: &'a VCode<I>,
+        code: &'a FinalCode<I>,
+        fields: &'a [FieldList],
+    ) -> Self {
         Values {
+            rules,
             vcode,
             code,
             fields,
@@ -387,7 +407,11 @@ impl<'a, I: MachInst> Values<'a, I> {
                     };
                     return Err(RuleError::WrongValue {
                         at: at(self.code, b, i),
-                        field: format!("#{k}"),
+                        field: self
+                            .rules
+                            .form(self.code.insts[i as usize].reg_form())
+                            .and_then(|r| r.fields.get(k).map(|f| f.name.to_string()))
+                            .unwrap_or_else(|| format!("#{k}")),
                         reg: loc as u16,
                         expected: describe(want, &cc),
                         found,

@@ -17,7 +17,7 @@ pub mod rebuild;
 pub mod rules;
 
 pub use alloc::{allocate, AllocError, AllocOptions, AllocStats, Allocation, Edit, EditAt};
-pub use check::{check_allocation, RuleError};
+pub use check::{check_allocation, check_inst, RuleError};
 pub use rebuild::{apply, FinalCode, Origin};
 pub use rules::{Target, TargetRules};
 

@@ -35,6 +35,8 @@ pub enum T {
     Jump,
     BranchIf { cond: Reg },
     Exit,
+    /// Any form with explicit fields, to forge instructions in checker tests.
+    Raw { form: RegForm, fields: Vec<(Reg, u8, atomc_lower::vcode::OperandRule)> },
 }
 
 impl MachInst for T {
@@ -96,6 +98,11 @@ impl MachInst for T {
             T::Reload { dst, width, .. } => v.def_reg(dst, *width),
             T::BranchIf { cond } => v.use_reg(cond, 1),
             T::Jump | T::Exit => {}
+            T::Raw { fields, .. } => {
+                for (r, w, rule) in fields {
+                    v.field(r, *w, *rule);
+                }
+            }
         }
     }
     fn is_branch(&self) -> bool {
@@ -127,6 +134,7 @@ impl MachInst for T {
                 has_dst: true,
                 bindless: true,
             },
+            T::Raw { form, .. } => form,
             _ => RegForm::Plain,
         }
     }

@@ -1,0 +1,61 @@
+//! Allocation speed on a 10,000-instruction straight-line kernel (toy ISA).
+//!
+//! `cargo bench -p atomc-regalloc --bench alloc` prints criterion's time per iteration; divide by
+//! the instruction count (printed first) for microseconds per instruction.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use atomc_regalloc::{allocate, apply, check_allocation, AllocOptions, Target};
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let vc = common::straight_line(10_000, 24);
+    let rules = Target::Sm90.rules();
+    let opts = AllocOptions {
+        validate_ssa: false,
+        regalloc2_checker: false,
+        ..AllocOptions::default()
+    };
+    let alloc = allocate(&vc, rules, &opts).expect("allocates");
+    let code = apply(&vc, &alloc);
+    println!(
+        "kernel: {} instructions, {} vregs; {} GPRs, moves {}, spills {}, reloads {}",
+        vc.num_insts(),
+        vc.num_vregs(),
+        alloc.num_regs,
+        alloc.stats.moves,
+        alloc.stats.spills,
+        alloc.stats.reloads
+    );
+    let mut g = c.benchmark_group("straight_line_10k");
+    g.sample_size(20);
+    g.bench_function("allocate (Ion, env sizing, mapping)", |b| {
+        b.iter(|| allocate(black_box(&vc), rules, &opts).expect("allocates"))
+    });
+    g.bench_function("rebuild", |b| b.iter(|| apply(black_box(&vc), &alloc)));
+    g.bench_function("rule checker", |b| {
+        b.iter(|| check_allocation(rules, black_box(&vc), &code).expect("passes"))
+    });
+    let debug = AllocOptions {
+        validate_ssa: true,
+        regalloc2_checker: true,
+        ..AllocOptions::default()
+    };
+    g.bench_function("allocate + validate_ssa + regalloc2 checker", |b| {
+        b.iter(|| allocate(black_box(&vc), rules, &debug).expect("allocates"))
+    });
+    g.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default().without_plots()
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench
+}
+criterion_main!(benches);

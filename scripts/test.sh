@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: installs the external oracles (NVIDIA nvdisasm/ptxas,
 # Intel GenX_IR) into .cache/tools, runs the workspace's cargo tests, then the filetests
-# through the `atomc` binary. The last line is the filetest runner's `N passed, N failed`.
+# through the `atomc` binary. Both test stages always run; the script fails if either
+# failed. The last line is the filetest runner's `N passed, N failed`.
 #
 #   ATOMC_SKIP_TOOLS=1   do not run scripts/install-tools.sh (tests that need a tool then
 #                        print SKIPPED, or fail when CI is set)
@@ -11,5 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [[ "${ATOMC_SKIP_TOOLS:-0}" != "1" ]]; then
     bash scripts/install-tools.sh
 fi
-cargo test --workspace
-cargo run --release --quiet -- test filetests
+status=0
+cargo test --workspace --no-fail-fast || status=1
+cargo run --release --quiet -- test filetests || status=1
+exit "$status"

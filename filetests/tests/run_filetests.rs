@@ -1,5 +1,6 @@
 //! Runs every filetest under `filetests/` (this crate's folder of `.atom`
-//! files) with the facade's compiler, as `atomc test filetests` does.
+//! files) and the shipped `examples/` with the facade's compiler, as
+//! `atomc test filetests examples` does.
 
 use std::path::PathBuf;
 
@@ -19,9 +20,10 @@ impl atomc_filetests::Backend for FacadeBackend {
 
 #[test]
 fn filetests() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("filetests");
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let roots = [here.join("filetests"), here.join("../examples")];
     let opts = atomc_filetests::RunOptions::default();
-    let summary = atomc_filetests::run(&[root], &opts, &FacadeBackend);
+    let summary = atomc_filetests::run(&roots, &opts, &FacadeBackend);
     let report = summary.report(false);
     println!("{report}");
     assert!(summary.passed() >= 1, "no filetests found");

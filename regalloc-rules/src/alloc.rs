@@ -129,15 +129,20 @@ pub fn allocate<I: MachInst>(
     let max_live = max_live(vcode);
     let usable = u32::from(rules.usable);
     let cap = opts.max_per_class.clamp(1, 64);
+    // A class nothing is ever live in gets no registers, so it costs no budget.
     let preferred = fit_budget(
-        max_live.map(|m| (m + opts.slack).clamp(1, cap)),
+        max_live.map(|m| if m == 0 { 0 } else { (m + opts.slack).clamp(1, cap) }),
         usable,
     );
     let used_by_pref: u32 = weighted(&preferred);
     let spare = usable.saturating_sub(used_by_pref);
     let generous: [u32; 3] = std::array::from_fn(|c| {
         let w = u32::from(RegClass::ALL[c].width());
-        (cap - preferred[c]).min(spare / w)
+        if max_live[c] == 0 {
+            0
+        } else {
+            (cap - preferred[c]).min(spare / w)
+        }
     });
     let ra_opts = ra2::RegallocOptions {
         validate_ssa: opts.validate_ssa,

@@ -34,6 +34,22 @@ impl<I> FinalCode<I> {
     }
 }
 
+impl<I: std::fmt::Debug> std::fmt::Display for FinalCode<I> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (b, range) in self.blocks.iter().enumerate() {
+            writeln!(f, "block{b}:")?;
+            for i in range.clone() {
+                let mark = match self.origins[i as usize] {
+                    Origin::Inst(_) => "  ",
+                    Origin::Edit(_) => "+ ",
+                };
+                writeln!(f, "  {mark}{:?}", self.insts[i as usize])?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Rewrites virtual fields from a precomputed per-field register list.
 struct Rewrite<'a> {
     regs: &'a [Option<HwReg>],

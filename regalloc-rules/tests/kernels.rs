@@ -251,3 +251,44 @@ fn stats_are_consistent_with_inserted_code() {
     assert_eq!(originals, (0..vc.num_insts() as u32).collect::<Vec<_>>());
     let _ = vc.inst(0).is_term();
 }
+
+#[test]
+fn allocator_input_errors_are_typed() {
+    use atomc_regalloc::AllocError;
+    // Critical edge: entry branches to `join` and `other`; `other` also jumps to `join`.
+    let mut b = VCodeBuilder::<T>::new();
+    let (entry, other, join) = (b.new_block(), b.new_block(), b.new_block());
+    let c = b.new_vreg(RegClass::Single);
+    b.push(entry, T::Const { dst: c.reg(), width: 1 });
+    // (A two-way jump without operands; with a condition operand regalloc2 reports
+    // DisallowedBranchArg first.)
+    b.push_branch(entry, T::Jump, &[(join, &[]), (other, &[])]);
+    b.push_branch(other, T::Jump, &[(join, &[])]);
+    b.push(join, T::Store { addr: Reg::Zero, val: c.reg(), width: 1 });
+    b.push(join, T::Exit);
+    let vc = b.finish().expect("valid shape");
+    let e = allocate_and_check(&vc, Target::Sm90, &opts()).unwrap_err();
+    assert!(matches!(e, AllocError::Regalloc(regalloc2::RegAllocError::CritEdge(..))), "{e}");
+
+    // Use before def.
+    let mut b = VCodeBuilder::<T>::new();
+    let e0 = b.new_block();
+    let x = b.new_vreg(RegClass::Pair);
+    let y = b.new_vreg(RegClass::Pair);
+    b.push(e0, T::Copy { dst: y.reg(), src: x.reg(), width: 2 });
+    b.push(e0, T::Const { dst: x.reg(), width: 2 });
+    b.push(e0, T::Exit);
+    let vc = b.finish().expect("valid shape");
+    let e = allocate_and_check(&vc, Target::Sm50, &opts()).unwrap_err();
+    assert!(matches!(e, AllocError::Regalloc(_)), "{e}");
+}
+
+#[test]
+fn final_code_prints_inserted_instructions() {
+    let vc = straight_line(100, 30);
+    let o = AllocOptions { max_per_class: 16, ..opts() };
+    let a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let text = a.code.to_string();
+    assert!(text.starts_with("block0:"));
+    assert!(text.contains("+ Spill") && text.contains("+ Reload"), "{text}");
+}

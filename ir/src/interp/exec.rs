@@ -91,15 +91,15 @@ impl Machine<'_, '_> {
                 }
             }
         }
-        let (w, h) = (extent[0].max(1) as usize, extent[1].max(1) as usize);
-        let linear = (c[2] as usize * h + c[1] as usize) * w + c[0] as usize;
-        let off = linear * elem as usize;
-        if off + elem as usize > data_len {
+        let (w, h) = (extent[0].max(1) as u128, extent[1].max(1) as u128);
+        let linear = (c[2] as u128 * h + c[1] as u128) * w + c[0] as u128;
+        let off = linear * elem as u128;
+        if off + elem as u128 > data_len as u128 {
             return Err(Fault::Surface(format!(
                 "the surface has {data_len} bytes of data, too few for its extent {extent:?}"
             )));
         }
-        Ok(Some((idx, off)))
+        Ok(Some((idx, off as usize)))
     }
 
     fn surface_bytes(&mut self, idx: usize, off: usize, ty: Type) -> &mut [u8] {

@@ -56,14 +56,17 @@ pub struct Surface {
 }
 
 impl Surface {
-    /// A zeroed surface.
-    pub fn zeroed(extent: [u32; 3], elem_bytes: u32) -> Surface {
-        let n = extent.iter().map(|&e| e as usize).product::<usize>() * elem_bytes as usize;
-        Surface {
+    /// A zeroed surface; `None` when it would not fit in memory.
+    pub fn zeroed(extent: [u32; 3], elem_bytes: u32) -> Option<Surface> {
+        let n = extent
+            .iter()
+            .try_fold(elem_bytes as usize, |acc, &e| acc.checked_mul(e as usize))
+            .filter(|&n| n <= MAX_BUFFER_BYTES)?;
+        Some(Surface {
             extent,
             elem_bytes,
             data: vec![0; n],
-        }
+        })
     }
 }
 

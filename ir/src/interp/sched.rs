@@ -32,6 +32,13 @@ pub const MAX_THREADS: u64 = 1 << 20;
 /// The most shared memory per block, in bytes.
 pub const MAX_SHARED_BYTES: u32 = 1 << 24;
 
+/// The most shared memory of all blocks of a launch together, in bytes
+/// (every block is resident at once).
+const MAX_TOTAL_SHARED_BYTES: usize = 1 << 28;
+
+/// The most registers (threads × values of the function) of a launch.
+const MAX_REGISTERS: usize = 1 << 26;
+
 /// A 3-D size or index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dim3 {
@@ -182,7 +189,7 @@ impl<'a, 'f> Machine<'a, 'f> {
         }
         let threads = threads as usize;
         let nvals = prog.num_values;
-        let regs_len = threads.checked_mul(nvals).filter(|&n| n <= 1 << 28);
+        let regs_len = threads.checked_mul(nvals).filter(|&n| n <= MAX_REGISTERS);
         let Some(regs_len) = regs_len else {
             return bad(format!(
                 "{threads} threads × {nvals} values need too many registers"
@@ -199,6 +206,11 @@ impl<'a, 'f> Machine<'a, 'f> {
         let nblocks = g.count() as usize;
         let tpb = b.count() as usize;
         let shared_size = launch.shared_bytes as usize;
+        if shared_size.saturating_mul(nblocks) > MAX_TOTAL_SHARED_BYTES {
+            return bad(format!(
+                "{nblocks} blocks × {shared_size} bytes of shared memory exceed {MAX_TOTAL_SHARED_BYTES} bytes"
+            ));
+        }
         Ok(Machine {
             prog,
             mem,

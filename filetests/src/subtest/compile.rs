@@ -12,7 +12,10 @@
 //!   in place instead of failing. One `target` per precise-output file.
 //! * insta: each output is also a snapshot
 //!   `filetests/snapshots/<file path>__<function>__<target>.snap`, so
-//!   `cargo insta review` shows every codegen change.
+//!   `cargo insta review` shows every codegen change. A new or changed
+//!   output fails the run and leaves a `.snap.new` beside the snapshot
+//!   (not under `CI`); accept with `cargo insta accept`, or without
+//!   cargo-insta by rerunning with `INSTA_UPDATE=always`.
 
 use super::Ctx;
 use crate::diff::unified;
@@ -69,7 +72,11 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
                 }
             }
             if ctx.opts.snapshots {
-                if let Err(e) = snapshot(ctx, &range.name, &target.name, &cmd.name, &output) {
+                let test = match cmd.option("emit") {
+                    Some(e) => format!("{}_{e}", cmd.name),
+                    None => cmd.name.clone(),
+                };
+                if let Err(e) = snapshot(ctx, &range.name, &target.name, &test, &output) {
                     failures.push_str(&format!("{what}: {e}"));
                 }
             }
@@ -129,8 +136,9 @@ fn snapshot(ctx: &Ctx, func: &str, target: &str, test: &str, output: &str) -> Re
     result.map_err(|p| format!("snapshot `{name}` differs: {}\n", crate::panic_message(&p)))
 }
 
-/// `dir/file.atom`, `%f`, `sm_90` → `dir__file__f__sm_90` (the test kind is
-/// added for `legalize`, whose output differs from `compile`'s).
+/// `dir/file.atom`, `%f`, `sm_90` → `dir__file__f__sm_90`. The test is
+/// added when it is not a plain `compile`: `__legalize`, or `__compile_vcode`
+/// for `test compile emit=vcode`, so that two outputs never share a name.
 pub fn snapshot_name(rel_path: &str, func: &str, target: &str, test: &str) -> String {
     let stem = rel_path.strip_suffix(".atom").or(rel_path.strip_suffix(".clif")).unwrap_or(rel_path);
     let mut name = format!("{stem}__{func}__{target}");

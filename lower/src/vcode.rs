@@ -354,9 +354,17 @@ pub struct SpillSlot(pub u32);
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum SpillInfo {
     /// `width` registers from `src` stored at `slot`.
-    Store { slot: SpillSlot, src: HwReg, width: u8 },
+    Store {
+        slot: SpillSlot,
+        src: HwReg,
+        width: u8,
+    },
     /// `width` registers loaded from `slot` into `dst`.
-    Load { dst: HwReg, slot: SpillSlot, width: u8 },
+    Load {
+        dst: HwReg,
+        slot: SpillSlot,
+        width: u8,
+    },
 }
 
 /// Names the row of the target's register-rule table an instruction's fields are checked

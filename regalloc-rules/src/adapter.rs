@@ -76,8 +76,14 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
                 .iter()
                 .map(|b| b.params.iter().map(|v| ra2_vreg(*v)).collect())
                 .collect(),
-            succs: blocks.iter().map(|b| b.succs.iter().map(block).collect()).collect(),
-            preds: blocks.iter().map(|b| b.preds.iter().map(block).collect()).collect(),
+            succs: blocks
+                .iter()
+                .map(|b| b.succs.iter().map(block).collect())
+                .collect(),
+            preds: blocks
+                .iter()
+                .map(|b| b.preds.iter().map(block).collect())
+                .collect(),
             succ_args: blocks
                 .iter()
                 .map(|b| {
@@ -97,7 +103,8 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
     }
 
     fn block_of(&self, inst: ra2::Inst) -> usize {
-        self.block_ends.partition_point(|&end| end as usize <= inst.index())
+        self.block_ends
+            .partition_point(|&end| end as usize <= inst.index())
     }
 }
 
@@ -142,7 +149,12 @@ impl<I: MachInst> ra2::Function for Ra2Func<'_, I> {
         self.vcode.inst(insn.index()).is_branch()
     }
 
-    fn branch_blockparams(&self, block: ra2::Block, insn: ra2::Inst, succ_idx: usize) -> &[ra2::VReg] {
+    fn branch_blockparams(
+        &self,
+        block: ra2::Block,
+        insn: ra2::Inst,
+        succ_idx: usize,
+    ) -> &[ra2::VReg] {
         debug_assert_eq!(self.block_of(insn), block.index());
         &self.succ_args[block.index()][succ_idx]
     }

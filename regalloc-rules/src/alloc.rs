@@ -55,11 +55,23 @@ pub enum AllocError {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
     /// Register to register copy of one value of `class`.
-    Move { dst: HwReg, src: HwReg, class: RegClass },
+    Move {
+        dst: HwReg,
+        src: HwReg,
+        class: RegClass,
+    },
     /// Store to local memory.
-    Spill { slot: SpillSlot, src: HwReg, class: RegClass },
+    Spill {
+        slot: SpillSlot,
+        src: HwReg,
+        class: RegClass,
+    },
     /// Load from local memory.
-    Reload { dst: HwReg, slot: SpillSlot, class: RegClass },
+    Reload {
+        dst: HwReg,
+        slot: SpillSlot,
+        class: RegClass,
+    },
 }
 
 /// Where an edit goes: before or after instruction `inst` (of the VCode).
@@ -131,7 +143,13 @@ pub fn allocate<I: MachInst>(
     let cap = opts.max_per_class.clamp(1, 64);
     // A class nothing is ever live in gets no registers, so it costs no budget.
     let preferred = fit_budget(
-        max_live.map(|m| if m == 0 { 0 } else { (m + opts.slack).clamp(1, cap) }),
+        max_live.map(|m| {
+            if m == 0 {
+                0
+            } else {
+                (m + opts.slack).clamp(1, cap)
+            }
+        }),
         usable,
     );
     let used_by_pref: u32 = weighted(&preferred);
@@ -299,7 +317,10 @@ fn field_regs<I: MachInst>(
                         .as_reg()
                         .and_then(|p| map.reg(p))
                         .ok_or(AllocError::StackOperand { inst: i })?;
-                    Some(base.offset(sub).ok_or(AllocError::StackOperand { inst: i })?)
+                    Some(
+                        base.offset(sub)
+                            .ok_or(AllocError::StackOperand { inst: i })?,
+                    )
                 }
                 (Reg::Hw(r), _) => Some(r),
                 _ => None,

@@ -345,20 +345,39 @@ impl<'a, I: MachInst> Values<'a, I> {
                         (Reg::Hw(d), Reg::Hw(s)) => (0..usize::from(width))
                             .map(|j| (usize::from(d.number()) + j, usize::from(s.number()) + j))
                             .collect(),
-                        _ => return Err(RuleError::UnknownEdit { at: at(self.code, b, i) }),
+                        _ => {
+                            return Err(RuleError::UnknownEdit {
+                                at: at(self.code, b, i),
+                            })
+                        }
                     }
                 } else {
                     match inst.spill_info() {
                         Some(SpillInfo::Store { slot, src, width }) => (0..usize::from(width))
-                            .map(|j| (SLOTS + slot.0 as usize / 4 + j, usize::from(src.number()) + j))
+                            .map(|j| {
+                                (
+                                    SLOTS + slot.0 as usize / 4 + j,
+                                    usize::from(src.number()) + j,
+                                )
+                            })
                             .collect(),
                         Some(SpillInfo::Load { dst, slot, width }) => (0..usize::from(width))
-                            .map(|j| (usize::from(dst.number()) + j, SLOTS + slot.0 as usize / 4 + j))
+                            .map(|j| {
+                                (
+                                    usize::from(dst.number()) + j,
+                                    SLOTS + slot.0 as usize / 4 + j,
+                                )
+                            })
                             .collect(),
-                        None => return Err(RuleError::UnknownEdit { at: at(self.code, b, i) }),
+                        None => {
+                            return Err(RuleError::UnknownEdit {
+                                at: at(self.code, b, i),
+                            })
+                        }
                     }
                 };
-                let vals: SmallVec<[Vals; 4]> = copies.iter().map(|&(_, s)| get(state, s)).collect();
+                let vals: SmallVec<[Vals; 4]> =
+                    copies.iter().map(|&(_, s)| get(state, s)).collect();
                 for (&(d, _), v) in copies.iter().zip(vals) {
                     set(state, d, v);
                 }
@@ -403,7 +422,10 @@ impl<'a, I: MachInst> Values<'a, I> {
                     let found = if have.is_empty() {
                         "nothing known".to_string()
                     } else {
-                        have.iter().map(|&x| describe(x, &cc)).collect::<Vec<_>>().join(" / ")
+                        have.iter()
+                            .map(|&x| describe(x, &cc))
+                            .collect::<Vec<_>>()
+                            .join(" / ")
                     };
                     return Err(RuleError::WrongValue {
                         at: at(self.code, b, i),
@@ -435,7 +457,8 @@ impl<'a, I: MachInst> Values<'a, I> {
                         writes.push((base + usize::from(j), Some(val)));
                     }
                     if let OperandRule::ReuseDef(t) = rule {
-                        let Some(Reg::Virt { vreg: used, .. }) = vfields.get(t).map(|f| f.reg) else {
+                        let Some(Reg::Virt { vreg: used, .. }) = vfields.get(t).map(|f| f.reg)
+                        else {
                             return Err(mismatch());
                         };
                         let Some(tuple_base) = base.checked_sub(usize::from(sub)) else {

@@ -129,7 +129,7 @@ fn block_live_in<I: MachInst>(
             bump(m, &early);
         }
     }
-    if let Some(m) = max.as_deref_mut() {
+    if let Some(m) = max {
         // Block entry: parameters are defined here.
         let mut entry = count;
         for p in &data.params {

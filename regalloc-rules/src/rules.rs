@@ -74,7 +74,8 @@ impl FieldRule {
 
     /// Alignment for a field of `width` registers.
     pub fn alignment(&self, width: u8) -> u8 {
-        self.align.unwrap_or_else(|| width.max(1).next_power_of_two())
+        self.align
+            .unwrap_or_else(|| width.max(1).next_power_of_two())
     }
 }
 

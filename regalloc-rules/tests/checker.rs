@@ -4,8 +4,8 @@ mod common;
 
 use atomc_lower::vcode::{OperandRule, Reg, RegClass, RegForm, VCode, VCodeBuilder, VReg};
 use atomc_regalloc::{
-    allocate_and_check, check_allocation, check_inst, AllocOptions, Allocated, Origin,
-    RuleError, Target,
+    allocate_and_check, check_allocation, check_inst, AllocOptions, Allocated, Origin, RuleError,
+    Target,
 };
 use common::*;
 
@@ -18,7 +18,11 @@ fn check(vc: &VCode<T>, a: &Allocated<T>, t: Target) -> Result<(), RuleError> {
 }
 
 fn find(a: &Allocated<T>, f: impl Fn(&T) -> bool) -> usize {
-    a.code.insts.iter().position(f).expect("instruction present")
+    a.code
+        .insts
+        .iter()
+        .position(f)
+        .expect("instruction present")
 }
 
 fn hw_of(r: Reg) -> u8 {
@@ -28,7 +32,10 @@ fn hw_of(r: Reg) -> u8 {
 use OperandRule::{Def, Use};
 
 fn raw(form: RegForm, fields: &[(Reg, u8, OperandRule)]) -> T {
-    T::Raw { form, fields: fields.to_vec() }
+    T::Raw {
+        form,
+        fields: fields.to_vec(),
+    }
 }
 
 #[test]
@@ -46,12 +53,17 @@ fn cas64_group_base_must_be_4_aligned_on_sm50() {
     let vc = cas64_loop();
     let mut a = good(&vc, Target::Sm50);
     let i = find(&a, |i| matches!(i, T::Cas { .. }));
-    let T::Cas { rb, .. } = a.code.insts[i] else { unreachable!() };
+    let T::Cas { rb, .. } = a.code.insts[i] else {
+        unreachable!()
+    };
     let base = hw_of(rb) + 2;
     set_field(&mut a.code.insts[i], 2, hw(base));
     set_field(&mut a.code.insts[i], 3, hw(base + 2));
     let e = check(&vc, &a, Target::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::Misaligned { field, align: 4, .. } if field == "Rb"), "{e}");
+    assert!(
+        matches!(&e, RuleError::Misaligned { field, align: 4, .. } if field == "Rb"),
+        "{e}"
+    );
     eprintln!("{e}");
 }
 
@@ -60,94 +72,278 @@ fn cas_swap_must_follow_compare_on_sm50_only() {
     let vc = cas64_loop();
     let mut a = good(&vc, Target::Sm50);
     let i = find(&a, |i| matches!(i, T::Cas { .. }));
-    let T::Cas { rb, .. } = a.code.insts[i] else { unreachable!() };
+    let T::Cas { rb, .. } = a.code.insts[i] else {
+        unreachable!()
+    };
     set_field(&mut a.code.insts[i], 3, hw(hw_of(rb) + 4));
     let e = check(&vc, &a, Target::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::Tie { field, offset: 2, .. } if field == "Rc"), "{e}");
+    assert!(
+        matches!(&e, RuleError::Tie { field, offset: 2, .. } if field == "Rc"),
+        "{e}"
+    );
     eprintln!("{e}");
     // The 32-bit form: Rc = Rb + 1.
-    let cas = raw(RegForm::AtomCas { wide: false }, &[(hw(1), 1, Def), (hw(2), 2, Use), (hw(4), 1, Use), (hw(6), 1, Use)]);
+    let cas = raw(
+        RegForm::AtomCas { wide: false },
+        &[
+            (hw(1), 1, Def),
+            (hw(2), 2, Use),
+            (hw(4), 1, Use),
+            (hw(6), 1, Use),
+        ],
+    );
     let e = check_inst(Target::Sm50.rules(), &cas).unwrap_err();
-    assert!(matches!(&e, RuleError::Tie { expected: 5, found: 6, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            RuleError::Tie {
+                expected: 5,
+                found: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // SM90: compare and swap are independent registers.
     assert_eq!(check_inst(Target::Sm90.rules(), &cas), Ok(()));
 }
 
 #[test]
 fn cas32_compare_must_be_even_on_sm50() {
-    let cas = raw(RegForm::AtomCas { wide: false }, &[(hw(0), 1, Def), (hw(2), 2, Use), (hw(5), 1, Use), (hw(6), 1, Use)]);
+    let cas = raw(
+        RegForm::AtomCas { wide: false },
+        &[
+            (hw(0), 1, Def),
+            (hw(2), 2, Use),
+            (hw(5), 1, Use),
+            (hw(6), 1, Use),
+        ],
+    );
     let e = check_inst(Target::Sm50.rules(), &cas).unwrap_err();
-    assert!(matches!(&e, RuleError::Misaligned { align: 2, reg: 5, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            RuleError::Misaligned {
+                align: 2,
+                reg: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert_eq!(check_inst(Target::Sm90.rules(), &cas), Ok(()));
 }
 
 #[test]
 fn cas_compare_never_rz_swap_may_be() {
     for t in [Target::Sm50, Target::Sm90] {
-        let rz_rb = raw(RegForm::AtomCas { wide: true }, &[(hw(0), 2, Def), (hw(2), 2, Use), (Reg::Zero, 2, Use), (hw(6), 2, Use)]);
+        let rz_rb = raw(
+            RegForm::AtomCas { wide: true },
+            &[
+                (hw(0), 2, Def),
+                (hw(2), 2, Use),
+                (Reg::Zero, 2, Use),
+                (hw(6), 2, Use),
+            ],
+        );
         let e = check_inst(t.rules(), &rz_rb).unwrap_err();
-        assert!(matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rb"), "{t}: {e}");
-        let rz_rc = raw(RegForm::AtomCas { wide: true }, &[(Reg::Zero, 2, Def), (hw(2), 2, Use), (hw(4), 2, Use), (Reg::Zero, 2, Use)]);
+        assert!(
+            matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rb"),
+            "{t}: {e}"
+        );
+        let rz_rc = raw(
+            RegForm::AtomCas { wide: true },
+            &[
+                (Reg::Zero, 2, Def),
+                (hw(2), 2, Use),
+                (hw(4), 2, Use),
+                (Reg::Zero, 2, Use),
+            ],
+        );
         assert_eq!(check_inst(t.rules(), &rz_rc), Ok(()), "{t}");
     }
 }
 
 #[test]
 fn form_widths_and_field_counts() {
-    let wrong_width = raw(RegForm::AtomCas { wide: false }, &[(hw(0), 1, Def), (hw(2), 2, Use), (hw(4), 2, Use), (hw(5), 1, Use)]);
+    let wrong_width = raw(
+        RegForm::AtomCas { wide: false },
+        &[
+            (hw(0), 1, Def),
+            (hw(2), 2, Use),
+            (hw(4), 2, Use),
+            (hw(5), 1, Use),
+        ],
+    );
     let e = check_inst(Target::Sm90.rules(), &wrong_width).unwrap_err();
-    assert!(matches!(&e, RuleError::Width { expected: 1, found: 2, .. }), "{e}");
-    let short = raw(RegForm::Atom { wide: true }, &[(hw(0), 2, Def), (hw(2), 2, Use)]);
+    assert!(
+        matches!(
+            &e,
+            RuleError::Width {
+                expected: 1,
+                found: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let short = raw(
+        RegForm::Atom { wide: true },
+        &[(hw(0), 2, Def), (hw(2), 2, Use)],
+    );
     let e = check_inst(Target::Sm50.rules(), &short).unwrap_err();
-    assert!(matches!(&e, RuleError::FieldCount { expected: 3, found: 2, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            RuleError::FieldCount {
+                expected: 3,
+                found: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn pairs_and_quads_must_be_aligned_in_plain_forms() {
-    let odd_pair = T::Copy { dst: hw(3), src: hw(0), width: 2 };
+    let odd_pair = T::Copy {
+        dst: hw(3),
+        src: hw(0),
+        width: 2,
+    };
     let e = check_inst(Target::Sm50.rules(), &odd_pair).unwrap_err();
-    assert!(matches!(&e, RuleError::Misaligned { align: 2, reg: 3, .. }), "{e}");
-    let quad = T::Const { dst: hw(6), width: 4 };
+    assert!(
+        matches!(
+            &e,
+            RuleError::Misaligned {
+                align: 2,
+                reg: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let quad = T::Const {
+        dst: hw(6),
+        width: 4,
+    };
     let e = check_inst(Target::Sm90.rules(), &quad).unwrap_err();
-    assert!(matches!(&e, RuleError::Misaligned { align: 4, reg: 6, .. }), "{e}");
+    assert!(
+        matches!(
+            &e,
+            RuleError::Misaligned {
+                align: 4,
+                reg: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
     // And in a real allocation.
     let vc = cas64_loop();
     let mut a = good(&vc, Target::Sm90);
     let i = find(&a, |i| matches!(i, T::Copy { .. }));
-    let T::Copy { dst, .. } = a.code.insts[i] else { unreachable!() };
+    let T::Copy { dst, .. } = a.code.insts[i] else {
+        unreachable!()
+    };
     set_field(&mut a.code.insts[i], 1, hw(hw_of(dst) + 1));
-    assert!(matches!(check(&vc, &a, Target::Sm90), Err(RuleError::Misaligned { .. })));
+    assert!(matches!(
+        check(&vc, &a, Target::Sm90),
+        Err(RuleError::Misaligned { .. })
+    ));
 }
 
 #[test]
 fn reserved_and_out_of_range_registers() {
-    let r253 = T::Const { dst: hw(253), width: 1 };
+    let r253 = T::Const {
+        dst: hw(253),
+        width: 1,
+    };
     let e = check_inst(Target::Sm90.rules(), &r253).unwrap_err();
     assert!(matches!(&e, RuleError::Reserved { reg: 253, .. }), "{e}");
     assert_eq!(check_inst(Target::Sm50.rules(), &r253), Ok(()));
-    let pair_into_rz = T::Const { dst: hw(254), width: 2 };
+    let pair_into_rz = T::Const {
+        dst: hw(254),
+        width: 2,
+    };
     let e = check_inst(Target::Sm50.rules(), &pair_into_rz).unwrap_err();
     assert!(matches!(&e, RuleError::OutOfRange { reg: 255, .. }), "{e}");
 }
 
 #[test]
 fn surface_coordinates_aligned_to_their_count_and_never_rz() {
-    let form = |coords| RegForm::SurfaceAtom { coords, wide: false, cas: false, has_dst: true, bindless: true };
+    let form = |coords| RegForm::SurfaceAtom {
+        coords,
+        wide: false,
+        cas: false,
+        has_dst: true,
+        bindless: true,
+    };
     for t in [Target::Sm50, Target::Sm90] {
-        let ok = raw(form(3), &[(hw(0), 1, Def), (hw(4), 3, Use), (hw(1), 1, Use), (hw(2), 1, Use)]);
+        let ok = raw(
+            form(3),
+            &[
+                (hw(0), 1, Def),
+                (hw(4), 3, Use),
+                (hw(1), 1, Use),
+                (hw(2), 1, Use),
+            ],
+        );
         assert_eq!(check_inst(t.rules(), &ok), Ok(()));
-        let odd = raw(form(2), &[(hw(0), 1, Def), (hw(3), 2, Use), (hw(1), 1, Use), (hw(2), 1, Use)]);
+        let odd = raw(
+            form(2),
+            &[
+                (hw(0), 1, Def),
+                (hw(3), 2, Use),
+                (hw(1), 1, Use),
+                (hw(2), 1, Use),
+            ],
+        );
         let e = check_inst(t.rules(), &odd).unwrap_err();
-        assert!(matches!(&e, RuleError::Misaligned { field, align: 2, .. } if field == "Ra"), "{e}");
-        let three = raw(form(3), &[(hw(0), 1, Def), (hw(2), 3, Use), (hw(1), 1, Use), (hw(7), 1, Use)]);
+        assert!(
+            matches!(&e, RuleError::Misaligned { field, align: 2, .. } if field == "Ra"),
+            "{e}"
+        );
+        let three = raw(
+            form(3),
+            &[
+                (hw(0), 1, Def),
+                (hw(2), 3, Use),
+                (hw(1), 1, Use),
+                (hw(7), 1, Use),
+            ],
+        );
         let e = check_inst(t.rules(), &three).unwrap_err();
         assert!(matches!(&e, RuleError::Misaligned { align: 4, .. }), "{e}");
-        let rz_coord = raw(form(1), &[(hw(0), 1, Def), (Reg::Zero, 1, Use), (hw(1), 1, Use), (hw(2), 1, Use)]);
+        let rz_coord = raw(
+            form(1),
+            &[
+                (hw(0), 1, Def),
+                (Reg::Zero, 1, Use),
+                (hw(1), 1, Use),
+                (hw(2), 1, Use),
+            ],
+        );
         let e = check_inst(t.rules(), &rz_coord).unwrap_err();
-        assert!(matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Ra"), "{e}");
-        let rz_handle = raw(form(1), &[(hw(0), 1, Def), (hw(1), 1, Use), (hw(2), 1, Use), (Reg::Zero, 1, Use)]);
+        assert!(
+            matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Ra"),
+            "{e}"
+        );
+        let rz_handle = raw(
+            form(1),
+            &[
+                (hw(0), 1, Def),
+                (hw(1), 1, Use),
+                (hw(2), 1, Use),
+                (Reg::Zero, 1, Use),
+            ],
+        );
         let e = check_inst(t.rules(), &rz_handle).unwrap_err();
-        assert!(matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rc"), "{e}");
+        assert!(
+            matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rc"),
+            "{e}"
+        );
     }
 }
 
@@ -157,7 +353,10 @@ fn leftover_virtual_register() {
     let mut a = good(&vc, Target::Sm50);
     let v = vc.inst_fields(0)[0].reg;
     set_field(&mut a.code.insts[0], 0, v);
-    assert!(matches!(check(&vc, &a, Target::Sm50), Err(RuleError::Unallocated { .. })));
+    assert!(matches!(
+        check(&vc, &a, Target::Sm50),
+        Err(RuleError::Unallocated { .. })
+    ));
 }
 
 /// Several values live together; the second's def is moved onto the first's register.
@@ -165,16 +364,34 @@ fn many_live() -> VCode<T> {
     let mut b = VCodeBuilder::<T>::new();
     let e = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    b.push(e, T::Args { dsts: vec![(addr.reg(), 2)] });
+    b.push(
+        e,
+        T::Args {
+            dsts: vec![(addr.reg(), 2)],
+        },
+    );
     let vs: Vec<VReg> = (0..4)
         .map(|_| {
             let v = b.new_vreg(RegClass::Single);
-            b.push(e, T::Const { dst: v.reg(), width: 1 });
+            b.push(
+                e,
+                T::Const {
+                    dst: v.reg(),
+                    width: 1,
+                },
+            );
             v
         })
         .collect();
     for v in vs {
-        b.push(e, T::Store { addr: addr.reg(), val: v.reg(), width: 1 });
+        b.push(
+            e,
+            T::Store {
+                addr: addr.reg(),
+                val: v.reg(),
+                width: 1,
+            },
+        );
     }
     b.push(e, T::Exit);
     b.finish().expect("valid")
@@ -184,7 +401,9 @@ fn many_live() -> VCode<T> {
 fn two_live_values_in_one_register() {
     let vc = many_live();
     let mut a = good(&vc, Target::Sm90);
-    let T::Const { dst: first, .. } = a.code.insts[1] else { unreachable!() };
+    let T::Const { dst: first, .. } = a.code.insts[1] else {
+        unreachable!()
+    };
     set_field(&mut a.code.insts[2], 0, first);
     let e = check(&vc, &a, Target::Sm90).unwrap_err();
     assert!(matches!(&e, RuleError::WrongValue { .. }), "{e}");
@@ -198,10 +417,15 @@ fn expected_copy_clobbers_the_swap_value() {
     // Put the copy of the expected value into the quad's upper pair, which the CAS still reads.
     let i = find(&a, |i| matches!(i, T::Copy { .. }));
     let j = find(&a, |i| matches!(i, T::Cas { .. }));
-    let T::Cas { rc, .. } = a.code.insts[j] else { unreachable!() };
+    let T::Cas { rc, .. } = a.code.insts[j] else {
+        unreachable!()
+    };
     set_field(&mut a.code.insts[i], 1, rc);
     let e = check(&vc, &a, Target::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::WrongValue { at, .. } if at.inst == j as u32), "{e}");
+    assert!(
+        matches!(&e, RuleError::WrongValue { at, .. } if at.inst == j as u32),
+        "{e}"
+    );
     eprintln!("{e}");
 }
 
@@ -211,36 +435,56 @@ fn block_parameter_arrives_in_the_wrong_register() {
     let mut a = good(&vc, Target::Sm50);
     // The entry defines the initial quad somewhere else than where the loop expects it.
     let i = find(&a, |i| matches!(i, T::Const { width: 4, .. }));
-    let T::Const { dst, .. } = a.code.insts[i] else { unreachable!() };
+    let T::Const { dst, .. } = a.code.insts[i] else {
+        unreachable!()
+    };
     set_field(&mut a.code.insts[i], 0, hw(hw_of(dst) + 4));
     let e = check(&vc, &a, Target::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::WrongValue { at, .. } if at.block == 1), "{e}");
+    assert!(
+        matches!(&e, RuleError::WrongValue { at, .. } if at.block == 1),
+        "{e}"
+    );
     eprintln!("{e}");
 }
 
 #[test]
 fn spill_and_reload_must_agree() {
     let vc = straight_line(300, 36);
-    let o = AllocOptions { max_per_class: 24, ..AllocOptions::default() };
+    let o = AllocOptions {
+        max_per_class: 24,
+        ..AllocOptions::default()
+    };
     let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
     let i = find(&a, |i| matches!(i, T::Reload { .. }));
     if let T::Reload { slot, .. } = &mut a.code.insts[i] {
         slot.0 += 4 * 64;
     }
     let e = check(&vc, &a, Target::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::WrongValue { found, .. } if found == "nothing known"), "{e}");
+    assert!(
+        matches!(&e, RuleError::WrongValue { found, .. } if found == "nothing known"),
+        "{e}"
+    );
 }
 
 #[test]
 fn inserted_instruction_must_be_move_spill_or_reload() {
     let vc = many_live();
     let mut a = good(&vc, Target::Sm90);
-    a.code.insts.insert(1, T::Const { dst: hw(0), width: 1 });
+    a.code.insts.insert(
+        1,
+        T::Const {
+            dst: hw(0),
+            width: 1,
+        },
+    );
     a.code.origins.insert(1, Origin::Edit(0));
     for r in a.code.blocks.iter_mut() {
         r.end += 1;
     }
-    assert!(matches!(check(&vc, &a, Target::Sm90), Err(RuleError::UnknownEdit { .. })));
+    assert!(matches!(
+        check(&vc, &a, Target::Sm90),
+        Err(RuleError::UnknownEdit { .. })
+    ));
 }
 
 #[test]
@@ -248,12 +492,31 @@ fn final_instruction_must_match_its_origin() {
     let vc = many_live();
     let mut a = good(&vc, Target::Sm90);
     a.code.origins[0] = Origin::Inst(5);
-    assert!(matches!(check(&vc, &a, Target::Sm90), Err(RuleError::Mismatch { .. })));
+    assert!(matches!(
+        check(&vc, &a, Target::Sm90),
+        Err(RuleError::Mismatch { .. })
+    ));
 }
 
 #[test]
 fn errors_name_the_instruction_and_rule() {
-    let cas = raw(RegForm::AtomCas { wide: true }, &[(hw(0), 2, Def), (hw(2), 2, Use), (hw(6), 2, Use), (hw(8), 2, Use)]);
-    let msg = check_inst(Target::Sm50.rules(), &cas).unwrap_err().to_string();
-    assert!(msg.contains("ATOM.CAS.64") && msg.contains("Rb") && msg.contains("R6") && msg.contains("Raw"), "{msg}");
+    let cas = raw(
+        RegForm::AtomCas { wide: true },
+        &[
+            (hw(0), 2, Def),
+            (hw(2), 2, Use),
+            (hw(6), 2, Use),
+            (hw(8), 2, Use),
+        ],
+    );
+    let msg = check_inst(Target::Sm50.rules(), &cas)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("ATOM.CAS.64")
+            && msg.contains("Rb")
+            && msg.contains("R6")
+            && msg.contains("Raw"),
+        "{msg}"
+    );
 }

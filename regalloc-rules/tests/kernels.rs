@@ -27,7 +27,12 @@ fn final_fields(a: &Allocated<T>) -> Vec<Vec<(Reg, u8)>> {
     a.code
         .insts
         .iter()
-        .map(|i| atomc_lower::vcode::fields_of(i).into_iter().map(|(r, w, _)| (r, w)).collect())
+        .map(|i| {
+            atomc_lower::vcode::fields_of(i)
+                .into_iter()
+                .map(|(r, w, _)| (r, w))
+                .collect()
+        })
         .collect()
 }
 
@@ -36,11 +41,25 @@ fn cas64_loop_sm50_needs_no_moves() {
     let vc = cas64_loop();
     let a = allocate_and_check(&vc, Target::Sm50, &opts()).expect("allocates");
     report("cas64 loop sm_50", &a);
-    assert_eq!(a.alloc.stats.moves, 0, "the quad is coalesced across the back edge");
+    assert_eq!(
+        a.alloc.stats.moves, 0,
+        "the quad is coalesced across the back edge"
+    );
     assert_eq!(a.alloc.stats.spills + a.alloc.stats.reloads, 0);
     // The CAS: Rb = R4n, Rc = Rb + 2.
-    let cas = a.code.insts.iter().find(|i| matches!(i, T::Cas { .. })).expect("cas");
-    if let T::Cas { rb: Reg::Hw(rb), rc: Reg::Hw(rc), rd: Reg::Hw(rd), .. } = cas {
+    let cas = a
+        .code
+        .insts
+        .iter()
+        .find(|i| matches!(i, T::Cas { .. }))
+        .expect("cas");
+    if let T::Cas {
+        rb: Reg::Hw(rb),
+        rc: Reg::Hw(rc),
+        rd: Reg::Hw(rd),
+        ..
+    } = cas
+    {
         assert_eq!(rb.number() % 4, 0);
         assert_eq!(rc.number(), rb.number() + 2);
         assert_eq!(rd, rb, "the result overwrites the expected value in place");
@@ -62,8 +81,18 @@ fn cas32_pair_loop_needs_no_moves() {
     let a = allocate_and_check(&cas32_loop(), Target::Sm50, &opts()).expect("allocates");
     report("cas32 loop sm_50", &a);
     assert_eq!(a.alloc.stats.moves, 0);
-    let cas = a.code.insts.iter().find(|i| matches!(i, T::Cas { .. })).expect("cas");
-    if let T::Cas { rb: Reg::Hw(rb), rc: Reg::Hw(rc), .. } = cas {
+    let cas = a
+        .code
+        .insts
+        .iter()
+        .find(|i| matches!(i, T::Cas { .. }))
+        .expect("cas");
+    if let T::Cas {
+        rb: Reg::Hw(rb),
+        rc: Reg::Hw(rc),
+        ..
+    } = cas
+    {
         assert_eq!(rb.number() % 2, 0);
         assert_eq!(rc.number(), rb.number() + 1);
     } else {
@@ -82,17 +111,56 @@ fn misaligned_values_need_moves() {
     let y = b.new_vreg(RegClass::Single);
     let p = b.new_vreg(RegClass::Pair);
     let r = b.new_vreg(RegClass::Pair);
-    b.push(e, T::Args { dsts: vec![(addr.reg(), 2), (x.reg(), 1), (y.reg(), 1)] });
-    b.push(e, T::Pack2 { dst: p.reg(), lo: x.reg(), hi: y.reg() });
-    b.push(e, T::Cas { wide: false, rd: r.lo(), ra: addr.reg(), rb: p.lo(), rc: p.hi(), reuse: true });
+    b.push(
+        e,
+        T::Args {
+            dsts: vec![(addr.reg(), 2), (x.reg(), 1), (y.reg(), 1)],
+        },
+    );
+    b.push(
+        e,
+        T::Pack2 {
+            dst: p.reg(),
+            lo: x.reg(),
+            hi: y.reg(),
+        },
+    );
+    b.push(
+        e,
+        T::Cas {
+            wide: false,
+            rd: r.lo(),
+            ra: addr.reg(),
+            rb: p.lo(),
+            rc: p.hi(),
+            reuse: true,
+        },
+    );
     // p is still live: the allocator must keep a copy of it.
-    b.push(e, T::Store { addr: addr.reg(), val: p.reg(), width: 2 });
-    b.push(e, T::Store { addr: addr.reg(), val: r.reg(), width: 2 });
+    b.push(
+        e,
+        T::Store {
+            addr: addr.reg(),
+            val: p.reg(),
+            width: 2,
+        },
+    );
+    b.push(
+        e,
+        T::Store {
+            addr: addr.reg(),
+            val: r.reg(),
+            width: 2,
+        },
+    );
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
     let a = allocate_and_check(&vc, Target::Sm50, &opts()).expect("allocates");
     report("misaligned/live-after-reuse sm_50", &a);
-    assert!(a.alloc.stats.moves >= 1, "a copy of the still-live pair is needed");
+    assert!(
+        a.alloc.stats.moves >= 1,
+        "a copy of the still-live pair is needed"
+    );
     // Pair moves become 2 MOVs in the toy ISA.
     assert_eq!(a.code.inserted(), 2 * a.alloc.stats.moves as usize);
 }
@@ -105,15 +173,39 @@ fn swapped_loop_params_make_a_move_cycle() {
     let addr = b.new_vreg(RegClass::Pair);
     let x0 = b.new_vreg(RegClass::Pair);
     let y0 = b.new_vreg(RegClass::Pair);
-    b.push(entry, T::Args { dsts: vec![(addr.reg(), 2), (x0.reg(), 2), (y0.reg(), 2)] });
+    b.push(
+        entry,
+        T::Args {
+            dsts: vec![(addr.reg(), 2), (x0.reg(), 2), (y0.reg(), 2)],
+        },
+    );
     b.push_branch(entry, T::Jump, &[(head, &[x0, y0])]);
     let x = b.append_block_param(head, RegClass::Pair);
     let y = b.append_block_param(head, RegClass::Pair);
     let c = b.new_vreg(RegClass::Single);
-    b.push(head, T::CmpEq { dst: c.reg(), a: x.reg(), b: y.reg(), width: 2 });
-    b.push_branch(head, T::BranchIf { cond: c.reg() }, &[(exit, &[]), (latch, &[])]);
+    b.push(
+        head,
+        T::CmpEq {
+            dst: c.reg(),
+            a: x.reg(),
+            b: y.reg(),
+            width: 2,
+        },
+    );
+    b.push_branch(
+        head,
+        T::BranchIf { cond: c.reg() },
+        &[(exit, &[]), (latch, &[])],
+    );
     b.push_branch(latch, T::Jump, &[(head, &[y, x])]);
-    b.push(exit, T::Store { addr: addr.reg(), val: x.reg(), width: 2 });
+    b.push(
+        exit,
+        T::Store {
+            addr: addr.reg(),
+            val: x.reg(),
+            width: 2,
+        },
+    );
     b.push(exit, T::Exit);
     let vc = b.finish().expect("valid");
     let a = allocate_and_check(&vc, Target::Sm90, &opts()).expect("allocates");
@@ -126,17 +218,39 @@ fn widest_first_mapping_aligns_everything() {
     let mut b = VCodeBuilder::<T>::new();
     let e = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    b.push(e, T::Args { dsts: vec![(addr.reg(), 2)] });
+    b.push(
+        e,
+        T::Args {
+            dsts: vec![(addr.reg(), 2)],
+        },
+    );
     let mut vals: Vec<(VReg, u8)> = Vec::new();
-    for (class, n) in [(RegClass::Single, 5), (RegClass::Pair, 3), (RegClass::Quad, 2)] {
+    for (class, n) in [
+        (RegClass::Single, 5),
+        (RegClass::Pair, 3),
+        (RegClass::Quad, 2),
+    ] {
         for _ in 0..n {
             let v = b.new_vreg(class);
-            b.push(e, T::Const { dst: v.reg(), width: class.width() });
+            b.push(
+                e,
+                T::Const {
+                    dst: v.reg(),
+                    width: class.width(),
+                },
+            );
             vals.push((v, class.width()));
         }
     }
     for (v, w) in &vals {
-        b.push(e, T::Store { addr: addr.reg(), val: v.reg(), width: *w });
+        b.push(
+            e,
+            T::Store {
+                addr: addr.reg(),
+                val: v.reg(),
+                width: *w,
+            },
+        );
     }
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
@@ -148,7 +262,14 @@ fn widest_first_mapping_aligns_everything() {
     // Quads below pairs below singles.
     let (mut max_quad, mut min_pair, mut max_pair, mut min_single) = (0u8, 255u8, 0u8, 255u8);
     for (i, inst) in a.code.insts.iter().enumerate() {
-        if let (T::Const { dst: Reg::Hw(r), width }, Origin::Inst(_)) = (inst, a.code.origins[i]) {
+        if let (
+            T::Const {
+                dst: Reg::Hw(r),
+                width,
+            },
+            Origin::Inst(_),
+        ) = (inst, a.code.origins[i])
+        {
             let n = r.number();
             match width {
                 4 => max_quad = max_quad.max(n),
@@ -161,7 +282,11 @@ fn widest_first_mapping_aligns_everything() {
             assert_eq!(n % width, 0, "{inst:?}");
         }
     }
-    assert!(max_quad < min_pair && max_pair < min_single, "{:?}", final_fields(&a));
+    assert!(
+        max_quad < min_pair && max_pair < min_single,
+        "{:?}",
+        final_fields(&a)
+    );
 }
 
 #[test]
@@ -184,16 +309,34 @@ fn quads_beyond_the_register_budget_spill() {
     let mut b = VCodeBuilder::<T>::new();
     let e = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    b.push(e, T::Args { dsts: vec![(addr.reg(), 2)] });
+    b.push(
+        e,
+        T::Args {
+            dsts: vec![(addr.reg(), 2)],
+        },
+    );
     let qs: Vec<VReg> = (0..70)
         .map(|_| {
             let q = b.new_vreg(RegClass::Quad);
-            b.push(e, T::Const { dst: q.reg(), width: 4 });
+            b.push(
+                e,
+                T::Const {
+                    dst: q.reg(),
+                    width: 4,
+                },
+            );
             q
         })
         .collect();
     for q in qs {
-        b.push(e, T::Store { addr: addr.reg(), val: q.reg(), width: 4 });
+        b.push(
+            e,
+            T::Store {
+                addr: addr.reg(),
+                val: q.reg(),
+                width: 4,
+            },
+        );
     }
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
@@ -214,18 +357,72 @@ fn surface_atom_coordinates_aligned() {
         let data = b.new_vreg(RegClass::Pair);
         let d = b.new_vreg(RegClass::Single);
         let pad = b.new_vreg(RegClass::Single);
-        b.push(e, T::Const { dst: pad.reg(), width: 1 });
-        b.push(e, T::Const { dst: c.reg(), width: class.width() });
-        b.push(e, T::Const { dst: h.reg(), width: 1 });
-        b.push(e, T::Const { dst: data.reg(), width: 2 });
-        b.push(e, T::Suatom { coords, wide: false, cas: true, rd: d.reg(), ra: c.reg(), rb: data.reg(), rc: h.reg() });
-        b.push(e, T::Store { addr: data.reg(), val: pad.reg(), width: 1 });
-        b.push(e, T::Store { addr: data.reg(), val: d.reg(), width: 1 });
+        b.push(
+            e,
+            T::Const {
+                dst: pad.reg(),
+                width: 1,
+            },
+        );
+        b.push(
+            e,
+            T::Const {
+                dst: c.reg(),
+                width: class.width(),
+            },
+        );
+        b.push(
+            e,
+            T::Const {
+                dst: h.reg(),
+                width: 1,
+            },
+        );
+        b.push(
+            e,
+            T::Const {
+                dst: data.reg(),
+                width: 2,
+            },
+        );
+        b.push(
+            e,
+            T::Suatom {
+                coords,
+                wide: false,
+                cas: true,
+                rd: d.reg(),
+                ra: c.reg(),
+                rb: data.reg(),
+                rc: h.reg(),
+            },
+        );
+        b.push(
+            e,
+            T::Store {
+                addr: data.reg(),
+                val: pad.reg(),
+                width: 1,
+            },
+        );
+        b.push(
+            e,
+            T::Store {
+                addr: data.reg(),
+                val: d.reg(),
+                width: 1,
+            },
+        );
         b.push(e, T::Exit);
         let vc = b.finish().expect("valid");
         for t in [Target::Sm50, Target::Sm90] {
             let a = allocate_and_check(&vc, t, &opts()).expect("allocates");
-            let su = a.code.insts.iter().find(|i| matches!(i, T::Suatom { .. })).expect("suatom");
+            let su = a
+                .code
+                .insts
+                .iter()
+                .find(|i| matches!(i, T::Suatom { .. }))
+                .expect("suatom");
             if let T::Suatom { ra: Reg::Hw(r), .. } = su {
                 assert_eq!(r.number() % coords.next_power_of_two(), 0);
             }
@@ -236,18 +433,36 @@ fn surface_atom_coordinates_aligned() {
 #[test]
 fn stats_are_consistent_with_inserted_code() {
     let vc = straight_line(300, 36);
-    let o = AllocOptions { max_per_class: 24, ..opts() };
+    let o = AllocOptions {
+        max_per_class: 24,
+        ..opts()
+    };
     let a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
-    let spills = a.code.insts.iter().filter(|i| matches!(i, T::Spill { .. })).count();
-    let reloads = a.code.insts.iter().filter(|i| matches!(i, T::Reload { .. })).count();
+    let spills = a
+        .code
+        .insts
+        .iter()
+        .filter(|i| matches!(i, T::Spill { .. }))
+        .count();
+    let reloads = a
+        .code
+        .insts
+        .iter()
+        .filter(|i| matches!(i, T::Reload { .. }))
+        .count();
     assert_eq!(spills, a.alloc.stats.spills as usize);
     assert_eq!(reloads, a.alloc.stats.reloads as usize);
     assert_eq!(a.code.insts.len(), vc.num_insts() + a.code.inserted());
     // Every original instruction appears once, in order.
-    let originals: Vec<u32> = a.code.origins.iter().filter_map(|o| match o {
-        Origin::Inst(i) => Some(*i),
-        Origin::Edit(_) => None,
-    }).collect();
+    let originals: Vec<u32> = a
+        .code
+        .origins
+        .iter()
+        .filter_map(|o| match o {
+            Origin::Inst(i) => Some(*i),
+            Origin::Edit(_) => None,
+        })
+        .collect();
     assert_eq!(originals, (0..vc.num_insts() as u32).collect::<Vec<_>>());
     let _ = vc.inst(0).is_term();
 }
@@ -259,24 +474,56 @@ fn allocator_input_errors_are_typed() {
     let mut b = VCodeBuilder::<T>::new();
     let (entry, other, join) = (b.new_block(), b.new_block(), b.new_block());
     let c = b.new_vreg(RegClass::Single);
-    b.push(entry, T::Const { dst: c.reg(), width: 1 });
+    b.push(
+        entry,
+        T::Const {
+            dst: c.reg(),
+            width: 1,
+        },
+    );
     // (A two-way jump without operands; with a condition operand regalloc2 reports
     // DisallowedBranchArg first.)
     b.push_branch(entry, T::Jump, &[(join, &[]), (other, &[])]);
     b.push_branch(other, T::Jump, &[(join, &[])]);
-    b.push(join, T::Store { addr: Reg::Zero, val: c.reg(), width: 1 });
+    b.push(
+        join,
+        T::Store {
+            addr: Reg::Zero,
+            val: c.reg(),
+            width: 1,
+        },
+    );
     b.push(join, T::Exit);
     let vc = b.finish().expect("valid shape");
     let e = allocate_and_check(&vc, Target::Sm90, &opts()).unwrap_err();
-    assert!(matches!(e, AllocError::Regalloc(regalloc2::RegAllocError::CritEdge(..))), "{e}");
+    assert!(
+        matches!(
+            e,
+            AllocError::Regalloc(regalloc2::RegAllocError::CritEdge(..))
+        ),
+        "{e}"
+    );
 
     // Use before def.
     let mut b = VCodeBuilder::<T>::new();
     let e0 = b.new_block();
     let x = b.new_vreg(RegClass::Pair);
     let y = b.new_vreg(RegClass::Pair);
-    b.push(e0, T::Copy { dst: y.reg(), src: x.reg(), width: 2 });
-    b.push(e0, T::Const { dst: x.reg(), width: 2 });
+    b.push(
+        e0,
+        T::Copy {
+            dst: y.reg(),
+            src: x.reg(),
+            width: 2,
+        },
+    );
+    b.push(
+        e0,
+        T::Const {
+            dst: x.reg(),
+            width: 2,
+        },
+    );
     b.push(e0, T::Exit);
     let vc = b.finish().expect("valid shape");
     let e = allocate_and_check(&vc, Target::Sm50, &opts()).unwrap_err();
@@ -286,9 +533,15 @@ fn allocator_input_errors_are_typed() {
 #[test]
 fn final_code_prints_inserted_instructions() {
     let vc = straight_line(100, 30);
-    let o = AllocOptions { max_per_class: 16, ..opts() };
+    let o = AllocOptions {
+        max_per_class: 16,
+        ..opts()
+    };
     let a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
     let text = a.code.to_string();
     assert!(text.starts_with("block0:"));
-    assert!(text.contains("+ Spill") && text.contains("+ Reload"), "{text}");
+    assert!(
+        text.contains("+ Spill") && text.contains("+ Reload"),
+        "{text}"
+    );
 }

@@ -17,7 +17,10 @@ fn budgets_and_reserved_registers() {
 #[test]
 fn cas_rows() {
     let r = SM50.form(RegForm::AtomCas { wide: true }).expect("row");
-    assert_eq!(r.fields.iter().map(|f| f.name).collect::<Vec<_>>(), ["Rd", "Ra", "Rb", "Rc"]);
+    assert_eq!(
+        r.fields.iter().map(|f| f.name).collect::<Vec<_>>(),
+        ["Rd", "Ra", "Rb", "Rc"]
+    );
     assert_eq!(r.fields[2].align, Some(4));
     assert!(!r.fields[2].rz && r.fields[3].rz);
     assert_eq!(r.tie.map(|t| t.offset), Some(2));
@@ -28,14 +31,23 @@ fn cas_rows() {
         let r = SM90.form(RegForm::AtomCas { wide }).expect("row");
         assert_eq!(r.tie, None);
         assert_eq!(r.fields[2].width, Width::Exactly(if wide { 2 } else { 1 }));
-        assert_eq!(r.fields[2].alignment(if wide { 2 } else { 1 }), if wide { 2 } else { 1 });
+        assert_eq!(
+            r.fields[2].alignment(if wide { 2 } else { 1 }),
+            if wide { 2 } else { 1 }
+        );
     }
 }
 
 #[test]
 fn surface_rows() {
     for (coords, align) in [(1u8, 1u8), (2, 2), (3, 4)] {
-        let form = RegForm::SurfaceAtom { coords, wide: true, cas: true, has_dst: false, bindless: false };
+        let form = RegForm::SurfaceAtom {
+            coords,
+            wide: true,
+            cas: true,
+            has_dst: false,
+            bindless: false,
+        };
         let r = SM50.form(form).expect("row");
         assert_eq!(r.name, "SURED");
         assert_eq!(r.fields.len(), 2);

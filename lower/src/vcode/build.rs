@@ -300,7 +300,10 @@ impl<I: MachInst> VCodeBuilder<I> {
             for (k, mut inst) in block.insts.into_iter().enumerate() {
                 let index = out.insts.len();
                 if k + 1 < n && inst.is_term() {
-                    return Err(VCodeError::TerminatorInMiddle { block: id, inst: index });
+                    return Err(VCodeError::TerminatorInMiddle {
+                        block: id,
+                        inst: index,
+                    });
                 }
                 out.collect(index, &mut inst)?;
                 out.insts.push(inst);
@@ -411,14 +414,17 @@ impl Collector<'_> {
             else {
                 continue;
             };
-            let used = self.fields.get(target).and_then(|t| match (t.reg, t.rule, t.operand) {
-                (Reg::Virt { vreg: u, .. }, OperandRule::Use, Some(uop))
-                    if u.class() == vreg.class() =>
-                {
-                    Some(uop)
-                }
-                _ => None,
-            });
+            let used = self
+                .fields
+                .get(target)
+                .and_then(|t| match (t.reg, t.rule, t.operand) {
+                    (Reg::Virt { vreg: u, .. }, OperandRule::Use, Some(uop))
+                        if u.class() == vreg.class() =>
+                    {
+                        Some(uop)
+                    }
+                    _ => None,
+                });
             match used {
                 Some(uop) => self.operands[op as usize].reuse = Some(uop),
                 None => self.fail(VCodeError::BadReuse {

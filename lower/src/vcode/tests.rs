@@ -5,15 +5,33 @@ use super::*;
 #[derive(Clone, Debug)]
 enum Toy {
     /// dst = imm
-    Const { dst: Reg, width: u8 },
+    Const {
+        dst: Reg,
+        width: u8,
+    },
     /// dst = a + b (width 1 or 2)
-    Add { dst: Reg, a: Reg, b: Reg, width: u8 },
+    Add {
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        width: u8,
+    },
     /// in-place write of `dst` (a part of a new tuple) over field 0's tuple
-    SetPart { old: Reg, dst: Reg },
+    SetPart {
+        old: Reg,
+        dst: Reg,
+    },
     Jump,
     Branch,
-    Exit { val: Reg, width: u8 },
-    Copy { dst: Reg, src: Reg, width: u8 },
+    Exit {
+        val: Reg,
+        width: u8,
+    },
+    Copy {
+        dst: Reg,
+        src: Reg,
+        width: u8,
+    },
 }
 
 impl MachInst for Toy {
@@ -78,13 +96,31 @@ fn loop_with_block_params_and_part_fields() {
     let head = b.new_block();
     let exit = b.new_block();
     let init = b.new_vreg(RegClass::Pair);
-    b.push(entry, Toy::Const { dst: init.reg(), width: 2 });
+    b.push(
+        entry,
+        Toy::Const {
+            dst: init.reg(),
+            width: 2,
+        },
+    );
     b.push_branch(entry, Toy::Jump, &[(head, &[init])]);
     let p = b.append_block_param(head, RegClass::Pair);
     let next = b.new_vreg(RegClass::Pair);
-    b.push(head, Toy::SetPart { old: p.reg(), dst: next.hi() });
+    b.push(
+        head,
+        Toy::SetPart {
+            old: p.reg(),
+            dst: next.hi(),
+        },
+    );
     b.push_branch(head, Toy::Branch, &[(head, &[next]), (exit, &[])]);
-    b.push(exit, Toy::Exit { val: next.lo(), width: 1 });
+    b.push(
+        exit,
+        Toy::Exit {
+            val: next.lo(),
+            width: 1,
+        },
+    );
     let vc = b.finish().expect("valid vcode");
 
     assert_eq!(vc.num_blocks(), 3);
@@ -113,9 +149,29 @@ fn two_fields_of_one_tuple_share_an_operand() {
     let e = b.new_block();
     let q = b.new_vreg(RegClass::Pair);
     let s = b.new_vreg(RegClass::Single);
-    b.push(e, Toy::Const { dst: q.reg(), width: 2 });
-    b.push(e, Toy::Add { dst: s.reg(), a: q.lo(), b: q.hi(), width: 1 });
-    b.push(e, Toy::Exit { val: s.reg(), width: 1 });
+    b.push(
+        e,
+        Toy::Const {
+            dst: q.reg(),
+            width: 2,
+        },
+    );
+    b.push(
+        e,
+        Toy::Add {
+            dst: s.reg(),
+            a: q.lo(),
+            b: q.hi(),
+            width: 1,
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: s.reg(),
+            width: 1,
+        },
+    );
     let vc = b.finish().expect("valid");
     assert_eq!(vc.inst_fields(1).len(), 3);
     assert_eq!(vc.inst_operands(1).len(), 2);
@@ -126,8 +182,22 @@ fn rz_fields_are_not_operands() {
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(e, Toy::Add { dst: s.reg(), a: Reg::Zero, b: Reg::Zero, width: 1 });
-    b.push(e, Toy::Exit { val: s.reg(), width: 1 });
+    b.push(
+        e,
+        Toy::Add {
+            dst: s.reg(),
+            a: Reg::Zero,
+            b: Reg::Zero,
+            width: 1,
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: s.reg(),
+            width: 1,
+        },
+    );
     let vc = b.finish().expect("valid");
     assert_eq!(vc.inst_fields(0).len(), 3);
     assert_eq!(vc.inst_operands(0).len(), 1);
@@ -140,16 +210,37 @@ fn builder_errors() {
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(e, Toy::Const { dst: s.reg(), width: 1 });
+    b.push(
+        e,
+        Toy::Const {
+            dst: s.reg(),
+            width: 1,
+        },
+    );
     assert_eq!(b.finish().unwrap_err(), VCodeError::MissingTerminator(e));
 
     // A half that does not fit: 2 registers from part 1 of a pair.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let p = b.new_vreg(RegClass::Pair);
-    b.push(e, Toy::Const { dst: p.hi(), width: 2 });
-    b.push(e, Toy::Exit { val: Reg::Zero, width: 1 });
-    assert!(matches!(b.finish(), Err(VCodeError::BadPart { inst: 0, .. })));
+    b.push(
+        e,
+        Toy::Const {
+            dst: p.hi(),
+            width: 2,
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: Reg::Zero,
+            width: 1,
+        },
+    );
+    assert!(matches!(
+        b.finish(),
+        Err(VCodeError::BadPart { inst: 0, .. })
+    ));
 
     // Argument count mismatch.
     let mut b = VCodeBuilder::<Toy>::new();
@@ -157,36 +248,87 @@ fn builder_errors() {
     let t = b.new_block();
     b.append_block_param(t, RegClass::Single);
     b.push_branch(e, Toy::Jump, &[(t, &[])]);
-    b.push(t, Toy::Exit { val: Reg::Zero, width: 1 });
+    b.push(
+        t,
+        Toy::Exit {
+            val: Reg::Zero,
+            width: 1,
+        },
+    );
     assert!(matches!(b.finish(), Err(VCodeError::ArgCount { .. })));
 
     // Reuse of a field that is not a use.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let n = b.new_vreg(RegClass::Pair);
-    b.push(e, Toy::SetPart { old: Reg::Zero, dst: n.hi() });
-    b.push(e, Toy::Exit { val: Reg::Zero, width: 1 });
+    b.push(
+        e,
+        Toy::SetPart {
+            old: Reg::Zero,
+            dst: n.hi(),
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: Reg::Zero,
+            width: 1,
+        },
+    );
     assert!(matches!(b.finish(), Err(VCodeError::BadReuse { .. })));
 
     // Read and written by one instruction.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(e, Toy::Add { dst: s.reg(), a: s.reg(), b: Reg::Zero, width: 1 });
-    b.push(e, Toy::Exit { val: s.reg(), width: 1 });
+    b.push(
+        e,
+        Toy::Add {
+            dst: s.reg(),
+            a: s.reg(),
+            b: Reg::Zero,
+            width: 1,
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: s.reg(),
+            width: 1,
+        },
+    );
     assert!(matches!(b.finish(), Err(VCodeError::UseAndDef { .. })));
 
     // Terminator in the middle.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
-    b.push(e, Toy::Exit { val: Reg::Zero, width: 1 });
-    b.push(e, Toy::Exit { val: Reg::Zero, width: 1 });
-    assert!(matches!(b.finish(), Err(VCodeError::TerminatorInMiddle { .. })));
+    b.push(
+        e,
+        Toy::Exit {
+            val: Reg::Zero,
+            width: 1,
+        },
+    );
+    b.push(
+        e,
+        Toy::Exit {
+            val: Reg::Zero,
+            width: 1,
+        },
+    );
+    assert!(matches!(
+        b.finish(),
+        Err(VCodeError::TerminatorInMiddle { .. })
+    ));
 }
 
 #[test]
 fn fields_of_reads_without_changing() {
-    let i = Toy::Copy { dst: Reg::Zero, src: Reg::Hw(HwReg::new(3).unwrap()), width: 1 };
+    let i = Toy::Copy {
+        dst: Reg::Zero,
+        src: Reg::Hw(HwReg::new(3).unwrap()),
+        width: 1,
+    };
     let f = fields_of(&i);
     assert_eq!(f.len(), 2);
     assert_eq!(f[0].2, OperandRule::Use);

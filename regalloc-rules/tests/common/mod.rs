@@ -9,34 +9,95 @@ use atomc_lower::vcode::{
 #[derive(Clone, Debug)]
 pub enum T {
     /// Kernel arguments: defines each field.
-    Args { dsts: Vec<(Reg, u8)> },
+    Args {
+        dsts: Vec<(Reg, u8)>,
+    },
     /// `dst = constant` (width 1, 2 or 4).
-    Const { dst: Reg, width: u8 },
+    Const {
+        dst: Reg,
+        width: u8,
+    },
     /// `dst = a + b`.
-    Add { dst: Reg, a: Reg, b: Reg, width: u8 },
+    Add {
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        width: u8,
+    },
     /// New tuple `dst.tuple` = `old` with part `dst` (width `w`) replaced by `old.part(src) + val`.
     /// Fields: old (whole, use), val (use), dst (reuse def of field 0).
-    AddInto { old: Reg, old_width: u8, val: Reg, dst: Reg, w: u8 },
+    AddInto {
+        old: Reg,
+        old_width: u8,
+        val: Reg,
+        dst: Reg,
+        w: u8,
+    },
     /// Build a pair from two singles (two MOVs; early def since the first MOV writes before the
     /// second reads).
-    Pack2 { dst: Reg, lo: Reg, hi: Reg },
+    Pack2 {
+        dst: Reg,
+        lo: Reg,
+        hi: Reg,
+    },
     /// Register copy (selected or inserted).
-    Copy { dst: Reg, src: Reg, width: u8 },
+    Copy {
+        dst: Reg,
+        src: Reg,
+        width: u8,
+    },
     /// `ATOM.CAS`: Rd, Ra, Rb, Rc. `reuse`: Rd is written in place over Rb's tuple.
-    Cas { wide: bool, rd: Reg, ra: Reg, rb: Reg, rc: Reg, reuse: bool },
+    Cas {
+        wide: bool,
+        rd: Reg,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+        reuse: bool,
+    },
     /// SUATOM: Rd, Ra (coords), Rb, Rc (handle).
-    Suatom { coords: u8, wide: bool, cas: bool, rd: Reg, ra: Reg, rb: Reg, rc: Reg },
+    Suatom {
+        coords: u8,
+        wide: bool,
+        cas: bool,
+        rd: Reg,
+        ra: Reg,
+        rb: Reg,
+        rc: Reg,
+    },
     /// `dst = (a == b)` as a single register (the toy has no predicates).
-    CmpEq { dst: Reg, a: Reg, b: Reg, width: u8 },
+    CmpEq {
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        width: u8,
+    },
     /// Store `val` to `[addr]`.
-    Store { addr: Reg, val: Reg, width: u8 },
-    Spill { slot: SpillSlot, src: Reg, width: u8 },
-    Reload { dst: Reg, slot: SpillSlot, width: u8 },
+    Store {
+        addr: Reg,
+        val: Reg,
+        width: u8,
+    },
+    Spill {
+        slot: SpillSlot,
+        src: Reg,
+        width: u8,
+    },
+    Reload {
+        dst: Reg,
+        slot: SpillSlot,
+        width: u8,
+    },
     Jump,
-    BranchIf { cond: Reg },
+    BranchIf {
+        cond: Reg,
+    },
     Exit,
     /// Any form with explicit fields, to forge instructions in checker tests.
-    Raw { form: RegForm, fields: Vec<(Reg, u8, atomc_lower::vcode::OperandRule)> },
+    Raw {
+        form: RegForm,
+        fields: Vec<(Reg, u8, atomc_lower::vcode::OperandRule)>,
+    },
 }
 
 impl MachInst for T {
@@ -53,7 +114,13 @@ impl MachInst for T {
                 v.use_reg(b, *width);
                 v.def_reg(dst, *width);
             }
-            T::AddInto { old, old_width, val, dst, w } => {
+            T::AddInto {
+                old,
+                old_width,
+                val,
+                dst,
+                w,
+            } => {
                 v.use_reg(old, *old_width);
                 v.use_reg(val, *w);
                 v.reuse_def(dst, *w, 0);
@@ -67,7 +134,14 @@ impl MachInst for T {
                 v.use_reg(src, *width);
                 v.def_reg(dst, *width);
             }
-            T::Cas { wide, rd, ra, rb, rc, reuse } => {
+            T::Cas {
+                wide,
+                rd,
+                ra,
+                rb,
+                rc,
+                reuse,
+            } => {
                 let w = if *wide { 2 } else { 1 };
                 if *reuse {
                     v.reuse_def(rd, w, 2);
@@ -78,7 +152,15 @@ impl MachInst for T {
                 v.use_reg(rb, w);
                 v.use_reg(rc, w);
             }
-            T::Suatom { coords, wide, cas, rd, ra, rb, rc } => {
+            T::Suatom {
+                coords,
+                wide,
+                cas,
+                rd,
+                ra,
+                rb,
+                rc,
+            } => {
                 let w = if *wide { 2 } else { 1 };
                 v.def_reg(rd, w);
                 v.use_reg(ra, *coords);
@@ -119,15 +201,25 @@ impl MachInst for T {
     }
     fn spill_info(&self) -> Option<SpillInfo> {
         match *self {
-            T::Spill { slot, src: Reg::Hw(src), width } => Some(SpillInfo::Store { slot, src, width }),
-            T::Reload { dst: Reg::Hw(dst), slot, width } => Some(SpillInfo::Load { dst, slot, width }),
+            T::Spill {
+                slot,
+                src: Reg::Hw(src),
+                width,
+            } => Some(SpillInfo::Store { slot, src, width }),
+            T::Reload {
+                dst: Reg::Hw(dst),
+                slot,
+                width,
+            } => Some(SpillInfo::Load { dst, slot, width }),
             _ => None,
         }
     }
     fn reg_form(&self) -> RegForm {
         match *self {
             T::Cas { wide, .. } => RegForm::AtomCas { wide },
-            T::Suatom { coords, wide, cas, .. } => RegForm::SurfaceAtom {
+            T::Suatom {
+                coords, wide, cas, ..
+            } => RegForm::SurfaceAtom {
                 coords,
                 wide,
                 cas,
@@ -155,10 +247,18 @@ impl MachInst for T {
         }
     }
     fn gen_spill(slot: SpillSlot, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
-        out.push(T::Spill { slot, src: src.into(), width: class.width() });
+        out.push(T::Spill {
+            slot,
+            src: src.into(),
+            width: class.width(),
+        });
     }
     fn gen_reload(dst: HwReg, slot: SpillSlot, class: RegClass, out: &mut Vec<Self>) {
-        out.push(T::Reload { dst: dst.into(), slot, width: class.width() });
+        out.push(T::Reload {
+            dst: dst.into(),
+            slot,
+            width: class.width(),
+        });
     }
 }
 
@@ -190,19 +290,68 @@ pub fn cas64_loop() -> VCode<T> {
     let addr = b.new_vreg(RegClass::Pair);
     let val = b.new_vreg(RegClass::Pair);
     let q0 = b.new_vreg(RegClass::Quad);
-    b.push(entry, T::Args { dsts: vec![(addr.reg(), 2), (val.reg(), 2)] });
-    b.push(entry, T::Const { dst: q0.reg(), width: 4 });
+    b.push(
+        entry,
+        T::Args {
+            dsts: vec![(addr.reg(), 2), (val.reg(), 2)],
+        },
+    );
+    b.push(
+        entry,
+        T::Const {
+            dst: q0.reg(),
+            width: 4,
+        },
+    );
     b.push_branch(entry, T::Jump, &[(head, &[q0])]);
     let q = b.append_block_param(head, RegClass::Quad);
     let q1 = b.new_vreg(RegClass::Quad);
     let e = b.new_vreg(RegClass::Pair);
     let q2 = b.new_vreg(RegClass::Quad);
     let c = b.new_vreg(RegClass::Single);
-    b.push(head, T::AddInto { old: q.reg(), old_width: 4, val: val.reg(), dst: q1.part(2), w: 2 });
-    b.push(head, T::Copy { dst: e.reg(), src: q1.part(0), width: 2 });
-    b.push(head, T::Cas { wide: true, rd: q2.part(0), ra: addr.reg(), rb: q1.part(0), rc: q1.part(2), reuse: true });
-    b.push(head, T::CmpEq { dst: c.reg(), a: q2.part(0), b: e.reg(), width: 2 });
-    b.push_branch(head, T::BranchIf { cond: c.reg() }, &[(exit, &[]), (latch, &[])]);
+    b.push(
+        head,
+        T::AddInto {
+            old: q.reg(),
+            old_width: 4,
+            val: val.reg(),
+            dst: q1.part(2),
+            w: 2,
+        },
+    );
+    b.push(
+        head,
+        T::Copy {
+            dst: e.reg(),
+            src: q1.part(0),
+            width: 2,
+        },
+    );
+    b.push(
+        head,
+        T::Cas {
+            wide: true,
+            rd: q2.part(0),
+            ra: addr.reg(),
+            rb: q1.part(0),
+            rc: q1.part(2),
+            reuse: true,
+        },
+    );
+    b.push(
+        head,
+        T::CmpEq {
+            dst: c.reg(),
+            a: q2.part(0),
+            b: e.reg(),
+            width: 2,
+        },
+    );
+    b.push_branch(
+        head,
+        T::BranchIf { cond: c.reg() },
+        &[(exit, &[]), (latch, &[])],
+    );
     b.push_branch(latch, T::Jump, &[(head, &[q2])]);
     b.push(exit, T::Exit);
     b.finish().expect("valid vcode")
@@ -215,19 +364,68 @@ pub fn cas32_loop() -> VCode<T> {
     let addr = b.new_vreg(RegClass::Pair);
     let val = b.new_vreg(RegClass::Single);
     let p0 = b.new_vreg(RegClass::Pair);
-    b.push(entry, T::Args { dsts: vec![(addr.reg(), 2), (val.reg(), 1)] });
-    b.push(entry, T::Const { dst: p0.reg(), width: 2 });
+    b.push(
+        entry,
+        T::Args {
+            dsts: vec![(addr.reg(), 2), (val.reg(), 1)],
+        },
+    );
+    b.push(
+        entry,
+        T::Const {
+            dst: p0.reg(),
+            width: 2,
+        },
+    );
     b.push_branch(entry, T::Jump, &[(head, &[p0])]);
     let p = b.append_block_param(head, RegClass::Pair);
     let p1 = b.new_vreg(RegClass::Pair);
     let e = b.new_vreg(RegClass::Single);
     let p2 = b.new_vreg(RegClass::Pair);
     let c = b.new_vreg(RegClass::Single);
-    b.push(head, T::AddInto { old: p.reg(), old_width: 2, val: val.reg(), dst: p1.hi(), w: 1 });
-    b.push(head, T::Copy { dst: e.reg(), src: p1.lo(), width: 1 });
-    b.push(head, T::Cas { wide: false, rd: p2.lo(), ra: addr.reg(), rb: p1.lo(), rc: p1.hi(), reuse: true });
-    b.push(head, T::CmpEq { dst: c.reg(), a: p2.lo(), b: e.reg(), width: 1 });
-    b.push_branch(head, T::BranchIf { cond: c.reg() }, &[(exit, &[]), (latch, &[])]);
+    b.push(
+        head,
+        T::AddInto {
+            old: p.reg(),
+            old_width: 2,
+            val: val.reg(),
+            dst: p1.hi(),
+            w: 1,
+        },
+    );
+    b.push(
+        head,
+        T::Copy {
+            dst: e.reg(),
+            src: p1.lo(),
+            width: 1,
+        },
+    );
+    b.push(
+        head,
+        T::Cas {
+            wide: false,
+            rd: p2.lo(),
+            ra: addr.reg(),
+            rb: p1.lo(),
+            rc: p1.hi(),
+            reuse: true,
+        },
+    );
+    b.push(
+        head,
+        T::CmpEq {
+            dst: c.reg(),
+            a: p2.lo(),
+            b: e.reg(),
+            width: 1,
+        },
+    );
+    b.push_branch(
+        head,
+        T::BranchIf { cond: c.reg() },
+        &[(exit, &[]), (latch, &[])],
+    );
     b.push_branch(latch, T::Jump, &[(head, &[p2])]);
     b.push(exit, T::Exit);
     b.finish().expect("valid vcode")
@@ -239,16 +437,33 @@ pub fn straight_line(n: usize, live: usize) -> VCode<T> {
     let mut b = VCodeBuilder::<T>::new();
     let blk = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    b.push(blk, T::Args { dsts: vec![(addr.reg(), 2)] });
+    b.push(
+        blk,
+        T::Args {
+            dsts: vec![(addr.reg(), 2)],
+        },
+    );
     let mut singles: Vec<VReg> = Vec::new();
     let mut pairs: Vec<VReg> = Vec::new();
     for k in 0..live {
         let v = b.new_vreg(RegClass::Single);
-        b.push(blk, T::Const { dst: v.reg(), width: 1 });
+        b.push(
+            blk,
+            T::Const {
+                dst: v.reg(),
+                width: 1,
+            },
+        );
         singles.push(v);
         if k % 4 == 0 {
             let p = b.new_vreg(RegClass::Pair);
-            b.push(blk, T::Const { dst: p.reg(), width: 2 });
+            b.push(
+                blk,
+                T::Const {
+                    dst: p.reg(),
+                    width: 2,
+                },
+            );
             pairs.push(p);
         }
     }
@@ -258,22 +473,52 @@ pub fn straight_line(n: usize, live: usize) -> VCode<T> {
             let k = i % pairs.len();
             let d = b.new_vreg(RegClass::Pair);
             let other = pairs[(k + 1) % pairs.len()];
-            b.push(blk, T::Add { dst: d.reg(), a: pairs[k].reg(), b: other.reg(), width: 2 });
+            b.push(
+                blk,
+                T::Add {
+                    dst: d.reg(),
+                    a: pairs[k].reg(),
+                    b: other.reg(),
+                    width: 2,
+                },
+            );
             pairs[k] = d;
         } else {
             let k = i % singles.len();
             let d = b.new_vreg(RegClass::Single);
             let other = singles[(k + 3) % singles.len()];
-            b.push(blk, T::Add { dst: d.reg(), a: singles[k].reg(), b: other.reg(), width: 1 });
+            b.push(
+                blk,
+                T::Add {
+                    dst: d.reg(),
+                    a: singles[k].reg(),
+                    b: other.reg(),
+                    width: 1,
+                },
+            );
             singles[k] = d;
         }
         i += 1;
     }
     for s in singles {
-        b.push(blk, T::Store { addr: addr.reg(), val: s.reg(), width: 1 });
+        b.push(
+            blk,
+            T::Store {
+                addr: addr.reg(),
+                val: s.reg(),
+                width: 1,
+            },
+        );
     }
     for p in pairs {
-        b.push(blk, T::Store { addr: addr.reg(), val: p.reg(), width: 2 });
+        b.push(
+            blk,
+            T::Store {
+                addr: addr.reg(),
+                val: p.reg(),
+                width: 2,
+            },
+        );
     }
     b.push(blk, T::Exit);
     b.finish().expect("valid vcode")

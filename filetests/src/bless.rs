@@ -63,7 +63,10 @@ mod tests {
             "test compile precise-output\ntarget sm_90\n\nfunction %a() {\nblock0:\n    return\n}\n\n; A\n;\n\nfunction %b() {\nblock0:\n    return\n}\n\n; B\n"
         );
         let again = TestFile::scan(&new).unwrap();
-        assert_eq!(again.trailing_expectation(&again.funcs[0]), vec!["A".to_string(), "".to_string()]);
+        assert_eq!(
+            again.trailing_expectation(&again.funcs[0]),
+            vec!["A".to_string(), "".to_string()]
+        );
         assert_eq!(again.trailing_expectation(&again.funcs[1]), vec!["B".to_string()]);
     }
 }

@@ -152,8 +152,10 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
     found.sort_by(|a, b| a.1.cmp(&b.1));
     found.dedup_by(|a, b| a.1 == b.1);
     panic_capture::install();
-    let mut files: Vec<FileResult> =
-        found.par_iter().map(|(root, file)| run_file(root, file, opts, backend)).collect();
+    let mut files: Vec<FileResult> = found
+        .par_iter()
+        .map(|(root, file)| run_file(root, file, opts, backend))
+        .collect();
     files.extend(missing);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Summary { files }
@@ -167,7 +169,12 @@ pub fn run_file(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backe
         Ok(r) => r,
         Err(msg) => (Some(format!("panicked: {msg}\n")), false),
     };
-    FileResult { path: path.to_path_buf(), failure, time: start.elapsed(), blessed }
+    FileResult {
+        path: path.to_path_buf(),
+        failure,
+        time: start.elapsed(),
+        blessed,
+    }
 }
 
 fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Option<String>, bool) {
@@ -181,7 +188,9 @@ fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Bac
     };
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel_path = if rel.as_os_str().is_empty() {
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     } else {
         rel.to_string_lossy().replace('\\', "/")
     };
@@ -210,7 +219,9 @@ fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Bac
         let new = bless::rewrite(&file, &ctx.rewrites);
         match std::fs::write(path, new) {
             Ok(()) => blessed = true,
-            Err(e) => failure.get_or_insert_with(String::new).push_str(&format!("cannot bless: {e}\n")),
+            Err(e) => failure
+                .get_or_insert_with(String::new)
+                .push_str(&format!("cannot bless: {e}\n")),
         }
     }
     (failure, blessed)

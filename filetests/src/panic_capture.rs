@@ -21,7 +21,12 @@ pub fn install() {
         std::panic::set_hook(Box::new(move |info| {
             if CAPTURING.with(Cell::get) {
                 let msg = match info.location() {
-                    Some(l) => format!("{} at {}:{}", crate::panic_message_of(info.payload()), l.file(), l.line()),
+                    Some(l) => format!(
+                        "{} at {}:{}",
+                        crate::panic_message_of(info.payload()),
+                        l.file(),
+                        l.line()
+                    ),
                     None => crate::panic_message_of(info.payload()),
                 };
                 if let Ok(mut last) = LAST.lock() {

@@ -121,7 +121,12 @@ impl TestFile {
             if let Some(c) = comment {
                 let note = c.starts_with(";;");
                 let text = c.trim_start_matches(';').trim().to_string();
-                file.comments.push(Comment { line, text, standalone: code.trim().is_empty(), note });
+                file.comments.push(Comment {
+                    line,
+                    text,
+                    standalone: code.trim().is_empty(),
+                    note,
+                });
             }
             let code = code.trim();
             if code.starts_with("function") && raw.starts_with("function") {
@@ -135,7 +140,12 @@ impl TestFile {
                     .map(|s| s.split(|c: char| c == '(' || c.is_whitespace()).next().unwrap_or(""))
                     .unwrap_or("")
                     .to_string();
-                file.funcs.push(FuncRange { name, start: line, end: 0, next: lines.len() + 1 });
+                file.funcs.push(FuncRange {
+                    name,
+                    start: line,
+                    end: 0,
+                    next: lines.len() + 1,
+                });
                 continue;
             }
             if in_header {
@@ -172,7 +182,9 @@ impl TestFile {
                 });
             }
             Some("target") => {
-                let name = words.next().ok_or(format!("line {line}: `target` needs a target name"))?;
+                let name = words
+                    .next()
+                    .ok_or(format!("line {line}: `target` needs a target name"))?;
                 let mut full = name.to_string();
                 for w in words {
                     match w.strip_prefix("platform=") {
@@ -182,7 +194,11 @@ impl TestFile {
                 }
                 self.targets.push(TargetLine { line, name: full });
             }
-            _ => return Err(format!("line {line}: expected `test ...` or `target ...` before the first function, found `{code}`")),
+            _ => {
+                return Err(format!(
+                    "line {line}: expected `test ...` or `target ...` before the first function, found `{code}`"
+                ))
+            }
         }
         Ok(())
     }
@@ -196,7 +212,9 @@ impl TestFile {
     /// The comments that belong to function `f`: inside it and after its
     /// closing brace, up to the next function.
     pub fn func_comments<'a>(&'a self, f: &'a FuncRange) -> impl Iterator<Item = &'a Comment> {
-        self.comments.iter().filter(move |c| c.line >= f.start && c.line < f.next)
+        self.comments
+            .iter()
+            .filter(move |c| c.line >= f.start && c.line < f.next)
     }
 
     /// The source lines `start..=end` of function `f`, each with its newline.
@@ -239,7 +257,9 @@ impl TestFile {
             return Some(c.line);
         }
         let lines: Vec<&str> = self.source.lines().collect();
-        (f.start..c.line).rev().find(|&l| !split_comment(lines[l - 1]).0.trim().is_empty())
+        (f.start..c.line)
+            .rev()
+            .find(|&l| !split_comment(lines[l - 1]).0.trim().is_empty())
     }
 
     /// The expectation block of `precise-output`: the non-note comment lines
@@ -286,7 +306,10 @@ mod tests {
         assert_eq!(f.anchor(&f.funcs[0], cs[0]), Some(7));
         assert_eq!(f.anchor(&f.funcs[0], cs[1]), Some(7));
         assert_eq!(f.anchor(&f.funcs[0], cs[2]), None);
-        assert_eq!(f.func_code(&f.funcs[0]), "function %a(i32) {\nblock0(v0: i32):\n    return\n}\n");
+        assert_eq!(
+            f.func_code(&f.funcs[0]),
+            "function %a(i32) {\nblock0(v0: i32):\n    return\n}\n"
+        );
         assert_eq!(f.trailing_expectation(&f.funcs[0]), vec!["after".to_string()]);
     }
 

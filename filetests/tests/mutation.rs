@@ -45,13 +45,76 @@ impl Rng {
 
 /// Tokens a mutation may substitute: edge numbers, keywords, punctuation.
 const TOKENS: &[&str] = &[
-    "0", "-1", "1", "4294967296", "0xffffffffffffffff", "99999999999999999999", "-9223372036854775808", "nan",
-    "inf", "-0.0", "1e400", "0x7fc00001", "v0", "v999999", "v4294967295", "block0", "block4294967295", "i8",
-    "i64", "f16x2", "bf16x2", "pred", "surface", "ptr.shared", "ptr.generic", "sys", "cta", "seq_cst",
-    "relaxed", "acquire", "slot", "9999", "[", "]", "(", ")", ",", "=", "=>", ":", "+", "-", "function", "}",
-    "{", "return", "barrier", "jump", "brif", "%k", "iota", "grid", "block", "shared", "65536", "sorted",
-    "as set", "sum", "all", "error \"x\"", "1d", "3d", "bytes", "trap", "inc_wrap", "dec_wrap", "fmin",
-    "atomic_cas.i32", "v0+3", "v0-8388608",
+    "0",
+    "-1",
+    "1",
+    "4294967296",
+    "0xffffffffffffffff",
+    "99999999999999999999",
+    "-9223372036854775808",
+    "nan",
+    "inf",
+    "-0.0",
+    "1e400",
+    "0x7fc00001",
+    "v0",
+    "v999999",
+    "v4294967295",
+    "block0",
+    "block4294967295",
+    "i8",
+    "i64",
+    "f16x2",
+    "bf16x2",
+    "pred",
+    "surface",
+    "ptr.shared",
+    "ptr.generic",
+    "sys",
+    "cta",
+    "seq_cst",
+    "relaxed",
+    "acquire",
+    "slot",
+    "9999",
+    "[",
+    "]",
+    "(",
+    ")",
+    ",",
+    "=",
+    "=>",
+    ":",
+    "+",
+    "-",
+    "function",
+    "}",
+    "{",
+    "return",
+    "barrier",
+    "jump",
+    "brif",
+    "%k",
+    "iota",
+    "grid",
+    "block",
+    "shared",
+    "65536",
+    "sorted",
+    "as set",
+    "sum",
+    "all",
+    "error \"x\"",
+    "1d",
+    "3d",
+    "bytes",
+    "trap",
+    "inc_wrap",
+    "dec_wrap",
+    "fmin",
+    "atomic_cas.i32",
+    "v0+3",
+    "v0-8388608",
 ];
 
 /// Bytes an insertion or replacement may use.
@@ -178,7 +241,8 @@ fn bounded_run_line(text: &str) -> String {
 fn small_enough(line: &str) -> bool {
     let dims = |s: &str| -> Option<u64> {
         let s = s.trim_end_matches(',');
-        s.split(['x', 'X']).try_fold(1u64, |acc, p| p.parse::<u64>().ok().map(|n| acc.saturating_mul(n)))
+        s.split(['x', 'X'])
+            .try_fold(1u64, |acc, p| p.parse::<u64>().ok().map(|n| acc.saturating_mul(n)))
     };
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut threads = 1u64;
@@ -216,7 +280,11 @@ fn check_variant(src: &str, counts: &Counts) -> Result<(), String> {
         Err(diags) => {
             counts.parse_errors.fetch_add(1, Ordering::Relaxed);
             let r = atomc_ir::diagnostic::render("mutant.atom", src, &diags);
-            return if diags.is_empty() || !r.contains("error") { Err(format!("parse error renders as {r:?}")) } else { Ok(()) };
+            return if diags.is_empty() || !r.contains("error") {
+                Err(format!("parse error renders as {r:?}"))
+            } else {
+                Ok(())
+            };
         }
     };
     for pf in &parsed.functions {
@@ -258,7 +326,10 @@ fn variants(src: &str, seed: u64) -> Vec<(String, String)> {
     let mut offset = 0;
     for line in src.split_inclusive('\n') {
         offset += line.len();
-        out.push((format!("prefix of {offset} bytes (line boundary)"), src[..offset].to_string()));
+        out.push((
+            format!("prefix of {offset} bytes (line boundary)"),
+            src[..offset].to_string(),
+        ));
         // Also the line without its newline, and half a line.
         let mid = offset - line.len() / 2;
         if src.is_char_boundary(mid) {
@@ -306,7 +377,10 @@ fn mutated_filetests_never_panic() {
                 match panic_capture::catch(|| check_variant(&text, counts)) {
                     Ok(Ok(())) => None,
                     Ok(Err(e)) => Some(format!("{} [{what}]: {e}", path.display())),
-                    Err(panic) => Some(format!("{} [{what}]: PANIC: {panic}\n--- input ---\n{text}", path.display())),
+                    Err(panic) => Some(format!(
+                        "{} [{what}]: PANIC: {panic}\n--- input ---\n{text}",
+                        path.display()
+                    )),
                 }
             })
         })
@@ -326,5 +400,9 @@ fn mutated_filetests_never_panic() {
     for f in failures.iter().take(20) {
         println!("{f}\n");
     }
-    assert!(failures.is_empty(), "{} of the mutated inputs failed (first ones above)", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of the mutated inputs failed (first ones above)",
+        failures.len()
+    );
 }

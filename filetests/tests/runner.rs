@@ -33,7 +33,12 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn opts(dir: &Path) -> RunOptions {
-    RunOptions { verbose: true, bless: false, snapshots: false, snapshot_dir: dir.join("snapshots") }
+    RunOptions {
+        verbose: true,
+        bless: false,
+        snapshots: false,
+        snapshot_dir: dir.join("snapshots"),
+    }
 }
 
 const KERNEL: &str = "function %k(ptr.global, i32) {\nblock0(v0: ptr.global, v1: i32):\n    v2 = atomic_rmw.i32 add relaxed gpu v0, v1\n    return\n}\n";
@@ -41,12 +46,23 @@ const KERNEL: &str = "function %k(ptr.global, i32) {\nblock0(v0: ptr.global, v1:
 #[test]
 fn filecheck_lines_pass_and_fail() {
     let dir = temp_dir("filecheck");
-    std::fs::write(dir.join("ok.atom"), format!("test compile\ntarget sm_90\n\n{KERNEL}; check: ATOMIC_RMW\n; nextln: RETURN\n; not: FENCE\n")).unwrap();
-    std::fs::write(dir.join("bad.atom"), format!("test compile\ntarget sm_90\n\n{KERNEL}; check: RETURN\n; nextln: ATOMIC_RMW\n")).unwrap();
+    std::fs::write(
+        dir.join("ok.atom"),
+        format!("test compile\ntarget sm_90\n\n{KERNEL}; check: ATOMIC_RMW\n; nextln: RETURN\n; not: FENCE\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bad.atom"),
+        format!("test compile\ntarget sm_90\n\n{KERNEL}; check: RETURN\n; nextln: ATOMIC_RMW\n"),
+    )
+    .unwrap();
     let s = run(&[dir.clone()], &opts(&dir), &Fake);
     let report = s.report(true);
     assert_eq!((s.passed(), s.failed()), (1, 1), "{report}");
-    assert!(report.contains("FAIL") && report.contains("bad.atom") && report.contains("filecheck failed"), "{report}");
+    assert!(
+        report.contains("FAIL") && report.contains("bad.atom") && report.contains("filecheck failed"),
+        "{report}"
+    );
     assert!(report.ends_with("1 passed, 1 failed\n"), "{report}");
 }
 
@@ -59,14 +75,28 @@ fn precise_output_fails_with_a_diff_then_blesses() {
     let s = run(&[path.clone()], &opts(&dir), &Fake);
     let report = s.report(false);
     assert_eq!(s.failed(), 1, "{report}");
-    assert!(report.contains("-WRONG") && report.contains("+RETURN") && report.contains("ATOMC_TEST_BLESS=1"), "{report}");
+    assert!(
+        report.contains("-WRONG") && report.contains("+RETURN") && report.contains("ATOMC_TEST_BLESS=1"),
+        "{report}"
+    );
 
-    let bless = RunOptions { bless: true, ..opts(&dir) };
+    let bless = RunOptions {
+        bless: true,
+        ..opts(&dir)
+    };
     let s = run(&[path.clone()], &bless, &Fake);
     assert_eq!(s.failed(), 0, "{}", s.report(true));
     let blessed = std::fs::read_to_string(&path).unwrap();
-    assert!(blessed.contains("}\n\n; // k sm_90 asm\n; ATOMIC_RMW\n; RETURN\n\n;; a note before the next function\nfunction %j"), "{blessed}");
-    assert!(blessed.ends_with("}\n\n; // j sm_90 asm\n; ATOMIC_RMW\n; RETURN\n"), "{blessed}");
+    assert!(
+        blessed.contains(
+            "}\n\n; // k sm_90 asm\n; ATOMIC_RMW\n; RETURN\n\n;; a note before the next function\nfunction %j"
+        ),
+        "{blessed}"
+    );
+    assert!(
+        blessed.ends_with("}\n\n; // j sm_90 asm\n; ATOMIC_RMW\n; RETURN\n"),
+        "{blessed}"
+    );
     let s = run(&[path], &opts(&dir), &Fake);
     assert_eq!(s.failed(), 0, "{}", s.report(true));
 }
@@ -99,8 +129,15 @@ fn snapshots_are_compared() {
     let name = atomc_filetests::subtest::compile::snapshot_name("s.atom", "k", "sm_90", "compile");
     assert_eq!(name, "s__k__sm_90");
     let snap = snaps.join(format!("{name}.snap"));
-    std::fs::write(&snap, "---\nsource: filetests\n---\n// k sm_90 asm\nATOMIC_RMW\nRETURN\n").unwrap();
-    let with = RunOptions { snapshots: true, ..opts(&dir) };
+    std::fs::write(
+        &snap,
+        "---\nsource: filetests\n---\n// k sm_90 asm\nATOMIC_RMW\nRETURN\n",
+    )
+    .unwrap();
+    let with = RunOptions {
+        snapshots: true,
+        ..opts(&dir)
+    };
     let s = run(&[dir.clone()], &with, &Fake);
     assert_eq!(s.failed(), 0, "{}", s.report(true));
     std::fs::write(&snap, "---\nsource: filetests\n---\n// k sm_90 asm\nOLD\n").unwrap();

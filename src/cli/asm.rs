@@ -29,11 +29,17 @@ pub struct DisasmArgs {
 /// Runs `atomc asm`.
 pub fn asm(args: AsmArgs) -> Result<(), UserError> {
     let _ = (&args.file, &args.output);
-    Err(UserError(format!("asm for {} is not yet available (the SASS assembler has not landed)", args.target)))
+    Err(UserError(format!(
+        "asm for {} is not yet available (the SASS assembler has not landed)",
+        args.target
+    )))
 }
 
 /// Runs `atomc disasm`.
 pub fn disasm(args: DisasmArgs) -> Result<(), UserError> {
     let _ = &args.file;
-    Err(UserError(format!("disasm for {} is not yet available (the SASS disassembler has not landed)", args.target)))
+    Err(UserError(format!(
+        "disasm for {} is not yet available (the SASS disassembler has not landed)",
+        args.target
+    )))
 }

@@ -33,7 +33,11 @@ pub fn parse(path: &Path) -> Result<Input, UserError> {
         return Err(UserError(format!("{name}: CLIF import is not available yet")));
     }
     match atomc::ir::parse::parse_file(&source) {
-        Ok(parsed) => Ok(Input { name, source, funcs: parsed.functions.into_iter().map(|f| f.func).collect() }),
+        Ok(parsed) => Ok(Input {
+            name,
+            source,
+            funcs: parsed.functions.into_iter().map(|f| f.func).collect(),
+        }),
         Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
     }
 }

@@ -96,7 +96,10 @@ fn write_output(out: Option<&PathBuf>, bytes: &[u8]) -> Result<(), UserError> {
         }
         _ => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(bytes).and_then(|_| stdout.flush()).map_err(|e| UserError(format!("cannot write output: {e}")))
+            stdout
+                .write_all(bytes)
+                .and_then(|_| stdout.flush())
+                .map_err(|e| UserError(format!("cannot write output: {e}")))
         }
     }
 }

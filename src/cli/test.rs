@@ -36,8 +36,15 @@ impl atomc_filetests::Backend for FacadeBackend {
 
 /// Runs `atomc test`.
 pub fn run(args: Args) -> Result<(), UserError> {
-    let paths = if args.paths.is_empty() { vec![PathBuf::from("filetests")] } else { args.paths };
-    let mut opts = atomc_filetests::RunOptions { verbose: args.verbose, ..Default::default() };
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from("filetests")]
+    } else {
+        args.paths
+    };
+    let mut opts = atomc_filetests::RunOptions {
+        verbose: args.verbose,
+        ..Default::default()
+    };
     opts.bless |= args.bless;
     opts.snapshots = !args.no_snapshots;
     let summary = atomc_filetests::run(&paths, &opts, &FacadeBackend);

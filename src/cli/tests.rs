@@ -6,7 +6,10 @@ use clap::Parser;
 use std::path::PathBuf;
 
 fn repo(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
 }
 
 fn run(args: &[&str]) -> Result<(), UserError> {
@@ -54,9 +57,37 @@ fn a_panic_is_an_internal_error_not_101() {
 #[test]
 fn run_options_build_a_run_line() {
     let file = repo("filetests/filetests/interpret/contention-add.atom");
-    let ok = ["run", &file, "--function", "count_blocks", "--grid", "4", "--block", "8", "--init", "c: i64[1] = 5", "--args", "c", "--expect", "c == [37]"];
+    let ok = [
+        "run",
+        &file,
+        "--function",
+        "count_blocks",
+        "--grid",
+        "4",
+        "--block",
+        "8",
+        "--init",
+        "c: i64[1] = 5",
+        "--args",
+        "c",
+        "--expect",
+        "c == [37]",
+    ];
     run(&ok).expect("32 increments");
-    let wrong = ["run", &file, "--function", "count_blocks", "--block", "8", "--init", "c: i64[1] = 5", "--args", "c", "--expect", "c == [37]"];
+    let wrong = [
+        "run",
+        &file,
+        "--function",
+        "count_blocks",
+        "--block",
+        "8",
+        "--init",
+        "c: i64[1] = 5",
+        "--args",
+        "c",
+        "--expect",
+        "c == [37]",
+    ];
     assert!(run(&wrong).is_err());
 }
 

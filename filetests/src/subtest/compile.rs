@@ -31,7 +31,10 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
     let precise = cmd.has_flag("precise-output");
     for o in &cmd.options {
         if o != "precise-output" && !o.starts_with("emit=") {
-            return Err(format!("line {}: unknown option `{o}` for `test {}`", cmd.line, cmd.name));
+            return Err(format!(
+                "line {}: unknown option `{o}` for `test {}`",
+                cmd.line, cmd.name
+            ));
         }
     }
     if precise && ctx.file.targets.len() != 1 {
@@ -105,13 +108,17 @@ fn filecheck(ctx: &Ctx, range: &crate::testfile::FuncRange, output: &str, precis
     let comments = ctx.file.preamble().chain(ctx.file.func_comments(range));
     let is_directive = |t: &str| DIRECTIVES.iter().any(|d| t.starts_with(d));
     for c in comments.filter(|c| !c.note && is_directive(&c.text) && (!precise || c.line <= range.end)) {
-        builder.directive(&c.text).map_err(|e| format!("line {}: bad directive: {e}\n", c.line))?;
+        builder
+            .directive(&c.text)
+            .map_err(|e| format!("line {}: bad directive: {e}\n", c.line))?;
     }
     let checker = builder.finish();
     if checker.is_empty() {
         return Ok(());
     }
-    let (ok, explain) = checker.explain(output, NO_VARIABLES).map_err(|e| format!("filecheck: {e}\n"))?;
+    let (ok, explain) = checker
+        .explain(output, NO_VARIABLES)
+        .map_err(|e| format!("filecheck: {e}\n"))?;
     if ok {
         Ok(())
     } else {
@@ -140,11 +147,22 @@ fn snapshot(ctx: &Ctx, func: &str, target: &str, test: &str, output: &str) -> Re
 /// added when it is not a plain `compile`: `__legalize`, or `__compile_vcode`
 /// for `test compile emit=vcode`, so that two outputs never share a name.
 pub fn snapshot_name(rel_path: &str, func: &str, target: &str, test: &str) -> String {
-    let stem = rel_path.strip_suffix(".atom").or(rel_path.strip_suffix(".clif")).unwrap_or(rel_path);
+    let stem = rel_path
+        .strip_suffix(".atom")
+        .or(rel_path.strip_suffix(".clif"))
+        .unwrap_or(rel_path);
     let mut name = format!("{stem}__{func}__{target}");
     if test != "compile" {
         name.push_str("__");
         name.push_str(test);
     }
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect()
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -21,7 +21,11 @@ pub fn run(ctx: &Ctx) -> Result<(), String> {
             continue;
         }
         if let Err(diags) = crate::frontend::verify(f) {
-            failures.push_str(&format!("function %{} does not verify:\n{}", range.name, ctx.render(&diags)));
+            failures.push_str(&format!(
+                "function %{} does not verify:\n{}",
+                range.name,
+                ctx.render(&diags)
+            ));
             continue;
         }
         for c in runs {

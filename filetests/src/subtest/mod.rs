@@ -73,12 +73,19 @@ pub fn run_all(ctx: &mut Ctx) -> Vec<String> {
             "print" => print::run(ctx),
             "interpret" => interpret::run(ctx),
             "legalize" | "compile" => compile::run(ctx, cmd),
-            other => Err(format!("line {}: unknown test `{other}` (known: {})\n", cmd.line, KNOWN.join(", "))),
+            other => Err(format!(
+                "line {}: unknown test `{other}` (known: {})\n",
+                cmd.line,
+                KNOWN.join(", ")
+            )),
         };
         if let Err(e) = res {
             failures.push(format!("[test {}] {}", cmd.name, e));
         }
-        if !matches!(cmd.name.as_str(), "verify" | "print" | "interpret" | "legalize" | "compile") {
+        if !matches!(
+            cmd.name.as_str(),
+            "verify" | "print" | "interpret" | "legalize" | "compile"
+        ) {
             continue;
         }
         if !cmd.options.is_empty() && matches!(cmd.name.as_str(), "verify" | "print" | "interpret") {

@@ -66,7 +66,10 @@ fn stable(name: &str, printed: &str) -> Result<(), String> {
                 ))
             }
         }
-        Ok(again) => Err(format!("function %{name}: the printed text parses as {} functions\n", again.len())),
+        Ok(again) => Err(format!(
+            "function %{name}: the printed text parses as {} functions\n",
+            again.len()
+        )),
         Err(diags) => Err(format!(
             "function %{name}: the printed text does not parse:\n{}",
             crate::frontend::render("<printed>", printed, &diags)

@@ -37,7 +37,9 @@ fn parse_expect(c: &Comment) -> Result<Option<(String, Option<String>)>, String>
     if c.note {
         return Ok(None);
     }
-    let Some(rest) = c.text.strip_prefix("error") else { return Ok(None) };
+    let Some(rest) = c.text.strip_prefix("error") else {
+        return Ok(None);
+    };
     if let Some(rest) = rest.strip_prefix(':') {
         let rule = rest.trim();
         if rule.is_empty() || rule.contains(char::is_whitespace) {
@@ -61,7 +63,13 @@ fn expectations(ctx: &Ctx, f: &FuncRange) -> Result<Vec<Expect>, String> {
     let mut out = Vec::new();
     for c in ctx.file.func_comments(f) {
         if let Some((rule, text)) = parse_expect(c)? {
-            out.push(Expect { line: c.line, anchor: ctx.file.anchor(f, c), range: (f.start, f.next), rule, text });
+            out.push(Expect {
+                line: c.line,
+                anchor: ctx.file.anchor(f, c),
+                range: (f.start, f.next),
+                rule,
+                text,
+            });
         }
     }
     Ok(out)
@@ -88,7 +96,9 @@ fn compare(ctx: &Ctx, what: &str, diags: &[Diagnostic], expects: &[Expect]) -> R
     let mut unexpected = Vec::new();
     for d in diags {
         let found = [true, false].into_iter().find_map(|anchored| {
-            let hits: Vec<usize> = (0..expects.len()).filter(|&i| matches(&expects[i], d, anchored)).collect();
+            let hits: Vec<usize> = (0..expects.len())
+                .filter(|&i| matches(&expects[i], d, anchored))
+                .collect();
             (!hits.is_empty()).then_some(hits)
         });
         match found {
@@ -104,7 +114,11 @@ fn compare(ctx: &Ctx, what: &str, diags: &[Diagnostic], expects: &[Expect]) -> R
     let mut unmet = false;
     for (e, _) in expects.iter().zip(&used).filter(|(_, u)| !**u) {
         unmet = true;
-        let text = e.text.as_ref().map(|t| format!(" containing `{t}`")).unwrap_or_default();
+        let text = e
+            .text
+            .as_ref()
+            .map(|t| format!(" containing `{t}`"))
+            .unwrap_or_default();
         let place = match e.anchor {
             Some(l) => format!("on line {l}"),
             None => "in the function".to_string(),

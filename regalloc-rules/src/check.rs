@@ -101,6 +101,8 @@ pub enum RuleError {
     Mismatch { at: At, vinst: u32 },
     #[error("{at}: inserted by the allocator but neither a move, a spill nor a reload")]
     UnknownEdit { at: At },
+    #[error("{at}: spill slot at byte {offset} is not aligned to the {bytes}-byte access")]
+    SlotMisaligned { at: At, offset: u32, bytes: u32 },
 }
 
 /// Check `code` (the allocated `vcode`) against `rules`. Returns the first violation.
@@ -352,6 +354,19 @@ impl<'a, I: MachInst> Values<'a, I> {
                         }
                     }
                 } else {
+                    if let Some(
+                        SpillInfo::Store { slot, width, .. } | SpillInfo::Load { slot, width, .. },
+                    ) = inst.spill_info()
+                    {
+                        let bytes = 4 * u32::from(width.max(1)).next_power_of_two();
+                        if slot.0 % bytes != 0 {
+                            return Err(RuleError::SlotMisaligned {
+                                at: at(self.code, b, i),
+                                offset: slot.0,
+                                bytes,
+                            });
+                        }
+                    }
                     match inst.spill_info() {
                         Some(SpillInfo::Store { slot, src, width }) => (0..usize::from(width))
                             .map(|j| {

@@ -467,6 +467,27 @@ fn spill_and_reload_must_agree() {
 }
 
 #[test]
+fn spill_slots_aligned_to_their_access() {
+    // Pairs spilled (only 4 pair registers offered for ~10 live pairs).
+    let vc = straight_line(300, 40);
+    let o = AllocOptions {
+        max_per_class: 4,
+        ..AllocOptions::default()
+    };
+    let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let i = find(&a, |i| matches!(i, T::Spill { width: 2, .. }));
+    if let T::Spill { slot, .. } = &mut a.code.insts[i] {
+        assert_eq!(slot.0 % 8, 0, "regalloc2 aligns multi-slot spill slots");
+        slot.0 += 4;
+    }
+    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    assert!(
+        matches!(&e, RuleError::SlotMisaligned { bytes: 8, .. }),
+        "{e}"
+    );
+}
+
+#[test]
 fn inserted_instruction_must_be_move_spill_or_reload() {
     let vc = many_live();
     let mut a = good(&vc, Target::Sm90);

@@ -248,10 +248,14 @@ impl<'a, 'f> Machine<'a, 'f> {
     pub fn run(&mut self, step_limit: u64) -> Result<RunStats, InterpError> {
         let total = self.pcs.len();
         let mut steps = 0u64;
-        let mut done = 0usize;
-        loop {
+        // Threads that have not returned, in linear order; compacted after
+        // each round so a long tail of one spinning thread stays cheap.
+        let mut alive: Vec<u32> = (0..total as u32).collect();
+        while !alive.is_empty() {
             let mut progressed = false;
-            for t in 0..total {
+            let mut exited = false;
+            for i in 0..alive.len() {
+                let t = alive[i] as usize;
                 if self.status[t] != Status::Run {
                     continue;
                 }
@@ -271,7 +275,7 @@ impl<'a, 'f> Machine<'a, 'f> {
                     }
                     Ok(Event::Exit) => {
                         self.status[t] = Status::Done;
-                        done += 1;
+                        exited = true;
                         let b = t / self.tpb;
                         self.blocks[b].live -= 1;
                         self.check_barrier(b)?;
@@ -279,15 +283,16 @@ impl<'a, 'f> Machine<'a, 'f> {
                     Err(f) => return Err(f.at(self.prog.site(pc, Some(self.ids(t))))),
                 }
             }
-            if done == total {
-                return Ok(RunStats { steps });
+            if exited {
+                alive.retain(|&t| self.status[t as usize] != Status::Done);
             }
-            if !progressed {
+            if !progressed && !alive.is_empty() {
                 return Err(InterpError::Deadlock {
                     detail: "no thread can run".to_string(),
                 });
             }
         }
+        Ok(RunStats { steps })
     }
 
     /// Releases block `b`'s barrier when every live thread waits at it.

@@ -11,6 +11,8 @@
 
 pub use atomc_ir as ir;
 
+pub mod pipeline;
+
 use std::fmt;
 
 /// What a compile produces.
@@ -148,6 +150,9 @@ pub enum CompileError {
         /// Why.
         reason: String,
     },
+    /// A bug in atomc: a pass produced something a later pass rejects.
+    #[error("internal compiler error: {0}")]
+    Internal(String),
     /// This combination of target and emit kind is not available.
     #[error("--emit {emit} is not available for target {target}")]
     NoSuchOutput {
@@ -163,6 +168,11 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
     ir::verify::verify(func).map_err(CompileError::Verify)?;
     match emit {
         Emit::Ir => Ok(Output::Text(ir::print::print_function(func))),
+        Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
+        Emit::Vcode if pipeline::sass_plan(target).is_some() => {
+            let vcode = pipeline::select(func, target)?;
+            Ok(Output::Text(vcode.to_string()))
+        }
         _ => {
             let name = Emit::ALL.iter().find(|(e, _)| *e == emit).map(|(_, n)| *n).unwrap_or("?");
             Err(CompileError::NoSuchOutput { target, emit: name })

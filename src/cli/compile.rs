@@ -54,7 +54,13 @@ pub fn run(args: Args) -> Result<(), UserError> {
     for f in funcs {
         match atomc::compile(f, target, emit) {
             Ok(Output::Text(t)) => text.push_str(&t),
-            Ok(Output::Binary(b)) => return write_output(args.output.as_ref(), &b),
+            Ok(Output::Binary(b)) => {
+                use std::io::IsTerminal;
+                if args.output.is_none() && std::io::stdout().is_terminal() {
+                    return Err(UserError(format!("--emit {} is binary; write it to a file with -o FILE", args.emit)));
+                }
+                return write_output(args.output.as_ref(), &b);
+            }
             Err(atomc::CompileError::Verify(diags)) => return Err(UserError(input.render(&diags))),
             Err(e) => return Err(UserError(format!("{}: %{}: {e}", input.name, f.name))),
         }

@@ -58,10 +58,14 @@ impl Isel<'_> {
         MOp::Reg { reg: r.reg(), width: r.class().width(), rule: crate::vcode::OperandRule::Use, neg: false }
     }
 
+    /// The result field, or RZ of the result's width when it is unused.
     fn def_or_rz(&mut self, used: bool) -> (MOp, Option<VReg>) {
         match (used, self.result()) {
             (true, Some(d)) => (MOp::def(d.reg(), d.class().width()), Some(d)),
-            _ => (MOp::rz(), None),
+            (_, d) => {
+                let width = d.map_or(1, |d| d.class().width());
+                (MOp::Reg { reg: crate::vcode::Reg::Zero, width, rule: crate::vcode::OperandRule::Def, neg: false }, None)
+            }
         }
     }
 
@@ -108,8 +112,10 @@ impl Isel<'_> {
                 let reducible = !matches!(op, RmwOp::Xchg);
                 let strong = t.strong(*scope);
                 let inst = match space {
+                    // RED has no result field; its register rule row is the plain one.
                     AddrSpace::Global if !used && reducible => {
-                        SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable)
+                        self.emit(SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable));
+                        return Ok(());
                     }
                     AddrSpace::Global | AddrSpace::Generic => {
                         let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };

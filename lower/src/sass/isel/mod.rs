@@ -55,6 +55,9 @@ pub(crate) struct Isel<'a> {
     /// Uses other than as the condition of `brif`/`select`.
     pub non_cond_uses: SecondaryMap<Value, u32>,
     pub blocks: HashMap<Block, BlockId>,
+    /// The edge blocks of each `brif` (then, else).
+    pub edge_blocks: HashMap<Block, [BlockId; 2]>,
+    pub ir_block: Block,
     pub inst: atomc_ir::Inst,
 }
 
@@ -78,19 +81,30 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
             }
         }
     }
+    // Blocks in reverse postorder, each followed by the two edge blocks of
+    // its `brif`: regalloc2 (and its checker) expect a forward
+    // predecessor to come before its successor. Unreachable blocks are
+    // not selected.
+    let order: Vec<Block> = atomc_ir::verify::dominators::DominatorTree::compute(func).rpo().to_vec();
     let mut b = VCodeBuilder::new();
     let entry = b.new_block();
     let mut blocks = HashMap::new();
-    for &blk in &func.layout {
+    let mut edge_blocks = HashMap::new();
+    for &blk in &order {
         blocks.insert(blk, b.new_block());
+        if let Some(t) = func.terminator(blk) {
+            if matches!(func.insts[t], InstData::Brif { .. }) {
+                edge_blocks.insert(blk, [b.new_block(), b.new_block()]);
+            }
+        }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, inst: first_inst };
+    let mut s = Isel { func, target, b, block: entry, vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0] };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
     // constant bank in a parameterless VCode entry block.
-    for (i, &blk) in func.layout.iter().enumerate() {
+    for (i, &blk) in order.iter().enumerate() {
         let vb = s.blocks[&blk];
         for &p in &func.blocks[blk].params {
             let class = class_of(func.value_type(p));
@@ -102,8 +116,9 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
     let first = s.blocks[&func.layout[0]];
     s.push_branch(SassInst::jump(first), &[(first, &[])]);
 
-    for &blk in &func.layout {
+    for &blk in &order {
         s.block = s.blocks[&blk];
+        s.ir_block = blk;
         for &inst in &func.blocks[blk].insts {
             s.inst = inst;
             s.lower_inst(inst)?;
@@ -220,12 +235,12 @@ impl<'a> Isel<'a> {
             InstData::Brif { cond, then_dest, else_dest } => {
                 let negate = self.cond_into_p0(*cond)?;
                 let mut targets: Vec<(BlockId, Vec<VReg>)> = Vec::new();
-                for dest in [then_dest, else_dest] {
+                let edges = self.edge_blocks[&self.ir_block];
+                for (dest, split) in [then_dest, else_dest].into_iter().zip(edges) {
                     let args: Vec<VReg> = dest.args.iter().map(|&a| self.reg(a)).collect();
                     let target = self.blocks[&dest.block];
                     // Split the edge: regalloc2 places edge moves in a block
                     // with a single predecessor.
-                    let split = self.b.new_block();
                     let here = self.block;
                     self.block = split;
                     self.push_branch(SassInst::jump(target), &[(target, &args)]);

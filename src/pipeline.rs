@@ -1,0 +1,78 @@
+//! The compile pipeline for the SASS targets, as a flat list of passes:
+//!
+//! 1. verify the IR;
+//! 2. legalize it against the target's capability table;
+//! 3. verify again (a legalizer bug must not reach the backend);
+//! 4. select machine instructions;
+//! 5. allocate registers with regalloc2 and re-check every register rule;
+//! 6. lay out, schedule and encode.
+
+use crate::{CompileError, Target};
+use atomc_ir::{verify, Function};
+use atomc_lower::caps::{self, TargetCaps};
+use atomc_lower::sass::{isel, SassInst, SassTarget};
+use atomc_lower::vcode::VCode;
+use atomc_regalloc::{AllocOptions, Allocated};
+
+/// The per-target data every pass reads.
+pub(crate) struct SassPlan {
+    pub isel: &'static SassTarget,
+    pub rules: atomc_regalloc::Target,
+}
+
+pub(crate) fn sass_plan(target: Target) -> Option<SassPlan> {
+    match target {
+        Target::Sm90 => Some(SassPlan {
+            isel: &atomc_lower::sass::SM90,
+            rules: atomc_regalloc::Target::Sm90,
+        }),
+        Target::Sm50 => Some(SassPlan {
+            isel: &atomc_lower::sass::SM50,
+            rules: atomc_regalloc::Target::Sm50,
+        }),
+        Target::Visa(_) => None,
+    }
+}
+
+/// The capability table of any target.
+pub(crate) fn caps_of(target: Target) -> &'static TargetCaps {
+    match target {
+        Target::Sm50 => &caps::SM50,
+        Target::Sm90 => &caps::SM90,
+        Target::Visa(crate::VisaPlatform::Tgllp) => &caps::VISA_TGLLP,
+        Target::Visa(crate::VisaPlatform::Dg2) => &caps::VISA_DG2,
+        Target::Visa(crate::VisaPlatform::Pvc) => &caps::VISA_PVC,
+    }
+}
+
+/// Passes 1–3: a verified, legalized copy of `func`.
+pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileError> {
+    verify::verify(func).map_err(CompileError::Verify)?;
+    let mut out = func.clone();
+    atomc_lower::legalize::legalize(&mut out, caps_of(target)).map_err(|errs| {
+        let e = &errs[0];
+        CompileError::Unsupported {
+            target,
+            op: format!("{} on {}{}", e.op, e.ty, e.space),
+            reason: e.reason.to_string(),
+        }
+    })?;
+    verify::verify(&out).map_err(|d| CompileError::Internal(format!("legalized IR does not verify: {d:?}")))?;
+    Ok(out)
+}
+
+/// Passes 1–4.
+pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, CompileError> {
+    let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "vcode" })?;
+    let legal = legalize(func, target)?;
+    isel::select(&legal, plan.isel).map_err(|e| CompileError::Unsupported { target, op: e.op, reason: e.reason })
+}
+
+/// Passes 1–5.
+pub fn allocate(func: &Function, target: Target) -> Result<Allocated<SassInst>, CompileError> {
+    let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "asm" })?;
+    let vcode = select(func, target)?;
+    let opts = AllocOptions::default();
+    atomc_regalloc::allocate_and_check(&vcode, plan.rules, &opts)
+        .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))
+}

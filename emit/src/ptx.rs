@@ -30,7 +30,9 @@
 //!   only has device-scope `atom` there.
 //! * Ops PTX lacks for a type on a target (float min/max, `f64` add below sm_60, packed-half add
 //!   below sm_60, `bf16x2` add below sm_90, every 16-bit integer op) become a CAS loop written in
-//!   PTX. 8-bit atomics, and 16-bit ones below sm_70 (no `atom.cas.b16`), are rejected.
+//!   PTX. 8-bit atomics, and 16-bit ones below sm_70 (no `atom.cas.b16`), are CAS loops on the
+//!   enclosing aligned 32-bit word (`ptx/subword.rs`). `bf16x2` add below sm_80 is rejected (its
+//!   rounding needs `cvt.rn.bf16.f32`).
 //! * Surfaces: PTX has no surface atomic with a result. A `surface_rmw` whose result is unused and
 //!   whose op is `add`, `smin`/`umin`, `smax`/`umax`, `and` or `or` becomes `sured.b`; element
 //!   addressing is turned into byte addressing; a bound slot becomes a module `.surfref`. Every
@@ -40,6 +42,7 @@
 mod alu;
 mod memory;
 mod regs;
+mod subword;
 
 use atomc_ir::{Block, Function, InstData, Type, Value};
 use regs::Regs;

@@ -15,6 +15,7 @@
 
 use super::alu::normalized;
 use super::regs::{bit_type, int_type, mem_type, reg_bits, Class};
+use super::subword::{subword_loop, SubwordOp};
 use super::{Emitter, PtxError};
 use atomc_ir::{
     AddrSpace, Address, InstData, MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing,
@@ -137,6 +138,9 @@ pub(super) fn inst(
                     e.line(format!("atom{sem}{space}.{opname}{ptx_ty} {d}, {a}, {x}"));
                     post.into_iter().for_each(|l| e.line(l));
                 }
+                None if needs_subword_loop(e, *ty) => {
+                    subword_loop(e, SubwordOp::Rmw(*op, &x), *ty, *order, *scope, *addr, &d)?
+                }
                 None => cas_loop(e, &what, *op, *ty, *order, *scope, (&space, &a), &x, &d)?,
             }
         }
@@ -151,9 +155,13 @@ pub(super) fn inst(
             let d = result_reg(e, result)?;
             let what = format!("atomic_cas.{ty} {order} {scope}");
             check_scope(e, *scope, &what)?;
+            let (x, y) = (e.reg(*expected), e.reg(*replacement));
+            if needs_subword_loop(e, *ty) {
+                let op = SubwordOp::Cas { expected: &x, replacement: &y };
+                return subword_loop(e, op, *ty, *order, *scope, *addr, &d);
+            }
             let width = cas_width(e, *ty, &what)?;
             let (space, a) = address(e, *addr);
-            let (x, y) = (e.reg(*expected), e.reg(*replacement));
             let (pre, sem, post) = order_parts(e, *order, *scope);
             pre.into_iter().for_each(|l| e.line(l));
             e.line(format!("atom{sem}{space}.cas.b{width} {d}, {a}, {x}, {y}"));
@@ -252,7 +260,7 @@ fn check_scope(e: &Emitter<'_>, scope: Scope, what: &str) -> Result<(), PtxError
 
 /// The fence lines before the atom, the qualifiers on it (`.acq_rel.gpu`), and the fence lines
 /// after it, for an order and scope on this target.
-fn order_parts(
+pub(super) fn order_parts(
     e: &Emitter<'_>,
     order: MemOrder,
     scope: Scope,
@@ -314,6 +322,12 @@ fn native_rmw(e: &Emitter<'_>, op: RmwOp, ty: Type) -> Option<(&'static str, &'s
     })
 }
 
+/// Whether an atomic on this type needs the word-sized loop of `subword.rs`: 8-bit always,
+/// 16-bit below sm_70 (no `atom.cas.b16`).
+fn needs_subword_loop(e: &Emitter<'_>, ty: Type) -> bool {
+    ty.bits() == 8 || (ty.bits() == 16 && e.sm < 70)
+}
+
 /// The `atom.cas` width for a type, or an error naming the instruction when PTX has none here.
 fn cas_width(e: &Emitter<'_>, ty: Type, what: &str) -> Result<u32, PtxError> {
     match ty.bits() {
@@ -337,7 +351,8 @@ fn cas_width(e: &Emitter<'_>, ty: Type, what: &str) -> Result<u32, PtxError> {
 ///     mov                  old, cur
 ///     @p bra L
 /// ```
-/// The result is the last `old`. The order's fences (or qualifiers) are those of the CAS.
+/// The result is the last `old`. The order's release side (fence) comes before the loop, its
+/// qualifiers and acquire side go with the CAS.
 #[allow(clippy::too_many_arguments)]
 fn cas_loop(
     e: &mut Emitter<'_>,
@@ -364,17 +379,15 @@ fn cas_loop(
     let xb = e.regs.temp_class(bits);
     let p = e.regs.temp_class(Class::Pred);
     e.line(format!("mov{bt} {xb}, {x}"));
-    let first = if e.sm >= 70 {
-        format!("ld.relaxed{}", scope_name(scope))
-    } else {
-        "ld.volatile".into()
-    };
+    // The release side goes before the loop: it then also covers a CAS that fails (and
+    // `fence.sc` runs once, not per retry).
+    let (pre, sem, post) = order_parts(e, order, scope);
+    pre.into_iter().for_each(|l| e.line(l));
+    let first = first_load(e, scope);
     e.line(format!("{first}{space}{bt} {old}, {a}"));
     let top = e.new_label("cas");
     e.label(&top);
     let new = rmw_compute(e, op, ty, &old, &xb)?;
-    let (pre, sem, post) = order_parts(e, order, scope);
-    pre.into_iter().for_each(|l| e.line(l));
     e.line(format!("atom{sem}{space}.cas{bt} {cur}, {a}, {old}, {new}"));
     post.into_iter().for_each(|l| e.line(l));
     e.line(format!("setp.ne{bt} {p}, {cur}, {old}"));
@@ -384,8 +397,26 @@ fn cas_loop(
     Ok(())
 }
 
+/// The load that fetches a CAS loop's first guess: relaxed at the scope (sm_70+) or volatile.
+pub(super) fn first_load(e: &Emitter<'_>, scope: Scope) -> String {
+    if e.sm >= 70 {
+        format!("ld.relaxed{}", scope_name(scope))
+    } else {
+        "ld.volatile".into()
+    }
+}
+
+/// A fence with (at least) acquire effect at the scope.
+pub(super) fn acquire_fence(e: &Emitter<'_>, scope: Scope) -> String {
+    if e.sm >= 70 {
+        format!("fence.acq_rel{}", scope_name(scope))
+    } else {
+        membar(scope).to_string()
+    }
+}
+
 /// `op(old, x)` on raw bit registers of the type's width; returns the register holding `new`.
-fn rmw_compute(
+pub(super) fn rmw_compute(
     e: &mut Emitter<'_>,
     op: RmwOp,
     ty: Type,
@@ -397,6 +428,19 @@ fn rmw_compute(
     let s = int_type(width, true);
     let u = int_type(width, false);
     let bt = bit_type(width);
+    // An 8-bit value sits in a 16-bit register with an unspecified upper byte: extend it
+    // before the ops that read those bits.
+    let (old, x) = match op {
+        RmwOp::Smin | RmwOp::Smax | RmwOp::Umin | RmwOp::Umax if ty == Type::I8 => {
+            let k = if matches!(op, RmwOp::Smin | RmwOp::Smax) { 's' } else { 'u' };
+            let (a, b) = (e.regs.temp_class(Class::B16), e.regs.temp_class(Class::B16));
+            e.line(format!("cvt.{k}16.{k}8 {a}, {old}"));
+            e.line(format!("cvt.{k}16.{k}8 {b}, {x}"));
+            (a, b)
+        }
+        _ => (old.to_string(), x.to_string()),
+    };
+    let (old, x) = (old.as_str(), x.as_str());
     match (op, ty) {
         (RmwOp::Add, _) => e.line(format!("add{s} {new}, {old}, {x}")),
         (RmwOp::Sub, _) => e.line(format!("sub{s} {new}, {old}, {x}")),

@@ -45,6 +45,9 @@ fn call_form_like_cranelift() {
     let g = func(SWAP);
     pass(&g, "%swap(1.5, -0.0) == [-0.0, 1.5]");
     pass(&g, "%swap(nan, inf) == [inf, nan]");
+    pass(&g, "%swap(+NaN, -Inf) == [-inf, +nan]");
+    pass(&g, "%swap(+1.5, +0x1.0p-2) == [0.25, 1.5]");
+    pass(&f, "%add(+1, -1) == 0");
     let msg = fail(&g, "%swap(1.5, 2.0) == [1.5, 2.0]");
     assert!(msg.contains("returned [2.0, 1.5]"), "{msg}");
 }

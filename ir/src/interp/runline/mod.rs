@@ -26,6 +26,7 @@
 //! expected  := '[' lit,* ']' | '{' lit,* '}' | 'iota' | lit
 //! lit       := integer (decimal, 0x, 0b, `_`, may be negative; signed or unsigned spelling)
 //!            | float: 1.5  -0.0  1e-3  inf  -inf  nan (canonical quiet NaN)  0x1.8p3
+//!              (a leading `+` and `Inf`/`NaN` spellings are accepted, as in Cranelift)
 //!              or 0xBITS for a raw pattern (NaN payloads)
 //!            | true | false
 //!            | '[' f f ']' a packed f16x2/bf16x2 value, lane 0 first (or 0xBITS)

@@ -322,7 +322,7 @@ impl Parser<'_> {
 
     fn arg(&mut self, ty: Type) -> PResult<RawArg> {
         let col = self.col();
-        let named = matches!(self.peek(), Some(Tok::Ident(s)) if !matches!(s.as_str(), "inf" | "nan" | "true" | "false"));
+        let named = matches!(self.peek(), Some(Tok::Ident(s)) if !is_float_word(s) && s != "true" && s != "false");
         if named && matches!(ty, Type::Ptr(_) | Type::Surface) {
             let name = self.ident("a buffer name")?;
             let mut offset = 0i64;
@@ -403,7 +403,7 @@ impl Parser<'_> {
     }
 
     pub(super) fn int_lit(&mut self, bits: u32) -> PResult<u64> {
-        let neg = self.eat("-");
+        let neg = self.sign();
         let col = self.col();
         match self.next() {
             Some(Tok::Num(s)) => int_bits(&s, neg, bits).map_err(|m| perr(col, m)),
@@ -414,13 +414,21 @@ impl Parser<'_> {
         }
     }
 
+    /// An optional sign: `-` (true) or `+` (false, as Cranelift writes).
+    fn sign(&mut self) -> bool {
+        if self.eat("+") {
+            return false;
+        }
+        self.eat("-")
+    }
+
     pub(super) fn float_lit(&mut self, k: FKind) -> PResult<u64> {
-        let neg = self.eat("-");
+        let neg = self.sign();
         let col = self.col();
         match self.next() {
             Some(Tok::Num(s)) => float_bits(k, &s, neg).map_err(|m| perr(col, m)),
-            Some(Tok::Ident(s)) if s == "inf" || s == "nan" => {
-                float_bits(k, &s, neg).map_err(|m| perr(col, m))
+            Some(Tok::Ident(s)) if is_float_word(&s) => {
+                float_bits(k, &s.to_ascii_lowercase(), neg).map_err(|m| perr(col, m))
             }
             _ => {
                 self.pos -= 1;
@@ -530,6 +538,11 @@ impl Parser<'_> {
         }
         Ok(out)
     }
+}
+
+/// `inf` or `nan` in any case (`Inf`, `NaN` as Cranelift writes them).
+fn is_float_word(s: &str) -> bool {
+    s.eq_ignore_ascii_case("inf") || s.eq_ignore_ascii_case("nan")
 }
 
 /// Resolves buffer and surface names to pointers and handles.

@@ -39,7 +39,11 @@ FORCE="${ATOMC_TOOLS_FORCE:-0}"
 
 log()  { printf '[install-tools] %s\n' "$*"; }
 warn() { printf '[install-tools] WARNING: %s\n' "$*" >&2; }
-die()  { printf '[install-tools] ERROR: %s\n' "$*" >&2; exit 1; }
+die()  {
+    printf '[install-tools] ERROR: %s\n' "$*" >&2
+    printf '[install-tools] (a damaged install can be redone with ATOMC_TOOLS_FORCE=1 %s)\n' "$0" >&2
+    exit 1
+}
 
 # Scratch space for downloads and verification inputs; removed on any exit.
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/atomc-tools.XXXXXX")"
@@ -89,6 +93,16 @@ deb_stamp_ok() {
     [[ "$FORCE" != 1 && -f "$1/.installed" ]] || return 1
     line="$(head -n1 "$1/.installed")"
     [[ "$line" == "deb $2=$3" || "$line" == "deb $2="*" (pinned-gone: $3)" ]]
+}
+
+# all_executable DIR NAME...: true when every DIR/NAME exists and is executable (a symlink must
+# resolve), so a damaged install is redone instead of skipped.
+all_executable() {
+    local dir=$1 name
+    shift
+    for name in "$@"; do
+        [[ -x "$dir/$name" ]] || return 1
+    done
 }
 
 replace_dir() {
@@ -333,7 +347,7 @@ verify_igc() {
 
 install_cuda13() {
     local dir="$TOOLS/cuda13" stamp="pip nvidia-cuda-{nvdisasm,nvcc,cuobjdump}==$CUDA13_VERSION"
-    if stamp_matches "$dir" "$stamp" && [[ -x "$dir/bin/ptxas" ]]; then
+    if stamp_matches "$dir" "$stamp" && all_executable "$dir/bin" nvdisasm ptxas cuobjdump; then
         log "cuda13: already installed ($stamp)"
         return
     fi
@@ -362,7 +376,8 @@ install_cuda13() {
 
 install_cuda118() {
     local dir="$TOOLS/cuda118"
-    if deb_stamp_ok "$dir" nvidia-cuda-toolkit "$CUDA118_DEB" && [[ -x "$dir/bin/ptxas" ]]; then
+    if deb_stamp_ok "$dir" nvidia-cuda-toolkit "$CUDA118_DEB" \
+        && all_executable "$dir/bin" nvdisasm ptxas cuobjdump; then
         log "cuda118: already installed ($(head -n1 "$dir/.installed"))"
         return
     fi
@@ -389,7 +404,8 @@ install_cuda118() {
 
 install_igc() {
     local dir="$TOOLS/igc"
-    if deb_stamp_ok "$dir" libigc-tools "$IGC_DEB" && [[ -x "$dir/bin/GenX_IR" ]]; then
+    if deb_stamp_ok "$dir" libigc-tools "$IGC_DEB" && all_executable "$dir/bin" GenX_IR iga64 \
+        && all_executable "$dir/root/usr/bin" GenX_IR iga64; then
         log "igc: already installed ($(head -n1 "$dir/.installed"))"
         return
     fi

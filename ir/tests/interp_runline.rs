@@ -197,3 +197,19 @@ block0(v0: surface):
     let (_, msg) = parse_col(&f, "args(s+4) s: surface i32[2x3]");
     assert!(msg.contains("cannot be passed"), "{msg}");
 }
+
+#[test]
+fn call_form_with_memory() {
+    let f = func(
+        "function %fetch(ptr.global, i64) -> i64 {
+block0(v0: ptr.global, v1: i64):
+    v2 = atomic_rmw.i64 xchg seq_cst sys v0+8, v1
+    return v2
+}
+",
+    );
+    pass(&f, "%fetch(b, 5) == 7 b: i64[2] = [0, 7] => b == [0, 5]");
+    pass(&f, "b: i64[2] = -1, %fetch(b-8, 5) == -1 c: i64[1] = 0 => b == [5, -1]");
+    let msg = fail(&f, "%fetch(b, 5) == 7 b: i64[1]");
+    assert!(msg.contains("out-of-bounds"), "{msg}");
+}

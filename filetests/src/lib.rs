@@ -59,17 +59,25 @@ pub struct RunOptions {
     pub snapshots: bool,
     /// Where the snapshots live.
     pub snapshot_dir: PathBuf,
+    /// Worker threads (`None`: one per core; `ATOMC_FILETESTS_THREADS`).
+    pub threads: Option<usize>,
+    /// A file still running after this long is reported on stderr as
+    /// `STALLED` (again every such period), so a hang names its file.
+    pub stall_after: Duration,
 }
 
 impl Default for RunOptions {
     /// Not verbose; bless from `ATOMC_TEST_BLESS=1`; snapshots on, in this
-    /// crate's `snapshots/` folder.
+    /// crate's `snapshots/` folder; threads from `ATOMC_FILETESTS_THREADS`;
+    /// stalls reported after 10 s.
     fn default() -> RunOptions {
         RunOptions {
             verbose: false,
             bless: std::env::var("ATOMC_TEST_BLESS").is_ok_and(|v| v == "1"),
             snapshots: true,
             snapshot_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"),
+            threads: std::env::var("ATOMC_FILETESTS_THREADS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0),
+            stall_after: Duration::from_secs(10),
         }
     }
 }
@@ -152,10 +160,23 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
     found.sort_by(|a, b| a.1.cmp(&b.1));
     found.dedup_by(|a, b| a.1 == b.1);
     panic_capture::install();
-    let mut files: Vec<FileResult> = found
-        .par_iter()
-        .map(|(root, file)| run_file(root, file, opts, backend))
-        .collect();
+    let running = watchdog::Running::default();
+    let work = || -> Vec<FileResult> {
+        found
+            .par_iter()
+            .map(|(root, file)| {
+                let _guard = running.enter(file);
+                run_file(root, file, opts, backend)
+            })
+            .collect()
+    };
+    let mut files = watchdog::watch(&running, opts.stall_after, || match opts.threads {
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n).build() {
+            Ok(pool) => pool.install(work),
+            Err(_) => work(),
+        },
+        None => work(),
+    });
     files.extend(missing);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Summary { files }
@@ -244,6 +265,7 @@ fn panic_message_of(payload: &(dyn std::any::Any + Send)) -> String {
 
 mod bless;
 pub mod panic_capture;
+mod watchdog;
 
 /// Binary output as text for comparison: offset and 16 bytes per line.
 pub fn hex_dump(bytes: &[u8]) -> String {

@@ -13,6 +13,7 @@ impl Backend for Fake {
     fn compile(&self, func: &atomc_ir::Function, target: &str, emit: &str) -> Result<String, String> {
         match target {
             "panic" => panic!("the fake backend panics"),
+            "slow" => std::thread::sleep(std::time::Duration::from_millis(400)),
             "fail" => return Err("cannot do that".into()),
             _ => {}
         }
@@ -38,6 +39,8 @@ fn opts(dir: &Path) -> RunOptions {
         bless: false,
         snapshots: false,
         snapshot_dir: dir.join("snapshots"),
+        threads: None,
+        stall_after: std::time::Duration::from_secs(10),
     }
 }
 
@@ -165,4 +168,14 @@ fn discovery_and_bad_headers() {
     assert!(report.contains("expected `test ...`"), "{report}");
     assert!(report.contains("no `; run:` lines"), "{report}");
     assert!(report.contains("missing.atom"), "{report}");
+}
+
+#[test]
+fn a_slow_file_is_reported_and_still_finishes_on_one_thread() {
+    let dir = temp_dir("slow");
+    std::fs::write(dir.join("slow.atom"), format!("test compile\ntarget slow\n\n{KERNEL}")).unwrap();
+    std::fs::write(dir.join("fast.atom"), format!("test print\n\n{KERNEL}")).unwrap();
+    let o = RunOptions { threads: Some(1), stall_after: std::time::Duration::from_millis(100), ..opts(&dir) };
+    let s = run(&[dir.clone()], &o, &Fake);
+    assert_eq!((s.passed(), s.failed()), (2, 0), "{}", s.report(true));
 }

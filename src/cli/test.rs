@@ -15,6 +15,9 @@ pub struct Args {
     /// Rewrite precise-output expectations (same as ATOMC_TEST_BLESS=1).
     #[arg(long)]
     bless: bool,
+    /// Worker threads (default: one per core, or ATOMC_FILETESTS_THREADS).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
     /// Do not compare compile outputs with insta snapshots.
     #[arg(long)]
     no_snapshots: bool,
@@ -47,6 +50,9 @@ pub fn run(args: Args) -> Result<(), UserError> {
     };
     opts.bless |= args.bless;
     opts.snapshots = !args.no_snapshots;
+    if args.threads.is_some() {
+        opts.threads = args.threads.filter(|&n| n > 0);
+    }
     let summary = atomc_filetests::run(&paths, &opts, &FacadeBackend);
     print!("{}", summary.report(args.verbose));
     if summary.failed() == 0 {

@@ -3,11 +3,11 @@
 //! of [`InstData`](crate::InstData) and [`RmwOp`](crate::RmwOp) specify.
 //! Every backend is tested against it.
 //!
-//! * **Threads and interleaving** — see [`sched`](self::sched) (in short:
+//! * **Threads and interleaving** — see [`sched`] (in short:
 //!   all threads of all blocks round-robin in linear order, one
 //!   instruction per turn; barriers per block; deadlocks and a step limit
 //!   are errors).
-//! * **Memory and pointers** — see [`memory`](self::memory): global buffers
+//! * **Memory and pointers** — see [`memory`]: global buffers
 //!   at `0x1_0000_0000 * (i + 1)`, shared memory per block addressed by
 //!   32-bit offsets, a shared window at [`SHARED_WINDOW_BASE`] in the
 //!   generic space, surfaces bound at slots or named by handles.

@@ -16,6 +16,62 @@
 //! RZ is not a register: it is [`Reg::Zero`], never shown to the allocator. Whether a field
 //! may hold RZ is a property of the target's encoding forms, checked after allocation against
 //! the rule table in `atomc-regalloc`.
+//!
+//! # Example
+//!
+//! An SM50-style 32-bit CAS whose result overwrites the compare value in place:
+//!
+//! ```
+//! use atomc_lower::vcode::*;
+//!
+//! #[derive(Clone, Debug)]
+//! enum MInst {
+//!     Args { addr: Reg, group: Reg },
+//!     /// `ATOM.E.CAS Rd, [Ra], Rb, Rc`; Rd reuses the group tuple (field 2).
+//!     Cas { rd: Reg, ra: Reg, rb: Reg, rc: Reg },
+//!     Exit { keep: Reg },
+//! }
+//!
+//! impl MachInst for MInst {
+//!     fn visit_operands(&mut self, v: &mut dyn OperandVisitor) {
+//!         match self {
+//!             MInst::Args { addr, group } => {
+//!                 v.def_reg(addr, 2);
+//!                 v.def_reg(group, 2);
+//!             }
+//!             MInst::Cas { rd, ra, rb, rc } => {
+//!                 v.reuse_def(rd, 1, 2);
+//!                 v.use_reg(ra, 2);
+//!                 v.use_reg(rb, 1);
+//!                 v.use_reg(rc, 1);
+//!             }
+//!             MInst::Exit { keep } => v.use_reg(keep, 2),
+//!         }
+//!     }
+//!     fn is_branch(&self) -> bool { false }
+//!     fn is_ret(&self) -> bool { matches!(self, MInst::Exit { .. }) }
+//!     fn reg_form(&self) -> RegForm {
+//!         match self {
+//!             MInst::Cas { .. } => RegForm::AtomCas { wide: false },
+//!             _ => RegForm::Plain,
+//!         }
+//!     }
+//!     fn gen_move(_: HwReg, _: HwReg, _: RegClass, _: &mut Vec<Self>) {}
+//!     fn gen_spill(_: SpillSlot, _: HwReg, _: RegClass, _: &mut Vec<Self>) {}
+//!     fn gen_reload(_: HwReg, _: SpillSlot, _: RegClass, _: &mut Vec<Self>) {}
+//! }
+//!
+//! let mut b = VCodeBuilder::<MInst>::new();
+//! let entry = b.new_block();
+//! let addr = b.new_vreg(RegClass::Pair);
+//! let group = b.new_vreg(RegClass::Pair); // [compare, swap] = R2n, R2n+1
+//! let result = b.new_vreg(RegClass::Pair); // result in .lo, swap carried over in .hi
+//! b.push(entry, MInst::Args { addr: addr.reg(), group: group.reg() });
+//! b.push(entry, MInst::Cas { rd: result.lo(), ra: addr.reg(), rb: group.lo(), rc: group.hi() });
+//! b.push(entry, MInst::Exit { keep: result.reg() });
+//! let vcode = b.finish().unwrap();
+//! assert_eq!(vcode.inst_operands(1).len(), 3); // result, addr, group: one operand per tuple
+//! ```
 
 mod build;
 #[cfg(test)]

@@ -38,6 +38,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("rule checker", |b| {
         b.iter(|| check_allocation(rules, black_box(&vc), &code).expect("passes"))
     });
+    let ssa = AllocOptions {
+        validate_ssa: true,
+        ..opts
+    };
+    g.bench_function("allocate + validate_ssa", |b| {
+        b.iter(|| allocate(black_box(&vc), rules, &ssa).expect("allocates"))
+    });
     let debug = AllocOptions {
         validate_ssa: true,
         regalloc2_checker: true,

@@ -14,7 +14,8 @@ use regalloc2 as ra2;
 /// Allocation knobs.
 #[derive(Copy, Clone, Debug)]
 pub struct AllocOptions {
-    /// Run regalloc2's SSA validator first (default: debug builds).
+    /// Run regalloc2's SSA validator first (default: on; it costs little and turns a malformed
+    /// VCode into an error instead of undefined allocator behaviour).
     pub validate_ssa: bool,
     /// Run regalloc2's own checker on its output (default: debug builds).
     pub regalloc2_checker: bool,
@@ -28,7 +29,7 @@ pub struct AllocOptions {
 impl Default for AllocOptions {
     fn default() -> Self {
         AllocOptions {
-            validate_ssa: cfg!(debug_assertions),
+            validate_ssa: true,
             regalloc2_checker: cfg!(debug_assertions),
             slack: 2,
             max_per_class: 64,

@@ -110,11 +110,10 @@ pub enum InterpError {
     /// empty grid, too many threads).
     #[error("bad launch: {0}")]
     BadLaunch(String),
-    /// More instructions than the step limit were executed.
-    #[error(
-        "step limit of {limit} instructions reached (an endless loop or a spin that never ends?)"
-    )]
-    StepLimit { limit: u64 },
+    /// More instructions than the step limit were executed. `next` is the
+    /// instruction the first still-running thread was about to execute.
+    #[error("step limit of {limit} instructions reached (an endless loop or a spin that never ends?); next: {next}")]
+    StepLimit { limit: u64, next: Box<Site> },
     /// No thread can make progress.
     #[error("deadlock: {detail}")]
     Deadlock { detail: String },

@@ -261,7 +261,8 @@ impl<'a, 'f> Machine<'a, 'f> {
                 }
                 progressed = true;
                 if steps == step_limit {
-                    return Err(InterpError::StepLimit { limit: step_limit });
+                    let next = Box::new(self.prog.site(self.pcs[t] as usize, Some(self.ids(t))));
+                    return Err(InterpError::StepLimit { limit: step_limit, next });
                 }
                 steps += 1;
                 let pc = self.pcs[t] as usize;

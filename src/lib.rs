@@ -169,6 +169,15 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
     match emit {
         Emit::Ir => Ok(Output::Text(ir::print::print_function(func))),
         Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
+        Emit::Asm if pipeline::sass_plan(target).is_some() => {
+            let out = pipeline::compile_sass(func, target)?;
+            Ok(Output::Text(out.kernel.listing(out.arch, false)))
+        }
+        Emit::Bin if pipeline::sass_plan(target).is_some() => {
+            let out = pipeline::compile_sass(func, target)?;
+            let bytes = out.kernel.bytes(out.arch).map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
+            Ok(Output::Binary(bytes))
+        }
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
             let vcode = pipeline::select(func, target)?;
             Ok(Output::Text(vcode.to_string()))

@@ -76,3 +76,25 @@ pub fn allocate(func: &Function, target: Target) -> Result<Allocated<SassInst>, 
     atomc_regalloc::allocate_and_check(&vcode, plan.rules, &opts)
         .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))
 }
+
+/// Everything a SASS compile produced, for reports and the command line.
+pub struct SassOutput {
+    /// The allocated code and the allocator's report.
+    pub allocated: Allocated<SassInst>,
+    /// The laid-out, scheduled, encoded kernel.
+    pub kernel: atomc_emit::codegen::SassKernel,
+    /// The architecture's form table.
+    pub arch: &'static atomc_emit::sass::Arch,
+}
+
+/// Passes 1–6.
+pub fn compile_sass(func: &Function, target: Target) -> Result<SassOutput, CompileError> {
+    let allocated = allocate(func, target)?;
+    let arch = match target {
+        Target::Sm90 => atomc_emit::sass::sm90(),
+        _ => return Err(CompileError::NoSuchOutput { target, emit: "asm" }),
+    };
+    let kernel = atomc_emit::codegen::emit(&allocated.code, arch)
+        .map_err(|e| CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}")))?;
+    Ok(SassOutput { allocated, kernel, arch })
+}

@@ -1,4 +1,6 @@
 //! (crate under construction)
+pub mod codegen;
 pub mod oracle;
 pub mod visa;
 pub mod ptx;
+pub mod sass;

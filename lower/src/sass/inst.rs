@@ -39,7 +39,7 @@ pub enum MOp {
     F32(f32),
     /// `c[0x0][offset]`.
     CBank(u32),
-    /// `[base+offset]`; `wide` prints the base as a 64-bit pair (`[R2.64]`).
+    /// `[base+offset]`; `wide` marks a 64-bit base (a register pair).
     Mem { base: Reg, wide: bool, offset: i32 },
     /// A special register (`SR_TID.X`).
     SReg(&'static str),
@@ -229,10 +229,11 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
         }
         MOp::Mem { base, wide, offset } => {
             s.push('[');
+            // nvdisasm prints plain-address forms as `[R2+0x4]` even with
+            // `.E` (the 64-bit pair is implied); `.64` appears only in the
+            // uniform-register and descriptor forms, which atomc does not use.
+            let _ = wide;
             s.push_str(&reg_name(base));
-            if *wide {
-                s.push_str(".64");
-            }
             if *offset != 0 {
                 if *offset > 0 {
                     s.push('+');

@@ -254,8 +254,8 @@ impl<'a, 'f> Machine<'a, 'f> {
         while !alive.is_empty() {
             let mut progressed = false;
             let mut exited = false;
-            for i in 0..alive.len() {
-                let t = alive[i] as usize;
+            for &t in &alive {
+                let t = t as usize;
                 if self.status[t] != Status::Run {
                     continue;
                 }

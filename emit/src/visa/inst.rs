@@ -300,22 +300,35 @@ impl Fence {
             | (self.local as u8) << 5
             | (self.l1 as u8) << 6
     }
-    /// The text mnemonic and options, e.g. `fence_global.E`.
+    /// The text mnemonic and options, e.g. `fence_global.ER`: GenX_IR's
+    /// lexer takes the options as one token, letters in the order E I S C R
+    /// L1 (`fence_global.E.R` and `.ESCRI` are syntax errors; measured).
     pub fn text(self) -> String {
         let mut s = String::from(if self.local { "fence_local" } else { "fence_global" });
-        for (on, opt) in [
-            (self.commit, ".E"),
-            (self.icache, ".I"),
-            (self.sampler, ".S"),
-            (self.constant, ".C"),
-            (self.rw, ".R"),
-            (self.l1, ".L1"),
-        ] {
-            if on {
-                s.push_str(opt);
-            }
+        let opts: String = [
+            (self.commit, "E"),
+            (self.icache, "I"),
+            (self.sampler, "S"),
+            (self.constant, "C"),
+            (self.rw, "R"),
+            (self.l1, "L1"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, o)| *o)
+        .collect();
+        if !opts.is_empty() {
+            s.push('.');
+            s.push_str(&opts);
         }
         s
+    }
+
+    /// Whether the options can be written as text: `.R` alone lexes as a
+    /// sampler channel (measured: "unexpected SAMPLER_CHANNEL").
+    pub fn has_text_form(self) -> bool {
+        let only_r = self.rw && !(self.commit || self.icache || self.sampler || self.constant || self.l1);
+        !only_r
     }
 }
 
@@ -561,9 +574,10 @@ static TABLE: [OpInfo; 27] = [
     op!(Asr, "asr", 0x26, ALU2, ID3),
     op!(Mov, "mov", 0x29, ALU1, ID2),
     op!(Sel, "sel", 0x2A, ALU2, ID3),
-    // fminmax: exec, selector byte (0 max, 1 min), dst, src0, src1; no pred.
-    op!(Min, "min", 0x45, &[FExec, Byte(1), O(Dst), O(Src), O(Src)], ID3),
-    op!(Max, "max", 0x45, &[FExec, Byte(0), O(Dst), O(Src), O(Src)], ID3),
+    // fminmax: exec, selector byte (0 min, 1 max: checked through GenX_IR's
+    // reader), dst, src0, src1; no pred.
+    op!(Min, "min", 0x45, &[FExec, Byte(0), O(Dst), O(Src), O(Src)], ID3),
+    op!(Max, "max", 0x45, &[FExec, Byte(1), O(Dst), O(Src), O(Src)], ID3),
     op!(Setp, "setp", 0x2B, &[FExec, O(Dst), O(Src)], ID2),
     op!(Cmp, "cmp", 0x2C, &[FExec, FExt, O(Dst), O(Src), O(Src)], ID3),
     op!(Label, "label", 0x31, &[O(L)], ID1, TextForm::Label),

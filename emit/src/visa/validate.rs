@@ -134,8 +134,14 @@ pub enum Rule {
     /// never in text: GenX_IR's parser has no spelling for it (`neg/op_predec`).
     AtomicPredec,
     /// `svm_gather`/`svm_scatter` blocks: 1, 4 or 8 bytes × 1, 2, 4 or 8
-    /// blocks (the block-size and log2 block-count codes of the record).
+    /// blocks (the block-size and log2 block-count codes of the record),
+    /// at most 512 data bytes per message: `svm_gather.8.8 (M1, 16)`
+    /// (1 KiB) makes GenX_IR loop forever (measured on TGLLP and DG2).
     MsgBlocks,
+    /// A fence whose only option is `.R` cannot be written as text: the
+    /// lexer reads `.R` as a sampler channel (measured: "unexpected
+    /// SAMPLER_CHANNEL"); add `.E` (commit) to it.
+    FenceText,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -222,6 +228,13 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
         insts::common(&mut c, inst);
         match inst.op {
             Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => message::check(&mut c, inst),
+            Op::Fence => {
+                if let Ext::Fence(f) = inst.ext {
+                    if !f.has_text_form() {
+                        c.err(Rule::FenceText, "`fence_global.R` has no text spelling; add .E");
+                    }
+                }
+            }
             _ => insts::alu(&mut c, inst),
         }
     }

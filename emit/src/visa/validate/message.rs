@@ -21,6 +21,9 @@ pub(super) fn check(c: &mut Checker<'_>, inst: &Inst) {
                 c.err(Rule::MsgBlocks, format!("{} blocks of {} bytes", b.num_blocks, b.block_bytes));
             }
             let per_lane = b.block_bytes.max(4) as u32 * b.num_blocks as u32;
+            if per_lane * lanes > 512 {
+                c.err(Rule::MsgBlocks, format!("{} bytes of data per message (at most 512)", per_lane * lanes));
+            }
             let data = inst.operands[1];
             if data.is_null() {
                 c.err(Rule::RawBounds, "gather/scatter data cannot be %null");

@@ -366,12 +366,6 @@ fn cas_loop(
     d: &str,
 ) -> Result<(), PtxError> {
     let width = cas_width(e, ty, what)?;
-    if matches!(op, RmwOp::Fadd) && ty == Type::BF16x2 && e.sm < 80 {
-        return Err(e.unsupported(
-            what,
-            "rounding an f32 sum to bf16 (`cvt.rn.bf16.f32`) needs sm_80",
-        ));
-    }
     let bits = Class::bits(width);
     let bt = format!(".b{width}");
     let old = e.regs.temp_class(bits);
@@ -539,9 +533,25 @@ fn half_lane(e: &mut Emitter<'_>, fop: &str, bf16: bool, a: &str, b: &str) -> St
             e.line(format!("mov.b32 {f}, {w}"));
         }
         e.line(format!("{fop}.f32 {fa}, {fa}, {fb}"));
-        if fop == "add.rn" {
-            // Only reached on sm_80+ (checked by the caller).
+        if fop == "add.rn" && e.sm >= 80 {
             e.line(format!("cvt.rn.bf16.f32 {out}, {fa}"));
+        } else if fop == "add.rn" {
+            // No bf16 conversion before sm_80: round to nearest even by hand. Adding
+            // 0x7FFF + (bit 16) to the f32 pattern carries into the kept half exactly when the
+            // dropped half is above one half ulp, or equal to it with an odd kept half; an
+            // overflow carries into the exponent and gives infinity, as it should. NaN becomes
+            // 0x7FFF, the f32 canonical NaN's top half.
+            let (w, lsb) = (e.regs.temp_class(Class::B32), e.regs.temp_class(Class::B32));
+            let nan = e.regs.temp_class(Class::Pred);
+            e.line(format!("mov.b32 {w}, {fa}"));
+            e.line(format!("setp.nan.f32 {nan}, {fa}, {fa}"));
+            e.line(format!("shr.u32 {lsb}, {w}, 16"));
+            e.line(format!("and.b32 {lsb}, {lsb}, 1"));
+            e.line(format!("add.u32 {w}, {w}, 32767"));
+            e.line(format!("add.u32 {w}, {w}, {lsb}"));
+            e.line(format!("shr.u32 {w}, {w}, 16"));
+            e.line(format!("selp.b32 {w}, 32767, {w}, {nan}"));
+            e.line(format!("cvt.u16.u32 {out}, {w}"));
         } else {
             // min/max return one of the (bf16-exact) inputs: the top half is the answer.
             let w = e.regs.temp_class(Class::B32);

@@ -85,17 +85,16 @@ pub(crate) fn mov_type(ty: Type) -> &'static str {
     }
 }
 
-/// The `.param` type and size of a kernel parameter of this type (`None` for `pred`).
-pub(crate) fn param_type(ty: Type) -> Option<(&'static str, u32)> {
-    Some(match ty {
-        Type::Pred => return None,
-        Type::I8 => (".u8", 1),
+/// The `.param` type and size of a kernel parameter of this type (a `pred` travels as a byte).
+pub(crate) fn param_type(ty: Type) -> (&'static str, u32) {
+    match ty {
+        Type::Pred | Type::I8 => (".u8", 1),
         Type::I16 | Type::F16 => (".u16", 2),
         Type::I32 | Type::F16x2 | Type::BF16x2 | Type::Ptr(AddrSpace::Shared) => (".u32", 4),
         Type::F32 => (".f32", 4),
         Type::F64 => (".f64", 8),
         Type::I64 | Type::Surface | Type::Ptr(_) => (".u64", 8),
-    })
+    }
 }
 
 /// The `ld`/`st` type suffix for a memory access of this type.

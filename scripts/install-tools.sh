@@ -47,7 +47,8 @@ die()  {
 
 # Scratch space for downloads and verification inputs; removed on any exit.
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/atomc-tools.XXXXXX")"
-trap 'rm -rf "$SCRATCH"' EXIT
+# Half-built staging dirs of a failed run go too (the previous install stays in place).
+trap 'rm -rf "$SCRATCH" "$TOOLS"/cuda13.new "$TOOLS"/cuda118.new "$TOOLS"/igc.new' EXIT
 
 # --------------------------------------------------------------------------------------------
 # Small helpers
@@ -361,7 +362,10 @@ install_cuda13() {
         --target "$stage/pip" \
         "nvidia-cuda-nvdisasm==$CUDA13_VERSION" \
         "nvidia-cuda-nvcc==$CUDA13_VERSION" \
-        "nvidia-cuda-cuobjdump==$CUDA13_VERSION" 2>&1 | grep -v 'Running pip as the' || true
+        "nvidia-cuda-cuobjdump==$CUDA13_VERSION" >"$SCRATCH/pip.log" 2>&1 || {
+        cat "$SCRATCH/pip.log" >&2
+        die "cuda13: pip install of the nvidia-cuda-* $CUDA13_VERSION wheels failed"
+    }
     for b in nvdisasm ptxas cuobjdump; do
         local found
         found="$(cd "$stage" && find pip -type f -path '*/bin/*' -name "$b" | head -n1)"
@@ -447,6 +451,14 @@ main() {
     log "repository: $ROOT"
     log "tools dir:  $TOOLS"
     mkdir -p "$TOOLS"
+    # Several people or test runs may share one checkout: one installer at a time.
+    if command -v flock >/dev/null 2>&1; then
+        exec 9>"$TOOLS/.install.lock"
+        if ! flock -n 9; then
+            log "another install-tools.sh is running here; waiting for it"
+            flock 9
+        fi
+    fi
     install_cuda13
     install_cuda118
     install_igc

@@ -47,8 +47,7 @@ die()  {
 
 # Scratch space for downloads and verification inputs; removed on any exit.
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/atomc-tools.XXXXXX")"
-# Half-built staging dirs of a failed run go too (the previous install stays in place).
-trap 'rm -rf "$SCRATCH" "$TOOLS"/cuda13.new "$TOOLS"/cuda118.new "$TOOLS"/igc.new' EXIT
+trap 'rm -rf "$SCRATCH"' EXIT
 
 # --------------------------------------------------------------------------------------------
 # Small helpers
@@ -459,6 +458,9 @@ main() {
             flock 9
         fi
     fi
+    # Holding the lock: half-built staging dirs of a failed run go on exit too (the previous
+    # install stays in place).
+    trap 'rm -rf "$SCRATCH" "$TOOLS"/cuda13.new "$TOOLS"/cuda118.new "$TOOLS"/igc.new' EXIT
     install_cuda13
     install_cuda118
     install_igc

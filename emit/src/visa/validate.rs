@@ -76,10 +76,13 @@ pub enum Rule {
     /// floats; `addc`/`subb` take `ud`; `(~)` only on logic ops, `(-)`/
     /// `(abs)` never on them (IGC `IsaDescription.cpp` type masks).
     Types,
-    /// No 64-bit ALU operand (`q`/`uq`/`df`) on ICLLP, TGLLP, DG2 or MTL:
-    /// GenX_IR does not emulate them and emits Q/DF Gen instructions those
-    /// parts lack (`HWConformity.cpp:3131 expecting int types`, MTL: "invalid
-    /// encoding mode"; `visa-samples/q64`). Use `ud` aliases and `addc`.
+    /// No 64-bit ALU operand (`q`/`uq`/`df`) on ICLLP, TGLLP, DG2 or MTL,
+    /// except a `mov` between 64-bit integer types (which GenX_IR splits
+    /// into two dword moves): GenX_IR does not emulate them. `add` on `uq`
+    /// compiles silently into a native `add (8|M0) …:uq` TGLLP does not
+    /// have (measured); df conversions print `HWConformity.cpp:3131
+    /// expecting int types`, MTL fails with "invalid encoding mode"
+    /// (`visa-samples/q64`). Use `ud` aliases and `addc`.
     Alu64,
     /// Every label is placed exactly once and every jump target is placed
     /// (GenX_IR's verifier rejects undefined `goto` labels,

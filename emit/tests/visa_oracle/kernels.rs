@@ -324,6 +324,10 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.mul(e8, dst(v.df), src(v.df), O::imm(Imm::df(2.0)));
         k.mov(e8, dst(v.g), src(v.df));
     });
+    add("copy64", &|k, v| {
+        k.mov(e8, dst(v.q), O::imm(Imm::uq(0x1_0000_0001)));
+        k.mov(e8, dst(v.sq), src(v.q));
+    });
     add("compare_select", &|k, v| {
         for r in [Relop::Eq, Relop::Ne, Relop::Gt, Relop::Ge, Relop::Lt, Relop::Le] {
             k.cmp(e8, r, O::pred(v.p1), src(v.x), O::imm(Imm::ud(4)));

@@ -140,7 +140,10 @@ pub(super) fn alu(c: &mut Checker<'_>, inst: &Inst) {
     let types: Vec<Type> = inst.operands.iter().filter_map(|o| vtype(c, o)).collect();
     let preds = inst.operands.iter().filter(|o| matches!(o, Operand::Pred(_))).count();
 
-    if c.p.lacks_int64_alu() && types.iter().any(|t| t.size() == 8) {
+    // A plain copy between 64-bit integer types is fine: GenX_IR splits it
+    // into two 32-bit moves (measured on TGLLP).
+    let int64_copy = op == Op::Mov && types.iter().all(|t| matches!(t, Type::UQ | Type::Q));
+    if c.p.lacks_int64_alu() && !int64_copy && types.iter().any(|t| t.size() == 8) {
         c.err(Rule::Alu64, format!("`{m}` with a 64-bit operand on {}", c.p));
     }
     match op {

@@ -164,9 +164,9 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
     let work = || -> Vec<FileResult> {
         found
             .par_iter()
-            .map(|(root, file)| {
+            .map(|(_, file)| {
                 let _guard = running.enter(file);
-                run_file(root, file, opts, backend)
+                run_file(file, opts, backend)
             })
             .collect()
     };
@@ -183,9 +183,9 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
 }
 
 /// Runs one file, catching panics.
-pub fn run_file(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backend) -> FileResult {
+pub fn run_file(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> FileResult {
     let start = Instant::now();
-    let outcome = panic_capture::catch(|| run_file_inner(root, path, opts, backend));
+    let outcome = panic_capture::catch(|| run_file_inner(path, opts, backend));
     let (failure, blessed) = match outcome {
         Ok(r) => r,
         Err(msg) => (Some(format!("panicked: {msg}\n")), false),
@@ -198,7 +198,7 @@ pub fn run_file(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backe
     }
 }
 
-fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Option<String>, bool) {
+fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Option<String>, bool) {
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
         Err(e) => return (Some(format!("cannot read: {e}\n")), false),
@@ -207,14 +207,7 @@ fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Bac
         Ok(f) => f,
         Err(e) => return (Some(format!("{e}\n")), false),
     };
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    let rel_path = if rel.as_os_str().is_empty() {
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    } else {
-        rel.to_string_lossy().replace('\\', "/")
-    };
+    let rel_path = stable_name(path);
     let parsed = if path.extension().is_some_and(|e| e == "clif") {
         Err(vec![atomc_ir::diagnostic::Diagnostic {
             loc: Default::default(),
@@ -246,6 +239,25 @@ fn run_file_inner(root: &Path, path: &Path, opts: &RunOptions, backend: &dyn Bac
         }
     }
     (failure, blessed)
+}
+
+/// The name of a test file that does not depend on how the runner was
+/// invoked (`atomc test filetests`, `atomc test filetests/filetests/x`,
+/// `cargo test`): its path relative to this crate's folder
+/// (`filetests/compile/sm90/x.atom`), else relative to the repository root
+/// (`examples/histogram.atom`), else its file name. Snapshot names are
+/// built from it, so they must not change with the working directory.
+pub fn stable_name(path: &Path) -> String {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let file = canon(path);
+    let rel = [canon(crate_dir), canon(&crate_dir.join(".."))]
+        .into_iter()
+        .find_map(|base| file.strip_prefix(&base).ok().map(Path::to_path_buf));
+    match rel {
+        Some(r) if !r.as_os_str().is_empty() => r.to_string_lossy().replace('\\', "/"),
+        _ => path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+    }
 }
 
 /// The message of a caught panic payload.

@@ -14,7 +14,7 @@ use atomc_ir::Function;
 pub struct Ctx<'a> {
     /// The path as given (for diagnostics and snapshots' metadata).
     pub path: std::path::PathBuf,
-    /// The path relative to the directory it was found under, with `/`.
+    /// The path as [`crate::stable_name`] gives it (for snapshot names).
     pub rel_path: String,
     /// The scanned file.
     pub file: &'a TestFile,

@@ -409,5 +409,5 @@ mod nvidia;
 pub use genx::{genx_ir, GenxInput, GenxOutput};
 pub use nvidia::{
     cuobjdump, cuobjdump_sass, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain,
-    ptxas, ptxas_with, DisasmLine,
+    ptxas, ptxas_sass, ptxas_with, DisasmLine,
 };

@@ -89,6 +89,14 @@ pub fn cuobjdump_sass(arch: Sm, cubin: &[u8]) -> Result<String, OracleError> {
     cuobjdump(arch, cubin, &["-sass"])
 }
 
+/// Compiles PTX with the default `ptxas` for `arch` and returns the SASS instructions of the
+/// resulting cubin as `cuobjdump -sass` lists them (all kernels, in file order): the reference
+/// side of an atomc-vs-ptxas comparison.
+pub fn ptxas_sass(arch: Sm, ptx: &str) -> Result<Vec<DisasmLine>, OracleError> {
+    let cubin = ptxas(arch, ptx)?;
+    Ok(disasm_instructions(&cuobjdump_sass(arch, &cubin)?))
+}
+
 /// One instruction of an nvdisasm/cuobjdump listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisasmLine {
@@ -218,6 +226,8 @@ mod tests {
             assert!(listed.iter().any(|l| l.text.contains("ATOM")), "{sass}");
             let text = nvdisasm_cubin(sm, &cubin).expect("nvdisasm reads the cubin");
             assert!(text.contains("ATOM"), "{text}");
+            let sass = ptxas_sass(sm, &ptx).expect("ptxas + cuobjdump");
+            assert!(sass.iter().any(|l| l.text.starts_with("EXIT")), "{sass:?}");
         }
     }
 

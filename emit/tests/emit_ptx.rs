@@ -3,7 +3,7 @@
 //! that names the instruction and the target.
 
 use atomc_emit::oracle::{self, Tool};
-use atomc_emit::ptx::{emit_ptx, PtxError};
+use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::{
     AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder,
     RmwOp, Scope, SpecialReg, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim,
@@ -21,24 +21,50 @@ const MATRIX: [(Tool, u32); 3] = [
     (Tool::Ptxas13, 90),
 ];
 
-/// Emits `func` for each target in `sms` and assembles it with every ptxas of the matrix that
-/// handles that target.
+thread_local! {
+    /// Kernels of the running test waiting to be assembled, each with its targets.
+    static PENDING: std::cell::RefCell<Vec<(Function, Vec<u32>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Emits `func` for each target in `sms` (failing at once if it cannot) and queues it for
+/// [`flush`], which assembles all queued kernels with one ptxas run per matrix entry.
 fn assemble(func: &Function, sms: &[u32]) {
+    for &sm in sms {
+        if let Err(e) = emit_ptx(func, sm) {
+            panic!("emit_ptx({}, sm_{sm}): {e}\n{func}", func.name);
+        }
+    }
+    PENDING.with(|p| p.borrow_mut().push((func.clone(), sms.to_vec())));
+}
+
+/// Assembles the queued kernels: one module per (ptxas, target); when a module is rejected, the
+/// kernels are assembled one by one to name the culprit.
+fn flush() {
+    let pending = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
     for (tool, sm) in MATRIX {
-        if !sms.contains(&sm) {
+        let funcs: Vec<Function> = pending
+            .iter()
+            .filter(|(_, sms)| sms.contains(&sm))
+            .map(|(f, _)| f.clone())
+            .collect();
+        if funcs.is_empty() || oracle::require(tool).is_none() {
             continue;
         }
-        let ptx = emit_ptx(func, sm)
-            .unwrap_or_else(|e| panic!("emit_ptx({}, sm_{sm}): {e}\n{func}", func.name));
-        if oracle::require(tool).is_none() {
+        let arch = format!("sm_{sm}");
+        let module = emit_ptx_module(&funcs, sm).expect("each kernel emitted alone");
+        if oracle::ptxas_with(tool, &arch, &module, &[]).is_ok() {
             continue;
         }
-        if let Err(e) = oracle::ptxas_with(tool, &format!("sm_{sm}"), &ptx, &[]) {
-            panic!(
-                "{tool} rejected the PTX of {} for sm_{sm}:\n{e}\n--- PTX ---\n{ptx}",
-                func.name
-            );
+        for func in &funcs {
+            let ptx = emit_ptx(func, sm).expect("emitted before");
+            if let Err(e) = oracle::ptxas_with(tool, &arch, &ptx, &[]) {
+                panic!(
+                    "{tool} rejected the PTX of {} for {arch}:\n{e}\n--- PTX ---\n{ptx}",
+                    func.name
+                );
+            }
         }
+        panic!("{tool} rejected the module for {arch} though it accepts each kernel:\n{module}");
     }
 }
 
@@ -87,6 +113,7 @@ fn integer_rmw_all_ops_32_and_64_bit() {
             ));
         }
     }
+    flush();
 }
 
 #[test]
@@ -99,9 +126,16 @@ fn float_rmw_native_and_cas_loops() {
         }
         // bf16x2: native add on sm_90, CAS loops elsewhere (with hand rounding on sm_50).
         for op in [RmwOp::Fadd, RmwOp::Fmin, RmwOp::Fmax] {
-            both(&rmw_kernel(op, Type::BF16x2, MemOrder::Relaxed, Scope::Gpu, space));
+            both(&rmw_kernel(
+                op,
+                Type::BF16x2,
+                MemOrder::Relaxed,
+                Scope::Gpu,
+                space,
+            ));
         }
     }
+    flush();
 }
 
 #[test]
@@ -136,6 +170,7 @@ fn subword_rmw_and_cas() {
             ));
         }
     }
+    flush();
 }
 
 #[test]
@@ -199,6 +234,7 @@ fn every_order_and_scope() {
             both(&b.finish());
         }
     }
+    flush();
 }
 
 #[test]
@@ -226,6 +262,7 @@ fn cas_of_every_width_and_space() {
             both(&b.finish());
         }
     }
+    flush();
 }
 
 /// The builder doc's kernel: `counter[thread_id.x] += 1`, plus a histogram-style loop with block
@@ -273,6 +310,7 @@ fn control_flow_and_indexing() {
     b.switch_to_block(exit);
     b.ret(&[]);
     both(&b.finish());
+    flush();
 }
 
 #[test]
@@ -302,6 +340,7 @@ fn loop_carried_swap_and_pred_params() {
     b.store(s, p, 0);
     b.ret(&[]);
     both(&b.finish());
+    flush();
 }
 
 #[test]
@@ -407,6 +446,7 @@ fn alu_coverage() {
         b.ret(&[]);
         both(&b.finish());
     }
+    flush();
 }
 
 #[test]
@@ -438,6 +478,7 @@ fn pointers_specials_and_barrier() {
     b.store(v, gen, 0);
     b.ret(&[]);
     both(&b.finish());
+    flush();
 }
 
 fn surface_kernel(
@@ -497,6 +538,7 @@ fn surface_reductions() {
             Type::I32,
         ));
     }
+    flush();
 }
 
 fn unsupported(func: &Function, sm: u32) -> String {
@@ -657,4 +699,3 @@ fn orders_and_scopes_reach_the_sass() {
         }
     }
 }
-

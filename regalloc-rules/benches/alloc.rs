@@ -54,6 +54,23 @@ fn bench(c: &mut Criterion) {
         b.iter(|| allocate(black_box(&vc), rules, &debug).expect("allocates"))
     });
     g.finish();
+
+    // The same kernel with only 16 registers offered per class: Ion splits and spills.
+    let tight = AllocOptions {
+        max_per_class: 16,
+        ..opts
+    };
+    let a = allocate(&vc, rules, &tight).expect("allocates");
+    println!(
+        "tight: {} GPRs, moves {}, spills {}, reloads {}",
+        a.num_regs, a.stats.moves, a.stats.spills, a.stats.reloads
+    );
+    let mut g = c.benchmark_group("straight_line_10k_16_per_class");
+    g.sample_size(10);
+    g.bench_function("allocate", |b| {
+        b.iter(|| allocate(black_box(&vc), rules, &tight).expect("allocates"))
+    });
+    g.finish();
 }
 
 fn config() -> Criterion {

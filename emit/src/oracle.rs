@@ -364,30 +364,20 @@ impl Drop for ScratchDir {
 
 /// Runs `t` with `args` in `cwd`; returns its output when it exits 0, else
 /// [`OracleError::Failed`].
-pub fn run_tool(
-    t: Tool,
-    args: &[&std::ffi::OsStr],
-    cwd: Option<&Path>,
-) -> Result<Output, OracleError> {
+pub fn run_tool(t: Tool, args: &[&std::ffi::OsStr], cwd: Option<&Path>) -> Result<Output, OracleError> {
     let exe = tool(t)?;
     let mut cmd = Command::new(&exe);
     cmd.args(args);
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
-    let out = cmd
-        .output()
-        .map_err(io_err(format!("running {}", exe.display())))?;
+    let out = cmd.output().map_err(io_err(format!("running {}", exe.display())))?;
     if out.status.success() {
         Ok(out)
     } else {
         Err(OracleError::Failed {
             tool: t,
-            args: args
-                .iter()
-                .map(|a| a.to_string_lossy())
-                .collect::<Vec<_>>()
-                .join(" "),
+            args: args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" "),
             status: out.status.to_string(),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -408,6 +398,6 @@ mod nvidia;
 
 pub use genx::{genx_ir, GenxInput, GenxOutput};
 pub use nvidia::{
-    cuobjdump, cuobjdump_sass, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain,
-    ptxas, ptxas_sass, ptxas_with, DisasmLine,
+    cuobjdump, cuobjdump_sass, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain, ptxas, ptxas_sass,
+    ptxas_with, DisasmLine,
 };

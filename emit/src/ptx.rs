@@ -44,6 +44,7 @@ mod alu;
 mod memory;
 mod regs;
 mod subword;
+mod surface;
 
 use atomc_ir::{Block, Function, InstData, Type, Value};
 use regs::Regs;
@@ -56,9 +57,7 @@ pub enum PtxError {
     #[error("PTX emission supports sm_50 to sm_90, not sm_{0}")]
     BadTarget(u32),
     /// The function returns values; only kernels become PTX entries.
-    #[error(
-        "function `{0}` returns values; only kernels (no return values) can be emitted as PTX"
-    )]
+    #[error("function `{0}` returns values; only kernels (no return values) can be emitted as PTX")]
     NotAKernel(String),
     /// The function name cannot be a PTX identifier.
     #[error("function name `{0}` is not a valid PTX identifier")]
@@ -131,9 +130,8 @@ fn entry(func: &Function, sm: u32) -> Result<Emitter<'_>, PtxError> {
     if !is_ptx_identifier(&func.name) {
         return Err(PtxError::BadName(func.name.clone()));
     }
-    atomc_ir::verify::verify(func).map_err(|diags| {
-        PtxError::Invalid(diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "))
-    })?;
+    atomc_ir::verify::verify(func)
+        .map_err(|diags| PtxError::Invalid(diags.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; ")))?;
     let mut e = Emitter {
         func,
         sm,
@@ -244,10 +242,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn is_branch_target(&self, b: Block) -> bool {
-        self.func
-            .layout
-            .iter()
-            .any(|&x| self.func.successors(x).contains(&b))
+        self.func.layout.iter().any(|&x| self.func.successors(x).contains(&b))
     }
 
     fn inst(&mut self, inst: atomc_ir::Inst) -> Result<(), PtxError> {

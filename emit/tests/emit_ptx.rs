@@ -5,9 +5,8 @@
 use atomc_emit::oracle::{self, Tool};
 use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::{
-    AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder,
-    RmwOp, Scope, SpecialReg, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim,
-    SurfaceRef, Type, UnaryOp,
+    AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder, RmwOp, Scope,
+    SpecialReg, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, UnaryOp,
 };
 
 const GLOBAL: Type = Type::Ptr(AddrSpace::Global);
@@ -15,11 +14,7 @@ const SHARED: Type = Type::Ptr(AddrSpace::Shared);
 const GENERIC: Type = Type::Ptr(AddrSpace::Generic);
 
 /// (ptxas, target) pairs every accepted kernel is assembled with.
-const MATRIX: [(Tool, u32); 3] = [
-    (Tool::Ptxas118, 50),
-    (Tool::Ptxas118, 90),
-    (Tool::Ptxas13, 90),
-];
+const MATRIX: [(Tool, u32); 3] = [(Tool::Ptxas118, 50), (Tool::Ptxas118, 90), (Tool::Ptxas13, 90)];
 
 thread_local! {
     /// Kernels of the running test waiting to be assembled, each with its targets.
@@ -104,13 +99,7 @@ fn integer_rmw_all_ops_32_and_64_bit() {
             }
         }
         for op in [RmwOp::IncWrap, RmwOp::DecWrap] {
-            both(&rmw_kernel(
-                op,
-                Type::I32,
-                MemOrder::Relaxed,
-                Scope::Gpu,
-                space,
-            ));
+            both(&rmw_kernel(op, Type::I32, MemOrder::Relaxed, Scope::Gpu, space));
         }
     }
     flush();
@@ -126,13 +115,7 @@ fn float_rmw_native_and_cas_loops() {
         }
         // bf16x2: native add on sm_90, CAS loops elsewhere (with hand rounding on sm_50).
         for op in [RmwOp::Fadd, RmwOp::Fmin, RmwOp::Fmax] {
-            both(&rmw_kernel(
-                op,
-                Type::BF16x2,
-                MemOrder::Relaxed,
-                Scope::Gpu,
-                space,
-            ));
+            both(&rmw_kernel(op, Type::BF16x2, MemOrder::Relaxed, Scope::Gpu, space));
         }
     }
     flush();
@@ -161,13 +144,7 @@ fn subword_rmw_and_cas() {
             }
         }
         for op in [RmwOp::Fadd, RmwOp::Fmin, RmwOp::Fmax, RmwOp::Xchg] {
-            both(&rmw_kernel(
-                op,
-                Type::F16,
-                MemOrder::Acquire,
-                Scope::Cta,
-                space,
-            ));
+            both(&rmw_kernel(op, Type::F16, MemOrder::Acquire, Scope::Cta, space));
         }
     }
     flush();
@@ -184,24 +161,14 @@ fn every_order_and_scope() {
     ];
     for order in orders {
         for scope in [Scope::Cta, Scope::Gpu, Scope::Sys] {
-            let sms: &[u32] = if scope == Scope::Sys {
-                &[90]
-            } else {
-                &[50, 90]
-            };
-            assemble(
-                &rmw_kernel(RmwOp::Add, Type::I32, order, scope, AddrSpace::Global),
-                sms,
-            );
+            let sms: &[u32] = if scope == Scope::Sys { &[90] } else { &[50, 90] };
+            assemble(&rmw_kernel(RmwOp::Add, Type::I32, order, scope, AddrSpace::Global), sms);
             assemble(
                 &rmw_kernel(RmwOp::Fmax, Type::F32, order, scope, AddrSpace::Global),
                 sms,
             );
 
-            let mut b = FunctionBuilder::new(
-                &format!("cas_{order}_{scope}"),
-                &[GLOBAL, Type::I64, Type::I64],
-            );
+            let mut b = FunctionBuilder::new(&format!("cas_{order}_{scope}"), &[GLOBAL, Type::I64, Type::I64]);
             let (p, e, r) = (b.param(0), b.param(1), b.param(2));
             let old = b.atomic_cas(Type::I64, order, scope, p, 8, e, r);
             b.store(old, p, 0);
@@ -250,10 +217,7 @@ fn cas_of_every_width_and_space() {
             Type::I16,
             Type::F16,
         ] {
-            let mut b = FunctionBuilder::new(
-                &format!("cas_{ty}_{}", space.name()),
-                &[Type::Ptr(space), ty, ty],
-            );
+            let mut b = FunctionBuilder::new(&format!("cas_{ty}_{}", space.name()), &[Type::Ptr(space), ty, ty]);
             let (p, e, r) = (b.param(0), b.param(1), b.param(2));
             let old = b.atomic_cas(ty, MemOrder::Relaxed, Scope::Gpu, p, 0, e, r);
             b.store(old, p, 16);
@@ -296,15 +260,7 @@ fn control_flow_and_indexing() {
     let boff = b.binary(BinaryOp::Imul, bin64, four);
     let pb = b.ptr_add(bins, boff);
     let one = b.iconst(Type::I32, 1);
-    b.atomic_rmw(
-        RmwOp::Add,
-        Type::I32,
-        MemOrder::Relaxed,
-        Scope::Gpu,
-        pb,
-        0,
-        one,
-    );
+    b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, pb, 0, one);
     let next = b.binary(BinaryOp::Iadd, i, ntid);
     b.jump(head, &[next]);
     b.switch_to_block(exit);
@@ -465,15 +421,7 @@ fn pointers_specials_and_barrier() {
     let gg = b.ins(InstData::PtrToGeneric { ptr: g }).expect("result");
     let sg = b.ins(InstData::PtrToGeneric { ptr: s3 }).expect("result");
     let g2 = b.ptr_add(gg, off);
-    let v = b.atomic_rmw(
-        RmwOp::Add,
-        Type::I32,
-        MemOrder::Relaxed,
-        Scope::Cta,
-        sg,
-        0,
-        sum,
-    );
+    let v = b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Cta, sg, 0, sum);
     b.store(v, g2, 0);
     b.store(v, gen, 0);
     b.ret(&[]);
@@ -481,20 +429,8 @@ fn pointers_specials_and_barrier() {
     flush();
 }
 
-fn surface_kernel(
-    dim: SurfaceDim,
-    addressing: SurfaceAddressing,
-    slot: bool,
-    op: RmwOp,
-    ty: Type,
-) -> Function {
-    let name = format!(
-        "sured_{}_{}_{}_{}",
-        dim.name(),
-        addressing.name(),
-        slot,
-        op.name()
-    );
+fn surface_kernel(dim: SurfaceDim, addressing: SurfaceAddressing, slot: bool, op: RmwOp, ty: Type) -> Function {
+    let name = format!("sured_{}_{}_{}_{}", dim.name(), addressing.name(), slot, op.name());
     let mut b = FunctionBuilder::new(&name, &[Type::Surface, Type::I32, ty]);
     let (h, x, v) = (b.param(0), b.param(1), b.param(2));
     let coords = vec![x; dim.coord_count()];
@@ -519,13 +455,7 @@ fn surface_reductions() {
     for dim in [SurfaceDim::D1, SurfaceDim::D2, SurfaceDim::D3] {
         for addressing in [SurfaceAddressing::Coord, SurfaceAddressing::Bytes] {
             for slot in [true, false] {
-                both(&surface_kernel(
-                    dim,
-                    addressing,
-                    slot,
-                    RmwOp::Add,
-                    Type::I32,
-                ));
+                both(&surface_kernel(dim, addressing, slot, RmwOp::Add, Type::I32));
             }
         }
     }
@@ -544,23 +474,14 @@ fn surface_reductions() {
 fn unsupported(func: &Function, sm: u32) -> String {
     match emit_ptx(func, sm) {
         Err(e @ PtxError::Unsupported { .. }) => e.to_string(),
-        other => panic!(
-            "expected Unsupported for {} on sm_{sm}, got {other:?}",
-            func.name
-        ),
+        other => panic!("expected Unsupported for {} on sm_{sm}, got {other:?}", func.name),
     }
 }
 
 #[test]
 fn rejections_name_the_instruction_and_target() {
     let msg = unsupported(
-        &rmw_kernel(
-            RmwOp::Add,
-            Type::I32,
-            MemOrder::Relaxed,
-            Scope::Sys,
-            AddrSpace::Global,
-        ),
+        &rmw_kernel(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Sys, AddrSpace::Global),
         50,
     );
     assert!(msg.contains("sys") && msg.contains("sm_50"), "{msg}");
@@ -574,15 +495,7 @@ fn rejections_name_the_instruction_and_target() {
         clamp: SurfaceClamp::Ign,
         surface: SurfaceRef::Slot(0),
     };
-    let old = b.surface_rmw(
-        RmwOp::Add,
-        Type::I32,
-        MemOrder::Relaxed,
-        Scope::Gpu,
-        access,
-        &[x],
-        x,
-    );
+    let old = b.surface_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, access, &[x], x);
     b.store(old, p, 0);
     b.ret(&[]);
     let msg = unsupported(&b.finish(), 90);
@@ -604,13 +517,7 @@ fn rejections_name_the_instruction_and_target() {
 
     assert!(matches!(
         emit_ptx(
-            &rmw_kernel(
-                RmwOp::Add,
-                Type::I32,
-                MemOrder::Relaxed,
-                Scope::Gpu,
-                AddrSpace::Global
-            ),
+            &rmw_kernel(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, AddrSpace::Global),
             40
         ),
         Err(PtxError::BadTarget(40))
@@ -624,24 +531,9 @@ fn rejections_name_the_instruction_and_target() {
 fn orders_and_scopes_reach_the_sass() {
     use atomc_emit::oracle::{cuobjdump_sass, disasm_instructions, ptxas, Sm};
     let cases: &[(Sm, MemOrder, Scope, &[&str])] = &[
-        (
-            Sm::Sm90,
-            MemOrder::Relaxed,
-            Scope::Gpu,
-            &["ATOMG.E.ADD.STRONG.GPU"],
-        ),
-        (
-            Sm::Sm90,
-            MemOrder::Relaxed,
-            Scope::Cta,
-            &["ATOMG.E.ADD.STRONG.SM"],
-        ),
-        (
-            Sm::Sm90,
-            MemOrder::Relaxed,
-            Scope::Sys,
-            &["ATOMG.E.ADD.STRONG.SYS"],
-        ),
+        (Sm::Sm90, MemOrder::Relaxed, Scope::Gpu, &["ATOMG.E.ADD.STRONG.GPU"]),
+        (Sm::Sm90, MemOrder::Relaxed, Scope::Cta, &["ATOMG.E.ADD.STRONG.SM"]),
+        (Sm::Sm90, MemOrder::Relaxed, Scope::Sys, &["ATOMG.E.ADD.STRONG.SYS"]),
         (
             Sm::Sm90,
             MemOrder::Acquire,
@@ -661,18 +553,8 @@ fn orders_and_scopes_reach_the_sass() {
             &["MEMBAR", "ATOMG.E.ADD.STRONG.SYS", "CCTL.IVALL"],
         ),
         (Sm::Sm50, MemOrder::Relaxed, Scope::Gpu, &["ATOM.E.ADD"]),
-        (
-            Sm::Sm50,
-            MemOrder::Acquire,
-            Scope::Gpu,
-            &["ATOM.E.ADD", "MEMBAR"],
-        ),
-        (
-            Sm::Sm50,
-            MemOrder::Release,
-            Scope::Cta,
-            &["MEMBAR", "ATOM.E.ADD"],
-        ),
+        (Sm::Sm50, MemOrder::Acquire, Scope::Gpu, &["ATOM.E.ADD", "MEMBAR"]),
+        (Sm::Sm50, MemOrder::Release, Scope::Cta, &["MEMBAR", "ATOM.E.ADD"]),
     ];
     for &(sm, order, scope, expected) in cases {
         if !oracle::require_all(&[sm.ptxas_tool(), sm.cuobjdump_tool()]) {
@@ -682,10 +564,7 @@ fn orders_and_scopes_reach_the_sass() {
         let ptx = emit_ptx(&func, sm.number()).expect("emits");
         let cubin = ptxas(sm, &ptx).expect("assembles");
         let listing = cuobjdump_sass(sm, &cubin).expect("dumps");
-        let insts: Vec<String> = disasm_instructions(&listing)
-            .into_iter()
-            .map(|l| l.text)
-            .collect();
+        let insts: Vec<String> = disasm_instructions(&listing).into_iter().map(|l| l.text).collect();
         // Each expected mnemonic appears, in the given order.
         let mut at = 0;
         for want in expected {

@@ -70,17 +70,27 @@ fn check_file(path: &Path, tally: &Mutex<Tally>) {
         let ptx = match emit_ptx_module(&ok, sm) {
             Ok(p) => p,
             Err(e) => {
-                tally.lock().unwrap().failures.push(format!("{}: module: {e}", path.display()));
+                tally
+                    .lock()
+                    .unwrap()
+                    .failures
+                    .push(format!("{}: module: {e}", path.display()));
                 continue;
             }
         };
         match oracle::ptxas_with(tool, &format!("sm_{sm}"), &ptx, &[]) {
-            Ok(_) => *tally.lock().unwrap().assembled.entry(format!("{tool} sm_{sm}")).or_default() += ok.len(),
-            Err(e) => tally
-                .lock()
-                .unwrap()
-                .failures
-                .push(format!("{} ({tool}, sm_{sm}):\n{e}\n--- PTX ---\n{ptx}", path.display())),
+            Ok(_) => {
+                *tally
+                    .lock()
+                    .unwrap()
+                    .assembled
+                    .entry(format!("{tool} sm_{sm}"))
+                    .or_default() += ok.len()
+            }
+            Err(e) => tally.lock().unwrap().failures.push(format!(
+                "{} ({tool}, sm_{sm}):\n{e}\n--- PTX ---\n{ptx}",
+                path.display()
+            )),
         }
     }
 }

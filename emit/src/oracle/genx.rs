@@ -39,10 +39,7 @@ pub fn genx_ir(input: GenxInput<'_>, platform: &str) -> Result<GenxOutput, Oracl
         GenxInput::Text(text) => (dir.write("k.visaasm", text.as_bytes())?, "k"),
         GenxInput::Binary(bytes) => (dir.write("in.isa", bytes)?, ""),
     };
-    let name = file
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
+    let name = file.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     let args = [
         name.as_os_str(),
         os("-platform"),
@@ -75,12 +72,10 @@ pub fn genx_ir(input: GenxInput<'_>, platform: &str) -> Result<GenxOutput, Oracl
         });
     }
 
-    let asm = dir
-        .read(&format!("{base}.asm"))?
-        .ok_or(OracleError::NoOutput {
-            tool: Tool::GenXIR,
-            what: "Gen assembly (.asm)",
-        })?;
+    let asm = dir.read(&format!("{base}.asm"))?.ok_or(OracleError::NoOutput {
+        tool: Tool::GenXIR,
+        what: "Gen assembly (.asm)",
+    })?;
     let visaasm = dir.read(&format!("{base}.visaasm"))?;
     Ok(GenxOutput {
         asm: String::from_utf8_lossy(&asm).into_owned(),

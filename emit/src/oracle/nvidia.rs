@@ -50,12 +50,7 @@ pub fn ptxas(arch: Sm, ptx: &str) -> Result<Vec<u8>, OracleError> {
 
 /// Compiles PTX with a chosen `ptxas` (`Tool::Ptxas13` or `Tool::Ptxas118`), `-arch=<target>`
 /// (e.g. `"sm_90"`) and extra arguments (e.g. `["-O0"]`); returns the cubin's bytes.
-pub fn ptxas_with(
-    tool: Tool,
-    target: &str,
-    ptx: &str,
-    extra: &[&str],
-) -> Result<Vec<u8>, OracleError> {
+pub fn ptxas_with(tool: Tool, target: &str, ptx: &str, extra: &[&str]) -> Result<Vec<u8>, OracleError> {
     let dir = ScratchDir::new()?;
     let input = dir.write("kernel.ptx", ptx.as_bytes())?;
     let output = dir.path().join("kernel.cubin");
@@ -66,10 +61,7 @@ pub fn ptxas_with(
     run_tool(tool, &args, None)?;
     match dir.read("kernel.cubin")? {
         Some(bytes) if !bytes.is_empty() => Ok(bytes),
-        _ => Err(OracleError::NoOutput {
-            tool,
-            what: "cubin",
-        }),
+        _ => Err(OracleError::NoOutput { tool, what: "cubin" }),
     }
 }
 
@@ -194,10 +186,7 @@ mod tests {
             0xe30000000007000f,
         ]);
         let text = nvdisasm_plain(Sm::Sm50, &raw).expect("nvdisasm runs");
-        let insts: Vec<String> = disasm_instructions(&text)
-            .into_iter()
-            .map(|l| l.text)
-            .collect();
+        let insts: Vec<String> = disasm_instructions(&text).into_iter().map(|l| l.text).collect();
         assert_eq!(insts, ["ATOM.ADD R1, [R2], R3", "NOP", "EXIT"]);
     }
 
@@ -211,11 +200,7 @@ mod tests {
     #[test]
     fn ptxas_and_cuobjdump_round_trip() {
         for sm in [Sm::Sm50, Sm::Sm90] {
-            if !crate::oracle::require_all(&[
-                sm.ptxas_tool(),
-                sm.cuobjdump_tool(),
-                sm.nvdisasm_tool(),
-            ]) {
+            if !crate::oracle::require_all(&[sm.ptxas_tool(), sm.cuobjdump_tool(), sm.nvdisasm_tool()]) {
                 continue;
             }
             let ptx = PTX.replace("TARGET", sm.ptx_arch());

@@ -3,31 +3,18 @@
 
 use super::regs::{bit_type, class_of, hex_imm, int_type, mov_type, reg_bits, Class};
 use super::{Emitter, PtxError};
-use atomc_ir::{
-    AddrSpace, BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value,
-};
+use atomc_ir::{AddrSpace, BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
 
-pub(super) fn inst(
-    e: &mut Emitter<'_>,
-    data: &InstData,
-    result: Option<Value>,
-) -> Result<(), PtxError> {
+pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) -> Result<(), PtxError> {
     let Some(res) = result else {
-        return Err(PtxError::Invalid(format!(
-            "{} without a result",
-            data.opcode_name()
-        )));
+        return Err(PtxError::Invalid(format!("{} without a result", data.opcode_name())));
     };
     let d = e.reg(res);
     let rty = e.ty(res);
     match data {
         InstData::Iconst { ty, imm } => {
             let bits = reg_bits(*ty);
-            e.line(format!(
-                "mov{} {d}, {}",
-                bit_type(bits),
-                hex_imm(*imm, bits)
-            ));
+            e.line(format!("mov{} {d}, {}", bit_type(bits), hex_imm(*imm, bits)));
         }
         InstData::Fconst { ty, bits } => match ty {
             Type::F32 => e.line(format!("mov.f32 {d}, 0f{:08X}", *bits as u32)),
@@ -49,10 +36,7 @@ pub(super) fn inst(
                 IntCC::Sgt | IntCC::Ugt => "gt",
                 IntCC::Sge | IntCC::Uge => "ge",
             };
-            e.line(format!(
-                "setp.{cc}{} {d}, {a}, {b}",
-                int_type(reg_bits(ty), signed)
-            ));
+            e.line(format!("setp.{cc}{} {d}, {a}, {b}", int_type(reg_bits(ty), signed)));
         }
         InstData::Fcmp { cond, args } => {
             let (a, b, fty) = float_operands(e, args[0], args[1]);
@@ -215,14 +199,7 @@ fn unary(e: &mut Emitter<'_>, op: UnaryOp, d: &str, arg: Value) -> Result<(), Pt
     Ok(())
 }
 
-fn binary(
-    e: &mut Emitter<'_>,
-    op: BinaryOp,
-    d: &str,
-    ty: Type,
-    a: Value,
-    b: Value,
-) -> Result<(), PtxError> {
+fn binary(e: &mut Emitter<'_>, op: BinaryOp, d: &str, ty: Type, a: Value, b: Value) -> Result<(), PtxError> {
     if op.is_float() {
         let (ra, rb, fty) = float_operands(e, a, b);
         let text = match op {
@@ -244,24 +221,12 @@ fn binary(
     }
     let bits = reg_bits(ty);
     let (signed, needs_norm) = match op {
-        BinaryOp::Sdiv | BinaryOp::Srem | BinaryOp::Sshr | BinaryOp::Smin | BinaryOp::Smax => {
-            (true, true)
-        }
-        BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Ushr | BinaryOp::Umin | BinaryOp::Umax => {
-            (false, true)
-        }
+        BinaryOp::Sdiv | BinaryOp::Srem | BinaryOp::Sshr | BinaryOp::Smin | BinaryOp::Smax => (true, true),
+        BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Ushr | BinaryOp::Umin | BinaryOp::Umax => (false, true),
         _ => (false, false),
     };
-    let ra = if needs_norm {
-        normalized(e, a, signed)
-    } else {
-        e.reg(a)
-    };
-    let rb = if needs_norm {
-        normalized(e, b, signed)
-    } else {
-        e.reg(b)
-    };
+    let ra = if needs_norm { normalized(e, a, signed) } else { e.reg(a) };
+    let rb = if needs_norm { normalized(e, b, signed) } else { e.reg(b) };
     let s = int_type(bits, true);
     let u = int_type(bits, false);
     let bt = bit_type(bits);
@@ -305,8 +270,7 @@ fn binary(
 fn convert(e: &mut Emitter<'_>, op: ConvOp, to: Type, d: &str, arg: Value) -> Result<(), PtxError> {
     let from = e.ty(arg);
     let a = e.reg(arg);
-    let int_name =
-        |ty: Type, signed: bool| format!(".{}{}", if signed { 's' } else { 'u' }, ty.bits());
+    let int_name = |ty: Type, signed: bool| format!(".{}{}", if signed { 's' } else { 'u' }, ty.bits());
     let float_name = |ty: Type| format!(".f{}", ty.bits());
     match op {
         ConvOp::Uextend | ConvOp::Sextend | ConvOp::Ireduce => {
@@ -320,38 +284,20 @@ fn convert(e: &mut Emitter<'_>, op: ConvOp, to: Type, d: &str, arg: Value) -> Re
                 e.line(format!("cvt{dst}{} {d}, {a}", int_name(from, signed)));
             }
         }
-        ConvOp::Fpromote => e.line(format!(
-            "cvt{}{} {d}, {a}",
-            float_name(to),
-            float_name(from)
-        )),
-        ConvOp::Fdemote => e.line(format!(
-            "cvt.rn{}{} {d}, {a}",
-            float_name(to),
-            float_name(from)
-        )),
+        ConvOp::Fpromote => e.line(format!("cvt{}{} {d}, {a}", float_name(to), float_name(from))),
+        ConvOp::Fdemote => e.line(format!("cvt.rn{}{} {d}, {a}", float_name(to), float_name(from))),
         ConvOp::FcvtToSint | ConvOp::FcvtToUint => {
             // PTX float-to-int conversions saturate and turn NaN into 0, as the IR requires.
             let signed = op == ConvOp::FcvtToSint;
-            e.line(format!(
-                "cvt.rzi{}{} {d}, {a}",
-                int_name(to, signed),
-                float_name(from)
-            ));
+            e.line(format!("cvt.rzi{}{} {d}, {a}", int_name(to, signed), float_name(from)));
         }
         ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
             let signed = op == ConvOp::FcvtFromSint;
-            e.line(format!(
-                "cvt.rn{}{} {d}, {a}",
-                float_name(to),
-                int_name(from, signed)
-            ));
+            e.line(format!("cvt.rn{}{} {d}, {a}", float_name(to), int_name(from, signed)));
         }
         ConvOp::Bitcast => {
             if reg_bits(from) != reg_bits(to) {
-                return Err(
-                    e.unsupported(format!("bitcast from {from} to {to}"), "the widths differ")
-                );
+                return Err(e.unsupported(format!("bitcast from {from} to {to}"), "the widths differ"));
             }
             e.line(format!("mov{} {d}, {a}", bit_type(reg_bits(to))));
         }

@@ -1,4 +1,4 @@
-//! Loads, stores, atomics, fences and surface reductions.
+//! Loads, stores, atomics and fences (surface atomics: `surface.rs`; 8/16-bit loops: `subword.rs`).
 //!
 //! Orders and scopes (per target generation):
 //!
@@ -13,20 +13,12 @@
 //! `membar.cta|gl|sys` follows the scope. From sm_60 the atom carries `.cta|.gpu|.sys`; below it,
 //! `atom` is device-scope, so `cta` is widened (safe) and `sys` read-modify-writes are rejected.
 
-use super::alu::normalized;
 use super::regs::{bit_type, int_type, mem_type, reg_bits, Class};
 use super::subword::{subword_loop, SubwordOp};
 use super::{Emitter, PtxError};
-use atomc_ir::{
-    AddrSpace, Address, InstData, MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing,
-    SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
-};
+use atomc_ir::{AddrSpace, Address, InstData, MemOrder, RmwOp, Scope, Type, Value};
 
-pub(super) fn inst(
-    e: &mut Emitter<'_>,
-    data: &InstData,
-    result: Option<Value>,
-) -> Result<(), PtxError> {
+pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) -> Result<(), PtxError> {
     match data {
         InstData::Load { ty, addr } => {
             let d = result_reg(e, result)?;
@@ -41,12 +33,7 @@ pub(super) fn inst(
             let mt = mem(e, ty, "store")?;
             e.line(format!("st{space}{mt} {a}, {v}"));
         }
-        InstData::AtomicLoad {
-            ty,
-            order,
-            scope,
-            addr,
-        } => {
+        InstData::AtomicLoad { ty, order, scope, addr } => {
             let d = result_reg(e, result)?;
             let (space, a) = address(e, *addr);
             let mt = mem(e, *ty, "atomic_load")?;
@@ -59,10 +46,7 @@ pub(super) fn inst(
                 if *order == MemOrder::SeqCst {
                     e.line(format!("fence.sc{}", scope_name(*scope)));
                 }
-                e.line(format!(
-                    "ld.{sem}{}{space}{mt} {d}, {a}",
-                    scope_name(*scope)
-                ));
+                e.line(format!("ld.{sem}{}{space}{mt} {d}, {a}", scope_name(*scope)));
             } else {
                 e.line(format!("ld.volatile{space}{mt} {d}, {a}"));
                 if order.acquires() {
@@ -88,10 +72,7 @@ pub(super) fn inst(
                 if *order == MemOrder::SeqCst {
                     e.line(format!("fence.sc{}", scope_name(*scope)));
                 }
-                e.line(format!(
-                    "st.{sem}{}{space}{mt} {a}, {v}",
-                    scope_name(*scope)
-                ));
+                e.line(format!("st.{sem}{}{space}{mt} {a}, {v}", scope_name(*scope)));
             } else {
                 if order.releases() {
                     e.line(membar(*scope));
@@ -101,11 +82,7 @@ pub(super) fn inst(
         }
         InstData::Fence { order, scope } => {
             if e.sm >= 70 {
-                let sem = if *order == MemOrder::SeqCst {
-                    "sc"
-                } else {
-                    "acq_rel"
-                };
+                let sem = if *order == MemOrder::SeqCst { "sc" } else { "acq_rel" };
                 e.line(format!("fence.{sem}{}", scope_name(*scope)));
             } else {
                 e.line(membar(*scope));
@@ -157,7 +134,10 @@ pub(super) fn inst(
             check_scope(e, *scope, &what)?;
             let (x, y) = (e.reg(*expected), e.reg(*replacement));
             if needs_subword_loop(e, *ty) {
-                let op = SubwordOp::Cas { expected: &x, replacement: &y };
+                let op = SubwordOp::Cas {
+                    expected: &x,
+                    replacement: &y,
+                };
                 return subword_loop(e, op, *ty, *order, *scope, *addr, &d);
             }
             let width = cas_width(e, *ty, &what)?;
@@ -177,14 +157,14 @@ pub(super) fn inst(
             arg,
         } => {
             let what = format!("surface_rmw.{ty} {} {}", op.name(), access.dim.name());
-            if result.is_some_and(|r| value_is_used(e, r)) {
+            if result.is_some_and(|r| super::surface::value_is_used(e, r)) {
                 return Err(e.unsupported(
                     what,
                     "PTX has no surface atomic that returns the old value (only `sured`, a reduction); \
                      the result must be unused",
                 ));
             }
-            surface_reduction(e, &what, *op, *ty, *order, *scope, access, coords, *arg)?;
+            super::surface::reduction(e, &what, *op, *ty, *order, *scope, access, coords, *arg)?;
         }
         InstData::SurfaceCas { ty, access, .. } => {
             return Err(e.unsupported(
@@ -205,15 +185,12 @@ pub(super) fn inst(
 fn result_reg(e: &mut Emitter<'_>, result: Option<Value>) -> Result<String, PtxError> {
     match result {
         Some(v) => Ok(e.reg(v)),
-        None => Err(PtxError::Invalid(
-            "a memory read without a result value".into(),
-        )),
+        None => Err(PtxError::Invalid("a memory read without a result value".into())),
     }
 }
 
 fn mem(e: &Emitter<'_>, ty: Type, what: &str) -> Result<&'static str, PtxError> {
-    mem_type(ty)
-        .ok_or_else(|| e.unsupported(format!("{what}.{ty}"), "pred values have no memory form"))
+    mem_type(ty).ok_or_else(|| e.unsupported(format!("{what}.{ty}"), "pred values have no memory form"))
 }
 
 /// `.global` / `.shared` / `` (generic) and the `[reg+off]` operand.
@@ -232,7 +209,7 @@ fn address(e: &mut Emitter<'_>, addr: Address) -> (String, String) {
     (space.to_string(), a)
 }
 
-fn scope_name(scope: Scope) -> &'static str {
+pub(super) fn scope_name(scope: Scope) -> &'static str {
     match scope {
         Scope::Cta => ".cta",
         Scope::Gpu => ".gpu",
@@ -240,7 +217,7 @@ fn scope_name(scope: Scope) -> &'static str {
     }
 }
 
-fn membar(scope: Scope) -> &'static str {
+pub(super) fn membar(scope: Scope) -> &'static str {
     match scope {
         Scope::Cta => "membar.cta",
         Scope::Gpu => "membar.gl",
@@ -250,21 +227,14 @@ fn membar(scope: Scope) -> &'static str {
 
 fn check_scope(e: &Emitter<'_>, scope: Scope, what: &str) -> Result<(), PtxError> {
     if scope == Scope::Sys && e.sm < 60 {
-        return Err(e.unsupported(
-            what,
-            "PTX `atom.sys` needs sm_60; below it `atom` is device-scope only",
-        ));
+        return Err(e.unsupported(what, "PTX `atom.sys` needs sm_60; below it `atom` is device-scope only"));
     }
     Ok(())
 }
 
 /// The fence lines before the atom, the qualifiers on it (`.acq_rel.gpu`), and the fence lines
 /// after it, for an order and scope on this target.
-pub(super) fn order_parts(
-    e: &Emitter<'_>,
-    order: MemOrder,
-    scope: Scope,
-) -> (Vec<String>, String, Vec<String>) {
+pub(super) fn order_parts(e: &Emitter<'_>, order: MemOrder, scope: Scope) -> (Vec<String>, String, Vec<String>) {
     if e.sm >= 70 {
         let (pre, sem) = match order {
             MemOrder::Relaxed => (vec![], "relaxed"),
@@ -333,10 +303,7 @@ fn cas_width(e: &Emitter<'_>, ty: Type, what: &str) -> Result<u32, PtxError> {
     match ty.bits() {
         32 | 64 => Ok(ty.bits()),
         16 if e.sm >= 70 => Ok(16),
-        16 => Err(e.unsupported(
-            what,
-            "PTX `atom.cas.b16` needs sm_70, and no other 16-bit atom exists",
-        )),
+        16 => Err(e.unsupported(what, "PTX `atom.cas.b16` needs sm_70, and no other 16-bit atom exists")),
         _ => Err(e.unsupported(what, "PTX has no 8-bit atomics")),
     }
 }
@@ -410,13 +377,7 @@ pub(super) fn acquire_fence(e: &Emitter<'_>, scope: Scope) -> String {
 }
 
 /// `op(old, x)` on raw bit registers of the type's width; returns the register holding `new`.
-pub(super) fn rmw_compute(
-    e: &mut Emitter<'_>,
-    op: RmwOp,
-    ty: Type,
-    old: &str,
-    x: &str,
-) -> Result<String, PtxError> {
+pub(super) fn rmw_compute(e: &mut Emitter<'_>, op: RmwOp, ty: Type, old: &str, x: &str) -> Result<String, PtxError> {
     let width = reg_bits(ty);
     let new = e.regs.temp_class(Class::bits(width));
     let s = int_type(width, true);
@@ -426,7 +387,11 @@ pub(super) fn rmw_compute(
     // before the ops that read those bits.
     let (old, x) = match op {
         RmwOp::Smin | RmwOp::Smax | RmwOp::Umin | RmwOp::Umax if ty == Type::I8 => {
-            let k = if matches!(op, RmwOp::Smin | RmwOp::Smax) { 's' } else { 'u' };
+            let k = if matches!(op, RmwOp::Smin | RmwOp::Smax) {
+                's'
+            } else {
+                'u'
+            };
             let (a, b) = (e.regs.temp_class(Class::B16), e.regs.temp_class(Class::B16));
             e.line(format!("cvt.{k}16.{k}8 {a}, {old}"));
             e.line(format!("cvt.{k}16.{k}8 {b}, {x}"));
@@ -453,10 +418,7 @@ pub(super) fn rmw_compute(
             e.line(format!("selp{bt} {new}, 0, {new}, {p}"));
         }
         (RmwOp::DecWrap, _) => {
-            let (p, q) = (
-                e.regs.temp_class(Class::Pred),
-                e.regs.temp_class(Class::Pred),
-            );
+            let (p, q) = (e.regs.temp_class(Class::Pred), e.regs.temp_class(Class::Pred));
             e.line(format!("setp.eq{u} {p}, {old}, 0"));
             e.line(format!("setp.gt{u} {q}, {old}, {x}"));
             e.line(format!("or.pred {p}, {p}, {q}"));
@@ -471,14 +433,7 @@ pub(super) fn rmw_compute(
 /// Float read-modify-write on bit registers: scalars directly (f16 through f32), packed types
 /// lane by lane through f32 (exact for min/max; one rounding for add, which is correct for f16
 /// because f32 carries more than twice its precision).
-fn float_compute(
-    e: &mut Emitter<'_>,
-    op: RmwOp,
-    ty: Type,
-    old: &str,
-    x: &str,
-    new: &str,
-) -> Result<(), PtxError> {
+fn float_compute(e: &mut Emitter<'_>, op: RmwOp, ty: Type, old: &str, x: &str, new: &str) -> Result<(), PtxError> {
     let fop = match op {
         RmwOp::Fadd => "add.rn",
         RmwOp::Fmin => "min",
@@ -566,117 +521,4 @@ fn half_lane(e: &mut Emitter<'_>, fop: &str, bf16: bool, a: &str, b: &str) -> St
         e.line(format!("cvt.rn.f16.f32 {out}, {fa}"));
     }
     out
-}
-
-fn value_is_used(e: &Emitter<'_>, v: Value) -> bool {
-    e.func
-        .inst_order()
-        .any(|(_, i)| e.func.insts[i].args().contains(&v))
-}
-
-/// `sured.b.<op>.<geom>.<type>.<clamp> [surf, {coords}], x` for an unused-result surface_rmw.
-#[allow(clippy::too_many_arguments)]
-fn surface_reduction(
-    e: &mut Emitter<'_>,
-    what: &str,
-    op: RmwOp,
-    ty: Type,
-    order: MemOrder,
-    scope: Scope,
-    access: &SurfaceAccess,
-    coords: &[Value],
-    arg: Value,
-) -> Result<(), PtxError> {
-    let w = ty.bits();
-    let int = ty.is_int() && (w == 32 || w == 64);
-    let (opname, ptx_ty) = match op {
-        RmwOp::Add if int => ("add", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::Smin if int => ("min", if w == 32 { ".s32" } else { ".s64" }),
-        RmwOp::Umin if int => ("min", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::Smax if int => ("max", if w == 32 { ".s32" } else { ".s64" }),
-        RmwOp::Umax if int => ("max", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::And if int => ("and", if w == 32 { ".b32" } else { ".b64" }),
-        RmwOp::Or if int => ("or", if w == 32 { ".b32" } else { ".b64" }),
-        _ => {
-            return Err(e.unsupported(
-                what,
-                "PTX `sured` supports only add, min, max, and, or on 32/64-bit integers",
-            ))
-        }
-    };
-    let geom = match access.dim {
-        SurfaceDim::D1 => ".1d",
-        SurfaceDim::D2 => ".2d",
-        SurfaceDim::D3 => ".3d",
-        SurfaceDim::D1Buffer | SurfaceDim::D1Array | SurfaceDim::D2Array => {
-            return Err(e.unsupported(what, "PTX `sured` has only the 1d, 2d and 3d shapes"));
-        }
-    };
-    let clamp = match access.clamp {
-        SurfaceClamp::Ign => ".zero",
-        SurfaceClamp::Near => ".clamp",
-        SurfaceClamp::Trap => ".trap",
-    };
-    let surf = match access.surface {
-        SurfaceRef::Slot(n) => {
-            if !e.surfrefs.contains(&n) {
-                e.surfrefs.push(n);
-            }
-            format!("atomc_surface_{n}")
-        }
-        SurfaceRef::Handle(h) => e.reg(h),
-    };
-    let mut regs: Vec<String> = coords.iter().map(|&c| e.reg(c)).collect();
-    if access.addressing == SurfaceAddressing::Coord {
-        // sured.b takes x in bytes: scale the element index.
-        let t = e.regs.temp_class(Class::B32);
-        e.line(format!(
-            "shl.b32 {t}, {}, {}",
-            regs[0],
-            (w / 8).trailing_zeros()
-        ));
-        regs[0] = t;
-    }
-    if regs.len() == 3 {
-        // 3d coordinates are a 4-vector; the fourth is ignored.
-        regs.push(regs[2].clone());
-    }
-    let x = normalized(e, arg, false);
-    let (pre, _, post) = order_parts_fences_only(e, order, scope);
-    pre.into_iter().for_each(|l| e.line(l));
-    e.line(format!(
-        "sured.b.{opname}{geom}{ptx_ty}{clamp} [{surf}, {{{}}}], {x}",
-        regs.join(", ")
-    ));
-    post.into_iter().for_each(|l| e.line(l));
-    Ok(())
-}
-
-/// `sured` has no `.sem`/`.scope` qualifiers: orders become fences around it on every target.
-fn order_parts_fences_only(
-    e: &Emitter<'_>,
-    order: MemOrder,
-    scope: Scope,
-) -> (Vec<String>, (), Vec<String>) {
-    let fence = if e.sm >= 70 {
-        let sem = if order == MemOrder::SeqCst {
-            "sc"
-        } else {
-            "acq_rel"
-        };
-        format!("fence.{sem}{}", scope_name(scope))
-    } else {
-        membar(scope).to_string()
-    };
-    let pre = if order.releases() {
-        vec![fence.clone()]
-    } else {
-        vec![]
-    };
-    let post = if order.acquires() {
-        vec![fence]
-    } else {
-        vec![]
-    };
-    (pre, (), post)
 }

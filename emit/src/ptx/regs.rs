@@ -55,10 +55,7 @@ pub(crate) fn class_of(ty: Type) -> Class {
         Type::I8 | Type::I16 | Type::F16 => Class::B16,
         Type::F32 => Class::F32,
         Type::F64 => Class::F64,
-        Type::I64
-        | Type::Surface
-        | Type::Ptr(AddrSpace::Global)
-        | Type::Ptr(AddrSpace::Generic) => Class::B64,
+        Type::I64 | Type::Surface | Type::Ptr(AddrSpace::Global) | Type::Ptr(AddrSpace::Generic) => Class::B64,
         Type::I32 | Type::F16x2 | Type::BF16x2 | Type::Ptr(AddrSpace::Shared) => Class::B32,
     }
 }
@@ -162,12 +159,7 @@ impl Regs {
             let _ = writeln!(out, "\t.reg {} {}<{n}>;", class.decl_type(), class.prefix());
         }
         for (class, n) in &self.temps {
-            let _ = writeln!(
-                out,
-                "\t.reg {} {}_t<{n}>;",
-                class.decl_type(),
-                class.prefix()
-            );
+            let _ = writeln!(out, "\t.reg {} {}_t<{n}>;", class.decl_type(), class.prefix());
         }
         out
     }

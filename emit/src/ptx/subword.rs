@@ -22,7 +22,7 @@
 use super::memory::{acquire_fence, first_load, order_parts};
 use super::regs::Class;
 use super::{Emitter, PtxError};
-use atomc_ir::{Address, AddrSpace, MemOrder, RmwOp, Scope, Type};
+use atomc_ir::{AddrSpace, Address, MemOrder, RmwOp, Scope, Type};
 
 /// What the loop computes.
 pub(super) enum SubwordOp<'r> {

@@ -13,6 +13,9 @@ pub use atomc_ir as ir;
 
 pub mod pipeline;
 
+#[cfg(feature = "clif")]
+pub mod clif;
+
 use std::fmt;
 
 /// What a compile produces.

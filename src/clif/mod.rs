@@ -1,0 +1,178 @@
+//! Cranelift IR in: translate a [`cranelift_codegen::ir::Function`] (built
+//! with `cranelift-frontend`'s `FunctionBuilder`, or read from `.clif`
+//! text) into an atomc IR [`Function`](atomc_ir::Function), then compile it
+//! like any other atomc function.
+//!
+//! Many Rust front ends already produce CLIF; this module lets them target
+//! GPU atomics without learning a second IR. The translation is one pass
+//! over the function's reachable blocks in reverse postorder.
+//!
+//! # Example: an atomic histogram, from `FunctionBuilder` to SASS
+//!
+//! ```
+//! use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, MemFlags, UserFuncName};
+//! use cranelift_codegen::ir::AtomicRmwOp;
+//! use cranelift_codegen::isa::CallConv;
+//! use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+//! use atomc::{clif, Emit, Output, Target};
+//!
+//! // fn hist(base: *mut u32, bucket: u32) { atomic_add(base + 4 * bucket, 1) }
+//! let mut sig = ir::Signature::new(CallConv::SystemV);
+//! sig.params.push(AbiParam::new(types::I64)); // base
+//! sig.params.push(AbiParam::new(types::I32)); // bucket
+//! let mut func = ir::Function::with_name_signature(UserFuncName::testcase("hist"), sig);
+//! let mut ctx = FunctionBuilderContext::new();
+//! let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+//! let entry = b.create_block();
+//! b.append_block_params_for_function_params(entry);
+//! b.switch_to_block(entry);
+//! b.seal_block(entry);
+//! let (base, bucket) = (b.block_params(entry)[0], b.block_params(entry)[1]);
+//! let bucket64 = b.ins().uextend(types::I64, bucket);
+//! let four = b.ins().iconst(types::I64, 4);
+//! let offset = b.ins().imul(bucket64, four);
+//! let addr = b.ins().iadd(base, offset);
+//! let one = b.ins().iconst(types::I32, 1);
+//! b.ins().atomic_rmw(types::I32, MemFlags::trusted(), AtomicRmwOp::Add, addr, one);
+//! b.ins().return_(&[]);
+//! b.finalize();
+//!
+//! // CLIF atomics are sequentially consistent; atomc makes that explicit
+//! // (`seq_cst` at the scope of `ImportOptions::scope`, `gpu` by default),
+//! // and `base` becomes a `ptr.global` kernel parameter.
+//! let kernel = clif::import(&func, &clif::ImportOptions::default()).expect("imports");
+//! println!("{kernel}");
+//! assert!(kernel.to_string().contains("atomic_rmw.i32 add seq_cst gpu"));
+//!
+//! match atomc::compile(&kernel, Target::Sm90, Emit::Asm).expect("compiles") {
+//!     Output::Text(sass) => {
+//!         println!("{sass}");
+//!         assert!(sass.contains("ATOM") || sass.contains("RED"));
+//!     }
+//!     Output::Binary(_) => unreachable!("--emit asm is text"),
+//! }
+//! ```
+//!
+//! # How CLIF maps to atomc
+//!
+//! | CLIF | atomc |
+//! | --- | --- |
+//! | `iconst`, `f16const`, `f32const`, `f64const` | `iconst`, `fconst` |
+//! | `iadd isub imul udiv sdiv urem srem band bor bxor ishl ushr sshr umin umax smin smax` | the same binary op (shift amounts converted to the shifted type) |
+//! | `iabs`, `bitselect` | expanded with `icmp`/`select`, `band`/`bnot`/`bor` |
+//! | `ineg bnot fneg fabs`, `fadd fsub fmul fdiv` | the same op |
+//! | `fmin fmax` (NaN-propagating) | atomc's `fmin`/`fmax` (minNum/maxNum) plus a `select` that returns NaN when an operand is NaN |
+//! | `icmp`, `fcmp` | `icmp`/`fcmp` producing a `pred`; `one ueq ult ule ugt uge` as the negation of an ordered compare. Where CLIF uses the result as an `i8`, a `select` makes 0 or 1 |
+//! | `select`, `select_spectre_guard` | `select` (a non-`pred` condition is compared with 0) |
+//! | `uextend sextend ireduce fpromote fdemote fcvt_*`, `bitcast` | the same conversion (CLIF's trapping `fcvt_to_*int` become atomc's saturating ones) |
+//! | `load`, `uload8`..`sload32`, `store`, `istore8`..`istore32` | `load`/`store` (+ `uextend`/`sextend`/`ireduce`) |
+//! | `atomic_rmw add sub and or xor xchg umin umax smin smax` | `atomic_rmw` with the same op |
+//! | `atomic_rmw nand` | a CAS loop in atomc IR: `atomic_load relaxed`, then `atomic_cas` of `bnot(old & x)` until it succeeds |
+//! | `atomic_cas`, `atomic_load`, `atomic_store`, `fence` | the same instruction, `seq_cst` at [`ImportOptions::scope`] |
+//! | `jump`, `brif`, `br_table`, `return` | `jump`, `brif`, a chain of `brif`s, `return` |
+//! | `stack_addr` | rejected, or with [`StackSlots::Scratch`] a constant address in the interpreter's scratch buffer |
+//!
+//! **Ordering and scope.** CLIF has one kind of atomic: sequentially
+//! consistent, with no scope. Every imported atomic and fence is `seq_cst`;
+//! the scope is [`ImportOptions::scope`], `gpu` by default: the threads a
+//! kernel's atomics synchronise are the grid's threads, and `sys` (which
+//! also orders against the host and peer devices) makes every `seq_cst`
+//! access pay for system-wide fences. Choose `Scope::Sys` for memory shared
+//! with a concurrently running host.
+//!
+//! **Pointers.** CLIF addresses are plain `i64` values; atomc addresses are
+//! typed pointers. An `i64` function parameter that serves as the base of an
+//! address (it reaches a memory instruction's address through `iadd`/`isub`
+//! chains, as the left operand or the only non-base operand) becomes a
+//! `ptr.<space>` parameter ([`ImportOptions::address_space`], `global` by
+//! default; turn this off with [`ImportOptions::pointer_params`]);
+//! `iadd base, offset` on such a pointer becomes `ptr_add`. Any other
+//! integer used as an address is converted with `bitcast.ptr.<space>` (for
+//! `shared`, `ireduce.i32` first), and a pointer used as an integer with
+//! `bitcast.i64`.
+//!
+//! **Endianness.** atomc's targets are little-endian: accesses without an
+//! endianness flag and with `little` are the same access; `big` is rejected.
+//!
+//! **Rejected** (an [`ImportError`] naming the CLIF instruction): calls of
+//! every kind, `i128` and vector values, traps, global values and symbols,
+//! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses, and
+//! any instruction without an atomc equivalent (`sqrt`, `popcnt`, ...).
+//!
+//! **Not preserved**: CLIF traps on integer division by zero and on
+//! `fcvt_to_*int` overflow; atomc's interpreter reports division by zero as
+//! an error, and its float-to-int conversions saturate. Misaligned
+//! addresses, legal in CLIF, are errors in atomc.
+
+mod analysis;
+mod error;
+mod memory;
+mod ops;
+mod text;
+mod translate;
+
+pub use error::{ClifError, ImportError};
+pub use text::{parse_clif_file, parse_clif_file_with};
+pub use translate::import;
+
+use atomc_ir::{AddrSpace, Scope};
+
+/// How [`import`] treats CLIF stack slots (`stack_addr`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum StackSlots {
+    /// Stack slots have no GPU meaning (a kernel has no addressable stack
+    /// that atomics could synchronise on): `stack_addr` is an error.
+    #[default]
+    Reject,
+    /// For running in atomc's reference interpreter: each slot gets a
+    /// 16-byte aligned range of one scratch global buffer at
+    /// [`GLOBAL_BASE`](atomc_ir::interp::GLOBAL_BASE), laid out in slot
+    /// order (see [`scratch_bytes`]); call the result with
+    /// [`call_with_scratch`](atomc_ir::interp::call_with_scratch).
+    Scratch,
+}
+
+/// Choices the CLIF text cannot express.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// The scope of every atomic and fence (they are all `seq_cst`).
+    /// Default: `gpu`.
+    pub scope: Scope,
+    /// The address space of memory accesses through CLIF addresses and of
+    /// pointer parameters. Default: `global`.
+    pub address_space: AddrSpace,
+    /// Turn `i64` parameters used as base addresses into pointer parameters.
+    /// Default: true. With false every parameter keeps its CLIF type.
+    pub pointer_params: bool,
+    /// What `stack_addr` becomes. Default: [`StackSlots::Reject`].
+    pub stack_slots: StackSlots,
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions {
+            scope: Scope::Gpu,
+            address_space: AddrSpace::Global,
+            pointer_params: true,
+            stack_slots: StackSlots::Reject,
+        }
+    }
+}
+
+impl ImportOptions {
+    /// Options for running CLIF test functions in atomc's interpreter:
+    /// stack slots in the scratch buffer, parameters kept as integers.
+    pub fn interpreter() -> ImportOptions {
+        ImportOptions {
+            pointer_params: false,
+            stack_slots: StackSlots::Scratch,
+            ..ImportOptions::default()
+        }
+    }
+}
+
+/// The size of the scratch buffer [`StackSlots::Scratch`] lays `func`'s
+/// stack slots out in (0 when it has none).
+pub fn scratch_bytes(func: &cranelift_codegen::ir::Function) -> usize {
+    analysis::slot_layout(func).1 as usize
+}

@@ -461,14 +461,19 @@ main() {
     # Holding the lock: half-built staging dirs of a failed run go on exit too (the previous
     # install stays in place).
     trap 'rm -rf "$SCRATCH" "$TOOLS"/cuda13.new "$TOOLS"/cuda118.new "$TOOLS"/igc.new' EXIT
-    install_cuda13
-    install_cuda118
-    install_igc
+    local t
+    for component in cuda13 cuda118 igc; do
+        t=$SECONDS
+        "install_$component"
+        log "  ($component: $((SECONDS - t)) s)"
+    done
+    t=$SECONDS
     verify_cuda "$TOOLS/cuda13" cuda13 "13." 90 \
         "ATOM.E.ADD.STRONG.GPU PT, R1, [R2], R3" "ATOMG.E.ADD.STRONG.GPU"
     verify_cuda "$TOOLS/cuda118" cuda118 "11.8" 50 \
         "ATOM.ADD R1, [R2], R3" "ATOM.E.ADD"
     verify_igc "$TOOLS/igc"
+    log "  (verification: $((SECONDS - t)) s)"
     log "all tools installed and verified in $((SECONDS - start)) s:"
     log "  cuda13:  $(head -n1 "$TOOLS/cuda13/.installed")"
     log "  cuda118: $(head -n1 "$TOOLS/cuda118/.installed")"

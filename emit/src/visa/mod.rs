@@ -1,6 +1,21 @@
 //! Intel vISA: the kernel model, its `.visaasm` text and `.isa` 4.1 binary
 //! writers, and the operand rules GenX_IR 1.0.12504 does not check.
 //!
+//! * [`Kernel`] holds declarations ([`VarDecl`], predicates, labels),
+//!   inputs and [`Inst`]s; builder methods (`decl_simd`, `alias`,
+//!   `decl_pred`, `label`/`place`, `mov`, `add`, `cmp`, `goto`,
+//!   `svm_atomic`, …) return the instruction so a guard
+//!   ([`Predicate`]) or `.sat` can be set.
+//! * One table ([`inst::table`]) gives every opcode's binary fields and
+//!   text operand order; [`text`] and [`binary`] both walk it.
+//! * [`validate`] checks the rules listed in [`validate::Rule`] (each with
+//!   its evidence); [`validate_for_text`] adds the text-only ones.
+//!
+//! Opcodes: add, mul, mad, inv, addc, subb, and, or, xor, not, shl, shr,
+//! asr, mov (also the conversions), sel, min, max, setp, cmp, label, jmp,
+//! goto, ret, fence, svm_atomic (all 19 ops × .16/.32/.64), svm_gather,
+//! svm_scatter. vISA has no `sub`: use `add` with a `(-)` source.
+//!
 //! ```
 //! use atomc_emit::visa::*;
 //! let mut k = Kernel::new("count");
@@ -30,4 +45,4 @@ pub use inst::{
 pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};
 pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
-pub use validate::{validate, VisaRuleError};
+pub use validate::{validate, validate_for_text, Rule, VisaRuleError};

@@ -154,8 +154,9 @@ fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
 }
 
 /// Immediates: integers in hex (signed types as a signed decimal), floats
-/// by their IEEE bits in hex (`0x3f800000:f`, visa.md §2), so the text
-/// carries exactly the bits the binary stores.
+/// by their IEEE bits in hex (`0x3f800000:f`, visa.md §2; for `df` too:
+/// GenX_IR reads `0x4000000000000000:df` as 2.0, measured), so the text
+/// carries exactly the bits the binary stores, NaNs included.
 fn write_imm(s: &mut String, i: Imm) {
     let b = i.masked_bits();
     let _ = match i.ty {
@@ -163,7 +164,6 @@ fn write_imm(s: &mut String, i: Imm) {
         Type::W => write!(s, "{}:w", b as u16 as i16),
         Type::B => write!(s, "{}:b", b as u8 as i8),
         Type::Q => write!(s, "{}:q", b as i64),
-        Type::DF => write!(s, "{:?}:df", f64::from_bits(b)),
         t => write!(s, "0x{:x}:{}", b, t.name()),
     };
 }

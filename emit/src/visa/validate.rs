@@ -145,6 +145,11 @@ pub enum Rule {
     /// lexer reads `.R` as a sampler channel (measured: "unexpected
     /// SAMPLER_CHANNEL"); add `.E` (commit) to it.
     FenceText,
+    /// Format limits of the `.isa` record fields: at most 4095 predicates
+    /// (12-bit id, visa.md §1.3), 65535 labels and 65535-byte names (UW
+    /// counts/lengths). Row/column offsets (UB) and raw offsets (UW) are
+    /// bounded by their Rust types.
+    Limits,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -218,6 +223,27 @@ impl Checker<'_> {
     }
 }
 
+/// [`validate`] plus the rules that only matter when the kernel is written
+/// as `.visaasm`: `predec` has no text spelling (`neg/op_predec`), so
+/// only the `.isa` output can carry it.
+pub fn validate_for_text(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>> {
+    let mut errs = validate(k, platform).err().unwrap_or_default();
+    for (i, inst) in k.insts.iter().enumerate() {
+        if let Ext::Atomic(super::inst::AtomicOp::PreDec, _) = inst.ext {
+            errs.push(VisaRuleError {
+                rule: Rule::AtomicPredec,
+                inst: Some(i),
+                message: "predec has no .visaasm spelling; emit .isa".into(),
+            });
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
+
 /// Checks every rule; returns all violations.
 pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>> {
     let mut c = Checker { k, p: platform, errs: Vec::new(), at: None };
@@ -273,6 +299,20 @@ fn decls(c: &mut Checker<'_>) {
         } else if !seen.insert(n) {
             c.err(Rule::Name, format!("`{n}` is declared twice"));
         }
+    }
+    if k.preds.len() > 4095 {
+        c.err(Rule::Limits, format!("{} predicates (at most 4095)", k.preds.len()));
+    }
+    if k.labels.len() > 65535 || k.vars.len() > u32::MAX as usize - 32 {
+        c.err(Rule::Limits, "too many labels or variables");
+    }
+    if let Some(n) = std::iter::once(&k.name)
+        .chain(k.vars.iter().map(|v| &v.name))
+        .chain(k.preds.iter().map(|p| &p.name))
+        .chain(k.labels.iter())
+        .find(|n| n.len() > 65535)
+    {
+        c.err(Rule::Limits, format!("a name of {} bytes", n.len()));
     }
     if !is_ident(&k.name) {
         c.err(Rule::Name, format!("kernel name `{}` is not an identifier", k.name));

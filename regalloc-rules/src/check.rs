@@ -97,7 +97,7 @@ pub enum RuleError {
         expected: String,
         found: String,
     },
-    #[error("{at}: does not match selected instruction {vinst} (field count or kind differs)")]
+    #[error("{at}: does not match selected instruction {vinst} (field count, width, rule, or a non-virtual field changed)")]
     Mismatch { at: At, vinst: u32 },
     #[error("{at}: inserted by the allocator but neither a move, a spill nor a reload")]
     UnknownEdit { at: At },
@@ -419,7 +419,14 @@ impl<'a, I: MachInst> Values<'a, I> {
         }
         // Reads.
         for (k, (vf, &(reg, width, rule))) in vfields.iter().zip(fields).enumerate() {
-            if vf.width != width || vf.rule != rule {
+            // Allocation may only turn virtual fields into hardware registers; RZ and
+            // pre-coloured fields stay as selected.
+            let same_kind = match (vf.reg, reg) {
+                (Reg::Virt { .. }, Reg::Hw(_)) | (Reg::Zero, Reg::Zero) => true,
+                (Reg::Hw(a), Reg::Hw(b)) => a == b,
+                _ => false,
+            };
+            if vf.width != width || vf.rule != rule || !same_kind {
                 return Err(mismatch());
             }
             if rule.is_def() {

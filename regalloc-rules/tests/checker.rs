@@ -509,6 +509,18 @@ fn inserted_instruction_must_be_move_spill_or_reload() {
 }
 
 #[test]
+fn allocated_source_must_not_become_rz() {
+    let vc = many_live();
+    let mut a = good(&vc, Target::Sm90);
+    let i = find(&a, |i| matches!(i, T::Store { .. }));
+    set_field(&mut a.code.insts[i], 1, Reg::Zero);
+    assert!(matches!(
+        check(&vc, &a, Target::Sm90),
+        Err(RuleError::Mismatch { .. })
+    ));
+}
+
+#[test]
 fn final_instruction_must_match_its_origin() {
     let vc = many_live();
     let mut a = good(&vc, Target::Sm90);

@@ -39,6 +39,14 @@ impl Isel<'_> {
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
+            InstData::PtrAdd { ptr, offset } if self.is_pair(*ptr) && self.wide_index(*offset).is_some() => {
+                // p + ext(x) * c in one instruction, as ptxas does.
+                let (x, scale, signed) = self.wide_index(*offset).expect("checked");
+                let (p, xr) = (self.reg(*ptr), self.reg(x));
+                let opc = if signed { "IMAD.WIDE" } else { "IMAD.WIDE.U32" };
+                let c = if signed { scale as i32 as i64 } else { scale as i64 };
+                self.emit(SassInst::alu(opc, [MOp::def(d.reg(), 2), MOp::use_(xr), MOp::Imm(c), MOp::use_pair(p)]));
+            }
             InstData::PtrAdd { ptr, offset } => {
                 let (p, o) = (self.reg(*ptr), self.reg(*offset));
                 match (self.is_pair(*ptr), self.is_pair(*offset)) {
@@ -173,14 +181,19 @@ impl Isel<'_> {
         let (ra, rb) = (self.reg(a), self.reg(b));
         let narrow = ty.is_int() && ty.bits() < 32 && matches!(op, Iadd | Isub | Imul | Ishl);
         let out = if narrow { self.new_vreg(RegClass::Single) } else { d };
-        let (x, y) = (MOp::use_(ra), MOp::use_(rb));
+        let x = MOp::use_(ra);
         let def = MOp::def(out.reg(), 1);
         if d.class() == RegClass::Pair {
             return self.binary64(d, op, ty, ra, rb, b);
         }
+        let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
+        let y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
         let inst = match op {
             Iadd => SassInst::alu("IADD3", [def, x, y, MOp::rz()]),
-            Isub => SassInst::alu("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
+            Isub => match self.const_value(b) {
+                Some(c) => SassInst::alu("IADD3", [def, x, MOp::Imm((c as i32).wrapping_neg() as i64), MOp::rz()]),
+                None => SassInst::alu("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
+            },
             Imul => SassInst::alu("IMAD", [def, x, y, MOp::rz()]),
             Band | Bor | Bxor => {
                 let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
@@ -306,8 +319,50 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// `v` as the second source of a 32-bit integer instruction: RZ or an
+    /// immediate when it is a constant (sign-extended for the forms whose
+    /// immediates nvdisasm prints signed), else its register.
+    pub(super) fn src_b(&mut self, v: Value, signed: bool) -> MOp {
+        match self.const_value(v) {
+            Some(0) => MOp::rz(),
+            Some(c) if signed => MOp::Imm(c as i32 as i64),
+            Some(c) => MOp::Imm(c as u32 as i64),
+            None => MOp::use_(self.reg(v)),
+        }
+    }
+
+    /// `offset` as `x * scale` with `x` a 32-bit value extended to 64 bits:
+    /// `(x, scale, signed)`, for folding `ptr_add p, offset` into one `IMAD.WIDE`.
+    fn wide_index(&self, offset: Value) -> Option<(Value, u32, bool)> {
+        let def = |v: Value| match self.func.values[v].def {
+            atomc_ir::ValueDef::Result(i) => Some(&self.func.insts[i]),
+            _ => None,
+        };
+        let ext = |v: Value| match def(v) {
+            Some(InstData::Convert { op: ConvOp::Uextend, arg, .. }) if self.ty(*arg) == Type::I32 => Some((*arg, false)),
+            Some(InstData::Convert { op: ConvOp::Sextend, arg, .. }) if self.ty(*arg) == Type::I32 => Some((*arg, true)),
+            _ => None,
+        };
+        if let Some((x, signed)) = ext(offset) {
+            return Some((x, 1, signed));
+        }
+        match def(offset) {
+            Some(InstData::Binary { op: BinaryOp::Imul, args }) => {
+                let (x, signed) = ext(args[0])?;
+                let c = self.const_value(args[1])?;
+                u32::try_from(c).ok().map(|c| (x, c, signed))
+            }
+            Some(InstData::Binary { op: BinaryOp::Ishl, args }) => {
+                let (x, signed) = ext(args[0])?;
+                let k = self.const_value(args[1])?;
+                (k < 32).then(|| (x, 1u32 << k, signed))
+            }
+            _ => None,
+        }
+    }
+
     /// The value of an `iconst`, if `v` is one.
-    fn const_value(&self, v: Value) -> Option<u64> {
+    pub(super) fn const_value(&self, v: Value) -> Option<u64> {
         match self.func.values[v].def {
             atomc_ir::ValueDef::Result(i) => match self.func.insts[i] {
                 InstData::Iconst { imm, .. } => Some(imm as u64),
@@ -435,7 +490,8 @@ impl Isel<'_> {
                     ));
                 } else {
                     let u = if unsigned { ".U32" } else { "" };
-                    self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a), MOp::use_(b), MOp::pt()]));
+                    let y = self.src_b(args[1], true);
+                    self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a), y, MOp::pt()]));
                 }
             }
             InstData::Fcmp { cond, args } => {

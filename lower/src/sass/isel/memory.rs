@@ -45,12 +45,24 @@ fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
 }
 
 impl Isel<'_> {
-    /// The memory operand of `addr`.
+    /// The memory operand of `addr`, with `ptr_add p, iconst c` chains
+    /// folded into the 24-bit signed offset.
     fn mem(&mut self, addr: &Address) -> (MOp, AddrSpace) {
         let space = self.ty(addr.ptr).addr_space().expect("verified pointer");
-        let base = self.reg(addr.ptr);
+        let (mut ptr, mut offset) = (addr.ptr, addr.offset as i64);
+        while let atomc_ir::ValueDef::Result(i) = self.func.values[ptr].def {
+            let InstData::PtrAdd { ptr: base, offset: off } = self.func.insts[i] else { break };
+            let Some(c) = self.const_value(off) else { break };
+            let c = if self.ty(off) == Type::I32 { c as i32 as i64 } else { c as i64 };
+            let folded = offset + c;
+            if folded.abs() > atomc_ir::MAX_ADDRESS_OFFSET as i64 {
+                break;
+            }
+            (ptr, offset) = (base, folded);
+        }
+        let base = self.reg(ptr);
         let wide = base.class() == RegClass::Pair;
-        (MOp::Mem { base: base.reg(), wide, offset: addr.offset }, space)
+        (MOp::Mem { base: base.reg(), wide, offset: offset as i32 }, space)
     }
 
     fn data(&mut self, v: atomc_ir::Value) -> MOp {

@@ -12,6 +12,7 @@
 //! several predecessors is reached through an empty block.
 
 mod alu;
+mod dce;
 mod memory;
 
 use super::inst::{Flow, Latency, MOp, SassInst};
@@ -49,6 +50,8 @@ pub(crate) struct Isel<'a> {
     pub func: &'a Function,
     pub target: &'static SassTarget,
     pub b: VCodeBuilder<SassInst>,
+    /// Selected code per block, pushed to `b` after dead-code elimination.
+    pending: Vec<dce::PendingBlock>,
     pub block: BlockId,
     pub vregs: SecondaryMap<Value, Option<VReg>>,
     pub uses: SecondaryMap<Value, u32>,
@@ -99,7 +102,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0] };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0] };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -124,6 +127,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
             s.lower_inst(inst)?;
         }
     }
+    s.flush();
     s.b.finish().map_err(|e| IselError {
         target: target.name,
         op: "(function)".into(),
@@ -151,12 +155,41 @@ impl<'a> Isel<'a> {
         }
     }
 
+    fn pending_block(&mut self) -> &mut dce::PendingBlock {
+        let i = self.block.index();
+        while self.pending.len() <= i {
+            self.pending.push(dce::PendingBlock { insts: Vec::new(), succ_args: Vec::new(), targets: Vec::new() });
+        }
+        &mut self.pending[i]
+    }
+
     pub fn emit(&mut self, inst: SassInst) {
-        self.b.push(self.block, inst);
+        self.pending_block().insts.push(inst);
     }
 
     fn push_branch(&mut self, inst: SassInst, targets: &[(BlockId, &[VReg])]) {
-        self.b.push_branch(self.block, inst, targets);
+        let b = self.pending_block();
+        b.insts.push(inst);
+        b.succ_args = targets.iter().map(|(_, a)| a.to_vec()).collect();
+        b.targets = targets.iter().map(|(t, _)| *t).collect();
+    }
+
+    /// Removes dead code and hands every block to the builder.
+    fn flush(&mut self) {
+        dce::run(&mut self.pending);
+        for (i, mut pb) in std::mem::take(&mut self.pending).into_iter().enumerate() {
+            let block = BlockId(i as u32);
+            let Some(term) = pb.insts.pop() else { continue };
+            for inst in pb.insts {
+                self.b.push(block, inst);
+            }
+            if term.flow == Flow::Exit {
+                self.b.push(block, term);
+            } else {
+                let t: Vec<(BlockId, &[VReg])> = pb.targets.iter().zip(&pb.succ_args).map(|(b, a)| (*b, a.as_slice())).collect();
+                self.b.push_branch(block, term, &t);
+            }
+        }
     }
 
     /// The vreg of an IR value (created on first sight: results are

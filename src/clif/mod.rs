@@ -10,7 +10,7 @@
 //! # Example: an atomic histogram, from `FunctionBuilder` to SASS
 //!
 //! ```
-//! use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, MemFlags, UserFuncName};
+//! use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, MemFlagsData, UserFuncName};
 //! use cranelift_codegen::ir::AtomicRmwOp;
 //! use cranelift_codegen::isa::CallConv;
 //! use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
@@ -33,9 +33,9 @@
 //! let offset = b.ins().imul(bucket64, four);
 //! let addr = b.ins().iadd(base, offset);
 //! let one = b.ins().iconst(types::I32, 1);
-//! b.ins().atomic_rmw(types::I32, MemFlags::trusted(), AtomicRmwOp::Add, addr, one);
+//! b.ins().atomic_rmw(types::I32, MemFlagsData::trusted(), AtomicRmwOp::Add, addr, one);
 //! b.ins().return_(&[]);
-//! b.finalize();
+//! b.finalize(clif::frontend_config());
 //!
 //! // CLIF atomics are sequentially consistent; atomc makes that explicit
 //! // (`seq_cst` at the scope of `ImportOptions::scope`, `gpu` by default),
@@ -168,6 +168,16 @@ impl ImportOptions {
             stack_slots: StackSlots::Scratch,
             ..ImportOptions::default()
         }
+    }
+}
+
+/// The `TargetFrontendConfig` to give `cranelift-frontend` for code meant
+/// for atomc: 64-bit addresses (global and generic pointers are 64 bits).
+pub fn frontend_config() -> cranelift_codegen::isa::TargetFrontendConfig {
+    cranelift_codegen::isa::TargetFrontendConfig {
+        default_call_conv: cranelift_codegen::isa::CallConv::SystemV,
+        pointer_width: target_lexicon::PointerWidth::U64,
+        page_size_align_log2: 12,
     }
 }
 

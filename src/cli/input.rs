@@ -30,7 +30,13 @@ pub fn read_source(path: &Path) -> Result<(String, String), UserError> {
 pub fn parse(path: &Path) -> Result<Input, UserError> {
     let (name, source) = read_source(path)?;
     if path.extension().is_some_and(|e| e == "clif") {
-        return Err(UserError(format!("{name}: CLIF import is not available yet")));
+        #[cfg(feature = "clif")]
+        return match atomc::clif::parse_clif_file(&source) {
+            Ok(funcs) => Ok(Input { name, source, funcs }),
+            Err(e) => Err(UserError(format!("{name}: {e}"))),
+        };
+        #[cfg(not(feature = "clif"))]
+        return Err(UserError(format!("{name}: reading CLIF needs atomc built with the `clif` feature")));
     }
     match atomc::ir::parse::parse_file(&source) {
         Ok(parsed) => Ok(Input {

@@ -36,6 +36,38 @@ pub trait Backend: Sync {
     /// `emit` (`ir`, `legalized`, `vcode`, `asm`, ...). Binary output is
     /// returned as text (e.g. a hex dump) so it can be compared.
     fn compile(&self, func: &atomc_ir::Function, target: &str, emit: &str) -> Result<String, String>;
+
+    /// Reads the functions of a `.clif` file (Cranelift IR text, with the
+    /// header lines already blanked by [`clif_body`]) as atomc IR. The
+    /// default has no CLIF reader.
+    fn import_clif(&self, body: &str) -> Result<Vec<atomc_ir::Function>, Vec<atomc_ir::diagnostic::Diagnostic>> {
+        let _ = body;
+        Err(vec![atomc_ir::diagnostic::Diagnostic {
+            loc: Default::default(),
+            rule: "clif-import",
+            message: "this runner has no CLIF reader".to_string(),
+        }])
+    }
+}
+
+/// The text of a `.clif` filetest as Cranelift's reader should see it: the
+/// atomc header lines (`test ...`, `target sm_90`) before the first function
+/// become empty lines (so line numbers stay right), comments and functions
+/// stay.
+pub fn clif_body(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut header = true;
+    for line in source.lines() {
+        if line.starts_with("function") {
+            header = false;
+        }
+        let code = testfile::split_comment(line).0.trim();
+        if !(header && !code.is_empty()) {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A backend for tests that never compile: every compile fails.
@@ -208,12 +240,9 @@ fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Opt
         Err(e) => return (Some(format!("{e}\n")), false),
     };
     let rel_path = stable_name(path);
-    let parsed = if path.extension().is_some_and(|e| e == "clif") {
-        Err(vec![atomc_ir::diagnostic::Diagnostic {
-            loc: Default::default(),
-            rule: "clif-import",
-            message: "CLIF import is not available yet".to_string(),
-        }])
+    let is_clif = path.extension().is_some_and(|e| e == "clif");
+    let parsed = if is_clif {
+        backend.import_clif(&clif_body(&source))
     } else {
         frontend::parse(&source)
     };

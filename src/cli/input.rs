@@ -30,13 +30,11 @@ pub fn read_source(path: &Path) -> Result<(String, String), UserError> {
 pub fn parse(path: &Path) -> Result<Input, UserError> {
     let (name, source) = read_source(path)?;
     if path.extension().is_some_and(|e| e == "clif") {
-        #[cfg(feature = "clif")]
-        return match atomc::clif::parse_clif_file(&source) {
+        // Header lines (`test ..`, `target sm_90`) are atomc's, not Cranelift's.
+        return match import_clif(&atomc_filetests::clif_body(&source)) {
             Ok(funcs) => Ok(Input { name, source, funcs }),
-            Err(e) => Err(UserError(format!("{name}: {e}"))),
+            Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
         };
-        #[cfg(not(feature = "clif"))]
-        return Err(UserError(format!("{name}: reading CLIF needs atomc built with the `clif` feature")));
     }
     match atomc::ir::parse::parse_file(&source) {
         Ok(parsed) => Ok(Input {
@@ -84,4 +82,33 @@ impl Input {
             }
         }
     }
+}
+
+/// Reads Cranelift IR text (`.clif`) as atomc functions; errors become
+/// diagnostics on the line Cranelift's reader or the importer names.
+#[cfg(feature = "clif")]
+pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
+    use atomc::clif::ClifError;
+    atomc::clif::parse_clif_file(body).map_err(|e| {
+        let (line, rule, message) = match e {
+            ClifError::Parse { line, message } => (line, "clif-parse", message),
+            ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
+        };
+        vec![atomc::ir::diagnostic::Diagnostic {
+            loc: atomc::ir::SrcLoc { line: line as u32, col: 1 },
+            rule,
+            message,
+        }]
+    })
+}
+
+/// Without the `clif` feature there is no CLIF reader.
+#[cfg(not(feature = "clif"))]
+pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
+    let _ = body;
+    Err(vec![atomc::ir::diagnostic::Diagnostic {
+        loc: Default::default(),
+        rule: "clif-import",
+        message: "atomc was built without the `clif` feature".to_string(),
+    }])
 }

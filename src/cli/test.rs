@@ -35,6 +35,10 @@ impl atomc_filetests::Backend for FacadeBackend {
             atomc::Output::Binary(b) => Ok(atomc_filetests::hex_dump(&b)),
         }
     }
+
+    fn import_clif(&self, body: &str) -> Result<Vec<atomc::ir::Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
+        super::input::import_clif(body)
+    }
 }
 
 /// Runs `atomc test`.

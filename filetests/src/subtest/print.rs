@@ -10,6 +10,9 @@ use crate::diff::unified;
 
 /// Runs `test print` on the whole file.
 pub fn run(ctx: &Ctx) -> Result<(), String> {
+    if ctx.path.extension().is_some_and(|e| e == "clif") {
+        return Err("`test print` compares atomc IR text; it does not apply to .clif files\n".to_string());
+    }
     let funcs = ctx.parsed_or_fail()?;
     let mut failures = String::new();
     for (f, range) in funcs.iter().zip(&ctx.file.funcs) {

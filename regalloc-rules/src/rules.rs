@@ -171,6 +171,9 @@ pub const SM50: TargetRules = TargetRules {
 };
 
 /// Hopper: R0..R252 (SM70+ reserves two GPRs, R253/R254); CAS compare and swap independent.
+/// RZ in the CAS compare (bits 32..39) or swap (64..71) field: nvdisasm 13 decodes both
+/// (`ATOMG.E.CAS.STRONG.GPU PT, R2, [R0], RZ, R4`), unlike SM50's group base, which it prints as
+/// `???255`; so neither is forbidden here (not verified on hardware).
 pub const SM90: TargetRules = TargetRules {
     target: Target::Sm90,
     usable: 253,
@@ -181,7 +184,7 @@ pub const SM90: TargetRules = TargetRules {
         fields: [
             RD1,
             RA,
-            FieldRule::new("Rb", Width::Exactly(1), None, false),
+            FieldRule::new("Rb", Width::Exactly(1), None, true),
             FieldRule::new("Rc", Width::Exactly(1), None, true),
         ],
         tie: None,
@@ -190,7 +193,7 @@ pub const SM90: TargetRules = TargetRules {
         fields: [
             RD2,
             RA,
-            FieldRule::new("Rb", Width::Exactly(2), None, false),
+            FieldRule::new("Rb", Width::Exactly(2), None, true),
             FieldRule::new("Rc", Width::Exactly(2), None, true),
         ],
         tie: None,

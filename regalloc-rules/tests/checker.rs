@@ -135,8 +135,19 @@ fn cas32_compare_must_be_even_on_sm50() {
 }
 
 #[test]
-fn cas_compare_never_rz_swap_may_be() {
-    for t in [Target::Sm50, Target::Sm90] {
+fn cas_compare_never_rz_on_sm50_swap_may_be() {
+    let rz_rb = raw(
+        RegForm::AtomCas { wide: true },
+        &[
+            (hw(0), 2, Def),
+            (hw(2), 2, Use),
+            (Reg::Zero, 2, Use),
+            (hw(6), 2, Use),
+        ],
+    );
+    // SM90: compare and swap are independent fields that decode with RZ.
+    assert_eq!(check_inst(Target::Sm90.rules(), &rz_rb), Ok(()));
+    for t in [Target::Sm50] {
         let rz_rb = raw(
             RegForm::AtomCas { wide: true },
             &[

@@ -1,6 +1,6 @@
 //! `emit_ptx` against the real assemblers: every kernel here must be accepted by ptxas 11.8
-//! (sm_50 and sm_90) and ptxas 13 (sm_90); constructs PTX cannot express must fail with an error
-//! that names the instruction and the target.
+//! (sm_50, sm_90, and sm_60/70/80 for the feature gates between) and ptxas 13 (sm_90);
+//! constructs PTX cannot express must fail with an error that names the instruction and target.
 
 use atomc_emit::oracle::{self, Tool};
 use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
@@ -13,8 +13,19 @@ const GLOBAL: Type = Type::Ptr(AddrSpace::Global);
 const SHARED: Type = Type::Ptr(AddrSpace::Shared);
 const GENERIC: Type = Type::Ptr(AddrSpace::Generic);
 
-/// (ptxas, target) pairs every accepted kernel is assembled with.
-const MATRIX: [(Tool, u32); 3] = [(Tool::Ptxas118, 50), (Tool::Ptxas118, 90), (Tool::Ptxas13, 90)];
+/// (ptxas, target) pairs every accepted kernel is assembled with: the two real targets, plus
+/// sm_60/70/80 through ptxas 11.8 to cover each feature gate of the emitter.
+const MATRIX: [(Tool, u32); 6] = [
+    (Tool::Ptxas118, 50),
+    (Tool::Ptxas118, 60),
+    (Tool::Ptxas118, 70),
+    (Tool::Ptxas118, 80),
+    (Tool::Ptxas118, 90),
+    (Tool::Ptxas13, 90),
+];
+
+/// Every target number the emitter is exercised on.
+const ALL_SMS: [u32; 5] = [50, 60, 70, 80, 90];
 
 thread_local! {
     /// Kernels of the running test waiting to be assembled, each with its targets.
@@ -64,7 +75,7 @@ fn flush() {
 }
 
 fn both(func: &Function) {
-    assemble(func, &[50, 90]);
+    assemble(func, &ALL_SMS);
 }
 
 /// A kernel `(ptr p, ty x)` doing one atomic_rmw whose result is stored back to `p+off`.
@@ -161,7 +172,7 @@ fn every_order_and_scope() {
     ];
     for order in orders {
         for scope in [Scope::Cta, Scope::Gpu, Scope::Sys] {
-            let sms: &[u32] = if scope == Scope::Sys { &[90] } else { &[50, 90] };
+            let sms: &[u32] = if scope == Scope::Sys { &ALL_SMS[1..] } else { &ALL_SMS };
             assemble(&rmw_kernel(RmwOp::Add, Type::I32, order, scope, AddrSpace::Global), sms);
             assemble(
                 &rmw_kernel(RmwOp::Fmax, Type::F32, order, scope, AddrSpace::Global),

@@ -1,14 +1,22 @@
 //! Every kernel in the workspace's `.atom` files (filetests and examples), emitted as PTX and
-//! assembled by ptxas 11.8 (sm_50, sm_90) and ptxas 13 (sm_90). Kernels PTX cannot express are
-//! counted, not failed; a PTX text that ptxas rejects is a failure.
+//! assembled by ptxas 11.8 (sm_50, sm_90, and sm_60/70/80 to cover every feature gate of the
+//! emitter) and ptxas 13 (sm_90). Kernels PTX cannot express are counted, not failed; a PTX text
+//! that ptxas rejects is a failure.
 
 use atomc_emit::oracle::{self, Tool};
 use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
+use atomc_ir::Function;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
-const MATRIX: [(Tool, u32); 3] = [(Tool::Ptxas118, 50), (Tool::Ptxas118, 90), (Tool::Ptxas13, 90)];
+const MATRIX: [(Tool, u32); 6] = [
+    (Tool::Ptxas118, 50),
+    (Tool::Ptxas118, 60),
+    (Tool::Ptxas118, 70),
+    (Tool::Ptxas118, 80),
+    (Tool::Ptxas118, 90),
+    (Tool::Ptxas13, 90),
+];
 
 fn atom_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -34,18 +42,40 @@ struct Tally {
     failures: Vec<String>,
 }
 
-fn check_file(path: &Path, tally: &Mutex<Tally>) {
-    let Ok(src) = std::fs::read_to_string(path) else { return };
-    let Ok(funcs) = atomc_ir::parse::parse(&src) else {
-        tally.lock().unwrap().unparsed += 1;
-        return;
-    };
-    for (tool, sm) in MATRIX {
+/// The kernels of every parsable file, each renamed `f<file>_<name>` so all can share a module.
+fn corpus(files: &[PathBuf], tally: &mut Tally) -> Vec<(PathBuf, Vec<Function>)> {
+    let mut out = Vec::new();
+    for (n, path) in files.iter().enumerate() {
+        let Ok(src) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let Ok(mut funcs) = atomc_ir::parse::parse(&src) else {
+            tally.unparsed += 1;
+            continue;
+        };
+        for f in &mut funcs {
+            f.name = format!("f{n}_{}", f.name);
+        }
+        out.push((path.clone(), funcs));
+    }
+    out
+}
+
+/// Emits every kernel that can be emitted for `sm` and assembles them all as one module (one
+/// ptxas run); when ptxas rejects it, each file is assembled alone to name the culprit.
+fn check_target(tool: Tool, sm: u32, corpus: &[(PathBuf, Vec<Function>)], tally: &mut Tally) {
+    let verbose = std::env::var_os("ATOMC_PTX_CORPUS_VERBOSE").is_some();
+    let mut per_file: Vec<(&Path, Vec<Function>)> = Vec::new();
+    for (path, funcs) in corpus {
         let mut ok = Vec::new();
-        for f in &funcs {
+        for f in funcs {
             match emit_ptx(f, sm) {
                 Ok(_) => ok.push(f.clone()),
                 Err(e) => {
+                    if verbose {
+                        println!("{} %{} ({tool}, sm_{sm}): {e}", path.display(), f.name);
+                    }
+                    let unsupported = matches!(e, PtxError::Unsupported { .. });
                     let kind = match &e {
                         PtxError::Unsupported { .. } => format!("unsupported on sm_{sm}"),
                         PtxError::Invalid(_) => "invalid IR (negative test)".to_string(),
@@ -53,45 +83,42 @@ fn check_file(path: &Path, tally: &Mutex<Tally>) {
                         PtxError::BadName(_) => "name not a PTX identifier".to_string(),
                         PtxError::BadTarget(_) => "bad target".to_string(),
                     };
-                    if std::env::var_os("ATOMC_PTX_CORPUS_VERBOSE").is_some() {
-                        println!("{} %{} ({tool}, sm_{sm}): {e}", path.display(), f.name);
-                    }
-                    // Count each function once per target (and target-independent reasons once).
-                    let unsupported = matches!(e, PtxError::Unsupported { .. });
-                    if sm == 50 || (unsupported && tool == Tool::Ptxas13) {
-                        *tally.lock().unwrap().skipped.entry(kind).or_default() += 1;
+                    // Count each function once per target, target-independent reasons once.
+                    if (sm == 50 && !unsupported) || (unsupported && tool == Tool::Ptxas118) {
+                        *tally.skipped.entry(kind).or_default() += 1;
                     }
                 }
             }
         }
-        if ok.is_empty() {
-            continue;
+        if !ok.is_empty() {
+            per_file.push((path, ok));
         }
-        let ptx = match emit_ptx_module(&ok, sm) {
-            Ok(p) => p,
-            Err(e) => {
-                tally
-                    .lock()
-                    .unwrap()
-                    .failures
-                    .push(format!("{}: module: {e}", path.display()));
-                continue;
-            }
-        };
-        match oracle::ptxas_with(tool, &format!("sm_{sm}"), &ptx, &[]) {
-            Ok(_) => {
-                *tally
-                    .lock()
-                    .unwrap()
-                    .assembled
-                    .entry(format!("{tool} sm_{sm}"))
-                    .or_default() += ok.len()
-            }
-            Err(e) => tally.lock().unwrap().failures.push(format!(
-                "{} ({tool}, sm_{sm}):\n{e}\n--- PTX ---\n{ptx}",
-                path.display()
-            )),
+    }
+    let all: Vec<Function> = per_file.iter().flat_map(|(_, fs)| fs.iter().cloned()).collect();
+    let arch = format!("sm_{sm}");
+    let module = match emit_ptx_module(&all, sm) {
+        Ok(m) => m,
+        Err(e) => {
+            tally.failures.push(format!("module for {arch}: {e}"));
+            return;
         }
+    };
+    if oracle::ptxas_with(tool, &arch, &module, &[]).is_ok() {
+        *tally.assembled.entry(format!("{tool} {arch}")).or_default() += all.len();
+        return;
+    }
+    for (path, funcs) in &per_file {
+        let ptx = emit_ptx_module(funcs, sm).expect("emitted before");
+        if let Err(e) = oracle::ptxas_with(tool, &arch, &ptx, &[]) {
+            tally
+                .failures
+                .push(format!("{} ({tool}, {arch}):\n{e}\n--- PTX ---\n{ptx}", path.display()));
+        }
+    }
+    if tally.failures.is_empty() {
+        tally.failures.push(format!(
+            "{tool} rejected the whole-corpus module for {arch} but no single file"
+        ));
     }
 }
 
@@ -104,22 +131,11 @@ fn every_atom_kernel_assembles() {
     let mut files = Vec::new();
     atom_files(&root.join("filetests"), &mut files);
     atom_files(&root.join("examples"), &mut files);
-    let tally = Mutex::new(Tally::default());
-    let next = Mutex::new(0usize);
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(path) = files.get(i) else { break };
-                check_file(path, &tally);
-            });
-        }
-    });
-    let tally = tally.into_inner().unwrap();
+    let mut tally = Tally::default();
+    let corpus = corpus(&files, &mut tally);
+    for (tool, sm) in MATRIX {
+        check_target(tool, sm, &corpus, &mut tally);
+    }
     println!("{} .atom files, {} not parsed", files.len(), tally.unparsed);
     for (k, n) in &tally.assembled {
         println!("assembled by {k}: {n} kernels");

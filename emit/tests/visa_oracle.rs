@@ -19,12 +19,8 @@ fn run(what: &str, ks: impl Fn(Platform) -> Vec<Kernel>) {
     if require(Tool::GenXIR).is_none() {
         return;
     }
-    let mut t = Tally::default();
-    for p in PLATFORMS {
-        for k in ks(p) {
-            t.add(&k, p);
-        }
-    }
+    let pairs = PLATFORMS.iter().flat_map(|&p| ks(p).into_iter().map(move |k| (k, p))).collect();
+    let t = Tally::run_all(pairs);
     t.report(what);
     assert!(t.failures.is_empty(), "{} failures", t.failures.len());
     assert!(t.checked > 0);

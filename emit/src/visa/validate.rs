@@ -351,7 +351,7 @@ fn decls(c: &mut Checker<'_>) {
             c.err(Rule::InputLayout, format!("input `{}` size {} != variable size {}", v.name, inp.size, v.bytes()));
         }
         let need = c.var_align(inp.var).max(v.ty.size());
-        if inp.offset as u32 % need != 0 {
+        if !(inp.offset as u32).is_multiple_of(need) {
             c.err(Rule::InputAlign, format!("input `{}` at {} is not {need}-byte aligned", v.name, inp.offset));
         }
         let (lo, hi) = (inp.offset as u32, inp.offset as u32 + inp.size as u32);

@@ -15,15 +15,34 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn add(&mut self, k: &Kernel, p: Platform) {
-        if atomc_emit::visa::validate(k, p).is_err() {
-            self.refused += 1;
-            return;
+    /// Validates every pair, and runs the accepted ones through GenX_IR on
+    /// two threads (GenX_IR is single-threaded and each run is short).
+    pub fn run_all(pairs: Vec<(Kernel, Platform)>) -> Tally {
+        let mut t = Tally::default();
+        let mut todo = Vec::new();
+        for (k, p) in pairs {
+            if atomc_emit::visa::validate(&k, p).is_err() {
+                t.refused += 1;
+            } else {
+                todo.push((k, p));
+            }
         }
-        self.checked += 1;
-        if let Err(e) = check(k, p) {
-            self.failures.push(format!("{} on {p}: {e}", k.name));
-        }
+        t.checked = todo.len();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failures = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((k, p)) = todo.get(i) else { break };
+                    if let Err(e) = check(k, *p) {
+                        failures.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{} on {p}: {e}", k.name));
+                    }
+                });
+            }
+        });
+        t.failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+        t
     }
 
     pub fn report(&self, what: &str) {

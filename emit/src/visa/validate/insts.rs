@@ -74,14 +74,16 @@ pub(super) fn common(c: &mut Checker<'_>, inst: &Inst) {
     }
     if info.has_exec() {
         let start = 4 * inst.exec.offset as u32;
-        if inst.exec.offset > 7 || start % lanes.max(4) != 0 && lanes >= 4 || start + lanes > 32 {
+        let misaligned = lanes >= 4 && !start.is_multiple_of(lanes);
+        if inst.exec.offset > 7 || misaligned || start + lanes > 32 {
             c.err(Rule::ExecMask, format!("mask {} does not fit exec size {lanes}", inst.exec));
         }
     }
     for o in &inst.operands {
         match *o {
             Operand::Dst { var, row, col, hstride } => {
-                if !matches!(hstride, 1 | 2 | 4) && !(hstride == 0 && lanes == 1) {
+                let ok = matches!(hstride, 1 | 2 | 4) || (hstride == 0 && lanes == 1);
+                if !ok {
                     c.err(Rule::Region, format!("destination stride <{hstride}>"));
                 }
                 let last = (lanes - 1) * hstride as u32;
@@ -147,11 +149,10 @@ pub(super) fn alu(c: &mut Checker<'_>, inst: &Inst) {
         c.err(Rule::Alu64, format!("`{m}` with a 64-bit operand on {}", c.p));
     }
     match op {
-        Op::And | Op::Or | Op::Xor | Op::Not if preds > 0 => {
-            if preds != inst.operands.len() {
-                c.err(Rule::Types, format!("`{m}` mixes predicate and general operands"));
-            }
+        Op::And | Op::Or | Op::Xor | Op::Not if preds > 0 && preds != inst.operands.len() => {
+            c.err(Rule::Types, format!("`{m}` mixes predicate and general operands"));
         }
+        Op::And | Op::Or | Op::Xor | Op::Not if preds > 0 => {}
         Op::Cmp | Op::Setp => {
             let dst_pred = matches!(inst.operands.first(), Some(Operand::Pred(_)));
             if op == Op::Setp && !dst_pred {

@@ -52,7 +52,7 @@ fn address(c: &mut Checker<'_>, o: &Operand, lanes: u32) {
 
 fn raw_align(c: &mut Checker<'_>, v: crate::visa::VarId, offset: u16) {
     let grf = c.p.grf_bytes();
-    if c.var_align(v) < grf || offset as u32 % grf != 0 {
+    if c.var_align(v) < grf || !(offset as u32).is_multiple_of(grf) {
         let name = c.k.var(v).map(|d| d.name.clone()).unwrap_or_default();
         c.err(Rule::RawAlign, format!("raw operand `{name}`.{offset} is not GRF aligned"));
     }

@@ -9,6 +9,8 @@ use super::operand::{region_code, Operand};
 
 /// Attribute `Target`, value 0 = "cm" (visa.md §1.2: always emit it).
 const TARGET_ATTR: &str = "Target";
+/// Attribute `SimdSize`, one byte.
+const SIMD_SIZE_ATTR: &str = "SimdSize";
 
 /// A little-endian byte sink.
 #[derive(Default)]
@@ -88,6 +90,7 @@ fn body(k: &Kernel) -> Body {
     let pred_names: Vec<u32> = k.preds.iter().map(|p| pool.index(&p.name)).collect();
     let label_names: Vec<u32> = k.labels.iter().map(|l| pool.index(l)).collect();
     let target = pool.index(TARGET_ATTR);
+    let simd = k.simd_size.map(|n| (pool.index(SIMD_SIZE_ATTR), n));
 
     let mut b = Buf::default();
     b.ud(pool.0.len() as u32);
@@ -138,14 +141,20 @@ fn body(k: &Kernel) -> Body {
         encode_inst(&mut code, inst);
     }
     b.ud(code.len() as u32);
-    // entry = this field (UD) + attribute count (UW) + one attribute
-    // (UD name, UB size, UB value) after the current position.
-    let entry = b.len() + 4 + 2 + 4 + 1 + 1;
+    // entry = this field (UD) + attribute count (UW) + the attributes
+    // (UD name, UB size, UB value each) after the current position.
+    let nattr = 1 + simd.is_some() as usize;
+    let entry = b.len() + 4 + 2 + nattr * (4 + 1 + 1);
     b.ud(entry as u32);
-    b.uw(1); // attributes
+    b.uw(nattr as u16);
     b.ud(target);
     b.ub(1);
     b.ub(0); // cm
+    if let Some((name, n)) = simd {
+        b.ud(name);
+        b.ub(1);
+        b.ub(n);
+    }
     debug_assert_eq!(b.len(), entry);
     b.bytes(&code.0);
     Body { bytes: b.0, inputs_at }

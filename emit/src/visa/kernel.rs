@@ -93,6 +93,9 @@ pub struct Kernel {
     pub inputs: Vec<Input>,
     /// Instructions.
     pub insts: Vec<Inst>,
+    /// `.kernel_attr SimdSize=N`: the dispatch width (8, 16 or 32) the
+    /// runtime launches the kernel with; `None` leaves it out.
+    pub simd_size: Option<u8>,
 }
 
 impl Kernel {
@@ -105,6 +108,7 @@ impl Kernel {
             labels: Vec::new(),
             inputs: Vec::new(),
             insts: Vec::new(),
+            simd_size: None,
         }
     }
 

@@ -38,6 +38,9 @@ pub fn write(k: &Kernel) -> String {
     // Target="cm": the binary writer always emits this attribute (without
     // it GenX_IR's reader assumes 3d), so the text says the same.
     s.push_str(".kernel_attr Target=\"cm\"\n");
+    if let Some(n) = k.simd_size {
+        let _ = writeln!(s, ".kernel_attr SimdSize={n}");
+    }
     for i in &k.inputs {
         let _ = writeln!(s, ".input {} offset={} size={}", var_name(k, i.var), i.offset, i.size);
     }

@@ -300,6 +300,11 @@ fn decls(c: &mut Checker<'_>) {
             c.err(Rule::Name, format!("`{n}` is declared twice"));
         }
     }
+    if let Some(n) = k.simd_size {
+        if !matches!(n, 8 | 16 | 32) {
+            c.err(Rule::Limits, format!("SimdSize={n} (8, 16 or 32)"));
+        }
+    }
     if k.preds.len() > 4095 {
         c.err(Rule::Limits, format!("{} predicates (at most 4095)", k.preds.len()));
     }

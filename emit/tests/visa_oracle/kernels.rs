@@ -123,6 +123,7 @@ pub fn atomic_matrix() -> Vec<Kernel> {
 /// with raw offsets stepping one GRF of data.
 fn cas32(p: Platform, lanes: u16) -> Kernel {
     let mut k = Kernel::new(format!("cas32_simd{lanes}"));
+    k.simd_size = Some(lanes as u8);
     let a = k.decl_simd("A", Type::UQ, lanes);
     let val = k.decl_simd("VAL", Type::F, lanes);
     let old = k.decl_simd("OLD", Type::F, lanes);
@@ -369,6 +370,7 @@ pub fn memory() -> Vec<Kernel> {
         for num in [1u8, 2, 4, 8] {
             for lanes in [8u16, 16] {
                 let mut k = Kernel::new(format!("gs_{bytes}x{num}_simd{lanes}"));
+                k.simd_size = Some(lanes as u8);
                 let elt = if bytes == 8 { 8 } else { 4 };
                 let per_lane = elt * num as u16 / ty.size() as u16;
                 let a = k.decl_simd("A", Type::UQ, lanes);

@@ -132,6 +132,32 @@ impl Allocation {
     }
 }
 
+impl std::fmt::Display for AllocStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [s, p, q] = self.max_live;
+        let [us, up, uq] = self.used;
+        write!(
+            f,
+            "moves {}, spills {}, reloads {}; max live {s}/{p}/{q}, registers used {us}/{up}/{uq} \
+             (single/pair/quad)",
+            self.moves, self.spills, self.reloads
+        )
+    }
+}
+
+impl std::fmt::Display for Allocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} GPRs ({} rounded to 8), {} spill bytes; {}",
+            self.num_regs,
+            self.num_regs_rounded,
+            self.spill_bytes(),
+            self.stats
+        )
+    }
+}
+
 /// Allocate registers for `vcode` within `rules`' budget.
 pub fn allocate<I: MachInst>(
     vcode: &VCode<I>,

@@ -129,6 +129,13 @@ fn cases() -> Vec<Case> {
     }
     {
         let mut b = base(Type::UD);
+        b.k.inputs[0].offset = 0;
+        let (a, d, s0) = (b.a, b.d, b.s0);
+        atomic(&mut b, Add, W32, a, Operand::raw(d), Operand::raw(s0), Operand::null());
+        case("input on r0", tgl, Rule::InputR0, Genx::Silent, b.k);
+    }
+    {
+        let mut b = base(Type::UD);
         b.k.decl_simd("BIG", Type::UD, 2048);
         let (a, d, s0) = (b.a, b.d, b.s0);
         atomic(&mut b, Add, W32, a, Operand::raw(d), Operand::raw(s0), Operand::null());

@@ -37,6 +37,10 @@ pub enum Rule {
     /// platform's GRF size) and type size: `neg/input_unaligned` (offset
     /// 300) compiles silently.
     InputAlign,
+    /// Inputs start at or after the second GRF: r0 holds the thread's
+    /// dispatch header. GenX_IR silently maps an input at offset 0 onto r0
+    /// (measured on TGLLP: the atomic then reads its addresses from r0).
+    InputR0,
     /// Inputs match their variable's size and do not overlap (GenX_IR's
     /// verifier also rejects both: `neg/input_size_mismatch`,
     /// `neg/input_overlap`).
@@ -358,6 +362,9 @@ fn decls(c: &mut Checker<'_>) {
         let need = c.var_align(inp.var).max(v.ty.size());
         if !(inp.offset as u32).is_multiple_of(need) {
             c.err(Rule::InputAlign, format!("input `{}` at {} is not {need}-byte aligned", v.name, inp.offset));
+        }
+        if (inp.offset as u32) < c.p.grf_bytes() {
+            c.err(Rule::InputR0, format!("input `{}` at {} overlaps r0", v.name, inp.offset));
         }
         let (lo, hi) = (inp.offset as u32, inp.offset as u32 + inp.size as u32);
         for &(l, h, other) in &ranges {

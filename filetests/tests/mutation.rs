@@ -1,5 +1,6 @@
 //! Bad input never panics: every filetest (and the shipped examples) is fed
-//! to the parser, the verifier, the printer and the interpreter in
+//! to the parser (the CLIF importer for `.clif` files), the verifier, the
+//! printer and the interpreter in
 //! truncated and byte-mutated variants. Every variant must end in `Ok` or
 //! in an error that renders to a non-empty message; a panic anywhere is a
 //! failure. The variants are deterministic (a fixed-seed PRNG), so a
@@ -15,8 +16,10 @@ use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Byte mutations per file.
-const MUTATIONS_PER_FILE: usize = 320;
+/// Byte mutations in all, shared out over the files (at least 40 and at most
+/// 320 per file), which keeps the test near 30 s in a debug build on two
+/// cores as the number of filetests grows.
+const MUTATIONS_TOTAL: usize = 40_000;
 /// Prefixes cut at byte positions per file (plus one per line).
 const PREFIXES_PER_FILE: usize = 48;
 /// The step limit every mutated run line gets.
@@ -274,21 +277,10 @@ struct Counts {
 
 /// Runs one variant through every stage; `Err` describes a broken rule
 /// (an empty rendered error).
-fn check_variant(src: &str, counts: &Counts) -> Result<(), String> {
-    let parsed = match atomc_ir::parse::parse_file(src) {
-        Ok(p) => p,
-        Err(diags) => {
-            counts.parse_errors.fetch_add(1, Ordering::Relaxed);
-            let r = atomc_ir::diagnostic::render("mutant.atom", src, &diags);
-            return if diags.is_empty() || !r.contains("error") {
-                Err(format!("parse error renders as {r:?}"))
-            } else {
-                Ok(())
-            };
-        }
-    };
-    for pf in &parsed.functions {
-        if let Err(diags) = atomc_ir::verify::verify(&pf.func) {
+fn check_variant(src: &str, clif: bool, counts: &Counts) -> Result<(), String> {
+    let funcs = if clif { import_clif(src, counts)? } else { parse_atom(src, counts)? };
+    for (func, runs) in &funcs {
+        if let Err(diags) = atomc_ir::verify::verify(func) {
             counts.verify_errors.fetch_add(1, Ordering::Relaxed);
             let r = atomc_ir::diagnostic::render("mutant.atom", src, &diags);
             if diags.is_empty() || !r.contains("error") {
@@ -296,16 +288,16 @@ fn check_variant(src: &str, counts: &Counts) -> Result<(), String> {
             }
             continue;
         }
-        let printed = atomc_ir::print::print_function(&pf.func);
+        let printed = atomc_ir::print::print_function(func);
         if let Err(d) = atomc_ir::parse::parse(&printed) {
             return Err(format!("printed text does not parse: {d:?}\n{printed}"));
         }
-        for c in pf.comments.iter().filter(|c| c.text.trim_start().starts_with("run:")) {
-            let line = bounded_run_line(&c.text);
-            let spec = parse_run_line(&pf.func, &line);
+        for text in runs {
+            let line = bounded_run_line(text);
+            let spec = parse_run_line(func, &line);
             if spec.is_ok() && small_enough(&line) {
                 counts.runs.fetch_add(1, Ordering::Relaxed);
-                if let Err(e) = atomc_ir::interp::run_line(&pf.func, &line) {
+                if let Err(e) = atomc_ir::interp::run_line(func, &line) {
                     if e.to_string().trim().is_empty() {
                         return Err(format!("run error renders empty for {line}"));
                     }
@@ -320,8 +312,59 @@ fn check_variant(src: &str, counts: &Counts) -> Result<(), String> {
     Ok(())
 }
 
+/// A function with the texts of its `run:` comments.
+type WithRuns = Vec<(atomc_ir::Function, Vec<String>)>;
+
+/// Parses atomc IR text; `Ok(empty)` after a (well-rendered) parse error.
+fn parse_atom(src: &str, counts: &Counts) -> Result<WithRuns, String> {
+    match atomc_ir::parse::parse_file(src) {
+        Ok(p) => Ok(p
+            .functions
+            .into_iter()
+            .map(|pf| {
+                let runs = pf.comments.iter().filter(|c| c.text.trim_start().starts_with("run:")).map(|c| c.text.clone());
+                let runs = runs.collect();
+                (pf.func, runs)
+            })
+            .collect()),
+        Err(diags) => {
+            counts.parse_errors.fetch_add(1, Ordering::Relaxed);
+            let r = atomc_ir::diagnostic::render("mutant.atom", src, &diags);
+            if diags.is_empty() || !r.contains("error") {
+                Err(format!("parse error renders as {r:?}"))
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
+/// Reads Cranelift IR text through the importer, as `atomc test` does for
+/// `.clif` files; the run lines come from the runner's own scan.
+fn import_clif(src: &str, counts: &Counts) -> Result<WithRuns, String> {
+    match atomc::clif::parse_clif_file(&atomc_filetests::clif_body(src)) {
+        Ok(funcs) => {
+            let scan = atomc_filetests::testfile::TestFile::scan(src).ok();
+            let runs_of = |i: usize| -> Vec<String> {
+                let Some(scan) = &scan else { return Vec::new() };
+                let Some(range) = scan.funcs.get(i) else { return Vec::new() };
+                scan.func_comments(range).filter(|c| c.text.starts_with("run:")).map(|c| c.text.clone()).collect()
+            };
+            Ok(funcs.into_iter().enumerate().map(|(i, f)| (f, runs_of(i))).collect())
+        }
+        Err(e) => {
+            counts.parse_errors.fetch_add(1, Ordering::Relaxed);
+            if e.to_string().trim().is_empty() {
+                Err("CLIF error renders empty".to_string())
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
 /// Every variant of one file: (description, text).
-fn variants(src: &str, seed: u64) -> Vec<(String, String)> {
+fn variants(src: &str, seed: u64, mutations: usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut offset = 0;
     for line in src.split_inclusive('\n') {
@@ -343,7 +386,7 @@ fn variants(src: &str, seed: u64) -> Vec<(String, String)> {
         }
     }
     let mut rng = Rng(seed);
-    for i in 0..MUTATIONS_PER_FILE {
+    for i in 0..mutations {
         let (text, what) = mutate(src, &mut rng);
         out.push((format!("mutation #{i}: {what}"), text));
     }
@@ -365,16 +408,18 @@ fn mutated_filetests_never_panic() {
     let files = files();
     assert!(files.len() >= 10, "found only {} filetests", files.len());
     let counts = Counts::default();
+    let mutations = (MUTATIONS_TOTAL / files.len()).clamp(40, 320);
     let failures: Vec<String> = files
         .par_iter()
         .enumerate()
         .flat_map_iter(|(n, path)| {
             let src = std::fs::read_to_string(path).expect("readable filetest");
             let seed = 0x5eed_0000 + n as u64;
+            let clif = path.extension().is_some_and(|e| e == "clif");
             let counts = &counts;
-            variants(&src, seed).into_iter().filter_map(move |(what, text)| {
+            variants(&src, seed, mutations).into_iter().filter_map(move |(what, text)| {
                 counts.cases.fetch_add(1, Ordering::Relaxed);
-                match panic_capture::catch(|| check_variant(&text, counts)) {
+                match panic_capture::catch(|| check_variant(&text, clif, counts)) {
                     Ok(Ok(())) => None,
                     Ok(Err(e)) => Some(format!("{} [{what}]: {e}", path.display())),
                     Err(panic) => Some(format!(

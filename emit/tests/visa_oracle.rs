@@ -19,7 +19,10 @@ fn run(what: &str, ks: impl Fn(Platform) -> Vec<Kernel>) {
     if require(Tool::GenXIR).is_none() {
         return;
     }
-    let pairs = PLATFORMS.iter().flat_map(|&p| ks(p).into_iter().map(move |k| (k, p))).collect();
+    let pairs = PLATFORMS
+        .iter()
+        .flat_map(|&p| ks(p).into_iter().map(move |k| (k, p)))
+        .collect();
     let t = Tally::run_all(pairs);
     t.report(what);
     assert!(t.failures.is_empty(), "{} failures", t.failures.len());
@@ -53,12 +56,24 @@ fn predec_binary_only() {
     if require(Tool::GenXIR).is_none() {
         return;
     }
-    let k = kernels::atomic(AtomicOp::PreDec, AtomicWidth::W32, Exec::new(ExecSize::S8), kernels::Form::Plain);
+    let k = kernels::atomic(
+        AtomicOp::PreDec,
+        AtomicWidth::W32,
+        Exec::new(ExecSize::S8),
+        kernels::Form::Plain,
+    );
     validate(&k, Platform::Tgllp).expect("predec is valid on TGLLP");
-    assert!(validate(&k, Platform::Dg2).is_err(), "predec is refused on XeHP+");
-    assert!(validate_for_text(&k, Platform::Tgllp).is_err(), "predec has no text form");
-    let out = atomc_emit::oracle::genx_ir(atomc_emit::oracle::GenxInput::Binary(&k.to_isa()), "TGLLP")
-        .expect("GenX_IR reads predec from .isa");
+    assert!(
+        validate(&k, Platform::Dg2).is_err(),
+        "predec is refused on XeHP+"
+    );
+    assert!(
+        validate_for_text(&k, Platform::Tgllp).is_err(),
+        "predec has no text form"
+    );
+    let out =
+        atomc_emit::oracle::genx_ir(atomc_emit::oracle::GenxInput::Binary(&k.to_isa()), "TGLLP")
+            .expect("GenX_IR reads predec from .isa");
     assert!(out.asm.contains("send"), "{}", out.asm);
     println!("visa oracle [predec]: 1 kernel×platform pair checked (.isa only), 0 failures");
 }
@@ -73,14 +88,41 @@ fn oracle_kernels_cover_the_whole_opcode_table() {
         ks.extend(kernels::alu_tour(p));
     }
     ks.extend(kernels::memory());
-    let used: std::collections::HashSet<Op> = ks.iter().flat_map(|k| k.insts.iter().map(|i| i.op)).collect();
-    let missing: Vec<Op> = atomc_emit::visa::inst::table().iter().map(|e| e.op).filter(|op| !used.contains(op)).collect();
-    assert!(missing.is_empty(), "opcodes not covered by oracle kernels: {missing:?}");
+    for k in &ks {
+        let back = atomc_emit::visa::reader::read(&k.to_isa())
+            .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+        assert_eq!(&back, k, "{} does not survive write + read", k.name);
+    }
+    let used: std::collections::HashSet<Op> = ks
+        .iter()
+        .flat_map(|k| k.insts.iter().map(|i| i.op))
+        .collect();
+    let missing: Vec<Op> = atomc_emit::visa::inst::table()
+        .iter()
+        .map(|e| e.op)
+        .filter(|op| !used.contains(op))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "opcodes not covered by oracle kernels: {missing:?}"
+    );
     let atomics: std::collections::HashSet<AtomicOp> = ks
         .iter()
-        .flat_map(|k| k.insts.iter().filter_map(|i| match i.ext { Ext::Atomic(op, _) => Some(op), _ => None }))
+        .flat_map(|k| {
+            k.insts.iter().filter_map(|i| match i.ext {
+                Ext::Atomic(op, _) => Some(op),
+                _ => None,
+            })
+        })
         .collect();
-    let missing: Vec<AtomicOp> = AtomicOp::ALL.into_iter().filter(|op| !atomics.contains(op) && *op != AtomicOp::PreDec).collect();
+    let missing: Vec<AtomicOp> = AtomicOp::ALL
+        .into_iter()
+        .filter(|op| !atomics.contains(op) && *op != AtomicOp::PreDec)
+        .collect();
     assert!(missing.is_empty(), "atomic ops not covered: {missing:?}");
-    println!("visa oracle coverage: {} opcodes, {} atomic ops (+ predec via .isa only)", atomc_emit::visa::inst::table().len(), atomics.len());
+    println!(
+        "visa oracle coverage: {} opcodes, {} atomic ops (+ predec via .isa only)",
+        atomc_emit::visa::inst::table().len(),
+        atomics.len()
+    );
 }

@@ -105,7 +105,10 @@ fn body(k: &Kernel) -> Body {
         b.ud(name);
         b.ub(v.ty.code() | v.align.code() << 4);
         b.uw(v.num_elts);
-        let (alias, off) = v.alias.map(|(base, o)| (base.number(), o)).unwrap_or((0, 0));
+        let (alias, off) = v
+            .alias
+            .map(|(base, o)| (base.number(), o))
+            .unwrap_or((0, 0));
         b.ud(alias);
         b.uw(off);
         b.ub(0); // alias scope
@@ -157,7 +160,10 @@ fn body(k: &Kernel) -> Body {
     }
     debug_assert_eq!(b.len(), entry);
     b.bytes(&code.0);
-    Body { bytes: b.0, inputs_at }
+    Body {
+        bytes: b.0,
+        inputs_at,
+    }
 }
 
 /// Encodes one instruction record by walking its table fields.
@@ -195,7 +201,15 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.uw(offset);
         }
         (Slot::Label, Operand::Label(l)) => b.uw(l.0),
-        (_, Operand::Dst { var, row, col, hstride }) => {
+        (
+            _,
+            Operand::Dst {
+                var,
+                row,
+                col,
+                hstride,
+            },
+        ) => {
             // Tag: class 0 (general), modifier 4 (sat) on a destination.
             b.ub(if sat { 4 << 3 } else { 0 });
             b.ud(var.number());
@@ -203,16 +217,23 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.ub(col);
             b.uw((region_code(hstride) as u16) << 8);
         }
-        (_, Operand::Src { var, row, col, region, modifier }) => {
+        (
+            _,
+            Operand::Src {
+                var,
+                row,
+                col,
+                region,
+                modifier,
+            },
+        ) => {
             b.ub(modifier.code() << 3);
             b.ud(var.number());
             b.ub(row);
             b.ub(col);
-            b.uw(
-                region_code(region.vstride) as u16
-                    | (region_code(region.width) as u16) << 4
-                    | (region_code(region.hstride) as u16) << 8,
-            );
+            b.uw(region_code(region.vstride) as u16
+                | (region_code(region.width) as u16) << 4
+                | (region_code(region.hstride) as u16) << 8);
         }
         (_, Operand::Pred(p)) => {
             b.ub(2);

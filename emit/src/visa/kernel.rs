@@ -2,9 +2,7 @@
 //! with builder methods shaped for SIMT→SIMD lowering (one variable of SIMD
 //! width per per-thread value).
 
-use super::inst::{
-    AtomicOp, AtomicWidth, Blocks, Ext, Fence, Inst, Op, Relop, EXEC1,
-};
+use super::inst::{AtomicOp, AtomicWidth, Blocks, Ext, Fence, Inst, Op, Relop, EXEC1};
 use super::operand::Operand;
 use super::types::{Align, Exec, Type};
 
@@ -115,8 +113,20 @@ impl Kernel {
     // ---- declarations ----
 
     /// Declares a general variable.
-    pub fn decl(&mut self, name: impl Into<String>, ty: Type, num_elts: u16, align: Align) -> VarId {
-        self.vars.push(VarDecl { name: name.into(), ty, num_elts, align, alias: None });
+    pub fn decl(
+        &mut self,
+        name: impl Into<String>,
+        ty: Type,
+        num_elts: u16,
+        align: Align,
+    ) -> VarId {
+        self.vars.push(VarDecl {
+            name: name.into(),
+            ty,
+            num_elts,
+            align,
+            alias: None,
+        });
         VarId(self.vars.len() as u32 - 1)
     }
 
@@ -148,7 +158,10 @@ impl Kernel {
 
     /// Declares a predicate of `num_elts` lanes.
     pub fn decl_pred(&mut self, name: impl Into<String>, num_elts: u16) -> PredId {
-        self.preds.push(PredDecl { name: name.into(), num_elts });
+        self.preds.push(PredDecl {
+            name: name.into(),
+            num_elts,
+        });
         PredId(self.preds.len() as u16 - 1)
     }
 
@@ -201,20 +214,48 @@ impl Kernel {
         self.alu(Op::Mul, exec, vec![dst, a, b])
     }
     /// `mad`: dst = a * b + c.
-    pub fn mad(&mut self, exec: Exec, dst: Operand, a: Operand, b: Operand, c: Operand) -> &mut Inst {
+    pub fn mad(
+        &mut self,
+        exec: Exec,
+        dst: Operand,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+    ) -> &mut Inst {
         self.alu(Op::Mad, exec, vec![dst, a, b, c])
     }
     /// `addc`: dst = a + b, carry = carry out.
-    pub fn addc(&mut self, exec: Exec, dst: Operand, carry: Operand, a: Operand, b: Operand) -> &mut Inst {
+    pub fn addc(
+        &mut self,
+        exec: Exec,
+        dst: Operand,
+        carry: Operand,
+        a: Operand,
+        b: Operand,
+    ) -> &mut Inst {
         self.alu(Op::Addc, exec, vec![dst, carry, a, b])
     }
     /// `subb`: dst = a - b, borrow = borrow out.
-    pub fn subb(&mut self, exec: Exec, dst: Operand, borrow: Operand, a: Operand, b: Operand) -> &mut Inst {
+    pub fn subb(
+        &mut self,
+        exec: Exec,
+        dst: Operand,
+        borrow: Operand,
+        a: Operand,
+        b: Operand,
+    ) -> &mut Inst {
         self.alu(Op::Subb, exec, vec![dst, borrow, a, b])
     }
     /// A two-source ALU op (`and`, `or`, `xor`, `shl`, `shr`, `asr`, `sel`,
     /// `min`, `max`, `add`, `mul`).
-    pub fn binary(&mut self, op: Op, exec: Exec, dst: Operand, a: Operand, b: Operand) -> &mut Inst {
+    pub fn binary(
+        &mut self,
+        op: Op,
+        exec: Exec,
+        dst: Operand,
+        a: Operand,
+        b: Operand,
+    ) -> &mut Inst {
         self.alu(op, exec, vec![dst, a, b])
     }
     /// A one-source ALU op (`mov`, `not`, `inv`).
@@ -222,7 +263,14 @@ impl Kernel {
         self.alu(op, exec, vec![dst, a])
     }
     /// `cmp.<relop>` into a predicate or general variable.
-    pub fn cmp(&mut self, exec: Exec, relop: Relop, dst: Operand, a: Operand, b: Operand) -> &mut Inst {
+    pub fn cmp(
+        &mut self,
+        exec: Exec,
+        relop: Relop,
+        dst: Operand,
+        a: Operand,
+        b: Operand,
+    ) -> &mut Inst {
         self.push(Inst::new(Op::Cmp, exec, Ext::Relop(relop), vec![dst, a, b]))
     }
     /// `setp`: predicate `p` from a lane mask.
@@ -231,7 +279,12 @@ impl Kernel {
     }
     /// Places a label here.
     pub fn place(&mut self, l: LabelId) -> &mut Inst {
-        self.push(Inst::new(Op::Label, EXEC1, Ext::None, vec![Operand::Label(l)]))
+        self.push(Inst::new(
+            Op::Label,
+            EXEC1,
+            Ext::None,
+            vec![Operand::Label(l)],
+        ))
     }
     /// `jmp` (scalar branch; guard with `.any`/`.all` for uniformity).
     pub fn jmp(&mut self, exec: Exec, l: LabelId) -> &mut Inst {
@@ -262,15 +315,42 @@ impl Kernel {
         src0: Operand,
         src1: Operand,
     ) -> &mut Inst {
-        self.push(Inst::new(Op::SvmAtomic, exec, Ext::Atomic(op, width), vec![addr, src0, src1, dst]))
+        self.push(Inst::new(
+            Op::SvmAtomic,
+            exec,
+            Ext::Atomic(op, width),
+            vec![addr, src0, src1, dst],
+        ))
     }
     /// `svm_gather.<bytes>.<n> (exec) addr dst`: per-lane loads.
-    pub fn svm_gather(&mut self, exec: Exec, blocks: Blocks, addr: Operand, dst: Operand) -> &mut Inst {
-        self.push(Inst::new(Op::SvmGather, exec, Ext::Blocks(blocks), vec![addr, dst]))
+    pub fn svm_gather(
+        &mut self,
+        exec: Exec,
+        blocks: Blocks,
+        addr: Operand,
+        dst: Operand,
+    ) -> &mut Inst {
+        self.push(Inst::new(
+            Op::SvmGather,
+            exec,
+            Ext::Blocks(blocks),
+            vec![addr, dst],
+        ))
     }
     /// `svm_scatter.<bytes>.<n> (exec) addr src`: per-lane stores.
-    pub fn svm_scatter(&mut self, exec: Exec, blocks: Blocks, addr: Operand, src: Operand) -> &mut Inst {
-        self.push(Inst::new(Op::SvmScatter, exec, Ext::Blocks(blocks), vec![addr, src]))
+    pub fn svm_scatter(
+        &mut self,
+        exec: Exec,
+        blocks: Blocks,
+        addr: Operand,
+        src: Operand,
+    ) -> &mut Inst {
+        self.push(Inst::new(
+            Op::SvmScatter,
+            exec,
+            Ext::Blocks(blocks),
+            vec![addr, src],
+        ))
     }
 
     // ---- output ----

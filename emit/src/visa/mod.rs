@@ -32,9 +32,11 @@
 //! ```
 
 pub mod binary;
+pub mod ext;
 pub mod inst;
 pub mod kernel;
 pub mod operand;
+pub mod reader;
 pub mod text;
 pub mod types;
 pub mod validate;

@@ -61,11 +61,23 @@ pub struct Region {
 
 impl Region {
     /// `<1;1,0>`: one element per lane, contiguous.
-    pub const CONTIGUOUS: Region = Region { vstride: 1, width: 1, hstride: 0 };
+    pub const CONTIGUOUS: Region = Region {
+        vstride: 1,
+        width: 1,
+        hstride: 0,
+    };
     /// `<0;1,0>`: the same element for every lane.
-    pub const SCALAR: Region = Region { vstride: 0, width: 1, hstride: 0 };
+    pub const SCALAR: Region = Region {
+        vstride: 0,
+        width: 1,
+        hstride: 0,
+    };
     /// `<2;1,0>`: every other element (low or high halves of 64-bit values).
-    pub const STRIDE2: Region = Region { vstride: 2, width: 1, hstride: 0 };
+    pub const STRIDE2: Region = Region {
+        vstride: 2,
+        width: 1,
+        hstride: 0,
+    };
 }
 
 /// Encodes one stride/width value as the 4-bit region code of visa.md §1.3
@@ -97,39 +109,66 @@ pub struct Imm {
 impl Imm {
     /// An unsigned 32-bit immediate.
     pub fn ud(v: u32) -> Imm {
-        Imm { ty: Type::UD, bits: v as u64 }
+        Imm {
+            ty: Type::UD,
+            bits: v as u64,
+        }
     }
     /// A signed 32-bit immediate.
     pub fn d(v: i32) -> Imm {
-        Imm { ty: Type::D, bits: v as u32 as u64 }
+        Imm {
+            ty: Type::D,
+            bits: v as u32 as u64,
+        }
     }
     /// An unsigned 16-bit immediate.
     pub fn uw(v: u16) -> Imm {
-        Imm { ty: Type::UW, bits: v as u64 }
+        Imm {
+            ty: Type::UW,
+            bits: v as u64,
+        }
     }
     /// A signed 16-bit immediate.
     pub fn w(v: i16) -> Imm {
-        Imm { ty: Type::W, bits: v as u16 as u64 }
+        Imm {
+            ty: Type::W,
+            bits: v as u16 as u64,
+        }
     }
     /// An unsigned 64-bit immediate.
     pub fn uq(v: u64) -> Imm {
-        Imm { ty: Type::UQ, bits: v }
+        Imm {
+            ty: Type::UQ,
+            bits: v,
+        }
     }
     /// A signed 64-bit immediate.
     pub fn q(v: i64) -> Imm {
-        Imm { ty: Type::Q, bits: v as u64 }
+        Imm {
+            ty: Type::Q,
+            bits: v as u64,
+        }
     }
     /// A single-precision immediate.
     pub fn f(v: f32) -> Imm {
-        Imm { ty: Type::F, bits: v.to_bits() as u64 }
+        Imm {
+            ty: Type::F,
+            bits: v.to_bits() as u64,
+        }
     }
     /// A double-precision immediate.
     pub fn df(v: f64) -> Imm {
-        Imm { ty: Type::DF, bits: v.to_bits() }
+        Imm {
+            ty: Type::DF,
+            bits: v.to_bits(),
+        }
     }
     /// A half-precision immediate given by its IEEE bits.
     pub fn hf_bits(bits: u16) -> Imm {
-        Imm { ty: Type::HF, bits: bits as u64 }
+        Imm {
+            ty: Type::HF,
+            bits: bits as u64,
+        }
     }
     /// Number of value bytes in the binary form: 8 for 64-bit types, else 4.
     pub fn byte_len(self) -> usize {
@@ -194,30 +233,68 @@ pub enum Operand {
 impl Operand {
     /// `V(0,0)<1>`.
     pub fn dst(var: VarId) -> Operand {
-        Operand::Dst { var, row: 0, col: 0, hstride: 1 }
+        Operand::Dst {
+            var,
+            row: 0,
+            col: 0,
+            hstride: 1,
+        }
     }
     /// `V(row,col)<hstride>`.
     pub fn dst_at(var: VarId, row: u8, col: u8, hstride: u8) -> Operand {
-        Operand::Dst { var, row, col, hstride }
+        Operand::Dst {
+            var,
+            row,
+            col,
+            hstride,
+        }
     }
     /// `V(0,0)<1;1,0>`.
     pub fn src(var: VarId) -> Operand {
-        Operand::Src { var, row: 0, col: 0, region: Region::CONTIGUOUS, modifier: SrcMod::None }
+        Operand::Src {
+            var,
+            row: 0,
+            col: 0,
+            region: Region::CONTIGUOUS,
+            modifier: SrcMod::None,
+        }
     }
     /// `V(0,0)<0;1,0>`: broadcast the first element.
     pub fn scalar(var: VarId) -> Operand {
-        Operand::Src { var, row: 0, col: 0, region: Region::SCALAR, modifier: SrcMod::None }
+        Operand::Src {
+            var,
+            row: 0,
+            col: 0,
+            region: Region::SCALAR,
+            modifier: SrcMod::None,
+        }
     }
     /// `V(row,col)<region>`.
     pub fn src_at(var: VarId, row: u8, col: u8, region: Region) -> Operand {
-        Operand::Src { var, row, col, region, modifier: SrcMod::None }
+        Operand::Src {
+            var,
+            row,
+            col,
+            region,
+            modifier: SrcMod::None,
+        }
     }
     /// This source with a modifier (no effect on other operand kinds).
     pub fn with_mod(self, m: SrcMod) -> Operand {
         match self {
-            Operand::Src { var, row, col, region, .. } => {
-                Operand::Src { var, row, col, region, modifier: m }
-            }
+            Operand::Src {
+                var,
+                row,
+                col,
+                region,
+                ..
+            } => Operand::Src {
+                var,
+                row,
+                col,
+                region,
+                modifier: m,
+            },
             other => other,
         }
     }
@@ -231,15 +308,24 @@ impl Operand {
     }
     /// `V.0`.
     pub fn raw(var: VarId) -> Operand {
-        Operand::Raw { var: Some(var), offset: 0 }
+        Operand::Raw {
+            var: Some(var),
+            offset: 0,
+        }
     }
     /// `V.offset`.
     pub fn raw_at(var: VarId, offset: u16) -> Operand {
-        Operand::Raw { var: Some(var), offset }
+        Operand::Raw {
+            var: Some(var),
+            offset,
+        }
     }
     /// `%null.0`.
     pub fn null() -> Operand {
-        Operand::Raw { var: None, offset: 0 }
+        Operand::Raw {
+            var: None,
+            offset: 0,
+        }
     }
     /// A label.
     pub fn label(l: LabelId) -> Operand {

@@ -21,7 +21,11 @@ pub fn write(k: &Kernel) -> String {
     let _ = writeln!(s, ".version {VERSION}");
     let _ = writeln!(s, ".kernel \"{}\"", k.name);
     for v in &k.vars {
-        let _ = write!(s, ".decl {} v_type=G type={} num_elts={}", v.name, v.ty, v.num_elts);
+        let _ = write!(
+            s,
+            ".decl {} v_type=G type={} num_elts={}",
+            v.name, v.ty, v.num_elts
+        );
         match v.alias {
             Some((base, off)) => {
                 let _ = write!(s, " alias=<{},{}>", var_name(k, base), off);
@@ -42,7 +46,13 @@ pub fn write(k: &Kernel) -> String {
         let _ = writeln!(s, ".kernel_attr SimdSize={n}");
     }
     for i in &k.inputs {
-        let _ = writeln!(s, ".input {} offset={} size={}", var_name(k, i.var), i.offset, i.size);
+        let _ = writeln!(
+            s,
+            ".input {} offset={} size={}",
+            var_name(k, i.var),
+            i.offset,
+            i.size
+        );
     }
     for inst in &k.insts {
         write_inst(&mut s, k, inst);
@@ -128,10 +138,21 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
 
 fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
     match *o {
-        Operand::Dst { var, row, col, hstride } => {
+        Operand::Dst {
+            var,
+            row,
+            col,
+            hstride,
+        } => {
             let _ = write!(s, "{}({},{})<{}>", var_name(k, var), row, col, hstride);
         }
-        Operand::Src { var, row, col, region, modifier } => {
+        Operand::Src {
+            var,
+            row,
+            col,
+            region,
+            modifier,
+        } => {
             let _ = write!(
                 s,
                 "{}{}({},{})<{};{},{}>",
@@ -149,7 +170,10 @@ fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
         Operand::Raw { var: None, offset } => {
             let _ = write!(s, "%null.{offset}");
         }
-        Operand::Raw { var: Some(v), offset } => {
+        Operand::Raw {
+            var: Some(v),
+            offset,
+        } => {
             let _ = write!(s, "{}.{}", var_name(k, v), offset);
         }
         Operand::Label(l) => s.push_str(label_name(k, l)),

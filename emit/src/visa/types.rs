@@ -232,17 +232,29 @@ pub struct Exec {
 impl Exec {
     /// `(M1, n)`.
     pub fn new(size: ExecSize) -> Exec {
-        Exec { size, offset: 0, nomask: false }
+        Exec {
+            size,
+            offset: 0,
+            nomask: false,
+        }
     }
 
     /// `(M1_NM, n)`.
     pub fn nomask(size: ExecSize) -> Exec {
-        Exec { size, offset: 0, nomask: true }
+        Exec {
+            size,
+            offset: 0,
+            nomask: true,
+        }
     }
 
     /// `(M<offset+1>, n)`.
     pub fn at(size: ExecSize, offset: u8) -> Exec {
-        Exec { size, offset, nomask: false }
+        Exec {
+            size,
+            offset,
+            nomask: false,
+        }
     }
 
     /// The `exec` byte: size code in bits 0-2, mask in bits 4-7 (visa.md §1.3).
@@ -332,7 +344,9 @@ impl Platform {
 
     /// Parses GenX_IR's spelling (case-insensitive).
     pub fn from_name(s: &str) -> Option<Platform> {
-        Platform::ALL.into_iter().find(|p| p.genx_name().eq_ignore_ascii_case(s))
+        Platform::ALL
+            .into_iter()
+            .find(|p| p.genx_name().eq_ignore_ascii_case(s))
     }
 
     /// Size of one GRF in bytes (64 on PVC, 32 elsewhere).
@@ -358,7 +372,10 @@ impl Platform {
     /// lacks for a 64-bit ALU op (visa.md §2 "64-bit ALU ops": ICLLP, TGLLP,
     /// DG2 and MTL; `reference/visa-samples/q64/*.log`).
     pub fn lacks_int64_alu(self) -> bool {
-        matches!(self, Platform::Icllp | Platform::Tgllp | Platform::Dg2 | Platform::Mtl)
+        matches!(
+            self,
+            Platform::Icllp | Platform::Tgllp | Platform::Dg2 | Platform::Mtl
+        )
     }
 }
 

@@ -186,7 +186,11 @@ pub(crate) struct Checker<'k> {
 
 impl Checker<'_> {
     pub(crate) fn err(&mut self, rule: Rule, message: impl Into<String>) {
-        self.errs.push(VisaRuleError { rule, inst: self.at, message: message.into() });
+        self.errs.push(VisaRuleError {
+            rule,
+            inst: self.at,
+            message: message.into(),
+        });
     }
 
     /// Byte alignment a variable's declaration guarantees (aliases: that of
@@ -204,7 +208,11 @@ impl Checker<'_> {
                 None => {
                     let a = self.align_bytes(d.align).max(1);
                     // The largest power of two dividing both.
-                    let g = if off == 0 { a } else { a.min(1 << off.trailing_zeros()) };
+                    let g = if off == 0 {
+                        a
+                    } else {
+                        a.min(1 << off.trailing_zeros())
+                    };
                     return g;
                 }
             }
@@ -250,7 +258,12 @@ pub fn validate_for_text(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaR
 
 /// Checks every rule; returns all violations.
 pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>> {
-    let mut c = Checker { k, p: platform, errs: Vec::new(), at: None };
+    let mut c = Checker {
+        k,
+        p: platform,
+        errs: Vec::new(),
+        at: None,
+    };
     decls(&mut c);
     labels(&mut c);
     for (i, inst) in k.insts.iter().enumerate() {
@@ -264,7 +277,10 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             Op::Fence => {
                 if let Ext::Fence(f) = inst.ext {
                     if !f.has_text_form() {
-                        c.err(Rule::FenceText, "`fence_global.R` has no text spelling; add .E");
+                        c.err(
+                            Rule::FenceText,
+                            "`fence_global.R` has no text spelling; add .E",
+                        );
                     }
                 }
             }
@@ -310,7 +326,10 @@ fn decls(c: &mut Checker<'_>) {
         }
     }
     if k.preds.len() > 4095 {
-        c.err(Rule::Limits, format!("{} predicates (at most 4095)", k.preds.len()));
+        c.err(
+            Rule::Limits,
+            format!("{} predicates (at most 4095)", k.preds.len()),
+        );
     }
     if k.labels.len() > 65535 || k.vars.len() > u32::MAX as usize - 32 {
         c.err(Rule::Limits, "too many labels or variables");
@@ -324,12 +343,18 @@ fn decls(c: &mut Checker<'_>) {
         c.err(Rule::Limits, format!("a name of {} bytes", n.len()));
     }
     if !is_ident(&k.name) {
-        c.err(Rule::Name, format!("kernel name `{}` is not an identifier", k.name));
+        c.err(
+            Rule::Name,
+            format!("kernel name `{}` is not an identifier", k.name),
+        );
     }
     for (i, v) in k.vars.iter().enumerate() {
         let bytes = v.bytes();
         if v.num_elts == 0 || bytes > 4096 {
-            c.err(Rule::VarSize, format!("`{}` has {bytes} bytes (1..=4096 allowed)", v.name));
+            c.err(
+                Rule::VarSize,
+                format!("`{}` has {bytes} bytes (1..=4096 allowed)", v.name),
+            );
         }
         if let Some((base, off)) = v.alias {
             match k.var(base) {
@@ -337,17 +362,28 @@ fn decls(c: &mut Checker<'_>) {
                     if off as u32 + bytes > b.bytes() {
                         c.err(
                             Rule::AliasBounds,
-                            format!("alias `{}` (+{off}, {bytes} B) overruns `{}` ({} B)", v.name, b.name, b.bytes()),
+                            format!(
+                                "alias `{}` (+{off}, {bytes} B) overruns `{}` ({} B)",
+                                v.name,
+                                b.name,
+                                b.bytes()
+                            ),
                         );
                     }
                 }
-                _ => c.err(Rule::AliasBounds, format!("alias `{}` has no valid base", v.name)),
+                _ => c.err(
+                    Rule::AliasBounds,
+                    format!("alias `{}` has no valid base", v.name),
+                ),
             }
         }
     }
     for p in &k.preds {
         if !matches!(p.num_elts, 1 | 2 | 4 | 8 | 16 | 32) {
-            c.err(Rule::PredSize, format!("predicate `{}` has {} lanes", p.name, p.num_elts));
+            c.err(
+                Rule::PredSize,
+                format!("predicate `{}` has {} lanes", p.name, p.num_elts),
+            );
         }
     }
     let mut ranges: Vec<(u32, u32, &str)> = Vec::new();
@@ -357,19 +393,39 @@ fn decls(c: &mut Checker<'_>) {
             continue;
         };
         if inp.size as u32 != v.bytes() {
-            c.err(Rule::InputLayout, format!("input `{}` size {} != variable size {}", v.name, inp.size, v.bytes()));
+            c.err(
+                Rule::InputLayout,
+                format!(
+                    "input `{}` size {} != variable size {}",
+                    v.name,
+                    inp.size,
+                    v.bytes()
+                ),
+            );
         }
         let need = c.var_align(inp.var).max(v.ty.size());
         if !(inp.offset as u32).is_multiple_of(need) {
-            c.err(Rule::InputAlign, format!("input `{}` at {} is not {need}-byte aligned", v.name, inp.offset));
+            c.err(
+                Rule::InputAlign,
+                format!(
+                    "input `{}` at {} is not {need}-byte aligned",
+                    v.name, inp.offset
+                ),
+            );
         }
         if (inp.offset as u32) < c.p.grf_bytes() {
-            c.err(Rule::InputR0, format!("input `{}` at {} overlaps r0", v.name, inp.offset));
+            c.err(
+                Rule::InputR0,
+                format!("input `{}` at {} overlaps r0", v.name, inp.offset),
+            );
         }
         let (lo, hi) = (inp.offset as u32, inp.offset as u32 + inp.size as u32);
         for &(l, h, other) in &ranges {
             if lo < h && l < hi {
-                c.err(Rule::InputLayout, format!("input `{}` overlaps `{other}`", v.name));
+                c.err(
+                    Rule::InputLayout,
+                    format!("input `{}` overlaps `{other}`", v.name),
+                );
             }
         }
         ranges.push((lo, hi, v.name.as_str()));
@@ -390,7 +446,10 @@ fn labels(c: &mut Checker<'_>) {
     }
     for (i, n) in placed.iter().enumerate() {
         if *n > 1 {
-            c.err(Rule::Labels, format!("label `{}` is placed {n} times", k.labels[i]));
+            c.err(
+                Rule::Labels,
+                format!("label `{}` is placed {n} times", k.labels[i]),
+            );
         }
     }
     for (idx, inst) in k.insts.iter().enumerate() {
@@ -414,6 +473,8 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmAtomic, Ext::Atomic(..))
             | (Op::Fence, Ext::Fence(_))
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
-    ) || (!matches!(inst.op, Op::Cmp | Op::SvmAtomic | Op::Fence | Op::SvmGather | Op::SvmScatter)
-        && inst.ext == Ext::None)
+    ) || (!matches!(
+        inst.op,
+        Op::Cmp | Op::SvmAtomic | Op::Fence | Op::SvmGather | Op::SvmScatter
+    ) && inst.ext == Ext::None)
 }

@@ -36,7 +36,10 @@ impl Tally {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((k, p)) = todo.get(i) else { break };
                     if let Err(e) = check(k, *p) {
-                        failures.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{} on {p}: {e}", k.name));
+                        failures
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push(format!("{} on {p}: {e}", k.name));
                     }
                 });
             }
@@ -87,8 +90,12 @@ fn normalize(s: &str, renames: &[(String, String)]) -> String {
 /// name, variables, predicates, labels (all distinct in our tests).
 fn label_renames(k: &Kernel) -> Vec<(String, String)> {
     let base = 1 + k.vars.len() + k.preds.len();
-    let mut v: Vec<(String, String)> =
-        k.labels.iter().enumerate().map(|(i, l)| (format!("{l}_{}", base + i), l.clone())).collect();
+    let mut v: Vec<(String, String)> = k
+        .labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (format!("{l}_{}", base + i), l.clone()))
+        .collect();
     // Longest first so `L1_12` is not hit by a shorter rename.
     v.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     v
@@ -99,20 +106,26 @@ fn label_renames(k: &Kernel) -> Vec<(String, String)> {
 /// same `-dumpcommonisa` print as the text path.
 pub fn check(k: &Kernel, p: Platform) -> Result<(), String> {
     let text = k.to_text();
-    let t = genx_ir(GenxInput::Text(&text), p.genx_name()).map_err(|e| format!("text path: {e}\n{text}"))?;
+    let t = genx_ir(GenxInput::Text(&text), p.genx_name())
+        .map_err(|e| format!("text path: {e}\n{text}"))?;
     let isa = k.to_isa();
-    let b = genx_ir(GenxInput::Binary(&isa), p.genx_name()).map_err(|e| format!(".isa path: {e}\n{text}"))?;
+    let b = genx_ir(GenxInput::Binary(&isa), p.genx_name())
+        .map_err(|e| format!(".isa path: {e}\n{text}"))?;
     let ren = label_renames(k);
     let (ta, ba) = (normalize(&t.asm, &[]), normalize(&b.asm, &ren));
     if ta != ba {
-        return Err(format!("Gen code differs between text and .isa\n--- text\n{ta}--- isa\n{ba}"));
+        return Err(format!(
+            "Gen code differs between text and .isa\n--- text\n{ta}--- isa\n{ba}"
+        ));
     }
     let (td, bd) = (
         normalize(t.visaasm.as_deref().unwrap_or(""), &[]),
         normalize(b.visaasm.as_deref().unwrap_or(""), &ren),
     );
     if td.is_empty() || td != bd {
-        return Err(format!("-dumpcommonisa differs between text and .isa\n--- text\n{td}--- isa\n{bd}"));
+        return Err(format!(
+            "-dumpcommonisa differs between text and .isa\n--- text\n{td}--- isa\n{bd}"
+        ));
     }
     Ok(())
 }

@@ -74,19 +74,44 @@ pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
         _ => None,
     };
     let exec = match form {
-        Form::NoMask => Exec { nomask: true, ..exec },
+        Form::NoMask => Exec {
+            nomask: true,
+            ..exec
+        },
         Form::M5 => Exec { offset: 4, ..exec },
         _ => exec,
     };
     let p = guard.map(|_| k.decl_pred("P1", 8));
     if let Some(p) = p {
-        let e = Exec { nomask: false, offset: 0, ..exec };
-        k.cmp(e, Relop::Lt, Operand::pred(p), Operand::src(c), Operand::imm(Imm::ud(10)));
+        let e = Exec {
+            nomask: false,
+            offset: 0,
+            ..exec
+        };
+        k.cmp(
+            e,
+            Relop::Lt,
+            Operand::pred(p),
+            Operand::src(c),
+            Operand::imm(Imm::ud(10)),
+        );
     }
     let n = op.num_sources();
-    let src0 = if n >= 1 { Operand::raw(s0) } else { Operand::null() };
-    let src1 = if n == 2 { Operand::raw(s1) } else { Operand::null() };
-    let dst = if matches!(form, Form::NullDst) { Operand::null() } else { Operand::raw(d) };
+    let src0 = if n >= 1 {
+        Operand::raw(s0)
+    } else {
+        Operand::null()
+    };
+    let src1 = if n == 2 {
+        Operand::raw(s1)
+    } else {
+        Operand::null()
+    };
+    let dst = if matches!(form, Form::NullDst) {
+        Operand::null()
+    } else {
+        Operand::raw(d)
+    };
     let i = k.svm_atomic(exec, op, w, Operand::raw(a), dst, src0, src1);
     if let (Some(g), Some(p)) = (guard, p) {
         i.predicated(g(p));
@@ -110,7 +135,13 @@ pub fn atomic_matrix() -> Vec<Kernel> {
                     v.push(atomic(op, w, Exec::new(size), form));
                 }
             }
-            for form in [Form::PredNot, Form::PredAny, Form::PredAll, Form::NoMask, Form::M5] {
+            for form in [
+                Form::PredNot,
+                Form::PredAny,
+                Form::PredAll,
+                Form::NoMask,
+                Form::M5,
+            ] {
                 v.push(atomic(op, w, Exec::new(ExecSize::S8), form));
             }
         }
@@ -159,7 +190,13 @@ fn cas32(p: Platform, lanes: u16) -> Kernel {
     k.place(lp);
     k.add(ew, Operand::dst(new), Operand::src(old), Operand::src(val));
     atom(&mut k, AtomicOp::CmpXchg, prevu, newu, Some(oldu));
-    k.cmp(ew, Relop::Ne, Operand::pred(p1), Operand::src(prevu), Operand::src(oldu));
+    k.cmp(
+        ew,
+        Relop::Ne,
+        Operand::pred(p1),
+        Operand::src(prevu),
+        Operand::src(oldu),
+    );
     k.mov(ew, Operand::dst(old), Operand::src(prev));
     k.goto(ew, lp).predicated(Predicate::on(p1));
     k.mov(ew, Operand::dst(res), Operand::src(old));
@@ -189,19 +226,51 @@ fn cas64(swap: Relop) -> Kernel {
     let s2 = |var, col| Operand::src_at(var, 0, col, Region::STRIDE2);
     let d2 = |var, col| Operand::dst_at(var, 0, col, 2);
     k.mov(e16, Operand::dst(zerod), Operand::imm(Imm::ud(0)));
-    k.svm_atomic(e8, AtomicOp::Or, AtomicWidth::W64, Operand::raw(a), Operand::raw(old), Operand::raw(zero), Operand::null());
+    k.svm_atomic(
+        e8,
+        AtomicOp::Or,
+        AtomicWidth::W64,
+        Operand::raw(a),
+        Operand::raw(old),
+        Operand::raw(zero),
+        Operand::null(),
+    );
     k.place(lp);
     // new = old + val, 64-bit, from 32-bit halves with a carry.
-    k.addc(e8, d2(newd, 0), Operand::dst(carry), s2(oldd, 0), s2(vald, 0));
+    k.addc(
+        e8,
+        d2(newd, 0),
+        Operand::dst(carry),
+        s2(oldd, 0),
+        s2(vald, 0),
+    );
     k.add(e8, d2(newd, 1), s2(oldd, 1), s2(vald, 1));
     k.add(e8, d2(newd, 1), s2(newd, 1), Operand::src(carry));
-    k.svm_atomic(e8, AtomicOp::CmpXchg, AtomicWidth::W64, Operand::raw(a), Operand::raw(prev), Operand::raw(new), Operand::raw(old));
+    k.svm_atomic(
+        e8,
+        AtomicOp::CmpXchg,
+        AtomicWidth::W64,
+        Operand::raw(a),
+        Operand::raw(prev),
+        Operand::raw(new),
+        Operand::raw(old),
+    );
     k.cmp(e8, swap, Operand::pred(p1), s2(prevd, 0), s2(oldd, 0));
     k.cmp(e8, swap, Operand::pred(p2), s2(prevd, 1), s2(oldd, 1));
     let combine = if swap == Relop::Ne { Op::Or } else { Op::And };
-    k.binary(combine, e8, Operand::pred(p1), Operand::pred(p1), Operand::pred(p2));
+    k.binary(
+        combine,
+        e8,
+        Operand::pred(p1),
+        Operand::pred(p1),
+        Operand::pred(p2),
+    );
     k.mov(e16, Operand::dst(oldd), Operand::src(prevd));
-    let g = if swap == Relop::Ne { Predicate::on(p1) } else { Predicate::not(p1) };
+    let g = if swap == Relop::Ne {
+        Predicate::on(p1)
+    } else {
+        Predicate::not(p1)
+    };
     k.goto(e8, lp).predicated(g);
     k.ret();
     k
@@ -210,7 +279,13 @@ fn cas64(swap: Relop) -> Kernel {
 /// CAS loops: 32-bit at SIMD8/16/32, 64-bit with `cmp.ne`+`or` and with
 /// `cmp.eq`+`and`+`(!P)`.
 pub fn cas_loops(p: Platform) -> Vec<Kernel> {
-    vec![cas32(p, 8), cas32(p, 16), cas32(p, 32), cas64(Relop::Ne), cas64(Relop::Eq)]
+    vec![
+        cas32(p, 8),
+        cas32(p, 16),
+        cas32(p, 32),
+        cas64(Relop::Ne),
+        cas64(Relop::Eq),
+    ]
 }
 
 /// A kernel frame for ALU tests: inputs X (ud), Y (d), F (f) at 64/128/192
@@ -272,7 +347,12 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.add(e8, dst(v.i), src(v.y), src(v.y).with_mod(SrcMod::Neg));
         k.mul(e8, dst(v.u), src(v.u), src(v.x));
         k.mad(e8, dst(v.i), src(v.i), src(v.y), O::imm(Imm::d(-3)));
-        k.add(e8, dst(v.i), O::src(v.y).with_mod(SrcMod::Abs), O::scalar(v.i));
+        k.add(
+            e8,
+            dst(v.i),
+            O::src(v.y).with_mod(SrcMod::Abs),
+            O::scalar(v.i),
+        );
     });
     add("carry", &|k, v| {
         k.addc(e8, dst(v.u), dst(v.x), src(v.x), src(v.u));
@@ -284,7 +364,13 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         }
         k.binary(Op::Asr, e8, dst(v.i), src(v.y), O::imm(Imm::d(2)));
         k.unary(Op::Not, e8, dst(v.u), src(v.x));
-        k.binary(Op::And, e8, dst(v.u), src(v.x), src(v.u).with_mod(SrcMod::Not));
+        k.binary(
+            Op::And,
+            e8,
+            dst(v.u),
+            src(v.x),
+            src(v.u).with_mod(SrcMod::Not),
+        );
     });
     add("minmax", &|k, v| {
         k.binary(Op::Min, e8, dst(v.u), src(v.x), src(v.u));
@@ -297,7 +383,8 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.mul(e8, dst(v.g), src(v.g), src(v.f).with_mod(SrcMod::NegAbs));
         k.mad(e8, dst(v.g), src(v.g), src(v.f), src(v.g));
         k.unary(Op::Inv, e8, dst(v.g), src(v.g));
-        k.add(e8, dst(v.g), src(v.g), O::imm(Imm::f(0.0))).saturate();
+        k.add(e8, dst(v.g), src(v.g), O::imm(Imm::f(0.0)))
+            .saturate();
     });
     add("half_math", &|k, v| {
         let e16 = Exec::new(ExecSize::S16);
@@ -311,7 +398,20 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.mov(e8, dst(v.i), src(v.f)); // f -> d
         k.mov(e8, dst(v.u), src(v.y)); // d -> ud
         k.mov(Exec::new(ExecSize::S16), dst(v.w), O::imm(Imm::uw(7)));
-        k.mov(e8, dst(v.u), O::src_at(v.w, 0, 0, Region { vstride: 2, width: 1, hstride: 0 })); // uw -> ud
+        k.mov(
+            e8,
+            dst(v.u),
+            O::src_at(
+                v.w,
+                0,
+                0,
+                Region {
+                    vstride: 2,
+                    width: 1,
+                    hstride: 0,
+                },
+            ),
+        ); // uw -> ud
         k.mov(e8, O::dst_at(v.w, 0, 0, 2), src(v.x)); // ud -> uw
         k.mov(e8, dst(v.h), src(v.f)); // f -> hf
         k.mov(e8, dst(v.g), src(v.h)); // hf -> f
@@ -330,24 +430,35 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.mov(e8, dst(v.sq), src(v.q));
     });
     add("compare_select", &|k, v| {
-        for r in [Relop::Eq, Relop::Ne, Relop::Gt, Relop::Ge, Relop::Lt, Relop::Le] {
+        for r in [
+            Relop::Eq,
+            Relop::Ne,
+            Relop::Gt,
+            Relop::Ge,
+            Relop::Lt,
+            Relop::Le,
+        ] {
             k.cmp(e8, r, O::pred(v.p1), src(v.x), O::imm(Imm::ud(4)));
         }
         k.cmp(e8, Relop::Lt, O::pred(v.p2), src(v.f), O::imm(Imm::f(1.0)));
         k.cmp(e8, Relop::Gt, dst(v.u), src(v.x), src(v.u));
-        k.binary(Op::Sel, e8, dst(v.u), src(v.x), src(v.u)).predicated(Predicate::on(v.p1));
-        k.binary(Op::Sel, e8, dst(v.g), src(v.f), O::imm(Imm::f(-2.0))).predicated(Predicate::not(v.p2));
+        k.binary(Op::Sel, e8, dst(v.u), src(v.x), src(v.u))
+            .predicated(Predicate::on(v.p1));
+        k.binary(Op::Sel, e8, dst(v.g), src(v.f), O::imm(Imm::f(-2.0)))
+            .predicated(Predicate::not(v.p2));
         k.setp(Exec::nomask(ExecSize::S16), v.p1, O::imm(Imm::uw(0xff0f)));
         k.binary(Op::Xor, e8, O::pred(v.p1), O::pred(v.p1), O::pred(v.p2));
         k.unary(Op::Not, e8, O::pred(v.p2), O::pred(v.p1));
-        k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(1))).predicated(Predicate::on(v.p2));
+        k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(1)))
+            .predicated(Predicate::on(v.p2));
     });
     add("branches", &|k, v| {
         let skip = k.label("SKIP");
         let fwd = k.label("FWD");
         let back = k.label("BACK");
         k.cmp(e8, Relop::Eq, O::pred(v.p1), src(v.x), O::imm(Imm::ud(0)));
-        k.jmp(Exec::new(ExecSize::S1), skip).predicated(Predicate::all(v.p1));
+        k.jmp(Exec::new(ExecSize::S1), skip)
+            .predicated(Predicate::all(v.p1));
         k.add(e8, dst(v.u), src(v.x), O::imm(Imm::ud(1)));
         k.place(skip);
         k.goto(e8, fwd).predicated(Predicate::on(v.p1));
@@ -357,7 +468,8 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
         k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(1)));
         k.cmp(e8, Relop::Lt, O::pred(v.p2), src(v.u), O::imm(Imm::ud(8)));
         k.goto(e8, back).predicated(Predicate::on(v.p2));
-        k.jmp(Exec::new(ExecSize::S1), skip).predicated(Predicate::any(v.p2));
+        k.jmp(Exec::new(ExecSize::S1), skip)
+            .predicated(Predicate::any(v.p2));
     });
     v
 }
@@ -377,7 +489,10 @@ pub fn memory() -> Vec<Kernel> {
                 let d = k.decl_simd("D", ty, lanes * per_lane);
                 k.input(a, 64);
                 let e = Exec::new(ExecSize::from_lanes(lanes as u32).expect("lanes"));
-                let b = Blocks { block_bytes: bytes, num_blocks: num };
+                let b = Blocks {
+                    block_bytes: bytes,
+                    num_blocks: num,
+                };
                 k.svm_gather(e, b, Operand::raw(a), Operand::raw(d));
                 k.svm_scatter(e, b, Operand::raw(a), Operand::raw(d));
                 k.ret();
@@ -387,15 +502,50 @@ pub fn memory() -> Vec<Kernel> {
     }
     let fences = [
         Fence::default(),
-        Fence { commit: true, ..Fence::default() },
-        Fence { local: true, ..Fence::default() },
-        Fence { local: true, commit: true, ..Fence::default() },
-        Fence { commit: true, rw: true, ..Fence::default() },
-        Fence { constant: true, sampler: true, ..Fence::default() },
-        Fence { icache: true, ..Fence::default() },
-        Fence { rw: true, ..Fence::default() },
-        Fence { commit: true, icache: true, sampler: true, constant: true, rw: true, l1: true, local: false },
-        Fence { l1: true, ..Fence::default() },
+        Fence {
+            commit: true,
+            ..Fence::default()
+        },
+        Fence {
+            local: true,
+            ..Fence::default()
+        },
+        Fence {
+            local: true,
+            commit: true,
+            ..Fence::default()
+        },
+        Fence {
+            commit: true,
+            rw: true,
+            ..Fence::default()
+        },
+        Fence {
+            constant: true,
+            sampler: true,
+            ..Fence::default()
+        },
+        Fence {
+            icache: true,
+            ..Fence::default()
+        },
+        Fence {
+            rw: true,
+            ..Fence::default()
+        },
+        Fence {
+            commit: true,
+            icache: true,
+            sampler: true,
+            constant: true,
+            rw: true,
+            l1: true,
+            local: false,
+        },
+        Fence {
+            l1: true,
+            ..Fence::default()
+        },
     ];
     for (i, f) in fences.into_iter().enumerate() {
         let mut k = Kernel::new(format!("fence{i}"));
@@ -404,7 +554,15 @@ pub fn memory() -> Vec<Kernel> {
         k.input(a, 64);
         k.input(s, 128);
         k.fence(f);
-        k.svm_atomic(Exec::new(ExecSize::S8), AtomicOp::Add, AtomicWidth::W32, Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null());
+        k.svm_atomic(
+            Exec::new(ExecSize::S8),
+            AtomicOp::Add,
+            AtomicWidth::W32,
+            Operand::raw(a),
+            Operand::null(),
+            Operand::raw(s),
+            Operand::null(),
+        );
         k.fence(f);
         k.ret();
         v.push(k);

@@ -62,6 +62,10 @@ pub fn run_all(ctx: &mut Ctx) -> Vec<String> {
     if file.funcs.is_empty() {
         failures.push("no functions\n".to_string());
     }
+    if file.tests.iter().filter(|t| t.has_flag("precise-output")).count() > 1 {
+        failures.push("only one `test` line per file may be precise-output (they share the expectation blocks)\n".to_string());
+        return failures;
+    }
     if !file.tests.iter().any(|t| t.name == "print") {
         if let Err(e) = print::round_trip(ctx) {
             failures.push(format!("[round trip] {e}"));

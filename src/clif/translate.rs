@@ -39,7 +39,17 @@ pub fn import(src: &cl::Function, opts: &ImportOptions) -> Result<Function, Impo
         function: t.name.clone(),
         messages: diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "),
     })?;
-    Ok(out)
+    Ok(renumbered(out))
+}
+
+/// The function with values and blocks numbered in text order (the
+/// translation creates every block parameter first, which reads badly).
+/// Printing and re-parsing is the IR's own canonical numbering.
+fn renumbered(func: Function) -> Function {
+    match atomc_ir::parse::parse(&func.to_string()) {
+        Ok(mut funcs) if funcs.len() == 1 => funcs.pop().unwrap_or(func),
+        _ => func,
+    }
 }
 
 pub(super) struct Translator<'a> {

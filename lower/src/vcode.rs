@@ -298,6 +298,12 @@ impl fmt::Display for Reg {
 ///
 /// "Early" and "late" are the two points of an instruction: sources are read early, results
 /// written late, so a result may share a register with a source that dies here.
+///
+/// There is deliberately no fixed-register rule: kernels have no register ABI, and the
+/// allocator renumbers its registers widest-first after allocation, so a regalloc2 fixed
+/// register would not survive as a hardware number. A field that must name a specific hardware
+/// register can hold [`Reg::Hw`]; the allocator does not see it, and the post-allocation checker
+/// reports any value it clobbers.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum OperandRule {
     /// Read at the start of the instruction (the normal source).

@@ -111,7 +111,8 @@ pub struct Allocation {
     pub edits: Vec<EditAt>,
     /// GPRs used: R0..R(num_regs-1).
     pub num_regs: u32,
-    /// `num_regs` rounded up to the hardware's allocation granule of 8.
+    /// `num_regs` rounded up to the hardware's allocation granule of 8 (informational: 254
+    /// registers round to 256 although no kernel can name more than 255).
     pub num_regs_rounded: u32,
     /// 4-byte local-memory slots used by spills.
     pub spill_slots: u32,

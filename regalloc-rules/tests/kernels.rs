@@ -545,3 +545,53 @@ fn final_code_prints_inserted_instructions() {
         "{text}"
     );
 }
+
+/// 62 quads + a pair + 4 singles live at once: 254 registers. SM50 (R0..R254) holds them all;
+/// SM90 (R0..R252) must spill.
+#[test]
+fn budget_differs_per_target() {
+    let mut b = VCodeBuilder::<T>::new();
+    let e = b.new_block();
+    let addr = b.new_vreg(RegClass::Pair);
+    b.push(
+        e,
+        T::Args {
+            dsts: vec![(addr.reg(), 2)],
+        },
+    );
+    let mut vals = Vec::new();
+    for class in
+        std::iter::repeat_n(RegClass::Quad, 62).chain(std::iter::repeat_n(RegClass::Single, 4))
+    {
+        let v = b.new_vreg(class);
+        b.push(
+            e,
+            T::Const {
+                dst: v.reg(),
+                width: class.width(),
+            },
+        );
+        vals.push(v);
+    }
+    for v in &vals {
+        b.push(
+            e,
+            T::Store {
+                addr: addr.reg(),
+                val: v.reg(),
+                width: v.class().width(),
+            },
+        );
+    }
+    b.push(e, T::Exit);
+    let vc = b.finish().expect("valid");
+    let o = AllocOptions { slack: 0, ..opts() };
+    let a50 = allocate_and_check(&vc, Target::Sm50, &o).expect("sm_50 allocates");
+    report("254 live, sm_50", &a50);
+    assert_eq!(a50.alloc.num_regs, 254);
+    assert_eq!(a50.alloc.stats.spills, 0);
+    let a90 = allocate_and_check(&vc, Target::Sm90, &o).expect("sm_90 allocates");
+    report("254 live, sm_90", &a90);
+    assert!(a90.alloc.num_regs <= 253);
+    assert!(a90.alloc.stats.spills > 0);
+}

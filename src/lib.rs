@@ -181,6 +181,8 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
             let bytes = out.kernel.bytes(out.arch).map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
             Ok(Output::Binary(bytes))
         }
+        Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
+        Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
             let vcode = pipeline::select(func, target)?;
             Ok(Output::Text(vcode.to_string()))
@@ -190,4 +192,26 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
             Err(CompileError::NoSuchOutput { target, emit: name })
         }
     }
+}
+
+/// Legalizes `func` for a vISA target and widens it into a checked vISA
+/// kernel (`atomc_emit::visa_lower`); `opts` picks the SIMD width.
+pub fn visa_kernel(
+    func: &ir::Function,
+    target: Target,
+    opts: &atomc_emit::visa_lower::Options,
+) -> Result<atomc_emit::visa::Kernel, CompileError> {
+    use atomc_emit::visa::Platform;
+    use atomc_emit::visa_lower::{lower, LowerError};
+    let platform = match target {
+        Target::Visa(VisaPlatform::Tgllp) => Platform::Tgllp,
+        Target::Visa(VisaPlatform::Dg2) => Platform::Dg2,
+        Target::Visa(VisaPlatform::Pvc) => Platform::Pvc,
+        _ => return Err(CompileError::NoSuchOutput { target, emit: "visaasm" }),
+    };
+    let legal = pipeline::legalize(func, target)?;
+    lower(&legal, platform, opts).map_err(|e| match e {
+        LowerError::Unsupported { op, reason, .. } => CompileError::Unsupported { target, op, reason },
+        e @ LowerError::Rules(_) => CompileError::Internal(e.to_string()),
+    })
 }

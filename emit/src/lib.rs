@@ -2,5 +2,6 @@
 pub mod codegen;
 pub mod oracle;
 pub mod visa;
+pub mod visa_lower;
 pub mod ptx;
 pub mod sass;

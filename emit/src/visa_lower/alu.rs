@@ -1,0 +1,670 @@
+//! ALU instructions, conversions and pointer arithmetic.
+//!
+//! 32-bit and narrower integers are `ud` dwords (narrow ones zero-extended:
+//! results that can carry into the upper bits are masked). 64-bit integers
+//! and pointers are computed on their `ud` halves (`<2;1,0>` regions), since
+//! TGLLP and DG2 have no 64-bit integer ALU and GenX_IR does not emulate one.
+
+use atomc_ir::{BinaryOp, ConvOp, FloatCC, Inst, InstData, IntCC, Type as IrType, UnaryOp, Value};
+
+use super::values::{canonical, is64, Loc};
+use super::{Lower, LowerError};
+use crate::visa::{Imm, Op, Operand, PredId, Relop, SrcMod, Type, VarId};
+
+/// Negates a source: a modifier on a register, the value on an immediate.
+fn neg(o: Operand) -> Operand {
+    match o {
+        Operand::Imm(i) => {
+            let b = (i.bits as u32).wrapping_neg() as u64;
+            Operand::imm(Imm { ty: i.ty, bits: b })
+        }
+        other => other.with_mod(SrcMod::Neg),
+    }
+}
+
+/// The mask of an integer type's bits within a dword.
+fn mask(t: IrType) -> Option<u32> {
+    match t.bits() {
+        8 => Some(0xff),
+        16 => Some(0xffff),
+        _ => None,
+    }
+}
+
+impl Lower<'_> {
+    fn op_text(&self, inst: Inst) -> String {
+        atomc_ir::print::inst_to_string(self.f, inst).trim().to_string()
+    }
+
+    /// An unsupported-instruction error naming `inst`.
+    pub(crate) fn reject(&self, inst: Inst, reason: &str) -> LowerError {
+        self.unsupported(&self.op_text(inst), reason)
+    }
+
+    /// No fp64 ALU on this part (TGLLP, DG2: ocloc refuses `double` there).
+    fn no_fp64(&self) -> bool {
+        self.p.lacks_int64_alu()
+    }
+
+    /// Makes sure two sources are not both immediates (the first goes to a
+    /// register).
+    fn unimm(&mut self, a: Operand, b: Operand, ty: Type) -> (Operand, Operand) {
+        if matches!(a, Operand::Imm(_)) && matches!(b, Operand::Imm(_)) {
+            let t = self.tmp(ty, true);
+            let ex = self.exec(true);
+            self.k.mov(ex, Operand::dst(t), a);
+            (Operand::scalar(t), b)
+        } else {
+            (a, b)
+        }
+    }
+
+    /// `and dst, dst, mask` for narrow integer results.
+    fn narrow(&mut self, var: VarId, t: IrType, uniform: bool) {
+        if let Some(m) = mask(t) {
+            let ex = self.exec(uniform);
+            let s = if uniform { Operand::scalar(var) } else { Operand::src(var) };
+            self.k.binary(Op::And, ex, Operand::dst(var), s, Operand::imm(Imm::ud(m)));
+        }
+    }
+
+    /// A signed (`d`) source holding `v` sign-extended from its width.
+    fn sext32(&mut self, v: Value) -> Result<Operand, LowerError> {
+        let t = self.ty(v);
+        let bits = t.bits();
+        if bits >= 32 {
+            return self.src(v, Type::D);
+        }
+        if let Loc::Const(c) = self.loc(v)? {
+            let sh = 64 - bits;
+            return Ok(Operand::imm(Imm::d(((c << sh) as i64 >> sh) as i32)));
+        }
+        let u = self.is_uniform(v);
+        let tmp = self.tmp(Type::D, u);
+        let ex = self.exec(u);
+        let s = self.src(v, Type::D)?;
+        let sh = Operand::imm(Imm::ud(32 - bits));
+        let ts = if u { Operand::scalar(tmp) } else { Operand::src(tmp) };
+        self.k.binary(Op::Shl, ex, Operand::dst(tmp), s, sh);
+        self.k.binary(Op::Asr, ex, Operand::dst(tmp), ts, sh);
+        Ok(ts)
+    }
+
+    /// The low and high halves of an integer value as `ud` sources; a
+    /// narrower value is extended (signed or not) to 64 bits.
+    fn halves(&mut self, v: Value, signed: bool) -> Result<(Operand, Operand), LowerError> {
+        if is64(self.ty(v)) {
+            return Ok((self.half(v, false, Type::UD)?, self.half(v, true, Type::UD)?));
+        }
+        let lo = if signed { self.sext32(v)? } else { self.src(v, Type::UD)? };
+        if let Operand::Imm(i) = lo {
+            let hi = if signed && (i.bits as u32 as i32) < 0 { 0xffff_ffff } else { 0 };
+            let lo = Operand::imm(Imm::ud(i.bits as u32));
+            return Ok((lo, Operand::imm(Imm::ud(hi))));
+        }
+        if !signed {
+            return Ok((lo, Operand::imm(Imm::ud(0))));
+        }
+        let u = self.is_uniform(v);
+        let hi = self.tmp(Type::D, u);
+        let ex = self.exec(u);
+        self.k.binary(Op::Asr, ex, Operand::dst(hi), lo, Operand::imm(Imm::ud(31)));
+        let hv = self.view(hi, Type::UD);
+        let lv = match lo {
+            Operand::Src { var, row, col, region, .. } => {
+                Operand::src_at(self.view(var, Type::UD), row, col, region)
+            }
+            o => o,
+        };
+        Ok((lv, if u { Operand::scalar(hv) } else { Operand::src(hv) }))
+    }
+
+    /// `r = a + b` on 64-bit halves.
+    pub(crate) fn add64_pub(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        self.add64(r, u, a, b)
+    }
+
+    fn add64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        let ex = self.exec(u);
+        let carry = self.tmp(Type::UD, u);
+        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
+        let lo = self.half_dst(r, u, false, Type::UD);
+        self.k.addc(ex, lo, Operand::dst(carry), alo, blo);
+        let (ahi, bhi) = self.unimm(a.1, b.1, Type::UD);
+        let hi = self.half_dst(r, u, true, Type::UD);
+        self.k.add(ex, hi, ahi, bhi);
+        let hs = self.half_of(r, u, true, Type::UD);
+        let cs = if u { Operand::scalar(carry) } else { Operand::src(carry) };
+        self.k.add(ex, hi, hs, cs);
+    }
+
+    /// `r = a - b` on 64-bit halves.
+    fn sub64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        let ex = self.exec(u);
+        let borrow = self.tmp(Type::UD, u);
+        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
+        let lo = self.half_dst(r, u, false, Type::UD);
+        self.k.subb(ex, lo, Operand::dst(borrow), alo, blo);
+        let hi = self.half_dst(r, u, true, Type::D);
+        let (x, y) = (as_d(self, a.1), as_d(self, b.1));
+        let (ahi, bhi) = self.unimm(x, y, Type::D);
+        self.k.add(ex, hi, ahi, neg(bhi));
+        let hs = self.half_of(r, u, true, Type::D);
+        let bv = self.view(borrow, Type::D);
+        let bs = if u { Operand::scalar(bv) } else { Operand::src(bv) };
+        self.k.add(ex, hi, hs, neg(bs));
+    }
+
+    /// A 64-bit shift by a constant amount (`op`: shl, shr or asr).
+    fn shift64(&mut self, r: VarId, u: bool, op: BinaryOp, a: (Operand, Operand), k: u32) {
+        let ex = self.exec(u);
+        let k = k % 64;
+        let (lo_d, hi_d) = (self.half_dst(r, u, false, Type::UD), self.half_dst(r, u, true, Type::UD));
+        let sh = |n: u32| Operand::imm(Imm::ud(n));
+        let hi_a_d = as_d(self, a.1);
+        if k == 0 {
+            self.k.mov(ex, lo_d, a.0);
+            self.k.mov(ex, hi_d, a.1);
+            return;
+        }
+        let t = self.tmp(Type::UD, u);
+        let ts = if u { Operand::scalar(t) } else { Operand::src(t) };
+        match (op, k < 32) {
+            (BinaryOp::Ishl, true) => {
+                self.k.binary(Op::Shr, ex, Operand::dst(t), a.0, sh(32 - k));
+                self.k.binary(Op::Shl, ex, hi_d, a.1, sh(k));
+                let hs = self.half_of(r, u, true, Type::UD);
+                self.k.binary(Op::Or, ex, hi_d, hs, ts);
+                self.k.binary(Op::Shl, ex, lo_d, a.0, sh(k));
+            }
+            (BinaryOp::Ishl, false) => {
+                self.k.binary(Op::Shl, ex, hi_d, a.0, sh(k - 32));
+                self.k.mov(ex, lo_d, sh(0));
+            }
+            (_, true) => {
+                let hop = if op == BinaryOp::Sshr { Op::Asr } else { Op::Shr };
+                let hsrc = if op == BinaryOp::Sshr { hi_a_d } else { a.1 };
+                let hdst = if op == BinaryOp::Sshr { self.half_dst(r, u, true, Type::D) } else { hi_d };
+                self.k.binary(Op::Shl, ex, Operand::dst(t), a.1, sh(32 - k));
+                self.k.binary(Op::Shr, ex, lo_d, a.0, sh(k));
+                let ls = self.half_of(r, u, false, Type::UD);
+                self.k.binary(Op::Or, ex, lo_d, ls, ts);
+                self.k.binary(hop, ex, hdst, hsrc, sh(k));
+            }
+            (_, false) => {
+                if op == BinaryOp::Sshr {
+                    let ld = self.half_dst(r, u, false, Type::D);
+                    self.k.binary(Op::Asr, ex, ld, hi_a_d, sh(k - 32));
+                    let hd = self.half_dst(r, u, true, Type::D);
+                    self.k.binary(Op::Asr, ex, hd, hi_a_d, sh(31));
+                } else {
+                    self.k.binary(Op::Shr, ex, lo_d, a.1, sh(k - 32));
+                    self.k.mov(ex, hi_d, sh(0));
+                }
+            }
+        }
+    }
+
+    /// A predicate: `a cc b` on 64-bit integers (two 32-bit compares per
+    /// half, combined with predicate logic).
+    fn cmp64(&mut self, cc: IntCC, a: Value, b: Value, u: bool) -> Result<PredId, LowerError> {
+        let ex = self.pred_exec(u);
+        let signed = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
+        let hty = if signed { Type::D } else { Type::UD };
+        let (alo, blo) = (self.half(a, false, Type::UD)?, self.half(b, false, Type::UD)?);
+        let (ahi, bhi) = (self.half(a, true, hty)?, self.half(b, true, hty)?);
+        let (alo, blo) = self.unimm(alo, blo, Type::UD);
+        let (ahi, bhi) = self.unimm(ahi, bhi, hty);
+        let p1 = self.tmp_pred();
+        let p2 = self.tmp_pred();
+        let pr = |p| Operand::pred(p);
+        match cc {
+            IntCC::Eq | IntCC::Ne => {
+                let r = if cc == IntCC::Eq { Relop::Eq } else { Relop::Ne };
+                self.k.cmp(ex, r, pr(p1), alo, blo);
+                self.k.cmp(ex, r, pr(p2), ahi, bhi);
+                let op = if cc == IntCC::Eq { Op::And } else { Op::Or };
+                self.k.binary(op, ex, pr(p1), pr(p1), pr(p2));
+            }
+            _ => {
+                let (strict, full) = match cc {
+                    IntCC::Slt | IntCC::Ult => (Relop::Lt, Relop::Lt),
+                    IntCC::Sle | IntCC::Ule => (Relop::Lt, Relop::Le),
+                    IntCC::Sgt | IntCC::Ugt => (Relop::Gt, Relop::Gt),
+                    _ => (Relop::Gt, Relop::Ge),
+                };
+                let p3 = self.tmp_pred();
+                self.k.cmp(ex, strict, pr(p1), ahi, bhi);
+                self.k.cmp(ex, Relop::Eq, pr(p2), ahi, bhi);
+                self.k.cmp(ex, full, pr(p3), alo, blo);
+                self.k.binary(Op::And, ex, pr(p2), pr(p2), pr(p3));
+                self.k.binary(Op::Or, ex, pr(p1), pr(p1), pr(p2));
+            }
+        }
+        Ok(p1)
+    }
+}
+
+/// A `ud` half-source seen as `d`.
+fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
+    match o {
+        Operand::Src { var, row, col, region, modifier } => {
+            let v = l.view(var, Type::D);
+            Operand::Src { var: v, row, col, region, modifier }
+        }
+        Operand::Imm(i) => Operand::imm(Imm { ty: Type::D, bits: i.bits }),
+        o => o,
+    }
+}
+
+/// Lowers one ALU, conversion or id instruction.
+pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
+    let f = l.f;
+    let data = &f.insts[inst];
+    let Some(res) = f.inst_result(inst) else { return Ok(()) };
+    let rt = f.value_type(res);
+    let u = l.is_uniform(res);
+    let ex = l.exec(u);
+    match *data {
+        InstData::Iconst { imm, .. } => {
+            let bits = if rt.bits() >= 64 { imm as u64 } else { imm as u64 & ((1u64 << rt.bits()) - 1) };
+            l.vals.insert(res, Loc::Const(bits));
+        }
+        InstData::Fconst { bits, .. } => {
+            if rt == IrType::F16 {
+                return Err(l.reject(inst, "f16 values are not lowered for vISA"));
+            }
+            l.vals.insert(res, Loc::Const(bits));
+        }
+        InstData::Special { reg } => {
+            let (var, uni) = super::abi::special(l, reg).ok_or_else(|| l.reject(inst, "no input for it"))?;
+            l.vals.insert(res, Loc::Var { var, uniform: uni });
+        }
+        InstData::Unary { op, arg } => unary(l, inst, op, arg, res, u)?,
+        InstData::Binary { op, args } => binary(l, inst, op, args, res, u)?,
+        InstData::Icmp { cond, args } => {
+            let at = f.value_type(args[0]);
+            let p = if is64(at) {
+                let p = l.cmp64(cond, args[0], args[1], u)?;
+                l.vals.insert(res, Loc::Pred { pred: p, uniform: u });
+                return Ok(());
+            } else {
+                let signed = matches!(cond, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
+                let (a, b) = if signed {
+                    (l.sext32(args[0])?, l.sext32(args[1])?)
+                } else {
+                    (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?)
+                };
+                let ty = if signed { Type::D } else { Type::UD };
+                let (a, b) = l.unimm(a, b, ty);
+                let r = match cond {
+                    IntCC::Eq => Relop::Eq,
+                    IntCC::Ne => Relop::Ne,
+                    IntCC::Slt | IntCC::Ult => Relop::Lt,
+                    IntCC::Sle | IntCC::Ule => Relop::Le,
+                    IntCC::Sgt | IntCC::Ugt => Relop::Gt,
+                    IntCC::Sge | IntCC::Uge => Relop::Ge,
+                };
+                let p = l.def_pred(res, u);
+                let pex = l.pred_exec(u);
+                l.k.cmp(pex, r, Operand::pred(p), a, b);
+                p
+            };
+            let _ = p;
+        }
+        InstData::Fcmp { cond, args } => {
+            let at = f.value_type(args[0]);
+            let ty = match at {
+                IrType::F32 => Type::F,
+                IrType::F64 if !l.no_fp64() => Type::DF,
+                _ => return Err(l.reject(inst, "float compares are lowered for f32 (and f64 on parts with fp64)")),
+            };
+            let a = l.src_whole(args[0], ty)?;
+            let b = l.src_whole(args[1], ty)?;
+            let (a, b) = l.unimm(a, b, ty);
+            let p = l.def_pred(res, u);
+            let pex = l.pred_exec(u);
+            let r = match cond {
+                FloatCC::Eq => Some(Relop::Eq),
+                FloatCC::Ne => Some(Relop::Ne),
+                FloatCC::Lt => Some(Relop::Lt),
+                FloatCC::Le => Some(Relop::Le),
+                FloatCC::Gt => Some(Relop::Gt),
+                FloatCC::Ge => Some(Relop::Ge),
+                FloatCC::Ord | FloatCC::Uno => None,
+            };
+            match r {
+                Some(r) => {
+                    l.k.cmp(pex, r, Operand::pred(p), a, b);
+                }
+                None => {
+                    // ord: a == a && b == b; uno: a != a || b != b.
+                    let (r, op) = if cond == FloatCC::Ord { (Relop::Eq, Op::And) } else { (Relop::Ne, Op::Or) };
+                    let p2 = l.tmp_pred();
+                    l.k.cmp(pex, r, Operand::pred(p), a, a);
+                    l.k.cmp(pex, r, Operand::pred(p2), b, b);
+                    l.k.binary(op, pex, Operand::pred(p), Operand::pred(p), Operand::pred(p2));
+                }
+            }
+        }
+        InstData::Select { cond, args } => {
+            let (p, _) = l.pred(cond)?;
+            let ty = canonical(rt).ok_or_else(|| l.reject(inst, "no vISA type holds the result"))?;
+            let r = l.def_var(res, u)?;
+            let guard = crate::visa::Predicate::on(p);
+            if ty.size() == 8 {
+                for hi in [false, true] {
+                    let a = l.half(args[0], hi, Type::UD)?;
+                    let b = l.half(args[1], hi, Type::UD)?;
+                    let (a, b) = l.unimm(a, b, Type::UD);
+                    let d = l.half_dst(r, u, hi, Type::UD);
+                    l.k.binary(Op::Sel, ex, d, a, b).predicated(guard);
+                }
+            } else {
+                let a = l.src(args[0], ty)?;
+                let b = l.src(args[1], ty)?;
+                let (a, b) = l.unimm(a, b, ty);
+                l.k.binary(Op::Sel, ex, Operand::dst(r), a, b).predicated(guard);
+            }
+        }
+        InstData::Convert { op, to, arg } => convert(l, inst, op, to, arg, res, u)?,
+        InstData::PtrAdd { ptr, offset } => {
+            let a = l.halves(ptr, false)?;
+            let b = l.halves(offset, true)?;
+            let r = l.def_var(res, u)?;
+            l.add64(r, u, a, b);
+        }
+        InstData::PtrToGeneric { ptr } => {
+            if f.value_type(ptr).bits() != 64 {
+                return Err(l.reject(inst, "shared pointers do not exist in vISA svm code"));
+            }
+            let loc = l.loc(ptr)?;
+            l.vals.insert(res, loc);
+        }
+        _ => return Err(l.reject(inst, "not an ALU instruction")),
+    }
+    Ok(())
+}
+
+fn unary(l: &mut Lower<'_>, inst: Inst, op: UnaryOp, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
+    let rt = l.ty(res);
+    let ex = l.exec(u);
+    if rt == IrType::F16 || rt.is_packed_float() {
+        return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA"));
+    }
+    let r = l.def_var(res, u)?;
+    // Float sign operations are bit operations on the (high) dword: exact
+    // for NaNs, and free of any fp64 need.
+    let sign_op = match op {
+        UnaryOp::Fneg => Some((Op::Xor, 0x8000_0000u32)),
+        UnaryOp::Fabs => Some((Op::And, 0x7fff_ffffu32)),
+        _ => None,
+    };
+    if let Some((bop, m)) = sign_op {
+        if is64(rt) {
+            let lo = l.half(arg, false, Type::UD)?;
+            let hi = l.half(arg, true, Type::UD)?;
+            let dl = l.half_dst(r, u, false, Type::UD);
+            let dh = l.half_dst(r, u, true, Type::UD);
+            l.k.mov(ex, dl, lo);
+            l.k.binary(bop, ex, dh, hi, Operand::imm(Imm::ud(m)));
+        } else {
+            let a = l.src(arg, Type::UD)?;
+            let d = l.dst(r, Type::UD);
+            l.k.binary(bop, ex, d, a, Operand::imm(Imm::ud(m)));
+        }
+        return Ok(());
+    }
+    if is64(rt) {
+        let a = l.halves(arg, false)?;
+        match op {
+            UnaryOp::Ineg => l.sub64(r, u, (Operand::imm(Imm::ud(0)), Operand::imm(Imm::ud(0))), a),
+            _ => {
+                for (hi, s) in [(false, a.0), (true, a.1)] {
+                    let d = l.half_dst(r, u, hi, Type::UD);
+                    l.k.unary(Op::Not, ex, d, s);
+                }
+            }
+        }
+        return Ok(());
+    }
+    match op {
+        UnaryOp::Ineg => {
+            let a = l.src(arg, Type::D)?;
+            let d = l.dst(r, Type::D);
+            l.k.mov(ex, d, neg(a));
+        }
+        _ => {
+            let a = l.src(arg, Type::UD)?;
+            l.k.unary(Op::Not, ex, Operand::dst(r), a);
+        }
+    }
+    l.narrow(r, rt, u);
+    Ok(())
+}
+
+fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Value, u: bool) -> Result<(), LowerError> {
+    let rt = l.ty(res);
+    let ex = l.exec(u);
+    if op.is_float() {
+        let ty = match rt {
+            IrType::F32 => Type::F,
+            IrType::F64 if !l.no_fp64() => Type::DF,
+            IrType::F64 => return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks")),
+            _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
+        };
+        let vop = match op {
+            BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
+            BinaryOp::Fmul => Op::Mul,
+            BinaryOp::Fmin => Op::Min,
+            BinaryOp::Fmax => Op::Max,
+            _ => return Err(l.reject(inst, "float division is not lowered for vISA (no exact IEEE divide)")),
+        };
+        let a = l.src_whole(args[0], ty)?;
+        let mut b = l.src_whole(args[1], ty)?;
+        if op == BinaryOp::Fsub {
+            b = match b {
+                Operand::Imm(i) => {
+                    let sign = if ty == Type::DF { 1u64 << 63 } else { 1u64 << 31 };
+                    Operand::imm(Imm { ty, bits: i.bits ^ sign })
+                }
+                o => o.with_mod(SrcMod::Neg),
+            };
+        }
+        let (a, b) = l.unimm(a, b, ty);
+        let r = l.def_var(res, u)?;
+        l.k.binary(vop, ex, Operand::dst(r), a, b);
+        return Ok(());
+    }
+    if matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem) {
+        return Err(l.reject(inst, "integer division is not lowered for vISA"));
+    }
+    if is64(rt) {
+        return binary64(l, inst, op, args, res, u);
+    }
+    let r = l.def_var(res, u)?;
+    let bits = rt.bits();
+    let signed = matches!(op, BinaryOp::Smin | BinaryOp::Smax | BinaryOp::Sshr);
+    let (a, b) = match op {
+        BinaryOp::Smin | BinaryOp::Smax => (l.sext32(args[0])?, l.sext32(args[1])?),
+        BinaryOp::Sshr => (l.sext32(args[0])?, l.src(args[1], Type::UD)?),
+        BinaryOp::Isub => (l.src(args[0], Type::D)?, neg(l.src(args[1], Type::D)?)),
+        _ => (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?),
+    };
+    // Shift amounts are taken modulo the width; Gen uses the low 5 bits.
+    let b = if matches!(op, BinaryOp::Ishl | BinaryOp::Ushr | BinaryOp::Sshr) && bits < 32 {
+        match b {
+            Operand::Imm(i) => Operand::imm(Imm::ud((i.bits as u32) % bits)),
+            o => {
+                let t = l.tmp(Type::UD, u);
+                l.k.binary(Op::And, ex, Operand::dst(t), o, Operand::imm(Imm::ud(bits - 1)));
+                if u { Operand::scalar(t) } else { Operand::src(t) }
+            }
+        }
+    } else {
+        b
+    };
+    let ty = if signed || op == BinaryOp::Isub { Type::D } else { Type::UD };
+    let (a, b) = l.unimm(a, b, ty);
+    let vop = match op {
+        BinaryOp::Iadd | BinaryOp::Isub => Op::Add,
+        BinaryOp::Imul => Op::Mul,
+        BinaryOp::Band => Op::And,
+        BinaryOp::Bor => Op::Or,
+        BinaryOp::Bxor => Op::Xor,
+        BinaryOp::Ishl => Op::Shl,
+        BinaryOp::Ushr => Op::Shr,
+        BinaryOp::Sshr => Op::Asr,
+        BinaryOp::Umin | BinaryOp::Smin => Op::Min,
+        _ => Op::Max,
+    };
+    let d = l.dst(r, ty);
+    l.k.binary(vop, ex, d, a, b);
+    if matches!(
+        op,
+        BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul | BinaryOp::Ishl | BinaryOp::Sshr | BinaryOp::Smin | BinaryOp::Smax
+    ) {
+        l.narrow(r, rt, u);
+    }
+    Ok(())
+}
+
+fn binary64(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Value, u: bool) -> Result<(), LowerError> {
+    let ex = l.exec(u);
+    let konst = |l: &Lower<'_>, v: Value| match l.loc(v) {
+        Ok(Loc::Const(c)) => Some(c),
+        _ => None,
+    };
+    let a = l.halves(args[0], false)?;
+    let b = l.halves(args[1], false)?;
+    match op {
+        BinaryOp::Iadd => {
+            let r = l.def_var(res, u)?;
+            l.add64(r, u, a, b);
+        }
+        BinaryOp::Isub => {
+            let r = l.def_var(res, u)?;
+            l.sub64(r, u, a, b);
+        }
+        BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => {
+            let vop = match op {
+                BinaryOp::Band => Op::And,
+                BinaryOp::Bor => Op::Or,
+                _ => Op::Xor,
+            };
+            let r = l.def_var(res, u)?;
+            for (hi, x, y) in [(false, a.0, b.0), (true, a.1, b.1)] {
+                let (x, y) = l.unimm(x, y, Type::UD);
+                let d = l.half_dst(r, u, hi, Type::UD);
+                l.k.binary(vop, ex, d, x, y);
+            }
+        }
+        BinaryOp::Imul => {
+            // Multiplying by a power of two is a shift; a general 64-bit
+            // multiply needs 32×32→64 products the op table lacks.
+            let (x, c) = match (konst(l, args[0]), konst(l, args[1])) {
+                (_, Some(c)) if c.is_power_of_two() => (a, c),
+                (Some(c), _) if c.is_power_of_two() => (b, c),
+                _ => return Err(l.reject(inst, "a 64-bit multiply is lowered only by a power-of-two constant")),
+            };
+            let r = l.def_var(res, u)?;
+            l.shift64(r, u, BinaryOp::Ishl, x, c.trailing_zeros());
+        }
+        BinaryOp::Ishl | BinaryOp::Ushr | BinaryOp::Sshr => {
+            let Some(c) = konst(l, args[1]) else {
+                return Err(l.reject(inst, "a 64-bit shift is lowered only by a constant amount"));
+            };
+            let r = l.def_var(res, u)?;
+            l.shift64(r, u, op, a, (c % 64) as u32);
+        }
+        BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
+            let cc = match op {
+                BinaryOp::Umin => IntCC::Ult,
+                BinaryOp::Umax => IntCC::Ugt,
+                BinaryOp::Smin => IntCC::Slt,
+                _ => IntCC::Sgt,
+            };
+            let p = l.cmp64(cc, args[0], args[1], u)?;
+            let r = l.def_var(res, u)?;
+            for (hi, x, y) in [(false, a.0, b.0), (true, a.1, b.1)] {
+                let (x, y) = l.unimm(x, y, Type::UD);
+                let d = l.half_dst(r, u, hi, Type::UD);
+                l.k.binary(Op::Sel, ex, d, x, y).predicated(crate::visa::Predicate::on(p));
+            }
+        }
+        _ => return Err(l.reject(inst, "this 64-bit operation is not lowered for vISA")),
+    }
+    Ok(())
+}
+
+fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
+    let from = l.ty(arg);
+    let ex = l.exec(u);
+    match op {
+        ConvOp::Bitcast => {
+            let (Some(ft), Some(tt)) = (canonical(from), canonical(to)) else {
+                return Err(l.reject(inst, "no vISA type holds this value"));
+            };
+            let loc = match l.loc(arg)? {
+                Loc::Var { var, uniform } if ft != tt => Loc::Var { var: l.view(var, tt), uniform },
+                other => other,
+            };
+            l.vals.insert(res, loc);
+        }
+        ConvOp::Uextend | ConvOp::Sextend if !is64(to) => {
+            if op == ConvOp::Uextend {
+                let loc = l.loc(arg)?;
+                l.vals.insert(res, loc);
+            } else {
+                let s = l.sext32(arg)?;
+                let r = l.def_var(res, u)?;
+                let d = l.dst(r, Type::D);
+                l.k.mov(ex, d, s);
+                l.narrow(r, to, u);
+            }
+        }
+        ConvOp::Uextend | ConvOp::Sextend => {
+            let (lo, hi) = l.halves(arg, op == ConvOp::Sextend)?;
+            let r = l.def_var(res, u)?;
+            let dl = l.half_dst(r, u, false, Type::UD);
+            let dh = l.half_dst(r, u, true, Type::UD);
+            l.k.mov(ex, dl, lo);
+            l.k.mov(ex, dh, hi);
+        }
+        ConvOp::Ireduce => {
+            let s = if is64(from) { l.half(arg, false, Type::UD)? } else { l.src(arg, Type::UD)? };
+            let r = l.def_var(res, u)?;
+            match mask(to) {
+                Some(m) => {
+                    l.k.binary(Op::And, ex, Operand::dst(r), s, Operand::imm(Imm::ud(m)));
+                }
+                None => {
+                    l.k.mov(ex, Operand::dst(r), s);
+                }
+            }
+        }
+        ConvOp::FcvtToSint | ConvOp::FcvtToUint | ConvOp::FcvtFromSint | ConvOp::FcvtFromUint
+            if (from == IrType::F32 && to == IrType::I32) || (from == IrType::I32 && to == IrType::F32) =>
+        {
+            let signed = matches!(op, ConvOp::FcvtToSint | ConvOp::FcvtFromSint);
+            let ity = if signed { Type::D } else { Type::UD };
+            let (sty, dty) = if from == IrType::F32 { (Type::F, ity) } else { (ity, Type::F) };
+            let s = l.src(arg, sty)?;
+            let r = l.def_var(res, u)?;
+            let d = l.dst(r, dty);
+            l.k.mov(ex, d, s);
+        }
+        ConvOp::Fpromote if from == IrType::F32 && to == IrType::F64 && !l.no_fp64() => {
+            let s = l.src(arg, Type::F)?;
+            let r = l.def_var(res, u)?;
+            l.k.mov(ex, Operand::dst(r), s);
+        }
+        ConvOp::Fdemote if from == IrType::F64 && to == IrType::F32 && !l.no_fp64() => {
+            let s = l.src_whole(arg, Type::DF)?;
+            let r = l.def_var(res, u)?;
+            l.k.mov(ex, Operand::dst(r), s);
+        }
+        _ => return Err(l.reject(inst, "this conversion is not lowered for vISA")),
+    }
+    Ok(())
+}

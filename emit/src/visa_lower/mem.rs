@@ -1,0 +1,269 @@
+//! Memory: `svm_atomic` for atomics, `svm_gather`/`svm_scatter` for plain
+//! loads and stores, `fence_global` for fences.
+//!
+//! Operand conventions (seed 002, visa.md §3): the address is a varying
+//! `uq` variable of 8 elements at least; dst/src0/src1 have the op's type
+//! class (`d`/`q` for signed min/max, `f` for float ops, `ud`/`uq` for the
+//! rest), viewed through aliases; `cmpxchg` takes src0 = new value, src1 =
+//! expected; an unused result is `%null`.
+
+use atomc_ir::{Address, Inst, InstData, MemOrder, RmwOp, Scope, Type as IrType, Value};
+
+use super::values::{canonical, Loc};
+use super::{Lower, LowerError};
+use crate::visa::{AtomicOp, AtomicWidth, Blocks, Fence, Imm, Op, Operand, Type, VarId};
+
+impl Lower<'_> {
+    /// The per-lane address `ptr + offset` as a raw `uq` operand variable.
+    fn address(&mut self, a: Address) -> Result<VarId, LowerError> {
+        if a.offset == 0 {
+            return self.raw_src(a.ptr, Type::UQ);
+        }
+        let u = self.is_uniform(a.ptr);
+        let lo = self.half(a.ptr, false, Type::UD)?;
+        let hi = self.half(a.ptr, true, Type::UD)?;
+        let off = a.offset as i64 as u64;
+        let b = (Operand::imm(Imm::ud(off as u32)), Operand::imm(Imm::ud((off >> 32) as u32)));
+        let t = self.tmp(Type::UQ, u);
+        self.add64_pub(t, u, (lo, hi), b);
+        if u {
+            let w = self.tmp(Type::UQ, false);
+            let ex = self.exec(false);
+            self.k.mov(ex, Operand::dst(w), Operand::scalar(t));
+            return Ok(w);
+        }
+        Ok(t)
+    }
+
+    /// A fence for `order` at `scope`: `fence_global.E` (wait for the
+    /// commit), plus `.L1` (flush the L1 cache) beyond the work-group.
+    fn fence_for(&mut self, order: MemOrder, scope: Scope) {
+        if order == MemOrder::Relaxed {
+            return;
+        }
+        let f = Fence { commit: true, l1: scope != Scope::Cta, ..Default::default() };
+        self.k.fence(f);
+    }
+}
+
+/// The `svm_atomic` width of an IR type.
+fn width(t: IrType) -> Option<AtomicWidth> {
+    match t.bits() {
+        16 => Some(AtomicWidth::W16),
+        32 => Some(AtomicWidth::W32),
+        64 => Some(AtomicWidth::W64),
+        _ => None,
+    }
+}
+
+/// The data type `svm_atomic` wants for `op` at width `w` (seed 002 notes).
+fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
+    let wide = w == AtomicWidth::W64;
+    match op {
+        AtomicOp::IMin | AtomicOp::IMax => {
+            if wide {
+                Type::Q
+            } else {
+                Type::D
+            }
+        }
+        _ if op.is_float() => Type::F,
+        _ if wide => Type::UQ,
+        _ => Type::UD,
+    }
+}
+
+/// Lowers a memory instruction.
+pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
+    let f = l.f;
+    let res = f.inst_result(inst);
+    match f.insts[inst].clone() {
+        InstData::AtomicRmw { op, ty, order, scope, addr, arg } => {
+            let (aop, src) = rmw_op(l, inst, op, ty, arg)?;
+            let w = width(ty).ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit atomics are CAS loops)"))?;
+            l.fence_for(order_before(order), scope);
+            let a = l.address(addr)?;
+            let dt = data_type(aop, w);
+            let s0 = match src {
+                Some(v) => Operand::raw(l.raw_src(v, dt)?),
+                None => Operand::null(),
+            };
+            let dst = result(l, res, dt)?;
+            let ex = l.exec(false);
+            l.k.svm_atomic(ex, aop, w, Operand::raw(a), dst, s0, Operand::null());
+            after(l, res, ty, w);
+            l.fence_for(order_after(order), scope);
+        }
+        InstData::AtomicCas { ty, order, scope, addr, expected, replacement } => {
+            let w = width(ty).ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit CAS is a loop on the word)"))?;
+            l.fence_for(order_before(order), scope);
+            let dt = data_type(AtomicOp::CmpXchg, w);
+            let a = l.address(addr)?;
+            let new = l.raw_src(replacement, dt)?;
+            let exp = l.raw_src(expected, dt)?;
+            let dst = result(l, res, dt)?;
+            let ex = l.exec(false);
+            l.k.svm_atomic(ex, AtomicOp::CmpXchg, w, Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp));
+            after(l, res, ty, w);
+            l.fence_for(order_after(order), scope);
+        }
+        InstData::AtomicLoad { ty, order, scope, addr } => {
+            l.fence_for(order_before(order), scope);
+            match width(ty) {
+                // An atomic load is `or` with 0, as IGC does (visa.md §6).
+                Some(w) => {
+                    let dt = data_type(AtomicOp::Or, w);
+                    let a = l.address(addr)?;
+                    let zero = l.tmp(dt, false);
+                    let ex = l.exec(false);
+                    l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
+                    let dst = result(l, res, dt)?;
+                    l.k.svm_atomic(ex, AtomicOp::Or, w, Operand::raw(a), dst, Operand::raw(zero), Operand::null());
+                    after(l, res, ty, w);
+                }
+                // A byte access is single-copy atomic by itself.
+                None => gather(l, inst, res, ty, addr)?,
+            }
+            l.fence_for(order_after(order), scope);
+        }
+        InstData::AtomicStore { ty, order, scope, addr, value } => {
+            l.fence_for(order_before(order), scope);
+            match width(ty) {
+                // An atomic store is `xchg` with the result dropped (IGC).
+                Some(w) => {
+                    let dt = data_type(AtomicOp::Xchg, w);
+                    let a = l.address(addr)?;
+                    let s = l.raw_src(value, dt)?;
+                    let ex = l.exec(false);
+                    l.k.svm_atomic(ex, AtomicOp::Xchg, w, Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null());
+                }
+                None => scatter(l, inst, ty, addr, value)?,
+            }
+            l.fence_for(order_after(order), scope);
+        }
+        InstData::Load { ty, addr } => gather(l, inst, res, ty, addr)?,
+        InstData::Store { value, addr } => {
+            let ty = f.value_type(value);
+            scatter(l, inst, ty, addr, value)?;
+        }
+        InstData::Fence { order, scope } => {
+            let f = Fence { commit: true, l1: scope != Scope::Cta, ..Default::default() };
+            if order != MemOrder::Relaxed {
+                l.k.fence(f);
+            }
+        }
+        InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => {
+            return Err(l.reject(inst, "surface atomics are not emitted for vISA (svm_atomic only)"));
+        }
+        InstData::Barrier => return Err(l.reject(inst, "barriers are not lowered for vISA")),
+        _ => return Err(l.reject(inst, "not a memory instruction")),
+    }
+    Ok(())
+}
+
+/// The fence before an ordered access (release side).
+fn order_before(o: MemOrder) -> MemOrder {
+    if o.releases() {
+        o
+    } else {
+        MemOrder::Relaxed
+    }
+}
+
+/// The fence after an ordered access (acquire side).
+fn order_after(o: MemOrder) -> MemOrder {
+    if o.acquires() {
+        o
+    } else {
+        MemOrder::Relaxed
+    }
+}
+
+/// The `svm_atomic` op for an `atomic_rmw` and its src0 value (`None` for
+/// inc/dec, which take `%null`): adding ±1 is `inc`/`dec` as IGC emits
+/// for `atomic_inc`/`atomic_dec`.
+fn rmw_op(l: &Lower<'_>, inst: Inst, op: RmwOp, ty: IrType, arg: Value) -> Result<(AtomicOp, Option<Value>), LowerError> {
+    let konst = match l.loc(arg) {
+        Ok(Loc::Const(c)) => Some(c),
+        _ => None,
+    };
+    let all_ones = if ty.bits() >= 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
+    let int = ty.is_int();
+    Ok(match op {
+        RmwOp::Add if int && konst == Some(1) => (AtomicOp::Inc, None),
+        RmwOp::Add if int && konst == Some(all_ones) => (AtomicOp::Dec, None),
+        RmwOp::Sub if int && konst == Some(1) => (AtomicOp::Dec, None),
+        RmwOp::Add if int => (AtomicOp::Add, Some(arg)),
+        RmwOp::Sub if int => (AtomicOp::Sub, Some(arg)),
+        RmwOp::And if int => (AtomicOp::And, Some(arg)),
+        RmwOp::Or if int => (AtomicOp::Or, Some(arg)),
+        RmwOp::Xor if int => (AtomicOp::Xor, Some(arg)),
+        RmwOp::Xchg if ty.bits() >= 16 => (AtomicOp::Xchg, Some(arg)),
+        RmwOp::Smin if int => (AtomicOp::IMin, Some(arg)),
+        RmwOp::Smax if int => (AtomicOp::IMax, Some(arg)),
+        RmwOp::Umin if int => (AtomicOp::Min, Some(arg)),
+        RmwOp::Umax if int => (AtomicOp::Max, Some(arg)),
+        RmwOp::Fmin if ty == IrType::F32 => (AtomicOp::FMin, Some(arg)),
+        RmwOp::Fmax if ty == IrType::F32 => (AtomicOp::FMax, Some(arg)),
+        RmwOp::Fadd if ty == IrType::F32 && l.p.is_xehp_plus() => (AtomicOp::FAdd, Some(arg)),
+        _ => return Err(l.reject(inst, "no native svm_atomic for this op and type (the capability table should have made it a CAS loop)")),
+    })
+}
+
+/// The raw destination of an atomic whose result is `res` (`%null` when
+/// unused), seen as the message's data type `dt`.
+fn result(l: &mut Lower<'_>, res: Option<Value>, dt: Type) -> Result<Operand, LowerError> {
+    let Some(r) = res.filter(|r| l.used(*r)) else { return Ok(Operand::null()) };
+    let var = l.def_var(r, false)?;
+    Ok(Operand::raw(l.view(var, dt)))
+}
+
+/// After a `.16` atomic the upper half of each returned dword is not
+/// defined: clear it (narrow values are kept zero-extended).
+fn after(l: &mut Lower<'_>, res: Option<Value>, _ty: IrType, w: AtomicWidth) {
+    if w != AtomicWidth::W16 {
+        return;
+    }
+    if let Some(Loc::Var { var, .. }) = res.and_then(|r| l.vals.get(&r).copied()) {
+        let ex = l.exec(false);
+        let v = l.view(var, Type::UD);
+        l.k.binary(Op::And, ex, Operand::dst(v), Operand::src(v), Operand::imm(Imm::ud(0xffff)));
+    }
+}
+
+/// The block shape of a plain access of `ty`.
+fn blocks(t: IrType) -> Option<Blocks> {
+    match t.bits() {
+        8 => Some(Blocks { block_bytes: 1, num_blocks: 1 }),
+        32 => Some(Blocks { block_bytes: 4, num_blocks: 1 }),
+        64 => Some(Blocks { block_bytes: 8, num_blocks: 1 }),
+        _ => None,
+    }
+}
+
+fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: Address) -> Result<(), LowerError> {
+    let b = blocks(ty).ok_or_else(|| l.reject(inst, "16-bit plain loads and stores are not lowered for vISA"))?;
+    let Some(r) = res else { return Ok(()) };
+    if canonical(ty).is_none() {
+        return Err(l.reject(inst, "no vISA type holds this value"));
+    }
+    let a = l.address(addr)?;
+    let var = l.def_var(r, false)?;
+    let data = if ty.bits() == 64 { l.view(var, Type::UQ) } else { l.view(var, Type::UD) };
+    let ex = l.exec(false);
+    l.k.svm_gather(ex, b, Operand::raw(a), Operand::raw(data));
+    if ty.bits() == 8 {
+        l.k.binary(Op::And, ex, Operand::dst(data), Operand::src(data), Operand::imm(Imm::ud(0xff)));
+    }
+    Ok(())
+}
+
+fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Value) -> Result<(), LowerError> {
+    let b = blocks(ty).ok_or_else(|| l.reject(inst, "16-bit plain loads and stores are not lowered for vISA"))?;
+    let dt = if ty.bits() == 64 { Type::UQ } else { Type::UD };
+    let a = l.address(addr)?;
+    let s = l.raw_src(value, dt)?;
+    let ex = l.exec(false);
+    l.k.svm_scatter(ex, b, Operand::raw(a), Operand::raw(s));
+    Ok(())
+}

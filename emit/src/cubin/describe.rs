@@ -1,0 +1,89 @@
+//! From a compiled kernel to the container's description of it: the
+//! parameter layout the instruction selector assumed, the EXIT offsets the
+//! emitter recorded, the barrier and warp-wide instructions in the code.
+
+use super::{CubinArch, CubinError, CubinKernel, KernelParam};
+use crate::codegen::SassKernel;
+use crate::sass::Arch;
+use atomc_ir::Function;
+
+/// Mnemonics the driver must know about as warp-wide (every thread of the
+/// warp takes part).
+const WARP_WIDE: [&str; 5] = ["VOTE", "VOTEU", "SHFL", "MATCH", "REDUX"];
+
+/// The cubin architecture of a form table (`sm_50`, `sm_90`).
+pub fn cubin_arch(arch: &Arch) -> Result<CubinArch, CubinError> {
+    match arch.name {
+        "sm_50" => Ok(CubinArch::Sm50),
+        "sm_90" => Ok(CubinArch::Sm90),
+        other => Err(CubinError::BadName(format!("architecture {other}"))),
+    }
+}
+
+/// The parameter layout of `func` in constant bank 0, relative to the
+/// parameter base: each entry-block parameter in order, at least 4 bytes,
+/// aligned to its size. This is the rule the SASS instruction selector uses
+/// when it loads the parameters (`LDC` / `LDC.64` from `c[0x0][base+off]`).
+pub fn param_layout(func: &Function) -> Vec<KernelParam> {
+    let mut offset = 0;
+    func.params()
+        .into_iter()
+        .map(|ty| {
+            let size = ty.bytes().max(4);
+            offset = u32::next_multiple_of(offset, size);
+            let p = KernelParam { offset, size };
+            offset += size;
+            p
+        })
+        .collect()
+}
+
+/// The byte offset of instruction `i`: sm_50 packs three instructions
+/// after each 8-byte control word in a 32-byte bundle.
+pub fn instr_offset(arch: CubinArch, i: usize) -> u32 {
+    match arch {
+        CubinArch::Sm50 => ((i / 3) * 32 + 8 + (i % 3) * 8) as u32,
+        CubinArch::Sm90 => (i * 16) as u32,
+    }
+}
+
+/// Describes a compiled kernel for [`super::write_cubin`].
+///
+/// `regs_used` is the allocator's register count (R0..R(n-1)),
+/// `local_frame_bytes` the bytes of its spill slots.
+pub fn describe(
+    func: &Function,
+    kernel: &SassKernel,
+    arch: &Arch,
+    regs_used: u32,
+    local_frame_bytes: u32,
+) -> Result<CubinKernel, CubinError> {
+    let carch = cubin_arch(arch)?;
+    let code = kernel.bytes(arch).map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
+    let mut num_barriers = 0;
+    let mut warp_wide_offsets = Vec::new();
+    for (i, ins) in kernel.instrs.iter().enumerate() {
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        if mnemonic == "BAR" {
+            // atomc only synchronizes on barrier 0.
+            num_barriers = 1;
+        }
+        if WARP_WIDE.contains(&mnemonic) {
+            warp_wide_offsets.push(instr_offset(carch, i));
+        }
+    }
+    Ok(CubinKernel {
+        arch: carch,
+        name: func.name.clone(),
+        code,
+        regs_used,
+        params: param_layout(func),
+        exit_offsets: kernel.exit_offsets.clone(),
+        warp_wide_offsets,
+        shared_bytes: 0,
+        local_frame_bytes,
+        max_threads: None,
+        num_barriers,
+        extra_records: Vec::new(),
+    })
+}

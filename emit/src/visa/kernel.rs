@@ -322,6 +322,48 @@ impl Kernel {
             vec![addr, src0, src1, dst],
         ))
     }
+    /// A `lanes`-wide atomic (8, 16 or 32 lanes) issued as SIMD8 messages
+    /// `(M1, 8)`, `(M3, 8)`, … — `svm_atomic` is at most SIMD8 — with each
+    /// raw operand advanced by 8 lanes (8 × 8 bytes of address, 8 × 4 or
+    /// 8 × 8 bytes of data), as IGC does (visa.md §3). On 64-byte-GRF parts
+    /// the 32-bit data slices are not GRF aligned; the validator reports it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn svm_atomic_wide(
+        &mut self,
+        lanes: u32,
+        op: AtomicOp,
+        width: AtomicWidth,
+        addr: Operand,
+        dst: Operand,
+        src0: Operand,
+        src1: Operand,
+    ) {
+        let elt: u16 = if width == AtomicWidth::W64 { 8 } else { 4 };
+        let shift = |o: Operand, by: u16| match o {
+            Operand::Raw {
+                var: Some(v),
+                offset,
+            } => Operand::Raw {
+                var: Some(v),
+                offset: offset + by,
+            },
+            other => other,
+        };
+        for slice in 0..(lanes.max(8) / 8) as u16 {
+            let exec = Exec::at(super::types::ExecSize::S8, (2 * slice) as u8);
+            let d = 8 * elt * slice;
+            self.svm_atomic(
+                exec,
+                op,
+                width,
+                shift(addr, 64 * slice),
+                shift(dst, d),
+                shift(src0, d),
+                shift(src1, d),
+            );
+        }
+    }
+
     /// `svm_gather.<bytes>.<n> (exec) addr dst`: per-lane loads.
     pub fn svm_gather(
         &mut self,

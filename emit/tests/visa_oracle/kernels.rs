@@ -120,9 +120,45 @@ pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
     k
 }
 
+/// A SIMD16/32 atomic issued through [`Kernel::svm_atomic_wide`] as SIMD8
+/// slices M1/M3/M5/M7 with stepped raw offsets.
+pub fn atomic_wide(op: AtomicOp, w: AtomicWidth, lanes: u16) -> Kernel {
+    let name = format!("atw_{op:?}_{}_{lanes}", width_name(w)).to_lowercase();
+    let mut k = Kernel::new(name);
+    k.simd_size = Some(lanes as u8);
+    let ty = data_type(op, w);
+    let a = k.decl_simd("A", Type::UQ, lanes);
+    let s0 = k.decl_simd("S0", ty, lanes);
+    let s1 = k.decl_simd("S1", ty, lanes);
+    let d = k.decl_simd("D", ty, lanes);
+    k.input(a, 64);
+    let n = op.num_sources();
+    let src0 = if n >= 1 {
+        Operand::raw(s0)
+    } else {
+        Operand::null()
+    };
+    let src1 = if n == 2 {
+        Operand::raw(s1)
+    } else {
+        Operand::null()
+    };
+    k.svm_atomic_wide(
+        lanes as u32,
+        op,
+        w,
+        Operand::raw(a),
+        Operand::raw(d),
+        src0,
+        src1,
+    );
+    k.ret();
+    k
+}
+
 /// Every op (but predec, which has no text form) × width × exec size 1/2/4/8
-/// × {plain, predicated, %null dst}, and at SIMD8 also `!P`, `.any`, `.all`,
-/// NoMask and M5.
+/// × {plain, predicated, %null dst}, at SIMD8 also `!P`, `.any`, `.all`,
+/// NoMask and M5, and SIMD16/32 through SIMD8 slices.
 pub fn atomic_matrix() -> Vec<Kernel> {
     let mut v = Vec::new();
     for op in AtomicOp::ALL {
@@ -144,6 +180,8 @@ pub fn atomic_matrix() -> Vec<Kernel> {
             ] {
                 v.push(atomic(op, w, Exec::new(ExecSize::S8), form));
             }
+            v.push(atomic_wide(op, w, 16));
+            v.push(atomic_wide(op, w, 32));
         }
     }
     v
@@ -152,7 +190,7 @@ pub fn atomic_matrix() -> Vec<Kernel> {
 /// The 32-bit per-lane CAS retry loop of visa.md §5 (float add through
 /// `cmpxchg`), SIMD `lanes` wide: atomics go out in SIMD8 slices M1/M3/…
 /// with raw offsets stepping one GRF of data.
-fn cas32(p: Platform, lanes: u16) -> Kernel {
+fn cas32(lanes: u16) -> Kernel {
     let mut k = Kernel::new(format!("cas32_simd{lanes}"));
     k.simd_size = Some(lanes as u8);
     let a = k.decl_simd("A", Type::UQ, lanes);
@@ -169,27 +207,30 @@ fn cas32(p: Platform, lanes: u16) -> Kernel {
     k.input(a, 64);
     k.input(val, 64 + 8 * lanes);
     let ew = Exec::new(ExecSize::from_lanes(lanes as u32).expect("simd width"));
-    let atom = |k: &mut Kernel, op, dst, s0, s1: Option<VarId>| {
-        for slice in 0..(lanes / 8) {
-            let e = Exec::at(ExecSize::S8, (2 * slice) as u8);
-            let d = 32 * slice;
-            let _ = p;
-            k.svm_atomic(
-                e,
-                op,
-                AtomicWidth::W32,
-                Operand::raw_at(a, 64 * slice),
-                Operand::raw_at(dst, d),
-                Operand::raw_at(s0, d),
-                s1.map(|s| Operand::raw_at(s, d)).unwrap_or(Operand::null()),
-            );
-        }
-    };
+    let l = lanes as u32;
+    let w = AtomicWidth::W32;
+    let (ra, null) = (Operand::raw(a), Operand::null());
     k.mov(ew, Operand::dst(newu), Operand::imm(Imm::ud(0)));
-    atom(&mut k, AtomicOp::Or, oldu, newu, None);
+    k.svm_atomic_wide(
+        l,
+        AtomicOp::Or,
+        w,
+        ra,
+        Operand::raw(oldu),
+        Operand::raw(newu),
+        null,
+    );
     k.place(lp);
     k.add(ew, Operand::dst(new), Operand::src(old), Operand::src(val));
-    atom(&mut k, AtomicOp::CmpXchg, prevu, newu, Some(oldu));
+    k.svm_atomic_wide(
+        l,
+        AtomicOp::CmpXchg,
+        w,
+        ra,
+        Operand::raw(prevu),
+        Operand::raw(newu),
+        Operand::raw(oldu),
+    );
     k.cmp(
         ew,
         Relop::Ne,
@@ -278,11 +319,11 @@ fn cas64(swap: Relop) -> Kernel {
 
 /// CAS loops: 32-bit at SIMD8/16/32, 64-bit with `cmp.ne`+`or` and with
 /// `cmp.eq`+`and`+`(!P)`.
-pub fn cas_loops(p: Platform) -> Vec<Kernel> {
+pub fn cas_loops(_p: Platform) -> Vec<Kernel> {
     vec![
-        cas32(p, 8),
-        cas32(p, 16),
-        cas32(p, 32),
+        cas32(8),
+        cas32(16),
+        cas32(32),
         cas64(Relop::Ne),
         cas64(Relop::Eq),
     ]

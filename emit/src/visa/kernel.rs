@@ -406,4 +406,22 @@ impl Kernel {
     pub fn to_isa(&self) -> Vec<u8> {
         super::binary::write(self)
     }
+
+    /// [`Kernel::to_text`] after [`super::validate_for_text`] for `platform`.
+    pub fn to_text_checked(
+        &self,
+        platform: super::types::Platform,
+    ) -> Result<String, Vec<super::validate::VisaRuleError>> {
+        super::validate::validate_for_text(self, platform)?;
+        Ok(self.to_text())
+    }
+
+    /// [`Kernel::to_isa`] after [`super::validate`] for `platform`.
+    pub fn to_isa_checked(
+        &self,
+        platform: super::types::Platform,
+    ) -> Result<Vec<u8>, Vec<super::validate::VisaRuleError>> {
+        super::validate::validate(self, platform)?;
+        Ok(self.to_isa())
+    }
 }

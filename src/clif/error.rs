@@ -14,6 +14,8 @@ pub enum ImportError {
         inst: String,
         /// Why it is rejected.
         reason: String,
+        /// The instruction in the CLIF function.
+        at: cranelift_codegen::ir::Inst,
     },
     /// A signature or block parameter type atomc does not have.
     #[error("%{function}: {what} has type {ty}: {reason}")]
@@ -71,7 +73,8 @@ pub enum ClifError {
     /// A function parsed but could not be imported.
     #[error("line {line}: {error}")]
     Import {
-        /// 1-based line of the function.
+        /// 1-based line of the rejected instruction (of the function when
+        /// the error is not about one instruction).
         line: usize,
         /// The import error.
         error: ImportError,

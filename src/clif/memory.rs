@@ -119,7 +119,7 @@ impl Translator<'_> {
     /// the verifier requires of the constant part) become a `ptr_add`.
     fn address(&mut self, addr: cl::Value, offset: i32, ty: Type) -> Result<Address, String> {
         let p = self.ptr(addr)?;
-        let fits = offset.abs() <= MAX_ADDRESS_OFFSET && offset % ty.bytes().max(1) as i32 == 0;
+        let fits = offset.unsigned_abs() <= MAX_ADDRESS_OFFSET as u32 && offset % ty.bytes().max(1) as i32 == 0;
         if fits {
             return Ok(Address { ptr: p, offset });
         }

@@ -1,6 +1,7 @@
 //! `.clif` text: read with cranelift-reader, then import.
 
-use super::error::ClifError;
+use super::error::{ClifError, ImportError};
+use cranelift_codegen::ir as cl;
 use super::{import, ImportOptions};
 
 /// Parses CLIF text (as `clif-util` and Cranelift's filetests write it:
@@ -24,10 +25,48 @@ pub fn parse_clif_file_with(text: &str, opts: &ImportOptions) -> Result<Vec<atom
     file.functions
         .iter()
         .map(|(func, details)| {
-            import(func, opts).map_err(|error| ClifError::Import {
-                line: details.location.line_number,
-                error,
+            import(func, opts).map_err(|error| {
+                let at = match &error {
+                    ImportError::Unsupported { at, .. } => inst_line(text, func, details.location.line_number, *at),
+                    _ => None,
+                };
+                ClifError::Import {
+                    line: at.unwrap_or(details.location.line_number),
+                    error,
+                }
             })
         })
         .collect()
+}
+
+/// The 1-based line of `inst` in `text`, whose function starts at line
+/// `start`: the reader keeps instructions in text order, one per line, so
+/// the n-th instruction in layout order is the n-th instruction line.
+fn inst_line(text: &str, func: &cl::Function, start: usize, inst: cl::Inst) -> Option<usize> {
+    let n = func.layout.blocks().flat_map(|b| func.layout.block_insts(b)).position(|i| i == inst)?;
+    let lines = text.lines().enumerate().skip(start.checked_sub(1)?).skip(1);
+    let mut seen = 0;
+    for (i, line) in lines {
+        let code = line.split(';').next().unwrap_or("").trim();
+        if code.starts_with('}') {
+            return None;
+        }
+        if code.is_empty() || code.ends_with(':') || is_declaration(code) {
+            continue;
+        }
+        if seen == n {
+            return Some(i + 1);
+        }
+        seen += 1;
+    }
+    None
+}
+
+/// A preamble line such as `ss0 = explicit_slot 4` or `fn0 = %g sig0`.
+fn is_declaration(code: &str) -> bool {
+    let name = code.split('=').next().unwrap_or("").trim();
+    let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    prefix.len() < name.len()
+        && code.contains('=')
+        && matches!(prefix, "ss" | "dss" | "gv" | "sig" | "fn" | "jt" | "const" | "mt" | "region")
 }

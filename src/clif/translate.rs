@@ -251,6 +251,7 @@ impl<'a> Translator<'a> {
             opcode: self.src.dfg.insts[inst].opcode().to_string(),
             inst: self.src.dfg.display_inst(inst).to_string(),
             reason: reason.into(),
+            at: inst,
         }
     }
 

@@ -130,11 +130,20 @@ impl Lower<'_> {
         let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
         let lo = self.half_dst(r, u, false, Type::UD);
         self.k.addc(ex, lo, Operand::dst(carry), alo, blo);
-        let (ahi, bhi) = self.unimm(a.1, b.1, Type::UD);
         let hi = self.half_dst(r, u, true, Type::UD);
+        let cs = if u { Operand::scalar(carry) } else { Operand::src(carry) };
+        let zero = |o: &Operand| matches!(o, Operand::Imm(i) if i.bits == 0);
+        // A zero high half (a zero-extended or small constant operand)
+        // saves the second add.
+        let other = if zero(&b.1) { Some(a.1) } else if zero(&a.1) { Some(b.1) } else { None };
+        if let Some(o) = other {
+            let (o, c) = self.unimm(o, cs, Type::UD);
+            self.k.add(ex, hi, o, c);
+            return;
+        }
+        let (ahi, bhi) = self.unimm(a.1, b.1, Type::UD);
         self.k.add(ex, hi, ahi, bhi);
         let hs = self.half_of(r, u, true, Type::UD);
-        let cs = if u { Operand::scalar(carry) } else { Operand::src(carry) };
         self.k.add(ex, hi, hs, cs);
     }
 

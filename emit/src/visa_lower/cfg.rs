@@ -33,6 +33,56 @@ pub(crate) fn reverse_post_order(f: &Function) -> Vec<Block> {
     post
 }
 
+/// At most this many instructions are predicated instead of branched over.
+const IFCONV_MAX: usize = 12;
+
+/// Finds the `if` blocks emitted as predicated straight-line code instead
+/// of a `goto` around them: a block `s` right after its only predecessor
+/// `b` in the layout, reached from `b`'s varying `brif`, without
+/// parameters, ending in `jump j` (no arguments) where `j` is `b`'s other
+/// target. Its memory instructions get the branch predicate (vISA `(P)
+/// svm_atomic`), its ALU instructions run unguarded (their results are
+/// only read inside `s`). Then sets [`Lower::divergent`] from the
+/// branches that remain.
+pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
+    let f = l.f;
+    let mut preds: std::collections::HashMap<Block, usize> = Default::default();
+    for &b in &l.order {
+        for s in f.successors(b) {
+            *preds.entry(s).or_default() += 1;
+        }
+    }
+    let order = l.order.clone();
+    let mut remaining = false;
+    for (i, &b) in order.iter().enumerate() {
+        if !l.varying_branches.contains(&b) {
+            continue;
+        }
+        let Some(t) = f.terminator(b) else { continue };
+        let InstData::Brif { then_dest, else_dest, .. } = &f.insts[t] else { continue };
+        let next = order.get(i + 1).copied();
+        let mut converted = false;
+        for (small, join, on_true) in [(then_dest, else_dest, true), (else_dest, then_dest, false)] {
+            let s = small.block;
+            if Some(s) != next || s == join.block || s == b || preds.get(&s) != Some(&1) || !small.args.is_empty() {
+                continue;
+            }
+            if !f.blocks[s].params.is_empty() || f.blocks[s].insts.len() > IFCONV_MAX {
+                continue;
+            }
+            let Some(st) = f.terminator(s) else { continue };
+            let ok_term = matches!(&f.insts[st], InstData::Jump { dest } if dest.block == join.block && dest.args.is_empty());
+            if ok_term {
+                l.ifconv.insert(s, (b, on_true));
+                converted = true;
+                break;
+            }
+        }
+        remaining |= !converted;
+    }
+    l.divergent = remaining;
+}
+
 /// Declares the parameters of every block but the entry (all varying).
 pub(crate) fn declare_block_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
     let f = l.f;
@@ -81,7 +131,21 @@ pub(crate) fn lower_block(l: &mut Lower<'_>, b: Block, next: Option<Block>) -> R
                 let (p, _) = l.pred(*cond)?;
                 copy_args(l, then_dest, Some(Predicate::on(p)))?;
                 copy_args(l, else_dest, Some(Predicate::not(p)))?;
-                if then_dest.block == else_dest.block {
+                let small = [(then_dest, else_dest, true), (else_dest, then_dest, false)]
+                    .into_iter()
+                    .find(|(s, _, _)| l.ifconv.get(&s.block).is_some_and(|&(from, _)| from == b));
+                if let Some((s, join, on_true)) = small {
+                    let guard = if on_true { Predicate::on(p) } else { Predicate::not(p) };
+                    l.guard = Some(guard);
+                    let body = f.blocks[s.block].insts.clone();
+                    for &i in &body[..body.len() - 1] {
+                        super::lower_inst(l, i)?;
+                    }
+                    l.guard = None;
+                    if Some(join.block) != next {
+                        branch(l, None, join.block);
+                    }
+                } else if then_dest.block == else_dest.block {
                     if Some(then_dest.block) != next {
                         branch(l, None, then_dest.block);
                     }
@@ -163,7 +227,7 @@ fn copy_args(l: &mut Lower<'_>, call: &BlockCall, guard: Option<Predicate>) -> R
         }
     }
     for (i, (&p, a)) in params.iter().zip(srcs.drain(..)).enumerate() {
-        if p == a {
+        if p == a || !l.used(p) {
             continue;
         }
         let t = f.value_type(p);

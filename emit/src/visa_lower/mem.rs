@@ -16,23 +16,40 @@ use crate::visa::{AtomicOp, AtomicWidth, Blocks, Fence, Imm, Op, Operand, Type, 
 impl Lower<'_> {
     /// The per-lane address `ptr + offset` as a raw `uq` operand variable.
     fn address(&mut self, a: Address) -> Result<VarId, LowerError> {
+        self.address_ex(a, false)
+    }
+
+    /// [`Self::address`]; `scalar`: only lane 0 is needed (a uniform
+    /// address for a `(M1_NM, 1)` message).
+    fn address_ex(&mut self, a: Address, scalar: bool) -> Result<VarId, LowerError> {
         if a.offset == 0 {
-            return self.raw_src(a.ptr, Type::UQ);
+            return self.raw_src_ex(a.ptr, Type::UQ, scalar);
         }
         let u = self.is_uniform(a.ptr);
-        let lo = self.half(a.ptr, false, Type::UD)?;
-        let hi = self.half(a.ptr, true, Type::UD)?;
         let off = a.offset as i64 as u64;
         let b = (Operand::imm(Imm::ud(off as u32)), Operand::imm(Imm::ud((off >> 32) as u32)));
-        let t = self.tmp(Type::UQ, u);
-        self.add64_pub(t, u, (lo, hi), b);
-        if u {
-            let w = self.tmp(Type::UQ, false);
-            let ex = self.exec(false);
-            self.k.mov(ex, Operand::dst(w), Operand::scalar(t));
+        if !u {
+            let lo = self.half(a.ptr, false, Type::UD)?;
+            let hi = self.half(a.ptr, true, Type::UD)?;
+            let t = self.tmp(Type::UQ, false);
+            self.add64_pub(t, false, (lo, hi), b);
+            return Ok(t);
+        }
+        let key = (a.ptr, a.offset, Type::UQ, scalar);
+        if let Some(&w) = self.bcast.get(&key) {
             return Ok(w);
         }
-        Ok(t)
+        let lo = self.half(a.ptr, false, Type::UD)?;
+        let hi = self.half(a.ptr, true, Type::UD)?;
+        let t = self.tmp(Type::UQ, true);
+        let w = self.tmp(Type::UQ, false);
+        let ex = self.bcast_exec(scalar);
+        self.at_def(a.ptr, |l| {
+            l.add64_pub(t, true, (lo, hi), b);
+            l.k.mov(ex, Operand::dst(w), Operand::scalar(t));
+        });
+        self.bcast.insert(key, w);
+        Ok(w)
     }
 
     /// A fence for `order` at `scope`: `fence_global.E` (wait for the
@@ -82,15 +99,28 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let (aop, src) = rmw_op(l, inst, op, ty, arg)?;
             let w = width(ty).ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit atomics are CAS loops)"))?;
             l.fence_for(order_before(order), scope);
-            let a = l.address(addr)?;
+            // Every lane applying the same idempotent op to one address
+            // with the result unused: one lane does it, `(M1_NM, 1)`.
+            let idempotent = matches!(
+                aop,
+                AtomicOp::And | AtomicOp::Or | AtomicOp::Xchg | AtomicOp::IMin | AtomicOp::IMax
+                    | AtomicOp::Min | AtomicOp::Max | AtomicOp::FMin | AtomicOp::FMax
+            );
+            let scalar = idempotent
+                && l.guard.is_none()
+                && res.is_none_or(|r| !l.used(r))
+                && l.is_uniform(addr.ptr)
+                && src.is_some_and(|v| l.is_uniform(v));
+            let a = l.address_ex(addr, scalar)?;
             let dt = data_type(aop, w);
             let s0 = match src {
-                Some(v) => Operand::raw(l.raw_src(v, dt)?),
+                Some(v) => Operand::raw(l.raw_src_ex(v, dt, scalar)?),
                 None => Operand::null(),
             };
             let dst = result(l, res, dt)?;
-            let ex = l.exec(false);
-            l.k.svm_atomic(ex, aop, w, Operand::raw(a), dst, s0, Operand::null());
+            let ex = if scalar { l.exec(true) } else { l.exec(false) };
+            let g = l.guard;
+            l.k.svm_atomic(ex, aop, w, Operand::raw(a), dst, s0, Operand::null()).pred = g;
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
@@ -103,7 +133,8 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let exp = l.raw_src(expected, dt)?;
             let dst = result(l, res, dt)?;
             let ex = l.exec(false);
-            l.k.svm_atomic(ex, AtomicOp::CmpXchg, w, Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp));
+            let g = l.guard;
+            l.k.svm_atomic(ex, AtomicOp::CmpXchg, w, Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp)).pred = g;
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
@@ -118,7 +149,8 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let ex = l.exec(false);
                     l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
                     let dst = result(l, res, dt)?;
-                    l.k.svm_atomic(ex, AtomicOp::Or, w, Operand::raw(a), dst, Operand::raw(zero), Operand::null());
+                    let g = l.guard;
+                    l.k.svm_atomic(ex, AtomicOp::Or, w, Operand::raw(a), dst, Operand::raw(zero), Operand::null()).pred = g;
                     after(l, res, ty, w);
                 }
                 // A byte access is single-copy atomic by itself.
@@ -135,7 +167,8 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let a = l.address(addr)?;
                     let s = l.raw_src(value, dt)?;
                     let ex = l.exec(false);
-                    l.k.svm_atomic(ex, AtomicOp::Xchg, w, Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null());
+                    let g = l.guard;
+                    l.k.svm_atomic(ex, AtomicOp::Xchg, w, Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()).pred = g;
                 }
                 None => scatter(l, inst, ty, addr, value)?,
             }
@@ -251,7 +284,8 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
     let var = l.def_var(r, false)?;
     let data = if ty.bits() == 64 { l.view(var, Type::UQ) } else { l.view(var, Type::UD) };
     let ex = l.exec(false);
-    l.k.svm_gather(ex, b, Operand::raw(a), Operand::raw(data));
+    let g = l.guard;
+    l.k.svm_gather(ex, b, Operand::raw(a), Operand::raw(data)).pred = g;
     if ty.bits() == 8 {
         l.k.binary(Op::And, ex, Operand::dst(data), Operand::src(data), Operand::imm(Imm::ud(0xff)));
     }
@@ -264,6 +298,7 @@ fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Valu
     let a = l.address(addr)?;
     let s = l.raw_src(value, dt)?;
     let ex = l.exec(false);
-    l.k.svm_scatter(ex, b, Operand::raw(a), Operand::raw(s));
+    let g = l.guard;
+    l.k.svm_scatter(ex, b, Operand::raw(a), Operand::raw(s)).pred = g;
     Ok(())
 }

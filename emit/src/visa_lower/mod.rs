@@ -131,6 +131,19 @@ pub(crate) struct Lower<'f> {
     pub(crate) uniform_set: std::collections::HashSet<Value>,
     /// Values some instruction reads.
     pub(crate) used_set: std::collections::HashSet<Value>,
+    /// The guard of the memory instructions being emitted (inside an
+    /// if-converted block).
+    pub(crate) guard: Option<crate::visa::Predicate>,
+    /// Blocks emitted inline as predicated code: block → (branching block,
+    /// whether it runs where the condition is true).
+    pub(crate) ifconv: HashMap<Block, (Block, bool)>,
+    /// Where broadcasts of a uniform value go: right after its definition
+    /// (kernel start for parameters and constants).
+    pub(crate) def_pos: HashMap<Value, usize>,
+    /// Broadcasts made so far: (value, address offset, type, lane 0 only).
+    pub(crate) bcast: HashMap<(Value, i32, crate::visa::Type, bool), VarId>,
+    /// Blocks ending in a branch on a varying condition.
+    pub(crate) varying_branches: Vec<Block>,
 }
 
 impl<'f> Lower<'f> {
@@ -151,6 +164,11 @@ impl<'f> Lower<'f> {
             exit: None,
             uniform_set: Default::default(),
             used_set: Default::default(),
+            guard: None,
+            ifconv: HashMap::new(),
+            varying_branches: Vec::new(),
+            def_pos: HashMap::new(),
+            bcast: HashMap::new(),
         };
         if opts.simd > ExecSize::S8 {
             return Err(l.unsupported("kernel", "SIMD width above 8: svm_atomic has exec sizes 1, 2, 4 and 8"));
@@ -169,9 +187,11 @@ impl<'f> Lower<'f> {
     fn run(&mut self) -> Result<(), LowerError> {
         self.order = cfg::reverse_post_order(self.f);
         values::analyze(self)?;
+        cfg::find_if_conversions(self);
         abi::declare_params(self)?;
         cfg::declare_block_params(self)?;
         let order = self.order.clone();
+        let order: Vec<Block> = order.into_iter().filter(|b| !self.ifconv.contains_key(b)).collect();
         for (i, &b) in order.iter().enumerate() {
             let next = order.get(i + 1).copied();
             cfg::lower_block(self, b, next)?;
@@ -191,8 +211,34 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
     use atomc_ir::InstData::*;
     match l.f.insts[inst] {
         Load { .. } | Store { .. } | AtomicRmw { .. } | AtomicCas { .. } | AtomicLoad { .. } | AtomicStore { .. }
-        | Fence { .. } | SurfaceRmw { .. } | SurfaceCas { .. } | Barrier => mem::lower(l, inst),
-        _ => alu::lower(l, inst),
+        | Fence { .. } | SurfaceRmw { .. } | SurfaceCas { .. } | Barrier => mem::lower(l, inst)?,
+        _ => alu::lower(l, inst)?,
+    }
+    if let Some(r) = l.f.inst_result(inst) {
+        if matches!(l.vals.get(&r), Some(values::Loc::Var { uniform: true, .. })) {
+            l.def_pos.insert(r, l.k.insts.len());
+        }
+    }
+    Ok(())
+}
+
+impl Lower<'_> {
+    /// Runs `emit` with its instructions going right after the definition
+    /// of the uniform value `v` instead of here, so that one broadcast
+    /// serves every later use (all of which the definition dominates).
+    pub(crate) fn at_def<R>(&mut self, v: Value, emit: impl FnOnce(&mut Self) -> R) -> R {
+        let pos = self.def_pos.get(&v).copied().unwrap_or(0).min(self.k.insts.len());
+        let saved = std::mem::take(&mut self.k.insts);
+        let r = emit(self);
+        let new = std::mem::replace(&mut self.k.insts, saved);
+        let n = new.len();
+        self.k.insts.splice(pos..pos, new);
+        for p in self.def_pos.values_mut() {
+            if *p > pos {
+                *p += n;
+            }
+        }
+        r
     }
 }
 

@@ -64,7 +64,7 @@ pub(crate) fn analyze(l: &mut Lower<'_>) -> Result<(), LowerError> {
             }
             if let InstData::Brif { cond, .. } = data {
                 if !is_uniform(f, entry, &uniform, *cond) {
-                    l.divergent = true;
+                    l.varying_branches.push(b);
                 }
             }
         }
@@ -125,6 +125,11 @@ impl Lower<'_> {
         } else {
             Exec::new(self.simd)
         }
+    }
+
+    /// The exec of a hoisted broadcast: NoMask, every lane (or lane 0).
+    pub(crate) fn bcast_exec(&self, scalar: bool) -> Exec {
+        Exec::nomask(if scalar { ExecSize::S1 } else { self.simd })
     }
 
     /// Elements of a varying variable.
@@ -275,13 +280,23 @@ impl Lower<'_> {
     /// varying values are viewed in place, uniform ones and constants are
     /// broadcast into a temporary first.
     pub(crate) fn raw_src(&mut self, v: Value, ty: Type) -> Result<VarId, LowerError> {
+        self.raw_src_ex(v, ty, false)
+    }
+
+    /// [`Self::raw_src`]; `scalar`: only lane 0 is needed (the broadcast is
+    /// one `(M1_NM, 1)` move).
+    pub(crate) fn raw_src_ex(&mut self, v: Value, ty: Type, scalar: bool) -> Result<VarId, LowerError> {
         match self.loc(v)? {
             Loc::Var { var, uniform: false } => Ok(self.view(var, ty)),
             Loc::Var { .. } | Loc::Const(_) => {
+                if let Some(&t) = self.bcast.get(&(v, 0, ty, scalar)) {
+                    return Ok(t);
+                }
                 let t = self.tmp(ty, false);
                 let s = self.src_whole(v, ty)?;
-                let ex = self.exec(false);
-                self.k.mov(ex, Operand::dst(t), s);
+                let ex = self.bcast_exec(scalar);
+                self.at_def(v, |l| l.k.mov(ex, Operand::dst(t), s).clone());
+                self.bcast.insert((v, 0, ty, scalar), t);
                 Ok(t)
             }
             Loc::Pred { .. } => Err(self.unsupported(&format!("{v}"), "a predicate as message data")),

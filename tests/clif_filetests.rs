@@ -7,7 +7,8 @@
 //!
 //! File format: CLIF text as cranelift-reader reads it. Header line
 //! `test import [scope=cta|gpu|sys] [space=global|shared|generic]
-//! [pointer_params=false] [stack=scratch]` sets the [`ImportOptions`].
+//! [pointer_params=false] [stack=scratch] [big=emulate]` sets the
+//! [`ImportOptions`].
 //! After each function, in its comments:
 //!
 //! * `; check: TEXT` — TEXT occurs in the imported atomc IR, on a line
@@ -47,6 +48,7 @@ fn options(file: &cranelift_reader::TestFile) -> Result<ImportOptions, String> {
                 }
                 TestOption::Value("pointer_params", "false") => opts.pointer_params = false,
                 TestOption::Value("stack", "scratch") => opts.stack_slots = StackSlots::Scratch,
+                TestOption::Value("big", "emulate") => opts.emulate_big_endian = true,
                 ref other => return Err(format!("unknown option {other:?}")),
             }
         }

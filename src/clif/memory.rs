@@ -3,21 +3,19 @@
 use super::translate::{Repr, Translator};
 use super::StackSlots;
 use atomc_ir::interp::GLOBAL_BASE;
-use atomc_ir::{
-    Address, AddrSpace, BlockCall, ConvOp, InstData, IntCC, MemOrder, RmwOp, Type, UnaryOp, Value,
-    MAX_ADDRESS_OFFSET,
-};
+use atomc_ir::{Address, AddrSpace, BinaryOp, ConvOp, InstData, MemOrder, RmwOp, Type, MAX_ADDRESS_OFFSET};
 use cranelift_codegen::ir::{self as cl, AtomicRmwOp, Endianness, InstructionData as D, Opcode as Op};
 
 impl Translator<'_> {
     /// Translates a memory instruction (or `stack_addr`, or `bitcast`,
     /// which shares the load format).
     pub(super) fn memory(&mut self, inst: cl::Inst, data: &D) -> Result<(), String> {
-        if let Some(flags) = mem_flags(data) {
-            let fl = self.src.dfg.mem_flags[flags];
-            if fl.explicit_endianness() == Some(Endianness::Big) {
-                return Err("big-endian memory access: atomc's targets are little-endian".into());
-            }
+        let big = mem_flags(data)
+            .is_some_and(|flags| self.src.dfg.mem_flags[flags].explicit_endianness() == Some(Endianness::Big));
+        if big && !self.opts.emulate_big_endian {
+            return Err("big-endian memory access: atomc's targets are little-endian \
+                        (`ImportOptions::emulate_big_endian` swaps bytes instead)"
+                .into());
         }
         let (order, scope) = (MemOrder::SeqCst, self.opts.scope);
         match *data {
@@ -36,6 +34,9 @@ impl Translator<'_> {
                 };
                 let addr = self.address(arg, i32::from(offset), mem_ty)?;
                 let mut x = self.ins_v(InstData::Load { ty: mem_ty, addr });
+                if big {
+                    x = self.bswap(x);
+                }
                 if let Some(op) = ext {
                     x = self.convert(op, rty, x);
                 }
@@ -53,6 +54,9 @@ impl Translator<'_> {
                 if let Some(ty) = narrow {
                     v = self.convert(ConvOp::Ireduce, ty, v);
                 }
+                if big {
+                    v = self.bswap(v);
+                }
                 let ty = self.out.value_type(v);
                 let addr = self.address(args[1], i32::from(offset), ty)?;
                 self.ins(InstData::Store { value: v, addr });
@@ -61,7 +65,10 @@ impl Translator<'_> {
                 let res = self.result(inst)?;
                 let ty = self.ty_of(res)?;
                 let addr = self.address(arg, 0, ty)?;
-                let x = self.ins_v(InstData::AtomicLoad { ty, order, scope, addr });
+                let mut x = self.ins_v(InstData::AtomicLoad { ty, order, scope, addr });
+                if big {
+                    x = self.bswap(x);
+                }
                 self.def(res, Repr::Val(x));
             }
             D::LoadNoOffset { opcode: Op::Bitcast, arg, .. } => {
@@ -72,7 +79,10 @@ impl Translator<'_> {
                 self.def(res, Repr::Val(x));
             }
             D::StoreNoOffset { opcode: Op::AtomicStore, args, .. } => {
-                let value = self.val(args[0])?;
+                let mut value = self.val(args[0])?;
+                if big {
+                    value = self.bswap(value);
+                }
                 let ty = self.out.value_type(value);
                 let addr = self.address(args[1], 0, ty)?;
                 self.ins(InstData::AtomicStore { ty, order, scope, addr, value });
@@ -82,9 +92,28 @@ impl Translator<'_> {
                 let ty = self.ty_of(res)?;
                 let addr = self.address(args[0], 0, ty)?;
                 let x = self.val(args[1])?;
-                let old = match rmw_op(op) {
-                    Some(op) => self.ins_v(InstData::AtomicRmw { op, ty, order, scope, addr, arg: x }),
-                    None => self.nand_loop(ty, addr, x),
+                let old = match (rmw_op(op), big) {
+                    // Bitwise ops and exchange commute with a byte swap.
+                    (Some(op @ (RmwOp::And | RmwOp::Or | RmwOp::Xor | RmwOp::Xchg)), true) => {
+                        let arg = self.bswap(x);
+                        let old = self.ins_v(InstData::AtomicRmw { op, ty, order, scope, addr, arg });
+                        self.bswap(old)
+                    }
+                    (Some(op), false) => self.ins_v(InstData::AtomicRmw { op, ty, order, scope, addr, arg: x }),
+                    (_, swap) => self.cas_loop(ty, addr, swap, |t, old| match op {
+                        AtomicRmwOp::Nand => t.nand(old, x),
+                        _ => {
+                            let bop = match op {
+                                AtomicRmwOp::Add => BinaryOp::Iadd,
+                                AtomicRmwOp::Sub => BinaryOp::Isub,
+                                AtomicRmwOp::Umin => BinaryOp::Umin,
+                                AtomicRmwOp::Umax => BinaryOp::Umax,
+                                AtomicRmwOp::Smin => BinaryOp::Smin,
+                                _ => BinaryOp::Smax,
+                            };
+                            t.ins_v(InstData::Binary { op: bop, args: [old, x] })
+                        }
+                    }),
                 };
                 self.def(res, Repr::Val(old));
             }
@@ -92,8 +121,14 @@ impl Translator<'_> {
                 let res = self.result(inst)?;
                 let ty = self.ty_of(res)?;
                 let addr = self.address(args[0], 0, ty)?;
-                let (expected, replacement) = (self.val(args[1])?, self.val(args[2])?);
-                let old = self.ins_v(InstData::AtomicCas { ty, order, scope, addr, expected, replacement });
+                let (mut expected, mut replacement) = (self.val(args[1])?, self.val(args[2])?);
+                if big {
+                    (expected, replacement) = (self.bswap(expected), self.bswap(replacement));
+                }
+                let mut old = self.ins_v(InstData::AtomicCas { ty, order, scope, addr, expected, replacement });
+                if big {
+                    old = self.bswap(old);
+                }
                 self.def(res, Repr::Val(old));
             }
             D::StackAddr { stack_slot, offset, .. } => {
@@ -128,38 +163,6 @@ impl Translator<'_> {
         Ok(Address { ptr: q, offset: 0 })
     }
 
-    /// `atomic_rmw nand` (no atomc op): a CAS loop.
-    ///
-    /// ```text
-    ///     v_init = atomic_load.T relaxed scope addr
-    ///     jump loop(v_init)
-    /// loop(cur):
-    ///     new = bnot (band cur, x)
-    ///     prev = atomic_cas.T seq_cst scope addr, cur, new
-    ///     brif (icmp eq prev, cur), done, loop(prev)
-    /// done:                                   ; old value: cur
-    /// ```
-    fn nand_loop(&mut self, ty: Type, addr: Address, x: Value) -> Value {
-        let scope = self.opts.scope;
-        let init = self.ins_v(InstData::AtomicLoad { ty, order: MemOrder::Relaxed, scope, addr });
-        let header = self.out.create_block();
-        let cur = self.out.append_block_param(header, ty);
-        let done = self.out.create_block();
-        self.ins(InstData::Jump { dest: call(header, &[init]) });
-        self.cur = header;
-        let and = self.ins_v(InstData::Binary { op: atomc_ir::BinaryOp::Band, args: [cur, x] });
-        let new = self.ins_v(InstData::Unary { op: UnaryOp::Bnot, arg: and });
-        let order = MemOrder::SeqCst;
-        let prev = self.ins_v(InstData::AtomicCas { ty, order, scope, addr, expected: cur, replacement: new });
-        let ok = self.ins_v(InstData::Icmp { cond: IntCC::Eq, args: [prev, cur] });
-        self.ins(InstData::Brif { cond: ok, then_dest: call(done, &[]), else_dest: call(header, &[prev]) });
-        self.cur = done;
-        cur
-    }
-}
-
-fn call(block: atomc_ir::Block, args: &[Value]) -> BlockCall {
-    BlockCall { block, args: args.iter().copied().collect() }
 }
 
 fn mem_flags(data: &D) -> Option<cl::MemFlags> {

@@ -92,11 +92,17 @@
 //! `bitcast.i64`.
 //!
 //! **Endianness.** atomc's targets are little-endian: accesses without an
-//! endianness flag and with `little` are the same access; `big` is rejected.
+//! endianness flag and with `little` are the same access. A `big` access
+//! is rejected unless [`ImportOptions::emulate_big_endian`]
+//! is set: then values are byte-swapped around the access (shifts and
+//! masks), bitwise and exchange atomics swap their operand and result, and
+//! the arithmetic and min/max atomics become CAS loops that swap, compute
+//! and swap back, so they stay atomic.
 //!
 //! **Rejected** (an [`ImportError`] naming the CLIF instruction): calls of
 //! every kind, `i128` and vector values, traps, global values and symbols,
-//! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses, and
+//! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses (unless
+//! emulated), and
 //! any instruction without an atomc equivalent (`sqrt`, `popcnt`, ...).
 //!
 //! **Not preserved**: CLIF traps on integer division by zero and on
@@ -105,6 +111,7 @@
 //! addresses, legal in CLIF, are errors in atomc.
 
 mod analysis;
+mod endian;
 mod error;
 mod memory;
 mod ops;
@@ -146,6 +153,11 @@ pub struct ImportOptions {
     pub pointer_params: bool,
     /// What `stack_addr` becomes. Default: [`StackSlots::Reject`].
     pub stack_slots: StackSlots,
+    /// Accept `big` memory accesses by swapping bytes around little-endian
+    /// ones (and turning `atomic_rmw add sub umin umax smin smax nand` into
+    /// CAS loops, since those ops do not commute with a byte swap).
+    /// Default: false, `big` is an error.
+    pub emulate_big_endian: bool,
 }
 
 impl Default for ImportOptions {
@@ -155,17 +167,20 @@ impl Default for ImportOptions {
             address_space: AddrSpace::Global,
             pointer_params: true,
             stack_slots: StackSlots::Reject,
+            emulate_big_endian: false,
         }
     }
 }
 
 impl ImportOptions {
     /// Options for running CLIF test functions in atomc's interpreter:
-    /// stack slots in the scratch buffer, parameters kept as integers.
+    /// stack slots in the scratch buffer, parameters kept as integers, big
+    /// endian emulated.
     pub fn interpreter() -> ImportOptions {
         ImportOptions {
             pointer_params: false,
             stack_slots: StackSlots::Scratch,
+            emulate_big_endian: true,
             ..ImportOptions::default()
         }
     }

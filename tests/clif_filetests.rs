@@ -146,7 +146,11 @@ fn run_function(
     if runs.is_empty() {
         return Ok(n);
     }
-    let run_opts = ImportOptions { stack_slots: StackSlots::Scratch, pointer_params: false, ..*opts };
+    let run_opts = ImportOptions {
+        stack_slots: StackSlots::Scratch,
+        pointer_params: false,
+        ..*opts
+    };
     let f = clif::import(func, &run_opts).map_err(|e| format!("import for running: {e}"))?;
     for cmd in runs {
         let RunCommand::Run(inv, cmp, expected) = cmd else {
@@ -186,7 +190,10 @@ fn clif_import_filetests() {
     files.sort();
     let (mut passed, mut failed, mut expectations) = (0, Vec::new(), 0);
     for f in &files {
-        let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         match run_file(f) {
             Ok(n) => {
                 passed += 1;

@@ -10,7 +10,9 @@ use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, MemFlagsData, Us
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 
-const RMW_OPS: [&str; 11] = ["add", "sub", "and", "nand", "or", "xor", "xchg", "umin", "umax", "smin", "smax"];
+const RMW_OPS: [&str; 11] = [
+    "add", "sub", "and", "nand", "or", "xor", "xchg", "umin", "umax", "smin", "smax",
+];
 
 /// A kernel doing one `atomic_rmw.<ty> <op>` at `p` and storing the old
 /// value at `p + 8`.
@@ -90,7 +92,10 @@ fn scope_option_reaches_the_machine_code() {
     let text = rmw_kernel("add", "i32");
     let file = cranelift_reader::parse_functions(&text).expect("parses");
     for (scope, want) in [(Scope::Gpu, ".GPU"), (Scope::Sys, ".SYS")] {
-        let opts = ImportOptions { scope, ..ImportOptions::default() };
+        let opts = ImportOptions {
+            scope,
+            ..ImportOptions::default()
+        };
         let f = clif::import(&file[0], &opts).expect("imports");
         let sass = compile_text(&f, Target::Sm90);
         assert!(sass.contains(want), "scope {scope:?}: {sass}");
@@ -102,7 +107,11 @@ fn scope_option_reaches_the_machine_code() {
 /// frontend's SSA construction (block parameters, aliases) is exercised.
 fn histogram_loop() -> ir::Function {
     let mut sig = ir::Signature::new(CallConv::SystemV);
-    sig.params.extend([AbiParam::new(types::I64), AbiParam::new(types::I64), AbiParam::new(types::I32)]);
+    sig.params.extend([
+        AbiParam::new(types::I64),
+        AbiParam::new(types::I64),
+        AbiParam::new(types::I32),
+    ]);
     let mut func = ir::Function::with_name_signature(UserFuncName::testcase("count"), sig);
     let mut ctx = FunctionBuilderContext::new();
     let mut b = FunctionBuilder::new(&mut func, &mut ctx);
@@ -110,7 +119,11 @@ fn histogram_loop() -> ir::Function {
     let i = b.declare_var(types::I32);
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
-    let (hist, data, n) = (b.block_params(entry)[0], b.block_params(entry)[1], b.block_params(entry)[2]);
+    let (hist, data, n) = (
+        b.block_params(entry)[0],
+        b.block_params(entry)[1],
+        b.block_params(entry)[2],
+    );
     let zero = b.ins().iconst(types::I32, 0);
     b.def_var(i, zero);
     b.ins().jump(header, &[]);
@@ -122,15 +135,16 @@ fn histogram_loop() -> ir::Function {
     b.seal_block(body);
     let iv = b.use_var(i);
     let i64v = b.ins().uextend(types::I64, iv);
-    let off = b.ins().ishl_imm(i64v, 2);
+    let off = b.ins().ishl_imm_u(i64v, 2);
     let elem = b.ins().iadd(data, off);
     let bucket = b.ins().load(types::I32, MemFlagsData::trusted(), elem, 0);
     let bucket64 = b.ins().uextend(types::I64, bucket);
-    let boff = b.ins().imul_imm(bucket64, 4);
+    let boff = b.ins().imul_imm_u(bucket64, 4);
     let slot = b.ins().iadd(hist, boff);
     let one = b.ins().iconst(types::I32, 1);
-    b.ins().atomic_rmw(types::I32, MemFlagsData::trusted(), ir::AtomicRmwOp::Add, slot, one);
-    let next = b.ins().iadd_imm(iv, 1);
+    b.ins()
+        .atomic_rmw(types::I32, MemFlagsData::trusted(), ir::AtomicRmwOp::Add, slot, one);
+    let next = b.ins().iadd_imm_u(iv, 1);
     b.def_var(i, next);
     b.ins().jump(header, &[]);
     b.seal_block(header);
@@ -147,7 +161,10 @@ fn frontend_loop_runs_in_the_interpreter_on_many_threads() {
     let func = histogram_loop();
     let k = clif::import(&func, &ImportOptions::default()).expect("imports");
     let text = k.to_string();
-    assert!(text.starts_with("function %count(ptr.global, ptr.global, i32) {"), "{text}");
+    assert!(
+        text.starts_with("function %count(ptr.global, ptr.global, i32) {"),
+        "{text}"
+    );
     assert!(text.contains("atomic_rmw.i32 add seq_cst gpu"), "{text}");
 
     // 64 threads each count the same 6 values into 4 buckets.
@@ -161,12 +178,18 @@ fn frontend_loop_runs_in_the_interpreter_on_many_threads() {
         DataValue::I32(data.len() as i32),
     ];
     interp::run_kernel(&k, &Launch::new(Dim3::x(2), Dim3::x(32), args), &mut mem).expect("runs");
-    let counts: Vec<u32> =
-        mem.buffer(hist).chunks(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let counts: Vec<u32> = mem
+        .buffer(hist)
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     assert_eq!(counts, [64, 128, 0, 192]);
 
     let sass = compile_text(&k, Target::Sm90);
-    assert!(sass.contains("BRA") && sass.contains("ATOM") || sass.contains("RED"), "{sass}");
+    assert!(
+        sass.contains("BRA") && sass.contains("ATOM") || sass.contains("RED"),
+        "{sass}"
+    );
 }
 
 #[test]
@@ -174,7 +197,9 @@ fn errors_name_the_instruction_and_carry_the_opcode() {
     let text = "function %f(i64) -> i64 {\n    fn0 = %g(i64) -> i64\nblock0(v0: i64):\n    v1 = call fn0(v0)\n    \
                 return v1\n}\n";
     let err = clif::parse_clif_file(text).expect_err("calls are rejected");
-    let ClifError::Import { line, error } = &err else { panic!("{err}") };
+    let ClifError::Import { line, error } = &err else {
+        panic!("{err}")
+    };
     assert_eq!(*line, 4, "the line of the call");
     assert_eq!(error.opcode(), Some("call"));
     assert!(matches!(error, ImportError::Unsupported { inst, .. } if inst == "v1 = call fn0(v0)"));
@@ -186,14 +211,18 @@ fn errors_name_the_instruction_and_carry_the_opcode() {
 
 #[test]
 fn stack_slots_are_scratch_only_when_asked() {
-    let text = "function %f(i32) -> i32 {\n    ss0 = explicit_slot 4\n    ss1 = explicit_slot 8\nblock0(v0: i32):\n    \
+    let text =
+        "function %f(i32) -> i32 {\n    ss0 = explicit_slot 4\n    ss1 = explicit_slot 8\nblock0(v0: i32):\n    \
                 v1 = stack_addr.i64 ss1\n    v2 = atomic_rmw.i32 add v1, v0\n    v3 = atomic_rmw.i32 add v1, v0\n    \
                 return v3\n}\n";
     let funcs = cranelift_reader::parse_functions(text).expect("parses");
     let err = clif::import(&funcs[0], &ImportOptions::default()).expect_err("rejected by default");
     assert_eq!(err.opcode(), Some("stack_addr"));
     assert_eq!(clif::scratch_bytes(&funcs[0]), 24, "ss0 at 0, ss1 at 16");
-    let opts = ImportOptions { stack_slots: StackSlots::Scratch, ..ImportOptions::default() };
+    let opts = ImportOptions {
+        stack_slots: StackSlots::Scratch,
+        ..ImportOptions::default()
+    };
     let f = clif::import(&funcs[0], &opts).expect("imports");
     let (out, scratch) = interp::call_with_scratch(&f, &[DataValue::I32(5)], 24).expect("runs");
     assert_eq!(out, [DataValue::I32(5)]);
@@ -205,7 +234,11 @@ fn cli_compiles_clif_files() {
     let dir = std::env::temp_dir().join(format!("atomc-clif-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let good = dir.join("kernel.clif");
-    std::fs::write(&good, format!("test run\ntarget x86_64\n\n{}", rmw_kernel("add", "i32"))).expect("write");
+    std::fs::write(
+        &good,
+        format!("test run\ntarget x86_64\n\n{}", rmw_kernel("add", "i32")),
+    )
+    .expect("write");
     let bad = dir.join("bad.clif");
     std::fs::write(&bad, "function %f(i128) {\nblock0(v0: i128):\n    return\n}\n").expect("write");
     let run = |file: &std::path::Path| {

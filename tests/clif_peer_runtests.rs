@@ -66,7 +66,10 @@ fn show(vals: &[DataValue]) -> String {
 }
 
 fn run_file(path: &Path, tally: &mut Tally) -> usize {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let text = std::fs::read_to_string(path).expect("readable peer file");
     let total = text.lines().filter(|l| l.trim_start().starts_with("; run")).count();
     let file = match cranelift_reader::parse_test(&text, cranelift_reader::ParseOptions::default()) {
@@ -81,7 +84,11 @@ fn run_file(path: &Path, tally: &mut Tally) -> usize {
         let commands: Vec<RunCommand> = details
             .comments
             .iter()
-            .filter_map(|c| cranelift_reader::parse_run_command(c.text, &func.signature).ok().flatten())
+            .filter_map(|c| {
+                cranelift_reader::parse_run_command(c.text, &func.signature)
+                    .ok()
+                    .flatten()
+            })
             .collect();
         let imported = match clif::import(func, &ImportOptions::interpreter()) {
             Ok(f) => f,
@@ -109,7 +116,9 @@ fn run_file(path: &Path, tally: &mut Tally) -> usize {
                     if same == (cmp == Comparison::Equals) {
                         tally.passed += 1;
                     } else {
-                        tally.failed.push(format!("{line}: got {}, expected {cmp} {}", show(&got), show(&want)));
+                        tally
+                            .failed
+                            .push(format!("{line}: got {}, expected {cmp} {}", show(&got), show(&want)));
                     }
                 }
                 Err(e) => tally.failed.push(format!("{line}: interpreter error: {e}\n{imported}")),
@@ -139,7 +148,10 @@ fn cranelift_atomic_runtests() {
     for f in &files {
         total += run_file(f, &mut tally);
     }
-    println!("Cranelift atomic runtests through atomc ({} files, {total} run lines):", files.len());
+    println!(
+        "Cranelift atomic runtests through atomc ({} files, {total} run lines):",
+        files.len()
+    );
     println!("  passed:  {}", tally.passed);
     println!("  failed:  {}", tally.failed.len());
     println!("  skipped: {}", tally.skipped_lines());
@@ -159,14 +171,21 @@ fn cranelift_atomic_runtests() {
         "every run line is accounted for"
     );
     assert!(tally.failed.is_empty(), "{} run lines failed", tally.failed.len());
-    assert!(tally.skipped.is_empty(), "run lines skipped: {:?}", tally.skipped.keys());
+    assert!(
+        tally.skipped.is_empty(),
+        "run lines skipped: {:?}",
+        tally.skipped.keys()
+    );
     assert!(tally.passed > 0);
 
     // With the default options, the big-endian files are rejected, by name.
     let big = dir.join("atomic-rmw-subword-big.clif");
     if let Ok(text) = std::fs::read_to_string(big) {
         let file = cranelift_reader::parse_test(&text, cranelift_reader::ParseOptions::default()).expect("parses");
-        let opts = ImportOptions { emulate_big_endian: false, ..ImportOptions::interpreter() };
+        let opts = ImportOptions {
+            emulate_big_endian: false,
+            ..ImportOptions::interpreter()
+        };
         let err = clif::import(&file.functions[0].0, &opts).expect_err("big is rejected");
         assert!(err.to_string().contains("big-endian"), "{err}");
     }

@@ -65,8 +65,13 @@ pub fn pointer_params(func: &ir::Function) -> HashSet<usize> {
     let Some(entry) = func.layout.entry_block() else {
         return HashSet::new();
     };
-    let params: HashMap<ir::Value, usize> =
-        func.dfg.block_params(entry).iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let params: HashMap<ir::Value, usize> = func
+        .dfg
+        .block_params(entry)
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i))
+        .collect();
     let mut out = HashSet::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
@@ -86,7 +91,7 @@ pub fn pointer_params(func: &ir::Function) -> HashSet<usize> {
 pub fn address_operand(data: &InstructionData) -> Option<ir::Value> {
     match *data {
         InstructionData::Load { arg, .. } => Some(arg),
-        InstructionData::LoadNoOffset { opcode, arg, .. } if opcode == Opcode::AtomicLoad => Some(arg),
+        InstructionData::LoadNoOffset { opcode: Opcode::AtomicLoad, arg, .. } => Some(arg),
         InstructionData::Store { args, .. } => Some(args[1]),
         InstructionData::StoreNoOffset { args, .. } => Some(args[1]),
         InstructionData::AtomicRmw { args, .. } => Some(args[0]),
@@ -107,11 +112,17 @@ fn base_of(func: &ir::Function, params: &HashMap<ir::Value, usize>, v: ir::Value
         return Base::Unknown;
     };
     match func.dfg.insts[inst] {
-        InstructionData::Binary { opcode: Opcode::Iadd, args } => match base_of(func, params, args[0], depth + 1) {
+        InstructionData::Binary {
+            opcode: Opcode::Iadd,
+            args,
+        } => match base_of(func, params, args[0], depth + 1) {
             Base::Unknown => base_of(func, params, args[1], depth + 1),
             found => found,
         },
-        InstructionData::Binary { opcode: Opcode::Isub, args } => base_of(func, params, args[0], depth + 1),
+        InstructionData::Binary {
+            opcode: Opcode::Isub,
+            args,
+        } => base_of(func, params, args[0], depth + 1),
         InstructionData::StackAddr { .. } | InstructionData::Load { .. } => Base::Other,
         _ => Base::Unknown,
     }

@@ -76,19 +76,40 @@ impl Translator<'_> {
         f: impl FnOnce(&mut Self, Value) -> Value,
     ) -> Value {
         let scope = self.opts.scope;
-        let init = self.ins_v(InstData::AtomicLoad { ty, order: MemOrder::Relaxed, scope, addr });
+        let init = self.ins_v(InstData::AtomicLoad {
+            ty,
+            order: MemOrder::Relaxed,
+            scope,
+            addr,
+        });
         let header = self.out.create_block();
         let cur = self.out.append_block_param(header, ty);
         let done = self.out.create_block();
-        self.ins(InstData::Jump { dest: call(header, &[init]) });
+        self.ins(InstData::Jump {
+            dest: call(header, &[init]),
+        });
         self.cur = header;
         let old = if swap { self.bswap(cur) } else { cur };
         let new = f(self, old);
         let new_mem = if swap { self.bswap(new) } else { new };
         let order = MemOrder::SeqCst;
-        let prev = self.ins_v(InstData::AtomicCas { ty, order, scope, addr, expected: cur, replacement: new_mem });
-        let ok = self.ins_v(InstData::Icmp { cond: IntCC::Eq, args: [prev, cur] });
-        self.ins(InstData::Brif { cond: ok, then_dest: call(done, &[]), else_dest: call(header, &[prev]) });
+        let prev = self.ins_v(InstData::AtomicCas {
+            ty,
+            order,
+            scope,
+            addr,
+            expected: cur,
+            replacement: new_mem,
+        });
+        let ok = self.ins_v(InstData::Icmp {
+            cond: IntCC::Eq,
+            args: [prev, cur],
+        });
+        self.ins(InstData::Brif {
+            cond: ok,
+            then_dest: call(done, &[]),
+            else_dest: call(header, &[prev]),
+        });
         self.cur = done;
         old
     }
@@ -96,10 +117,16 @@ impl Translator<'_> {
     /// `bnot (old & x)`: CLIF's `nand`.
     pub(super) fn nand(&mut self, old: Value, x: Value) -> Value {
         let and = self.bin(BinaryOp::Band, old, x);
-        self.ins_v(InstData::Unary { op: UnaryOp::Bnot, arg: and })
+        self.ins_v(InstData::Unary {
+            op: UnaryOp::Bnot,
+            arg: and,
+        })
     }
 }
 
 fn call(block: atomc_ir::Block, args: &[Value]) -> BlockCall {
-    BlockCall { block, args: args.iter().copied().collect() }
+    BlockCall {
+        block,
+        args: args.iter().copied().collect(),
+    }
 }

@@ -3,7 +3,7 @@
 use super::translate::{Repr, Translator};
 use super::StackSlots;
 use atomc_ir::interp::GLOBAL_BASE;
-use atomc_ir::{Address, AddrSpace, BinaryOp, ConvOp, InstData, MemOrder, RmwOp, Type, MAX_ADDRESS_OFFSET};
+use atomc_ir::{AddrSpace, Address, BinaryOp, ConvOp, InstData, MemOrder, RmwOp, Type, MAX_ADDRESS_OFFSET};
 use cranelift_codegen::ir::{self as cl, AtomicRmwOp, Endianness, InstructionData as D, Opcode as Op};
 
 impl Translator<'_> {
@@ -19,7 +19,9 @@ impl Translator<'_> {
         }
         let (order, scope) = (MemOrder::SeqCst, self.opts.scope);
         match *data {
-            D::Load { opcode, arg, offset, .. } => {
+            D::Load {
+                opcode, arg, offset, ..
+            } => {
                 let res = self.result(inst)?;
                 let rty = self.ty_of(res)?;
                 let (mem_ty, ext) = match opcode {
@@ -42,7 +44,9 @@ impl Translator<'_> {
                 }
                 self.def(res, Repr::Val(x));
             }
-            D::Store { opcode, args, offset, .. } => {
+            D::Store {
+                opcode, args, offset, ..
+            } => {
                 let mut v = self.val(args[0])?;
                 let narrow = match opcode {
                     Op::Store => None,
@@ -61,7 +65,11 @@ impl Translator<'_> {
                 let addr = self.address(args[1], i32::from(offset), ty)?;
                 self.ins(InstData::Store { value: v, addr });
             }
-            D::LoadNoOffset { opcode: Op::AtomicLoad, arg, .. } => {
+            D::LoadNoOffset {
+                opcode: Op::AtomicLoad,
+                arg,
+                ..
+            } => {
                 let res = self.result(inst)?;
                 let ty = self.ty_of(res)?;
                 let addr = self.address(arg, 0, ty)?;
@@ -71,21 +79,39 @@ impl Translator<'_> {
                 }
                 self.def(res, Repr::Val(x));
             }
-            D::LoadNoOffset { opcode: Op::Bitcast, arg, .. } => {
+            D::LoadNoOffset {
+                opcode: Op::Bitcast,
+                arg,
+                ..
+            } => {
                 let res = self.result(inst)?;
                 let to = self.ty_of(res)?;
                 let a = self.val(arg)?;
-                let x = if self.out.value_type(a) == to { a } else { self.convert(ConvOp::Bitcast, to, a) };
+                let x = if self.out.value_type(a) == to {
+                    a
+                } else {
+                    self.convert(ConvOp::Bitcast, to, a)
+                };
                 self.def(res, Repr::Val(x));
             }
-            D::StoreNoOffset { opcode: Op::AtomicStore, args, .. } => {
+            D::StoreNoOffset {
+                opcode: Op::AtomicStore,
+                args,
+                ..
+            } => {
                 let mut value = self.val(args[0])?;
                 if big {
                     value = self.bswap(value);
                 }
                 let ty = self.out.value_type(value);
                 let addr = self.address(args[1], 0, ty)?;
-                self.ins(InstData::AtomicStore { ty, order, scope, addr, value });
+                self.ins(InstData::AtomicStore {
+                    ty,
+                    order,
+                    scope,
+                    addr,
+                    value,
+                });
             }
             D::AtomicRmw { args, op, .. } => {
                 let res = self.result(inst)?;
@@ -96,10 +122,24 @@ impl Translator<'_> {
                     // Bitwise ops and exchange commute with a byte swap.
                     (Some(op @ (RmwOp::And | RmwOp::Or | RmwOp::Xor | RmwOp::Xchg)), true) => {
                         let arg = self.bswap(x);
-                        let old = self.ins_v(InstData::AtomicRmw { op, ty, order, scope, addr, arg });
+                        let old = self.ins_v(InstData::AtomicRmw {
+                            op,
+                            ty,
+                            order,
+                            scope,
+                            addr,
+                            arg,
+                        });
                         self.bswap(old)
                     }
-                    (Some(op), false) => self.ins_v(InstData::AtomicRmw { op, ty, order, scope, addr, arg: x }),
+                    (Some(op), false) => self.ins_v(InstData::AtomicRmw {
+                        op,
+                        ty,
+                        order,
+                        scope,
+                        addr,
+                        arg: x,
+                    }),
                     (_, swap) => self.cas_loop(ty, addr, swap, |t, old| match op {
                         AtomicRmwOp::Nand => t.nand(old, x),
                         _ => {
@@ -111,7 +151,10 @@ impl Translator<'_> {
                                 AtomicRmwOp::Smin => BinaryOp::Smin,
                                 _ => BinaryOp::Smax,
                             };
-                            t.ins_v(InstData::Binary { op: bop, args: [old, x] })
+                            t.ins_v(InstData::Binary {
+                                op: bop,
+                                args: [old, x],
+                            })
                         }
                     }),
                 };
@@ -125,7 +168,14 @@ impl Translator<'_> {
                 if big {
                     (expected, replacement) = (self.bswap(expected), self.bswap(replacement));
                 }
-                let mut old = self.ins_v(InstData::AtomicCas { ty, order, scope, addr, expected, replacement });
+                let mut old = self.ins_v(InstData::AtomicCas {
+                    ty,
+                    order,
+                    scope,
+                    addr,
+                    expected,
+                    replacement,
+                });
                 if big {
                     old = self.bswap(old);
                 }
@@ -162,7 +212,6 @@ impl Translator<'_> {
         let q = self.ins_v(InstData::PtrAdd { ptr: p, offset: k });
         Ok(Address { ptr: q, offset: 0 })
     }
-
 }
 
 fn mem_flags(data: &D) -> Option<cl::MemFlags> {
@@ -172,7 +221,11 @@ fn mem_flags(data: &D) -> Option<cl::MemFlags> {
         | D::StoreNoOffset { flags, .. }
         | D::AtomicRmw { flags, .. }
         | D::AtomicCas { flags, .. } => Some(flags),
-        D::LoadNoOffset { opcode: Op::AtomicLoad, flags, .. } => Some(flags),
+        D::LoadNoOffset {
+            opcode: Op::AtomicLoad,
+            flags,
+            ..
+        } => Some(flags),
         _ => None,
     }
 }

@@ -47,7 +47,12 @@ impl Translator<'_> {
     }
 
     pub(super) fn result(&self, inst: cl::Inst) -> Result<cl::Value, String> {
-        self.src.dfg.inst_results(inst).first().copied().ok_or_else(|| "expected a result".to_string())
+        self.src
+            .dfg
+            .inst_results(inst)
+            .first()
+            .copied()
+            .ok_or_else(|| "expected a result".to_string())
     }
 
     fn ctrl_type(&self, inst: cl::Inst) -> Result<Type, String> {
@@ -64,41 +69,74 @@ impl Translator<'_> {
                 self.ins(InstData::Fence { order, scope });
                 Ok(())
             }
-            D::UnaryImm { opcode: Op::Iconst, imm } => {
+            D::UnaryImm {
+                opcode: Op::Iconst,
+                imm,
+            } => {
                 let ty = self.ctrl_type(inst)?;
                 let x = self.iconst(ty, imm.bits());
                 self.def(self.result(inst)?, Repr::Val(x));
                 Ok(())
             }
-            D::UnaryIeee16 { opcode: Op::F16const, imm } => self.fconst(inst, Type::F16, u64::from(imm.bits())),
-            D::UnaryIeee32 { opcode: Op::F32const, imm } => self.fconst(inst, Type::F32, u64::from(imm.bits())),
-            D::UnaryIeee64 { opcode: Op::F64const, imm } => self.fconst(inst, Type::F64, imm.bits()),
+            D::UnaryIeee16 {
+                opcode: Op::F16const,
+                imm,
+            } => self.fconst(inst, Type::F16, u64::from(imm.bits())),
+            D::UnaryIeee32 {
+                opcode: Op::F32const,
+                imm,
+            } => self.fconst(inst, Type::F32, u64::from(imm.bits())),
+            D::UnaryIeee64 {
+                opcode: Op::F64const,
+                imm,
+            } => self.fconst(inst, Type::F64, imm.bits()),
             D::Unary { opcode, arg } => self.unary(inst, opcode, arg),
             D::Binary { opcode, args } => self.binary(inst, opcode, args),
             D::IntCompare { cond, args, .. } => {
                 let (a, b) = (self.val(args[0])?, self.val(args[1])?);
-                let p = self.ins_v(InstData::Icmp { cond: int_cc(cond), args: [a, b] });
+                let p = self.ins_v(InstData::Icmp {
+                    cond: int_cc(cond),
+                    args: [a, b],
+                });
                 self.def(self.result(inst)?, Repr::Pred(p));
                 Ok(())
             }
             D::FloatCompare { cond, args, .. } => self.fcmp(inst, cond, args),
-            D::Ternary { opcode: Op::Select | Op::SelectSpectreGuard, args } => {
+            D::Ternary {
+                opcode: Op::Select | Op::SelectSpectreGuard,
+                args,
+            } => {
                 let c = self.cond(args[0])?;
                 let (a, b) = (self.val(args[1])?, self.val(args[2])?);
                 let x = self.ins_v(InstData::Select { cond: c, args: [a, b] });
                 self.def(self.result(inst)?, Repr::Val(x));
                 Ok(())
             }
-            D::Ternary { opcode: Op::Bitselect, args } => {
+            D::Ternary {
+                opcode: Op::Bitselect,
+                args,
+            } => {
                 let (c, a, b) = (self.val(args[0])?, self.val(args[1])?, self.val(args[2])?);
                 let ty = self.out.value_type(a);
                 if !ty.is_int() {
                     return Err("bitselect is translated for integers only".into());
                 }
-                let t = self.ins_v(InstData::Binary { op: BinaryOp::Band, args: [c, a] });
-                let nc = self.ins_v(InstData::Unary { op: UnaryOp::Bnot, arg: c });
-                let e = self.ins_v(InstData::Binary { op: BinaryOp::Band, args: [nc, b] });
-                let x = self.ins_v(InstData::Binary { op: BinaryOp::Bor, args: [t, e] });
+                let t = self.ins_v(InstData::Binary {
+                    op: BinaryOp::Band,
+                    args: [c, a],
+                });
+                let nc = self.ins_v(InstData::Unary {
+                    op: UnaryOp::Bnot,
+                    arg: c,
+                });
+                let e = self.ins_v(InstData::Binary {
+                    op: BinaryOp::Band,
+                    args: [nc, b],
+                });
+                let x = self.ins_v(InstData::Binary {
+                    op: BinaryOp::Bor,
+                    args: [t, e],
+                });
                 self.def(self.result(inst)?, Repr::Val(x));
                 Ok(())
             }
@@ -118,7 +156,11 @@ impl Translator<'_> {
                 let c = self.cond(arg)?;
                 let then_dest = self.block_call(&blocks[0])?;
                 let else_dest = self.block_call(&blocks[1])?;
-                self.ins(InstData::Brif { cond: c, then_dest, else_dest });
+                self.ins(InstData::Brif {
+                    cond: c,
+                    then_dest,
+                    else_dest,
+                });
                 Ok(())
             }
             D::BranchTable { arg, table, .. } => self.br_table(arg, table),
@@ -128,7 +170,9 @@ impl Translator<'_> {
                 for a in args {
                     vals.push(self.val(a)?);
                 }
-                self.ins(InstData::Return { args: vals.into_iter().collect() });
+                self.ins(InstData::Return {
+                    args: vals.into_iter().collect(),
+                });
                 Ok(())
             }
             _ => Err("no atomc translation for this CLIF instruction".into()),
@@ -145,16 +189,37 @@ impl Translator<'_> {
         let to = self.ctrl_type(inst)?;
         let a = self.val(arg)?;
         let x = match opcode {
-            Op::Ineg => self.ins_v(InstData::Unary { op: UnaryOp::Ineg, arg: a }),
-            Op::Bnot => self.ins_v(InstData::Unary { op: UnaryOp::Bnot, arg: a }),
-            Op::Fneg => self.ins_v(InstData::Unary { op: UnaryOp::Fneg, arg: a }),
-            Op::Fabs => self.ins_v(InstData::Unary { op: UnaryOp::Fabs, arg: a }),
+            Op::Ineg => self.ins_v(InstData::Unary {
+                op: UnaryOp::Ineg,
+                arg: a,
+            }),
+            Op::Bnot => self.ins_v(InstData::Unary {
+                op: UnaryOp::Bnot,
+                arg: a,
+            }),
+            Op::Fneg => self.ins_v(InstData::Unary {
+                op: UnaryOp::Fneg,
+                arg: a,
+            }),
+            Op::Fabs => self.ins_v(InstData::Unary {
+                op: UnaryOp::Fabs,
+                arg: a,
+            }),
             Op::Iabs => {
                 let ty = self.out.value_type(a);
                 let zero = self.iconst(ty, 0);
-                let neg = self.ins_v(InstData::Icmp { cond: IntCC::Slt, args: [a, zero] });
-                let n = self.ins_v(InstData::Unary { op: UnaryOp::Ineg, arg: a });
-                self.ins_v(InstData::Select { cond: neg, args: [n, a] })
+                let neg = self.ins_v(InstData::Icmp {
+                    cond: IntCC::Slt,
+                    args: [a, zero],
+                });
+                let n = self.ins_v(InstData::Unary {
+                    op: UnaryOp::Ineg,
+                    arg: a,
+                });
+                self.ins_v(InstData::Select {
+                    cond: neg,
+                    args: [n, a],
+                })
             }
             _ => {
                 let op = match opcode {
@@ -191,7 +256,10 @@ impl Translator<'_> {
                 let p = self.ptr(p)?;
                 let mut off = self.val(off)?;
                 if negate {
-                    off = self.ins_v(InstData::Unary { op: UnaryOp::Ineg, arg: off });
+                    off = self.ins_v(InstData::Unary {
+                        op: UnaryOp::Ineg,
+                        arg: off,
+                    });
                 }
                 let x = self.ins_v(InstData::PtrAdd { ptr: p, offset: off });
                 self.def(res, Repr::Ptr(x));
@@ -237,11 +305,24 @@ impl Translator<'_> {
             None => {
                 // CLIF's fmin/fmax propagate NaN; atomc's (minNum/maxNum)
                 // drop it. Both order -0.0 below +0.0.
-                let op = if opcode == Op::Fmin { BinaryOp::Fmin } else { BinaryOp::Fmax };
+                let op = if opcode == Op::Fmin {
+                    BinaryOp::Fmin
+                } else {
+                    BinaryOp::Fmax
+                };
                 let m = self.ins_v(InstData::Binary { op, args: [a, b] });
-                let nan = self.ins_v(InstData::Fcmp { cond: FloatCC::Uno, args: [a, b] });
-                let sum = self.ins_v(InstData::Binary { op: BinaryOp::Fadd, args: [a, b] });
-                self.ins_v(InstData::Select { cond: nan, args: [sum, m] })
+                let nan = self.ins_v(InstData::Fcmp {
+                    cond: FloatCC::Uno,
+                    args: [a, b],
+                });
+                let sum = self.ins_v(InstData::Binary {
+                    op: BinaryOp::Fadd,
+                    args: [a, b],
+                });
+                self.ins_v(InstData::Select {
+                    cond: nan,
+                    args: [sum, m],
+                })
             }
         };
         self.def(res, Repr::Val(x));
@@ -287,9 +368,19 @@ impl Translator<'_> {
         let (one, zero) = (self.iconst(Type::I8, 1), self.iconst(Type::I8, 0));
         let x = match cond {
             F::OrderedNotEqual | F::UnorderedOrEqual => {
-                let lt = self.ins_v(InstData::Fcmp { cond: FloatCC::Lt, args: [a, b] });
-                let gt = self.ins_v(InstData::Fcmp { cond: FloatCC::Gt, args: [a, b] });
-                let (t, f) = if cond == F::OrderedNotEqual { (one, zero) } else { (zero, one) };
+                let lt = self.ins_v(InstData::Fcmp {
+                    cond: FloatCC::Lt,
+                    args: [a, b],
+                });
+                let gt = self.ins_v(InstData::Fcmp {
+                    cond: FloatCC::Gt,
+                    args: [a, b],
+                });
+                let (t, f) = if cond == F::OrderedNotEqual {
+                    (one, zero)
+                } else {
+                    (zero, one)
+                };
                 let g = self.ins_v(InstData::Select { cond: gt, args: [t, f] });
                 self.ins_v(InstData::Select { cond: lt, args: [t, g] })
             }
@@ -301,8 +392,14 @@ impl Translator<'_> {
                     F::UnorderedOrGreaterThanOrEqual => FloatCC::Lt,
                     _ => return Err(format!("no atomc translation for fcmp {cond}")),
                 };
-                let p = self.ins_v(InstData::Fcmp { cond: opposite, args: [a, b] });
-                self.ins_v(InstData::Select { cond: p, args: [zero, one] })
+                let p = self.ins_v(InstData::Fcmp {
+                    cond: opposite,
+                    args: [a, b],
+                });
+                self.ins_v(InstData::Select {
+                    cond: p,
+                    args: [zero, one],
+                })
             }
         };
         self.def(res, Repr::Val(x));
@@ -316,11 +413,21 @@ impl Translator<'_> {
         let ty = self.out.value_type(x);
         for (i, call) in jt.as_slice().iter().enumerate() {
             let k = self.iconst(ty, i as i64);
-            let hit = self.ins_v(InstData::Icmp { cond: IntCC::Eq, args: [x, k] });
+            let hit = self.ins_v(InstData::Icmp {
+                cond: IntCC::Eq,
+                args: [x, k],
+            });
             let then_dest = self.block_call(call)?;
             let next = self.out.create_block();
-            let else_dest = atomc_ir::BlockCall { block: next, args: Default::default() };
-            self.ins(InstData::Brif { cond: hit, then_dest, else_dest });
+            let else_dest = atomc_ir::BlockCall {
+                block: next,
+                args: Default::default(),
+            };
+            self.ins(InstData::Brif {
+                cond: hit,
+                then_dest,
+                else_dest,
+            });
             self.cur = next;
         }
         let dest = self.block_call(&jt.default_block())?;

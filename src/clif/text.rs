@@ -1,8 +1,8 @@
 //! `.clif` text: read with cranelift-reader, then import.
 
 use super::error::{ClifError, ImportError};
-use cranelift_codegen::ir as cl;
 use super::{import, ImportOptions};
+use cranelift_codegen::ir as cl;
 
 /// Parses CLIF text (as `clif-util` and Cranelift's filetests write it:
 /// optional `test`, `set`, `target` header lines, then functions) and
@@ -43,7 +43,11 @@ pub fn parse_clif_file_with(text: &str, opts: &ImportOptions) -> Result<Vec<atom
 /// `start`: the reader keeps instructions in text order, one per line, so
 /// the n-th instruction in layout order is the n-th instruction line.
 fn inst_line(text: &str, func: &cl::Function, start: usize, inst: cl::Inst) -> Option<usize> {
-    let n = func.layout.blocks().flat_map(|b| func.layout.block_insts(b)).position(|i| i == inst)?;
+    let n = func
+        .layout
+        .blocks()
+        .flat_map(|b| func.layout.block_insts(b))
+        .position(|i| i == inst)?;
     let lines = text.lines().enumerate().skip(start.checked_sub(1)?).skip(1);
     let mut seen = 0;
     for (i, line) in lines {
@@ -68,5 +72,8 @@ fn is_declaration(code: &str) -> bool {
     let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
     prefix.len() < name.len()
         && code.contains('=')
-        && matches!(prefix, "ss" | "dss" | "gv" | "sig" | "fn" | "jt" | "const" | "mt" | "region")
+        && matches!(
+            prefix,
+            "ss" | "dss" | "gv" | "sig" | "fn" | "jt" | "const" | "mt" | "region"
+        )
 }

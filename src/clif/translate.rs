@@ -83,7 +83,11 @@ impl<'a> Translator<'a> {
             returns.push(ty);
         }
         let mut out = Function::new(name.clone(), returns);
-        let ptrs = if opts.pointer_params { analysis::pointer_params(src) } else { HashSet::new() };
+        let ptrs = if opts.pointer_params {
+            analysis::pointer_params(src)
+        } else {
+            HashSet::new()
+        };
         let entry = src.layout.entry_block();
         let mut blocks = HashMap::new();
         let mut vals = HashMap::new();
@@ -93,7 +97,11 @@ impl<'a> Translator<'a> {
             blocks.insert(block, b);
             for (i, &p) in src.dfg.block_params(block).iter().enumerate() {
                 let cty = src.dfg.value_type(p);
-                let what = if Some(block) == entry { format!("parameter {i}") } else { format!("{p} ({block})") };
+                let what = if Some(block) == entry {
+                    format!("parameter {i}")
+                } else {
+                    format!("{p} ({block})")
+                };
                 let ty = map_type(cty).map_err(|why| type_err(what, cty, why))?;
                 if Some(block) == entry && ptrs.contains(&i) {
                     let v = out.append_block_param(b, Type::Ptr(opts.address_space));
@@ -136,7 +144,13 @@ impl<'a> Translator<'a> {
     }
 
     pub fn iconst(&mut self, ty: Type, imm: i64) -> Value {
-        let inst = self.out.append_inst(self.cur, InstData::Iconst { ty, imm: sext(imm, ty.bits()) });
+        let inst = self.out.append_inst(
+            self.cur,
+            InstData::Iconst {
+                ty,
+                imm: sext(imm, ty.bits()),
+            },
+        );
         self.out.inst_result(inst).expect("iconst has a result")
     }
 
@@ -151,7 +165,10 @@ impl<'a> Translator<'a> {
 
     fn repr(&self, v: cl::Value) -> Result<Repr, String> {
         let v = self.src.dfg.resolve_aliases(v);
-        self.vals.get(&v).copied().ok_or_else(|| format!("{v} is used before its definition is translated"))
+        self.vals
+            .get(&v)
+            .copied()
+            .ok_or_else(|| format!("{v} is used before its definition is translated"))
     }
 
     /// The CLIF value as an atomc value of its own type (`i64` for
@@ -171,7 +188,10 @@ impl<'a> Translator<'a> {
             Repr::Pred(c) => Ok(self.made_once(v, 1, |t| {
                 let one = t.iconst(Type::I8, 1);
                 let zero = t.iconst(Type::I8, 0);
-                t.ins_v(InstData::Select { cond: c, args: [one, zero] })
+                t.ins_v(InstData::Select {
+                    cond: c,
+                    args: [one, zero],
+                })
             })),
         }
     }
@@ -186,7 +206,10 @@ impl<'a> Translator<'a> {
                 Ok(self.made_once(v, 2, |t| {
                     let ty = t.out.value_type(x);
                     let zero = t.iconst(ty, 0);
-                    t.ins_v(InstData::Icmp { cond: IntCC::Ne, args: [x, zero] })
+                    t.ins_v(InstData::Icmp {
+                        cond: IntCC::Ne,
+                        args: [x, zero],
+                    })
                 }))
             }
         }
@@ -230,7 +253,10 @@ impl<'a> Translator<'a> {
     pub fn block_call(&mut self, call: &cl::BlockCall) -> Result<atomc_ir::BlockCall, String> {
         let pool = &self.src.dfg.value_lists;
         let target = call.block(pool);
-        let block = *self.blocks.get(&target).ok_or_else(|| format!("{target} is not reachable"))?;
+        let block = *self
+            .blocks
+            .get(&target)
+            .ok_or_else(|| format!("{target} is not reachable"))?;
         let params = self.out.blocks[block].params.clone();
         let args: Vec<cl::BlockArg> = call.args(pool).collect();
         let mut out = Vec::new();
@@ -238,10 +264,17 @@ impl<'a> Translator<'a> {
             let cl::BlockArg::Value(v) = arg else {
                 return Err("try_call results as block arguments have no GPU meaning".to_string());
             };
-            let x = if self.out.value_type(param).is_ptr() { self.ptr(v)? } else { self.val(v)? };
+            let x = if self.out.value_type(param).is_ptr() {
+                self.ptr(v)?
+            } else {
+                self.val(v)?
+            };
             out.push(x);
         }
-        Ok(atomc_ir::BlockCall { block, args: out.into_iter().collect() })
+        Ok(atomc_ir::BlockCall {
+            block,
+            args: out.into_iter().collect(),
+        })
     }
 
     /// An [`ImportError::Unsupported`] for `inst`.
@@ -293,7 +326,13 @@ fn atomc_name(clif: &str) -> String {
     let s = clif.trim_start_matches('%');
     let s: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "_.$-".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.$-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() {
         "clif".to_string()

@@ -41,9 +41,11 @@ impl Lower<'_> {
         self.unsupported(&self.op_text(inst), reason)
     }
 
-    /// No fp64 ALU on this part (TGLLP, DG2: ocloc refuses `double` there).
+    /// No usable fp64 ALU: TGLLP and DG2 have none (ocloc refuses `double`
+    /// there), and GenX_IR cannot split a `df` instruction of exec size 2
+    /// ("ReduceExecSize.cpp: no legal emask found", measured on PVC).
     fn no_fp64(&self) -> bool {
-        self.p.lacks_int64_alu()
+        self.p.lacks_int64_alu() || self.simd == crate::visa::ExecSize::S2
     }
 
     /// Makes sure two sources are not both immediates (the first goes to a
@@ -459,7 +461,9 @@ fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Va
         let ty = match rt {
             IrType::F32 => Type::F,
             IrType::F64 if !l.no_fp64() => Type::DF,
-            IrType::F64 => return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks")),
+            IrType::F64 => {
+                return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)"))
+            }
             _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
         };
         let vop = match op {

@@ -263,7 +263,9 @@ impl Lower<'_> {
 
     /// A new predicate for `v`.
     pub(crate) fn def_pred(&mut self, v: Value, uniform: bool) -> PredId {
-        let lanes = self.simd.lanes() as u16;
+        // Eight lanes at least: GenX_IR cannot branch on a 2- or 4-lane
+        // predicate ("FlowGraph.cpp: predicate control not handled yet").
+        let lanes = self.lanes_alloc();
         let p = self.k.decl_pred(format!("p{}", &format!("{v}")[1..]), lanes);
         self.vals.insert(v, Loc::Pred { pred: p, uniform });
         p
@@ -272,7 +274,7 @@ impl Lower<'_> {
     /// A temporary predicate.
     pub(crate) fn tmp_pred(&mut self) -> PredId {
         let name = self.tmp_name("pt");
-        let lanes = self.simd.lanes() as u16;
+        let lanes = self.lanes_alloc();
         self.k.decl_pred(name, lanes)
     }
 

@@ -81,20 +81,20 @@
 //! with a concurrently running host.
 //!
 //! **Pointers.** CLIF addresses are plain `i64` values; atomc addresses are
-//! typed pointers. An `i64` function parameter that serves as the base of an
-//! address (it reaches a memory instruction's address through `iadd`/`isub`
-//! chains, as the left operand or the only non-base operand) becomes a
-//! `ptr.<space>` parameter ([`ImportOptions::address_space`], `global` by
-//! default; turn this off with [`ImportOptions::pointer_params`]);
-//! `iadd base, offset` on such a pointer becomes `ptr_add`. Any other
-//! integer used as an address is converted with `bitcast.ptr.<space>` (for
-//! `shared`, `ireduce.i32` first), and a pointer used as an integer with
-//! `bitcast.i64`.
+//! typed pointers. An `i64` function parameter that is the base of some
+//! address becomes a `ptr.<space>` parameter ([`ImportOptions::address_space`],
+//! `global` by default; [`ImportOptions::pointer_params`] turns this off).
+//! The base is found by following the address back through `iadd` (left
+//! operand first, then right) and `isub` (left operand) until a parameter,
+//! a `stack_addr` or a loaded value: so in `iadd base, index` only `base`
+//! becomes a pointer. `iadd`/`isub` of a pointer and an integer becomes
+//! `ptr_add`. Any other integer used as an address is converted with
+//! `bitcast.ptr.<space>` (for `shared`, `ireduce.i32` first), and a pointer
+//! used as an integer with `bitcast.i64`.
 //!
 //! **Endianness.** atomc's targets are little-endian: accesses without an
-//! endianness flag and with `little` are the same access. A `big` access
-//! is rejected unless [`ImportOptions::emulate_big_endian`]
-//! is set: then values are byte-swapped around the access (shifts and
+//! endianness flag and with `little` are the same access. A `big` access is
+//! rejected unless [`ImportOptions::emulate_big_endian`] is set: then values are byte-swapped around the access (shifts and
 //! masks), bitwise and exchange atomics swap their operand and result, and
 //! the arithmetic and min/max atomics become CAS loops that swap, compute
 //! and swap back, so they stay atomic.
@@ -102,13 +102,18 @@
 //! **Rejected** (an [`ImportError`] naming the CLIF instruction): calls of
 //! every kind, `i128` and vector values, traps, global values and symbols,
 //! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses (unless
-//! emulated), and
-//! any instruction without an atomc equivalent (`sqrt`, `popcnt`, ...).
+//! emulated), instructions with several results, and any instruction
+//! without an atomc equivalent (`sqrt`, `popcnt`, ...). [`parse_clif_file`]
+//! reports the line of the rejected instruction.
 //!
 //! **Not preserved**: CLIF traps on integer division by zero and on
 //! `fcvt_to_*int` overflow; atomc's interpreter reports division by zero as
-//! an error, and its float-to-int conversions saturate. Misaligned
-//! addresses, legal in CLIF, are errors in atomc.
+//! an error, and its float-to-int conversions saturate; `sdiv` of `MIN` by
+//! `-1` wraps instead of trapping. Misaligned addresses, legal in CLIF, are
+//! errors in atomc.
+//!
+//! The imported function is verified by atomc's verifier (a failure is
+//! [`ImportError::Invalid`]) and numbered in text order, as if parsed.
 
 mod analysis;
 mod endian;

@@ -21,6 +21,7 @@
 //!   interpreter.
 //!
 //! Every function needs at least one expectation.
+#![cfg(feature = "clif")]
 
 use atomc::clif::{self, ImportOptions, StackSlots};
 use atomc::ir::interp::{self, DataValue};

@@ -1,6 +1,7 @@
 //! The CLIF import through the public API: functions built with
 //! `cranelift-frontend`, `.clif` text, errors, and compiles of imported
 //! kernels for the SASS targets.
+#![cfg(feature = "clif")]
 
 use atomc::clif::{self, ClifError, ImportError, ImportOptions, StackSlots};
 use atomc::ir::interp::{self, DataValue, Dim3, Launch, Memory};

@@ -16,6 +16,7 @@
 //!
 //! Run with `cargo test --test clif_peer_runtests -- --nocapture` to see
 //! the tally.
+#![cfg(feature = "clif")]
 
 use atomc::clif::{self, ImportOptions};
 use atomc::ir::interp::{self, DataValue};

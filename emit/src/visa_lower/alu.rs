@@ -178,6 +178,13 @@ impl Lower<'_> {
             self.k.mov(ex, hi_d, a.1);
             return;
         }
+        let hi_zero = matches!(a.1, Operand::Imm(i) if i.bits == 0);
+        if hi_zero && op == BinaryOp::Ishl && k < 32 {
+            // The high half is only what shifts out of the low one.
+            self.k.binary(Op::Shr, ex, hi_d, a.0, sh(32 - k));
+            self.k.binary(Op::Shl, ex, lo_d, a.0, sh(k));
+            return;
+        }
         let t = self.tmp(Type::UD, u);
         let ts = if u { Operand::scalar(t) } else { Operand::src(t) };
         match (op, k < 32) {
@@ -619,8 +626,11 @@ fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, re
                 return Err(l.reject(inst, "no vISA type holds this value"));
             };
             let loc = match l.loc(arg)? {
-                Loc::Var { var, uniform } if ft != tt => Loc::Var { var: l.view(var, tt), uniform },
-                other => other,
+                Loc::Zext { .. } if tt == Type::UQ => l.loc(arg)?,
+                _ => match l.mat(arg)? {
+                    Loc::Var { var, uniform } if ft != tt => Loc::Var { var: l.view(var, tt), uniform },
+                    other => other,
+                },
             };
             l.vals.insert(res, loc);
         }
@@ -635,6 +645,9 @@ fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, re
                 l.k.mov(ex, d, s);
                 l.narrow(r, to, u);
             }
+        }
+        ConvOp::Uextend if from.bits() == 32 => {
+            l.vals.insert(res, Loc::Zext { src: arg, uniform: u });
         }
         ConvOp::Uextend | ConvOp::Sextend => {
             let (lo, hi) = l.halves(arg, op == ConvOp::Sextend)?;

@@ -215,7 +215,10 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         _ => alu::lower(l, inst)?,
     }
     if let Some(r) = l.f.inst_result(inst) {
-        if matches!(l.vals.get(&r), Some(values::Loc::Var { uniform: true, .. })) {
+        if matches!(
+            l.vals.get(&r),
+            Some(values::Loc::Var { uniform: true, .. }) | Some(values::Loc::Zext { uniform: true, .. })
+        ) {
             l.def_pos.insert(r, l.k.insts.len());
         }
     }

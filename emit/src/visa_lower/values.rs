@@ -15,6 +15,10 @@ pub(crate) enum Loc {
     Const(u64),
     /// A predicate of `simd` lanes.
     Pred { pred: PredId, uniform: bool },
+    /// A 64-bit value that is the zero extension of the 32-bit value
+    /// `src`: no instruction until something needs it whole, and its known
+    /// zero high half makes 64-bit address arithmetic cheaper.
+    Zext { src: Value, uniform: bool },
 }
 
 /// The vISA element type an IR type is kept in (`None`: not representable).
@@ -102,7 +106,9 @@ impl Lower<'_> {
     /// Whether `v` is uniform (the same in every lane).
     pub(crate) fn is_uniform(&self, v: Value) -> bool {
         match self.vals.get(&v) {
-            Some(Loc::Var { uniform, .. }) | Some(Loc::Pred { uniform, .. }) => *uniform,
+            Some(Loc::Var { uniform, .. }) | Some(Loc::Pred { uniform, .. }) | Some(Loc::Zext { uniform, .. }) => {
+                *uniform
+            }
             Some(Loc::Const(_)) => true,
             None => is_uniform(self.f, self.f.entry_block(), &self.uniform_set, v),
         }
@@ -201,15 +207,34 @@ impl Lower<'_> {
             .ok_or_else(|| self.unsupported(&format!("{v}"), "value used before it is defined in block order"))
     }
 
+    /// The location of `v` with a [`Loc::Zext`] made into a variable here
+    /// (two moves under the current mask; not cached, since this point may
+    /// not dominate later uses).
+    pub(crate) fn mat(&mut self, v: Value) -> Result<Loc, LowerError> {
+        match self.loc(v)? {
+            Loc::Zext { src, uniform } => {
+                let var = self.tmp(Type::UQ, uniform);
+                let lo = self.src(src, Type::UD)?;
+                let ex = self.exec(uniform);
+                let dl = self.half_dst(var, uniform, false, Type::UD);
+                let dh = self.half_dst(var, uniform, true, Type::UD);
+                self.k.mov(ex, dl, lo);
+                self.k.mov(ex, dh, Operand::imm(Imm::ud(0)));
+                Ok(Loc::Var { var, uniform })
+            }
+            other => Ok(other),
+        }
+    }
+
     /// A source operand reading a ≤32-bit value with element type `ty`.
     pub(crate) fn src(&mut self, v: Value, ty: Type) -> Result<Operand, LowerError> {
-        match self.loc(v)? {
+        match self.mat(v)? {
             Loc::Const(bits) => Ok(Operand::imm(Imm { ty, bits: bits & 0xffff_ffff })),
             Loc::Var { var, uniform } => {
                 let w = self.view(var, ty);
                 Ok(if uniform { Operand::scalar(w) } else { Operand::src(w) })
             }
-            Loc::Pred { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
+            Loc::Pred { .. } | Loc::Zext { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
         }
     }
 
@@ -224,13 +249,16 @@ impl Lower<'_> {
     /// A source operand reading the low (`hi = false`) or high half of a
     /// 64-bit value, as `ty` (`ud` or `d`).
     pub(crate) fn half(&mut self, v: Value, hi: bool, ty: Type) -> Result<Operand, LowerError> {
+        if let Loc::Zext { src, .. } = self.loc(v)? {
+            return if hi { Ok(Operand::imm(Imm { ty, bits: 0 })) } else { self.src(src, ty) };
+        }
         match self.loc(v)? {
             Loc::Const(bits) => {
                 let b = if hi { bits >> 32 } else { bits & 0xffff_ffff };
                 Ok(Operand::imm(Imm { ty, bits: b }))
             }
             Loc::Var { var, uniform } => Ok(self.half_of(var, uniform, hi, ty)),
-            Loc::Pred { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
+            Loc::Pred { .. } | Loc::Zext { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
         }
     }
 
@@ -288,16 +316,24 @@ impl Lower<'_> {
     /// [`Self::raw_src`]; `scalar`: only lane 0 is needed (the broadcast is
     /// one `(M1_NM, 1)` move).
     pub(crate) fn raw_src_ex(&mut self, v: Value, ty: Type, scalar: bool) -> Result<VarId, LowerError> {
+        if let Loc::Zext { uniform: false, .. } = self.loc(v)? {
+            let Loc::Var { var, .. } = self.mat(v)? else { unreachable!("mat makes a variable") };
+            return Ok(self.view(var, ty));
+        }
         match self.loc(v)? {
             Loc::Var { var, uniform: false } => Ok(self.view(var, ty)),
-            Loc::Var { .. } | Loc::Const(_) => {
+            Loc::Var { .. } | Loc::Const(_) | Loc::Zext { .. } => {
                 if let Some(&t) = self.bcast.get(&(v, 0, ty, scalar)) {
                     return Ok(t);
                 }
                 let t = self.tmp(ty, false);
-                let s = self.src_whole(v, ty)?;
                 let ex = self.bcast_exec(scalar);
-                self.at_def(v, |l| l.k.mov(ex, Operand::dst(t), s).clone());
+                let s = self.at_def(v, |l| -> Result<(), LowerError> {
+                    let s = l.src_whole(v, ty)?;
+                    l.k.mov(ex, Operand::dst(t), s);
+                    Ok(())
+                });
+                s?;
                 self.bcast.insert((v, 0, ty, scalar), t);
                 Ok(t)
             }

@@ -257,3 +257,53 @@ fn cli_compiles_clif_files() {
     assert!(err.contains("bad.clif") && err.contains("i128"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every imported kernel that compiles for sm_90 is disassembled by NVIDIA's
+/// nvdisasm, which must print atomc's own listing, instruction by
+/// instruction (the oracle the `.atom` kernels go through too).
+#[test]
+fn nvdisasm_agrees_with_imported_kernels() {
+    use atomc_emit::oracle::{self, Sm, Tool};
+    let Some(_) = oracle::require(Tool::Nvdisasm13) else {
+        return;
+    };
+    let mut kernels = vec![(
+        "histogram loop".to_string(),
+        clif::import(&histogram_loop(), &ImportOptions::default()),
+    )];
+    for op in RMW_OPS {
+        for ty in ["i8", "i16", "i32", "i64"] {
+            let mut f = clif::parse_clif_file(&rmw_kernel(op, ty)).expect("imports");
+            kernels.push((format!("{op}.{ty}"), Ok(f.remove(0))));
+        }
+    }
+    let (mut checked, mut insts, mut mismatches) = (0, 0, Vec::new());
+    for (name, func) in kernels {
+        let func = func.expect("imports");
+        let Ok(out) = atomc::pipeline::compile_sass(&func, Target::Sm90) else {
+            continue;
+        };
+        let bytes = out.kernel.bytes(out.arch).expect("encodes");
+        let listing = oracle::nvdisasm(Sm::Sm90, &bytes).unwrap_or_else(|e| panic!("{name}: nvdisasm: {e}"));
+        let theirs = oracle::disasm_instructions(&listing);
+        checked += 1;
+        for (i, ins) in out.kernel.instrs.iter().enumerate() {
+            let ours = out.arch.print_at(ins, (i * 16) as u64);
+            let ours = ours.trim_end_matches(';').trim_end();
+            insts += 1;
+            if theirs.get(i).map(|t| t.text.as_str()) != Some(ours) {
+                mismatches.push(format!(
+                    "{name} @{:#x}: atomc `{ours}`, nvdisasm {:?}",
+                    i * 16,
+                    theirs.get(i)
+                ));
+            }
+        }
+    }
+    println!(
+        "imported CLIF kernels: {checked} checked by nvdisasm, {insts} instructions, {} mismatches",
+        mismatches.len()
+    );
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(checked > 0);
+}

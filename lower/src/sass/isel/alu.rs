@@ -188,6 +188,16 @@ impl Isel<'_> {
         }
         let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
         let y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
+        // a * b + c in one IMAD when the product has no other reader.
+        if op == Iadd && ty == Type::I32 {
+            for (prod, addend) in [(a, b), (b, a)] {
+                if let Some([m0, m1]) = self.single_use_product(prod) {
+                    let (r0, r1, rc) = (self.reg(m0), self.src_b(m1, true), self.reg(addend));
+                    self.emit(SassInst::alu("IMAD", [def, MOp::use_(r0), r1, MOp::use_(rc)]));
+                    return Ok(());
+                }
+            }
+        }
         let inst = match op {
             Iadd => SassInst::alu("IADD3", [def, x, y, MOp::rz()]),
             Isub => match self.const_value(b) {
@@ -357,6 +367,20 @@ impl Isel<'_> {
                 let k = self.const_value(args[1])?;
                 (k < 32).then(|| (x, 1u32 << k, signed))
             }
+            _ => None,
+        }
+    }
+
+    /// The operands of `v = imul a, b` (i32) when `v` has exactly one use.
+    fn single_use_product(&self, v: Value) -> Option<[Value; 2]> {
+        if self.uses[v] != 1 {
+            return None;
+        }
+        match self.func.values[v].def {
+            atomc_ir::ValueDef::Result(i) => match self.func.insts[i] {
+                InstData::Binary { op: BinaryOp::Imul, args } if self.ty(v) == Type::I32 => Some(args),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -14,5 +14,5 @@ if [[ "${ATOMC_SKIP_TOOLS:-0}" != "1" ]]; then
 fi
 status=0
 cargo test --workspace --no-fail-fast || status=1
-cargo run --release --quiet -- test filetests examples || status=1
+cargo run --release --quiet -- test filetests/filetests examples || status=1
 exit "$status"

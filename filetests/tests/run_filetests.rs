@@ -1,6 +1,6 @@
 //! Runs every filetest under `filetests/` (this crate's folder of `.atom`
 //! files) and the shipped `examples/` with the facade's compiler, as
-//! `atomc test filetests examples` does.
+//! `atomc test filetests/filetests examples` does.
 
 use std::path::PathBuf;
 

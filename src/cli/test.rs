@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Arguments of `atomc test`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Files or directories (default: `filetests`).
+    /// Files or directories (default: `filetests/filetests`).
     paths: Vec<PathBuf>,
     /// List passing files too, with their times.
     #[arg(short, long)]
@@ -44,7 +44,7 @@ impl atomc_filetests::Backend for FacadeBackend {
 /// Runs `atomc test`.
 pub fn run(args: Args) -> Result<(), UserError> {
     let paths = if args.paths.is_empty() {
-        vec![PathBuf::from("filetests")]
+        vec![PathBuf::from("filetests/filetests")]
     } else {
         args.paths
     };

@@ -11,6 +11,17 @@ fn lop3(lut: u8) -> [MOp; 2] {
 
 impl Isel<'_> {
     pub(super) fn lower_alu(&mut self, data: &InstData) -> Result<(), IselError> {
+        // A bitcast within one register shape is the same bits: the result
+        // names the operand's register, no instruction.
+        if let InstData::Convert { op: ConvOp::Bitcast, to, arg } = data {
+            if super::class_of(*to) == super::class_of(self.ty(*arg)) {
+                let r = self.reg(*arg);
+                if let Some(v) = self.func.inst_result(self.inst) {
+                    self.vregs[v] = Some(r);
+                }
+                return Ok(());
+            }
+        }
         let Some(d) = self.result() else { return Ok(()) };
         match data {
             InstData::Iconst { ty, imm } => self.constant(d, *ty, *imm as u64),

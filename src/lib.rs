@@ -13,6 +13,8 @@ pub use atomc_ir as ir;
 
 pub mod pipeline;
 
+pub mod bench;
+
 #[cfg(feature = "clif")]
 pub mod clif;
 

@@ -1,6 +1,7 @@
 //! Argument parsing (clap derive) and dispatch to the subcommands.
 
 mod asm;
+mod bench;
 mod compile;
 mod input;
 mod run;
@@ -35,6 +36,8 @@ enum Command {
     Test(test::Args),
     /// Parse and verify an .atom file.
     Verify(verify::Args),
+    /// Compare compile time and code with ptxas on the benchmark corpus.
+    Bench(bench::Args),
 }
 
 /// A failure the user can act on: printed to stderr, exit code 1.
@@ -84,6 +87,7 @@ fn dispatch(cli: Cli) -> Result<(), UserError> {
         Command::Run(a) => run::run(a),
         Command::Test(a) => test::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Bench(a) => bench::run(a),
     }
 }
 

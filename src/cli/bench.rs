@@ -1,0 +1,59 @@
+//! `atomc bench [--targets sm_90,sm_50] [--corpus DIR] [--out DIR] [--repeat N]`:
+//! atomc against ptxas on the benchmark corpus (see `atomc::bench`).
+
+use super::UserError;
+use atomc::bench;
+use atomc::Target;
+use std::path::PathBuf;
+
+/// Arguments of `atomc bench`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Comma-separated targets (sm_50, sm_90).
+    #[arg(long, default_value = "sm_90,sm_50")]
+    targets: String,
+    /// The corpus directory (`*.atom`, one kernel per file).
+    #[arg(long, default_value = "filetests/bench")]
+    corpus: PathBuf,
+    /// Where bench.csv, bench.md and bench.svg go.
+    #[arg(long, default_value = "target/bench")]
+    out: PathBuf,
+    /// Repeats per measurement; medians are reported.
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Only kernels whose name contains this text.
+    #[arg(long)]
+    filter: Option<String>,
+}
+
+/// Runs `atomc bench`.
+pub fn run(args: Args) -> Result<(), UserError> {
+    let targets = args
+        .targets
+        .split(',')
+        .map(|t| match Target::from_name(t.trim()) {
+            Some(t @ (Target::Sm50 | Target::Sm90)) => Ok(t),
+            _ => Err(UserError(format!("--targets: `{t}` is not sm_50 or sm_90"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.repeat == 0 {
+        return Err(UserError("--repeat must be at least 1".into()));
+    }
+    let mut kernels = bench::load_corpus(&args.corpus)?;
+    if let Some(f) = &args.filter {
+        kernels.retain(|k| k.name.contains(f.as_str()));
+    }
+    let atomc_exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find the atomc binary: {e}")))?;
+    let config = bench::Config { targets, repeat: args.repeat, atomc_exe, progress: true };
+    let rows = bench::run(&kernels, &config)?;
+    let header = format!(
+        "## atomc bench\n\n{} kernels, targets {}, {} repeat(s), medians.\n",
+        kernels.len(),
+        args.targets,
+        args.repeat
+    );
+    let md = bench::write_reports(&rows, &args.out, &header)?;
+    println!("{md}");
+    println!("wrote {}/bench.csv, bench.md, bench.svg", args.out.display());
+    Ok(())
+}

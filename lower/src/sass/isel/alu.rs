@@ -101,27 +101,24 @@ impl Isel<'_> {
     fn special(&mut self, d: VReg, reg: SpecialReg) {
         use SpecialReg::*;
         let t = self.target;
-        let (sreg, cbank) = match reg {
-            ThreadIdX => (Some("SR_TID.X"), None),
-            ThreadIdY => (Some("SR_TID.Y"), None),
-            ThreadIdZ => (Some("SR_TID.Z"), None),
-            BlockIdX => (Some("SR_CTAID.X"), None),
-            BlockIdY => (Some("SR_CTAID.Y"), None),
-            BlockIdZ => (Some("SR_CTAID.Z"), None),
-            LaneId => (Some("SR_LANEID"), None),
-            BlockDimX => (None, Some(t.ntid[0])),
-            BlockDimY => (None, Some(t.ntid[1])),
-            BlockDimZ => (None, Some(t.ntid[2])),
-            GridDimX => (None, Some(t.nctaid[0])),
-            GridDimY => (None, Some(t.nctaid[1])),
-            GridDimZ => (None, Some(t.nctaid[2])),
+        // Ids come from special registers; dimensions from constant bank 0.
+        let sreg = |name| MOp::SReg(name);
+        let (opcode, src) = match reg {
+            ThreadIdX => ("S2R", sreg("SR_TID.X")),
+            ThreadIdY => ("S2R", sreg("SR_TID.Y")),
+            ThreadIdZ => ("S2R", sreg("SR_TID.Z")),
+            BlockIdX => ("S2R", sreg("SR_CTAID.X")),
+            BlockIdY => ("S2R", sreg("SR_CTAID.Y")),
+            BlockIdZ => ("S2R", sreg("SR_CTAID.Z")),
+            LaneId => ("S2R", sreg("SR_LANEID")),
+            BlockDimX => ("LDC", MOp::CBank(t.ntid[0])),
+            BlockDimY => ("LDC", MOp::CBank(t.ntid[1])),
+            BlockDimZ => ("LDC", MOp::CBank(t.ntid[2])),
+            GridDimX => ("LDC", MOp::CBank(t.nctaid[0])),
+            GridDimY => ("LDC", MOp::CBank(t.nctaid[1])),
+            GridDimZ => ("LDC", MOp::CBank(t.nctaid[2])),
         };
-        let inst = match (sreg, cbank) {
-            (Some(s), _) => SassInst::new("S2R", [MOp::def(d.reg(), 1), MOp::SReg(s)], Latency::Variable),
-            (None, Some(off)) => SassInst::new("LDC", [MOp::def(d.reg(), 1), MOp::CBank(off)], Latency::Variable),
-            _ => unreachable!(),
-        };
-        self.emit(inst);
+        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), src], Latency::Variable));
     }
 
     fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {

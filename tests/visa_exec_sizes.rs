@@ -1,5 +1,6 @@
 //! SIMD widths 1, 2 and 4 (the other `svm_atomic` exec sizes; 8 is the
-//! default the filetests use): every vISA filetest kernel lowered at each
+//! default the filetests use) and 16/32 (messages split into SIMD8 pieces
+//! with the masks M1/M3/M5/M7): every vISA filetest kernel lowered at each
 //! width goes through GenX_IR's text and `.isa` paths on TGLLP, DG2 and
 //! PVC, and its messages carry the width.
 
@@ -12,7 +13,7 @@ use atomc_emit::visa::{ExecSize, Op, Platform};
 use atomc_emit::visa_lower::Options;
 
 #[test]
-fn every_filetest_kernel_at_simd_1_2_4() {
+fn every_filetest_kernel_at_simd_1_2_4_16_32() {
     if require(Tool::GenXIR).is_none() {
         return;
     }
@@ -22,7 +23,7 @@ fn every_filetest_kernel_at_simd_1_2_4() {
         (VisaPlatform::Pvc, Platform::Pvc),
     ];
     let (mut checked, mut failures) = (0, Vec::new());
-    for simd in [ExecSize::S1, ExecSize::S2, ExecSize::S4] {
+    for simd in [ExecSize::S1, ExecSize::S2, ExecSize::S4, ExecSize::S16, ExecSize::S32] {
         for (name, f) in visa_common::visa_filetest_kernels() {
             for (vp, p) in platforms {
                 let k = match atomc::visa_kernel(&f, Target::Visa(vp), &Options { simd }) {
@@ -33,12 +34,14 @@ fn every_filetest_kernel_at_simd_1_2_4() {
                         continue;
                     }
                 };
-                for i in k.insts.iter().filter(|i| i.op == Op::SvmAtomic) {
-                    assert!(
-                        i.exec.size == simd || (i.exec.size == ExecSize::S1 && i.exec.nomask),
-                        "{name}: {:?}",
-                        i.exec
-                    );
+                let pieces = (simd.lanes() / 8).max(1) as usize;
+                let atomics: Vec<_> = k.insts.iter().filter(|i| i.op == Op::SvmAtomic).collect();
+                for (n, i) in atomics.iter().enumerate() {
+                    let scalar = i.exec.size == ExecSize::S1 && i.exec.nomask;
+                    let ok = scalar
+                        || (simd <= ExecSize::S8 && i.exec.size == simd)
+                        || (i.exec.size == ExecSize::S8 && i.exec.offset as usize == 2 * (n % pieces));
+                    assert!(ok, "{name} simd{}: {:?}", simd.lanes(), i.exec);
                 }
                 checked += 1;
                 if let Err(e) = visa_common::genx_round_trip(&k, p) {
@@ -47,7 +50,7 @@ fn every_filetest_kernel_at_simd_1_2_4() {
             }
         }
     }
-    println!("vISA exec sizes 1/2/4: {checked} kernel×platform×width triples checked, {} failures", failures.len());
+    println!("vISA SIMD widths 1/2/4/16/32: {checked} kernel×platform×width triples checked, {} failures", failures.len());
     for f in failures.iter().take(5) {
         println!("FAIL {f}");
     }
@@ -55,9 +58,15 @@ fn every_filetest_kernel_at_simd_1_2_4() {
 }
 
 #[test]
-fn simd16_is_refused_with_a_reason() {
-    let src = "function %k(ptr.global) {\nblock0(v0: ptr.global):\n    return\n}\n";
+fn simd16_dword_messages_are_refused_on_pvc() {
+    // PVC GRFs are 64 bytes: the second SIMD8 piece of a dword payload
+    // would start mid-GRF, which GenX_IR's verifier rejects.
+    let src = "function %k(ptr.global, i32) {\nblock0(v0: ptr.global, v1: i32):\n    v2 = atomic_rmw.i32 add relaxed gpu v0, v1\n    return\n}\n";
     let f = &atomc::ir::parse::parse(src).unwrap()[0];
-    let e = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S16 }).unwrap_err();
-    assert!(e.to_string().contains("exec sizes 1, 2, 4 and 8"), "{e}");
+    let e = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Pvc), &Options { simd: ExecSize::S16 }).unwrap_err();
+    assert!(e.to_string().contains("not GRF aligned on PVC"), "{e}");
+    let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S16 }).unwrap();
+    let text = k.to_text();
+    assert!(text.contains("svm_atomic.add (M1, 8) t1.0 %null.0 t2.0 %null.0"), "{text}");
+    assert!(text.contains("svm_atomic.add (M3, 8) t1.64 %null.0 t2.32 %null.0"), "{text}");
 }

@@ -11,7 +11,7 @@ use atomc_ir::{Address, Inst, InstData, MemOrder, RmwOp, Scope, Type as IrType, 
 
 use super::values::{canonical, Loc};
 use super::{Lower, LowerError};
-use crate::visa::{AtomicOp, AtomicWidth, Blocks, Fence, Imm, Op, Operand, Type, VarId};
+use crate::visa::{AtomicOp, AtomicWidth, Blocks, Exec, ExecSize, Fence, Imm, Op, Operand, Type, VarId};
 
 impl Lower<'_> {
     /// The per-lane address `ptr + offset` as a raw `uq` operand variable.
@@ -118,9 +118,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 None => Operand::null(),
             };
             let dst = result(l, res, dt)?;
-            let ex = if scalar { l.exec(true) } else { l.exec(false) };
-            let g = l.guard;
-            l.k.svm_atomic(ex, aop, w, Operand::raw(a), dst, s0, Operand::null()).pred = g;
+            emit_atomic(l, scalar, aop, w, [Operand::raw(a), dst, s0, Operand::null()])?;
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
@@ -132,9 +130,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let new = l.raw_src(replacement, dt)?;
             let exp = l.raw_src(expected, dt)?;
             let dst = result(l, res, dt)?;
-            let ex = l.exec(false);
-            let g = l.guard;
-            l.k.svm_atomic(ex, AtomicOp::CmpXchg, w, Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp)).pred = g;
+            emit_atomic(l, false, AtomicOp::CmpXchg, w, [Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp)])?;
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
@@ -149,8 +145,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let ex = l.exec(false);
                     l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
                     let dst = result(l, res, dt)?;
-                    let g = l.guard;
-                    l.k.svm_atomic(ex, AtomicOp::Or, w, Operand::raw(a), dst, Operand::raw(zero), Operand::null()).pred = g;
+                    emit_atomic(l, false, AtomicOp::Or, w, [Operand::raw(a), dst, Operand::raw(zero), Operand::null()])?;
                     after(l, res, ty, w);
                 }
                 // A byte access is single-copy atomic by itself.
@@ -166,9 +161,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let dt = data_type(AtomicOp::Xchg, w);
                     let a = l.address(addr)?;
                     let s = l.raw_src(value, dt)?;
-                    let ex = l.exec(false);
-                    let g = l.guard;
-                    l.k.svm_atomic(ex, AtomicOp::Xchg, w, Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()).pred = g;
+                    emit_atomic(l, false, AtomicOp::Xchg, w, [Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()])?;
                 }
                 None => scatter(l, inst, ty, addr, value)?,
             }
@@ -283,9 +276,12 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
     let a = l.address(addr)?;
     let var = l.def_var(r, false)?;
     let data = if ty.bits() == 64 { l.view(var, Type::UQ) } else { l.view(var, Type::UD) };
+    let per_lane = b.block_bytes.max(4) as u16 * b.num_blocks as u16;
+    for (ex, i) in parts(l, per_lane)? {
+        let g = l.guard;
+        l.k.svm_gather(ex, b, Operand::raw_at(a, 64 * i), Operand::raw_at(data, per_lane * 8 * i)).pred = g;
+    }
     let ex = l.exec(false);
-    let g = l.guard;
-    l.k.svm_gather(ex, b, Operand::raw(a), Operand::raw(data)).pred = g;
     if ty.bits() == 8 {
         l.k.binary(Op::And, ex, Operand::dst(data), Operand::src(data), Operand::imm(Imm::ud(0xff)));
     }
@@ -297,8 +293,52 @@ fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Valu
     let dt = if ty.bits() == 64 { Type::UQ } else { Type::UD };
     let a = l.address(addr)?;
     let s = l.raw_src(value, dt)?;
-    let ex = l.exec(false);
+    let per_lane = b.block_bytes.max(4) as u16 * b.num_blocks as u16;
+    for (ex, i) in parts(l, per_lane)? {
+        let g = l.guard;
+        l.k.svm_scatter(ex, b, Operand::raw_at(a, 64 * i), Operand::raw_at(s, per_lane * 8 * i)).pred = g;
+    }
+    Ok(())
+}
+
+/// The SIMD8 pieces a message of the kernel's width is issued as: one
+/// piece up to SIMD8; for SIMD16/32, `(M1, 8)`, `(M3, 8)`, `(M5, 8)`,
+/// `(M7, 8)` with the payloads advanced by 8 lanes each, as IGC does
+/// (visa.md §3). `per_lane`: data bytes per lane; every piece's data must
+/// start on a GRF boundary (not the case for 4-byte data on PVC's 64-byte
+/// GRFs).
+fn parts(l: &Lower<'_>, per_lane: u16) -> Result<Vec<(Exec, u16)>, LowerError> {
+    let lanes = l.simd.lanes();
+    if lanes <= 8 {
+        return Ok(vec![(Exec::new(l.simd), 0)]);
+    }
+    if (per_lane as u32 * 8) % l.p.grf_bytes() != 0 {
+        return Err(l.unsupported(
+            "svm message",
+            &format!("SIMD{lanes} needs SIMD8 pieces whose {}-byte payloads are not GRF aligned on {}", per_lane * 8, l.p),
+        ));
+    }
+    Ok((0..lanes / 8).map(|i| (Exec::at(ExecSize::S8, 2 * i as u8), i as u16)).collect())
+}
+
+/// Issues an `svm_atomic` (`ops`: address, dst, src0, src1) under the
+/// current guard, split into SIMD8 pieces; `scalar`: one `(M1_NM, 1)`.
+fn emit_atomic(l: &mut Lower<'_>, scalar: bool, op: AtomicOp, w: AtomicWidth, ops: [Operand; 4]) -> Result<(), LowerError> {
     let g = l.guard;
-    l.k.svm_scatter(ex, b, Operand::raw(a), Operand::raw(s)).pred = g;
+    if scalar {
+        let ex = l.exec(true);
+        l.k.svm_atomic(ex, op, w, ops[0], ops[1], ops[2], ops[3]).pred = g;
+        return Ok(());
+    }
+    let elt: u16 = if w == AtomicWidth::W64 { 8 } else { 4 };
+    let shift = |o: Operand, by: u16| match o {
+        Operand::Raw { var: Some(v), offset } => Operand::raw_at(v, offset + by),
+        o => o,
+    };
+    for (ex, i) in parts(l, elt)? {
+        let d = 8 * elt * i;
+        let (a, dst, s0, s1) = (shift(ops[0], 64 * i), shift(ops[1], d), shift(ops[2], d), shift(ops[3], d));
+        l.k.svm_atomic(ex, op, w, a, dst, s0, s1).pred = g;
+    }
     Ok(())
 }

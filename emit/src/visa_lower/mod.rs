@@ -7,9 +7,11 @@
 //!
 //! # Widening
 //!
-//! A kernel runs `simd` lanes per hardware thread (8 by default; 1, 2 and 4
-//! are allowed too, the exec sizes `svm_atomic` has). Every IR value becomes
-//! one vISA variable:
+//! A kernel runs `simd` lanes per hardware thread: 8 by default; 1, 2 and 4
+//! (the other exec sizes `svm_atomic` has); or 16 and 32, where every
+//! message is issued as SIMD8 pieces `(M1, 8)`, `(M3, 8)`, `(M5, 8)`,
+//! `(M7, 8)` with payload offsets advanced by 8 lanes, as IGC does. Every IR
+//! value becomes one vISA variable:
 //!
 //! * a **varying** value (anything that depends on a per-lane id, memory or
 //!   a block parameter) is a GRF-aligned variable of `max(simd, 8)` elements,
@@ -66,7 +68,9 @@ use values::Loc;
 /// Lowering options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Lanes per hardware thread: 1, 2, 4 or 8.
+    /// Lanes per hardware thread: 1, 2, 4 or 8 (the `svm_atomic` exec
+    /// sizes), or 16 or 32 (each message is then issued as SIMD8 pieces
+    /// `(M1, 8)`, `(M3, 8)`, … like IGC's SIMD16/32 kernels).
     pub simd: ExecSize,
 }
 
@@ -170,8 +174,8 @@ impl<'f> Lower<'f> {
             def_pos: HashMap::new(),
             bcast: HashMap::new(),
         };
-        if opts.simd > ExecSize::S8 {
-            return Err(l.unsupported("kernel", "SIMD width above 8: svm_atomic has exec sizes 1, 2, 4 and 8"));
+        if opts.simd > ExecSize::S32 {
+            return Err(l.unsupported("kernel", "SIMD width above 32"));
         }
         if !f.is_kernel() {
             return Err(l.unsupported(&format!("function %{}", f.name), "only kernels (functions without results) are lowered"));

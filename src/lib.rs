@@ -185,6 +185,23 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
         }
         Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
         Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
+        Emit::Cubin if pipeline::sass_plan(target).is_some() => {
+            let out = pipeline::compile_sass(func, target)?;
+            let alloc = &out.allocated.alloc;
+            let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
+            let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+                .map_err(cubin_err)?;
+            Ok(Output::Binary(atomc_emit::cubin::write_cubin(&desc).map_err(cubin_err)?))
+        }
+        Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
+            let sm = if target == Target::Sm50 { 50 } else { 90 };
+            atomc_emit::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| match e {
+                atomc_emit::ptx::PtxError::Unsupported { what, why, .. } => {
+                    CompileError::Unsupported { target, op: what, reason: why }
+                }
+                e => CompileError::Internal(e.to_string()),
+            })
+        }
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
             let vcode = pipeline::select(func, target)?;
             Ok(Output::Text(vcode.to_string()))

@@ -92,7 +92,7 @@ fn rewritten_ptxas_cubins_match_attribute_by_attribute() {
             checked += 1;
             let what = format!("{label} ({ptxas} {sm})");
             // Attribute by attribute.
-            for d in diff(&ours, &theirs, depth).expect("both parse") {
+            for d in diff(&ours, &theirs, depth, true).expect("both parse") {
                 failures.push(format!("{what}: {d}"));
             }
             // The readers: the same instructions from both files.

@@ -27,12 +27,19 @@ pub const PTXAS_ONLY_SECTIONS: [&str; 8] = [
 ];
 
 /// `.nv.info.<k>` attributes ptxas may write that atomc leaves out on
-/// purpose: warp-wide instruction offsets (ptxas's own atomic aggregation),
-/// and the CUDA 13 additions (language, MMA mask, driver workarounds,
+/// purpose: warp-wide and cooperative-group instruction offsets (they list
+/// the VOTEU/SHFL/REDUX of ptxas's own atomic aggregation, which atomc does
+/// not do), and the CUDA 13 additions (language, MMA mask, driver workarounds,
 /// barrier count — 11.8 keeps the barrier count in the text flags only —,
-/// PREEXIT, and the code 0x5F that cuobjdump 13 cannot name).
-pub const PTXAS_ONLY_ATTRS: [u8; 8] = [
+/// PREEXIT, and the code 0x5F that cuobjdump 13 cannot name). Also
+/// ATOM16_EMUL_INSTR_REG_MAP: ptxas marks the instructions of its own CAS
+/// emulation of 16-bit atomics there; atomc's legalizer builds its own CAS
+/// loops and does not claim them (whether the driver or only the debugger
+/// reads this record is not verified).
+pub const PTXAS_ONLY_ATTRS: [u8; 10] = [
     attr::INT_WARP_WIDE_INSTR_OFFSETS,
+    0x2E, // ATOM16_EMUL_INSTR_REG_MAP
+    0x28, // COOP_GROUP_INSTR_OFFSETS
     0x66, // LANGUAGE
     0x50, // SPARSE_MMA_MASK
     0x36, // SW_WAR
@@ -145,10 +152,27 @@ pub enum Depth {
     Attributes,
 }
 
+/// Attributes whose values follow from the code (its registers, EXITs,
+/// stack, branches), which differ whenever the two producers compiled the
+/// kernel differently.
+pub const CODE_DEPENDENT_ATTRS: [u8; 7] = [
+    attr::REGCOUNT,
+    attr::MIN_STACK_SIZE,
+    attr::FRAME_SIZE,
+    attr::MAX_STACK_SIZE,
+    attr::EXIT_INSTR_OFFSETS,
+    0x1E, // CRS_STACK_SIZE
+    0x34, // INDIRECT_BRANCH_TARGETS
+];
+
 /// Lists every difference between `ours` and `theirs` (both one-kernel
 /// cubins of the same kernel) that atomc does not make on purpose. Each
 /// entry reads `what: atomc X, ptxas Y`.
-pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, CubinError> {
+///
+/// With `same_code` false (each producer compiled the kernel itself) the
+/// values of [`CODE_DEPENDENT_ATTRS`] and the code size are not compared,
+/// only the presence of those records.
+pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result<Vec<String>, CubinError> {
     let (a, b) = (inspect(ours)?, inspect(theirs)?);
     let mut out = Vec::new();
     let mut check = |what: String, x: String, y: String| {
@@ -172,7 +196,11 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, Cub
                 // a section index (per-kernel info, constant bank, shared) or a count (symtab).
                 if x.name.starts_with(".text.") {
                     let sym = s.symbols.get((x.info & 0xff_ffff) as usize).map_or("?", |y| y.name.as_str());
-                    format!("sym {sym} regs {}", x.info >> 24)
+                    if same_code {
+                        format!("sym {sym} regs {}", x.info >> 24)
+                    } else {
+                        format!("sym {sym}")
+                    }
                 } else if x.name == ".symtab" {
                     let first = s.symbols.get(x.info as usize).map_or("?", |y| y.name.as_str());
                     format!("first global {first}")
@@ -197,7 +225,12 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, Cub
                 )
             };
             check(format!("section {}", sb.name), fields(&a, sa), fields(&b, sb));
-            if !sb.name.ends_with("strtab") && !sb.name.starts_with(".symtab") && !sb.name.starts_with(".nv.info") {
+            let code_sized = sb.name.starts_with(".text.");
+            if !sb.name.ends_with("strtab")
+                && !sb.name.starts_with(".symtab")
+                && !sb.name.starts_with(".nv.info")
+                && (same_code || !code_sized)
+            {
                 check(format!("section {} size", sb.name), format!("{:#x}", sa.size), format!("{:#x}", sb.size));
             }
         }
@@ -205,7 +238,10 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, Cub
             s.symbols
                 .iter()
                 .filter(|y| !is_ptxas_only_symbol(&y.name) && !(y.name.is_empty() && y.section.is_none()))
-                .map(|y| format!("{}:{}/{}/{:#x}/{:?}/{:#x}", y.name, y.bind, y.kind, y.other, y.section, y.size))
+                .map(|y| {
+                    let size = if same_code { y.size } else { 0 };
+                    format!("{}:{}/{}/{:#x}/{:?}/{size:#x}", y.name, y.bind, y.kind, y.other, y.section)
+                })
                 .collect()
         };
         let (mut sa, mut sb) = (syms(&a), syms(&b));
@@ -225,10 +261,22 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, Cub
         check("segments".into(), segs(&a).join(" "), segs(&b).join(" "));
     } else {
         let text = format!(".text.{name}");
-        let flags = |s: &CubinSummary| s.section(&text).map(|t| format!("{:#x}", t.flags)).unwrap_or_default();
+        // ptxas 13 moved the barrier count from the text flags (bits 20..24)
+        // to a NUM_BARRIERS record; compare the flags without it, and the
+        // count wherever each file keeps it.
+        let flags = |s: &CubinSummary| s.section(&text).map(|t| format!("{:#x}", t.flags & !(0x1f << 20))).unwrap_or_default();
         check(format!("{text} flags"), flags(&a), flags(&b));
+        let barriers = |s: &CubinSummary| {
+            let from_flags = s.section(&text).map_or(0, |t| (t.flags >> 20) & 0x1f);
+            // NUM_BARRIERS is a one-byte (BVAL) record.
+            let record = s.record(&format!(".nv.info.{name}"), 0x4C).and_then(|r| r.value.first().copied());
+            record.map_or(from_flags, u64::from).to_string()
+        };
+        check(format!("{text} barriers"), barriers(&a), barriers(&b));
         let ksym = |s: &CubinSummary| {
-            s.symbol(&name).map(|y| format!("{}/{}/{:#x}/{:#x}", y.bind, y.kind, y.other, y.size)).unwrap_or_default()
+            s.symbol(&name)
+                .map(|y| format!("{}/{}/{:#x}/{:#x}", y.bind, y.kind, y.other, if same_code { y.size } else { 0 }))
+                .unwrap_or_default()
         };
         check(format!("symbol {name}"), ksym(&a), ksym(&b));
     }
@@ -237,9 +285,18 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth) -> Result<Vec<String>, Cub
             s.records(&sec)
                 .iter()
                 .filter(|r| !PTXAS_ONLY_ATTRS.contains(&r.attr))
+                // A zero-sized CRS stack (ptxas writes one for sm_90 kernels with
+                // loops) is what having no CRS_STACK_SIZE record means.
+                .filter(|r| !(r.attr == 0x1E && r.as_words() == [0]))
                 // CUDA 13 drops MAX_STACK_SIZE and writes its own API version.
                 .filter(|r| full || (r.attr != attr::MAX_STACK_SIZE && r.attr != attr::CUDA_API_VERSION))
-                .map(|r| s.record_text(r))
+                .map(|r| {
+                    if same_code || !CODE_DEPENDENT_ATTRS.contains(&r.attr) {
+                        s.record_text(r)
+                    } else {
+                        r.name()
+                    }
+                })
                 .collect()
         };
         let full = depth == Depth::Full;

@@ -7,9 +7,10 @@ use crate::codegen::SassKernel;
 use crate::sass::Arch;
 use atomc_ir::Function;
 
-/// Mnemonics the driver must know about as warp-wide (every thread of the
-/// warp takes part).
-const WARP_WIDE: [&str; 5] = ["VOTE", "VOTEU", "SHFL", "MATCH", "REDUX"];
+/// Mnemonics listed in INT_WARP_WIDE_INSTR_OFFSETS (every thread of the
+/// warp takes part). atomc emits none of them today; ptxas 11.8 lists its
+/// SHFL/VOTEU there (and REDUX under COOP_GROUP_INSTR_OFFSETS instead).
+const WARP_WIDE: [&str; 4] = ["VOTE", "VOTEU", "SHFL", "MATCH"];
 
 /// The cubin architecture of a form table (`sm_50`, `sm_90`).
 pub fn cubin_arch(arch: &Arch) -> Result<CubinArch, CubinError> {

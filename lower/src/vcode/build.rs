@@ -144,7 +144,7 @@ impl<I> VCode<I> {
     }
 }
 
-impl<I: fmt::Debug> fmt::Display for VCode<I> {
+impl<I: fmt::Display> fmt::Display for VCode<I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (b, data) in self.blocks.iter().enumerate() {
             write!(f, "block{b}(")?;
@@ -154,7 +154,7 @@ impl<I: fmt::Debug> fmt::Display for VCode<I> {
             }
             writeln!(f, "):")?;
             for i in data.insts.clone() {
-                writeln!(f, "  {:?}", self.insts[i as usize])?;
+                writeln!(f, "  {}", self.insts[i as usize])?;
             }
             for (s, args) in data.succs.iter().zip(&data.succ_args) {
                 if !args.is_empty() {

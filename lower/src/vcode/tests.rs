@@ -34,6 +34,12 @@ enum Toy {
     },
 }
 
+impl std::fmt::Display for Toy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
 impl MachInst for Toy {
     fn visit_operands(&mut self, v: &mut dyn OperandVisitor) {
         match self {

@@ -100,6 +100,12 @@ pub enum T {
     },
 }
 
+impl std::fmt::Display for T {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
 impl MachInst for T {
     fn visit_operands(&mut self, v: &mut dyn OperandVisitor) {
         match self {

@@ -1,0 +1,269 @@
+//! The vocabulary of a form table: what one instruction form looks like.
+//!
+//! A [`Form`] is the single description of one machine encoding: fixed bits that identify it,
+//! modifier groups (each a field plus a value-to-spelling table), and operand slots (each an
+//! operand kind plus the fields its parts live in). The encoder, decoder, printer and
+//! assembler in this module all interpret the same `Form` values; nothing else knows bits.
+
+use super::bits::Field;
+
+/// A modifier group: a field and the spelling of each legal value, in printing order within
+/// the form. The empty spelling marks a default that nvdisasm does not print. Values absent
+/// from `values` are illegal (nvdisasm prints them as `INVALIDn` or refuses the word).
+/// A group without a field is a fixed spelling (e.g. the `LUT` of `LOP3.LUT`).
+#[derive(Clone, Debug)]
+pub struct ModGroup {
+    pub name: &'static str,
+    pub field: Option<Field>,
+    pub values: Vec<(u64, &'static str)>,
+}
+
+impl ModGroup {
+    /// The value written when the text names no spelling of this group (the "" entry).
+    pub fn default_value(&self) -> Option<u64> {
+        self.values.iter().find(|(_, s)| s.is_empty()).map(|(v, _)| *v)
+    }
+
+    /// The spelling of `v`, if legal.
+    pub fn spelling(&self, v: u64) -> Option<&'static str> {
+        self.values.iter().find(|(x, _)| *x == v).map(|(_, s)| *s)
+    }
+}
+
+/// How an immediate field is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImmKind {
+    /// Unsigned, `0x..` (nvdisasm's default for logic masks, shift counts, etc.).
+    Hex,
+    /// Two's complement, `0x..` or `-0x..`.
+    SignedHex,
+    /// 32-bit IEEE float, shown like C's `%.20g` (`0.5`, `100`, `+INF`).
+    F32,
+    /// The high 32 bits of an IEEE double (the low half is zero).
+    F64Hi,
+}
+
+/// A general register operand (`R5`, `RZ`, `-R5`, `|R5|`, `~R5`, `R5.reuse`).
+#[derive(Clone, Copy, Debug)]
+pub struct RegSpec {
+    pub field: Field,
+    /// Whether the zero register may appear here.
+    pub rz_ok: bool,
+    pub neg: Option<Field>,
+    pub abs: Option<Field>,
+    pub not: Option<Field>,
+    /// Which schedule reuse flag prints `.reuse` on this operand.
+    pub reuse: Option<u8>,
+}
+
+/// A predicate operand (`P0`, `!PT`); `not` is the field of its negation bit.
+#[derive(Clone, Copy, Debug)]
+pub struct PredSpec {
+    pub field: Field,
+    pub not: Option<Field>,
+    /// nvdisasm leaves this operand out when it is `PT` (e.g. SUATOM's predicate result).
+    pub hide_pt: bool,
+}
+
+/// An immediate operand.
+#[derive(Clone, Copy, Debug)]
+pub struct ImmSpec {
+    pub field: Field,
+    pub kind: ImmKind,
+}
+
+/// A constant-bank operand `c[bank][offset]`, or `c[bank][Ra+offset]` when `base` is set.
+#[derive(Clone, Copy, Debug)]
+pub struct CBankSpec {
+    pub bank: Field,
+    /// Byte offset.
+    pub offset: Field,
+    pub base: Option<Field>,
+}
+
+/// How the base register of a memory operand is spelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BaseWidth {
+    /// `[R2]`
+    Plain,
+    /// `[R2.64]`: a 64-bit address in an aligned register pair.
+    Wide,
+    /// `[R2.U32+UR4]`
+    U32,
+}
+
+/// A memory operand: `[Ra]`, `[Ra+imm]`, `[Ra.64+URb+imm]`, `desc[URd][Ra.64+imm]`.
+#[derive(Clone, Copy, Debug)]
+pub struct MemSpec {
+    pub base: Field,
+    pub width: BaseWidth,
+    pub ureg: Option<Field>,
+    pub desc: Option<Field>,
+    /// Signed byte offset.
+    pub offset: Option<Field>,
+    /// Index scaling of the base register (`R2.X4`; 0 none, 1 X4, 2 X8, 3 X16), shared memory.
+    pub scale: Option<Field>,
+    pub reuse: Option<u8>,
+}
+
+/// One operand slot of a form.
+#[derive(Clone, Copy, Debug)]
+pub enum OpSpec {
+    Reg(RegSpec),
+    /// Uniform register (`UR4`, `URZ`); `not` prints `~UR4`, `neg` prints `-UR4`.
+    UReg(RegSpec),
+    Pred(PredSpec),
+    /// Uniform predicate (`UP0`, `UPT`).
+    UPred(PredSpec),
+    Imm(ImmSpec),
+    CBank(CBankSpec),
+    Mem(MemSpec),
+    /// Special register for S2R / S2UR / CS2R (`SR_TID.X`).
+    SReg(Field),
+    /// Relative branch target: signed count of 4-byte units from the next instruction,
+    /// printed as an absolute address.
+    Target(Field),
+    /// Convergence barrier register (`B0`).
+    BReg(Field),
+    /// Register operands with an unusual shape (sm_50): see [`ExtSpec`].
+    Ext(ExtSpec),
+}
+
+/// Register operands that the plain [`RegSpec`] cannot describe.
+#[derive(Clone, Copy, Debug)]
+pub enum ExtSpec {
+    /// A register with no bits of its own: the register of operand slot `from` plus `delta`
+    /// (sm_50 `ATOM.CAS` prints `Rb, Rb+1`), or `RZ` when `from` is `None`. The encoder
+    /// refuses any other register here, so the text names exactly what the hardware uses.
+    Implied { from: Option<u8>, delta: u8 },
+    /// A general register followed by a one-bit suffix flag (sm_50 `IADD R2.CC, ...`). The
+    /// flag travels in the operand's `Reg::not` (this slot has no bitwise-not bit).
+    Suffixed { field: Field, flag: Field, suffix: &'static str, reuse: Option<u8> },
+    /// A memory operand whose offset field counts units of `1 << shift` bytes (sm_50 `ATOMS`
+    /// stores `imm / 4`). The operand value and the text carry the byte offset.
+    MemScaled { spec: MemSpec, shift: u8 },
+    /// A constant operand whose offset field counts units of `1 << shift` bytes (sm_50
+    /// `c[0x0][0x140]` stores word 0x50).
+    CBankScaled { spec: CBankSpec, shift: u8 },
+    /// An absolute address `[0x80000]` (`[RZ]` when zero): the base register field is fixed to
+    /// `RZ` by the form and the offset field, in units of `1 << shift` bytes, is unsigned.
+    Abs { field: Field, shift: u8 },
+}
+
+impl ExtSpec {
+    /// The plain operand kind this one is printed and parsed as (byte offsets unscaled).
+    pub fn plain(&self) -> Option<OpSpec> {
+        match *self {
+            ExtSpec::MemScaled { spec, .. } => Some(OpSpec::Mem(spec)),
+            ExtSpec::CBankScaled { spec, .. } => Some(OpSpec::CBank(spec)),
+            _ => None,
+        }
+    }
+
+    /// The scale shift of a scaled operand.
+    pub fn shift(&self) -> u8 {
+        match *self {
+            ExtSpec::MemScaled { shift, .. } | ExtSpec::CBankScaled { shift, .. } | ExtSpec::Abs { shift, .. } => shift,
+            _ => 0,
+        }
+    }
+}
+
+/// One instruction form.
+#[derive(Clone, Debug)]
+pub struct Form {
+    /// The mnemonic without modifiers (`ATOMG`).
+    pub mnemonic: &'static str,
+    /// Short name unique within the arch (`ATOMG.desc`), used in reports and by builders.
+    pub key: &'static str,
+    /// Bits that identify this form, and their values.
+    pub fixed: Vec<(Field, u64)>,
+    pub mods: Vec<ModGroup>,
+    pub ops: Vec<OpSpec>,
+    /// Operand-dependent alias nvdisasm prints right after the mnemonic (IMAD's `MOV`, `SHL`,
+    /// `IADD`): a function of the modifier values and operands, not of any extra bit.
+    pub alias: Option<AliasFn>,
+}
+
+/// See [`Form::alias`].
+pub type AliasFn = fn(&[u64], &[super::instr::Operand]) -> Option<&'static str>;
+
+impl Form {
+    /// (mask, value) of the identifying bits.
+    pub fn pattern(&self) -> (u128, u128) {
+        let mut mask = 0u128;
+        let mut value = 0u128;
+        for (f, v) in &self.fixed {
+            mask |= f.mask();
+            f.set(&mut value, *v);
+        }
+        (mask, value)
+    }
+
+    /// Every bit this form gives a meaning to (fixed bits, modifiers, operands).
+    pub fn known_bits(&self) -> u128 {
+        let mut m = self.pattern().0;
+        for g in &self.mods {
+            if let Some(f) = g.field {
+                m |= f.mask();
+            }
+        }
+        for op in &self.ops {
+            m |= op_fields(op).iter().fold(0, |a, f| a | f.mask());
+        }
+        m
+    }
+}
+
+/// The fields an operand slot occupies.
+pub fn op_fields(op: &OpSpec) -> Vec<Field> {
+    let mut v = Vec::new();
+    match op {
+        OpSpec::Reg(r) | OpSpec::UReg(r) => {
+            v.push(r.field);
+            v.extend(r.neg);
+            v.extend(r.abs);
+            v.extend(r.not);
+        }
+        OpSpec::Pred(p) | OpSpec::UPred(p) => {
+            v.push(p.field);
+            v.extend(p.not);
+        }
+        OpSpec::Imm(i) => v.push(i.field),
+        OpSpec::CBank(c) => {
+            v.push(c.bank);
+            v.push(c.offset);
+            v.extend(c.base);
+        }
+        OpSpec::Mem(m) => {
+            v.push(m.base);
+            v.extend(m.ureg);
+            v.extend(m.desc);
+            v.extend(m.offset);
+            v.extend(m.scale);
+        }
+        OpSpec::SReg(f) | OpSpec::Target(f) | OpSpec::BReg(f) => v.push(*f),
+        OpSpec::Ext(ExtSpec::Implied { .. }) => {}
+        OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }) => {
+            v.push(*field);
+            v.push(*flag);
+        }
+        OpSpec::Ext(e @ (ExtSpec::MemScaled { .. } | ExtSpec::CBankScaled { .. })) => {
+            if let Some(p) = e.plain() {
+                v.extend(op_fields(&p));
+            }
+        }
+        OpSpec::Ext(ExtSpec::Abs { field, .. }) => v.push(*field),
+    }
+    v
+}
+
+/// Where the schedule (control) fields live.
+#[derive(Clone, Copy, Debug)]
+pub enum SchedLayout {
+    /// Inside each instruction word, 21 bits starting at `lo` (sm_70 and later: bit 105).
+    InWord { lo: u8 },
+    /// In a separate control word per bundle of instructions (sm_50: 3 instructions and one
+    /// control word per 32 bytes, 21 bits per slot). Not implemented by the codec yet.
+    Bundle { per_bundle: u8, slot_bits: u8 },
+}

@@ -1,0 +1,278 @@
+//! The printer: text exactly as nvdisasm prints an instruction (without address and hex).
+
+use super::form::{BaseWidth, ExtSpec, ImmKind, OpSpec};
+use super::instr::{Instr, Operand, Pred, Reg};
+use super::Arch;
+use std::fmt::Write;
+
+/// Formats like C's `printf("%.20g", v)`, which is how nvdisasm shows float immediates;
+/// infinities and NaNs use nvdisasm's `+INF`, `-INF`, `+QNAN`, `-QNAN` spelling.
+pub fn fmt_g20(v: f64) -> String {
+    if v.is_nan() {
+        return if v.is_sign_negative() { "-QNAN".into() } else { "+QNAN".into() };
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-INF".into() } else { "+INF".into() };
+    }
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    const P: i32 = 20;
+    let sci = format!("{:.*e}", (P - 1) as usize, v);
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let x: i32 = exp.parse().unwrap_or(0);
+    if x < -4 || x >= P {
+        let mant = strip_zeros(mant);
+        let sign = if x < 0 { '-' } else { '+' };
+        format!("{}e{}{:02}", mant, sign, x.abs())
+    } else {
+        let decimals = (P - 1 - x).max(0) as usize;
+        strip_zeros(&format!("{:.*}", decimals, v)).to_string()
+    }
+}
+
+fn strip_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+fn hex_signed(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{:x}", v)
+    }
+}
+
+impl Arch {
+    /// The full mnemonic with modifiers (`ATOMG.E.ADD.STRONG.GPU`).
+    pub fn opcode_text(&self, ins: &Instr) -> String {
+        let form = &self.forms[ins.form as usize];
+        let mut s = String::from(form.mnemonic);
+        if let Some(a) = form.alias.and_then(|f| f(&ins.mods, &ins.ops)) {
+            s.push('.');
+            s.push_str(a);
+        }
+        for (g, &v) in form.mods.iter().zip(&ins.mods) {
+            match g.spelling(v) {
+                Some("") => {}
+                Some(sp) => {
+                    s.push('.');
+                    s.push_str(sp);
+                }
+                None => {
+                    let _ = write!(s, ".INVALID{}", v);
+                }
+            }
+        }
+        s
+    }
+
+    /// Prints an instruction as nvdisasm does, assuming it sits at address 0.
+    pub fn print(&self, ins: &Instr) -> String {
+        self.print_at(ins, 0)
+    }
+
+    /// Prints an instruction at byte address `addr` (branch targets are absolute).
+    pub fn print_at(&self, ins: &Instr, addr: u64) -> String {
+        let form = &self.forms[ins.form as usize];
+        let mut s = String::new();
+        if ins.guard != Pred::PT {
+            s.push('@');
+            s.push_str(&pred_text(ins.guard, "P"));
+            s.push(' ');
+        }
+        s.push_str(&self.opcode_text(ins));
+        let mut first = true;
+        let hidden = |k: usize| -> bool {
+            // A hideable PT is left out when every hideable predicate right after it is PT too.
+            form.ops[k..].iter().zip(&ins.ops[k..]).take_while(|(sp, _)| matches!(sp, OpSpec::Pred(p) if p.hide_pt)).all(|(_, o)| *o == Operand::Pred(Pred::PT))
+        };
+        for (k, (spec, op)) in form.ops.iter().zip(&ins.ops).enumerate() {
+            if matches!(spec, OpSpec::Pred(p) if p.hide_pt) && hidden(k) {
+                continue;
+            }
+            s.push_str(if first { " " } else { ", " });
+            first = false;
+            self.operand_text(&mut s, spec, op, ins, addr);
+        }
+        // nvdisasm omits the space before ';' when stall and yield are both zero.
+        if ins.sched.stall == 0 && !ins.sched.yield_ {
+            s.push(';');
+        } else {
+            s.push_str(" ;");
+        }
+        s
+    }
+
+    /// Like [`Arch::print_at`], followed by the schedule fields as a comment.
+    pub fn print_with_sched(&self, ins: &Instr, addr: u64) -> String {
+        format!("{} {}", self.print_at(ins, addr), ins.sched.comment())
+    }
+
+    fn reg_text(&self, r: Reg, uniform: bool) -> String {
+        let zero = if uniform { self.urz } else { self.rz };
+        let p = if uniform { "UR" } else { "R" };
+        if r.num == zero {
+            format!("{}Z", p)
+        } else {
+            format!("{}{}", p, r.num)
+        }
+    }
+
+    fn operand_text(&self, s: &mut String, spec: &OpSpec, op: &Operand, ins: &Instr, addr: u64) {
+        let reuse = |slot: Option<u8>| slot.map(|b| ins.sched.reuse & (1 << b) != 0).unwrap_or(false);
+        match (spec, op) {
+            (OpSpec::Reg(rs), Operand::Reg(r)) | (OpSpec::UReg(rs), Operand::UReg(r)) => {
+                let body = self.reg_text(*r, matches!(spec, OpSpec::UReg(_)));
+                if r.not {
+                    s.push('~');
+                }
+                if r.neg {
+                    s.push('-');
+                }
+                if r.abs {
+                    let _ = write!(s, "|{}|", body);
+                } else {
+                    s.push_str(&body);
+                }
+                if reuse(rs.reuse) {
+                    s.push_str(".reuse");
+                }
+            }
+            (OpSpec::Pred(_), Operand::Pred(p)) => s.push_str(&pred_text(*p, "P")),
+            (OpSpec::UPred(_), Operand::UPred(p)) => s.push_str(&pred_text(*p, "UP")),
+            (OpSpec::Imm(i), Operand::Imm(v)) => match i.kind {
+                ImmKind::Hex => {
+                    let _ = write!(s, "0x{:x}", *v as u64);
+                }
+                ImmKind::SignedHex => s.push_str(&hex_signed(*v)),
+                ImmKind::F32 => s.push_str(&fmt_g20(f32::from_bits(*v as u32) as f64)),
+                ImmKind::F64Hi => s.push_str(&fmt_g20(f64::from_bits((*v as u64) << 32))),
+            },
+            (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {
+                let _ = write!(s, "c[0x{:x}][", bank);
+                if c.base.is_some() && *base != self.rz {
+                    let _ = write!(s, "R{}", base);
+                    if *offset != 0 {
+                        let _ = write!(s, "+0x{:x}", offset);
+                    }
+                } else if c.base.is_some() && *offset == 0 {
+                    s.push_str("RZ");
+                } else {
+                    let _ = write!(s, "0x{:x}", offset);
+                }
+                s.push(']');
+            }
+            (OpSpec::Mem(m), Operand::Mem(v)) => {
+                if let Some(d) = v.desc {
+                    let _ = write!(s, "desc[{}]", self.reg_text(Reg::r(d), true));
+                }
+                let mut parts: Vec<String> = Vec::new();
+                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
+                if base_shown {
+                    let mut b = self.reg_text(Reg::r(v.base), false);
+                    match m.width {
+                        BaseWidth::Plain => {}
+                        BaseWidth::Wide => b.push_str(".64"),
+                        BaseWidth::U32 => b.push_str(".U32"),
+                    }
+                    b.push_str(["", ".X4", ".X8", ".X16"][(v.scale & 3) as usize]);
+                    if reuse(m.reuse) {
+                        b.push_str(".reuse");
+                    }
+                    parts.push(b);
+                }
+                if let Some(u) = v.ureg {
+                    parts.push(self.reg_text(Reg::r(u), true));
+                }
+                if v.offset != 0 {
+                    let o = hex_signed(v.offset);
+                    parts.push(o);
+                }
+                let _ = write!(s, "[{}]", parts.join("+"));
+            }
+            (OpSpec::SReg(_), Operand::SReg(v)) => match self.sreg_name(*v) {
+                Some(n) => s.push_str(n),
+                None => {
+                    let _ = write!(s, "SR{}", v);
+                }
+            },
+            (OpSpec::Target(_), Operand::Target(v)) => {
+                let t = (addr as i64).wrapping_add(self.word_bytes as i64).wrapping_add(*v);
+                let _ = write!(s, "0x{:x}", t);
+            }
+            (OpSpec::Ext(e @ (ExtSpec::MemScaled { .. } | ExtSpec::CBankScaled { .. })), _) => {
+                if let Some(plain) = e.plain() {
+                    self.operand_text(s, &plain, op, ins, addr);
+                }
+            }
+            (OpSpec::Ext(ExtSpec::Abs { .. }), Operand::Mem(m)) => {
+                if m.offset == 0 {
+                    s.push_str("[RZ]");
+                } else {
+                    let _ = write!(s, "[0x{:x}]", m.offset);
+                }
+            }
+            (OpSpec::Ext(ExtSpec::Implied { .. }), Operand::Reg(r)) => s.push_str(&self.reg_text(*r, false)),
+            (OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }), Operand::Reg(r)) => {
+                s.push_str(&self.reg_text(Reg::r(r.num), false));
+                if r.not {
+                    s.push_str(suffix);
+                }
+                if reuse(*slot) {
+                    s.push_str(".reuse");
+                }
+            }
+            (OpSpec::BReg(_), Operand::BReg(v)) => {
+                let _ = write!(s, "B{}", v);
+            }
+            _ => s.push_str("???"),
+        }
+    }
+
+    /// The name of a special register, if known.
+    pub fn sreg_name(&self, v: u16) -> Option<&'static str> {
+        self.sregs.iter().find(|(n, _)| *n == v).map(|(_, s)| *s)
+    }
+
+    /// Disassembles a code section: one line per instruction, `/*addr*/ text`, as
+    /// `atomc disasm` shows it; with `sched`, each line ends with the schedule comment.
+    pub fn disassemble(&self, bytes: &[u8], sched: bool) -> Result<String, (usize, super::DecodeError)> {
+        let code = self.decode_all(bytes)?;
+        let mut out = String::new();
+        for (i, ins) in code.iter().enumerate() {
+            let addr = self.instr_addr(i);
+            let text = if sched { self.print_with_sched(ins, addr) } else { self.print_at(ins, addr) };
+            let _ = writeln!(out, "/*{:04x}*/ {}", addr, text);
+        }
+        Ok(out)
+    }
+}
+
+fn pred_text(p: Pred, prefix: &str) -> String {
+    let bang = if p.not { "!" } else { "" };
+    if p.num == 7 {
+        format!("{}{}T", bang, prefix)
+    } else {
+        format!("{}{}{}", bang, prefix, p.num)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_g20;
+
+    #[test]
+    fn floats_like_printf_g20() {
+        assert_eq!(fmt_g20(0.5), "0.5");
+        assert_eq!(fmt_g20(100.0), "100");
+        assert_eq!(fmt_g20(1.5), "1.5");
+        assert_eq!(fmt_g20(3.0 * 2f64.powi(-24)), "1.78813934326171875e-07");
+        assert_eq!(fmt_g20(f32::MAX as f64), "3.4028234663852885981e+38");
+        assert_eq!(fmt_g20(f64::INFINITY), "+INF");
+    }
+}

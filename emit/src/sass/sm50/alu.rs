@@ -1,0 +1,134 @@
+//! sm_50 integer ALU forms the selector uses: MOV / MOV32I, IADD / IADD32I, SHL / SHR,
+//! LOP / LOP32I / LOP3.LUT, ISETP, SEL, IMNMX, XMAD. Most come in three shapes that differ
+//! in the second source: a register (Rb at 20), a constant (`c[bank][offset]`) or a signed
+//! 20-bit immediate (sign in bit 56); the shape is part of the opcode in bits 48..63.
+
+use super::*;
+
+/// The three shapes of an ALU instruction: (key suffix, opcode bits 48..63, second source).
+fn shapes(reg: u64, cbank_opc: u64, imm_opc: u64) -> [(&'static str, u64, OpSpec); 3] {
+    [("", reg, r(20)), (".c", cbank_opc, cbank()), (".i", imm_opc, imm20())]
+}
+
+/// Starts an ALU form: the opcode's bits 57..63 (and 56 outside the immediate shape) are
+/// fixed here; bits 48..55 hold per-instruction flags and are fixed by the caller. The
+/// register shape has no meaning for bits 28..38.
+fn alu(base: &str, sfx: &str, mn: &'static str, opc: u64) -> F {
+    let key: &'static str = Box::leak(format!("{base}{sfx}").into_boxed_str());
+    let f = form(key, mn, 7, opc >> 9);
+    let f = if sfx == ".i" { f } else { f.fix(56, 1, (opc >> 8) & 1) };
+    if sfx.is_empty() {
+        f.fix(28, 11, 0)
+    } else {
+        f
+    }
+}
+
+fn cmp() -> ModGroup {
+    g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")])
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // MOV Rd, src with lane mask 0xf (bits 39..42; other masks print an extra operand).
+    for (sfx, opc, src) in shapes(0x5c98, 0x4c98, 0x3898) {
+        alu("MOV", sfx, "MOV", opc).fix(48, 8, opc & 0xff).fix(39, 9, 0xf).fix(8, 8, 0).op(r(0)).op(src).done(out);
+    }
+    form("MOV32I", "MOV32I", 12, 0x010).fix(12, 4, 0xf).fix(8, 4, 0).op(r(0)).op(imm32()).done(out);
+
+    // IADD{.X} Rd{.CC}, Ra, -Rb: bits 48..49 are the sign mode (1 negates the second source,
+    // 2 the first, 3 is `.PO`, plus one); this table writes the second-source negation only.
+    // .X 43, .CC 47.
+    for (sfx, opc, src) in shapes(0x5c10, 0x4c10, 0x3810) {
+        let f = alu("IADD", sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(49, 2, 0).fix(39, 4, 0).fix(44, 3, 0);
+        let (f, src) = if sfx.is_empty() { (f, rmod(20, Some(48), None)) } else { (f.fix(48, 1, 0), src) };
+        f.m(flag(43, "X")).op(rd_cc(47)).op(r(8)).op(src).done(out);
+    }
+    form("IADD32I", "IADD32I", 11, 0x1c0 >> 1)
+        .fix(52, 1, 0)
+        .op(r(0))
+        .op(r(8))
+        .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::SignedHex }))
+        .done(out);
+
+    // SHL Rd, Ra, src / SHR{.U32} Rd, Ra, src (bit 48: signed).
+    for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
+        alu("SHL", sfx, "SHL", opc).fix(48, 8, opc & 0xff).fix(39, 9, 0).op(r(0)).op(r(8)).op(src).done(out);
+    }
+    for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
+        alu("SHR", sfx, "SHR", opc)
+            .fix(49, 7, (opc & 0xff) >> 1)
+            .fix(39, 9, 0)
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .done(out);
+    }
+
+    // LOP.op Rd, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, predicate result 48..50 fixed PT.
+    for (sfx, opc, src) in shapes(0x5c40, 0x4c40, 0x3840) {
+        let f = alu("LOP", sfx, "LOP", opc)
+            .fix(51, 5, (opc >> 3) & 0x1f)
+            .fix(48, 3, 7)
+            .fix(43, 5, 0)
+            .m(g("op", 41, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]));
+        let (f, src) = if sfx.is_empty() { (f, rmod(20, None, Some(40))) } else { (f.fix(40, 1, 0), src) };
+        f.op(r(0)).op(rmod(8, None, Some(39))).op(src).done(out);
+    }
+    form("LOP32I", "LOP32I", 9, 0x008)
+        .fix(52, 1, 0)
+        .m(g("op", 53, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
+        .op(r(0))
+        .op(r(8))
+        .op(imm32())
+        .done(out);
+    // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
+    form("LOP3.LUT", "LOP3", 16, 0x5be7)
+        .fix(36, 3, 0)
+        .fix(47, 1, 0)
+        .lit("LUT")
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .op(r(39))
+        .op(imm(28, 8))
+        .done(out);
+
+    // ISETP.cmp{.U32}{.X}.bop Pd, Pq, Ra, src, Pp.
+    for (sfx, opc, src) in shapes(0x5b60, 0x4b60, 0x3660) {
+        alu("ISETP", sfx, "ISETP", opc)
+            .fix(52, 4, (opc >> 4) & 0xf)
+            .fix(44, 1, 0)
+            .fix(47, 1, 0)
+            .fix(6, 2, 0)
+            .m(cmp())
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(43, "X"))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(3))
+            .op(p(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
+    for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
+        alu("SEL", sfx, "SEL", opc).fix(48, 8, opc & 0xff).fix(43, 5, 0).op(r(0)).op(r(8)).op(src).op(pn(39, 42)).done(out);
+    }
+    for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
+        alu("IMNMX", sfx, "IMNMX", opc)
+            .fix(49, 7, (opc & 0xff) >> 1)
+            .fix(43, 5, 0)
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // XMAD Rd, Ra, Rb, Rc (16x16+32 multiply-add; register shape, no modes).
+    form("XMAD", "XMAD", 16, 0x5b00).fix(28, 11, 0).fix(47, 1, 0).op(r(0)).op(r(8)).op(r(20)).op(r(39)).done(out);
+}

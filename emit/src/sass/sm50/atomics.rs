@@ -1,0 +1,127 @@
+//! sm_50 atomics: ATOM (generic address, must hit global memory), ATOM.CAS with its operand
+//! layout field, RED, ATOMS / ATOMS.CAS (shared), SUATOM (bound and bindless surfaces).
+//! Field positions: reference §2.2, each value checked with nvdisasm 11.8 by the line test.
+
+use super::*;
+
+/// ATOM / RED operation, 4 bits (ATOM: 52..55; 9, 11..15 are invalid).
+fn atom_op(lo: u8) -> ModGroup {
+    g(
+        "op",
+        lo,
+        4,
+        &[
+            (0, "ADD"),
+            (1, "MIN"),
+            (2, "MAX"),
+            (3, "INC"),
+            (4, "DEC"),
+            (5, "AND"),
+            (6, "OR"),
+            (7, "XOR"),
+            (8, "EXCH"),
+            (10, "SAFEADD"),
+        ],
+    )
+}
+
+/// ATOM / RED data size (3 bits): U32 is the unprinted default; 6 and 7 are invalid.
+fn atom_size(lo: u8) -> ModGroup {
+    g("size", lo, 3, &[(0, ""), (1, "S32"), (2, "U64"), (3, "F32.FTZ.RN"), (4, "U128"), (5, "S64")])
+}
+
+/// SUATOM operation, 4 bits at 29 (ADD..EXCH).
+fn su_op() -> ModGroup {
+    g("op", 29, 4, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")])
+}
+
+/// SUATOM size table (4 is invalid).
+fn su_size(lo: u8) -> ModGroup {
+    g("size", lo, 3, &[(0, ""), (1, "S32"), (2, "U64"), (3, "F32.FTZ.RN"), (5, "S64"), (6, "SD32"), (7, "SD64")])
+}
+
+fn su_dim() -> ModGroup {
+    g("dim", 33, 3, &[(0, "1D"), (1, "1D_BUFFER"), (2, "1D_ARRAY"), (3, "2D"), (4, "2D_ARRAY"), (5, "3D")])
+}
+
+fn su_clamp() -> ModGroup {
+    g("clamp", 49, 2, &[(0, "IGN"), (1, ""), (2, "TRAP")])
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    let mut based = Vec::new();
+    // ATOM{.E}.op{.sz} Rd, [Ra+ImmS20], Rb
+    form("ATOM", "ATOM", 8, 0xed)
+        .m(flag(48, "E"))
+        .m(atom_op(52))
+        .m(atom_size(49))
+        .op(r(0))
+        .op(mem(28, 20))
+        .op(r(20))
+        .done(&mut based);
+    // ATOM{.E}.CAS{.64}: bits 50..51 say where the compare and swap values are.
+    // Layout 2: RZ, Rb (the register field holds the swap value); layout 1: Rb, RZ;
+    // layout 0: Rb, Rb+1 (32-bit) / Rb, Rb+2 (64-bit). The RZ layouts come first so that the
+    // assembler tries them before the register pair (whose encoder insists on Rb+1 / Rb+2).
+    for (wide, sfx, delta) in [(0u64, "", 1u8), (1, ".64", 2)] {
+        for (layout, lk) in [(2u64, ".zr"), (1, ".rz"), (0, "")] {
+            let key: &'static str = Box::leak(format!("ATOM.CAS{sfx}{lk}").into_boxed_str());
+            let f = form(key, "ATOM", 12, 0xeef).fix(49, 1, wide).fix(50, 2, layout).m(flag(48, "E")).lit("CAS");
+            let f = if wide == 1 { f.lit("64") } else { f };
+            let f = f.op(r(0)).op(mem(28, 20));
+            let f = match layout {
+                2 => f.op(implied_rz()).op(r(20)),
+                1 => f.op(rnz(20)).op(implied_rz()),
+                _ => f.op(rnz(20)).op(implied(2, delta)),
+            };
+            f.done(&mut based);
+        }
+    }
+    // RED{.E}.op{.sz} [Ra+ImmS20], Rb (no EXCH, no CAS; bits 26..27 and 49..50 are ignored by
+    // the disassembler and kept zero).
+    form("RED", "RED", 13, 0xebf8 >> 3)
+        .fix(26, 2, 0)
+        .fix(49, 2, 0)
+        .m(flag(48, "E"))
+        .m(g("op", 23, 3, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")]))
+        .m(atom_size(20))
+        .op(mem(28, 20))
+        .op(r(0))
+        .done(&mut based);
+    // ATOMS.op{.sz} Rd, [Ra+Imm], Rb: the 22-bit offset counts words.
+    form("ATOMS", "ATOMS", 8, 0xec)
+        .m(g("op", 52, 4, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")]))
+        .m(g("size", 28, 2, &[(0, ""), (1, "S32"), (2, "U64"), (3, "S64")]))
+        .op(r(0))
+        .op(mem_scaled(30, 22, 2))
+        .op(r(20))
+        .done(&mut based);
+    // ATOMS.CAS / CAST / CAST.SPIN{.64} Rd, [Ra+Imm], Rb, Rb+1 (Rb+2).
+    for (wide, key, delta) in [(0u64, "ATOMS.CAS", 1u8), (1, "ATOMS.CAS.64", 2)] {
+        let f = form(key, "ATOMS", 9, 0xee0 >> 3)
+            .fix(52, 1, wide)
+            .m(g("mode", 53, 2, &[(0, "CAST"), (1, "CAST.SPIN"), (2, "CAS")]));
+        let f = if wide == 1 { f.lit("64") } else { f };
+        f.op(r(0)).op(mem_scaled(30, 22, 2)).op(rnz(20)).op(implied(2, delta)).done(&mut based);
+    }
+    for f in &based {
+        if let Some(t) = absolute_twin(f) {
+            out.push(t);
+        }
+    }
+    out.extend(based);
+
+    // SUATOM.D{.BA}.dim.op{.sz}{.clamp} Rd, [Ra], Rb, Rc (bindless: Rc holds the header
+    // pointer) and SUATOM.D{.BA}.dim.CAS{.sz}{.clamp} (Rb holds compare, swap as a vector).
+    for (cas, key, top) in [(false, "SUATOM", 0xea60u64 >> 5), (true, "SUATOM.CAS", 0xeac0 >> 5)] {
+        let f = form(key, "SUATOM", 11, top).fix(51, 1, 0).fix(52, 1, 1).lit("D").m(flag(28, "BA")).m(su_dim());
+        let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
+        f.m(su_size(36)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(r(39)).done(out);
+    }
+    // Bound surface: the 13-bit header index sits in 36..48 and the size moves to 51..53.
+    for (cas, key, top) in [(false, "SUATOM.bound", 0xea00u64 >> 6), (true, "SUATOM.CAS.bound", 0xea80 >> 6)] {
+        let f = form(key, "SUATOM", 10, top).lit("D").m(flag(28, "BA")).m(su_dim());
+        let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
+        f.m(su_size(51)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(imm(36, 13)).done(out);
+    }
+}

@@ -1,0 +1,51 @@
+//! sm_50 loads, stores and S2R: LDG/STG (global), LDS/STS (shared).
+
+use super::*;
+
+/// Access size of LDG/STG/LDS/STS, bits 48..50 (4 = 32-bit, printed as nothing).
+fn ldst_size() -> ModGroup {
+    g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64"), (6, "128")])
+}
+
+/// Global cache operator, bits 46..47.
+fn cache() -> ModGroup {
+    g("cache", 46, 2, &[(0, ""), (1, "CG"), (2, "CI"), (3, "CV")])
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    form("LDG", "LDG", 13, 0xeed0 >> 3)
+        .m(flag(45, "E"))
+        .m(cache())
+        .m(ldst_size())
+        .op(r(0))
+        .op(mem(20, 24))
+        .done(out);
+    form("STG", "STG", 13, 0xeed8 >> 3)
+        .m(flag(45, "E"))
+        .m(g("cache", 46, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
+        .m(ldst_size())
+        .op(mem(20, 24))
+        .op(r(0))
+        .done(out);
+    // LDS{.U}: with the uniform flag nvdisasm spells the 32-bit size (`LDS.U.32`).
+    for (u, key, size32) in [(0u64, "LDS", ""), (1, "LDS.U", "32")] {
+        let f = form(key, "LDS", 13, 0xef48 >> 3).fix(45, 3, 0).fix(44, 1, u);
+        let f = if u == 1 { f.lit("U") } else { f };
+        f.m(g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, size32), (5, "64"), (6, "128")]))
+            .op(r(0))
+            .op(mem(20, 24))
+            .done(out);
+    }
+    form("STS", "STS", 13, 0xef58 >> 3)
+        .fix(44, 4, 0)
+        .m(ldst_size())
+        .op(mem(20, 24))
+        .op(r(0))
+        .done(out);
+    form("S2R", "S2R", 16, 0xf0c8)
+        .fix(28, 20, 0)
+        .fix(8, 8, 0)
+        .op(r(0))
+        .op(OpSpec::SReg(Field::new(20, 8)))
+        .done(out);
+}

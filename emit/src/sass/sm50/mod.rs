@@ -1,0 +1,191 @@
+//! The sm_50 (Maxwell) form table.
+//!
+//! Layout facts shared by every sm_50 form (confirmed with nvdisasm 11.8, reference §2): 64-bit
+//! words in 32-byte bundles of one control word and three instructions (see `../bundle.rs`);
+//! the opcode sits in the high bits (its width varies per form); guard predicate 16..18 and its
+//! negation 19; Rd 0..7, Ra 8..15, Rb 20..27, Rc 39..46; 20-bit immediates in 20..38 with the
+//! sign in bit 56; 32-bit immediates in 20..51; constants `c[bank][offset]` with the word
+//! offset in 20..33 and the bank in 34..38. `RZ` is 255, `PT` is 7.
+
+mod alu;
+mod atomics;
+mod control;
+mod hook;
+mod memory;
+
+use super::bits::Field;
+use super::form::*;
+use super::Arch;
+use std::sync::OnceLock;
+
+/// The sm_50 architecture.
+pub fn sm50() -> &'static Arch {
+    static ARCH: OnceLock<Arch> = OnceLock::new();
+    ARCH.get_or_init(|| {
+        let mut forms = Vec::new();
+        atomics::forms(&mut forms);
+        memory::forms(&mut forms);
+        control::forms(&mut forms);
+        alu::forms(&mut forms);
+        let mut arch = Arch::new(
+            "sm_50",
+            8,
+            Field::new(16, 3),
+            Field::new(19, 1),
+            SchedLayout::Bundle { per_bundle: 3, slot_bits: 21 },
+            255,
+            255,
+            SREGS,
+            forms,
+        );
+        arch.asm_hook = Some(hook::rewrite);
+        arch
+    })
+}
+
+/// Special registers S2R reads on Maxwell (numbers as nvdisasm 11.8 names them).
+const SREGS: &[(u16, &str)] = &[
+    (0x00, "SR_LANEID"),
+    (0x21, "SR_TID.X"),
+    (0x22, "SR_TID.Y"),
+    (0x23, "SR_TID.Z"),
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+];
+
+// ---- small vocabulary for writing the table -------------------------------------------------
+
+/// A form under construction.
+pub(super) struct F(Form);
+
+/// Starts a form identified by `opcode` in the `width` high bits of the word.
+pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {
+    F(Form { mnemonic, key, fixed: vec![(Field::new(64 - width, width), opcode)], mods: vec![], ops: vec![], alias: None })
+}
+
+impl F {
+    /// Another identifying field value.
+    pub fn fix(mut self, lo: u8, width: u8, v: u64) -> F {
+        self.0.fixed.push((Field::new(lo, width), v));
+        self
+    }
+    /// A modifier group.
+    pub fn m(mut self, g: ModGroup) -> F {
+        self.0.mods.push(g);
+        self
+    }
+    /// A fixed modifier spelling without bits.
+    pub fn lit(mut self, s: &'static str) -> F {
+        self.0.mods.push(ModGroup { name: s, field: None, values: vec![(0, s)] });
+        self
+    }
+    /// An operand slot.
+    pub fn op(mut self, o: OpSpec) -> F {
+        self.0.ops.push(o);
+        self
+    }
+    pub fn done(self, out: &mut Vec<Form>) {
+        out.push(self.0);
+    }
+}
+
+pub(super) fn g(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
+    ModGroup { name, field: Some(Field::new(lo, width)), values: values.to_vec() }
+}
+
+/// A one-bit flag group: 0 prints nothing, 1 prints `s`.
+pub(super) fn flag(lo: u8, s: &'static str) -> ModGroup {
+    g(s, lo, 1, &[(0, ""), (1, s)])
+}
+
+fn reg_spec(lo: u8, rz_ok: bool, reuse: Option<u8>) -> RegSpec {
+    RegSpec { field: Field::new(lo, 8), rz_ok, neg: None, abs: None, not: None, reuse }
+}
+
+/// General register, RZ allowed.
+pub(super) fn r(lo: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, true, None))
+}
+/// General register that must not be RZ.
+pub(super) fn rnz(lo: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, false, None))
+}
+/// Register with optional negate / bitwise-not bits.
+pub(super) fn rmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
+    OpSpec::Reg(RegSpec { neg: neg.map(|b| Field::new(b, 1)), not: not.map(|b| Field::new(b, 1)), ..reg_spec(lo, true, None) })
+}
+/// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
+pub(super) fn rd_cc(cc: u8) -> OpSpec {
+    OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None })
+}
+/// A register implied by slot `from` plus `delta` (no bits).
+pub(super) fn implied(from: u8, delta: u8) -> OpSpec {
+    OpSpec::Ext(ExtSpec::Implied { from: Some(from), delta })
+}
+/// `RZ` with no bits.
+pub(super) fn implied_rz() -> OpSpec {
+    OpSpec::Ext(ExtSpec::Implied { from: None, delta: 0 })
+}
+/// Predicate with a negation bit.
+pub(super) fn pn(lo: u8, not: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false })
+}
+/// Predicate without a negation bit.
+pub(super) fn p(lo: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: false })
+}
+/// Unsigned hex immediate.
+pub(super) fn imm(lo: u8, width: u8) -> OpSpec {
+    OpSpec::Imm(ImmSpec { field: Field::new(lo, width), kind: ImmKind::Hex })
+}
+/// The signed 20-bit immediate of ALU forms: 19 bits at 20, sign in bit 56.
+pub(super) fn imm20() -> OpSpec {
+    OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::SignedHex })
+}
+/// 32-bit immediate at 20..51.
+pub(super) fn imm32() -> OpSpec {
+    OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::Hex })
+}
+/// `c[bank][offset]`: word offset in 20..33, bank in 34..38.
+pub(super) fn cbank() -> OpSpec {
+    OpSpec::Ext(ExtSpec::CBankScaled { spec: CBankSpec { bank: Field::new(34, 5), offset: Field::new(20, 14), base: None }, shift: 2 })
+}
+/// `[Ra+offset]` with a signed byte offset at `(lo, width)`.
+pub(super) fn mem(lo: u8, width: u8) -> OpSpec {
+    OpSpec::Mem(MemSpec {
+        base: Field::new(8, 8),
+        width: BaseWidth::Plain,
+        ureg: None,
+        desc: None,
+        offset: Some(Field::new(lo, width)),
+        scale: None,
+        reuse: None,
+    })
+}
+/// `[Ra]` without offset.
+pub(super) fn mem0() -> OpSpec {
+    OpSpec::Mem(MemSpec { base: Field::new(8, 8), width: BaseWidth::Plain, ureg: None, desc: None, offset: None, scale: None, reuse: None })
+}
+/// `[Ra+offset]` whose offset field counts `1 << shift` bytes.
+pub(super) fn mem_scaled(lo: u8, width: u8, shift: u8) -> OpSpec {
+    let OpSpec::Mem(spec) = mem(lo, width) else { unreachable!("mem() builds a Mem") };
+    OpSpec::Ext(ExtSpec::MemScaled { spec, shift })
+}
+
+/// The twin of `f` for an absolute address: Ra fixed to RZ and the offset read unsigned
+/// (nvdisasm prints `[0x80000]` where the same bits with a register print `[R2+-0x80000]`).
+/// Forms without a based memory operand are returned unchanged as `None`.
+pub(super) fn absolute_twin(f: &Form) -> Option<Form> {
+    let mut t = f.clone();
+    let slot = t.ops.iter().position(|o| matches!(o, OpSpec::Mem(_) | OpSpec::Ext(ExtSpec::MemScaled { .. })))?;
+    let (off, shift) = match t.ops[slot] {
+        OpSpec::Mem(MemSpec { offset: Some(o), .. }) => (o, 0),
+        OpSpec::Ext(ExtSpec::MemScaled { spec: MemSpec { offset: Some(o), .. }, shift }) => (o, shift),
+        _ => return None,
+    };
+    t.key = Box::leak(format!("{}.abs", f.key).into_boxed_str());
+    t.fixed.push((Field::new(8, 8), 255));
+    t.ops[slot] = OpSpec::Ext(ExtSpec::Abs { field: off, shift });
+    Some(t)
+}

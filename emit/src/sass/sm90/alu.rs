@@ -1,0 +1,222 @@
+//! sm_90 integer, logic, compare and move forms.
+//!
+//! ALU opcodes come in operand-kind variants selected by bits 9..11: 0x2 all registers,
+//! 0x4 immediate in the last source, 0x8 immediate in the second, 0xA constant in the second,
+//! 0xC uniform register in the second, 0x6 constant in the last, 0xE uniform register in the
+//! last. When the second or last source is not a register, the other register source moves to
+//! bits 64..71. The uniform-register variants also set bit 91.
+
+use super::*;
+use crate::sass::instr::Operand;
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// (kind bits, bit 91, second source, third source) for three-source ALU forms.
+fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
+    vec![
+        (0x2, 0, rs(32, 1), rs(64, 2)),
+        (0x4, 0, rs(64, 1), imm(32, 32, imm_kind)),
+        (0x8, 0, imm(32, 32, imm_kind), rs(64, 2)),
+        (0xa, 0, cbank(), rs(64, 2)),
+        (0xc, 1, ur(32), rs(64, 2)),
+        (0x6, 0, rs(64, 1), cbank()),
+        (0xe, 1, rs(64, 1), ur(32)),
+    ]
+}
+
+/// (kind bits, bit 91, second source) for two-source forms.
+fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
+    vec![(0x2, 0, rs(32, 1)), (0x8, 0, imm(32, 32, imm_kind)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
+}
+
+fn key(base: &str, kind: u64) -> &'static str {
+    leak(format!("{}.{:x}", base, kind))
+}
+
+/// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
+fn imad_alias(mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
+    if mods.get(1) == Some(&1) {
+        return None; // .X
+    }
+    let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
+    let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255) || *o == Operand::Imm(0);
+    let is_one = |o: &Operand| *o == Operand::Imm(1);
+    if is_zero(a) || is_zero(b) || (is_one(b) && is_zero(c)) {
+        return Some("MOV");
+    }
+    if is_one(b) {
+        return Some("IADD");
+    }
+    if let Operand::Imm(v) = b {
+        if is_zero(c) && *v > 0 && (*v as u64).is_power_of_two() {
+            return Some("SHL");
+        }
+    }
+    None
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // MOV: source in the second slot only; bits 72..75 are a lane mask (0xf = all).
+    for (kind, b91, src) in two(ImmKind::Hex) {
+        form(key("MOV", kind), "MOV", (kind << 8) | 0x02).fix(91, 1, b91).fix(72, 4, 0xf).op(r(16)).op(src).done(out);
+    }
+    // IADD3 and IADD3.X (carry-outs 81..83 / 84..86, carry-ins 87..90 / 77..80).
+    for (kind, b91, b, c) in three(ImmKind::SignedHex) {
+        for x in [false, true] {
+            let k = key(if x { "IADD3.X" } else { "IADD3" }, kind);
+            let mut f = form(k, "IADD3", (kind << 8) | 0x10).fix(91, 1, b91).fix(74, 1, x as u64);
+            if x {
+                f = f.lit("X");
+            } else {
+                f = f.fix(87, 4, 0xf).fix(77, 4, 0xf);
+            }
+            f = f.op(r(16)).op(p_opt(81)).op(p_opt(84)).op(rs(24, 0)).op(b).op(c);
+            if x {
+                f = f.op(pn(87, 90)).op(pn(77, 80));
+            }
+            f.done(out);
+        }
+    }
+    // IMAD (with the MOV/SHL/IADD aliases) and IMAD.WIDE.
+    for (kind, b91, b, c) in three(ImmKind::SignedHex) {
+        for x in [false, true] {
+            let k = key(if x { "IMAD.X" } else { "IMAD" }, kind);
+            let mut f = form(k, "IMAD", (kind << 8) | 0x24)
+                .fix(91, 1, b91)
+                .fix(81, 3, 7)
+                .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+                .m(flag(74, "X"));
+            if x {
+                f = f.fix(74, 1, 1);
+            } else {
+                f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
+            }
+            f = f.op(r(16)).op(rs(24, 0)).op(b).op(c);
+            if x {
+                f = f.op(pn(87, 90));
+            }
+            f.done(out);
+        }
+        form(key("IMAD.WIDE", kind), "IMAD", (kind << 8) | 0x25)
+            .fix(91, 1, b91)
+            .fix(81, 3, 7)
+            .fix(87, 4, 0xf)
+            .lit("WIDE")
+            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(c)
+            .done(out);
+    }
+    // LOP3.LUT: truth table in 72..79, optional predicate result, predicate input 87..90.
+    for (kind, b91, b, c) in three(ImmKind::Hex) {
+        form(key("LOP3", kind), "LOP3", (kind << 8) | 0x12)
+            .fix(91, 1, b91)
+            .lit("LUT")
+            .op(p_opt(81))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(c)
+            .op(imm(72, 8, ImmKind::Hex))
+            .op(pn(87, 90))
+            .done(out);
+    }
+    // ISETP: compare 76..78, unsigned when bit 73 is clear, combine 74..75, .EX bit 72.
+    for (kind, b91, b) in two(ImmKind::SignedHex) {
+        for ex in [false, true] {
+            let k = key(if ex { "ISETP.EX" } else { "ISETP" }, kind);
+            let mut f = form(k, "ISETP", (kind << 8) | 0x0c)
+                .fix(91, 1, b91)
+                .fix(72, 1, ex as u64)
+                .m(g("cmp", 76, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
+                .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+                .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]));
+            if ex {
+                f = f.lit("EX");
+            } else {
+                f = f.fix(68, 4, 7);
+            }
+            f = f.op(p(81)).op(p(84)).op(rs(24, 0)).op(b).op(pn(87, 90));
+            if ex {
+                f = f.op(pn(68, 71));
+            }
+            f.done(out);
+        }
+    }
+    // SEL / FSEL: Rd = Pp ? Ra : B.
+    for (mn, opc) in [("SEL", 0x07u64), ("FSEL", 0x08)] {
+        for (kind, b91, b) in two(if mn == "SEL" { ImmKind::Hex } else { ImmKind::F32 }) {
+            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(pn(87, 90)).done(out);
+        }
+    }
+}
+
+/// Integer forms beyond the basics: shifts, min/max, add, permute, LEA, uniform ops.
+pub(super) fn more_forms(out: &mut Vec<Form>) {
+    // SHF: direction 76, .W 75, type 73..74, .HI 80.
+    for (kind, b91, b, c) in three(ImmKind::Hex) {
+        form(key("SHF", kind), "SHF", (kind << 8) | 0x19)
+            .fix(91, 1, b91)
+            .m(g("dir", 76, 1, &[(0, "L"), (1, "R")]))
+            .m(flag(75, "W"))
+            .m(g("type", 73, 2, &[(0, "S64"), (1, "U64"), (2, "S32"), (3, "U32")]))
+            .m(flag(80, "HI"))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(c)
+            .done(out);
+    }
+    // PRMT.
+    for (kind, b91, b, c) in three(ImmKind::Hex) {
+        form(key("PRMT", kind), "PRMT", (kind << 8) | 0x16).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(c).done(out);
+    }
+    // VIADD Rd, Ra, B.
+    for (kind, b91, b) in two(ImmKind::SignedHex) {
+        form(key("VIADD", kind), "VIADD", (kind << 8) | 0x36).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).done(out);
+    }
+    // VIMNMX: signed unless bit 72 is clear; Pp picks min (PT) or max (!PT).
+    for (kind, b91, b) in two(ImmKind::SignedHex) {
+        form(key("VIMNMX", kind), "VIMNMX", (kind << 8) | 0x48)
+            .fix(91, 1, b91)
+            .fix(81, 3, 7)
+            .fix(84, 3, 7)
+            .m(g("type", 72, 1, &[(0, "U32"), (1, "")]))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(pn(87, 90))
+            .done(out);
+    }
+    // LEA (low part, no carry): shift in 75..79.
+    for (kind, b91, b) in two(ImmKind::Hex) {
+        form(key("LEA", kind), "LEA", (kind << 8) | 0x11)
+            .fix(91, 1, b91)
+            .fix(64, 11, 0xff)
+            .fix(80, 11, 0x78e)
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(imm(75, 5, ImmKind::Hex))
+            .done(out);
+    }
+    // Uniform datapath.
+    form("UMOV.8", "UMOV", 0x882).op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
+    form("UMOV.c", "UMOV", 0xc82).fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
+    form("UIADD3.8", "UIADD3", 0x890).fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
+    form("UIADD3.2", "UIADD3", 0x290).fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
+    form("ULEA.2", "ULEA", 0x291).fix(64, 11, 0x3f).fix(80, 12, 0xf8e).op(ur(16)).op(ur(24)).op(ur(32)).op(imm(75, 5, ImmKind::Hex)).done(out);
+    form("UFLO.U32", "UFLO", 0x2bd).fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
+    form("UPOPC", "UPOPC", 0x2bf).fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
+    form("VOTEU", "VOTEU", 0x886)
+        .fix(84, 3, 7)
+        .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "UNI")]))
+        .op(ur(16))
+        .op(OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: false }))
+        .op(pn(87, 90))
+        .done(out);
+}

@@ -1,0 +1,301 @@
+//! sm_90 atomics: ATOM (generic), ATOMG (global), ATOMS (shared), REDG, SUATOM / SURED.
+//! Field positions: see the module header and the reference notes on sm_90 atomics; every
+//! group below was checked value by value with nvdisasm.
+
+use super::*;
+
+/// Memory order and scope, bits 77..80 (all 16 code points).
+pub(super) fn sem() -> ModGroup {
+    g(
+        "sem",
+        77,
+        4,
+        &[
+            (0, ""),
+            (1, "CONSTANT.PRIVATE"),
+            (2, "CONSTANT.CTA"),
+            (3, "CONSTANT.CTA.PRIVATE"),
+            (4, "STRONG.SM.PRIVATE"),
+            (5, "STRONG.SM"),
+            (6, "STRONG.GPU.PRIVATE"),
+            (7, "STRONG.GPU"),
+            (8, "MMIO.GPU"),
+            (9, "CONSTANT.SM"),
+            (10, "STRONG.SYS"),
+            (11, "CONSTANT.SM.PRIVATE"),
+            (12, "MMIO.SYS"),
+            (13, "CONSTANT.VC"),
+            (14, "CONSTANT.VC.PRIVATE"),
+            (15, "CONSTANT.GPU"),
+        ],
+    )
+}
+
+/// Cache eviction priority, bits 84..86 (1 = default).
+pub(super) fn evict() -> ModGroup {
+    g("evict", 84, 3, &[(0, "EF"), (1, ""), (2, "EL"), (3, "LU"), (4, "EU"), (5, "NA")])
+}
+
+fn int_op() -> ModGroup {
+    g(
+        "op",
+        87,
+        4,
+        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")],
+    )
+}
+
+fn int_size() -> ModGroup {
+    g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (3, "S64"), (4, "128")])
+}
+
+fn cas_size() -> ModGroup {
+    g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")])
+}
+
+/// Float atomic types, bits 73..76 of the float opcodes.
+fn float_type() -> ModGroup {
+    g(
+        "type",
+        73,
+        4,
+        &[
+            (0, "F16x2.RN"),
+            (1, "F16x4.RN"),
+            (2, "F16x8.RN"),
+            (3, "BF16x2.RN"),
+            (4, "BF16x4.RN"),
+            (5, "BF16x8.RN"),
+            (9, "F32.FTZ.RN"),
+            (10, "F32x2.FTZ.RN"),
+            (11, "F32x4.FTZ.RN"),
+            (12, "F32.RN"),
+            (13, "F32x2.RN"),
+            (14, "F32x4.RN"),
+            (15, "F64.RN"),
+        ],
+    )
+}
+
+fn float_op() -> ModGroup {
+    g("op", 88, 2, &[(0, "ADD"), (1, "MIN"), (2, "MAX")])
+}
+
+/// The three uniform-register address shapes of the `0x9xx` forms (bits 70/71, UR in 64..69).
+fn ur_addrs() -> [(&'static str, u64, u64, MemSpec); 3] {
+    let u = |w| MemSpec { ureg: Some(Field::new(64, 6)), ..mem(w) };
+    let d = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };
+    [("u32ur", 0, 0, u(BaseWidth::U32)), ("64ur", 1, 0, u(BaseWidth::Wide)), ("desc", 1, 1, d)]
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // Integer ATOM / ATOMG, plain address.
+    for (key, mn, opc) in [("ATOM", "ATOM", 0x38a), ("ATOMG", "ATOMG", 0x3a8)] {
+        form(key, mn, opc)
+            .fix(91, 1, 0)
+            .m(flag(72, "E"))
+            .m(int_op())
+            .m(evict())
+            .m(int_size())
+            .m(sem())
+            .op(p(81))
+            .op(r(16))
+            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
+            .op(rs(32, 1))
+            .done(out);
+    }
+    // Integer ATOM / ATOMG with a uniform register in the address.
+    for (mn, opc) in [("ATOM", 0x98a), ("ATOMG", 0x9a8)] {
+        for (sfx, b70, b71, m) in ur_addrs() {
+            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            form(key, mn, opc)
+                .fix(91, 1, 1)
+                .fix(70, 1, b70)
+                .fix(71, 1, b71)
+                .m(flag(72, "E"))
+                .m(int_op())
+                .m(evict())
+                .m(int_size())
+                .m(sem())
+                .op(p(81))
+                .op(r(16))
+                .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
+                .op(rs(32, 1))
+                .done(out);
+        }
+    }
+    // Compare-and-swap: compare value in Rb, swap value in Rc (independent registers).
+    for (key, mn, opc, cast) in [("ATOM.CAS", "ATOM", 0x38b, true), ("ATOMG.CAS", "ATOMG", 0x3a9, false)] {
+        let f = form(key, mn, opc).fix(91, 1, 0).m(flag(72, "E"));
+        let f = if cast {
+            f.m(g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")]))
+        } else {
+            f.fix(87, 2, 0).lit("CAS")
+        };
+        f.m(evict())
+            .m(cas_size())
+            .m(sem())
+            .op(p(81))
+            .op(r(16))
+            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
+            .op(rs(32, 1))
+            .op(rs(64, 2))
+            .done(out);
+    }
+    // Float ATOM / ATOMG (separate opcodes on sm_90).
+    for (mn, opc, uopc) in [("ATOM", 0x3a2, 0x9a2), ("ATOMG", 0x3a3, 0x9a3)] {
+        let key: &'static str = Box::leak(format!("{}.F", mn).into_boxed_str());
+        form(key, mn, opc)
+            .fix(91, 1, 0)
+            .fix(87, 1, 0)
+            .fix(90, 1, 0)
+            .m(flag(72, "E"))
+            .m(float_op())
+            .m(evict())
+            .m(float_type())
+            .m(sem())
+            .op(p(81))
+            .op(r(16))
+            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
+            .op(rs(32, 1))
+            .done(out);
+        for (sfx, b70, b71, m) in ur_addrs() {
+            let key: &'static str = Box::leak(format!("{}.F.{}", mn, sfx).into_boxed_str());
+            form(key, mn, uopc)
+                .fix(91, 1, 1)
+                .fix(87, 1, 0)
+                .fix(90, 1, 0)
+                .fix(70, 1, b70)
+                .fix(71, 1, b71)
+                .m(flag(72, "E"))
+                .m(float_op())
+                .m(evict())
+                .m(float_type())
+                .m(sem())
+                .op(p(81))
+                .op(r(16))
+                .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
+                .op(rs(32, 1))
+                .done(out);
+        }
+    }
+    // REDG: bit 91 selects the uniform-register forms, bit 90 a 64-bit base, bit 71 desc.
+    let red_op = || g("op", 87, 3, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")]);
+    let red_addrs = || {
+        let u = |w| MemSpec { ureg: Some(Field::new(64, 6)), ..mem(w) };
+        let d = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };
+        [
+            ("plain", 0u64, 0u64, 0u64, mem(BaseWidth::Plain)),
+            ("u32ur", 1, 0, 0, u(BaseWidth::U32)),
+            ("64ur", 1, 1, 0, u(BaseWidth::Wide)),
+            ("desc", 1, 1, 1, d),
+        ]
+    };
+    for (sfx, b91, b90, b71, m) in red_addrs() {
+        let key: &'static str = Box::leak(format!("REDG.{}", sfx).into_boxed_str());
+        let mut f = form(key, "REDG", 0x98e).fix(91, 1, b91).fix(90, 1, b90);
+        if b91 == 1 {
+            f = f.fix(71, 1, b71);
+        }
+        f.m(flag(72, "E"))
+            .m(red_op())
+            .m(evict())
+            .m(int_size())
+            .m(sem())
+            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
+            .op(rs(32, 1))
+            .done(out);
+        let key: &'static str = Box::leak(format!("REDG.F.{}", sfx).into_boxed_str());
+        let mut f = form(key, "REDG", 0x9a6).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0);
+        if b91 == 1 {
+            f = f.fix(71, 1, b71);
+        }
+        f.m(flag(72, "E"))
+            .m(float_op())
+            .m(evict())
+            .m(float_type())
+            .m(sem())
+            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
+            .op(rs(32, 1))
+            .done(out);
+    }
+    // ATOMS (shared): no order or eviction fields; index scale in 78..79.
+    let smem = MemSpec { scale: Some(Field::new(78, 2)), reuse: Some(0), ..mem(BaseWidth::Plain) };
+    form("ATOMS", "ATOMS", 0x38c)
+        .fix(91, 1, 0)
+        .m(int_op())
+        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
+        .op(r(16))
+        .op(OpSpec::Mem(smem))
+        .op(rs(32, 1))
+        .done(out);
+    form("ATOMS.CAS", "ATOMS", 0x38d)
+        .fix(91, 1, 0)
+        .m(g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")]))
+        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
+        .op(r(16))
+        .op(OpSpec::Mem(smem))
+        .op(rs(32, 1))
+        .op(rs(64, 2))
+        .done(out);
+    // Surface atomics (bindless handle in Rc); no address offset.
+    let su_size = || {
+        g(
+            "size",
+            73,
+            3,
+            &[(0, ""), (1, "S32"), (2, "64"), (3, "F32.FTZ.RN"), (4, "F16x2.RN"), (5, "S64"), (6, "SD32"), (7, "SD64")],
+        )
+    };
+    let dim = || g("dim", 61, 3, &[(0, "1D"), (1, "1D_BUFFER"), (2, "1D_ARRAY"), (3, "2D"), (4, "2D_ARRAY"), (5, "3D")]);
+    let clamp = || g("clamp", 59, 2, &[(0, "IGN"), (1, ""), (2, "TRAP")]);
+    let su_mem = MemSpec { offset: None, ..mem(BaseWidth::Plain) };
+    form("SUATOM", "SUATOM", 0x394)
+        .fix(91, 1, 0)
+        .lit("D")
+        .m(flag(72, "BA"))
+        .m(dim())
+        .m(int_op())
+        .m(evict())
+        .m(su_size())
+        .m(sem())
+        .m(clamp())
+        .op(p_opt(81))
+        .op(r(16))
+        .op(OpSpec::Mem(su_mem))
+        .op(r(32))
+        .op(rnz(64))
+        .done(out);
+    form("SUATOM.CAS", "SUATOM", 0x396)
+        .fix(91, 1, 0)
+        .fix(87, 4, 0)
+        .lit("D")
+        .m(flag(72, "BA"))
+        .m(dim())
+        .lit("CAS")
+        .m(evict())
+        .m(su_size())
+        .m(sem())
+        .m(clamp())
+        .op(p_opt(81))
+        .op(r(16))
+        .op(OpSpec::Mem(su_mem))
+        .op(r(32))
+        .op(rnz(64))
+        .done(out);
+    form("SURED", "SURED", 0x3a0)
+        .fix(91, 1, 0)
+        .fix(90, 1, 0)
+        .lit("D")
+        .m(flag(72, "BA"))
+        .m(dim())
+        .m(red_op())
+        .m(evict())
+        .m(su_size())
+        .m(sem())
+        .m(clamp())
+        .op(OpSpec::Mem(su_mem))
+        .op(r(32))
+        .op(rnz(64))
+        .done(out);
+}

@@ -1,0 +1,26 @@
+//! sm_90 control flow, barriers and special-register reads.
+
+use super::*;
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    form("EXIT", "EXIT", 0x94d).fix(87, 4, 7).done(out);
+    form("NOP", "NOP", 0x918).done(out);
+    form("YIELD", "YIELD", 0x946).fix(87, 4, 7).done(out);
+    // Relative branch: signed offset in 4-byte units from the next instruction, bits 16..23
+    // then 34..81; bits 32..33 select .U / .DIV.
+    form("BRA", "BRA", 0x947)
+        .fix(87, 4, 7)
+        .m(g("mode", 32, 2, &[(0, ""), (1, "U"), (2, "DIV")]))
+        .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
+        .done(out);
+    form("BSSY", "BSSY", 0x945).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).op(OpSpec::Target(Field::new(34, 48))).done(out);
+    form("BSYNC", "BSYNC", 0x941).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).done(out);
+    form("BAR.SYNC", "BAR", 0xb1d)
+        .fix(80, 1, 1)
+        .lit("SYNC")
+        .lit("DEFER_BLOCKING")
+        .op(imm(54, 4, ImmKind::Hex))
+        .done(out);
+    form("S2R", "S2R", 0x919).op(r(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
+    form("S2UR", "S2UR", 0x9c3).op(ur(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
+}

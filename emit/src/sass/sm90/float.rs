@@ -1,0 +1,102 @@
+//! sm_90 floating-point arithmetic, compares and conversions.
+//!
+//! FADD/DADD put their second source in the "last source" slot of the kind encoding (0x2
+//! register at 32, 0x4 immediate, 0x6 constant, 0xE uniform register), FMUL/DMUL in the
+//! "second source" slot (0x2, 0x8, 0xA, 0xC). Negation/absolute value: source A at 72/73,
+//! register source B at 63/62.
+
+use super::*;
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn key(base: &str, kind: u64) -> &'static str {
+    leak(format!("{}.{:x}", base, kind))
+}
+
+fn a_src() -> OpSpec {
+    rmod(24, Some(0), Some(72), Some(73), None)
+}
+
+fn b_reg() -> OpSpec {
+    rmod(32, Some(1), Some(63), Some(62), None)
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // FADD / DADD.
+    for (mn, opc, ik) in [("FADD", 0x21u64, ImmKind::F32), ("DADD", 0x29, ImmKind::F64Hi)] {
+        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x4, 0, imm(32, 32, ik)), (0x6, 0, cbank()), (0xe, 1, ur(32))] {
+            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).fix(64, 8, 0).op(r(16)).op(a_src()).op(b).done(out);
+        }
+    }
+    // FMUL / DMUL.
+    for (mn, opc, ik) in [("FMUL", 0x20u64, ImmKind::F32), ("DMUL", 0x28, ImmKind::F64Hi)] {
+        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(a_src()).op(b).done(out);
+        }
+    }
+    // FFMA / DFMA.
+    for (mn, opc, ik) in [("FFMA", 0x23u64, ImmKind::F32), ("DFMA", 0x2b, ImmKind::F64Hi)] {
+        for (kind, b91, b, c) in [
+            (0x2u64, 0u64, rs(32, 1), rs(64, 2)),
+            (0x4, 0, rs(64, 1), imm(32, 32, ik)),
+            (0x8, 0, imm(32, 32, ik), rs(64, 2)),
+            (0xa, 0, cbank(), rs(64, 2)),
+            (0xc, 1, ur(32), rs(64, 2)),
+            (0x6, 0, rs(64, 1), cbank()),
+            (0xe, 1, rs(64, 1), ur(32)),
+        ] {
+            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(c).done(out);
+        }
+    }
+    // FMNMX: Pp selects min (PT) or max (!PT).
+    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+        form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(pn(87, 90)).done(out);
+    }
+    // FSETP: 4-bit compare 76..79, combine 74..75.
+    let fcmp: &[(u64, &'static str)] = &[
+        (0, "F"),
+        (1, "LT"),
+        (2, "EQ"),
+        (3, "LE"),
+        (4, "GT"),
+        (5, "NE"),
+        (6, "GE"),
+        (7, "NUM"),
+        (8, "NAN"),
+        (9, "LTU"),
+        (10, "EQU"),
+        (11, "LEU"),
+        (12, "GTU"),
+        (13, "NEU"),
+        (14, "GEU"),
+        (15, "T"),
+    ];
+    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+        form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b)
+            .fix(91, 1, b91)
+            .m(g("cmp", 76, 4, fcmp))
+            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(81))
+            .op(p(84))
+            .op(rs(24, 0))
+            .op(b)
+            .op(pn(87, 90))
+            .done(out);
+    }
+    // Conversions in the exact variants ptxas uses (other type pairs are not in the table yet).
+    for (k, mn, opc, lits, bits) in [
+        ("I2FP.F32.S32", "I2FP", 0x245u64, &["F32", "S32"][..], 0x2014u64),
+        ("I2FP.F32.U32", "I2FP", 0x245, &["F32", "U32"][..], 0x2010),
+        ("F2I.TRUNC.NTZ", "F2I", 0x305, &["TRUNC", "NTZ"][..], 0x20f1),
+        ("F2F.F32.F64", "F2F", 0x310, &["F32", "F64"][..], 0x3010),
+        ("F2F.F64.F32", "F2F", 0x310, &["F64", "F32"][..], 0x2018),
+    ] {
+        let mut f = form(k, mn, opc).fix(72, 16, bits);
+        for l in lits {
+            f = f.lit(l);
+        }
+        f.op(r(16)).op(rs(32, 1)).done(out);
+    }
+}

@@ -1,0 +1,164 @@
+//! The sm_90 (Hopper) form table.
+//!
+//! Layout facts shared by every sm_90 form (confirmed with nvdisasm 13): 128-bit words; opcode in
+//! bits 0..11 (bits 9..11 select the operand kinds of ALU forms); guard predicate 12..14 and its
+//! negation 15; Rd 16..23, Ra 24..31, Rb 32..39, Rc 64..71; 32-bit immediates 32..63; constant
+//! operands with the byte offset in 38..53 and the bank in 54..58; schedule fields 105..125.
+
+mod alu;
+mod atomics;
+mod control;
+mod float;
+mod memory;
+mod sregs;
+
+use super::bits::Field;
+use super::form::*;
+use super::Arch;
+use std::sync::OnceLock;
+
+/// The sm_90 architecture.
+pub fn sm90() -> &'static Arch {
+    static ARCH: OnceLock<Arch> = OnceLock::new();
+    ARCH.get_or_init(|| {
+        let mut forms = Vec::new();
+        atomics::forms(&mut forms);
+        memory::forms(&mut forms);
+        control::forms(&mut forms);
+        alu::forms(&mut forms);
+        alu::more_forms(&mut forms);
+        float::forms(&mut forms);
+        Arch::new(
+            "sm_90",
+            16,
+            Field::new(12, 3),
+            Field::new(15, 1),
+            SchedLayout::InWord { lo: 105 },
+            255,
+            63,
+            sregs::SREGS,
+            forms,
+        )
+    })
+}
+
+// ---- small vocabulary for writing the table -------------------------------------------------
+
+/// A form under construction.
+pub(super) struct F(Form);
+
+/// Starts a form identified by the 12-bit opcode.
+pub(super) fn form(key: &'static str, mnemonic: &'static str, opcode: u64) -> F {
+    F(Form { mnemonic, key, fixed: vec![(Field::new(0, 12), opcode)], mods: vec![], ops: vec![], alias: None })
+}
+
+impl F {
+    /// Another identifying field value.
+    pub fn fix(mut self, lo: u8, width: u8, v: u64) -> F {
+        self.0.fixed.push((Field::new(lo, width), v));
+        self
+    }
+    /// A modifier group.
+    pub fn m(mut self, g: ModGroup) -> F {
+        self.0.mods.push(g);
+        self
+    }
+    /// A fixed modifier spelling without bits (`LUT`).
+    pub fn lit(mut self, s: &'static str) -> F {
+        self.0.mods.push(ModGroup { name: s, field: None, values: vec![(0, s)] });
+        self
+    }
+    /// An operand slot.
+    pub fn op(mut self, o: OpSpec) -> F {
+        self.0.ops.push(o);
+        self
+    }
+    /// The operand-dependent alias rule.
+    pub fn alias(mut self, f: AliasFn) -> F {
+        self.0.alias = Some(f);
+        self
+    }
+    pub fn done(self, out: &mut Vec<Form>) {
+        out.push(self.0);
+    }
+}
+
+pub(super) fn g(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
+    ModGroup { name, field: Some(Field::new(lo, width)), values: values.to_vec() }
+}
+
+/// A one-bit flag group: 0 prints nothing, 1 prints `s`.
+pub(super) fn flag(lo: u8, s: &'static str) -> ModGroup {
+    g(s, lo, 1, &[(0, ""), (1, s)])
+}
+
+fn reg_spec(lo: u8, rz_ok: bool, reuse: Option<u8>) -> RegSpec {
+    RegSpec { field: Field::new(lo, 8), rz_ok, neg: None, abs: None, not: None, reuse }
+}
+
+/// General register, RZ allowed.
+pub(super) fn r(lo: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, true, None))
+}
+/// General register that must not be RZ.
+pub(super) fn rnz(lo: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, false, None))
+}
+/// Source register with a reuse-flag slot.
+pub(super) fn rs(lo: u8, reuse: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, true, Some(reuse)))
+}
+/// Source register with negate / absolute-value bits.
+pub(super) fn rmod(lo: u8, reuse: Option<u8>, neg: Option<u8>, abs: Option<u8>, not: Option<u8>) -> OpSpec {
+    OpSpec::Reg(RegSpec {
+        field: Field::new(lo, 8),
+        rz_ok: true,
+        neg: neg.map(|b| Field::new(b, 1)),
+        abs: abs.map(|b| Field::new(b, 1)),
+        not: not.map(|b| Field::new(b, 1)),
+        reuse,
+    })
+}
+/// Uniform register in a 6-bit field (URZ = 63).
+pub(super) fn ur(lo: u8) -> OpSpec {
+    OpSpec::UReg(RegSpec { field: Field::new(lo, 6), rz_ok: true, neg: None, abs: None, not: None, reuse: None })
+}
+/// Uniform register with negate / not bits.
+pub(super) fn urmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
+    OpSpec::UReg(RegSpec {
+        field: Field::new(lo, 6),
+        rz_ok: true,
+        neg: neg.map(|b| Field::new(b, 1)),
+        abs: None,
+        not: not.map(|b| Field::new(b, 1)),
+        reuse: None,
+    })
+}
+/// Predicate without a negation bit.
+pub(super) fn p(lo: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: false })
+}
+/// Predicate with a negation bit.
+pub(super) fn pn(lo: u8, not: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false })
+}
+/// Predicate result that nvdisasm omits when it is PT.
+pub(super) fn p_opt(lo: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: true })
+}
+/// Uniform predicate with a negation bit.
+pub(super) fn upn(lo: u8, not: u8) -> OpSpec {
+    OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false })
+}
+pub(super) fn imm(lo: u8, width: u8, kind: ImmKind) -> OpSpec {
+    OpSpec::Imm(ImmSpec { field: Field::new(lo, width), kind })
+}
+/// `c[bank][offset]` in the B/C source slot.
+pub(super) fn cbank() -> OpSpec {
+    OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 16), base: None })
+}
+
+/// Memory operand builder.
+pub(super) fn mem(width: BaseWidth) -> MemSpec {
+    MemSpec { base: Field::new(24, 8), width, ureg: None, desc: None, offset: Some(Field::new(40, 24)), scale: None, reuse: None }
+}

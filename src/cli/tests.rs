@@ -43,7 +43,7 @@ fn user_errors_exit_with_1() {
     let invalid = run(&["verify", &repo("filetests/filetests/verify/atomic-order.atom")]).unwrap_err();
     assert!(invalid.0.contains("error[atomic-order]"), "{}", invalid.0);
     assert_eq!(exit_code(Ok(Err(invalid))), 1);
-    let asm = run(&["asm", "--target", "sm_90", "-o", "/dev/null"]);
+    let asm = run(&["asm", "--target", "sm_50", "-o", "/dev/null", "/nonexistent/k.sass"]);
     assert_eq!(exit_code(Ok(asm)), 1);
     assert_eq!(exit_code(Ok(Ok(()))), 0);
 }
@@ -102,4 +102,31 @@ fn compile_emits_ir_and_rejects_binary_for_many_functions() {
     let _ = std::fs::remove_file(&out);
     let err = run(&["compile", &file, "--target", "sm_90", "--emit", "cubin"]).unwrap_err();
     assert!(err.0.contains("--function"), "{}", err.0);
+}
+
+#[test]
+fn asm_and_disasm_round_trip() {
+    let dir = std::env::temp_dir().join(format!("atomc-cli-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = dir.join("k.sass");
+    let bin = dir.join("k.bin");
+    let back = dir.join("k2.sass");
+    let listing = "/*0000*/ LDC.64 R0, c[0x0][0x210] ;\n/*0010*/ MOV R2, 0x1 ;\n/*0020*/ REDG.E.ADD.STRONG.GPU [R0], R2 ;\n/*0030*/ EXIT ;\n/*0040*/ BRA 0x40 ;\n";
+    std::fs::write(&text, listing).unwrap();
+    let s = |p: &PathBuf| p.display().to_string();
+    run(&["asm", "--target", "sm_90", &s(&text), "-o", &s(&bin)]).expect("assembles");
+    assert_eq!(std::fs::read(&bin).unwrap().len(), 5 * 16);
+    run(&["disasm", "--target", "sm_90", &s(&bin), "-o", &s(&back)]).expect("disassembles");
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), listing);
+    // sm_50: one 32-byte bundle (control word + three instructions).
+    let listing50 = "/*0008*/ MOV R1, c[0x0][0x20] ;\n/*0010*/ S2R R0, SR_TID.X ;\n/*0018*/ EXIT ;\n";
+    std::fs::write(&text, listing50).unwrap();
+    run(&["asm", "--target", "sm_50", &s(&text), "-o", &s(&bin)]).expect("assembles");
+    assert_eq!(std::fs::read(&bin).unwrap().len(), 32);
+    run(&["disasm", "--target", "sm_50", &s(&bin), "-o", &s(&back)]).expect("disassembles");
+    assert_eq!(std::fs::read_to_string(&back).unwrap(), listing50);
+    std::fs::write(&text, "FROB R0 ;\n").unwrap();
+    let err = run(&["asm", "--target", "sm_90", &s(&text), "-o", &s(&bin)]).unwrap_err();
+    assert!(err.0.contains("k.sass:1:"), "{}", err.0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

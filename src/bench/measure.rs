@@ -187,7 +187,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     };
 
     // Alternate the three measurements inside each repeat.
-    let (mut t_in, mut t_proc, mut t_ptxas) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut t_in, mut t_proc, mut t_ptxas, mut t_floor) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut in_ok, mut proc_ok, mut ptxas_ok) = (true, true, ptxas.is_some());
     let arch_flag = format!("-arch={}", sm.ptx_arch());
     for _ in 0..config.repeat.max(1) {
@@ -212,6 +212,9 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
                 }
             }
         }
+        if let Ok(us) = time_process(Command::new(&config.atomc_exe).arg("--version")) {
+            t_floor.push(us);
+        }
         if let (true, Some(exe)) = (ptxas_ok, &ptxas) {
             let mut cmd = Command::new(exe);
             cmd.arg(&arch_flag).arg(&ptx_path).arg("-o").arg(&ptxas_cubin);
@@ -227,12 +230,17 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     row.atomc_inproc_us = median(t_in);
     row.atomc_process_us = median(t_proc);
     row.ptxas_process_us = median(t_ptxas);
+    row.spawn_floor_us = median(t_floor);
+    if proc_ok {
+        row.atomc_regcount = read_regcount(sm, &atomc_cubin);
+    }
 
     // Code quality, ptxas side.
     if ptxas_ok {
         match read_ptxas(sm, &ptxas_cubin) {
             Ok(p) => {
-                row.ptxas_regs = p.regs;
+                row.ptxas_regcount = p.regs;
+                row.ptxas_regs = p.regs.map(|r| r.saturating_sub(reserved_regs(target)));
                 row.ptxas_instrs = Some(p.instrs);
                 row.opcode_diff = opcode_diff(&atomc_mnemonics, &p.mnemonics);
             }
@@ -241,6 +249,18 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     }
     row.status = if notes.is_empty() { "ok".into() } else { notes.join("; ") };
     row
+}
+
+/// Registers the architecture keeps out of the kernel's own (counted in
+/// REGCOUNT but never named by the code).
+fn reserved_regs(target: Target) -> u32 {
+    let arch = if target == Target::Sm50 { atomc_emit::cubin::CubinArch::Sm50 } else { atomc_emit::cubin::CubinArch::Sm90 };
+    arch.reserved_regs()
+}
+
+fn read_regcount(sm: Sm, cubin: &Path) -> Option<u32> {
+    let bytes = std::fs::read(cubin).ok()?;
+    parse_reg_count(&oracle::cuobjdump(sm, &bytes, &["-res-usage"]).ok()?)
 }
 
 fn read_ptxas(sm: Sm, cubin: &Path) -> Result<PtxasResult, String> {

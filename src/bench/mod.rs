@@ -129,10 +129,19 @@ pub struct Row {
     pub atomc_process_us: Option<f64>,
     /// Median ptxas whole-process time, microseconds.
     pub ptxas_process_us: Option<f64>,
-    /// Registers atomc allocated.
+    /// Median time to spawn `atomc --version` (the process start-up floor of
+    /// this machine at this moment), microseconds.
+    pub spawn_floor_us: Option<f64>,
+    /// General registers atomc's code names (R0..R(n-1); `alloc.num_regs`).
     pub atomc_regs: Option<u32>,
-    /// Registers ptxas reports.
+    /// General registers ptxas's code names: its REGCOUNT less the registers
+    /// the architecture reserves (2 on sm_90, 0 on sm_50), the same measure
+    /// as `atomc_regs`.
     pub ptxas_regs: Option<u32>,
+    /// REGCOUNT in atomc's cubin, as `cuobjdump -res-usage` reads it.
+    pub atomc_regcount: Option<u32>,
+    /// REGCOUNT in ptxas's cubin (`REG:` of `cuobjdump -res-usage`).
+    pub ptxas_regcount: Option<u32>,
     /// atomc's SASS instructions without padding.
     pub atomc_instrs: Option<u32>,
     /// ptxas's SASS instructions without padding.

@@ -50,7 +50,10 @@ fn every_filetest_kernel_at_simd_1_2_4_16_32() {
             }
         }
     }
-    println!("vISA SIMD widths 1/2/4/16/32: {checked} kernel×platform×width triples checked, {} failures", failures.len());
+    println!(
+        "vISA SIMD widths 1/2/4/16/32: {checked} kernel×platform×width triples checked, {} failures",
+        failures.len()
+    );
     for f in failures.iter().take(5) {
         println!("FAIL {f}");
     }
@@ -67,6 +70,12 @@ fn simd16_dword_messages_are_refused_on_pvc() {
     assert!(e.to_string().contains("not GRF aligned on PVC"), "{e}");
     let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S16 }).unwrap();
     let text = k.to_text();
-    assert!(text.contains("svm_atomic.add (M1, 8) t1.0 %null.0 t2.0 %null.0"), "{text}");
-    assert!(text.contains("svm_atomic.add (M3, 8) t1.64 %null.0 t2.32 %null.0"), "{text}");
+    assert!(
+        text.contains("svm_atomic.add (M1, 8) t1.0 %null.0 t2.0 %null.0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("svm_atomic.add (M3, 8) t1.64 %null.0 t2.32 %null.0"),
+        "{text}"
+    );
 }

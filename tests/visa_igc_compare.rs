@@ -64,16 +64,30 @@ fn compare_with_igc() {
         let path = std::path::Path::new(&dir).join(format!("{name}.tgllp.simd{simd}.visaasm"));
         let igc = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let (iv, ia) = visa_insts(&igc);
-        let ig = genx_ir(GenxInput::Text(&igc), "TGLLP").map(|o| gen_insts(&o.asm).to_string()).unwrap_or_else(|_| "n/a".into());
-        let f = &kernels.iter().find(|(n, _)| n == &format!("igc-equivalents/%{name}")).expect("kernel in igc-equivalents.atom").1;
+        let ig = genx_ir(GenxInput::Text(&igc), "TGLLP")
+            .map(|o| gen_insts(&o.asm).to_string())
+            .unwrap_or_else(|_| "n/a".into());
+        let f = &kernels
+            .iter()
+            .find(|(n, _)| n == &format!("igc-equivalents/%{name}"))
+            .expect("kernel in igc-equivalents.atom")
+            .1;
         let size = ExecSize::from_lanes(simd).unwrap();
         let ours = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: size }).expect("compiles");
         let ov = ours.insts.iter().filter(|i| i.op != Op::Label).count();
         let oa = ours.insts.iter().filter(|i| i.op == Op::SvmAtomic).count();
-        let og = gen_insts(&genx_ir(GenxInput::Text(&ours.to_text()), "TGLLP").expect("GenX_IR accepts ours").asm);
+        let og = gen_insts(
+            &genx_ir(GenxInput::Text(&ours.to_text()), "TGLLP")
+                .expect("GenX_IR accepts ours")
+                .asm,
+        );
         let o8 = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options::default()).expect("compiles");
         let o8v = o8.insts.iter().filter(|i| i.op != Op::Label).count();
-        let o8g = gen_insts(&genx_ir(GenxInput::Text(&o8.to_text()), "TGLLP").expect("GenX_IR accepts ours").asm);
+        let o8g = gen_insts(
+            &genx_ir(GenxInput::Text(&o8.to_text()), "TGLLP")
+                .expect("GenX_IR accepts ours")
+                .asm,
+        );
         println!("| {name} | {simd} | {iv} | {ov} | {ia} | {oa} | {ig} | {og} | {o8v} / {o8g} |");
     }
 }
@@ -84,7 +98,11 @@ fn compare_with_igc() {
 #[ignore]
 fn show_k_add_used_simd32() {
     let kernels = visa_common::visa_filetest_kernels();
-    let f = &kernels.iter().find(|(n, _)| n == "igc-equivalents/%k_add_used").unwrap().1;
+    let f = &kernels
+        .iter()
+        .find(|(n, _)| n == "igc-equivalents/%k_add_used")
+        .unwrap()
+        .1;
     let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S32 }).unwrap();
     println!("{}", k.to_text());
     println!("{}", genx_ir(GenxInput::Text(&k.to_text()), "TGLLP").unwrap().asm);

@@ -44,7 +44,9 @@ const MUTATIONS: &[Mutation] = &[
         (ext(k, i).0.num_sources() == 2).then(|| k.insts[i].operands[2] = Operand::null())
     }),
     ("ud address", Rule::MsgAddress, |k, i| {
-        let Operand::Raw { var: Some(a), offset } = k.insts[i].operands[0] else { return None };
+        let Operand::Raw { var: Some(a), offset } = k.insts[i].operands[0] else {
+            return None;
+        };
         let n = k.var(a)?.bytes() / 4;
         let v = k.alias(format!("mut_ud{i}"), Type::UD, n as u16, a, 0);
         k.insts[i].operands[0] = Operand::raw_at(v, offset);
@@ -52,7 +54,10 @@ const MUTATIONS: &[Mutation] = &[
     }),
     ("signed min on ud data", Rule::AtomicTypes, |k, i| {
         let (op, w) = ext(k, i);
-        let ud = matches!(op, AtomicOp::Add | AtomicOp::Sub | AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Xchg);
+        let ud = matches!(
+            op,
+            AtomicOp::Add | AtomicOp::Sub | AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Xchg
+        );
         ud.then(|| set_ext(k, i, AtomicOp::IMin, w))
     }),
     (".64 on 32-bit data", Rule::AtomicTypes, |k, i| {
@@ -82,7 +87,9 @@ fn mutated_lowering_outputs_are_refused_by_atomc() {
     let mut rows: Vec<(&str, Rule, usize, usize, usize, usize)> =
         MUTATIONS.iter().map(|(n, r, _)| (*n, *r, 0, 0, 0, 0)).collect();
     for (name, f) in visa_common::visa_filetest_kernels() {
-        let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Default::default()) else { continue };
+        let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Default::default()) else {
+            continue;
+        };
         let atomics: Vec<usize> = (0..k.insts.len()).filter(|&i| k.insts[i].op == Op::SvmAtomic).collect();
         for &i in &atomics {
             for (m, (mname, rule, edit)) in MUTATIONS.iter().enumerate() {
@@ -91,7 +98,10 @@ fn mutated_lowering_outputs_are_refused_by_atomc() {
                     continue;
                 }
                 let errs = validate(&mk, Platform::Tgllp).expect_err("a mutant must be refused");
-                assert!(errs.iter().any(|e| e.rule == *rule), "{name} inst {i} `{mname}`: {errs:?}");
+                assert!(
+                    errs.iter().any(|e| e.rule == *rule),
+                    "{name} inst {i} `{mname}`: {errs:?}"
+                );
                 rows[m].2 += 1;
                 if genx {
                     match genx_ir(GenxInput::Text(&mk.to_text()), "TGLLP") {
@@ -106,12 +116,21 @@ fn mutated_lowering_outputs_are_refused_by_atomc() {
     // `.16` before TGLLP: the lowered TGLLP kernel, checked for ICLLP.
     let mut w16 = (0, 0, 0, 0);
     for (name, f) in visa_common::visa_filetest_kernels() {
-        let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Default::default()) else { continue };
-        if !k.insts.iter().any(|i| matches!(i.ext, Ext::Atomic(_, AtomicWidth::W16))) {
+        let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Default::default()) else {
+            continue;
+        };
+        if !k
+            .insts
+            .iter()
+            .any(|i| matches!(i.ext, Ext::Atomic(_, AtomicWidth::W16)))
+        {
             continue;
         }
         let errs = validate(&k, Platform::Icllp).expect_err("`.16` is refused on ICLLP");
-        assert!(errs.iter().any(|e| e.rule == Rule::Atomic16Platform), "{name}: {errs:?}");
+        assert!(
+            errs.iter().any(|e| e.rule == Rule::Atomic16Platform),
+            "{name}: {errs:?}"
+        );
         w16.0 += 1;
         if genx {
             match genx_ir(GenxInput::Text(&k.to_text()), "ICLLP") {
@@ -128,5 +147,8 @@ fn mutated_lowering_outputs_are_refused_by_atomc() {
         println!("| {n} | {r:?} | {c} | {s} | {d} | {x} |");
         assert!(*c > 0, "no filetest atomic exercises `{n}`");
     }
-    println!("| `.16` kernel compiled for ICLLP | Atomic16Platform | {} | {} | {} | {} |", w16.0, w16.1, w16.2, w16.3);
+    println!(
+        "| `.16` kernel compiled for ICLLP | Atomic16Platform | {} | {} | {} | {} |",
+        w16.0, w16.1, w16.2, w16.3
+    );
 }

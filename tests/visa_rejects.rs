@@ -10,7 +10,10 @@ use std::path::Path;
 #[test]
 fn every_reject_filetest_fails_with_its_diagnostic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/visa/reject");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
     files.sort();
     let (mut checked, mut problems) = (0, Vec::new());
     for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "atom")) {
@@ -39,7 +42,10 @@ fn every_reject_filetest_fails_with_its_diagnostic() {
             }
         }
     }
-    println!("vISA rejects: {checked} function×platform pairs refused with their diagnostic, {} problems", problems.len());
+    println!(
+        "vISA rejects: {checked} function×platform pairs refused with their diagnostic, {} problems",
+        problems.len()
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked > 0);
 }
@@ -50,12 +56,24 @@ fn the_cli_prints_the_diagnostic_and_exits_1() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_atomc"))
         .args(["compile"])
         .arg(&file)
-        .args(["--target", "visa", "--platform", "TGLLP", "--emit", "visaasm", "--function", "fadd64"])
+        .args([
+            "--target",
+            "visa",
+            "--platform",
+            "TGLLP",
+            "--emit",
+            "visaasm",
+            "--function",
+            "fadd64",
+        ])
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("visa:TGLLP cannot express `v7 = fadd v6, v1`: f64 arithmetic needs an fp64 ALU"), "{err}");
+    assert!(
+        err.contains("visa:TGLLP cannot express `v7 = fadd v6, v1`: f64 arithmetic needs an fp64 ALU"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -67,7 +85,17 @@ fn the_cli_writes_visaasm_and_isa() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_atomc"))
             .arg("compile")
             .arg(&file)
-            .args(["--target", "visa", "--platform", "DG2", "--emit", emit, "--function", "add", "-o"])
+            .args([
+                "--target",
+                "visa",
+                "--platform",
+                "DG2",
+                "--emit",
+                emit,
+                "--function",
+                "add",
+                "-o",
+            ])
             .arg(dir.join(name))
             .output()
             .expect("runs");

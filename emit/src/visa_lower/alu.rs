@@ -9,10 +9,10 @@ use atomc_ir::{BinaryOp, ConvOp, FloatCC, Inst, InstData, IntCC, Type as IrType,
 
 use super::values::{canonical, is64, Loc};
 use super::{Lower, LowerError};
-use crate::visa::{Imm, Op, Operand, PredId, Relop, SrcMod, Type, VarId};
+use crate::visa::{Imm, Op, Operand, Relop, SrcMod, Type, VarId};
 
 /// Negates a source: a modifier on a register, the value on an immediate.
-fn neg(o: Operand) -> Operand {
+pub(crate) fn neg(o: Operand) -> Operand {
     match o {
         Operand::Imm(i) => {
             let b = (i.bits as u32).wrapping_neg() as u64;
@@ -50,7 +50,7 @@ impl Lower<'_> {
 
     /// Makes sure two sources are not both immediates (the first goes to a
     /// register).
-    fn unimm(&mut self, a: Operand, b: Operand, ty: Type) -> (Operand, Operand) {
+    pub(crate) fn unimm(&mut self, a: Operand, b: Operand, ty: Type) -> (Operand, Operand) {
         if matches!(a, Operand::Imm(_)) && matches!(b, Operand::Imm(_)) {
             let t = self.tmp(ty, true);
             let ex = self.exec(true);
@@ -65,13 +65,18 @@ impl Lower<'_> {
     fn narrow(&mut self, var: VarId, t: IrType, uniform: bool) {
         if let Some(m) = mask(t) {
             let ex = self.exec(uniform);
-            let s = if uniform { Operand::scalar(var) } else { Operand::src(var) };
-            self.k.binary(Op::And, ex, Operand::dst(var), s, Operand::imm(Imm::ud(m)));
+            let s = if uniform {
+                Operand::scalar(var)
+            } else {
+                Operand::src(var)
+            };
+            self.k
+                .binary(Op::And, ex, Operand::dst(var), s, Operand::imm(Imm::ud(m)));
         }
     }
 
     /// A signed (`d`) source holding `v` sign-extended from its width.
-    fn sext32(&mut self, v: Value) -> Result<Operand, LowerError> {
+    pub(crate) fn sext32(&mut self, v: Value) -> Result<Operand, LowerError> {
         let t = self.ty(v);
         let bits = t.bits();
         if bits >= 32 {
@@ -94,13 +99,21 @@ impl Lower<'_> {
 
     /// The low and high halves of an integer value as `ud` sources; a
     /// narrower value is extended (signed or not) to 64 bits.
-    fn halves(&mut self, v: Value, signed: bool) -> Result<(Operand, Operand), LowerError> {
+    pub(crate) fn halves(&mut self, v: Value, signed: bool) -> Result<(Operand, Operand), LowerError> {
         if is64(self.ty(v)) {
             return Ok((self.half(v, false, Type::UD)?, self.half(v, true, Type::UD)?));
         }
-        let lo = if signed { self.sext32(v)? } else { self.src(v, Type::UD)? };
+        let lo = if signed {
+            self.sext32(v)?
+        } else {
+            self.src(v, Type::UD)?
+        };
         if let Operand::Imm(i) = lo {
-            let hi = if signed && (i.bits as u32 as i32) < 0 { 0xffff_ffff } else { 0 };
+            let hi = if signed && (i.bits as u32 as i32) < 0 {
+                0xffff_ffff
+            } else {
+                0
+            };
             let lo = Operand::imm(Imm::ud(i.bits as u32));
             return Ok((lo, Operand::imm(Imm::ud(hi))));
         }
@@ -110,168 +123,16 @@ impl Lower<'_> {
         let u = self.is_uniform(v);
         let hi = self.tmp(Type::D, u);
         let ex = self.exec(u);
-        self.k.binary(Op::Asr, ex, Operand::dst(hi), lo, Operand::imm(Imm::ud(31)));
+        self.k
+            .binary(Op::Asr, ex, Operand::dst(hi), lo, Operand::imm(Imm::ud(31)));
         let hv = self.view(hi, Type::UD);
         let lv = match lo {
-            Operand::Src { var, row, col, region, .. } => {
-                Operand::src_at(self.view(var, Type::UD), row, col, region)
-            }
+            Operand::Src {
+                var, row, col, region, ..
+            } => Operand::src_at(self.view(var, Type::UD), row, col, region),
             o => o,
         };
         Ok((lv, if u { Operand::scalar(hv) } else { Operand::src(hv) }))
-    }
-
-    /// `r = a + b` on 64-bit halves.
-    pub(crate) fn add64_pub(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
-        self.add64(r, u, a, b)
-    }
-
-    fn add64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
-        let ex = self.exec(u);
-        let carry = self.tmp(Type::UD, u);
-        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
-        let lo = self.half_dst(r, u, false, Type::UD);
-        self.k.addc(ex, lo, Operand::dst(carry), alo, blo);
-        let hi = self.half_dst(r, u, true, Type::UD);
-        let cs = if u { Operand::scalar(carry) } else { Operand::src(carry) };
-        let zero = |o: &Operand| matches!(o, Operand::Imm(i) if i.bits == 0);
-        // A zero high half (a zero-extended or small constant operand)
-        // saves the second add.
-        let other = if zero(&b.1) { Some(a.1) } else if zero(&a.1) { Some(b.1) } else { None };
-        if let Some(o) = other {
-            let (o, c) = self.unimm(o, cs, Type::UD);
-            self.k.add(ex, hi, o, c);
-            return;
-        }
-        let (ahi, bhi) = self.unimm(a.1, b.1, Type::UD);
-        self.k.add(ex, hi, ahi, bhi);
-        let hs = self.half_of(r, u, true, Type::UD);
-        self.k.add(ex, hi, hs, cs);
-    }
-
-    /// `r = a - b` on 64-bit halves.
-    fn sub64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
-        let ex = self.exec(u);
-        let borrow = self.tmp(Type::UD, u);
-        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
-        let lo = self.half_dst(r, u, false, Type::UD);
-        self.k.subb(ex, lo, Operand::dst(borrow), alo, blo);
-        let hi = self.half_dst(r, u, true, Type::D);
-        let (x, y) = (as_d(self, a.1), as_d(self, b.1));
-        let (ahi, bhi) = self.unimm(x, y, Type::D);
-        self.k.add(ex, hi, ahi, neg(bhi));
-        let hs = self.half_of(r, u, true, Type::D);
-        let bv = self.view(borrow, Type::D);
-        let bs = if u { Operand::scalar(bv) } else { Operand::src(bv) };
-        self.k.add(ex, hi, hs, neg(bs));
-    }
-
-    /// A 64-bit shift by a constant amount (`op`: shl, shr or asr).
-    fn shift64(&mut self, r: VarId, u: bool, op: BinaryOp, a: (Operand, Operand), k: u32) {
-        let ex = self.exec(u);
-        let k = k % 64;
-        let (lo_d, hi_d) = (self.half_dst(r, u, false, Type::UD), self.half_dst(r, u, true, Type::UD));
-        let sh = |n: u32| Operand::imm(Imm::ud(n));
-        let hi_a_d = as_d(self, a.1);
-        if k == 0 {
-            self.k.mov(ex, lo_d, a.0);
-            self.k.mov(ex, hi_d, a.1);
-            return;
-        }
-        let hi_zero = matches!(a.1, Operand::Imm(i) if i.bits == 0);
-        if hi_zero && op == BinaryOp::Ishl && k < 32 {
-            // The high half is only what shifts out of the low one.
-            self.k.binary(Op::Shr, ex, hi_d, a.0, sh(32 - k));
-            self.k.binary(Op::Shl, ex, lo_d, a.0, sh(k));
-            return;
-        }
-        let t = self.tmp(Type::UD, u);
-        let ts = if u { Operand::scalar(t) } else { Operand::src(t) };
-        match (op, k < 32) {
-            (BinaryOp::Ishl, true) => {
-                self.k.binary(Op::Shr, ex, Operand::dst(t), a.0, sh(32 - k));
-                self.k.binary(Op::Shl, ex, hi_d, a.1, sh(k));
-                let hs = self.half_of(r, u, true, Type::UD);
-                self.k.binary(Op::Or, ex, hi_d, hs, ts);
-                self.k.binary(Op::Shl, ex, lo_d, a.0, sh(k));
-            }
-            (BinaryOp::Ishl, false) => {
-                self.k.binary(Op::Shl, ex, hi_d, a.0, sh(k - 32));
-                self.k.mov(ex, lo_d, sh(0));
-            }
-            (_, true) => {
-                let hop = if op == BinaryOp::Sshr { Op::Asr } else { Op::Shr };
-                let hsrc = if op == BinaryOp::Sshr { hi_a_d } else { a.1 };
-                let hdst = if op == BinaryOp::Sshr { self.half_dst(r, u, true, Type::D) } else { hi_d };
-                self.k.binary(Op::Shl, ex, Operand::dst(t), a.1, sh(32 - k));
-                self.k.binary(Op::Shr, ex, lo_d, a.0, sh(k));
-                let ls = self.half_of(r, u, false, Type::UD);
-                self.k.binary(Op::Or, ex, lo_d, ls, ts);
-                self.k.binary(hop, ex, hdst, hsrc, sh(k));
-            }
-            (_, false) => {
-                if op == BinaryOp::Sshr {
-                    let ld = self.half_dst(r, u, false, Type::D);
-                    self.k.binary(Op::Asr, ex, ld, hi_a_d, sh(k - 32));
-                    let hd = self.half_dst(r, u, true, Type::D);
-                    self.k.binary(Op::Asr, ex, hd, hi_a_d, sh(31));
-                } else {
-                    self.k.binary(Op::Shr, ex, lo_d, a.1, sh(k - 32));
-                    self.k.mov(ex, hi_d, sh(0));
-                }
-            }
-        }
-    }
-
-    /// A predicate: `a cc b` on 64-bit integers (two 32-bit compares per
-    /// half, combined with predicate logic).
-    fn cmp64(&mut self, cc: IntCC, a: Value, b: Value, u: bool) -> Result<PredId, LowerError> {
-        let ex = self.pred_exec(u);
-        let signed = matches!(cc, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
-        let hty = if signed { Type::D } else { Type::UD };
-        let (alo, blo) = (self.half(a, false, Type::UD)?, self.half(b, false, Type::UD)?);
-        let (ahi, bhi) = (self.half(a, true, hty)?, self.half(b, true, hty)?);
-        let (alo, blo) = self.unimm(alo, blo, Type::UD);
-        let (ahi, bhi) = self.unimm(ahi, bhi, hty);
-        let p1 = self.tmp_pred();
-        let p2 = self.tmp_pred();
-        let pr = |p| Operand::pred(p);
-        match cc {
-            IntCC::Eq | IntCC::Ne => {
-                let r = if cc == IntCC::Eq { Relop::Eq } else { Relop::Ne };
-                self.k.cmp(ex, r, pr(p1), alo, blo);
-                self.k.cmp(ex, r, pr(p2), ahi, bhi);
-                let op = if cc == IntCC::Eq { Op::And } else { Op::Or };
-                self.k.binary(op, ex, pr(p1), pr(p1), pr(p2));
-            }
-            _ => {
-                let (strict, full) = match cc {
-                    IntCC::Slt | IntCC::Ult => (Relop::Lt, Relop::Lt),
-                    IntCC::Sle | IntCC::Ule => (Relop::Lt, Relop::Le),
-                    IntCC::Sgt | IntCC::Ugt => (Relop::Gt, Relop::Gt),
-                    _ => (Relop::Gt, Relop::Ge),
-                };
-                let p3 = self.tmp_pred();
-                self.k.cmp(ex, strict, pr(p1), ahi, bhi);
-                self.k.cmp(ex, Relop::Eq, pr(p2), ahi, bhi);
-                self.k.cmp(ex, full, pr(p3), alo, blo);
-                self.k.binary(Op::And, ex, pr(p2), pr(p2), pr(p3));
-                self.k.binary(Op::Or, ex, pr(p1), pr(p1), pr(p2));
-            }
-        }
-        Ok(p1)
-    }
-}
-
-/// A `ud` half-source seen as `d`.
-fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
-    match o {
-        Operand::Src { var, row, col, region, modifier } => {
-            let v = l.view(var, Type::D);
-            Operand::Src { var: v, row, col, region, modifier }
-        }
-        Operand::Imm(i) => Operand::imm(Imm { ty: Type::D, bits: i.bits }),
-        o => o,
     }
 }
 
@@ -285,7 +146,11 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     let ex = l.exec(u);
     match *data {
         InstData::Iconst { imm, .. } => {
-            let bits = if rt.bits() >= 64 { imm as u64 } else { imm as u64 & ((1u64 << rt.bits()) - 1) };
+            let bits = if rt.bits() >= 64 {
+                imm as u64
+            } else {
+                imm as u64 & ((1u64 << rt.bits()) - 1)
+            };
             l.vals.insert(res, Loc::Const(bits));
         }
         InstData::Fconst { bits, .. } => {
@@ -357,7 +222,11 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 }
                 None => {
                     // ord: a == a && b == b; uno: a != a || b != b.
-                    let (r, op) = if cond == FloatCC::Ord { (Relop::Eq, Op::And) } else { (Relop::Ne, Op::Or) };
+                    let (r, op) = if cond == FloatCC::Ord {
+                        (Relop::Eq, Op::And)
+                    } else {
+                        (Relop::Ne, Op::Or)
+                    };
                     let p2 = l.tmp_pred();
                     l.k.cmp(pex, r, Operand::pred(p), a, a);
                     l.k.cmp(pex, r, Operand::pred(p2), b, b);
@@ -461,16 +330,24 @@ fn unary(l: &mut Lower<'_>, inst: Inst, op: UnaryOp, arg: Value, res: Value, u: 
     Ok(())
 }
 
-fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Value, u: bool) -> Result<(), LowerError> {
+fn binary(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    op: BinaryOp,
+    args: [Value; 2],
+    res: Value,
+    u: bool,
+) -> Result<(), LowerError> {
     let rt = l.ty(res);
     let ex = l.exec(u);
     if op.is_float() {
         let ty = match rt {
             IrType::F32 => Type::F,
             IrType::F64 if !l.no_fp64() => Type::DF,
-            IrType::F64 => {
-                return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)"))
-            }
+            IrType::F64 => return Err(l.reject(
+                inst,
+                "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)",
+            )),
             _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
         };
         let vop = match op {
@@ -486,7 +363,10 @@ fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Va
             b = match b {
                 Operand::Imm(i) => {
                     let sign = if ty == Type::DF { 1u64 << 63 } else { 1u64 << 31 };
-                    Operand::imm(Imm { ty, bits: i.bits ^ sign })
+                    Operand::imm(Imm {
+                        ty,
+                        bits: i.bits ^ sign,
+                    })
                 }
                 o => o.with_mod(SrcMod::Neg),
             };
@@ -500,7 +380,7 @@ fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Va
         return Err(l.reject(inst, "integer division is not lowered for vISA"));
     }
     if is64(rt) {
-        return binary64(l, inst, op, args, res, u);
+        return super::alu64::binary64(l, inst, op, args, res, u);
     }
     let r = l.def_var(res, u)?;
     let bits = rt.bits();
@@ -518,13 +398,21 @@ fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Va
             o => {
                 let t = l.tmp(Type::UD, u);
                 l.k.binary(Op::And, ex, Operand::dst(t), o, Operand::imm(Imm::ud(bits - 1)));
-                if u { Operand::scalar(t) } else { Operand::src(t) }
+                if u {
+                    Operand::scalar(t)
+                } else {
+                    Operand::src(t)
+                }
             }
         }
     } else {
         b
     };
-    let ty = if signed || op == BinaryOp::Isub { Type::D } else { Type::UD };
+    let ty = if signed || op == BinaryOp::Isub {
+        Type::D
+    } else {
+        Type::UD
+    };
     let (a, b) = l.unimm(a, b, ty);
     let vop = match op {
         BinaryOp::Iadd | BinaryOp::Isub => Op::Add,
@@ -542,82 +430,28 @@ fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Va
     l.k.binary(vop, ex, d, a, b);
     if matches!(
         op,
-        BinaryOp::Iadd | BinaryOp::Isub | BinaryOp::Imul | BinaryOp::Ishl | BinaryOp::Sshr | BinaryOp::Smin | BinaryOp::Smax
+        BinaryOp::Iadd
+            | BinaryOp::Isub
+            | BinaryOp::Imul
+            | BinaryOp::Ishl
+            | BinaryOp::Sshr
+            | BinaryOp::Smin
+            | BinaryOp::Smax
     ) {
         l.narrow(r, rt, u);
     }
     Ok(())
 }
 
-fn binary64(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Value, u: bool) -> Result<(), LowerError> {
-    let ex = l.exec(u);
-    let konst = |l: &Lower<'_>, v: Value| match l.loc(v) {
-        Ok(Loc::Const(c)) => Some(c),
-        _ => None,
-    };
-    let a = l.halves(args[0], false)?;
-    let b = l.halves(args[1], false)?;
-    match op {
-        BinaryOp::Iadd => {
-            let r = l.def_var(res, u)?;
-            l.add64(r, u, a, b);
-        }
-        BinaryOp::Isub => {
-            let r = l.def_var(res, u)?;
-            l.sub64(r, u, a, b);
-        }
-        BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor => {
-            let vop = match op {
-                BinaryOp::Band => Op::And,
-                BinaryOp::Bor => Op::Or,
-                _ => Op::Xor,
-            };
-            let r = l.def_var(res, u)?;
-            for (hi, x, y) in [(false, a.0, b.0), (true, a.1, b.1)] {
-                let (x, y) = l.unimm(x, y, Type::UD);
-                let d = l.half_dst(r, u, hi, Type::UD);
-                l.k.binary(vop, ex, d, x, y);
-            }
-        }
-        BinaryOp::Imul => {
-            // Multiplying by a power of two is a shift; a general 64-bit
-            // multiply needs 32×32→64 products the op table lacks.
-            let (x, c) = match (konst(l, args[0]), konst(l, args[1])) {
-                (_, Some(c)) if c.is_power_of_two() => (a, c),
-                (Some(c), _) if c.is_power_of_two() => (b, c),
-                _ => return Err(l.reject(inst, "a 64-bit multiply is lowered only by a power-of-two constant")),
-            };
-            let r = l.def_var(res, u)?;
-            l.shift64(r, u, BinaryOp::Ishl, x, c.trailing_zeros());
-        }
-        BinaryOp::Ishl | BinaryOp::Ushr | BinaryOp::Sshr => {
-            let Some(c) = konst(l, args[1]) else {
-                return Err(l.reject(inst, "a 64-bit shift is lowered only by a constant amount"));
-            };
-            let r = l.def_var(res, u)?;
-            l.shift64(r, u, op, a, (c % 64) as u32);
-        }
-        BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
-            let cc = match op {
-                BinaryOp::Umin => IntCC::Ult,
-                BinaryOp::Umax => IntCC::Ugt,
-                BinaryOp::Smin => IntCC::Slt,
-                _ => IntCC::Sgt,
-            };
-            let p = l.cmp64(cc, args[0], args[1], u)?;
-            let r = l.def_var(res, u)?;
-            for (hi, x, y) in [(false, a.0, b.0), (true, a.1, b.1)] {
-                let (x, y) = l.unimm(x, y, Type::UD);
-                let d = l.half_dst(r, u, hi, Type::UD);
-                l.k.binary(Op::Sel, ex, d, x, y).predicated(crate::visa::Predicate::on(p));
-            }
-        }
-        _ => return Err(l.reject(inst, "this 64-bit operation is not lowered for vISA")),
-    }
-    Ok(())
-}
-
-fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
+fn convert(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    op: ConvOp,
+    to: IrType,
+    arg: Value,
+    res: Value,
+    u: bool,
+) -> Result<(), LowerError> {
     let from = l.ty(arg);
     let ex = l.exec(u);
     match op {
@@ -628,7 +462,10 @@ fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, re
             let loc = match l.loc(arg)? {
                 Loc::Zext { .. } if tt == Type::UQ => l.loc(arg)?,
                 _ => match l.mat(arg)? {
-                    Loc::Var { var, uniform } if ft != tt => Loc::Var { var: l.view(var, tt), uniform },
+                    Loc::Var { var, uniform } if ft != tt => Loc::Var {
+                        var: l.view(var, tt),
+                        uniform,
+                    },
                     other => other,
                 },
             };
@@ -658,7 +495,11 @@ fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, re
             l.k.mov(ex, dh, hi);
         }
         ConvOp::Ireduce => {
-            let s = if is64(from) { l.half(arg, false, Type::UD)? } else { l.src(arg, Type::UD)? };
+            let s = if is64(from) {
+                l.half(arg, false, Type::UD)?
+            } else {
+                l.src(arg, Type::UD)?
+            };
             let r = l.def_var(res, u)?;
             match mask(to) {
                 Some(m) => {
@@ -674,7 +515,11 @@ fn convert(l: &mut Lower<'_>, inst: Inst, op: ConvOp, to: IrType, arg: Value, re
         {
             let signed = matches!(op, ConvOp::FcvtToSint | ConvOp::FcvtFromSint);
             let ity = if signed { Type::D } else { Type::UD };
-            let (sty, dty) = if from == IrType::F32 { (Type::F, ity) } else { (ity, Type::F) };
+            let (sty, dty) = if from == IrType::F32 {
+                (Type::F, ity)
+            } else {
+                (ity, Type::F)
+            };
             let s = l.src(arg, sty)?;
             let r = l.def_var(res, u)?;
             let d = l.dst(r, dty);

@@ -10,7 +10,9 @@ use crate::visa::{Exec, ExecSize, LabelId, Operand, Predicate};
 /// body then follows its header and a backward branch closes it, which is
 /// the shape SIMD `goto` needs (visa.md §5).
 pub(crate) fn reverse_post_order(f: &Function) -> Vec<Block> {
-    let Some(entry) = f.entry_block() else { return Vec::new() };
+    let Some(entry) = f.entry_block() else {
+        return Vec::new();
+    };
     let mut seen = std::collections::HashSet::new();
     let mut post = Vec::new();
     // Iterative DFS: (block, next successor index).
@@ -59,7 +61,12 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             continue;
         }
         let Some(t) = f.terminator(b) else { continue };
-        let InstData::Brif { then_dest, else_dest, .. } = &f.insts[t] else { continue };
+        let InstData::Brif {
+            then_dest, else_dest, ..
+        } = &f.insts[t]
+        else {
+            continue;
+        };
         let next = order.get(i + 1).copied();
         let mut converted = false;
         for (small, join, on_true) in [(then_dest, else_dest, true), (else_dest, then_dest, false)] {
@@ -71,7 +78,8 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
                 continue;
             }
             let Some(st) = f.terminator(s) else { continue };
-            let ok_term = matches!(&f.insts[st], InstData::Jump { dest } if dest.block == join.block && dest.args.is_empty());
+            let ok_term =
+                matches!(&f.insts[st], InstData::Jump { dest } if dest.block == join.block && dest.args.is_empty());
             if ok_term {
                 l.ifconv.insert(s, (b, on_true));
                 converted = true;
@@ -127,7 +135,11 @@ pub(crate) fn lower_block(l: &mut Lower<'_>, b: Block, next: Option<Block>) -> R
                     branch(l, None, dest.block);
                 }
             }
-            InstData::Brif { cond, then_dest, else_dest } => {
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 let (p, _) = l.pred(*cond)?;
                 copy_args(l, then_dest, Some(Predicate::on(p)))?;
                 copy_args(l, else_dest, Some(Predicate::not(p)))?;
@@ -245,4 +257,3 @@ fn copy_args(l: &mut Lower<'_>, call: &BlockCall, guard: Option<Predicate>) -> R
     }
     Ok(())
 }
-

@@ -27,12 +27,15 @@ impl Lower<'_> {
         }
         let u = self.is_uniform(a.ptr);
         let off = a.offset as i64 as u64;
-        let b = (Operand::imm(Imm::ud(off as u32)), Operand::imm(Imm::ud((off >> 32) as u32)));
+        let b = (
+            Operand::imm(Imm::ud(off as u32)),
+            Operand::imm(Imm::ud((off >> 32) as u32)),
+        );
         if !u {
             let lo = self.half(a.ptr, false, Type::UD)?;
             let hi = self.half(a.ptr, true, Type::UD)?;
             let t = self.tmp(Type::UQ, false);
-            self.add64_pub(t, false, (lo, hi), b);
+            self.add64(t, false, (lo, hi), b);
             return Ok(t);
         }
         let key = (a.ptr, a.offset, Type::UQ, scalar);
@@ -45,7 +48,7 @@ impl Lower<'_> {
         let w = self.tmp(Type::UQ, false);
         let ex = self.bcast_exec(scalar);
         self.at_def(a.ptr, |l| {
-            l.add64_pub(t, true, (lo, hi), b);
+            l.add64(t, true, (lo, hi), b);
             l.k.mov(ex, Operand::dst(w), Operand::scalar(t));
         });
         self.bcast.insert(key, w);
@@ -58,7 +61,11 @@ impl Lower<'_> {
         if order == MemOrder::Relaxed {
             return;
         }
-        let f = Fence { commit: true, l1: scope != Scope::Cta, ..Default::default() };
+        let f = Fence {
+            commit: true,
+            l1: scope != Scope::Cta,
+            ..Default::default()
+        };
         self.k.fence(f);
     }
 }
@@ -95,16 +102,31 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     let f = l.f;
     let res = f.inst_result(inst);
     match f.insts[inst].clone() {
-        InstData::AtomicRmw { op, ty, order, scope, addr, arg } => {
+        InstData::AtomicRmw {
+            op,
+            ty,
+            order,
+            scope,
+            addr,
+            arg,
+        } => {
             let (aop, src) = rmw_op(l, inst, op, ty, arg)?;
-            let w = width(ty).ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit atomics are CAS loops)"))?;
+            let w = width(ty)
+                .ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit atomics are CAS loops)"))?;
             l.fence_for(order_before(order), scope);
             // Every lane applying the same idempotent op to one address
             // with the result unused: one lane does it, `(M1_NM, 1)`.
             let idempotent = matches!(
                 aop,
-                AtomicOp::And | AtomicOp::Or | AtomicOp::Xchg | AtomicOp::IMin | AtomicOp::IMax
-                    | AtomicOp::Min | AtomicOp::Max | AtomicOp::FMin | AtomicOp::FMax
+                AtomicOp::And
+                    | AtomicOp::Or
+                    | AtomicOp::Xchg
+                    | AtomicOp::IMin
+                    | AtomicOp::IMax
+                    | AtomicOp::Min
+                    | AtomicOp::Max
+                    | AtomicOp::FMin
+                    | AtomicOp::FMax
             );
             let scalar = idempotent
                 && l.guard.is_none()
@@ -122,15 +144,33 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
-        InstData::AtomicCas { ty, order, scope, addr, expected, replacement } => {
-            let w = width(ty).ok_or_else(|| l.reject(inst, "no svm_atomic width for this type (8-bit CAS is a loop on the word)"))?;
+        InstData::AtomicCas {
+            ty,
+            order,
+            scope,
+            addr,
+            expected,
+            replacement,
+        } => {
+            let w = width(ty).ok_or_else(|| {
+                l.reject(
+                    inst,
+                    "no svm_atomic width for this type (8-bit CAS is a loop on the word)",
+                )
+            })?;
             l.fence_for(order_before(order), scope);
             let dt = data_type(AtomicOp::CmpXchg, w);
             let a = l.address(addr)?;
             let new = l.raw_src(replacement, dt)?;
             let exp = l.raw_src(expected, dt)?;
             let dst = result(l, res, dt)?;
-            emit_atomic(l, false, AtomicOp::CmpXchg, w, [Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp)])?;
+            emit_atomic(
+                l,
+                false,
+                AtomicOp::CmpXchg,
+                w,
+                [Operand::raw(a), dst, Operand::raw(new), Operand::raw(exp)],
+            )?;
             after(l, res, ty, w);
             l.fence_for(order_after(order), scope);
         }
@@ -145,7 +185,13 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let ex = l.exec(false);
                     l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
                     let dst = result(l, res, dt)?;
-                    emit_atomic(l, false, AtomicOp::Or, w, [Operand::raw(a), dst, Operand::raw(zero), Operand::null()])?;
+                    emit_atomic(
+                        l,
+                        false,
+                        AtomicOp::Or,
+                        w,
+                        [Operand::raw(a), dst, Operand::raw(zero), Operand::null()],
+                    )?;
                     after(l, res, ty, w);
                 }
                 // A byte access is single-copy atomic by itself.
@@ -153,7 +199,13 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             }
             l.fence_for(order_after(order), scope);
         }
-        InstData::AtomicStore { ty, order, scope, addr, value } => {
+        InstData::AtomicStore {
+            ty,
+            order,
+            scope,
+            addr,
+            value,
+        } => {
             l.fence_for(order_before(order), scope);
             match width(ty) {
                 // An atomic store is `xchg` with the result dropped (IGC).
@@ -161,7 +213,13 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     let dt = data_type(AtomicOp::Xchg, w);
                     let a = l.address(addr)?;
                     let s = l.raw_src(value, dt)?;
-                    emit_atomic(l, false, AtomicOp::Xchg, w, [Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()])?;
+                    emit_atomic(
+                        l,
+                        false,
+                        AtomicOp::Xchg,
+                        w,
+                        [Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()],
+                    )?;
                 }
                 None => scatter(l, inst, ty, addr, value)?,
             }
@@ -173,7 +231,11 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             scatter(l, inst, ty, addr, value)?;
         }
         InstData::Fence { order, scope } => {
-            let f = Fence { commit: true, l1: scope != Scope::Cta, ..Default::default() };
+            let f = Fence {
+                commit: true,
+                l1: scope != Scope::Cta,
+                ..Default::default()
+            };
             if order != MemOrder::Relaxed {
                 l.k.fence(f);
             }
@@ -208,12 +270,22 @@ fn order_after(o: MemOrder) -> MemOrder {
 /// The `svm_atomic` op for an `atomic_rmw` and its src0 value (`None` for
 /// inc/dec, which take `%null`): adding ±1 is `inc`/`dec` as IGC emits
 /// for `atomic_inc`/`atomic_dec`.
-fn rmw_op(l: &Lower<'_>, inst: Inst, op: RmwOp, ty: IrType, arg: Value) -> Result<(AtomicOp, Option<Value>), LowerError> {
+fn rmw_op(
+    l: &Lower<'_>,
+    inst: Inst,
+    op: RmwOp,
+    ty: IrType,
+    arg: Value,
+) -> Result<(AtomicOp, Option<Value>), LowerError> {
     let konst = match l.loc(arg) {
         Ok(Loc::Const(c)) => Some(c),
         _ => None,
     };
-    let all_ones = if ty.bits() >= 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
+    let all_ones = if ty.bits() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << ty.bits()) - 1
+    };
     let int = ty.is_int();
     Ok(match op {
         RmwOp::Add if int && konst == Some(1) => (AtomicOp::Inc, None),
@@ -232,14 +304,21 @@ fn rmw_op(l: &Lower<'_>, inst: Inst, op: RmwOp, ty: IrType, arg: Value) -> Resul
         RmwOp::Fmin if ty == IrType::F32 => (AtomicOp::FMin, Some(arg)),
         RmwOp::Fmax if ty == IrType::F32 => (AtomicOp::FMax, Some(arg)),
         RmwOp::Fadd if ty == IrType::F32 && l.p.is_xehp_plus() => (AtomicOp::FAdd, Some(arg)),
-        _ => return Err(l.reject(inst, "no native svm_atomic for this op and type (the capability table should have made it a CAS loop)")),
+        _ => {
+            return Err(l.reject(
+                inst,
+                "no native svm_atomic for this op and type (the capability table should have made it a CAS loop)",
+            ))
+        }
     })
 }
 
 /// The raw destination of an atomic whose result is `res` (`%null` when
 /// unused), seen as the message's data type `dt`.
 fn result(l: &mut Lower<'_>, res: Option<Value>, dt: Type) -> Result<Operand, LowerError> {
-    let Some(r) = res.filter(|r| l.used(*r)) else { return Ok(Operand::null()) };
+    let Some(r) = res.filter(|r| l.used(*r)) else {
+        return Ok(Operand::null());
+    };
     let var = l.def_var(r, false)?;
     Ok(Operand::raw(l.view(var, dt)))
 }
@@ -253,16 +332,31 @@ fn after(l: &mut Lower<'_>, res: Option<Value>, _ty: IrType, w: AtomicWidth) {
     if let Some(Loc::Var { var, .. }) = res.and_then(|r| l.vals.get(&r).copied()) {
         let ex = l.exec(false);
         let v = l.view(var, Type::UD);
-        l.k.binary(Op::And, ex, Operand::dst(v), Operand::src(v), Operand::imm(Imm::ud(0xffff)));
+        l.k.binary(
+            Op::And,
+            ex,
+            Operand::dst(v),
+            Operand::src(v),
+            Operand::imm(Imm::ud(0xffff)),
+        );
     }
 }
 
 /// The block shape of a plain access of `ty`.
 fn blocks(t: IrType) -> Option<Blocks> {
     match t.bits() {
-        8 => Some(Blocks { block_bytes: 1, num_blocks: 1 }),
-        32 => Some(Blocks { block_bytes: 4, num_blocks: 1 }),
-        64 => Some(Blocks { block_bytes: 8, num_blocks: 1 }),
+        8 => Some(Blocks {
+            block_bytes: 1,
+            num_blocks: 1,
+        }),
+        32 => Some(Blocks {
+            block_bytes: 4,
+            num_blocks: 1,
+        }),
+        64 => Some(Blocks {
+            block_bytes: 8,
+            num_blocks: 1,
+        }),
         _ => None,
     }
 }
@@ -275,15 +369,31 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
     }
     let a = l.address(addr)?;
     let var = l.def_var(r, false)?;
-    let data = if ty.bits() == 64 { l.view(var, Type::UQ) } else { l.view(var, Type::UD) };
+    let data = if ty.bits() == 64 {
+        l.view(var, Type::UQ)
+    } else {
+        l.view(var, Type::UD)
+    };
     let per_lane = b.block_bytes.max(4) as u16 * b.num_blocks as u16;
     for (ex, i) in parts(l, per_lane)? {
         let g = l.guard;
-        l.k.svm_gather(ex, b, Operand::raw_at(a, 64 * i), Operand::raw_at(data, per_lane * 8 * i)).pred = g;
+        l.k.svm_gather(
+            ex,
+            b,
+            Operand::raw_at(a, 64 * i),
+            Operand::raw_at(data, per_lane * 8 * i),
+        )
+        .pred = g;
     }
     let ex = l.exec(false);
     if ty.bits() == 8 {
-        l.k.binary(Op::And, ex, Operand::dst(data), Operand::src(data), Operand::imm(Imm::ud(0xff)));
+        l.k.binary(
+            Op::And,
+            ex,
+            Operand::dst(data),
+            Operand::src(data),
+            Operand::imm(Imm::ud(0xff)),
+        );
     }
     Ok(())
 }
@@ -296,7 +406,8 @@ fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Valu
     let per_lane = b.block_bytes.max(4) as u16 * b.num_blocks as u16;
     for (ex, i) in parts(l, per_lane)? {
         let g = l.guard;
-        l.k.svm_scatter(ex, b, Operand::raw_at(a, 64 * i), Operand::raw_at(s, per_lane * 8 * i)).pred = g;
+        l.k.svm_scatter(ex, b, Operand::raw_at(a, 64 * i), Operand::raw_at(s, per_lane * 8 * i))
+            .pred = g;
     }
     Ok(())
 }
@@ -312,18 +423,30 @@ fn parts(l: &Lower<'_>, per_lane: u16) -> Result<Vec<(Exec, u16)>, LowerError> {
     if lanes <= 8 {
         return Ok(vec![(Exec::new(l.simd), 0)]);
     }
-    if (per_lane as u32 * 8) % l.p.grf_bytes() != 0 {
+    if !(per_lane as u32 * 8).is_multiple_of(l.p.grf_bytes()) {
         return Err(l.unsupported(
             "svm message",
-            &format!("SIMD{lanes} needs SIMD8 pieces whose {}-byte payloads are not GRF aligned on {}", per_lane * 8, l.p),
+            &format!(
+                "SIMD{lanes} needs SIMD8 pieces whose {}-byte payloads are not GRF aligned on {}",
+                per_lane * 8,
+                l.p
+            ),
         ));
     }
-    Ok((0..lanes / 8).map(|i| (Exec::at(ExecSize::S8, 2 * i as u8), i as u16)).collect())
+    Ok((0..lanes / 8)
+        .map(|i| (Exec::at(ExecSize::S8, 2 * i as u8), i as u16))
+        .collect())
 }
 
 /// Issues an `svm_atomic` (`ops`: address, dst, src0, src1) under the
 /// current guard, split into SIMD8 pieces; `scalar`: one `(M1_NM, 1)`.
-fn emit_atomic(l: &mut Lower<'_>, scalar: bool, op: AtomicOp, w: AtomicWidth, ops: [Operand; 4]) -> Result<(), LowerError> {
+fn emit_atomic(
+    l: &mut Lower<'_>,
+    scalar: bool,
+    op: AtomicOp,
+    w: AtomicWidth,
+    ops: [Operand; 4],
+) -> Result<(), LowerError> {
     let g = l.guard;
     if scalar {
         let ex = l.exec(true);
@@ -337,7 +460,12 @@ fn emit_atomic(l: &mut Lower<'_>, scalar: bool, op: AtomicOp, w: AtomicWidth, op
     };
     for (ex, i) in parts(l, elt)? {
         let d = 8 * elt * i;
-        let (a, dst, s0, s1) = (shift(ops[0], 64 * i), shift(ops[1], d), shift(ops[2], d), shift(ops[3], d));
+        let (a, dst, s0, s1) = (
+            shift(ops[0], 64 * i),
+            shift(ops[1], d),
+            shift(ops[2], d),
+            shift(ops[3], d),
+        );
         l.k.svm_atomic(ex, op, w, a, dst, s0, s1).pred = g;
     }
     Ok(())

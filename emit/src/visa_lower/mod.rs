@@ -54,6 +54,7 @@
 
 mod abi;
 mod alu;
+mod alu64;
 mod cfg;
 mod mem;
 mod values;
@@ -178,14 +179,21 @@ impl<'f> Lower<'f> {
             return Err(l.unsupported("kernel", "SIMD width above 32"));
         }
         if !f.is_kernel() {
-            return Err(l.unsupported(&format!("function %{}", f.name), "only kernels (functions without results) are lowered"));
+            return Err(l.unsupported(
+                &format!("function %{}", f.name),
+                "only kernels (functions without results) are lowered",
+            ));
         }
         Ok(l)
     }
 
     /// An [`LowerError::Unsupported`] for `op`.
     pub(crate) fn unsupported(&self, op: &str, reason: &str) -> LowerError {
-        LowerError::Unsupported { platform: self.p, op: op.to_string(), reason: reason.to_string() }
+        LowerError::Unsupported {
+            platform: self.p,
+            op: op.to_string(),
+            reason: reason.to_string(),
+        }
     }
 
     fn run(&mut self) -> Result<(), LowerError> {
@@ -214,8 +222,16 @@ impl<'f> Lower<'f> {
 pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), LowerError> {
     use atomc_ir::InstData::*;
     match l.f.insts[inst] {
-        Load { .. } | Store { .. } | AtomicRmw { .. } | AtomicCas { .. } | AtomicLoad { .. } | AtomicStore { .. }
-        | Fence { .. } | SurfaceRmw { .. } | SurfaceCas { .. } | Barrier => mem::lower(l, inst)?,
+        Load { .. }
+        | Store { .. }
+        | AtomicRmw { .. }
+        | AtomicCas { .. }
+        | AtomicLoad { .. }
+        | AtomicStore { .. }
+        | Fence { .. }
+        | SurfaceRmw { .. }
+        | SurfaceCas { .. }
+        | Barrier => mem::lower(l, inst)?,
         _ => alu::lower(l, inst)?,
     }
     if let Some(r) = l.f.inst_result(inst) {
@@ -251,7 +267,10 @@ impl Lower<'_> {
 
 /// A vISA identifier from an IR name (`[A-Za-z0-9_.$-]+` → `[A-Za-z0-9_]`).
 fn sanitize(name: &str) -> String {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
         s.insert(0, '_');
     }

@@ -170,7 +170,8 @@ impl Lower<'_> {
     /// The home of a new result value `v` (declared as `vN`).
     pub(crate) fn def_var(&mut self, v: Value, uniform: bool) -> Result<VarId, LowerError> {
         let t = self.ty(v);
-        let ty = canonical(t).ok_or_else(|| self.unsupported(&format!("{v}: {t}"), "no vISA type holds this IR type"))?;
+        let ty =
+            canonical(t).ok_or_else(|| self.unsupported(&format!("{v}: {t}"), "no vISA type holds this IR type"))?;
         let var = self.new_var(format!("{v}"), ty, uniform);
         self.vals.insert(v, Loc::Var { var, uniform });
         Ok(var)
@@ -192,7 +193,11 @@ impl Lower<'_> {
         if let Some(&a) = self.views.get(&(base, ty)) {
             return a;
         }
-        let name = format!("{}_{}", self.k.var(base).map(|d| d.name.clone()).unwrap_or_default(), ty.name());
+        let name = format!(
+            "{}_{}",
+            self.k.var(base).map(|d| d.name.clone()).unwrap_or_default(),
+            ty.name()
+        );
         let n = (bytes / ty.size()) as u16;
         let a = self.k.alias(name, ty, n, base, 0);
         self.views.insert((base, ty), a);
@@ -229,12 +234,17 @@ impl Lower<'_> {
     /// A source operand reading a ≤32-bit value with element type `ty`.
     pub(crate) fn src(&mut self, v: Value, ty: Type) -> Result<Operand, LowerError> {
         match self.mat(v)? {
-            Loc::Const(bits) => Ok(Operand::imm(Imm { ty, bits: bits & 0xffff_ffff })),
+            Loc::Const(bits) => Ok(Operand::imm(Imm {
+                ty,
+                bits: bits & 0xffff_ffff,
+            })),
             Loc::Var { var, uniform } => {
                 let w = self.view(var, ty);
                 Ok(if uniform { Operand::scalar(w) } else { Operand::src(w) })
             }
-            Loc::Pred { .. } | Loc::Zext { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
+            Loc::Pred { .. } | Loc::Zext { .. } => {
+                Err(self.unsupported(&format!("{v}"), "a predicate used as a number"))
+            }
         }
     }
 
@@ -250,7 +260,11 @@ impl Lower<'_> {
     /// 64-bit value, as `ty` (`ud` or `d`).
     pub(crate) fn half(&mut self, v: Value, hi: bool, ty: Type) -> Result<Operand, LowerError> {
         if let Loc::Zext { src, .. } = self.loc(v)? {
-            return if hi { Ok(Operand::imm(Imm { ty, bits: 0 })) } else { self.src(src, ty) };
+            return if hi {
+                Ok(Operand::imm(Imm { ty, bits: 0 }))
+            } else {
+                self.src(src, ty)
+            };
         }
         match self.loc(v)? {
             Loc::Const(bits) => {
@@ -258,7 +272,9 @@ impl Lower<'_> {
                 Ok(Operand::imm(Imm { ty, bits: b }))
             }
             Loc::Var { var, uniform } => Ok(self.half_of(var, uniform, hi, ty)),
-            Loc::Pred { .. } | Loc::Zext { .. } => Err(self.unsupported(&format!("{v}"), "a predicate used as a number")),
+            Loc::Pred { .. } | Loc::Zext { .. } => {
+                Err(self.unsupported(&format!("{v}"), "a predicate used as a number"))
+            }
         }
     }
 
@@ -317,7 +333,9 @@ impl Lower<'_> {
     /// one `(M1_NM, 1)` move).
     pub(crate) fn raw_src_ex(&mut self, v: Value, ty: Type, scalar: bool) -> Result<VarId, LowerError> {
         if let Loc::Zext { uniform: false, .. } = self.loc(v)? {
-            let Loc::Var { var, .. } = self.mat(v)? else { unreachable!("mat makes a variable") };
+            let Loc::Var { var, .. } = self.mat(v)? else {
+                unreachable!("mat makes a variable")
+            };
             return Ok(self.view(var, ty));
         }
         match self.loc(v)? {
@@ -341,4 +359,3 @@ impl Lower<'_> {
         }
     }
 }
-

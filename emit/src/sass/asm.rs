@@ -412,9 +412,13 @@ impl Arch {
         }
         // Guard.
         let mut guard = Pred::PT;
+        let mut guard_uniform: Option<bool> = None;
         if line[pos..].starts_with('@') {
             let end = line[pos..stmt_end].find(char::is_whitespace).map(|i| i + pos).unwrap_or(stmt_end);
-            guard = parse_pred(&line[pos + 1..end], "P").ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
+            let g = &line[pos + 1..end];
+            let uni = g.trim_start_matches('!').starts_with("UP");
+            guard = parse_pred(g, if uni { "UP" } else { "P" }).ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
+            guard_uniform = Some(uni);
             pos = end;
             skip_ws(&mut pos);
         }
@@ -449,6 +453,9 @@ impl Arch {
         let mut best: Option<(usize, PErr)> = None;
         for &fi in cands {
             let form = &self.forms[fi as usize];
+            if guard_uniform.is_some_and(|u| u != form.uniform_guard) {
+                continue;
+            }
             // An alias spelling (IMAD.MOV) is checked after the operands are known.
             let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
                 (Some(_), Some(t)) if match_mods(&form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),

@@ -183,6 +183,8 @@ pub struct Form {
     /// Operand-dependent alias nvdisasm prints right after the mnemonic (IMAD's `MOV`, `SHL`,
     /// `IADD`): a function of the modifier values and operands, not of any extra bit.
     pub alias: Option<AliasFn>,
+    /// The guard is a uniform predicate (`@UP0`), as on sm_90's uniform-datapath forms.
+    pub uniform_guard: bool,
 }
 
 /// See [`Form::alias`].

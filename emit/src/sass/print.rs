@@ -82,7 +82,7 @@ impl Arch {
         let mut s = String::new();
         if ins.guard != Pred::PT {
             s.push('@');
-            s.push_str(&pred_text(ins.guard, "P"));
+            s.push_str(&pred_text(ins.guard, if form.uniform_guard { "UP" } else { "P" }));
             s.push(' ');
         }
         s.push_str(&self.opcode_text(ins));

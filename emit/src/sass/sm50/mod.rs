@@ -61,7 +61,7 @@ pub(super) struct F(Form);
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {
-    F(Form { mnemonic, key, fixed: vec![(Field::new(64 - width, width), opcode)], mods: vec![], ops: vec![], alias: None })
+    F(Form { mnemonic, key, fixed: vec![(Field::new(64 - width, width), opcode)], mods: vec![], ops: vec![], alias: None, uniform_guard: false })
 }
 
 impl F {

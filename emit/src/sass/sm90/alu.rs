@@ -26,6 +26,11 @@ fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
     ]
 }
 
+/// The three-source kinds whose last source is a register (IADD3 and LOP3 accept only these).
+fn three_rc(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
+    three(imm_kind).into_iter().filter(|v| matches!(v.0, 0x2 | 0x8 | 0xa | 0xc)).collect()
+}
+
 /// (kind bits, bit 91, second source) for two-source forms.
 fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
     vec![(0x2, 0, rs(32, 1)), (0x8, 0, imm(32, 32, imm_kind)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
@@ -37,9 +42,6 @@ fn key(base: &str, kind: u64) -> &'static str {
 
 /// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
 fn imad_alias(mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
-    if mods.get(1) == Some(&1) {
-        return None; // .X
-    }
     let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
     let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255) || *o == Operand::Imm(0);
     let is_one = |o: &Operand| *o == Operand::Imm(1);
@@ -63,7 +65,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         form(key("MOV", kind), "MOV", (kind << 8) | 0x02).fix(91, 1, b91).fix(72, 4, 0xf).op(r(16)).op(src).done(out);
     }
     // IADD3 and IADD3.X (carry-outs 81..83 / 84..86, carry-ins 87..90 / 77..80).
-    for (kind, b91, b, c) in three(ImmKind::SignedHex) {
+    for (kind, b91, b, c) in three_rc(ImmKind::SignedHex) {
         for x in [false, true] {
             let k = key(if x { "IADD3.X" } else { "IADD3" }, kind);
             let mut f = form(k, "IADD3", (kind << 8) | 0x10).fix(91, 1, b91).fix(74, 1, x as u64);
@@ -86,10 +88,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             let mut f = form(k, "IMAD", (kind << 8) | 0x24)
                 .fix(91, 1, b91)
                 .fix(81, 3, 7)
-                .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
-                .m(flag(74, "X"));
+                .m(g("type", 73, 1, &[(0, "U32"), (1, "")]));
             if x {
-                f = f.fix(74, 1, 1);
+                f = f.fix(74, 1, 1).lit("X");
             } else {
                 f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
             }
@@ -98,6 +99,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 f = f.op(pn(87, 90));
             }
             f.done(out);
+        }
+        if kind == 0x4 {
+            continue;
         }
         form(key("IMAD.WIDE", kind), "IMAD", (kind << 8) | 0x25)
             .fix(91, 1, b91)
@@ -112,7 +116,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .done(out);
     }
     // LOP3.LUT: truth table in 72..79, optional predicate result, predicate input 87..90.
-    for (kind, b91, b, c) in three(ImmKind::Hex) {
+    for (kind, b91, b, c) in three_rc(ImmKind::Hex) {
         form(key("LOP3", kind), "LOP3", (kind << 8) | 0x12)
             .fix(91, 1, b91)
             .lit("LUT")
@@ -205,16 +209,16 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             .done(out);
     }
     // Uniform datapath.
-    form("UMOV.8", "UMOV", 0x882).op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
-    form("UMOV.c", "UMOV", 0xc82).fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
-    form("UIADD3.8", "UIADD3", 0x890).fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
-    form("UIADD3.2", "UIADD3", 0x290).fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
-    form("ULEA.2", "ULEA", 0x291).fix(64, 11, 0x3f).fix(80, 12, 0xf8e).op(ur(16)).op(ur(24)).op(ur(32)).op(imm(75, 5, ImmKind::Hex)).done(out);
-    form("UFLO.U32", "UFLO", 0x2bd).fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
-    form("UPOPC", "UPOPC", 0x2bf).fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
+    form("UMOV.8", "UMOV", 0x882).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
+    form("UMOV.c", "UMOV", 0xc82).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
+    form("UIADD3.8", "UIADD3", 0x890).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
+    form("UIADD3.2", "UIADD3", 0x290).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
+    form("ULEA.2", "ULEA", 0x291).uniform().fix(64, 11, 0x3f).fix(80, 12, 0xf8e).op(ur(16)).op(ur(24)).op(ur(32)).op(imm(75, 5, ImmKind::Hex)).done(out);
+    form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
+    form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("VOTEU", "VOTEU", 0x886)
         .fix(84, 3, 7)
-        .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "UNI")]))
+        .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
         .op(ur(16))
         .op(OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: false }))
         .op(pn(87, 90))

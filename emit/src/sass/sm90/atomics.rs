@@ -36,6 +36,11 @@ pub(super) fn evict() -> ModGroup {
     g("evict", 84, 3, &[(0, "EF"), (1, ""), (2, "EL"), (3, "LU"), (4, "EU"), (5, "NA")])
 }
 
+/// `.E` that the uniform-register address forms require (value 0 prints `???0`).
+pub(super) fn e_only() -> ModGroup {
+    g("E", 72, 1, &[(1, "E")])
+}
+
 fn int_op() -> ModGroup {
     g(
         "op",
@@ -112,7 +117,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 .fix(91, 1, 1)
                 .fix(70, 1, b70)
                 .fix(71, 1, b71)
-                .m(flag(72, "E"))
+                .m(e_only())
                 .m(int_op())
                 .m(evict())
                 .m(int_size())
@@ -167,7 +172,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 .fix(90, 1, 0)
                 .fix(70, 1, b70)
                 .fix(71, 1, b71)
-                .m(flag(72, "E"))
+                .m(e_only())
                 .m(float_op())
                 .m(evict())
                 .m(float_type())
@@ -197,10 +202,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         if b91 == 1 {
             f = f.fix(71, 1, b71);
         }
-        f.m(flag(72, "E"))
+        f.m(if b91 == 1 { e_only() } else { flag(72, "E") })
             .m(red_op())
             .m(evict())
-            .m(int_size())
+            .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (3, "S64")]))
             .m(sem())
             .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
             .op(rs(32, 1))
@@ -210,7 +215,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         if b91 == 1 {
             f = f.fix(71, 1, b71);
         }
-        f.m(flag(72, "E"))
+        f.m(if b91 == 1 { e_only() } else { flag(72, "E") })
             .m(float_op())
             .m(evict())
             .m(float_type())
@@ -244,7 +249,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             "size",
             73,
             3,
-            &[(0, ""), (1, "S32"), (2, "64"), (3, "F32.FTZ.RN"), (4, "F16x2.RN"), (5, "S64"), (6, "SD32"), (7, "SD64")],
+            &[(0, ""), (1, "S32"), (2, "U64"), (3, "F32.FTZ.RN"), (4, "F16x2.RN"), (5, "S64"), (6, "SD32"), (7, "SD64")],
         )
     };
     let dim = || g("dim", 61, 3, &[(0, "1D"), (1, "1D_BUFFER"), (2, "1D_ARRAY"), (3, "2D"), (4, "2D_ARRAY"), (5, "3D")]);
@@ -274,7 +279,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(dim())
         .lit("CAS")
         .m(evict())
-        .m(su_size())
+        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]))
         .m(sem())
         .m(clamp())
         .op(p_opt(81))

@@ -1,11 +1,16 @@
 //! sm_90 loads, stores, constant loads, fences and cache control.
 
-use super::atomics::{evict, sem};
+use super::atomics::{e_only, evict, sem};
 use super::*;
 
 /// Access size of LD/ST/LDG/STG/LDS/STS/LDC, bits 73..75 (4 = 32-bit default).
 fn ldst_size() -> ModGroup {
     g("size", 73, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64"), (6, "128")])
+}
+
+/// Constant-load sizes (no 128-bit form).
+fn ldc_size() -> ModGroup {
+    g("size", 73, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64")])
 }
 
 /// Memory order of loads: code point 4 reads `CONSTANT` for loads (`STRONG.SM.PRIVATE` for
@@ -23,55 +28,55 @@ fn load_sem() -> ModGroup {
 pub(super) fn forms(out: &mut Vec<Form>) {
     let desc32 = MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) };
     let desc64 = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };
-    // Loads: generic LD (0x980) and global LDG (0x381 plain, 0x981 descriptor).
-    for (key, mn, opc, desc, pfix) in [
-        ("LD", "LD", 0x980, false, Some(0u64)),
-        ("LD.desc", "LD", 0x980, true, Some(0)),
-        ("LDG", "LDG", 0x381, false, None),
-        ("LDG.desc", "LDG", 0x981, true, None),
-    ] {
-        let mut f = form(key, mn, opc);
-        f = if desc { f.fix(90, 2, 3) } else { f.fix(90, 2, 0) };
-        if let Some(v) = pfix {
-            f = f.fix(81, 3, v);
+    // Loads and stores. Plain forms: generic LD 0x980 (offset 32..63), LDG 0x381, ST 0x385,
+    // STG 0x386. Uniform-register forms (bits 90..91 set, `.E` required): bit 76 selects
+    // `desc[URx][Ra.64]` over `[Ra.64+URx]`; the UR sits in 32..37 for loads, 64..69 for stores.
+    let ld_plain = MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) };
+    for (mn, opc, plain_opc, plain_mem) in [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))] {
+        let pred = mn == "LDG";
+        let mut f = form(mn, mn, plain_opc).fix(90, 2, 0).m(flag(72, "E")).m(ldst_size()).m(load_sem()).m(evict());
+        f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
+        f.op(r(16)).op(OpSpec::Mem(plain_mem)).done(out);
+        for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
+            let m = if d == 1 { MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } };
+            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            let mut f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0).m(e_only()).m(ldst_size()).m(load_sem()).m(evict());
+            f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
+            f.op(r(16)).op(OpSpec::Mem(m)).done(out);
         }
-        f = f.m(flag(72, "E")).m(ldst_size()).m(load_sem()).m(evict());
-        if pfix.is_none() {
-            f = f.op(p_opt(81));
-        }
-        f.op(r(16)).op(OpSpec::Mem(if desc { desc32 } else { mem(BaseWidth::Plain) })).done(out);
     }
-    // Stores: generic ST (0x385 plain, 0x985 descriptor), global STG (0x386 / 0x986).
-    for (key, mn, opc, desc) in [("ST", "ST", 0x385, false), ("ST.desc", "ST", 0x985, true), ("STG", "STG", 0x386, false), ("STG.desc", "STG", 0x986, true)] {
-        let f = form(key, mn, opc);
-        let f = if desc { f.fix(90, 2, 3) } else { f.fix(90, 2, 0) };
-        // The plain generic ST (0x385) has a 32-bit offset in 32..63 and its data register in
-        // 64..71: nvdisasm 13 read `[R0+0x4], R2` laid out like STG as `[R0+0x402], R0`.
-        let (addr, data) = if opc == 0x385 {
-            (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64))
-        } else {
-            (if desc { desc64 } else { mem(BaseWidth::Plain) }, r(32))
-        };
-        f.fix(81, 3, 0)
-            .m(flag(72, "E"))
-            .m(ldst_size())
-            .m(sem())
-            .m(evict())
-            .op(OpSpec::Mem(addr))
-            .op(data)
-            .done(out);
+    for (mn, opc, plain_opc) in [("ST", 0x985u64, 0x385u64), ("STG", 0x986, 0x386)] {
+        // Generic ST keeps its offset in 32..63 and the data in 64..71; STG uses 40..63 / 32..39.
+        let (pm, data) = if mn == "ST" { (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64)) } else { (mem(BaseWidth::Plain), r(32)) };
+        form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0).m(flag(72, "E")).m(ldst_size()).m(sem()).m(evict()).op(OpSpec::Mem(pm)).op(data).done(out);
+        for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
+            let m = if d == 1 { MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } };
+            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            form(key, mn, opc)
+                .fix(90, 2, 3)
+                .fix(76, 1, d)
+                .fix(81, 3, 0)
+                .m(e_only())
+                .m(ldst_size())
+                .m(sem())
+                .m(evict())
+                .op(OpSpec::Mem(m))
+                .op(r(32))
+                .done(out);
+        }
     }
     // Shared memory.
     form("LDS", "LDS", 0x984).fix(91, 1, 0).m(ldst_size()).op(r(16)).op(OpSpec::Mem(mem(BaseWidth::Plain))).done(out);
     form("STS", "STS", 0x388).fix(91, 1, 0).m(ldst_size()).op(OpSpec::Mem(mem(BaseWidth::Plain))).op(r(32)).done(out);
     // Constant loads.
     form("LDC", "LDC", 0xb82)
-        .m(ldst_size())
+        .m(ldc_size())
         .op(r(16))
         .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 16), base: Some(Field::new(24, 8)) }))
         .done(out);
     form("ULDC", "ULDC", 0xab9)
-        .m(ldst_size())
+        .uniform()
+        .m(ldc_size())
         .op(ur(16))
         .op(cbank())
         .done(out);

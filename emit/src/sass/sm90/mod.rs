@@ -49,7 +49,7 @@ pub(super) struct F(Form);
 
 /// Starts a form identified by the 12-bit opcode.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, opcode: u64) -> F {
-    F(Form { mnemonic, key, fixed: vec![(Field::new(0, 12), opcode)], mods: vec![], ops: vec![], alias: None })
+    F(Form { mnemonic, key, fixed: vec![(Field::new(0, 12), opcode)], mods: vec![], ops: vec![], alias: None, uniform_guard: false })
 }
 
 impl F {
@@ -71,6 +71,11 @@ impl F {
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> F {
         self.0.ops.push(o);
+        self
+    }
+    /// Marks a uniform-datapath form (guard printed as `@UPn`).
+    pub fn uniform(mut self) -> F {
+        self.0.uniform_guard = true;
         self
     }
     /// The operand-dependent alias rule.

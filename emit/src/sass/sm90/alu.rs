@@ -74,7 +74,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             } else {
                 f = f.fix(87, 4, 0xf).fix(77, 4, 0xf);
             }
-            f = f.op(r(16)).op(p_opt(81)).op(p_opt(84)).op(rs(24, 0)).op(b).op(c);
+            // Source A and register/uniform B carry a negation (`-R`) or, in .X, a bitwise
+            // not (`~R`): bits 72 and 63.
+            let (neg, not) = if x { (None, Some(72)) } else { (Some(72), None) };
+            let a = rmod(24, Some(0), neg, None, not);
+            let (bneg, bnot) = if x { (None, Some(63)) } else { (Some(63), None) };
+            let b = match b {
+                OpSpec::Reg(_) => rmod(32, Some(1), bneg, None, bnot),
+                OpSpec::UReg(_) => urmod(32, bneg, bnot),
+                other => other,
+            };
+            f = f.op(r(16)).op(p_opt(81)).op(p_opt(84)).op(a).op(b).op(c);
             if x {
                 f = f.op(pn(87, 90)).op(pn(77, 80));
             }
@@ -217,10 +227,25 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
     form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("VOTEU", "VOTEU", 0x886)
-        .fix(84, 3, 7)
+        .fix(84, 3, 0)
         .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
         .op(ur(16))
         .op(OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: false }))
         .op(pn(87, 90))
+        .done(out);
+}
+
+/// Predicate logic: PLOP3.LUT Pd, Pq, Pa, Pb, Pc, lut, lut2 (lut split over 64..66 and 72..76).
+pub(super) fn plop3(out: &mut Vec<Form>) {
+    form("PLOP3", "PLOP3", 0x81c)
+        .fix(67, 1, 0)
+        .lit("LUT")
+        .op(p(81))
+        .op(p(84))
+        .op(pn(87, 90))
+        .op(pn(77, 80))
+        .op(pn(68, 71))
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
+        .op(imm(16, 8, ImmKind::Hex))
         .done(out);
 }

@@ -243,6 +243,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rs(32, 1))
         .op(rs(64, 2))
         .done(out);
+    // Warp-aggregated shared increment ptxas emits for `atom.shared.inc` patterns:
+    // `ATOMS.POPC.INC.32 Rd, [Ra+URb]` (0xF8C, op bits 87..91 = 27).
+    form("ATOMS.POPC.INC", "ATOMS", 0xf8c)
+        .fix(87, 5, 27)
+        .lit("POPC")
+        .lit("INC")
+        .lit("32")
+        .op(r(16))
+        .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Plain) }))
+        .done(out);
     // Surface atomics (bindless handle in Rc); no address offset.
     let su_size = || {
         g(

@@ -27,6 +27,7 @@ pub fn sm90() -> &'static Arch {
         control::forms(&mut forms);
         alu::forms(&mut forms);
         alu::more_forms(&mut forms);
+        alu::plop3(&mut forms);
         float::forms(&mut forms);
         Arch::new(
             "sm_90",

@@ -39,8 +39,9 @@ pub enum MOp {
     F32(f32),
     /// `c[0x0][offset]`.
     CBank(u32),
-    /// `[base+offset]`; `wide` marks a 64-bit base (a register pair).
-    Mem { base: Reg, wide: bool, offset: i32 },
+    /// `[base+offset]`; `width` registers from `base` form the address
+    /// (2 for a 64-bit address, up to 4 for surface coordinates).
+    Mem { base: Reg, width: u8, offset: i32 },
     /// A special register (`SR_TID.X`).
     SReg(&'static str),
     /// A branch target, resolved to an address at emission.
@@ -161,7 +162,7 @@ impl SassInst {
         for op in &self.ops {
             match op {
                 MOp::Reg { reg, width, rule, .. } => add(reg, *width, *rule),
-                MOp::Mem { base, wide, .. } => add(base, if *wide { 2 } else { 1 }, OperandRule::Use),
+                MOp::Mem { base, width, .. } => add(base, *width, OperandRule::Use),
                 _ => {}
             }
         }
@@ -227,12 +228,11 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
         MOp::CBank(off) => {
             let _ = write!(s, "c[0x0][0x{off:x}]");
         }
-        MOp::Mem { base, wide, offset } => {
+        MOp::Mem { base, offset, .. } => {
             s.push('[');
             // nvdisasm prints plain-address forms as `[R2+0x4]` even with
             // `.E` (the 64-bit pair is implied); `.64` appears only in the
             // uniform-register and descriptor forms, which atomc does not use.
-            let _ = wide;
             s.push_str(&reg_name(base));
             if *offset != 0 {
                 if *offset > 0 {
@@ -265,7 +265,7 @@ impl MachInst for SassInst {
         for op in self.ops.iter_mut() {
             match op {
                 MOp::Reg { reg, width, rule, .. } => v.field(reg, *width, *rule),
-                MOp::Mem { base, wide, .. } => v.field(base, if *wide { 2 } else { 1 }, OperandRule::Use),
+                MOp::Mem { base, width, .. } => v.field(base, *width, OperandRule::Use),
                 MOp::Tied { reg, width } => v.field(reg, *width, OperandRule::Use),
                 _ => {}
             }
@@ -309,7 +309,7 @@ impl MachInst for SassInst {
             _ => ".128",
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
-            MOp::Mem { base: Reg::Zero, wide: false, offset: slot.0 as i32 },
+            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32 },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
         let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
@@ -325,7 +325,7 @@ impl MachInst for SassInst {
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
-            MOp::Mem { base: Reg::Zero, wide: false, offset: slot.0 as i32 },
+            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32 },
         ];
         let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });

@@ -2,7 +2,7 @@
 
 use super::{IselError, Isel};
 use crate::sass::inst::{Latency, MOp, SassInst};
-use crate::vcode::{RegClass, RegForm, VReg};
+use crate::vcode::{RegForm, VReg};
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Scope, Type};
 
 /// The `.U8`-style size suffix of a plain load or store.
@@ -47,7 +47,7 @@ fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
 impl Isel<'_> {
     /// The memory operand of `addr`, with `ptr_add p, iconst c` chains
     /// folded into the 24-bit signed offset.
-    fn mem(&mut self, addr: &Address) -> (MOp, AddrSpace) {
+    pub(super) fn mem(&mut self, addr: &Address) -> (MOp, AddrSpace) {
         let space = self.ty(addr.ptr).addr_space().expect("verified pointer");
         let (mut ptr, mut offset) = (addr.ptr, addr.offset as i64);
         while let atomc_ir::ValueDef::Result(i) = self.func.values[ptr].def {
@@ -61,8 +61,7 @@ impl Isel<'_> {
             (ptr, offset) = (base, folded);
         }
         let base = self.reg(ptr);
-        let wide = base.class() == RegClass::Pair;
-        (MOp::Mem { base: base.reg(), wide, offset: offset as i32 }, space)
+        (MOp::Mem { base: base.reg(), width: base.class().width(), offset: offset as i32 }, space)
     }
 
     fn data(&mut self, v: atomc_ir::Value) -> MOp {
@@ -71,7 +70,7 @@ impl Isel<'_> {
     }
 
     /// The result field, or RZ of the result's width when it is unused.
-    fn def_or_rz(&mut self, used: bool) -> (MOp, Option<VReg>) {
+    pub(super) fn def_or_rz(&mut self, used: bool) -> (MOp, Option<VReg>) {
         match (used, self.result()) {
             (true, Some(d)) => (MOp::def(d.reg(), d.class().width()), Some(d)),
             (_, d) => {
@@ -82,6 +81,9 @@ impl Isel<'_> {
     }
 
     pub(super) fn lower_memory(&mut self, data: &InstData) -> Result<(), IselError> {
+        if self.is_sm50() && matches!(data, InstData::AtomicCas { .. }) {
+            return self.lower_cas_sm50(data);
+        }
         let t = self.target;
         match data {
             InstData::Load { ty, addr } | InstData::AtomicLoad { ty, addr, .. } => {
@@ -166,9 +168,7 @@ impl Isel<'_> {
             InstData::Barrier => {
                 self.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)], Latency::Control));
             }
-            InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => {
-                return Err(self.err("surface atomic selection is not implemented for this target yet"));
-            }
+            InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => return self.lower_surface(data),
             other => unreachable!("not a memory instruction: {}", other.opcode_name()),
         }
         let _ = Scope::Gpu;

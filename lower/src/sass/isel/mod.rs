@@ -14,6 +14,8 @@
 mod alu;
 mod dce;
 mod memory;
+mod sm50;
+mod surface;
 
 use super::inst::{Flow, Latency, MOp, SassInst};
 use super::target::SassTarget;
@@ -61,6 +63,11 @@ pub(crate) struct Isel<'a> {
     /// The edge blocks of each `brif` (then, else).
     pub edge_blocks: HashMap<Block, [BlockId; 2]>,
     pub ir_block: Block,
+    /// Why the current instruction has no sm_50 selection (set by the sm_50 rewrites, which
+    /// run inside `emit`; checked after each instruction).
+    pub sm50_err: Option<String>,
+    /// Coordinate tuples already built in a block, by their values.
+    pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
     pub inst: atomc_ir::Inst,
 }
 
@@ -102,7 +109,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0] };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, coord_tuples: HashMap::new() };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -125,6 +132,9 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         for &inst in &func.blocks[blk].insts {
             s.inst = inst;
             s.lower_inst(inst)?;
+            if let Some(reason) = s.sm50_err.take() {
+                return Err(s.err(reason));
+            }
         }
     }
     s.flush();
@@ -164,6 +174,9 @@ impl<'a> Isel<'a> {
     }
 
     pub fn emit(&mut self, inst: SassInst) {
+        if self.is_sm50() {
+            return self.emit_sm50(inst);
+        }
         self.pending_block().insts.push(inst);
     }
 

@@ -1,0 +1,307 @@
+//! The sm_50 (Maxwell) paths of the selector.
+//!
+//! The shared selector speaks the sm_70+ instruction set (IADD3, LOP3 with a predicate
+//! operand, SHF, IMAD.WIDE, LDC). On sm_50 every instruction it emits passes through
+//! [`Isel::emit_sm50`], which rewrites it into what ptxas 11.8 emits for Maxwell:
+//!
+//! | shared selector                     | sm_50                                        |
+//! | ----------------------------------- | -------------------------------------------- |
+//! | `LDC Rd, c[0x0][o]` (parameters)    | `MOV Rd, c[0x0][o]` (`.64`: two MOVs)        |
+//! | `IADD3 Rd, a, b, RZ`                | `IADD Rd, a, b` / `IADD32I Rd, a, imm`       |
+//! | `IADD3 Rd, P1, a, b, RZ` + `.X`     | `IADD Rd.CC, a, b` + `IADD.X Rd, a, b`       |
+//! | `IMAD.WIDE{.U32} Rd, x, 2^k, p`     | `SHL` + `SHR` + `IADD .CC` / `IADD.X`        |
+//! | `LOP3.LUT Rd, a, b, c, lut, !PT`    | `LOP3.LUT` / `LOP32I.op` / `LOP.PASS_B`      |
+//! | `SHF.L.U32` / `SHF.R.{U,S}32.HI`    | `SHL` / `SHR{.U32}`                          |
+//! | `ATOM{G}.E.op PT, Rd, [a], b`       | `ATOM.E.op Rd, [a], b` (sizes `U64`)         |
+//! | `BAR.SYNC.DEFER_BLOCKING`           | `BAR.SYNC`                                   |
+//!
+//! The carry between `IADD .CC` and `IADD.X` is the condition-code register, which nothing in
+//! between writes (register-allocator moves are MOVs). Instructions with no sm_50 rewrite are
+//! refused with [`Isel::sm50_error`] rather than emitted in a form the assembler would reject.
+//!
+//! `ATOM.CAS` and `ATOMS.CAS` take compare and swap as one packed register group (seed 000):
+//! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
+//! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
+
+use super::{IselError, Isel};
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
+use atomc_ir::{AddrSpace, InstData, Value};
+
+/// The vreg of a virtual register operand.
+fn vreg_of(op: &MOp) -> Option<(VReg, u8)> {
+    match op {
+        MOp::Reg { reg: Reg::Virt { vreg, sub }, .. } => Some((*vreg, *sub)),
+        _ => None,
+    }
+}
+
+fn is_rz(op: &MOp) -> bool {
+    matches!(op, MOp::Reg { reg: Reg::Zero, .. })
+}
+
+/// An IMAD.WIDE scale as a shift count.
+fn log2(c: i64) -> Option<i64> {
+    (c > 0 && (c & (c - 1)) == 0).then(|| c.trailing_zeros() as i64)
+}
+
+impl Isel<'_> {
+    /// Whether this selection is for Maxwell.
+    pub(super) fn is_sm50(&self) -> bool {
+        self.target.name == "sm_50"
+    }
+
+    /// Records why the current instruction cannot be selected for sm_50; `select` reports it.
+    pub(super) fn sm50_error(&mut self, reason: impl Into<String>) {
+        if self.sm50_err.is_none() {
+            self.sm50_err = Some(reason.into());
+        }
+    }
+
+    fn push_raw(&mut self, inst: SassInst) {
+        self.pending_block().insts.push(inst);
+    }
+
+    /// Rewrites one instruction of the shared selector into sm_50 instructions.
+    pub(super) fn emit_sm50(&mut self, mut inst: SassInst) {
+        let ops = inst.ops.clone();
+        let opcode = inst.opcode.clone();
+        let alu = |opc: &str, ops: Vec<MOp>| {
+            let mut i = SassInst::new(opc, ops, Latency::Fixed(6));
+            i.guard = inst.guard;
+            i
+        };
+        match (opcode.as_str(), ops.as_slice()) {
+            ("LDC", [d, MOp::CBank(_)]) => {
+                inst.opcode = "MOV".into();
+                inst.latency = Latency::Fixed(6);
+                let _ = d;
+                self.push_raw(inst);
+            }
+            ("LDC.64", [d, MOp::CBank(off)]) => {
+                let Some((dv, _)) = vreg_of(d) else { return self.sm50_error("LDC.64 into a non-virtual register") };
+                let tmp = self.new_vreg(RegClass::Pair);
+                self.push_raw(alu("MOV", vec![MOp::def(tmp.lo(), 2), MOp::CBank(*off)]));
+                self.push_raw(alu("MOV", vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::CBank(off + 4)]));
+            }
+            ("MOV", [d, MOp::Imm(v)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(*v as u32 as i64)])),
+            ("MOV", [d, MOp::F32(f)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(f.to_bits() as i64)])),
+            ("MOV", _) | ("SEL", _) | ("S2R", _) | ("EXIT", _) | ("BRA", _) => self.push_raw(inst),
+            (o, _) if o.starts_with("ISETP.") && !o.ends_with(".EX") => self.push_raw(inst),
+            ("IMNMX" | "IMNMX.U32", [_, _, y, _]) if !matches!(y, MOp::Imm(_)) => self.push_raw(inst),
+            // Plain 32-bit add: IADD3 d, a, b, RZ.
+            ("IADD3", [d, a, b, c]) if is_rz(c) && !matches!(d, MOp::Pred { .. }) => {
+                let (a, b) = match (a, b) {
+                    (MOp::Reg { neg: true, .. }, _) => (*b, *a),
+                    _ => (*a, *b),
+                };
+                if let MOp::Reg { neg: true, .. } = a {
+                    return self.sm50_error("IADD with both sources negated");
+                }
+                match b {
+                    MOp::Imm(v) => self.push_raw(alu("IADD32I", vec![*d, a, MOp::Imm(v as i32 as i64)])),
+                    _ => self.push_raw(alu("IADD", vec![*d, a, b])),
+                }
+            }
+            // Low half of a 64-bit add: IADD3 d, P1, a, b, RZ (carry out).
+            ("IADD3", [d, MOp::Pred { num: 1, .. }, a, b, c]) if is_rz(c) && !matches!(b, MOp::Imm(_)) => {
+                let (a, b) = if matches!(a, MOp::Reg { neg: true, .. }) { (*b, *a) } else { (*a, *b) };
+                self.push_raw(alu("IADD.CC", vec![*d, a, b]));
+            }
+            // High half: IADD3.X d, a, b, RZ, P1, !PT (carry in).
+            ("IADD3.X", [t @ MOp::Tied { .. }, d, a, b, c, MOp::Pred { num: 1, .. }, _]) if is_rz(c) => {
+                self.push_raw(alu("IADD.X", vec![*t, *d, *a, *b]));
+            }
+            // p + sext(o): the high half adds o's sign word with the carry.
+            ("LEA.HI.X.SX32", [t @ MOp::Tied { .. }, d, o, phi, MOp::Imm(1), MOp::Pred { num: 1, .. }]) => {
+                let s = self.new_vreg(RegClass::Single);
+                self.push_raw(alu("SHR", vec![MOp::def(s.reg(), 1), *o, MOp::Imm(31)]));
+                self.push_raw(alu("IADD.X", vec![*t, *d, *phi, MOp::use_(s.reg())]));
+            }
+            // p + ext(x) * 2^k, as ptxas does it: shift into a pair, then a 64-bit add.
+            ("IMAD.WIDE" | "IMAD.WIDE.U32", [d, x, MOp::Imm(c), p]) => {
+                let signed = opcode == "IMAD.WIDE";
+                let (Some(k), Some((dv, _)), Some((pv, _))) = (log2(*c), vreg_of(d), vreg_of(p)) else {
+                    return self.sm50_error(format!("address scale {c} is not a power of two (sm_50 has no IMAD.WIDE)"));
+                };
+                let (lo, hi) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
+                self.push_raw(alu("SHL", vec![MOp::def(lo.reg(), 1), *x, MOp::Imm(k)]));
+                match (k, signed) {
+                    (0, false) => self.push_raw(alu("MOV", vec![MOp::def(hi.reg(), 1), MOp::rz()])),
+                    (0, true) => self.push_raw(alu("SHR", vec![MOp::def(hi.reg(), 1), *x, MOp::Imm(31)])),
+                    (_, false) => self.push_raw(alu("SHR.U32", vec![MOp::def(hi.reg(), 1), *x, MOp::Imm(32 - k)])),
+                    (_, true) => self.push_raw(alu("SHR", vec![MOp::def(hi.reg(), 1), *x, MOp::Imm(32 - k)])),
+                }
+                let tmp = self.new_vreg(RegClass::Pair);
+                self.push_raw(alu("IADD.CC", vec![MOp::def(tmp.lo(), 2), MOp::use_(pv.lo()), MOp::use_(lo.reg())]));
+                self.push_raw(alu(
+                    "IADD.X",
+                    vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::use_(pv.hi()), MOp::use_(hi.reg())],
+                ));
+            }
+            ("IMAD", [d, x, MOp::Imm(c), z]) if is_rz(z) && log2(*c).is_some() => {
+                self.push_raw(alu("SHL", vec![*d, *x, MOp::Imm(log2(*c).unwrap_or(0))]));
+            }
+            ("SHF.L.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*d, *x, *y])),
+            ("SHF.R.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32", vec![*d, *x, *y])),
+            ("SHF.R.S32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR", vec![*d, *x, *y])),
+            ("LOP3.LUT", [rest @ .., MOp::Imm(lut), MOp::Pred { .. }]) => {
+                let [d, a, b, c] = rest else { return self.sm50_error("LOP3.LUT shape") };
+                let op = match lut {
+                    0xc0 => Some("AND"),
+                    0xfc => Some("OR"),
+                    0x3c => Some("XOR"),
+                    _ => None,
+                };
+                match (op, b) {
+                    // a OP imm
+                    (Some(op), MOp::Imm(v)) if is_rz(c) => {
+                        self.push_raw(alu(&format!("LOP32I.{op}"), vec![*d, *a, MOp::Imm(*v as u32 as i64)]))
+                    }
+                    // ~b as b ^ 0xffffffff.
+                    _ if *lut == 0x33 && is_rz(a) && is_rz(c) && matches!(b, MOp::Reg { .. }) => {
+                        self.push_raw(alu("LOP32I.XOR", vec![*d, *b, MOp::Imm(0xffff_ffff)]))
+                    }
+                    (_, MOp::Reg { .. }) => self.push_raw(alu("LOP3.LUT", vec![*d, *a, *b, *c, MOp::Imm(*lut)])),
+                    _ => self.sm50_error(format!("LOP3 LUT {lut:#x} with an immediate has no sm_50 form")),
+                }
+            }
+            (o, [MOp::Pred { num: 7, not: false }, d, m, x]) if o.starts_with("ATOM.E.") || o.starts_with("ATOMG.E.") => {
+                let rest = o.split_once(".E.").map(|(_, r)| r).unwrap_or("");
+                let Some(spelled) = atom_size_sm50(rest) else {
+                    return self.sm50_error(format!("`{rest}` has no sm_50 ATOM form"));
+                };
+                let mut i = SassInst::new(format!("ATOM.E.{spelled}"), [*d, *m, *x], Latency::Variable);
+                i.form = inst.form;
+                i.guard = inst.guard;
+                self.push_raw(i);
+            }
+            (o, [m, x]) if o.starts_with("RED.E.") => {
+                let Some(spelled) = atom_size_sm50(&o[6..]) else {
+                    return self.sm50_error(format!("`{}` has no sm_50 RED form", &o[6..]));
+                };
+                let mut i = SassInst::new(format!("RED.E.{spelled}"), [*m, *x], Latency::Variable);
+                i.form = inst.form;
+                self.push_raw(i);
+            }
+            (o, [_, _, _]) if o.starts_with("ATOMS.") && !o.starts_with("ATOMS.CAS") => {
+                match atom_size_sm50(&o[6..]) {
+                    Some(s) if !s.contains("F32") => {
+                        inst.opcode = format!("ATOMS.{s}");
+                        self.push_raw(inst);
+                    }
+                    _ => self.sm50_error(format!("`{}` has no sm_50 ATOMS form", &o[6..])),
+                }
+            }
+            (o, _) if o.starts_with("LDG.E") || o.starts_with("STG.E") || o.starts_with("LDS") || o.starts_with("STS") => {
+                self.push_raw(inst)
+            }
+            (o, []) if o.starts_with("MEMBAR.") => self.push_raw(inst),
+            ("BAR.SYNC.DEFER_BLOCKING", [n]) => {
+                let mut i = SassInst::new("BAR.SYNC", [*n], Latency::Control);
+                i.guard = inst.guard;
+                self.push_raw(i);
+            }
+            _ => {
+                let text = inst.text(&|b| b.to_string());
+                self.sm50_error(format!("`{text}` has no sm_50 selection"))
+            }
+        }
+    }
+
+    /// `atomic_cas` on sm_50: compare and swap packed into one register group.
+    pub(super) fn lower_cas_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
+        let InstData::AtomicCas { ty, addr, expected, replacement, .. } = data else {
+            unreachable!("called for atomic_cas only")
+        };
+        let used = self.result_used();
+        let (m, space) = self.mem(addr);
+        if space == AddrSpace::Generic {
+            return Err(self.err(
+                "generic-address CAS is not selected for sm_50 (ATOM must target global memory; ptxas tests the shared window at run time): use a global or shared pointer",
+            ));
+        }
+        let wide = ty.bits() == 64;
+        let (d, _) = self.def_or_rz(used);
+        let zero_swap = self.const_value(*replacement) == Some(0) && space == AddrSpace::Global;
+        let group = self.new_vreg(if wide { RegClass::Quad } else { RegClass::Pair });
+        let half = if wide { 2 } else { 1 };
+        // Compare value into the group's first register(s): this write defines the group.
+        self.write_part(group, None, 0, half, *expected);
+        let data = if zero_swap {
+            group
+        } else {
+            let full = self.new_vreg(group.class());
+            self.write_part(full, Some(group), half, half, *replacement);
+            full
+        };
+        let rb = MOp::Reg { reg: data.part(0), width: half, rule: OperandRule::Use, neg: false };
+        let rc = if zero_swap { MOp::rz() } else { MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false } };
+        let size = if wide { ".64" } else { "" };
+        let opc = match space {
+            AddrSpace::Shared => format!("ATOMS.CAS{size}"),
+            _ => format!("ATOM.E.CAS{size}"),
+        };
+        let inst = SassInst::new(opc, [d, m, rb, rc], Latency::Variable).with_form(RegForm::AtomCas { wide });
+        self.push_raw(inst);
+        Ok(())
+    }
+
+    /// Writes `v` (one or two registers wide) into registers `at..at+width` of `group`. With
+    /// `prev`, the write is in place over `prev`'s registers (the other half carries over);
+    /// without, it defines `group`. A constant is materialised straight into the group.
+    fn write_part(&mut self, group: VReg, prev: Option<VReg>, at: u8, width: u8, v: Value) {
+        let konst = self.const_value(v);
+        let src = |this: &mut Self, k: u8| -> MOp {
+            match konst {
+                Some(c) => {
+                    let word = (c >> (32 * k as u32)) as u32;
+                    if word == 0 {
+                        MOp::rz()
+                    } else {
+                        MOp::Imm(word as i64)
+                    }
+                }
+                None => {
+                    let r = this.reg(v);
+                    MOp::use_(if width == 1 { r.reg() } else { r.part(k) })
+                }
+            }
+        };
+        let mut prev = prev;
+        for k in 0..width {
+            let s = src(self, k);
+            let opc = if matches!(s, MOp::Imm(_)) { "MOV32I" } else { "MOV" };
+            let last = k + 1 == width;
+            let target = if last { group } else { self.new_vreg(group.class()) };
+            let ops = match prev {
+                None => vec![MOp::def(target.part(at + k), group.class().width()), s],
+                Some(p) => vec![MOp::Tied { reg: p.reg(), width: group.class().width() }, MOp::reuse_def(target.part(at + k), 0), s],
+            };
+            // A defining write names the group's first register with the group's width.
+            let ops = match (prev, at + k) {
+                (None, 0) => ops,
+                (None, _) => {
+                    // Define the whole group first through its first register, then write in place.
+                    let first = MOp::def(target.part(0), group.class().width());
+                    self.push_raw(SassInst::new("MOV", [first, MOp::rz()], Latency::Fixed(6)));
+                    vec![MOp::Tied { reg: target.reg(), width: group.class().width() }, MOp::reuse_def(target.part(at + k), 0), s]
+                }
+                _ => ops,
+            };
+            self.push_raw(SassInst::new(opc, ops, Latency::Fixed(6)));
+            prev = Some(target);
+        }
+    }
+}
+
+/// The sm_50 spelling of an atomic's op and size (`ADD`, `MIN.S32`, `ADD.U64`, ...).
+fn atom_size_sm50(s: &str) -> Option<String> {
+    let (op, size) = s.split_once('.').unwrap_or((s, ""));
+    let size = match size {
+        "" | "S32" | "S64" | "F32.FTZ.RN" => size.to_string(),
+        "64" => "U64".into(),
+        _ => return None,
+    };
+    Some(if size.is_empty() { op.to_string() } else { format!("{op}.{size}") })
+}

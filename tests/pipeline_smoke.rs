@@ -50,3 +50,22 @@ fn sm90_emission_report() {
         println!("  {n:3} × {r}");
     }
 }
+
+/// Registers, instructions and allocator moves per sm_90 compile filetest
+/// kernel (the figures the register-rule edge cases are judged by).
+#[test]
+fn sm90_compile_filetest_stats() {
+    println!("{:<60} {:>5} {:>6} {:>6} {:>6}", "kernel", "regs", "insts", "moves", "spills");
+    for (name, func) in filetest_kernels() {
+        if !name.contains("compile/sm90/") {
+            continue;
+        }
+        let Ok(out) = pipeline::compile_sass(&func, Target::Sm90) else { continue };
+        let s = &out.allocated.alloc.stats;
+        let short = name.rsplit("compile/sm90/").next().unwrap_or(&name);
+        println!(
+            "{:<60} {:>5} {:>6} {:>6} {:>6}",
+            short, out.allocated.alloc.num_regs, out.kernel.body_len, s.moves, s.spills
+        );
+    }
+}

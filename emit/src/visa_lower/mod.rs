@@ -214,6 +214,7 @@ impl<'f> Lower<'f> {
         if self.k.insts.last().map(|i| i.op) != Some(crate::visa::Op::Ret) || self.exit.is_some() {
             self.k.ret();
         }
+        merge_fences(&mut self.k);
         Ok(())
     }
 }
@@ -263,6 +264,34 @@ impl Lower<'_> {
         }
         r
     }
+}
+
+/// Merges back-to-back fences of one kind (global or local) into one
+/// with the union of their options: the release fence of one atomic and
+/// the acquire fence of the next, or an IR `fence` beside an ordered
+/// atomic, need one wait, not two.
+fn merge_fences(k: &mut Kernel) {
+    use crate::visa::{Ext, Op};
+    let mut out: Vec<crate::visa::Inst> = Vec::with_capacity(k.insts.len());
+    for inst in k.insts.drain(..) {
+        if let (Some(prev), Ext::Fence(f)) = (out.last_mut(), inst.ext) {
+            if let (Op::Fence, Ext::Fence(p)) = (prev.op, prev.ext) {
+                if p.local == f.local {
+                    let mut m = p;
+                    m.commit |= f.commit;
+                    m.icache |= f.icache;
+                    m.sampler |= f.sampler;
+                    m.constant |= f.constant;
+                    m.rw |= f.rw;
+                    m.l1 |= f.l1;
+                    prev.ext = Ext::Fence(m);
+                    continue;
+                }
+            }
+        }
+        out.push(inst);
+    }
+    k.insts = out;
 }
 
 /// A vISA identifier from an IR name (`[A-Za-z0-9_.$-]+` → `[A-Za-z0-9_]`).

@@ -199,3 +199,44 @@ pub fn write_reports(rows: &[Row], dir: &Path, header: &str) -> Result<String, B
     std::fs::write(&svg, write_svg(rows)).map_err(io_err(&svg))?;
     Ok(md_text)
 }
+
+/// Today's date in UTC as `YYYY-MM-DD` (for report headers; no date crate
+/// needed for this one line).
+pub fn utc_date() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Proleptic Gregorian date of a day count since 1970-01-01 (the
+/// era-based conversion: 400-year eras of 146097 days).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The version line of the ptxas that handles `target` (`Cuda compilation
+/// tools, release 13.0, V13.0.88`), if it is installed.
+pub fn ptxas_version(target: Target) -> Option<String> {
+    use atomc_emit::oracle::{self, Tool};
+    let tool = if target == Target::Sm50 { Tool::Ptxas118 } else { Tool::Ptxas13 };
+    let out = std::process::Command::new(oracle::tool(tool).ok()?).arg("--version").output().ok()?;
+    String::from_utf8_lossy(&out.stdout).lines().find(|l| l.contains("release")).map(str::to_string)
+}
+
+#[cfg(test)]
+mod date_tests {
+    #[test]
+    fn civil_dates() {
+        assert_eq!(super::civil_from_days(0), (1970, 1, 1));
+        assert_eq!(super::civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(super::civil_from_days(11_016), (2000, 2, 29));
+    }
+}

@@ -46,12 +46,17 @@ pub fn run(args: Args) -> Result<(), UserError> {
     let atomc_exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find the atomc binary: {e}")))?;
     let config = bench::Config { targets, repeat: args.repeat, atomc_exe, progress: true };
     let rows = bench::run(&kernels, &config)?;
-    let header = format!(
-        "## atomc bench\n\n{} kernels, targets {}, {} repeat(s), medians.\n",
+    let mut header = format!(
+        "## atomc bench, {}\n\n{} kernels, targets {}, {} repeat(s) per measurement, medians.\n",
+        bench::utc_date(),
         kernels.len(),
         args.targets,
         args.repeat
     );
+    for &t in &config.targets {
+        let v = bench::ptxas_version(t).unwrap_or_else(|| "not installed".into());
+        header.push_str(&format!("ptxas for {t}: {v}\n"));
+    }
     let md = bench::write_reports(&rows, &args.out, &header)?;
     println!("{md}");
     println!("wrote {}/bench.csv, bench.md, bench.svg", args.out.display());

@@ -92,6 +92,7 @@ pub fn compile_sass(func: &Function, target: Target) -> Result<SassOutput, Compi
     let allocated = allocate(func, target)?;
     let arch = match target {
         Target::Sm90 => atomc_emit::sass::sm90(),
+        Target::Sm50 => atomc_emit::sass::sm50(),
         _ => return Err(CompileError::NoSuchOutput { target, emit: "asm" }),
     };
     let kernel = atomc_emit::codegen::emit(&allocated.code, arch)

@@ -105,7 +105,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let b = resolve(b);
         let at = block_first[b.index()].unwrap_or(placed_len);
-        (at * arch.word_bytes) as u64
+        arch.instr_addr(at)
     };
 
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
@@ -116,7 +116,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut exit_offsets = Vec::new();
     for (i, p) in placed.iter().enumerate() {
-        let addr = (i * arch.word_bytes) as u64;
+        let addr = arch.instr_addr(i);
         let text = p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len)));
         let mut ins = assemble(arch, &text, addr)?;
         let s = sched[i];
@@ -127,10 +127,10 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         let _ = p.target;
         instrs.push(ins);
     }
-    let self_addr = (instrs.len() * arch.word_bytes) as u64;
+    let self_addr = arch.instr_addr(instrs.len());
     instrs.push(assemble(arch, &format!("BRA 0x{self_addr:x} ;"), self_addr)?);
-    while (instrs.len() * arch.word_bytes) % 128 != 0 {
-        let addr = (instrs.len() * arch.word_bytes) as u64;
+    while !arch.is_padded(instrs.len()) {
+        let addr = arch.instr_addr(instrs.len());
         instrs.push(assemble(arch, "NOP ;", addr)?);
     }
     Ok(SassKernel { instrs, body_len, exit_offsets })
@@ -167,6 +167,14 @@ fn dep_info(inst: &SassInst, block_start: bool) -> DepInfo {
     if let Some((p, _)) = inst.guard {
         reads.push(256 + p as u16);
     }
+    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `IADD.X` reads it
+    // (tracked as pseudo-register 264, after the predicates).
+    if inst.opcode.ends_with(".CC") {
+        writes.push(264);
+    }
+    if inst.opcode.starts_with("IADD.X") {
+        reads.push(264);
+    }
     let _ = Reg::Zero;
     let (fixed_latency, barrier) = match inst.latency {
         Latency::Fixed(n) => (Some(if writes.iter().any(|&w| w >= 256) { 13 } else { n }), false),
@@ -187,7 +195,7 @@ impl SassKernel {
     pub fn listing(&self, arch: &Arch, sched: bool) -> String {
         let mut s = String::new();
         for (i, ins) in self.instrs.iter().enumerate() {
-            let addr = (i * arch.word_bytes) as u64;
+            let addr = arch.instr_addr(i);
             let text = if sched { arch.print_with_sched(ins, addr) } else { arch.print_at(ins, addr) };
             s.push_str(&format!("/*{addr:04x}*/  {text}\n"));
         }

@@ -236,7 +236,9 @@ impl Isel<'_> {
             full
         };
         let rb = MOp::Reg { reg: data.part(0), width: half, rule: OperandRule::Use, neg: false };
-        let rc = if zero_swap { MOp::rz() } else { MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false } };
+        let rc = if zero_swap {
+            MOp::Reg { reg: Reg::Zero, width: half, rule: OperandRule::Use, neg: false }
+        } else { MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false } };
         let size = if wide { ".64" } else { "" };
         let opc = match space {
             AddrSpace::Shared => format!("ATOMS.CAS{size}"),

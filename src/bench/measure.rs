@@ -72,7 +72,8 @@ fn compile_in_process(k: &Kernel, target: Target) -> Result<f64, String> {
 
 /// The base mnemonic of a SASS line (`@!P0 IMAD.WIDE.U32 ...` -> `IMAD`).
 fn mnemonic(text: &str) -> &str {
-    let t = text.trim();
+    // sm_50 listings mark dual-issue pairs with `{` ... `}`.
+    let t = text.trim().trim_start_matches('{').trim_start();
     let t = if t.starts_with('@') { t.split_once(' ').map(|(_, r)| r.trim_start()).unwrap_or(t) } else { t };
     let word = t.split_whitespace().next().unwrap_or("");
     word.split('.').next().unwrap_or(word).trim_end_matches(';')
@@ -85,7 +86,7 @@ fn is_padding(text: &str, offset: u32) -> bool {
     if m == "NOP" {
         return true;
     }
-    if m == "BRA" && !text.trim_start().starts_with('@') {
+    if m == "BRA" && !text.trim_start().trim_start_matches('{').trim_start().starts_with('@') {
         let target = text.split_whitespace().nth(1).map(|t| t.trim_end_matches(';'));
         if let Some(t) = target.and_then(|t| t.strip_prefix("0x")) {
             return u32::from_str_radix(t, 16).ok() == Some(offset);
@@ -283,6 +284,7 @@ mod tests {
         assert!(is_padding("NOP", 0x10));
         assert_eq!(mnemonic("@!P0 IMAD.WIDE.U32 R0, R4, 0x4, R0"), "IMAD");
         assert_eq!(mnemonic("EXIT ;"), "EXIT");
+        assert_eq!(mnemonic("{         VOTE.ANY R0, PT, PT"), "VOTE");
         assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), Some(2.5));
     }

@@ -89,6 +89,17 @@ fn parse_float(t: &str) -> Option<f64> {
     }
 }
 
+/// The f32 bits of a float immediate's text (keeps signalling NaNs signalling).
+fn parse_f32_bits(t: &str) -> Option<u32> {
+    match t {
+        "+SNAN" => Some(0x7f80_0001),
+        "-SNAN" => Some(0xff80_0001),
+        "+QNAN" | "QNAN" => Some(0x7fc0_0000),
+        "-QNAN" => Some(0xffc0_0000),
+        _ => parse_float(t).map(|f| (f as f32).to_bits()),
+    }
+}
+
 impl Arch {
     fn parse_operand(&self, spec: &OpSpec, t: &str, col: usize, addr: u64, reuse: &mut u8) -> Result<Operand, PErr> {
         let bad = |what: &str| (col, format!("expected {}, found `{}`", what, t));
@@ -145,8 +156,8 @@ impl Arch {
                     if t.contains("0x") {
                         return Err(bad("a float immediate"));
                     }
-                    let f = parse_float(t).ok_or_else(|| bad("a float immediate"))?;
-                    Ok(Operand::Imm((f as f32).to_bits() as i64))
+                    let b = parse_f32_bits(t).ok_or_else(|| bad("a float immediate"))?;
+                    Ok(Operand::Imm(b as i64))
                 }
                 ImmKind::F64Hi => {
                     let f = parse_float(t).ok_or_else(|| bad("a float immediate"))?;

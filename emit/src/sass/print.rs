@@ -5,18 +5,32 @@ use super::instr::{Instr, Operand, Pred, Reg};
 use super::Arch;
 use std::fmt::Write;
 
-/// Formats like C's `printf("%.20g", v)`, which is how nvdisasm shows float immediates;
-/// infinities and NaNs use nvdisasm's `+INF`, `-INF`, `+QNAN`, `-QNAN` spelling.
-pub fn fmt_g20(v: f64) -> String {
+/// Formats a float immediate the way nvdisasm does: C's `%.20g` below 1e9, `%.20e` (trailing
+/// zeros kept) from 1e9 up, `0` / `-0.0` for zeros, and `+INF`, `-INF`, `+QNAN`, `-SNAN`, ...
+/// (`snan` says whether a NaN had its quiet bit clear in the original encoding). nvdisasm
+/// follows the special spellings (and `-0.0`) with a blank, so `+INF , PT` is exact.
+pub fn fmt_float(v: f64, snan: bool) -> String {
     if v.is_nan() {
-        return if v.is_sign_negative() { "-QNAN".into() } else { "+QNAN".into() };
+        let sign = if v.is_sign_negative() { '-' } else { '+' };
+        return format!("{}{} ", sign, if snan { "SNAN" } else { "QNAN" });
     }
     if v.is_infinite() {
-        return if v < 0.0 { "-INF".into() } else { "+INF".into() };
+        return if v < 0.0 { "-INF ".into() } else { "+INF ".into() };
     }
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if v.is_sign_negative() { "-0.0 ".into() } else { "0".into() };
     }
+    if v.abs() >= 1e9 {
+        let sci = format!("{:.20e}", v);
+        let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+        let x: i32 = exp.parse().unwrap_or(0);
+        return format!("{}e{}{:02}", mant, if x < 0 { '-' } else { '+' }, x.abs());
+    }
+    fmt_g20(v)
+}
+
+/// C's `printf("%.20g", v)` for finite, non-zero values.
+pub fn fmt_g20(v: f64) -> String {
     const P: i32 = 20;
     let sci = format!("{:.*e}", (P - 1) as usize, v);
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -150,8 +164,14 @@ impl Arch {
                     let _ = write!(s, "0x{:x}", *v as u64);
                 }
                 ImmKind::SignedHex => s.push_str(&hex_signed(*v)),
-                ImmKind::F32 => s.push_str(&fmt_g20(f32::from_bits(*v as u32) as f64)),
-                ImmKind::F64Hi => s.push_str(&fmt_g20(f64::from_bits((*v as u64) << 32))),
+                ImmKind::F32 => {
+                    let b = *v as u32;
+                    s.push_str(&fmt_float(f32::from_bits(b) as f64, b & 0x0040_0000 == 0))
+                }
+                ImmKind::F64Hi => {
+                    let b = (*v as u64) << 32;
+                    s.push_str(&fmt_float(f64::from_bits(b), b & 0x0008_0000_0000_0000 == 0))
+                }
             },
             (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {
                 let _ = write!(s, "c[0x{:x}][", bank);
@@ -264,7 +284,7 @@ fn pred_text(p: Pred, prefix: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::fmt_g20;
+    use super::{fmt_float, fmt_g20};
 
     #[test]
     fn floats_like_printf_g20() {
@@ -272,7 +292,10 @@ mod tests {
         assert_eq!(fmt_g20(100.0), "100");
         assert_eq!(fmt_g20(1.5), "1.5");
         assert_eq!(fmt_g20(3.0 * 2f64.powi(-24)), "1.78813934326171875e-07");
-        assert_eq!(fmt_g20(f32::MAX as f64), "3.4028234663852885981e+38");
-        assert_eq!(fmt_g20(f64::INFINITY), "+INF");
+        assert_eq!(fmt_float(f32::MAX as f64, false), "3.40282346638528859812e+38");
+        assert_eq!(fmt_float(f64::INFINITY, false), "+INF ");
+        assert_eq!(fmt_float(-0.0, false), "-0.0 ");
+        assert_eq!(fmt_float(16777216.0, false), "16777216");
+        assert_eq!(fmt_float(1e9, false), "1.00000000000000000000e+09");
     }
 }

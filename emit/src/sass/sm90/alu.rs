@@ -43,7 +43,11 @@ fn key(base: &str, kind: u64) -> &'static str {
 /// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
 fn imad_alias(mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
     let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
-    let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255) || *o == Operand::Imm(0);
+    // nvdisasm uses the aliases only when no source is a uniform register or constant.
+    if [a, b, c].iter().any(|o| !matches!(o, Operand::Reg(_) | Operand::Imm(_))) {
+        return None;
+    }
+    let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255 && !r.neg) || *o == Operand::Imm(0);
     let is_one = |o: &Operand| *o == Operand::Imm(1);
     if is_zero(a) || is_zero(b) || (is_one(b) && is_zero(c)) {
         return Some("MOV");
@@ -84,6 +88,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 OpSpec::UReg(_) => urmod(32, bneg, bnot),
                 other => other,
             };
+            let c = match c {
+                OpSpec::Reg(_) if !x => rmod(64, Some(2), Some(75), None, None),
+                other => other,
+            };
             f = f.op(r(16)).op(p_opt(81)).op(p_opt(84)).op(a).op(b).op(c);
             if x {
                 f = f.op(pn(87, 90)).op(pn(77, 80));
@@ -104,6 +112,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             } else {
                 f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
             }
+            let c = match c {
+                OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
+                other => other,
+            };
             f = f.op(r(16)).op(rs(24, 0)).op(b).op(c);
             if x {
                 f = f.op(pn(87, 90));
@@ -164,7 +176,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // SEL / FSEL: Rd = Pp ? Ra : B.
     for (mn, opc) in [("SEL", 0x07u64), ("FSEL", 0x08)] {
         for (kind, b91, b) in two(if mn == "SEL" { ImmKind::Hex } else { ImmKind::F32 }) {
-            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(pn(87, 90)).done(out);
+            // FSEL's A source takes negation / absolute value (72 / 73).
+            let a = if mn == "FSEL" { rmod(24, Some(0), Some(72), Some(73), None) } else { rs(24, 0) };
+            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(a).op(b).op(pn(87, 90)).done(out);
         }
     }
 }
@@ -191,6 +205,12 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     }
     // VIADD Rd, Ra, B.
     for (kind, b91, b) in two(ImmKind::SignedHex) {
+        let b = match b {
+            OpSpec::Reg(_) => rmod(32, Some(1), Some(63), None, None),
+            OpSpec::UReg(_) => urmod(32, Some(63), None),
+            OpSpec::Imm(_) => imm(32, 32, ImmKind::Hex),
+            other => other,
+        };
         form(key("VIADD", kind), "VIADD", (kind << 8) | 0x36).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).done(out);
     }
     // VIMNMX: signed unless bit 72 is clear; Pp picks min (PT) or max (!PT).
@@ -221,10 +241,11 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     // Uniform datapath.
     form("UMOV.8", "UMOV", 0x882).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
     form("UMOV.c", "UMOV", 0xc82).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
-    form("UIADD3.8", "UIADD3", 0x890).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
+    form("UIADD3.8", "UIADD3", 0x890).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(urmod(24, Some(72), None)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
     form("UIADD3.2", "UIADD3", 0x290).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
     form("ULEA.2", "ULEA", 0x291).uniform().fix(64, 11, 0x3f).fix(80, 12, 0xf8e).op(ur(16)).op(ur(24)).op(ur(32)).op(imm(75, 5, ImmKind::Hex)).done(out);
     form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
+    form("UBREV", "UBREV", 0x2be).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("VOTEU", "VOTEU", 0x886)
         .fix(84, 3, 0)
@@ -247,5 +268,37 @@ pub(super) fn plop3(out: &mut Vec<Form>) {
         .op(pn(68, 71))
         .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
         .op(imm(16, 8, ImmKind::Hex))
+        .done(out);
+}
+
+/// IMAD.HI, IABS, SHFL.
+pub(super) fn misc(out: &mut Vec<Form>) {
+    for (kind, b91, b, c) in three(ImmKind::SignedHex) {
+        if kind == 0x4 {
+            continue;
+        }
+        form(key("IMAD.HI", kind), "IMAD", (kind << 8) | 0x27)
+            .fix(91, 1, b91)
+            .fix(81, 3, 7)
+            .fix(87, 4, 0xf)
+            .lit("HI")
+            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(c)
+            .done(out);
+    }
+    for (kind, b91, b) in two(ImmKind::SignedHex) {
+        form(key("IABS", kind), "IABS", (kind << 8) | 0x13).fix(91, 1, b91).op(r(16)).op(b).done(out);
+    }
+    // SHFL with immediate lane (53..57) and clamp (40..52); mode 58..59.
+    form("SHFL.ii", "SHFL", 0xf89)
+        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+        .op(p(81))
+        .op(r(16))
+        .op(rs(24, 0))
+        .op(imm(53, 5, ImmKind::Hex))
+        .op(imm(40, 13, ImmKind::Hex))
         .done(out);
 }

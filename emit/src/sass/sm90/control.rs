@@ -9,8 +9,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // Relative branch: signed offset in 4-byte units from the next instruction, bits 16..23
     // then 34..81; bits 32..33 select .U / .DIV.
     form("BRA", "BRA", 0x947)
-        .fix(87, 4, 7)
         .m(g("mode", 32, 2, &[(0, ""), (1, "U"), (2, "DIV")]))
+        .op(OpSpec::Pred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: true }))
         .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
         .done(out);
     form("BSSY", "BSSY", 0x945).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).op(OpSpec::Target(Field::new(34, 48))).done(out);

@@ -19,6 +19,16 @@ fn a_src() -> OpSpec {
     rmod(24, Some(0), Some(72), Some(73), None)
 }
 
+/// Flush-to-zero, bit 80.
+fn ftz() -> ModGroup {
+    flag(80, "FTZ")
+}
+
+/// Rounding, bits 78..79 (round-to-nearest is the default).
+fn rnd() -> ModGroup {
+    g("rnd", 78, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])
+}
+
 fn b_reg() -> OpSpec {
     rmod(32, Some(1), Some(63), Some(62), None)
 }
@@ -33,7 +43,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             if !(mn == "DADD" && kind == 0x2) {
                 f = f.fix(64, 8, 0);
             }
-            f.op(r(16)).op(a_src()).op(b).done(out);
+            if mn == "FADD" {
+                f = f.m(ftz());
+            }
+            f.m(rnd()).op(r(16)).op(a_src()).op(b).done(out);
         }
     }
     // FMUL / DMUL.
@@ -41,9 +54,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if mn == "FMUL" {
-                f = f.m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")]));
+                f = f.m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")])).m(ftz());
             }
-            f.op(r(16)).op(a_src()).op(b).done(out);
+            let b = match b {
+                OpSpec::Reg(_) => rmod(32, Some(1), Some(63), None, None),
+                other => other,
+            };
+            f.m(rnd()).op(r(16)).op(rmod(24, Some(0), Some(72), None, None)).op(b).done(out);
         }
     }
     // FFMA / DFMA.
@@ -57,12 +74,21 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             (0x6, 0, rs(64, 1), cbank()),
             (0xe, 1, rs(64, 1), ur(32)),
         ] {
-            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(c).done(out);
+            // Negation: A at 72, C (when a register) at 75.
+            let c = match c {
+                OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
+                other => other,
+            };
+            let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
+            if mn == "FFMA" {
+                f = f.m(ftz());
+            }
+            f.m(rnd()).op(r(16)).op(rmod(24, Some(0), Some(72), None, None)).op(b).op(c).done(out);
         }
     }
     // FMNMX: Pp selects min (PT) or max (!PT).
     for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
-        form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(pn(87, 90)).done(out);
+        form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).m(ftz()).op(r(16)).op(a_src()).op(b).op(pn(87, 90)).done(out);
     }
     // FSETP: 4-bit compare 76..79, combine 74..75.
     let fcmp: &[(u64, &'static str)] = &[
@@ -87,10 +113,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b)
             .fix(91, 1, b91)
             .m(g("cmp", 76, 4, fcmp))
+            .m(ftz())
             .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
             .op(p(81))
             .op(p(84))
-            .op(rs(24, 0))
+            .op(a_src())
             .op(b)
             .op(pn(87, 90))
             .done(out);
@@ -102,6 +129,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("F2I.TRUNC.NTZ", "F2I", 0x305, &["TRUNC", "NTZ"][..], 0x20f1),
         ("F2F.F32.F64", "F2F", 0x310, &["F32", "F64"][..], 0x3010),
         ("F2F.F64.F32", "F2F", 0x310, &["F64", "F32"][..], 0x2018),
+        ("F2I.U32.TRUNC.NTZ", "F2I", 0x305, &["U32", "TRUNC", "NTZ"][..], 0x20f0),
+        ("F2I.NTZ", "F2I", 0x305, &["NTZ"][..], 0x2031),
+        ("F2I.FTZ.U32.TRUNC.NTZ", "F2I", 0x305, &["FTZ", "U32", "TRUNC", "NTZ"][..], 0x21f0),
+        ("I2F.F64", "I2F", 0x312, &["F64"][..], 0x201c),
+        ("I2F.RP", "I2F", 0x306, &["RP"][..], 0x2094),
+        ("I2F.U32.RP", "I2F", 0x306, &["U32", "RP"][..], 0x2090),
     ] {
         let mut f = form(k, mn, opc).fix(72, 16, bits);
         for l in lits {
@@ -109,4 +142,34 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
         f.op(r(16)).op(rs(32, 1)).done(out);
     }
+    // The uniform-register source variant of the I2F forms (0xD06, bit 91).
+    form("I2F.U32.RP.ur", "I2F", 0xd06).fix(91, 1, 1).fix(72, 16, 0x2090).lit("U32").lit("RP").op(r(16)).op(ur(32)).done(out);
+}
+
+/// Multi-function unit, FCHK, F2FP.
+pub(super) fn mufu(out: &mut Vec<Form>) {
+    form("MUFU", "MUFU", 0x308)
+        .m(g(
+            "op",
+            74,
+            4,
+            &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (6, "RCP64H"), (7, "RSQ64H"), (8, "SQRT"), (9, "TANH")],
+        ))
+        .op(r(16))
+        .op(rs(32, 1))
+        .done(out);
+    form("MUFU.i", "MUFU", 0x908)
+        .m(g("op", 74, 4, &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (8, "SQRT"), (9, "TANH")]))
+        .op(r(16))
+        .op(imm(32, 32, ImmKind::F32))
+        .done(out);
+    // The 64-bit reciprocal seeds read their immediate as the high half of a double.
+    form("MUFU.i64", "MUFU", 0x908)
+        .fix(75, 3, 3)
+        .m(g("op", 74, 1, &[(0, "RCP64H"), (1, "RSQ64H")]))
+        .op(r(16))
+        .op(imm(32, 32, ImmKind::F64Hi))
+        .done(out);
+    form("FCHK", "FCHK", 0x302).op(p(81)).op(rs(24, 0)).op(rs(32, 1)).done(out);
+    form("F2FP.F16.F32.PACK_AB", "F2FP", 0x23e).fix(64, 8, 0xff).lit("F16").lit("F32").lit("PACK_AB").op(r(16)).op(rs(24, 0)).op(rs(32, 1)).done(out);
 }

@@ -28,6 +28,8 @@ pub fn sm90() -> &'static Arch {
         alu::forms(&mut forms);
         alu::more_forms(&mut forms);
         alu::plop3(&mut forms);
+        alu::misc(&mut forms);
+        float::mufu(&mut forms);
         float::forms(&mut forms);
         Arch::new(
             "sm_90",

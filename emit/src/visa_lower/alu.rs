@@ -154,9 +154,6 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             l.vals.insert(res, Loc::Const(bits));
         }
         InstData::Fconst { bits, .. } => {
-            if rt == IrType::F16 {
-                return Err(l.reject(inst, "f16 values are not lowered for vISA"));
-            }
             l.vals.insert(res, Loc::Const(bits));
         }
         InstData::Special { reg } => {
@@ -524,6 +521,32 @@ fn convert(
             let r = l.def_var(res, u)?;
             let d = l.dst(r, dty);
             l.k.mov(ex, d, s);
+        }
+        // f16 lives in the low half of a dword: read and write it through
+        // an `hf` view with stride 2.
+        ConvOp::Fpromote if from == IrType::F16 && to == IrType::F32 => {
+            let s = match l.mat(arg)? {
+                Loc::Const(b) => Operand::imm(Imm::hf_bits(b as u16)),
+                Loc::Var { var, uniform } => {
+                    let h = l.view(var, Type::HF);
+                    let region = if uniform {
+                        crate::visa::Region::SCALAR
+                    } else {
+                        crate::visa::Region::STRIDE2
+                    };
+                    Operand::src_at(h, 0, 0, region)
+                }
+                _ => return Err(l.reject(inst, "not a number")),
+            };
+            let r = l.def_var(res, u)?;
+            l.k.mov(ex, Operand::dst(r), s);
+        }
+        ConvOp::Fdemote if from == IrType::F32 && to == IrType::F16 => {
+            let s = l.src(arg, Type::F)?;
+            let r = l.def_var(res, u)?;
+            l.k.mov(ex, Operand::dst(r), Operand::imm(Imm::ud(0)));
+            let h = l.view(r, Type::HF);
+            l.k.mov(ex, Operand::dst_at(h, 0, 0, if u { 1 } else { 2 }), s);
         }
         ConvOp::Fpromote if from == IrType::F32 && to == IrType::F64 && !l.no_fp64() => {
             let s = l.src(arg, Type::F)?;

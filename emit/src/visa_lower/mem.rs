@@ -362,8 +362,26 @@ fn blocks(t: IrType) -> Option<Blocks> {
 }
 
 fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: Address) -> Result<(), LowerError> {
-    let b = blocks(ty).ok_or_else(|| l.reject(inst, "16-bit plain loads and stores are not lowered for vISA"))?;
     let Some(r) = res else { return Ok(()) };
+    if ty.bits() == 16 {
+        // No 2-byte block in svm_gather: a 16-bit load is `or.16` with 0
+        // (TGLLP and newer have `.16` atomics).
+        let a = l.address(addr)?;
+        let zero = l.tmp(Type::UD, false);
+        let ex = l.exec(false);
+        l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm::ud(0)));
+        let dst = result(l, Some(r), Type::UD)?;
+        emit_atomic(
+            l,
+            false,
+            AtomicOp::Or,
+            AtomicWidth::W16,
+            [Operand::raw(a), dst, Operand::raw(zero), Operand::null()],
+        )?;
+        after(l, Some(r), ty, AtomicWidth::W16);
+        return Ok(());
+    }
+    let b = blocks(ty).ok_or_else(|| l.reject(inst, "no svm_gather block holds this type"))?;
     if canonical(ty).is_none() {
         return Err(l.reject(inst, "no vISA type holds this value"));
     }
@@ -399,7 +417,15 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
 }
 
 fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Value) -> Result<(), LowerError> {
-    let b = blocks(ty).ok_or_else(|| l.reject(inst, "16-bit plain loads and stores are not lowered for vISA"))?;
+    if ty.bits() == 16 {
+        // No 2-byte block in svm_scatter: a 16-bit store is `xchg.16` with
+        // the result dropped.
+        let a = l.address(addr)?;
+        let s = l.raw_src(value, Type::UD)?;
+        let ops = [Operand::raw(a), Operand::null(), Operand::raw(s), Operand::null()];
+        return emit_atomic(l, false, AtomicOp::Xchg, AtomicWidth::W16, ops);
+    }
+    let b = blocks(ty).ok_or_else(|| l.reject(inst, "no svm_scatter block holds this type"))?;
     let dt = if ty.bits() == 64 { Type::UQ } else { Type::UD };
     let a = l.address(addr)?;
     let s = l.raw_src(value, dt)?;

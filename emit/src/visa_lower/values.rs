@@ -24,7 +24,9 @@ pub(crate) enum Loc {
 /// The vISA element type an IR type is kept in (`None`: not representable).
 pub(crate) fn canonical(t: IrType) -> Option<Type> {
     Some(match t {
-        IrType::I8 | IrType::I16 | IrType::I32 | IrType::F16x2 | IrType::BF16x2 => Type::UD,
+        // f16 too: its bits, zero-extended (no f16 arithmetic is lowered,
+        // but it can be moved, exchanged and compared-and-swapped).
+        IrType::I8 | IrType::I16 | IrType::F16 | IrType::I32 | IrType::F16x2 | IrType::BF16x2 => Type::UD,
         IrType::I64 | IrType::Surface => Type::UQ,
         IrType::Ptr(s) if s.pointer_bits() == 64 => Type::UQ,
         IrType::F32 => Type::F,

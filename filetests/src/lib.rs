@@ -62,7 +62,7 @@ pub fn clif_body(source: &str) -> String {
             header = false;
         }
         let code = testfile::split_comment(line).0.trim();
-        if !(header && !code.is_empty()) {
+        if !header || code.is_empty() {
             out.push_str(line);
         }
         out.push('\n');

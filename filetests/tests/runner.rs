@@ -59,7 +59,7 @@ fn filecheck_lines_pass_and_fail() {
         format!("test compile\ntarget sm_90\n\n{KERNEL}; check: RETURN\n; nextln: ATOMIC_RMW\n"),
     )
     .unwrap();
-    let s = run(&[dir.clone()], &opts(&dir), &Fake);
+    let s = run(std::slice::from_ref(&dir), &opts(&dir), &Fake);
     let report = s.report(true);
     assert_eq!((s.passed(), s.failed()), (1, 1), "{report}");
     assert!(
@@ -75,7 +75,7 @@ fn precise_output_fails_with_a_diff_then_blesses() {
     let path = dir.join("p.atom");
     let src = format!(";; a note that stays\ntest compile precise-output\ntarget sm_90\n\n{KERNEL}\n; // k sm_90 asm\n; ATOMIC_RMW\n; WRONG\n\n;; a note before the next function\n{}", KERNEL.replace("%k", "%j"));
     std::fs::write(&path, &src).unwrap();
-    let s = run(&[path.clone()], &opts(&dir), &Fake);
+    let s = run(std::slice::from_ref(&path), &opts(&dir), &Fake);
     let report = s.report(false);
     assert_eq!(s.failed(), 1, "{report}");
     assert!(
@@ -87,7 +87,7 @@ fn precise_output_fails_with_a_diff_then_blesses() {
         bless: true,
         ..opts(&dir)
     };
-    let s = run(&[path.clone()], &bless, &Fake);
+    let s = run(std::slice::from_ref(&path), &bless, &Fake);
     assert_eq!(s.failed(), 0, "{}", s.report(true));
     let blessed = std::fs::read_to_string(&path).unwrap();
     assert!(
@@ -110,7 +110,7 @@ fn panics_and_compile_errors_are_failures() {
     std::fs::write(dir.join("a.atom"), format!("test compile\ntarget panic\n\n{KERNEL}")).unwrap();
     std::fs::write(dir.join("b.atom"), format!("test compile\ntarget fail\n\n{KERNEL}")).unwrap();
     std::fs::write(dir.join("c.atom"), format!("test compile\n\n{KERNEL}")).unwrap();
-    let s = run(&[dir.clone()], &opts(&dir), &Fake);
+    let s = run(std::slice::from_ref(&dir), &opts(&dir), &Fake);
     let report = s.report(false);
     assert_eq!(s.failed(), 3, "{report}");
     assert!(report.contains("panicked: the fake backend panics"), "{report}");
@@ -141,10 +141,10 @@ fn snapshots_are_compared() {
         snapshots: true,
         ..opts(&dir)
     };
-    let s = run(&[dir.clone()], &with, &Fake);
+    let s = run(std::slice::from_ref(&dir), &with, &Fake);
     assert_eq!(s.failed(), 0, "{}", s.report(true));
     std::fs::write(&snap, "---\nsource: filetests\n---\n// k sm_90 asm\nOLD\n").unwrap();
-    let s = run(&[dir.clone()], &with, &Fake);
+    let s = run(std::slice::from_ref(&dir), &with, &Fake);
     let report = s.report(false);
     assert_eq!(s.failed(), 1, "{report}");
     assert!(report.contains("snapshot `s__k__sm_90` differs"), "{report}");
@@ -176,6 +176,6 @@ fn a_slow_file_is_reported_and_still_finishes_on_one_thread() {
     std::fs::write(dir.join("slow.atom"), format!("test compile\ntarget slow\n\n{KERNEL}")).unwrap();
     std::fs::write(dir.join("fast.atom"), format!("test print\n\n{KERNEL}")).unwrap();
     let o = RunOptions { threads: Some(1), stall_after: std::time::Duration::from_millis(100), ..opts(&dir) };
-    let s = run(&[dir.clone()], &o, &Fake);
+    let s = run(std::slice::from_ref(&dir), &o, &Fake);
     assert_eq!((s.passed(), s.failed()), (2, 0), "{}", s.report(true));
 }

@@ -197,6 +197,24 @@ impl Isel<'_> {
                 self.push_raw(inst)
             }
             (o, []) if o.starts_with("MEMBAR.") => self.push_raw(inst),
+            // Surface atomics: sm_50 spells the 64-bit size U64 and has no SURED in this
+            // table; an unused result goes to RZ, as ptxas does for shared atomics.
+            (o, _) if o.starts_with("SUATOM.") || o.starts_with("SURED.") => {
+                let (mn, mods) = o.split_once('.').unwrap_or((o, ""));
+                let mods: Vec<&str> = mods.split('.').map(|t| if t == "64" { "U64" } else { t }).collect();
+                inst.opcode = format!("SUATOM.{}", mods.join("."));
+                if mn == "SURED" {
+                    let width = match ops.first() {
+                        Some(MOp::Reg { width, .. }) if ops.len() == 2 => *width,
+                        _ => ops.get(1).map_or(1, |o| if let MOp::Reg { width, .. } = o { *width } else { 1 }),
+                    };
+                    inst.ops.insert(0, MOp::Reg { reg: Reg::Zero, width, rule: OperandRule::Def, neg: false });
+                    if let RegForm::SurfaceAtom { coords, wide, cas, bindless, .. } = inst.form {
+                        inst.form = RegForm::SurfaceAtom { coords, wide, cas, has_dst: true, bindless };
+                    }
+                }
+                self.push_raw(inst);
+            }
             ("BAR.SYNC.DEFER_BLOCKING", [n]) => {
                 let mut i = SassInst::new("BAR.SYNC", [*n], Latency::Control);
                 i.guard = inst.guard;

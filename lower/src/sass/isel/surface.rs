@@ -98,11 +98,10 @@ impl Isel<'_> {
             }
             _ => unreachable!("only surface atomics come here"),
         };
-        if !self.target.strong_qualifiers {
-            return Err(self.err("surface atomics are selected for sm_90 only"));
-        }
+        // sm_50 also has bound surfaces: the slot is SUATOM's immediate header index.
         let handle = match access.surface {
-            SurfaceRef::Handle(h) => h,
+            SurfaceRef::Handle(h) => Some(h),
+            SurfaceRef::Slot(_) if self.is_sm50() => None,
             SurfaceRef::Slot(n) => {
                 return Err(self.err(format!(
                     "sm_90 surface atomics take a bindless handle; bound slot {n} has no SUATOM form there"
@@ -134,8 +133,14 @@ impl Isel<'_> {
         };
         let data_parts: Vec<MOp> = values.iter().flat_map(|&v| self.words(v)).collect();
         let data = self.tuple(&data_parts);
-        let h = self.reg(handle);
-        let handle_op = MOp::use_(if h.class() == RegClass::Pair { h.lo() } else { h.reg() });
+        let handle_op = match (handle, access.surface) {
+            (Some(handle), _) => {
+                let h = self.reg(handle);
+                MOp::use_(if h.class() == RegClass::Pair { h.lo() } else { h.reg() })
+            }
+            (None, SurfaceRef::Slot(n)) => MOp::Imm(n as i64),
+            (None, SurfaceRef::Handle(_)) => unreachable!("handles are Some above"),
+        };
         let data_field = MOp::Reg { reg: data.reg(), width: data.class().width(), rule: OperandRule::Use, neg: false };
         let used = self.result_used();
         let form = RegForm::SurfaceAtom {
@@ -143,7 +148,7 @@ impl Isel<'_> {
             wide: ty.bits() == 64,
             cas: op.is_none(),
             has_dst: used || op.is_none() || op == Some(RmwOp::Xchg),
-            bindless: true,
+            bindless: handle.is_some(),
         };
         let addr = MOp::Mem { base: coord.reg(), width: coords.len() as u8, offset: 0 };
         let inst = if form_has_dst(&form) {

@@ -334,13 +334,19 @@ impl Arch {
         let mut last = format!("unknown mnemonic `{}`", toks[0]);
         for &fi in self.candidates(toks[0]) {
             let form = &self.forms[fi as usize];
-            let Some(mods) = match_mods(&form.mods, &toks[1..]) else {
+            // An alias spelling (IMAD.MOV) may follow the mnemonic; it must match the operands.
+            let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
+                (Some(_), Some(t)) if match_mods(&form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
+                _ => (None, &toks[1..]),
+            };
+            let Some(mods) = match_mods(&form.mods, mod_toks) else {
                 last = format!("modifiers of `{}` fit no form of {}", opcode, toks[0]);
                 continue;
             };
             let ins = Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
             match self.encode_word(&ins) {
-                Ok(_) => return Ok(ins),
+                Ok(_) if form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => return Ok(ins),
+                Ok(_) => last = format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)),
                 Err(e) => last = e.to_string(),
             }
         }

@@ -41,7 +41,7 @@ fn key(base: &str, kind: u64) -> &'static str {
 }
 
 /// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
-fn imad_alias(mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
+fn imad_alias(_mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
     let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
     // nvdisasm uses the aliases only when no source is a uniform register or constant.
     if [a, b, c].iter().any(|o| !matches!(o, Operand::Reg(_) | Operand::Imm(_))) {

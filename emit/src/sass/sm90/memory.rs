@@ -26,8 +26,6 @@ fn load_sem() -> ModGroup {
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
-    let desc32 = MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) };
-    let desc64 = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };
     // Loads and stores. Plain forms: generic LD 0x980 (offset 32..63), LDG 0x381, ST 0x385,
     // STG 0x386. Uniform-register forms (bits 90..91 set, `.E` required): bit 76 selects
     // `desc[URx][Ra.64]` over `[Ra.64+URx]`; the UR sits in 32..37 for loads, 64..69 for stores.

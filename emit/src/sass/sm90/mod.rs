@@ -154,10 +154,6 @@ pub(super) fn pn(lo: u8, not: u8) -> OpSpec {
 pub(super) fn p_opt(lo: u8) -> OpSpec {
     OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: true })
 }
-/// Uniform predicate with a negation bit.
-pub(super) fn upn(lo: u8, not: u8) -> OpSpec {
-    OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false })
-}
 pub(super) fn imm(lo: u8, width: u8, kind: ImmKind) -> OpSpec {
     OpSpec::Imm(ImmSpec { field: Field::new(lo, width), kind })
 }

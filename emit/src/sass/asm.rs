@@ -480,12 +480,14 @@ impl Arch {
             };
             let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
             // Predicates nvdisasm hides when PT may be left out (the last ones of each run first).
-            let hideable: Vec<usize> = (0..form.ops.len()).filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) if p.hide_pt)).collect();
+            let hideable: Vec<usize> =
+                (0..form.ops.len()).filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt)).collect();
             let mut operands = operands.clone();
             if operands.len() < form.ops.len() && form.ops.len() - operands.len() <= hideable.len() {
                 let k = form.ops.len() - operands.len();
                 for &h in &hideable[hideable.len() - k..] {
-                    operands.insert(h, (opcode_col, "PT"));
+                    let pt = if matches!(form.ops[h], OpSpec::UPred(_)) { "UPT" } else { "PT" };
+                    operands.insert(h, (opcode_col, pt));
                 }
             }
             if form.ops.len() != operands.len() {

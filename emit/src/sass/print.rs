@@ -103,10 +103,14 @@ impl Arch {
         let mut first = true;
         let hidden = |k: usize| -> bool {
             // A hideable PT is left out when every hideable predicate right after it is PT too.
-            form.ops[k..].iter().zip(&ins.ops[k..]).take_while(|(sp, _)| matches!(sp, OpSpec::Pred(p) if p.hide_pt)).all(|(_, o)| *o == Operand::Pred(Pred::PT))
+            form.ops[k..]
+                .iter()
+                .zip(&ins.ops[k..])
+                .take_while(|(sp, _)| matches!(sp, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
+                .all(|(_, o)| *o == Operand::Pred(Pred::PT) || *o == Operand::UPred(Pred::PT))
         };
         for (k, (spec, op)) in form.ops.iter().zip(&ins.ops).enumerate() {
-            if matches!(spec, OpSpec::Pred(p) if p.hide_pt) && hidden(k) {
+            if matches!(spec, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt) && hidden(k) {
                 continue;
             }
             s.push_str(if first { " " } else { ", " });

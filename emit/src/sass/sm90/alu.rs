@@ -90,6 +90,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             };
             let c = match c {
                 OpSpec::Reg(_) if !x => rmod(64, Some(2), Some(75), None, None),
+                OpSpec::Reg(_) => rmod(64, Some(2), None, None, Some(75)),
                 other => other,
             };
             f = f.op(r(16)).op(p_opt(81)).op(p_opt(84)).op(a).op(b).op(c);
@@ -226,24 +227,61 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             .op(pn(87, 90))
             .done(out);
     }
-    // LEA (low part, no carry): shift in 75..79.
+    // LEA Rd, [Pu,] Ra, B, shift; LEA.HI[.X] Rd, [Pu,] Ra, B, Rc, shift[, Pcarry]. Shift in
+    // 75..79, .HI bit 80, .X bit 74, carry-out 81..83, carry-in 87..90.
     for (kind, b91, b) in two(ImmKind::Hex) {
-        form(key("LEA", kind), "LEA", (kind << 8) | 0x11)
-            .fix(91, 1, b91)
-            .fix(64, 11, 0xff)
-            .fix(80, 11, 0x78e)
-            .op(r(16))
-            .op(rs(24, 0))
-            .op(b)
-            .op(imm(75, 5, ImmKind::Hex))
-            .done(out);
+        for (name, hi, x) in [("LEA", 0u64, 0u64), ("LEA.HI", 1, 0), ("LEA.HI.X", 1, 1)] {
+            let mut f = form(key(name, kind), "LEA", (kind << 8) | 0x11).fix(91, 1, b91).fix(80, 1, hi).fix(74, 1, x);
+            if hi == 1 {
+                f = f.lit("HI");
+            } else {
+                f = f.fix(64, 8, 0xff);
+            }
+            if x == 1 {
+                f = f.lit("X");
+            } else {
+                f = f.fix(87, 4, 0xf);
+            }
+            f = f.op(r(16)).op(p_opt(81)).op(rs(24, 0)).op(b);
+            if hi == 1 {
+                f = f.op(rs(64, 2));
+            }
+            f = f.op(imm(75, 5, ImmKind::Hex));
+            if x == 1 {
+                f = f.op(pn(87, 90));
+            }
+            f.done(out);
+        }
+    }
+    // ULEA, the same on the uniform datapath (uniform predicates).
+    let up_opt = OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: true });
+    for (name, hi, x) in [("ULEA", 0u64, 0u64), ("ULEA.HI", 1, 0), ("ULEA.HI.X", 1, 1)] {
+        let mut f = form(name, "ULEA", 0x291).uniform().fix(91, 1, 1).fix(80, 1, hi).fix(74, 1, x);
+        if hi == 1 {
+            f = f.lit("HI");
+        } else {
+            f = f.fix(64, 8, 0x3f);
+        }
+        if x == 1 {
+            f = f.lit("X");
+        } else {
+            f = f.fix(87, 4, 0xf);
+        }
+        f = f.op(ur(16)).op(up_opt).op(ur(24)).op(ur(32));
+        if hi == 1 {
+            f = f.op(ur(64));
+        }
+        f = f.op(imm(75, 5, ImmKind::Hex));
+        if x == 1 {
+            f = f.op(OpSpec::UPred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: false }));
+        }
+        f.done(out);
     }
     // Uniform datapath.
     form("UMOV.8", "UMOV", 0x882).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
     form("UMOV.c", "UMOV", 0xc82).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
     form("UIADD3.8", "UIADD3", 0x890).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(urmod(24, Some(72), None)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
     form("UIADD3.2", "UIADD3", 0x290).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
-    form("ULEA.2", "ULEA", 0x291).uniform().fix(64, 11, 0x3f).fix(80, 12, 0xf8e).op(ur(16)).op(ur(24)).op(ur(32)).op(imm(75, 5, ImmKind::Hex)).done(out);
     form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
     form("UBREV", "UBREV", 0x2be).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);

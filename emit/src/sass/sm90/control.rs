@@ -22,5 +22,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(imm(54, 4, ImmKind::Hex))
         .done(out);
     form("S2R", "S2R", 0x919).op(r(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
+    // CS2R reads 64 bits (e.g. SR_CLOCKLO) unless .32.
+    form("CS2R", "CS2R", 0x805).m(g("size", 80, 1, &[(0, "32"), (1, "")])).op(r(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
     form("S2UR", "S2UR", 0x9c3).uniform().op(ur(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
 }

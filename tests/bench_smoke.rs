@@ -25,7 +25,12 @@ fn bench_two_kernels_one_repeat() {
     let rows = bench::run(&kernels, &config).expect("bench runs");
     assert_eq!(rows.len(), 2);
     for r in &rows {
-        assert!(r.atomc_regs.is_some() && r.atomc_instrs.is_some(), "{}: {}", r.kernel, r.status);
+        assert!(
+            r.atomc_regs.is_some() && r.atomc_instrs.is_some(),
+            "{}: {}",
+            r.kernel,
+            r.status
+        );
         assert!(r.atomc_inproc_us.is_some(), "{}: {}", r.kernel, r.status);
         assert!(r.atomc_process_us.is_some(), "{}: {}", r.kernel, r.status);
         if have_ptxas {
@@ -42,11 +47,20 @@ fn bench_two_kernels_one_repeat() {
     for line in lines {
         // No field of these two rows needs quoting unless it holds a comma.
         assert!(line.split(',').count() >= CSV_COLUMNS.len(), "short CSV row: {line}");
-        assert!(line.starts_with("counter_red,sm_90,") || line.starts_with("hist_global,sm_90,"), "{line}");
+        assert!(
+            line.starts_with("counter_red,sm_90,") || line.starts_with("hist_global,sm_90,"),
+            "{line}"
+        );
     }
     assert_eq!(
         CSV_COLUMNS[..5],
-        ["kernel", "target", "atomc_inproc_us", "atomc_process_us", "ptxas_process_us"]
+        [
+            "kernel",
+            "target",
+            "atomc_inproc_us",
+            "atomc_process_us",
+            "ptxas_process_us"
+        ]
     );
 
     let dir = std::env::temp_dir().join(format!("atomc-bench-smoke-{}", std::process::id()));
@@ -56,6 +70,8 @@ fn bench_two_kernels_one_repeat() {
         let text = std::fs::read_to_string(dir.join(f)).expect("report file");
         assert!(!text.is_empty(), "{f} is empty");
     }
-    assert!(std::fs::read_to_string(dir.join("bench.svg")).unwrap().starts_with("<svg"));
+    assert!(std::fs::read_to_string(dir.join("bench.svg"))
+        .unwrap()
+        .starts_with("<svg"));
     let _ = std::fs::remove_dir_all(&dir);
 }

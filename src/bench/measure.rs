@@ -43,7 +43,11 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
     }
     xs.sort_by(|a, b| a.total_cmp(b));
     let n = xs.len();
-    Some(if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 })
+    Some(if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    })
 }
 
 /// Runs `cmd` with its output discarded; the wall time in microseconds, or
@@ -74,7 +78,11 @@ fn compile_in_process(k: &Kernel, target: Target) -> Result<f64, String> {
 fn mnemonic(text: &str) -> &str {
     // sm_50 listings mark dual-issue pairs with `{` ... `}`.
     let t = text.trim().trim_start_matches('{').trim_start();
-    let t = if t.starts_with('@') { t.split_once(' ').map(|(_, r)| r.trim_start()).unwrap_or(t) } else { t };
+    let t = if t.starts_with('@') {
+        t.split_once(' ').map(|(_, r)| r.trim_start()).unwrap_or(t)
+    } else {
+        t
+    };
     let word = t.split_whitespace().next().unwrap_or("");
     word.split('.').next().unwrap_or(word).trim_end_matches(';')
 }
@@ -117,8 +125,11 @@ pub fn parse_reg_count(res_usage: &str) -> Option<u32> {
 /// also returns their mnemonics.
 pub fn count_ptxas_instrs(listing: &str) -> (u32, Vec<String>) {
     let lines = oracle::disasm_instructions(listing);
-    let kept: Vec<String> =
-        lines.iter().filter(|l| !is_padding(&l.text, l.offset)).map(|l| mnemonic(&l.text).to_string()).collect();
+    let kept: Vec<String> = lines
+        .iter()
+        .filter(|l| !is_padding(&l.text, l.offset))
+        .map(|l| mnemonic(&l.text).to_string())
+        .collect();
     (kept.len() as u32, kept)
 }
 
@@ -132,12 +143,21 @@ fn opcode_diff(atomc: &[String], ptxas: &[String]) -> String {
     }
     let mut diffs: Vec<(&str, i64)> = count.into_iter().filter(|(_, d)| *d != 0).collect();
     diffs.sort_by(|a, b| b.1.abs().cmp(&a.1.abs()).then(a.0.cmp(b.0)));
-    diffs.iter().take(5).map(|(m, d)| format!("{d:+} {m}")).collect::<Vec<_>>().join(" ")
+    diffs
+        .iter()
+        .take(5)
+        .map(|(m, d)| format!("{d:+} {m}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Measures one kernel on one target; failures end up in `Row::status`.
 pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scratch) -> Row {
-    let mut row = Row { kernel: k.name.clone(), target: target.to_string(), ..Row::default() };
+    let mut row = Row {
+        kernel: k.name.clone(),
+        target: target.to_string(),
+        ..Row::default()
+    };
     let mut notes: Vec<String> = Vec::new();
 
     // Code quality, atomc side.
@@ -203,7 +223,9 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
         }
         if proc_ok {
             let mut cmd = Command::new(&config.atomc_exe);
-            cmd.arg("compile").arg(&k.path).args(["--target", &target.to_string(), "--emit", "cubin", "-o"]);
+            cmd.arg("compile")
+                .arg(&k.path)
+                .args(["--target", &target.to_string(), "--emit", "cubin", "-o"]);
             cmd.arg(&atomc_cubin);
             match time_process(&mut cmd) {
                 Ok(us) => t_proc.push(us),
@@ -248,14 +270,22 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
             Err(e) => notes.push(format!("reading ptxas's cubin: {e}")),
         }
     }
-    row.status = if notes.is_empty() { "ok".into() } else { notes.join("; ") };
+    row.status = if notes.is_empty() {
+        "ok".into()
+    } else {
+        notes.join("; ")
+    };
     row
 }
 
 /// Registers the architecture keeps out of the kernel's own (counted in
 /// REGCOUNT but never named by the code).
 fn reserved_regs(target: Target) -> u32 {
-    let arch = if target == Target::Sm50 { atomc_emit::cubin::CubinArch::Sm50 } else { atomc_emit::cubin::CubinArch::Sm90 };
+    let arch = if target == Target::Sm50 {
+        atomc_emit::cubin::CubinArch::Sm50
+    } else {
+        atomc_emit::cubin::CubinArch::Sm90
+    };
     arch.reserved_regs()
 }
 
@@ -269,7 +299,11 @@ fn read_ptxas(sm: Sm, cubin: &Path) -> Result<PtxasResult, String> {
     let res = oracle::cuobjdump(sm, &bytes, &["-res-usage"]).map_err(|e| e.to_string())?;
     let listing = oracle::cuobjdump_sass(sm, &bytes).map_err(|e| e.to_string())?;
     let (instrs, mnemonics) = count_ptxas_instrs(&listing);
-    Ok(PtxasResult { regs: parse_reg_count(&res), instrs, mnemonics })
+    Ok(PtxasResult {
+        regs: parse_reg_count(&res),
+        instrs,
+        mnemonics,
+    })
 }
 
 #[cfg(test)]

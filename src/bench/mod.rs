@@ -59,7 +59,10 @@ pub enum BenchError {
 }
 
 pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> BenchError + '_ {
-    move |source| BenchError::Io { path: path.to_path_buf(), source }
+    move |source| BenchError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 /// One kernel of the corpus.
@@ -92,15 +95,25 @@ pub fn load_corpus(dir: &Path) -> Result<Vec<Kernel>, BenchError> {
 /// Reads one corpus file.
 pub fn load_kernel(path: &Path) -> Result<Kernel, BenchError> {
     let source = std::fs::read_to_string(path).map_err(io_err(path))?;
-    let corpus = |message: String| BenchError::Corpus { path: path.to_path_buf(), message };
-    let mut funcs = ir::parse::parse(&source).map_err(|d| {
-        corpus(d.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))
-    })?;
+    let corpus = |message: String| BenchError::Corpus {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut funcs = ir::parse::parse(&source)
+        .map_err(|d| corpus(d.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")))?;
     if funcs.len() != 1 {
         return Err(corpus(format!("expected one function, found {}", funcs.len())));
     }
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    Ok(Kernel { name, path: path.to_path_buf(), source, func: funcs.remove(0) })
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(Kernel {
+        name,
+        path: path.to_path_buf(),
+        source,
+        func: funcs.remove(0),
+    })
 }
 
 /// What to run.
@@ -203,7 +216,10 @@ pub fn write_reports(rows: &[Row], dir: &Path, header: &str) -> Result<String, B
 /// Today's date in UTC as `YYYY-MM-DD` (for report headers; no date crate
 /// needed for this one line).
 pub fn utc_date() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     format!("{y:04}-{m:02}-{d:02}")
 }
@@ -226,9 +242,19 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// tools, release 13.0, V13.0.88`), if it is installed.
 pub fn ptxas_version(target: Target) -> Option<String> {
     use atomc_emit::oracle::{self, Tool};
-    let tool = if target == Target::Sm50 { Tool::Ptxas118 } else { Tool::Ptxas13 };
-    let out = std::process::Command::new(oracle::tool(tool).ok()?).arg("--version").output().ok()?;
-    String::from_utf8_lossy(&out.stdout).lines().find(|l| l.contains("release")).map(str::to_string)
+    let tool = if target == Target::Sm50 {
+        Tool::Ptxas118
+    } else {
+        Tool::Ptxas13
+    };
+    let out = std::process::Command::new(oracle::tool(tool).ok()?)
+        .arg("--version")
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find(|l| l.contains("release"))
+        .map(str::to_string)
 }
 
 #[cfg(test)]

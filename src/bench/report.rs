@@ -85,7 +85,11 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
     }
     xs.sort_by(|a, b| a.total_cmp(b));
     let n = xs.len();
-    Some(if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 })
+    Some(if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    })
 }
 
 /// The headline figures of one target.
@@ -129,10 +133,15 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
         .into_iter()
         .map(|t| {
             let rs: Vec<&Row> = rows.iter().filter(|r| r.target == t).collect();
-            let both: Vec<&&Row> =
-                rs.iter().filter(|r| r.atomc_regs.is_some() && r.ptxas_regs.is_some()).collect();
+            let both: Vec<&&Row> = rs
+                .iter()
+                .filter(|r| r.atomc_regs.is_some() && r.ptxas_regs.is_some())
+                .collect();
             let (sa, sp) = both.iter().fold((0u64, 0u64), |(a, p), r| {
-                (a + r.atomc_instrs.unwrap_or(0) as u64, p + r.ptxas_instrs.unwrap_or(0) as u64)
+                (
+                    a + r.atomc_instrs.unwrap_or(0) as u64,
+                    p + r.ptxas_instrs.unwrap_or(0) as u64,
+                )
             });
             Summary {
                 target: t,
@@ -172,7 +181,11 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
     s.push_str("| target | kernels | compared | ptxas/atomc time, whole process (median) | ptxas/atomc time, atomc in process (median) | registers atomc ≤ ptxas | instructions atomc/ptxas (median) | instructions atomc/ptxas (total) |\n");
     s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for m in summarize(rows) {
-        let share = if m.compared > 0 { m.regs_le as f64 / m.compared as f64 } else { 0.0 };
+        let share = if m.compared > 0 {
+            m.regs_le as f64 / m.compared as f64
+        } else {
+            0.0
+        };
         let _ = writeln!(
             s,
             "| {} | {} | {} | {}× ({}) | {}× | {}/{} = {:.0}% ({}) | {} ({}) | {} |",
@@ -246,11 +259,22 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
             }
         }
         if let Some(x) = r.instr_ratio().filter(|&x| x > GOAL_INSTR_RATIO) {
-            why.push(format!("instructions {}/{} = {x:.2}", u(r.atomc_instrs), u(r.ptxas_instrs)));
+            why.push(format!(
+                "instructions {}/{} = {x:.2}",
+                u(r.atomc_instrs),
+                u(r.ptxas_instrs)
+            ));
         }
         if !why.is_empty() {
             any = true;
-            let _ = writeln!(s, "- `{}` {}: {} — opcodes: {}", r.kernel, r.target, why.join(", "), r.opcode_diff);
+            let _ = writeln!(
+                s,
+                "- `{}` {}: {} — opcodes: {}",
+                r.kernel,
+                r.target,
+                why.join(", "),
+                r.opcode_diff
+            );
         }
     }
     if !any {

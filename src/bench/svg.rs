@@ -44,7 +44,14 @@ fn esc(s: &str) -> String {
 /// The chart as SVG text.
 pub fn write_svg(rows: &[Row]) -> String {
     let panels = [
-        Panel { title: "compile time ptxas / atomc (process, log)", value: Row::time_ratio_process, min: 0.1, max: 1000.0, log: true, goal: GOAL_TIME_RATIO },
+        Panel {
+            title: "compile time ptxas / atomc (process, log)",
+            value: Row::time_ratio_process,
+            min: 0.1,
+            max: 1000.0,
+            log: true,
+            goal: GOAL_TIME_RATIO,
+        },
         Panel {
             title: "registers atomc / ptxas",
             value: |r| Some(r.atomc_regs? as f64 / r.ptxas_regs? as f64),
@@ -53,7 +60,14 @@ pub fn write_svg(rows: &[Row]) -> String {
             log: false,
             goal: 1.0,
         },
-        Panel { title: "instructions atomc / ptxas", value: Row::instr_ratio, min: 0.0, max: 3.0, log: false, goal: GOAL_INSTR_RATIO },
+        Panel {
+            title: "instructions atomc / ptxas",
+            value: Row::instr_ratio,
+            min: 0.0,
+            max: 3.0,
+            log: false,
+            goal: GOAL_INSTR_RATIO,
+        },
     ];
     let mut kernels: Vec<&str> = Vec::new();
     let mut targets: Vec<&str> = Vec::new();
@@ -73,33 +87,70 @@ pub fn write_svg(rows: &[Row]) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="8" y="16" font-size="13" font-weight="bold">atomc vs ptxas (dashed: goal)</text>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="8" y="16" font-size="13" font-weight="bold">atomc vs ptxas (dashed: goal)</text>"#
+    );
     for (i, t) in targets.iter().enumerate() {
         let x = 8.0 + i as f64 * 80.0;
-        let _ = writeln!(s, r#"<rect x="{x}" y="24" width="10" height="10" fill="{}"/>"#, COLORS[i % COLORS.len()]);
+        let _ = writeln!(
+            s,
+            r#"<rect x="{x}" y="24" width="10" height="10" fill="{}"/>"#,
+            COLORS[i % COLORS.len()]
+        );
         let _ = writeln!(s, r#"<text x="{}" y="33">{}</text>"#, x + 14.0, esc(t));
     }
     for (k, name) in kernels.iter().enumerate() {
         let y = TOP + k as f64 * ROW_H;
-        let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#, LABEL_W - 6.0, y + ROW_H * 0.7, esc(name));
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{}</text>"#,
+            LABEL_W - 6.0,
+            y + ROW_H * 0.7,
+            esc(name)
+        );
     }
     let bar_h = (ROW_H - 4.0) / targets.len().max(1) as f64;
     for (p, panel) in panels.iter().enumerate() {
         let x0 = LABEL_W + p as f64 * (PANEL_W + GAP);
         let bottom = TOP + kernels.len() as f64 * ROW_H;
-        let _ = writeln!(s, r#"<text x="{x0}" y="{}" font-weight="bold">{}</text>"#, TOP - 8.0, esc(panel.title));
-        let _ = writeln!(s, r##"<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{}" fill="none" stroke="#999"/>"##, bottom - TOP);
+        let _ = writeln!(
+            s,
+            r#"<text x="{x0}" y="{}" font-weight="bold">{}</text>"#,
+            TOP - 8.0,
+            esc(panel.title)
+        );
+        let _ = writeln!(
+            s,
+            r##"<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{}" fill="none" stroke="#999"/>"##,
+            bottom - TOP
+        );
         // Ticks.
-        let ticks: Vec<f64> = if panel.log { vec![0.1, 1.0, 10.0, 100.0, 1000.0] } else { vec![0.0, 1.0, 2.0, 3.0] };
+        let ticks: Vec<f64> = if panel.log {
+            vec![0.1, 1.0, 10.0, 100.0, 1000.0]
+        } else {
+            vec![0.0, 1.0, 2.0, 3.0]
+        };
         for t in ticks {
             let x = x0 + panel.x(t);
-            let _ = writeln!(s, r##"<line x1="{x}" y1="{TOP}" x2="{x}" y2="{bottom}" stroke="#eee"/>"##);
-            let _ = writeln!(s, r#"<text x="{x}" y="{}" text-anchor="middle">{t}</text>"#, bottom + 14.0);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x}" y1="{TOP}" x2="{x}" y2="{bottom}" stroke="#eee"/>"##
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{x}" y="{}" text-anchor="middle">{t}</text>"#,
+                bottom + 14.0
+            );
         }
         let base = if panel.log { x0 + panel.x(1.0) } else { x0 };
         for (k, name) in kernels.iter().enumerate() {
             for (ti, t) in targets.iter().enumerate() {
-                let Some(v) = rows.iter().find(|r| r.kernel == *name && r.target == *t).and_then(panel.value) else {
+                let Some(v) = rows
+                    .iter()
+                    .find(|r| r.kernel == *name && r.target == *t)
+                    .and_then(panel.value)
+                else {
                     continue;
                 };
                 let x = x0 + panel.x(v);
@@ -116,7 +167,10 @@ pub fn write_svg(rows: &[Row]) -> String {
             }
         }
         let gx = x0 + panel.x(panel.goal);
-        let _ = writeln!(s, r#"<line x1="{gx}" y1="{TOP}" x2="{gx}" y2="{bottom}" stroke="black" stroke-dasharray="4,3"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<line x1="{gx}" y1="{TOP}" x2="{gx}" y2="{bottom}" stroke="black" stroke-dasharray="4,3"/>"#
+        );
     }
     s.push_str("</svg>\n");
     s

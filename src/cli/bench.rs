@@ -44,7 +44,12 @@ pub fn run(args: Args) -> Result<(), UserError> {
         kernels.retain(|k| k.name.contains(f.as_str()));
     }
     let atomc_exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find the atomc binary: {e}")))?;
-    let config = bench::Config { targets, repeat: args.repeat, atomc_exe, progress: true };
+    let config = bench::Config {
+        targets,
+        repeat: args.repeat,
+        atomc_exe,
+        progress: true,
+    };
     let rows = bench::run(&kernels, &config)?;
     let mut header = format!(
         "## atomc bench, {}\n\n{} kernels, targets {}, {} repeat(s) per measurement, medians.\n",

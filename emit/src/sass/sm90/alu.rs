@@ -307,6 +307,18 @@ pub(super) fn plop3(out: &mut Vec<Form>) {
         .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
         .op(imm(16, 8, ImmKind::Hex))
         .done(out);
+    // Bit 67 makes the third input a uniform predicate.
+    form("PLOP3.up", "PLOP3", 0x81c)
+        .fix(67, 1, 1)
+        .lit("LUT")
+        .op(p(81))
+        .op(p(84))
+        .op(pn(87, 90))
+        .op(pn(77, 80))
+        .op(OpSpec::UPred(PredSpec { field: Field::new(68, 3), not: Some(Field::new(71, 1)), hide_pt: false }))
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
+        .op(imm(16, 8, ImmKind::Hex))
+        .done(out);
 }
 
 /// IMAD.HI, IABS, SHFL.

@@ -298,6 +298,26 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(32))
         .op(rnz(64))
         .done(out);
+    // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
+    // immediate (46..58), opcode 0xF9F with bit 91 set.
+    form("SURED.ur", "SURED", 0xf9f)
+        .fix(91, 1, 1)
+        .fix(90, 1, 0)
+        .fix(81, 3, 0)
+        .fix(64, 8, 0)
+        .lit("D")
+        .m(flag(72, "BA"))
+        .m(dim())
+        .m(red_op())
+        .m(evict())
+        .m(su_size())
+        .m(sem())
+        .m(clamp())
+        .op(OpSpec::Mem(su_mem))
+        .op(r(32))
+        .op(ur(40))
+        .op(imm(46, 13, ImmKind::Hex))
+        .done(out);
     form("SURED", "SURED", 0x3a0)
         .fix(91, 1, 0)
         .fix(90, 1, 0)

@@ -12,6 +12,124 @@ use super::{Lower, LowerError};
 use crate::visa::{Imm, Op, Operand, PredId, Relop, Type, VarId};
 
 impl Lower<'_> {
+    /// A source as `(low 16 bits, high 16 bits)` sources.
+    fn split16(&mut self, o: Operand, u: bool) -> (Operand, Operand) {
+        if let Operand::Imm(i) = o {
+            let v = i.bits as u32;
+            return (Operand::imm(Imm::ud(v & 0xffff)), Operand::imm(Imm::ud(v >> 16)));
+        }
+        let ex = self.exec(u);
+        let (lo, hi) = (self.tmp(Type::UD, u), self.tmp(Type::UD, u));
+        self.k
+            .binary(Op::And, ex, Operand::dst(lo), o, Operand::imm(Imm::ud(0xffff)));
+        self.k
+            .binary(Op::Shr, ex, Operand::dst(hi), o, Operand::imm(Imm::ud(16)));
+        (rd(lo, u), rd(hi, u))
+    }
+
+    /// `dst = op(a, b)` into a new `ud` temporary, returned as a source.
+    fn op_tmp(&mut self, op: Op, u: bool, a: Operand, b: Operand) -> Operand {
+        let ex = self.exec(u);
+        let t = self.tmp(Type::UD, u);
+        let (a, b) = self.unimm(a, b, Type::UD);
+        self.k.binary(op, ex, Operand::dst(t), a, b);
+        rd(t, u)
+    }
+
+    /// The high 32 bits of the 64-bit product of two `ud` sources, from
+    /// four 16×16-bit partial products (vISA's `mul` gives the low half
+    /// only, and the op table has no `mulh`).
+    fn mulhi32(&mut self, a: Operand, b: Operand, u: bool) -> Operand {
+        let (al, ah) = self.split16(a, u);
+        let (bl, bh) = self.split16(b, u);
+        let ll = self.op_tmp(Op::Mul, u, al, bl);
+        let lh = self.op_tmp(Op::Mul, u, al, bh);
+        let hl = self.op_tmp(Op::Mul, u, ah, bl);
+        let hh = self.op_tmp(Op::Mul, u, ah, bh);
+        let sh16 = Operand::imm(Imm::ud(16));
+        let m16 = Operand::imm(Imm::ud(0xffff));
+        // mid = (ll >> 16) + lo16(lh) + lo16(hl): at most 18 bits.
+        let t0 = self.op_tmp(Op::Shr, u, ll, sh16);
+        let t1 = self.op_tmp(Op::And, u, lh, m16);
+        let t2 = self.op_tmp(Op::And, u, hl, m16);
+        let mid = self.op_tmp(Op::Add, u, t0, t1);
+        let mid = self.op_tmp(Op::Add, u, mid, t2);
+        // hi = hh + (lh >> 16) + (hl >> 16) + (mid >> 16).
+        let h1 = self.op_tmp(Op::Shr, u, lh, sh16);
+        let h2 = self.op_tmp(Op::Shr, u, hl, sh16);
+        let h3 = self.op_tmp(Op::Shr, u, mid, sh16);
+        let s = self.op_tmp(Op::Add, u, hh, h1);
+        let s = self.op_tmp(Op::Add, u, s, h2);
+        self.op_tmp(Op::Add, u, s, h3)
+    }
+
+    /// A 64-bit shift by a per-lane amount `amt` (taken modulo 64): both
+    /// the below-32 and the 32-or-more results are computed and a
+    /// predicate on `amt & 32` selects. `x >> (32 - k)` is written
+    /// `(x >> 1) >> (31 - k)` so that `k = 0` needs no special case (Gen
+    /// takes a dword shift amount modulo 32).
+    pub(crate) fn shift64_var(&mut self, r: VarId, u: bool, op: BinaryOp, a: (Operand, Operand), amt: Operand) {
+        let ex = self.exec(u);
+        let k = self.op_tmp(Op::And, u, amt, Operand::imm(Imm::ud(31)));
+        let inv = self.op_tmp(Op::Xor, u, k, Operand::imm(Imm::ud(31)));
+        let big = self.op_tmp(Op::And, u, amt, Operand::imm(Imm::ud(32)));
+        let p = self.tmp_pred();
+        let pex = self.pred_exec(u);
+        self.k
+            .cmp(pex, Relop::Ne, Operand::pred(p), big, Operand::imm(Imm::ud(0)));
+        let one = Operand::imm(Imm::ud(1));
+        let (lo, hi) = (a.0, a.1);
+        let (lo_small, hi_small, lo_big, hi_big) = match op {
+            BinaryOp::Ishl => {
+                let h = self.op_tmp(Op::Shl, u, hi, k);
+                let c = self.op_tmp(Op::Shr, u, lo, one);
+                let c = self.op_tmp(Op::Shr, u, c, inv);
+                let hs = self.op_tmp(Op::Or, u, h, c);
+                let ls = self.op_tmp(Op::Shl, u, lo, k);
+                (ls, hs, Operand::imm(Imm::ud(0)), ls)
+            }
+            _ => {
+                let c = self.op_tmp(Op::Shl, u, hi, one);
+                let c = self.op_tmp(Op::Shl, u, c, inv);
+                let l0 = self.op_tmp(Op::Shr, u, lo, k);
+                let ls = self.op_tmp(Op::Or, u, l0, c);
+                if op == BinaryOp::Sshr {
+                    let hd = as_d(self, hi);
+                    let t = self.tmp(Type::D, u);
+                    self.k.binary(Op::Asr, ex, Operand::dst(t), hd, k);
+                    let sign = self.tmp(Type::D, u);
+                    self.k
+                        .binary(Op::Asr, ex, Operand::dst(sign), hd, Operand::imm(Imm::ud(31)));
+                    let (tv, sv) = (self.view(t, Type::UD), self.view(sign, Type::UD));
+                    (ls, rd(tv, u), rd(tv, u), rd(sv, u))
+                } else {
+                    let hs = self.op_tmp(Op::Shr, u, hi, k);
+                    (ls, hs, hs, Operand::imm(Imm::ud(0)))
+                }
+            }
+        };
+        let guard = crate::visa::Predicate::on(p);
+        for (hi_half, big_v, small_v) in [(false, lo_big, lo_small), (true, hi_big, hi_small)] {
+            let d = self.half_dst(r, u, hi_half, Type::UD);
+            let (x, y) = self.unimm(big_v, small_v, Type::UD);
+            self.k.binary(Op::Sel, ex, d, x, y).predicated(guard);
+        }
+    }
+
+    /// `r = a * b` (low 64 bits) on 64-bit halves.
+    pub(crate) fn mul64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        let ex = self.exec(u);
+        let carry = self.mulhi32(a.0, b.0, u);
+        let x = self.op_tmp(Op::Mul, u, a.0, b.1);
+        let y = self.op_tmp(Op::Mul, u, a.1, b.0);
+        let hi = self.half_dst(r, u, true, Type::UD);
+        let s = self.op_tmp(Op::Add, u, carry, x);
+        self.k.add(ex, hi, s, y);
+        let lo = self.half_dst(r, u, false, Type::UD);
+        let (p, q) = self.unimm(a.0, b.0, Type::UD);
+        self.k.binary(Op::Mul, ex, lo, p, q);
+    }
+
     pub(crate) fn add64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
         let ex = self.exec(u);
         let carry = self.tmp(Type::UD, u);
@@ -229,20 +347,19 @@ pub(crate) fn binary64(
         BinaryOp::Imul => {
             // Multiplying by a power of two is a shift; a general 64-bit
             // multiply needs 32×32→64 products the op table lacks.
-            let (x, c) = match (konst(l, args[0]), konst(l, args[1])) {
-                (_, Some(c)) if c.is_power_of_two() => (a, c),
-                (Some(c), _) if c.is_power_of_two() => (b, c),
-                _ => return Err(l.reject(inst, "a 64-bit multiply is lowered only by a power-of-two constant")),
-            };
             let r = l.def_var(res, u)?;
-            l.shift64(r, u, BinaryOp::Ishl, x, c.trailing_zeros());
+            match (konst(l, args[0]), konst(l, args[1])) {
+                (_, Some(c)) if c.is_power_of_two() => l.shift64(r, u, BinaryOp::Ishl, a, c.trailing_zeros()),
+                (Some(c), _) if c.is_power_of_two() => l.shift64(r, u, BinaryOp::Ishl, b, c.trailing_zeros()),
+                _ => l.mul64(r, u, a, b),
+            }
         }
         BinaryOp::Ishl | BinaryOp::Ushr | BinaryOp::Sshr => {
-            let Some(c) = konst(l, args[1]) else {
-                return Err(l.reject(inst, "a 64-bit shift is lowered only by a constant amount"));
-            };
             let r = l.def_var(res, u)?;
-            l.shift64(r, u, op, a, (c % 64) as u32);
+            match konst(l, args[1]) {
+                Some(c) => l.shift64(r, u, op, a, (c % 64) as u32),
+                None => l.shift64_var(r, u, op, a, b.0),
+            }
         }
         BinaryOp::Umin | BinaryOp::Umax | BinaryOp::Smin | BinaryOp::Smax => {
             let cc = match op {
@@ -263,4 +380,13 @@ pub(crate) fn binary64(
         _ => return Err(l.reject(inst, "this 64-bit operation is not lowered for vISA")),
     }
     Ok(())
+}
+
+/// A temporary as a source (scalar region when uniform).
+fn rd(t: VarId, u: bool) -> Operand {
+    if u {
+        Operand::scalar(t)
+    } else {
+        Operand::src(t)
+    }
 }

@@ -52,6 +52,11 @@ const SREGS: &[(u16, &str)] = &[
     (0x25, "SR_CTAID.X"),
     (0x26, "SR_CTAID.Y"),
     (0x27, "SR_CTAID.Z"),
+    (0x38, "SR_EQMASK"),
+    (0x39, "SR_LTMASK"),
+    (0x3a, "SR_LEMASK"),
+    (0x3b, "SR_GTMASK"),
+    (0x3c, "SR_GEMASK"),
 ];
 
 // ---- small vocabulary for writing the table -------------------------------------------------
@@ -99,21 +104,29 @@ pub(super) fn flag(lo: u8, s: &'static str) -> ModGroup {
     g(s, lo, 1, &[(0, ""), (1, s)])
 }
 
-fn reg_spec(lo: u8, rz_ok: bool, reuse: Option<u8>) -> RegSpec {
+/// Source registers in the A, B and C slots (bits 8, 20, 39) carry the operand-reuse flags
+/// 0, 1 and 2 of the control word; nvdisasm prints them as `.reuse`.
+fn reg_spec(lo: u8, rz_ok: bool) -> RegSpec {
+    let reuse = match lo {
+        8 => Some(0),
+        20 => Some(1),
+        39 => Some(2),
+        _ => None,
+    };
     RegSpec { field: Field::new(lo, 8), rz_ok, neg: None, abs: None, not: None, reuse }
 }
 
 /// General register, RZ allowed.
 pub(super) fn r(lo: u8) -> OpSpec {
-    OpSpec::Reg(reg_spec(lo, true, None))
+    OpSpec::Reg(reg_spec(lo, true))
 }
 /// General register that must not be RZ.
 pub(super) fn rnz(lo: u8) -> OpSpec {
-    OpSpec::Reg(reg_spec(lo, false, None))
+    OpSpec::Reg(reg_spec(lo, false))
 }
 /// Register with optional negate / bitwise-not bits.
 pub(super) fn rmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
-    OpSpec::Reg(RegSpec { neg: neg.map(|b| Field::new(b, 1)), not: not.map(|b| Field::new(b, 1)), ..reg_spec(lo, true, None) })
+    OpSpec::Reg(RegSpec { neg: neg.map(|b| Field::new(b, 1)), not: not.map(|b| Field::new(b, 1)), ..reg_spec(lo, true) })
 }
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {

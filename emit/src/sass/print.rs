@@ -227,7 +227,7 @@ impl Arch {
             },
             (OpSpec::Target(_), Operand::Target(v)) => {
                 let t = (addr as i64).wrapping_add(self.word_bytes as i64).wrapping_add(*v);
-                let _ = write!(s, "0x{:x}", t);
+                s.push_str(&hex_signed(t));
             }
             (OpSpec::Ext(e @ (ExtSpec::MemScaled { .. } | ExtSpec::CBankScaled { .. })), _) => {
                 if let Some(plain) = e.plain() {

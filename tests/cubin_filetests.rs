@@ -25,16 +25,34 @@ use std::collections::BTreeMap;
 fn cuobjdump_elf_sass(tool: Tool, bytes: &[u8]) -> Result<String, oracle::OracleError> {
     let dir = oracle::ScratchDir::new()?;
     let f = dir.write("m.cubin", bytes)?;
-    let out = oracle::run_tool(tool, &[std::ffi::OsStr::new("-elf"), std::ffi::OsStr::new("-sass"), f.as_os_str()], None)?;
+    let out = oracle::run_tool(
+        tool,
+        &[
+            std::ffi::OsStr::new("-elf"),
+            std::ffi::OsStr::new("-sass"),
+            f.as_os_str(),
+        ],
+        None,
+    )?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The atomc cubins of every filetest kernel that compiles for sm_90, with
-/// atomc's listing as `(offset, text)`.
-fn compiled_kernels() -> Vec<(String, atomc::ir::Function, Vec<u8>, Vec<(u32, String)>, pipeline::SassOutput)> {
+/// (name, function, cubin, atomc's listing as `(offset, text)`, the compile's output).
+type Compiled = (
+    String,
+    atomc::ir::Function,
+    Vec<u8>,
+    Vec<(u32, String)>,
+    pipeline::SassOutput,
+);
+
+/// The atomc cubins of every filetest kernel that compiles for sm_90.
+fn compiled_kernels() -> Vec<Compiled> {
     let mut out = Vec::new();
     for (name, func) in common::filetest_kernels() {
-        let Ok(sass) = pipeline::compile_sass(&func, Target::Sm90) else { continue };
+        let Ok(sass) = pipeline::compile_sass(&func, Target::Sm90) else {
+            continue;
+        };
         let bytes = match atomc::compile(&func, Target::Sm90, Emit::Cubin) {
             Ok(Output::Binary(b)) => b,
             other => panic!("{name}: compile_sass succeeds but --emit cubin gives {other:?}"),
@@ -63,22 +81,32 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             Ok(text) => {
                 let listed = listing_instructions(&text);
                 if listed != ours {
-                    let i = listed.iter().zip(&ours).position(|(a, b)| a != b).unwrap_or(listed.len().min(ours.len()));
-                    failures.push(format!("{name}: cuobjdump13 lists {:?}, atomc {:?}", listed.get(i), ours.get(i)));
+                    let i = listed
+                        .iter()
+                        .zip(&ours)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(listed.len().min(ours.len()));
+                    failures.push(format!(
+                        "{name}: cuobjdump13 lists {:?}, atomc {:?}",
+                        listed.get(i),
+                        ours.get(i)
+                    ));
                 }
                 let expect = [
                     format!("register count: {regcount}"),
                     format!("frame size: {:#x}", alloc.spill_bytes()),
                     format!("EIATTR_EXIT_INSTR_OFFSETS\n\tFormat:\tEIFMT_SVAL\n\tValue:\t{exits}"),
-                    format!(".text.{}\nbar = {}", func.name, 0),
                 ];
-                for e in &expect[..3] {
+                for e in &expect {
                     if !text.contains(e.as_str()) {
                         failures.push(format!("{name}: cuobjdump13 does not print `{e}`"));
                     }
                 }
                 if text.matches("EIATTR_KPARAM_INFO").count() != params.len() {
-                    failures.push(format!("{name}: cuobjdump13 prints a KPARAM_INFO count other than {}", params.len()));
+                    failures.push(format!(
+                        "{name}: cuobjdump13 prints a KPARAM_INFO count other than {}",
+                        params.len()
+                    ));
                 }
                 if !params.is_empty() {
                     let size = params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
@@ -94,8 +122,16 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             Ok(text) => {
                 let listed = listing_instructions(&text);
                 if listed != ours {
-                    let i = listed.iter().zip(&ours).position(|(a, b)| a != b).unwrap_or(listed.len().min(ours.len()));
-                    failures.push(format!("{name}: nvdisasm13 lists {:?}, atomc {:?}", listed.get(i), ours.get(i)));
+                    let i = listed
+                        .iter()
+                        .zip(&ours)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(listed.len().min(ours.len()));
+                    failures.push(format!(
+                        "{name}: nvdisasm13 lists {:?}, atomc {:?}",
+                        listed.get(i),
+                        ours.get(i)
+                    ));
                 }
             }
             Err(e) => failures.push(format!("{name}: nvdisasm13 rejects the cubin: {e}")),
@@ -119,11 +155,23 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             .max();
         if let Some(h) = highest {
             if h + 1 > alloc.num_regs {
-                failures.push(format!("{name}: R{h} used but the allocator reports {} registers", alloc.num_regs));
+                failures.push(format!(
+                    "{name}: R{h} used but the allocator reports {} registers",
+                    alloc.num_regs
+                ));
             }
         }
     }
-    println!("cubins: {checked} checked ({instrs} instructions), {} failures", failures.len());
+    // A listing mismatch with an accepted container is an encoding problem (the raw
+    // nvdisasm check in sm90_oracle.rs sees the same); anything else is the container's.
+    let failed_kernels: std::collections::BTreeSet<&str> =
+        failures.iter().map(|f| f.split(": ").next().unwrap_or("")).collect();
+    let encoding = failures.iter().filter(|f| f.contains(" lists ")).count();
+    println!(
+        "cubins: {checked} checked ({instrs} instructions), {} failures ({} container problems, {encoding} listing mismatches)",
+        failed_kernels.len(),
+        failures.len() - encoding
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 0);
 }
@@ -170,7 +218,9 @@ fn cubins_match_ptxas_attribute_by_attribute() {
             if tool == Tool::Ptxas118 {
                 let (a, b) = (inspect(&ours).unwrap(), inspect(&theirs).unwrap());
                 let regs = |s: &atomc_emit::cubin::inspect::CubinSummary| {
-                    s.record(".nv.info", attr::REGCOUNT).map(|r| r.as_words()[1]).unwrap_or(0)
+                    s.record(".nv.info", attr::REGCOUNT)
+                        .map(|r| r.as_words()[1])
+                        .unwrap_or(0)
                 };
                 side_by_side.push(format!("{name}: REGCOUNT atomc {} ptxas {}", regs(&a), regs(&b)));
             }
@@ -193,4 +243,37 @@ fn cubins_match_ptxas_attribute_by_attribute() {
     println!("attribute comparison: {compared} pairs, {total} unexplained differences");
     assert_eq!(total, 0, "see the differences above");
     assert!(compared > 0);
+}
+
+#[test]
+fn command_line_writes_a_cubin() {
+    let dir = oracle::ScratchDir::new().unwrap();
+    let out = dir.path().join("bump.cubin");
+    let src =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/sm90/atomic-add-i32.atom");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_atomc"))
+        .args([
+            "compile",
+            "--target",
+            "sm_90",
+            "--emit",
+            "cubin",
+            "--function",
+            "bump",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&src)
+        .status()
+        .expect("atomc runs");
+    assert!(status.success());
+    let bytes = std::fs::read(&out).unwrap();
+    let s = inspect(&bytes).unwrap();
+    assert_eq!(
+        (s.header.e_machine, s.header.os_abi, s.header.e_flags),
+        (190, 0x33, 0x5a055a)
+    );
+    let k = s.symbol("bump").expect("kernel symbol");
+    assert_eq!((k.bind, k.kind, k.other), (1, 2, 0x10));
+    assert_eq!(s.section(".nv.constant0.bump").unwrap().size, 0x210 + 12);
 }

@@ -241,8 +241,11 @@ fn validate(k: &CubinKernel) -> Result<(), CubinError> {
         return Err(CubinError::BadName(k.name.clone()));
     }
     let granule = k.arch.code_granule();
-    if k.code.is_empty() || k.code.len() % granule != 0 {
-        return Err(CubinError::BadCodeLength { len: k.code.len(), granule });
+    if k.code.is_empty() || !k.code.len().is_multiple_of(granule) {
+        return Err(CubinError::BadCodeLength {
+            len: k.code.len(),
+            granule,
+        });
     }
     for &offset in k.exit_offsets.iter().chain(&k.warp_wide_offsets) {
         let on_instr = match k.arch {
@@ -251,11 +254,19 @@ fn validate(k: &CubinKernel) -> Result<(), CubinError> {
             CubinArch::Sm90 => offset % 16 == 0,
         };
         if offset as usize >= k.code.len() || !on_instr {
-            return Err(CubinError::BadExitOffset { offset, len: k.code.len() });
+            return Err(CubinError::BadExitOffset {
+                offset,
+                len: k.code.len(),
+            });
         }
     }
     for (index, p) in k.params.iter().enumerate() {
-        let bad = |reason| CubinError::BadParam { index, offset: p.offset, size: p.size, reason };
+        let bad = |reason| CubinError::BadParam {
+            index,
+            offset: p.offset,
+            size: p.size,
+            reason,
+        };
         if p.size == 0 {
             return Err(bad("zero size"));
         }
@@ -289,9 +300,7 @@ fn global_info(k: &CubinKernel, func_sym: u32) -> Vec<Record> {
 fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     let base = k.arch.param_base();
     let pbytes = k.param_bytes();
-    let cbank = || {
-        Record::words(attr::PARAM_CBANK, &[const0_sym, base | (pbytes << 16)])
-    };
+    let cbank = || Record::words(attr::PARAM_CBANK, &[const0_sym, base | (pbytes << 16)]);
     let cbank_size = || Record::hval(attr::CBANK_PARAM_SIZE, pbytes as u16);
     // ptxas lists the parameters last to first.
     let kparams = k
@@ -501,7 +510,7 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
         sh_entsize: 0,
     });
     debug_assert_eq!(got, kinfo_idx);
-    let text_flags = u64::from(elf::SHF_ALLOC.0 | elf::SHF_EXECINSTR.0) | (u64::from(k.num_barriers) << 20);
+    let text_flags = (elf::SHF_ALLOC.0 | elf::SHF_EXECINSTR.0) | (u64::from(k.num_barriers) << 20);
     let text_info = match arch {
         CubinArch::Sm50 => sym_kernel.0 | (arch.regcount(k.regs_used) << 24),
         CubinArch::Sm90 => sym_kernel.0,
@@ -521,7 +530,7 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
     let shared_header = SectionHeader {
         sh_name: w.section_name_offset(Some(sh_shared_name)),
         sh_type: elf::SHT_NOBITS,
-        sh_flags: elf::SectionFlags(u64::from(elf::SHF_ALLOC.0 | elf::SHF_WRITE.0)),
+        sh_flags: elf::SectionFlags(elf::SHF_ALLOC.0 | elf::SHF_WRITE.0),
         sh_addr: 0,
         sh_offset: shared_off,
         sh_size: u64::from(shared_size),
@@ -534,7 +543,7 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
     let const0_header = SectionHeader {
         sh_name: w.section_name_offset(Some(sh_const0_name)),
         sh_type: elf::SHT_PROGBITS,
-        sh_flags: elf::SectionFlags(u64::from(elf::SHF_ALLOC.0)),
+        sh_flags: elf::SectionFlags(elf::SHF_ALLOC.0),
         sh_addr: 0,
         sh_offset: const0_off,
         sh_size: const0.len() as u64,
@@ -579,11 +588,23 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
         CubinArch::Sm90 => {
             segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
-            segs.push(seg(elf::PT_LOAD, rx, text_off, k.code.len() as u64, k.code.len() as u64));
+            segs.push(seg(
+                elf::PT_LOAD,
+                rx,
+                text_off,
+                k.code.len() as u64,
+                k.code.len() as u64,
+            ));
             if has_shared {
                 segs.push(shared_seg);
             }
-            segs.push(seg(elf::PT_LOAD, r, const0_off, const0.len() as u64, const0.len() as u64));
+            segs.push(seg(
+                elf::PT_LOAD,
+                r,
+                const0_off,
+                const0.len() as u64,
+                const0.len() as u64,
+            ));
         }
         CubinArch::Sm50 => {
             // One segment spans the constant bank and the code that follows it.

@@ -56,7 +56,15 @@ fn cases() -> Vec<(Tool, Sm, Depth)> {
 fn cuobjdump_elf_sass(tool: Tool, bytes: &[u8]) -> Result<String, oracle::OracleError> {
     let dir = oracle::ScratchDir::new()?;
     let f = dir.write("m.cubin", bytes)?;
-    let out = oracle::run_tool(tool, &[std::ffi::OsStr::new("-elf"), std::ffi::OsStr::new("-sass"), f.as_os_str()], None)?;
+    let out = oracle::run_tool(
+        tool,
+        &[
+            std::ffi::OsStr::new("-elf"),
+            std::ffi::OsStr::new("-sass"),
+            f.as_os_str(),
+        ],
+        None,
+    )?;
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -71,13 +79,30 @@ fn first_difference(a: &[(u32, String)], b: &[(u32, String)]) -> Option<String> 
     if a == b {
         return None;
     }
-    let i = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-    Some(format!("line {i} of {}/{}: {:?} vs {:?}", a.len(), b.len(), a.get(i), b.get(i)))
+    let i = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    Some(format!(
+        "line {i} of {}/{}: {:?} vs {:?}",
+        a.len(),
+        b.len(),
+        a.get(i),
+        b.get(i)
+    ))
 }
 
 #[test]
 fn rewritten_ptxas_cubins_match_attribute_by_attribute() {
-    let needed = [Tool::Ptxas118, Tool::Ptxas13, Tool::Cuobjdump118, Tool::Cuobjdump13, Tool::Nvdisasm118, Tool::Nvdisasm13];
+    let needed = [
+        Tool::Ptxas118,
+        Tool::Ptxas13,
+        Tool::Cuobjdump118,
+        Tool::Cuobjdump13,
+        Tool::Nvdisasm118,
+        Tool::Nvdisasm13,
+    ];
     if !oracle::require_all(&needed) {
         return;
     }
@@ -139,7 +164,9 @@ fn rewritten_ptxas_cubins_match_attribute_by_attribute() {
             }
             match oracle::nvdisasm_cubin(sm, &ours) {
                 Ok(text) => {
-                    let theirs_nv = oracle::nvdisasm_cubin(sm, &theirs).map(|t| instructions(&t)).unwrap_or_default();
+                    let theirs_nv = oracle::nvdisasm_cubin(sm, &theirs)
+                        .map(|t| instructions(&t))
+                        .unwrap_or_default();
                     if let Some(d) = first_difference(&instructions(&text), &theirs_nv) {
                         failures.push(format!("{what}: nvdisasm lists different instructions: {d}"));
                     }
@@ -159,7 +186,10 @@ fn written_attributes_read_back() {
         name: "k".into(),
         code: vec![0; 128],
         regs_used: 8,
-        params: vec![cubin::KernelParam { offset: 0, size: 8 }, cubin::KernelParam { offset: 8, size: 4 }],
+        params: vec![
+            cubin::KernelParam { offset: 0, size: 8 },
+            cubin::KernelParam { offset: 8, size: 4 },
+        ],
         exit_offsets: vec![0x10],
         warp_wide_offsets: vec![],
         shared_bytes: 64,
@@ -173,7 +203,15 @@ fn written_attributes_read_back() {
     assert_eq!(back, k);
     let s = inspect(&bytes).unwrap();
     assert_eq!(s.header.e_flags, 0x5a055a);
-    assert_eq!((s.header.os_abi, s.header.abi_version, s.header.e_machine, s.header.e_version), (0x33, 7, 190, 0x76));
+    assert_eq!(
+        (
+            s.header.os_abi,
+            s.header.abi_version,
+            s.header.e_machine,
+            s.header.e_version
+        ),
+        (0x33, 7, 190, 0x76)
+    );
     assert_eq!(s.section(".nv.constant0.k").unwrap().size, 0x210 + 12);
     assert_eq!(s.section(".nv.shared.k").unwrap().size, 0x400 + 64);
     let mut k50 = k.clone();
@@ -203,12 +241,31 @@ fn invalid_descriptions_are_errors() {
     };
     assert!(cubin::write_cubin(&ok).is_ok());
     let bad = [
-        cubin::CubinKernel { name: String::new(), ..ok.clone() },
-        cubin::CubinKernel { code: vec![0; 24], ..ok.clone() },
-        cubin::CubinKernel { exit_offsets: vec![32], ..ok.clone() },
-        cubin::CubinKernel { params: vec![cubin::KernelParam { offset: 4, size: 8 }], ..ok.clone() },
-        cubin::CubinKernel { num_barriers: 17, ..ok.clone() },
-        cubin::CubinKernel { arch: CubinArch::Sm50, exit_offsets: vec![0], ..ok.clone() },
+        cubin::CubinKernel {
+            name: String::new(),
+            ..ok.clone()
+        },
+        cubin::CubinKernel {
+            code: vec![0; 24],
+            ..ok.clone()
+        },
+        cubin::CubinKernel {
+            exit_offsets: vec![32],
+            ..ok.clone()
+        },
+        cubin::CubinKernel {
+            params: vec![cubin::KernelParam { offset: 4, size: 8 }],
+            ..ok.clone()
+        },
+        cubin::CubinKernel {
+            num_barriers: 17,
+            ..ok.clone()
+        },
+        cubin::CubinKernel {
+            arch: CubinArch::Sm50,
+            exit_offsets: vec![0],
+            ..ok.clone()
+        },
     ];
     for k in bad {
         assert!(cubin::write_cubin(&k).is_err(), "{k:?}");

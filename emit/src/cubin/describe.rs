@@ -60,7 +60,9 @@ pub fn describe(
     local_frame_bytes: u32,
 ) -> Result<CubinKernel, CubinError> {
     let carch = cubin_arch(arch)?;
-    let code = kernel.bytes(arch).map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
+    let code = kernel
+        .bytes(arch)
+        .map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
     let mut num_barriers = 0;
     let mut warp_wide_offsets = Vec::new();
     for (i, ins) in kernel.instrs.iter().enumerate() {

@@ -125,7 +125,10 @@ impl CubinSummary {
     }
 
     fn symbol_name(&self, index: u32) -> String {
-        self.symbols.get(index as usize).map(|s| s.name.clone()).unwrap_or_else(|| format!("sym#{index}"))
+        self.symbols
+            .get(index as usize)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| format!("sym#{index}"))
     }
 
     /// A record as text with symbol indices replaced by names, so records of
@@ -155,7 +158,7 @@ impl CubinSummary {
             _ => {
                 let v = match r.format {
                     nvinfo::Format::Nval => String::new(),
-                    nvinfo::Format::Sval if r.value.len() % 4 == 0 => {
+                    nvinfo::Format::Sval if r.value.len().is_multiple_of(4) => {
                         words.iter().map(|w| format!(" {w:#x}")).collect()
                     }
                     _ => r.value.iter().map(|b| format!(" {b:02x}")).collect(),
@@ -183,7 +186,10 @@ pub fn inspect(data: &[u8]) -> Result<CubinSummary, CubinError> {
     let table = h.sections(endian, data).map_err(perr)?;
     let name_of = |i: usize| -> Option<String> {
         let s = table.section(object::SectionIndex(i)).ok()?;
-        table.section_name(endian, s).ok().map(|n| String::from_utf8_lossy(n).into_owned())
+        table
+            .section_name(endian, s)
+            .ok()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
     };
     let mut sections = Vec::new();
     for (i, s) in table.iter().enumerate().skip(1) {
@@ -212,7 +218,10 @@ pub fn inspect(data: &[u8]) -> Result<CubinSummary, CubinError> {
     let mut symbols = Vec::new();
     let syms = table.symbols(endian, data, elf::SHT_SYMTAB).map_err(perr)?;
     for sym in syms.iter() {
-        let name = syms.symbol_name(endian, sym).map(|n| String::from_utf8_lossy(n).into_owned()).unwrap_or_default();
+        let name = syms
+            .symbol_name(endian, sym)
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
         let shndx = sym.st_shndx(endian).0;
         symbols.push(SymbolSummary {
             name,
@@ -229,7 +238,7 @@ pub fn inspect(data: &[u8]) -> Result<CubinSummary, CubinError> {
         let (off, filesz, memsz) = (p.p_offset(endian), p.p_filesz(endian), p.p_memsz(endian));
         let inside = sections
             .iter()
-            .filter(|s| s.flags & u64::from(elf::SHF_ALLOC.0) != 0)
+            .filter(|s| s.flags & elf::SHF_ALLOC.0 != 0)
             .filter(|s| {
                 if s.sh_type == elf::SHT_NOBITS.0 {
                     filesz == 0 && s.offset == off && memsz > 0
@@ -249,5 +258,10 @@ pub fn inspect(data: &[u8]) -> Result<CubinSummary, CubinError> {
             sections: inside,
         });
     }
-    Ok(CubinSummary { header, sections, symbols, segments })
+    Ok(CubinSummary {
+        header,
+        sections,
+        symbols,
+        segments,
+    })
 }

@@ -108,7 +108,10 @@ impl Default for RunOptions {
             bless: std::env::var("ATOMC_TEST_BLESS").is_ok_and(|v| v == "1"),
             snapshots: true,
             snapshot_dir: Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots"),
-            threads: std::env::var("ATOMC_FILETESTS_THREADS").ok().and_then(|v| v.parse().ok()).filter(|&n| n > 0),
+            threads: std::env::var("ATOMC_FILETESTS_THREADS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .filter(|&n| n > 0),
             stall_after: Duration::from_secs(10),
         }
     }
@@ -125,6 +128,8 @@ pub struct FileResult {
     pub time: Duration,
     /// Whether precise-output expectations were rewritten.
     pub blessed: bool,
+    /// The insta snapshot names this file's compile tests use.
+    pub snapshots: Vec<String>,
 }
 
 /// The results of a run, sorted by path.
@@ -143,6 +148,26 @@ impl Summary {
     /// Files that failed.
     pub fn failed(&self) -> usize {
         self.files.len() - self.passed()
+    }
+
+    /// The `.snap` files in `dir` that no file of this run uses (stale
+    /// after a rename; only meaningful for a run over every filetest).
+    pub fn unreferenced_snapshots(&self, dir: &Path) -> Vec<PathBuf> {
+        let used: std::collections::HashSet<&str> = self
+            .files
+            .iter()
+            .flat_map(|f| f.snapshots.iter().map(String::as_str))
+            .collect();
+        let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "snap"))
+            .filter(|p| p.file_stem().and_then(|s| s.to_str()).is_none_or(|s| !used.contains(s)))
+            .collect();
+        out.sort();
+        out
     }
 
     /// The report: each failure (and, if `verbose`, each pass) in path
@@ -186,6 +211,7 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
                 failure: Some(e),
                 time: Duration::ZERO,
                 blessed: false,
+                snapshots: Vec::new(),
             }),
         }
     }
@@ -218,26 +244,31 @@ pub fn run(paths: &[PathBuf], opts: &RunOptions, backend: &dyn Backend) -> Summa
 pub fn run_file(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> FileResult {
     let start = Instant::now();
     let outcome = panic_capture::catch(|| run_file_inner(path, opts, backend));
-    let (failure, blessed) = match outcome {
+    let (failure, blessed, snapshots) = match outcome {
         Ok(r) => r,
-        Err(msg) => (Some(format!("panicked: {msg}\n")), false),
+        Err(msg) => (Some(format!("panicked: {msg}\n")), false, Vec::new()),
     };
     FileResult {
         path: path.to_path_buf(),
         failure,
         time: start.elapsed(),
         blessed,
+        snapshots,
     }
 }
 
-fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Option<String>, bool) {
+/// What one file's run gives: the failure, whether it was blessed, the
+/// snapshot names it uses.
+type Outcome = (Option<String>, bool, Vec<String>);
+
+fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> Outcome {
     let source = match std::fs::read_to_string(path) {
         Ok(s) => s,
-        Err(e) => return (Some(format!("cannot read: {e}\n")), false),
+        Err(e) => return (Some(format!("cannot read: {e}\n")), false, Vec::new()),
     };
     let file = match testfile::TestFile::scan(&source) {
         Ok(f) => f,
-        Err(e) => return (Some(format!("{e}\n")), false),
+        Err(e) => return (Some(format!("{e}\n")), false, Vec::new()),
     };
     let rel_path = stable_name(path);
     let is_clif = path.extension().is_some_and(|e| e == "clif");
@@ -254,6 +285,7 @@ fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Opt
         backend,
         opts,
         rewrites: Vec::new(),
+        snapshots: Vec::new(),
     };
     let failures = subtest::run_all(&mut ctx);
     let mut blessed = false;
@@ -267,7 +299,7 @@ fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> (Opt
                 .push_str(&format!("cannot bless: {e}\n")),
         }
     }
-    (failure, blessed)
+    (failure, blessed, ctx.snapshots)
 }
 
 /// The name of a test file that does not depend on how the runner was
@@ -285,7 +317,10 @@ pub fn stable_name(path: &Path) -> String {
         .find_map(|base| file.strip_prefix(&base).ok().map(Path::to_path_buf));
     match rel {
         Some(r) if !r.as_os_str().is_empty() => r.to_string_lossy().replace('\\', "/"),
-        _ => path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        _ => path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
     }
 }
 

@@ -27,7 +27,10 @@ impl Running {
         if let Ok(mut files) = self.files.lock() {
             files.insert(path.to_path_buf(), Instant::now());
         }
-        Guard { running: self, path: path.to_path_buf() }
+        Guard {
+            running: self,
+            path: path.to_path_buf(),
+        }
     }
 }
 

@@ -25,7 +25,10 @@ impl atomc_filetests::Backend for FacadeBackend {
                 ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
             };
             vec![atomc::ir::diagnostic::Diagnostic {
-                loc: atomc::ir::SrcLoc { line: line as u32, col: 1 },
+                loc: atomc::ir::SrcLoc {
+                    line: line as u32,
+                    col: 1,
+                },
                 rule,
                 message,
             }]
@@ -41,6 +44,16 @@ fn filetests() {
     let summary = atomc_filetests::run(&roots, &opts, &FacadeBackend);
     let report = summary.report(false);
     println!("{report}");
+    let stale = summary.unreferenced_snapshots(&opts.snapshot_dir);
+    if !stale.is_empty() {
+        println!(
+            "warning: {} snapshot(s) no filetest uses (renamed or removed tests; delete them):",
+            stale.len()
+        );
+        for p in &stale {
+            println!("    {}", p.display());
+        }
+    }
     assert!(summary.passed() >= 1, "no filetests found");
     assert_eq!(summary.failed(), 0, "filetests failed:\n{report}");
 }

@@ -50,6 +50,14 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
         };
         for (i, (f, range)) in funcs.iter().zip(ctx.file.funcs.clone()).enumerate() {
             let what = format!("function %{} ({}, --emit {emit})", range.name, target.name);
+            let test = match cmd.option("emit") {
+                Some(e) => format!("{}_{e}", cmd.name),
+                None => cmd.name.clone(),
+            };
+            let snap = snapshot_name(&ctx.rel_path, &range.name, &target.name, &test);
+            if ctx.opts.snapshots {
+                ctx.snapshots.push(snap.clone());
+            }
             let output = match ctx.backend.compile(f, &target.name, &emit) {
                 Ok(out) => out,
                 Err(e) => {
@@ -75,11 +83,7 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
                 }
             }
             if ctx.opts.snapshots {
-                let test = match cmd.option("emit") {
-                    Some(e) => format!("{}_{e}", cmd.name),
-                    None => cmd.name.clone(),
-                };
-                if let Err(e) = snapshot(ctx, &range.name, &target.name, &test, &output) {
+                if let Err(e) = snapshot(ctx, &snap, &output) {
                     failures.push_str(&format!("{what}: {e}"));
                 }
             }
@@ -128,8 +132,7 @@ fn filecheck(ctx: &Ctx, range: &crate::testfile::FuncRange, output: &str, precis
 
 /// Compares `output` with its insta snapshot (insta writes `.snap.new`
 /// files for `cargo insta review` when they differ).
-fn snapshot(ctx: &Ctx, func: &str, target: &str, test: &str, output: &str) -> Result<(), String> {
-    let name = snapshot_name(&ctx.rel_path, func, target, test);
+fn snapshot(ctx: &Ctx, name: &str, output: &str) -> Result<(), String> {
     let dir = ctx.opts.snapshot_dir.clone();
     let input = ctx.path.clone();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -138,7 +141,7 @@ fn snapshot(ctx: &Ctx, func: &str, target: &str, test: &str, output: &str) -> Re
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
         settings.set_input_file(&input);
-        settings.bind(|| insta::assert_snapshot!(name.as_str(), output));
+        settings.bind(|| insta::assert_snapshot!(name, output));
     }));
     result.map_err(|p| format!("snapshot `{name}` differs: {}\n", crate::panic_message(&p)))
 }

@@ -26,6 +26,8 @@ pub struct Ctx<'a> {
     pub opts: &'a RunOptions,
     /// precise-output blocks to rewrite (function index, new lines).
     pub rewrites: Vec<(usize, Vec<String>)>,
+    /// Snapshot names used (recorded even when the compile fails).
+    pub snapshots: Vec<String>,
 }
 
 impl Ctx<'_> {
@@ -63,7 +65,9 @@ pub fn run_all(ctx: &mut Ctx) -> Vec<String> {
         failures.push("no functions\n".to_string());
     }
     if file.tests.iter().filter(|t| t.has_flag("precise-output")).count() > 1 {
-        failures.push("only one `test` line per file may be precise-output (they share the expectation blocks)\n".to_string());
+        failures.push(
+            "only one `test` line per file may be precise-output (they share the expectation blocks)\n".to_string(),
+        );
         return failures;
     }
     if !file.tests.iter().any(|t| t.name == "print") {

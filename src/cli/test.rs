@@ -43,7 +43,8 @@ impl atomc_filetests::Backend for FacadeBackend {
 
 /// Runs `atomc test`.
 pub fn run(args: Args) -> Result<(), UserError> {
-    let paths = if args.paths.is_empty() {
+    let everything = args.paths.is_empty();
+    let paths = if everything {
         vec![PathBuf::from("filetests/filetests")]
     } else {
         args.paths
@@ -58,6 +59,11 @@ pub fn run(args: Args) -> Result<(), UserError> {
         opts.threads = args.threads.filter(|&n| n > 0);
     }
     let summary = atomc_filetests::run(&paths, &opts, &FacadeBackend);
+    if everything && opts.snapshots {
+        for stale in summary.unreferenced_snapshots(&opts.snapshot_dir) {
+            eprintln!("warning: no filetest uses snapshot {}", stale.display());
+        }
+    }
     print!("{}", summary.report(args.verbose));
     if summary.failed() == 0 {
         Ok(())

@@ -149,7 +149,7 @@ pub fn run(ctx: &Ctx) -> Result<(), String> {
         all.push(expectations(ctx, f)?);
     }
     let funcs = match &ctx.parsed {
-        Ok(funcs) => funcs,
+        Ok(_) => ctx.parsed_or_fail()?,
         Err(diags) => {
             let flat: Vec<Expect> = all.into_iter().flatten().collect();
             return compare(ctx, "parse", diags, &flat);

@@ -1,0 +1,530 @@
+//! A small simulator of the vISA subset atomc emits, for differential
+//! tests against the IR's reference interpreter (no Intel GPU is
+//! available). It models one hardware thread: per-channel enables, SIMD
+//! `goto` (a forward goto parks the jumping channels at the target; a
+//! backward goto parks the staying channels after it; with no channel
+//! active, execution resumes at the nearest parked point), scalar `jmp`,
+//! regions, aliases, predicates and the `svm_*` messages on a flat memory.
+//!
+//! It encodes atomc's reading of the vISA spec (visa.md), so it checks the
+//! lowering's logic — control flow, block arguments, 64-bit emulation —
+//! not the hardware. Byte gathers fill the upper bytes of each dword with
+//! garbage, so missing masks show up.
+
+#![allow(dead_code)]
+
+use atomc_emit::visa::*;
+use std::collections::HashMap;
+
+/// A scalar while computing: integers widened, floats as f64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum V {
+    I(i128),
+    F(f64),
+}
+
+impl V {
+    fn i(self) -> i128 {
+        match self {
+            V::I(x) => x,
+            V::F(f) => f as i128,
+        }
+    }
+    fn f(self) -> f64 {
+        match self {
+            V::I(x) => x as f64,
+            V::F(f) => f,
+        }
+    }
+}
+
+fn read_bytes(b: &[u8], ty: Type) -> V {
+    let mut w = [0u8; 8];
+    let n = ty.size() as usize;
+    w[..n].copy_from_slice(&b[..n]);
+    let u = u64::from_le_bytes(w);
+    match ty {
+        Type::UD => V::I(u as u32 as i128),
+        Type::D => V::I(u as u32 as i32 as i128),
+        Type::UW => V::I(u as u16 as i128),
+        Type::W => V::I(u as u16 as i16 as i128),
+        Type::UB => V::I(u as u8 as i128),
+        Type::B => V::I(u as u8 as i8 as i128),
+        Type::UQ => V::I(u as i128),
+        Type::Q => V::I(u as i64 as i128),
+        Type::F => V::F(f32::from_bits(u as u32) as f64),
+        Type::DF => V::F(f64::from_bits(u)),
+        Type::HF => V::F(atomc::ir::interp::f16_bits_to_f32(u as u16) as f64),
+    }
+}
+
+fn to_bits(v: V, ty: Type) -> u64 {
+    match ty {
+        Type::F => (v.f() as f32).to_bits() as u64,
+        Type::DF => v.f().to_bits(),
+        Type::HF => atomc::ir::interp::f32_to_f16_bits(v.f() as f32) as u64,
+        _ => {
+            let x = match v {
+                V::I(x) => x,
+                // float → integer: toward zero, saturating, NaN → 0.
+                V::F(f) if f.is_nan() => 0,
+                V::F(f) => {
+                    let (lo, hi) = match ty {
+                        Type::D => (i32::MIN as f64, i32::MAX as f64),
+                        Type::UD => (0.0, u32::MAX as f64),
+                        Type::Q => (i64::MIN as f64, i64::MAX as f64),
+                        _ => (0.0, u64::MAX as f64),
+                    };
+                    f.trunc().clamp(lo, hi) as i128
+                }
+            };
+            x as u64
+        }
+    }
+}
+
+/// Flat memory: buffers at fixed addresses.
+#[derive(Default, Clone)]
+pub struct Mem {
+    pub bufs: Vec<(u64, Vec<u8>)>,
+}
+
+impl Mem {
+    fn at(&mut self, addr: u64, n: usize) -> Result<&mut [u8], String> {
+        for (base, b) in &mut self.bufs {
+            if addr >= *base && addr + n as u64 <= *base + b.len() as u64 {
+                let o = (addr - *base) as usize;
+                return Ok(&mut b[o..o + n]);
+            }
+        }
+        Err(format!("access of {n} bytes at {addr:#x} outside every buffer"))
+    }
+    fn load(&mut self, addr: u64, n: usize) -> Result<u64, String> {
+        let s = self.at(addr, n)?;
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(s);
+        Ok(u64::from_le_bytes(w))
+    }
+    fn store(&mut self, addr: u64, n: usize, v: u64) -> Result<(), String> {
+        let s = self.at(addr, n)?;
+        s.copy_from_slice(&v.to_le_bytes()[..n]);
+        Ok(())
+    }
+}
+
+/// One simulated hardware thread of `simd` channels.
+pub struct Sim<'k> {
+    k: &'k Kernel,
+    grf: u32,
+    simd: u32,
+    regs: HashMap<u32, Vec<u8>>,
+    preds: Vec<[bool; 32]>,
+    labels: HashMap<u16, usize>,
+    pub mem: Mem,
+}
+
+impl<'k> Sim<'k> {
+    pub fn new(k: &'k Kernel, p: Platform, simd: u32, mem: Mem) -> Sim<'k> {
+        let mut regs = HashMap::new();
+        for (i, v) in k.vars.iter().enumerate() {
+            if v.alias.is_none() {
+                // Fresh registers hold garbage, not zeros.
+                regs.insert(i as u32, vec![0x5a; v.bytes() as usize]);
+            }
+        }
+        let mut labels = HashMap::new();
+        for (i, inst) in k.insts.iter().enumerate() {
+            if let (Op::Label, Some(Operand::Label(l))) = (inst.op, inst.operands.first()) {
+                labels.insert(l.0, i);
+            }
+        }
+        Sim {
+            k,
+            grf: p.grf_bytes(),
+            simd,
+            regs,
+            preds: vec![[false; 32]; k.preds.len()],
+            labels,
+            mem,
+        }
+    }
+
+    /// The base variable and byte offset of a (possibly alias) variable.
+    fn base(&self, v: VarId) -> (u32, usize) {
+        let (mut v, mut off) = (v, 0usize);
+        while let Some((b, o)) = self.k.var(v).and_then(|d| d.alias) {
+            off += o as usize;
+            v = b;
+        }
+        (v.0, off)
+    }
+
+    /// Sets an input by variable name.
+    pub fn set(&mut self, name: &str, bytes: &[u8]) {
+        let i = self
+            .k
+            .vars
+            .iter()
+            .position(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no var {name}"));
+        let (b, off) = self.base(VarId(i as u32));
+        self.regs.get_mut(&b).unwrap()[off..off + bytes.len()].copy_from_slice(bytes);
+    }
+
+    fn ty(&self, v: VarId) -> Type {
+        self.k.var(v).unwrap().ty
+    }
+
+    fn src(&self, o: &Operand, lane: u32, ch: usize) -> V {
+        match *o {
+            Operand::Src {
+                var,
+                row,
+                col,
+                region,
+                modifier,
+            } => {
+                let ty = self.ty(var);
+                let w = region.width.max(1) as u32;
+                let e = col as u32 + (lane / w) * region.vstride as u32 + (lane % w) * region.hstride as u32;
+                let (b, off) = self.base(var);
+                let at = off + (row as u32 * self.grf + e * ty.size()) as usize;
+                let v = read_bytes(&self.regs[&b][at..], ty);
+                match (modifier, v) {
+                    (SrcMod::None, v) => v,
+                    (SrcMod::Neg, V::I(x)) => V::I(-x),
+                    (SrcMod::Neg, V::F(x)) => V::F(-x),
+                    (SrcMod::Abs, V::I(x)) => V::I(x.abs()),
+                    (SrcMod::Abs, V::F(x)) => V::F(x.abs()),
+                    (SrcMod::NegAbs, V::I(x)) => V::I(-x.abs()),
+                    (SrcMod::NegAbs, V::F(x)) => V::F(-x.abs()),
+                    (SrcMod::Not, v) => V::I(!v.i()),
+                }
+            }
+            Operand::Imm(i) => read_bytes(&i.masked_bits().to_le_bytes(), i.ty),
+            Operand::Pred(p) => V::I(self.preds[p.0 as usize][ch] as i128),
+            _ => V::I(0),
+        }
+    }
+
+    fn src_ty(&self, o: &Operand) -> Option<Type> {
+        match *o {
+            Operand::Src { var, .. } => Some(self.ty(var)),
+            Operand::Imm(i) => Some(i.ty),
+            _ => None,
+        }
+    }
+
+    fn write(&mut self, o: &Operand, lane: u32, ch: usize, v: V) {
+        match *o {
+            Operand::Dst { var, row, col, hstride } => {
+                let ty = self.ty(var);
+                let e = col as u32 + lane * hstride as u32;
+                let (b, off) = self.base(var);
+                let at = off + (row as u32 * self.grf + e * ty.size()) as usize;
+                let bits = to_bits(v, ty);
+                let n = ty.size() as usize;
+                self.regs.get_mut(&b).unwrap()[at..at + n].copy_from_slice(&bits.to_le_bytes()[..n]);
+            }
+            Operand::Pred(p) => self.preds[p.0 as usize][ch] = v.i() != 0,
+            _ => {}
+        }
+    }
+
+    fn raw_elem(&self, o: &Operand, i: u32, size: u32) -> Option<(u32, usize)> {
+        match *o {
+            Operand::Raw { var: Some(v), offset } => {
+                let (b, off) = self.base(v);
+                Some((b, off + offset as usize + (i * size) as usize))
+            }
+            _ => None,
+        }
+    }
+
+    fn raw_read(&self, o: &Operand, i: u32, size: u32) -> u64 {
+        match self.raw_elem(o, i, size) {
+            Some((b, at)) => {
+                let mut w = [0u8; 8];
+                w[..size as usize].copy_from_slice(&self.regs[&b][at..at + size as usize]);
+                u64::from_le_bytes(w)
+            }
+            None => 0,
+        }
+    }
+
+    fn raw_write(&mut self, o: &Operand, i: u32, size: u32, v: u64) {
+        if let Some((b, at)) = self.raw_elem(o, i, size) {
+            self.regs.get_mut(&b).unwrap()[at..at + size as usize].copy_from_slice(&v.to_le_bytes()[..size as usize]);
+        }
+    }
+
+    fn guard(&self, inst: &Inst, ch: usize) -> bool {
+        match inst.pred {
+            None => true,
+            Some(p) => {
+                let bits = &self.preds[p.pred.0 as usize];
+                let n = self.k.pred(p.pred).map(|d| d.num_elts as usize).unwrap_or(32);
+                let b = match p.ctl {
+                    PredCtl::Normal => bits[ch],
+                    PredCtl::Any => bits[..n].iter().any(|&x| x),
+                    PredCtl::All => bits[..n].iter().all(|&x| x),
+                };
+                b != p.invert
+            }
+        }
+    }
+
+    /// Runs to `ret`.
+    pub fn run(&mut self, max_steps: usize) -> Result<(), String> {
+        let mut active = [false; 32];
+        for a in active.iter_mut().take(self.simd as usize) {
+            *a = true;
+        }
+        let mut wait: [Option<usize>; 32] = [None; 32];
+        let mut pc = 0usize;
+        for _ in 0..max_steps {
+            for c in 0..32 {
+                if wait[c] == Some(pc) {
+                    wait[c] = None;
+                    active[c] = true;
+                }
+            }
+            if !active.iter().any(|&a| a) {
+                match wait.iter().flatten().min() {
+                    Some(&t) => {
+                        pc = t;
+                        continue;
+                    }
+                    None => return Ok(()),
+                }
+            }
+            let inst = self.k.insts.get(pc).ok_or("ran off the end")?.clone();
+            let lanes = inst.exec.size.lanes();
+            let first = 4 * inst.exec.offset as usize;
+            // (lane, channel) pairs that execute.
+            let on: Vec<(u32, usize)> = (0..lanes)
+                .map(|l| (l, first + l as usize))
+                .filter(|&(_, c)| {
+                    (inst.exec.nomask || active[c]) && (matches!(inst.op, Op::Cmp | Op::Sel) || self.guard(&inst, c))
+                })
+                .collect();
+            match inst.op {
+                Op::Label | Op::Fence => {}
+                Op::Ret => return Ok(()),
+                Op::Jmp => {
+                    let Some(Operand::Label(l)) = inst.operands.first() else {
+                        unreachable!()
+                    };
+                    if self.guard(&inst, 0) {
+                        pc = self.labels[&l.0];
+                        continue;
+                    }
+                }
+                Op::Goto => {
+                    let Some(Operand::Label(l)) = inst.operands.first() else {
+                        unreachable!()
+                    };
+                    let t = self.labels[&l.0];
+                    let taken: Vec<usize> = on.iter().map(|&(_, c)| c).collect();
+                    if t > pc {
+                        for &c in &taken {
+                            active[c] = false;
+                            wait[c] = Some(t);
+                        }
+                    } else if !taken.is_empty() {
+                        for c in 0..32 {
+                            if active[c] && !taken.contains(&c) {
+                                active[c] = false;
+                                wait[c] = Some(pc + 1);
+                            }
+                        }
+                        pc = t;
+                        continue;
+                    }
+                }
+                Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => {
+                    for &(l, _) in &on {
+                        self.message(&inst, l)?;
+                    }
+                }
+                _ => {
+                    for &(l, c) in &on {
+                        self.alu(&inst, l, c);
+                    }
+                }
+            }
+            pc += 1;
+        }
+        Err("step limit".into())
+    }
+
+    fn alu(&mut self, inst: &Inst, l: u32, c: usize) {
+        let o = &inst.operands;
+        let dty = match o[0] {
+            Operand::Dst { var, .. } => Some(self.ty(var)),
+            _ => None,
+        };
+        let float =
+            dty.is_some_and(|t| t.is_float()) || o[1..].iter().any(|s| self.src_ty(s).is_some_and(|t| t.is_float()));
+        let s = |i: usize| self.src(&o[i], l, c);
+        let v = match inst.op {
+            Op::Mov => s(1),
+            Op::Add if float => V::F(s(1).f() + s(2).f()),
+            Op::Add => V::I(s(1).i() + s(2).i()),
+            Op::Mul if float => V::F(s(1).f() * s(2).f()),
+            Op::Mul => V::I(s(1).i().wrapping_mul(s(2).i())),
+            Op::And => V::I(s(1).i() & s(2).i()),
+            Op::Or => V::I(s(1).i() | s(2).i()),
+            Op::Xor => V::I(s(1).i() ^ s(2).i()),
+            Op::Not => V::I(!s(1).i()),
+            Op::Shl | Op::Shr | Op::Asr => {
+                let ty = self.src_ty(&o[1]).unwrap();
+                let bits = 8 * ty.size();
+                let amt = s(2).i() as u32 & (bits - 1);
+                let x = s(1).i();
+                let mask = if bits == 64 {
+                    u64::MAX as i128
+                } else {
+                    (1i128 << bits) - 1
+                };
+                match inst.op {
+                    Op::Shl => V::I(x << amt),
+                    Op::Shr => V::I((x & mask) >> amt),
+                    _ => {
+                        let sx = if (x >> (bits - 1)) & 1 == 1 {
+                            (x & mask) - (1i128 << bits)
+                        } else {
+                            x & mask
+                        };
+                        V::I(sx >> amt)
+                    }
+                }
+            }
+            Op::Sel => {
+                if self.guard(inst, c) {
+                    s(1)
+                } else {
+                    s(2)
+                }
+            }
+            Op::Min | Op::Max => {
+                let (a, b) = (s(1), s(2));
+                let a_lt = if float {
+                    a.f() < b.f() || b.f().is_nan()
+                } else {
+                    a.i() < b.i()
+                };
+                if (inst.op == Op::Min) == a_lt {
+                    a
+                } else {
+                    b
+                }
+            }
+            Op::Cmp => {
+                let Ext::Relop(r) = inst.ext else { unreachable!() };
+                let (a, b) = (s(1), s(2));
+                let res = if float {
+                    let (a, b) = (a.f(), b.f());
+                    match r {
+                        Relop::Eq => a == b,
+                        Relop::Ne => a != b,
+                        Relop::Lt => a < b,
+                        Relop::Le => a <= b,
+                        Relop::Gt => a > b,
+                        Relop::Ge => a >= b,
+                    }
+                } else {
+                    let (a, b) = (a.i(), b.i());
+                    match r {
+                        Relop::Eq => a == b,
+                        Relop::Ne => a != b,
+                        Relop::Lt => a < b,
+                        Relop::Le => a <= b,
+                        Relop::Gt => a > b,
+                        Relop::Ge => a >= b,
+                    }
+                };
+                V::I(res as i128)
+            }
+            Op::Addc | Op::Subb => {
+                let (a, b) = (
+                    self.src(&o[2], l, c).i() as u32 as u64,
+                    self.src(&o[3], l, c).i() as u32 as u64,
+                );
+                let (r, carry) = if inst.op == Op::Addc {
+                    (a + b, (a + b) >> 32)
+                } else {
+                    (a.wrapping_sub(b), (a < b) as u64)
+                };
+                self.write(&o[1], l, c, V::I(carry as i128));
+                V::I(r as u32 as i128)
+            }
+            _ => V::I(0),
+        };
+        self.write(&o[0], l, c, v);
+    }
+
+    fn message(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
+        let o = &inst.operands;
+        let addr = self.raw_read(&o[0], l, 8);
+        match inst.ext {
+            Ext::Atomic(op, w) => {
+                let n = match w {
+                    AtomicWidth::W16 => 2,
+                    AtomicWidth::W32 => 4,
+                    AtomicWidth::W64 => 8,
+                };
+                let esz = if n == 8 { 8 } else { 4 };
+                let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+                let s0 = self.raw_read(&o[1], l, esz) & mask;
+                let s1 = self.raw_read(&o[2], l, esz) & mask;
+                let old = self.mem.load(addr, n)?;
+                let sx = |x: u64| -> i64 { ((x << (64 - 8 * n)) as i64) >> (64 - 8 * n) };
+                let fl = |x: u64| f32::from_bits(x as u32);
+                let new = match op {
+                    AtomicOp::Add => old.wrapping_add(s0),
+                    AtomicOp::Sub => old.wrapping_sub(s0),
+                    AtomicOp::Inc => old.wrapping_add(1),
+                    AtomicOp::Dec => old.wrapping_sub(1),
+                    AtomicOp::Min => old.min(s0),
+                    AtomicOp::Max => old.max(s0),
+                    AtomicOp::IMin => sx(old).min(sx(s0)) as u64,
+                    AtomicOp::IMax => sx(old).max(sx(s0)) as u64,
+                    AtomicOp::Xchg => s0,
+                    AtomicOp::CmpXchg => {
+                        if old == s1 {
+                            s0
+                        } else {
+                            old
+                        }
+                    }
+                    AtomicOp::And => old & s0,
+                    AtomicOp::Or => old | s0,
+                    AtomicOp::Xor => old ^ s0,
+                    AtomicOp::FMin => fl(old).min(fl(s0)).to_bits() as u64,
+                    AtomicOp::FMax => fl(old).max(fl(s0)).to_bits() as u64,
+                    AtomicOp::FAdd => (fl(old) + fl(s0)).to_bits() as u64,
+                    other => return Err(format!("{other:?} not simulated")),
+                } & mask;
+                self.mem.store(addr, n, new)?;
+                // .16 returns a dword whose upper half is not defined.
+                let ret = if n == 2 { old | 0xdead_0000 } else { old };
+                self.raw_write(&o[3], l, esz, ret);
+            }
+            Ext::Blocks(b) => {
+                let per_lane = (b.block_bytes.max(4) as u32) * b.num_blocks as u32;
+                let n = b.block_bytes as usize;
+                if inst.op == Op::SvmGather {
+                    let v = self.mem.load(addr, n)?;
+                    let v = if n == 1 { v | 0xabab_ab00 } else { v };
+                    self.raw_write(&o[1], l, per_lane, v);
+                } else {
+                    let v = self.raw_read(&o[1], l, per_lane);
+                    self.mem.store(addr, n, v)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

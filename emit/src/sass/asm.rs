@@ -479,7 +479,7 @@ impl Arch {
                 _ => (None, &toks[1..]),
             };
             let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
-            // Predicates nvdisasm hides when PT may be left out (the last ones of each run first).
+            // Predicates nvdisasm hides when PT may be left out; a partial list fills the first ones.
             let hideable: Vec<usize> =
                 (0..form.ops.len()).filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt)).collect();
             let mut operands = operands.clone();

@@ -134,6 +134,10 @@ impl Arch {
                     None if v.scale != 0 => return Err(mismatch()),
                     None => {}
                 }
+                // nvdisasm prints `???255` for RZ as a 64-bit base next to a uniform register.
+                if m.width == BaseWidth::Wide && m.ureg.is_some() && v.base == self.rz {
+                    return Err(EncodeError::ZeroNotAllowed { form: key, slot });
+                }
                 if m.width == BaseWidth::Wide && v.base != self.rz && v.base % 2 != 0 {
                     return Err(EncodeError::Misaligned { form: key, slot });
                 }

@@ -101,14 +101,9 @@ impl Arch {
         }
         s.push_str(&self.opcode_text(ins));
         let mut first = true;
-        let hidden = |k: usize| -> bool {
-            // A hideable PT is left out when every hideable predicate right after it is PT too.
-            form.ops[k..]
-                .iter()
-                .zip(&ins.ops[k..])
-                .take_while(|(sp, _)| matches!(sp, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
-                .all(|(_, o)| *o == Operand::Pred(Pred::PT) || *o == Operand::UPred(Pred::PT))
-        };
+        // nvdisasm leaves out every hideable predicate that is PT (so `IADD3 R1, P1, ...` does
+        // not say which carry-out P1 is; the assembler reads it as the first).
+        let hidden = |k: usize| -> bool { ins.ops[k] == Operand::Pred(Pred::PT) || ins.ops[k] == Operand::UPred(Pred::PT) };
         for (k, (spec, op)) in form.ops.iter().zip(&ins.ops).enumerate() {
             if matches!(spec, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt) && hidden(k) {
                 continue;
@@ -196,7 +191,7 @@ impl Arch {
                     let _ = write!(s, "desc[{}]", self.reg_text(Reg::r(d), true));
                 }
                 let mut parts: Vec<String> = Vec::new();
-                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
+                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || v.scale != 0 || (m.ureg.is_none() && v.offset == 0);
                 if base_shown {
                     let mut b = self.reg_text(Reg::r(v.base), false);
                     match m.width {

@@ -113,7 +113,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             } else {
                 f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
             }
+            // C: negation, or bitwise not in .X (bit 75).
             let c = match c {
+                OpSpec::Reg(_) if x => rmod(64, Some(2), None, None, Some(75)),
                 OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
                 other => other,
             };

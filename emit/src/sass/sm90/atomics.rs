@@ -299,7 +299,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rnz(64))
         .done(out);
     // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
-    // immediate (46..58), opcode 0xF9F with bit 91 set.
+    // immediate (46..53), opcode 0xF9F with bit 91 set.
     form("SURED.ur", "SURED", 0xf9f)
         .fix(91, 1, 1)
         .fix(90, 1, 0)
@@ -316,7 +316,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Mem(su_mem))
         .op(r(32))
         .op(ur(40))
-        .op(imm(46, 13, ImmKind::Hex))
+        .op(imm(46, 8, ImmKind::Hex))
         .done(out);
     form("SURED", "SURED", 0x3a0)
         .fix(91, 1, 0)

@@ -19,7 +19,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Pred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: true }))
         .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
         .done(out);
-    form("BSSY", "BSSY", 0x945).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).op(OpSpec::Target(Field::new(34, 48))).done(out);
+    form("BSSY", "BSSY", 0x945).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).op(OpSpec::Target(Field::new(34, 30))).done(out);
     form("BSYNC", "BSYNC", 0x941).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).done(out);
     form("BAR.SYNC", "BAR", 0xb1d)
         .fix(80, 1, 1)

@@ -37,7 +37,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // FADD / DADD.
     for (mn, opc, ik) in [("FADD", 0x21u64, ImmKind::F32), ("DADD", 0x29, ImmKind::F64Hi)] {
         // DADD's register form reads its second source from 64..71, FADD's from 32..39.
-        let reg = if mn == "DADD" { rmod(64, Some(1), Some(63), Some(62), None) } else { b_reg() };
+        let reg = if mn == "DADD" { rs(64, 1) } else { b_reg() };
         for (kind, b91, b) in [(0x2u64, 0u64, reg), (0x4, 0, imm(32, 32, ik)), (0x6, 0, cbank()), (0xe, 1, ur(32))] {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if !(mn == "DADD" && kind == 0x2) {
@@ -54,7 +54,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if mn == "FMUL" {
-                f = f.m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")])).m(ftz());
+                f = f.m(ftz()).m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")]));
             }
             let b = match b {
                 OpSpec::Reg(_) => rmod(32, Some(1), Some(63), None, None),

@@ -32,13 +32,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     let ld_plain = MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) };
     for (mn, opc, plain_opc, plain_mem) in [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))] {
         let pred = mn == "LDG";
-        let mut f = form(mn, mn, plain_opc).fix(90, 2, 0).m(flag(72, "E")).m(ldst_size()).m(load_sem()).m(evict());
+        let mut f = form(mn, mn, plain_opc).fix(90, 2, 0).m(flag(72, "E")).m(evict()).m(ldst_size()).m(load_sem());
         f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
         f.op(r(16)).op(OpSpec::Mem(plain_mem)).done(out);
         for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
             let m = if d == 1 { MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } };
             let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
-            let mut f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0).m(e_only()).m(ldst_size()).m(load_sem()).m(evict());
+            let mut f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0).m(e_only()).m(evict()).m(ldst_size()).m(load_sem());
             f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
             f.op(r(16)).op(OpSpec::Mem(m)).done(out);
         }
@@ -46,7 +46,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (mn, opc, plain_opc) in [("ST", 0x985u64, 0x385u64), ("STG", 0x986, 0x386)] {
         // Generic ST keeps its offset in 32..63 and the data in 64..71; STG uses 40..63 / 32..39.
         let (pm, data) = if mn == "ST" { (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64)) } else { (mem(BaseWidth::Plain), r(32)) };
-        form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0).m(flag(72, "E")).m(ldst_size()).m(sem()).m(evict()).op(OpSpec::Mem(pm)).op(data).done(out);
+        form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0).m(flag(72, "E")).m(evict()).m(ldst_size()).m(sem()).op(OpSpec::Mem(pm)).op(data).done(out);
         for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
             let m = if d == 1 { MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } };
             let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
@@ -55,9 +55,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 .fix(76, 1, d)
                 .fix(81, 3, 0)
                 .m(e_only())
+                .m(evict())
                 .m(ldst_size())
                 .m(sem())
-                .m(evict())
                 .op(OpSpec::Mem(m))
                 .op(r(32))
                 .done(out);
@@ -70,7 +70,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     form("LDC", "LDC", 0xb82)
         .m(ldc_size())
         .op(r(16))
-        .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 16), base: Some(Field::new(24, 8)) }))
+        // The offset is signed with a base register; only its non-negative half is in the table.
+        .fix(53, 1, 0)
+        .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 15), base: Some(Field::new(24, 8)) }))
         .done(out);
     form("ULDC", "ULDC", 0xab9)
         .uniform()

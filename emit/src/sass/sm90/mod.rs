@@ -73,6 +73,9 @@ impl F {
     }
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> F {
+        if matches!(o, OpSpec::Ext(ExtSpec::CBankScaled { .. })) {
+            self.0.fixed.push((Field::new(53, 1), 0));
+        }
         self.0.ops.push(o);
         self
     }
@@ -157,9 +160,10 @@ pub(super) fn p_opt(lo: u8) -> OpSpec {
 pub(super) fn imm(lo: u8, width: u8, kind: ImmKind) -> OpSpec {
     OpSpec::Imm(ImmSpec { field: Field::new(lo, width), kind })
 }
-/// `c[bank][offset]` in the B/C source slot.
+/// `c[bank][offset]` in an ALU source slot: the offset counts 4-byte words in 40..53, signed;
+/// only the non-negative half (bit 53 clear, added as a fixed bit by [`F::op`]) is in the table.
 pub(super) fn cbank() -> OpSpec {
-    OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 16), base: None })
+    OpSpec::Ext(ExtSpec::CBankScaled { spec: CBankSpec { bank: Field::new(54, 5), offset: Field::new(40, 13), base: None }, shift: 2 })
 }
 
 /// Memory operand builder.

@@ -129,6 +129,102 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .done(out);
     }
 
-    // XMAD Rd, Ra, Rb, Rc (16x16+32 multiply-add; register shape, no modes).
-    form("XMAD", "XMAD", 16, 0x5b00).fix(28, 11, 0).fix(47, 1, 0).op(r(0)).op(r(8)).op(r(20)).op(r(39)).done(out);
+    // XMAD{.PSL}{.MRG}{.mode} Rd, Ra{.H1}, Rb{.H1}, Rc: 16x16+32 multiply-add (register
+    // shape, unsigned halves). PSL (product shifted left 16) 36, MRG (merge Rb's low half into
+    // the result's high half) 37, A.H1 53, B.H1 35, mode 50..52.
+    form("XMAD", "XMAD", 10, 0x5b00 >> 6)
+        .fix(28, 7, 0)
+        .fix(38, 1, 0)
+        .fix(47, 3, 0)
+        .m(flag(36, "PSL"))
+        .m(flag(37, "MRG"))
+        .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(8, 8), flag: Field::new(53, 1), suffix: ".H1", reuse: Some(0) }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(20, 8), flag: Field::new(35, 1), suffix: ".H1", reuse: Some(1) }))
+        .op(r(39))
+        .done(out);
+
+    float_forms(out);
+}
+
+/// FADD / FMNMX / FSETP / DADD, register shape: negate A 48, absolute A 46, negate B 45,
+/// absolute B 49 (FSETP: negate A 43, absolute A 7, negate B 6, absolute B 44).
+fn float_forms(out: &mut Vec<Form>) {
+    let fsrc = |lo: u8, neg: u8, abs: u8, reuse: u8| {
+        OpSpec::Reg(RegSpec {
+            field: Field::new(lo, 8),
+            rz_ok: true,
+            neg: Some(Field::new(neg, 1)),
+            abs: Some(Field::new(abs, 1)),
+            not: None,
+            reuse: Some(reuse),
+        })
+    };
+    let rnd = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
+    form("FADD", "FADD", 13, 0x5c58 >> 3)
+        .fix(28, 11, 0)
+        .fix(41, 3, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .done(out);
+    form("DADD", "DADD", 13, 0x5c70 >> 3)
+        .fix(28, 11, 0)
+        .fix(41, 4, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .done(out);
+    form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
+        .fix(28, 11, 0)
+        .fix(43, 1, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .op(pn(39, 42))
+        .done(out);
+    form("FSETP", "FSETP", 12, 0x5bb)
+        .fix(28, 11, 0)
+        .m(g(
+            "cmp",
+            48,
+            4,
+            &[
+                (0, "F"),
+                (1, "LT"),
+                (2, "EQ"),
+                (3, "LE"),
+                (4, "GT"),
+                (5, "NE"),
+                (6, "GE"),
+                (7, "NUM"),
+                (8, "NAN"),
+                (9, "LTU"),
+                (10, "EQU"),
+                (11, "LEU"),
+                (12, "GTU"),
+                (13, "NEU"),
+                (14, "GEU"),
+                (15, "T"),
+            ],
+        ))
+        .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(fsrc(20, 6, 44, 1))
+        .op(pn(39, 42))
+        .done(out);
 }

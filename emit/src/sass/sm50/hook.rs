@@ -1,5 +1,6 @@
-//! The sm_50 assembler hook: accepts `IADD.CC Rd, ...` as an input spelling of nvdisasm's
-//! `IADD Rd.CC, ...` (the selector writes the carry-out on the mnemonic), and refuses the
+//! The sm_50 assembler hook: accepts input spellings the selector finds easier to write than
+//! nvdisasm's — `IADD.CC Rd, ...` for `IADD Rd.CC, ...`, `XMAD.AH1.BH1 Rd, Ra, Rb, Rc` for
+//! `XMAD Rd, Ra.H1, Rb.H1, Rc`, `[R2-0x10]` for `[R2+-0x10]` — and refuses the
 //! seed's sparse-predicate forms, which have no bits in sm_50 words.
 //!
 //! The seeds list `ATOM{.E}.op Ps, Rd, [Ra], Rb` and `SUATOM ... Ps, Rd, [Ra], Rb, Rc` with a
@@ -16,6 +17,30 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
     };
     let (opcode, operands) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
     let mnemonic = opcode.split('.').next().unwrap_or("");
+    // Negative address offsets: nvdisasm writes `[R2+-0x10]`; accept `[R2-0x10]` too.
+    if let Some(i) = operands.find('[') {
+        let inner = &operands[i..];
+        if let Some(j) = inner.find("-0x").filter(|&j| j > 1 && !inner[..j].ends_with('+') && inner[..j].contains('R')) {
+            let fixed = format!("{}{}+{}", &stmt[..stmt.len() - operands.len()], &operands[..i + j], &operands[i + j..]);
+            return Ok(Some(fixed));
+        }
+    }
+    // XMAD half selectors written on the mnemonic (`XMAD.AH1.BH1`) move onto the operands.
+    if mnemonic == "XMAD" && opcode.split('.').any(|t| t == "AH1" || t == "BH1") {
+        let toks: Vec<&str> = opcode.split('.').collect();
+        let base: Vec<&str> = toks.iter().copied().filter(|t| *t != "AH1" && *t != "BH1").collect();
+        let mut ops: Vec<String> = operands.split(',').map(|o| o.trim().to_string()).collect();
+        if ops.len() == 4 {
+            if toks.contains(&"AH1") {
+                ops[1].push_str(".H1");
+            }
+            if toks.contains(&"BH1") {
+                ops[2].push_str(".H1");
+            }
+        }
+        let guard = &stmt[..stmt.len() - body.len()];
+        return Ok(Some(format!("{guard}{} {}", base.join("."), ops.join(", "))));
+    }
     if let Some(base) = opcode.strip_suffix(".CC").filter(|_| mnemonic == "IADD") {
         let guard = &stmt[..stmt.len() - body.len()];
         let (first, rest) = operands.split_once(',').unwrap_or((operands, ""));

@@ -85,9 +85,21 @@ impl Isel<'_> {
                 self.push_raw(alu("MOV", vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::CBank(off + 4)]));
             }
             ("MOV", [d, MOp::Imm(v)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(*v as u32 as i64)])),
+            ("MOV", [head @ .., MOp::Imm(v)]) => {
+                inst.opcode = "MOV32I".into();
+                inst.ops = head.iter().copied().chain([MOp::Imm(*v as u32 as i64)]).collect();
+                self.push_raw(inst);
+            }
             ("MOV", [d, MOp::F32(f)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(f.to_bits() as i64)])),
             ("MOV", _) | ("SEL", _) | ("S2R", _) | ("EXIT", _) | ("BRA", _) => self.push_raw(inst),
             (o, _) if o.starts_with("ISETP.") && !o.ends_with(".EX") => self.push_raw(inst),
+            // 64-bit equality: the high-half compare folds in the low half's predicate through
+            // the boolean operator (EQ: AND, NE: OR) instead of sm_70's .EX chain.
+            (o, [pd, pq, a, b, _, chain @ MOp::Pred { .. }]) if o.starts_with("ISETP.EQ.") || o.starts_with("ISETP.NE.") => {
+                let cc = &o[6..8];
+                let bop = if cc == "EQ" { "AND" } else { "OR" };
+                self.push_raw(alu(&format!("ISETP.{cc}.U32.{bop}"), vec![*pd, *pq, *a, *b, *chain]));
+            }
             ("IMNMX" | "IMNMX.U32", [_, _, y, _]) if !matches!(y, MOp::Imm(_)) => self.push_raw(inst),
             // Plain 32-bit add: IADD3 d, a, b, RZ.
             ("IADD3", [d, a, b, c]) if is_rz(c) && !matches!(d, MOp::Pred { .. }) => {
@@ -142,11 +154,39 @@ impl Isel<'_> {
             ("IMAD", [d, x, MOp::Imm(c), z]) if is_rz(z) && log2(*c).is_some() => {
                 self.push_raw(alu("SHL", vec![*d, *x, MOp::Imm(log2(*c).unwrap_or(0))]));
             }
+            // 32-bit multiply-add from 16-bit halves, as ptxas does on Maxwell:
+            // t = x.lo*y.lo + z; u = x.lo*y.hi merged; d = (x.hi*u.hi << 16) + t.
+            ("IMAD", [d, x, y, z]) if matches!(x, MOp::Reg { .. }) => {
+                let y = match y {
+                    MOp::Imm(c) => {
+                        let t = self.new_vreg(RegClass::Single);
+                        self.push_raw(alu("MOV32I", vec![MOp::def(t.reg(), 1), MOp::Imm(*c as u32 as i64)]));
+                        MOp::use_(t.reg())
+                    }
+                    other => *other,
+                };
+                let (t, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
+                self.push_raw(alu("XMAD", vec![MOp::def(t.reg(), 1), *x, y, *z]));
+                self.push_raw(alu("XMAD.MRG.BH1", vec![MOp::def(u.reg(), 1), *x, y, MOp::rz()]));
+                self.push_raw(alu("XMAD.PSL.CBCC.AH1.BH1", vec![*d, *x, MOp::use_(u.reg()), MOp::use_(t.reg())]));
+            }
+            ("FADD" | "FMNMX" | "DADD", _) => self.push_raw(inst),
+            (o, _) if o.starts_with("FSETP.") => self.push_raw(inst),
             ("SHF.L.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*d, *x, *y])),
             ("SHF.R.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32", vec![*d, *x, *y])),
             ("SHF.R.S32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR", vec![*d, *x, *y])),
             ("LOP3.LUT", [rest @ .., MOp::Imm(lut), MOp::Pred { .. }]) => {
+                // An in-place half write carries its tied tuple first; keep it in front.
+                let (tied, rest) = match rest {
+                    [t @ MOp::Tied { .. }, more @ ..] => (Some(*t), more),
+                    _ => (None, rest),
+                };
                 let [d, a, b, c] = rest else { return self.sm50_error("LOP3.LUT shape") };
+                let alu = |opc: &str, ops: Vec<MOp>| {
+                    let mut i = SassInst::new(opc, tied.into_iter().chain(ops), Latency::Fixed(6));
+                    i.guard = inst.guard;
+                    i
+                };
                 let op = match lut {
                     0xc0 => Some("AND"),
                     0xfc => Some("OR"),

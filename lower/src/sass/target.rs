@@ -66,8 +66,10 @@ impl SassTarget {
             (true, Scope::Gpu) => "MEMBAR.ALL.GPU",
             (true, Scope::Sys) => "MEMBAR.ALL.SYS",
             (false, Scope::Cta) => "MEMBAR.CTA",
-            (false, Scope::Gpu) => "MEMBAR.GL",
-            (false, Scope::Sys) => "MEMBAR.SYS",
+            // As ptxas 11.8 writes `membar.gl` / `membar.sys` for sm_50: with an L1
+            // invalidation, so later plain loads do not see stale lines.
+            (false, Scope::Gpu) => "MEMBAR.GL.IVALLD",
+            (false, Scope::Sys) => "MEMBAR.SYS.IVALLD",
         };
         let membar_sc = match (self.strong_qualifiers, scope) {
             (true, Scope::Cta) => "MEMBAR.SC.CTA",

@@ -231,8 +231,8 @@ fn random_field_values_match_nvdisasm() {
         let (mask, value) = form.pattern();
         let free = (form.known_bits() | (0xf << 12)) & !mask;
         let mut got = 0;
-        for _ in 0..200 {
-            if got == 6 {
+        for _ in 0..600 {
+            if got == 24 {
                 break;
             }
             let noise = (next() as u128) | ((next() as u128) << 64);

@@ -43,8 +43,8 @@ fn key(base: &str, kind: u64) -> &'static str {
 /// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
 fn imad_alias(_mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
     let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
-    // nvdisasm uses the aliases only when no source is a uniform register or constant.
-    if [a, b, c].iter().any(|o| !matches!(o, Operand::Reg(_) | Operand::Imm(_))) {
+    // nvdisasm uses the aliases only when no source is a uniform register.
+    if [a, b, c].iter().any(|o| matches!(o, Operand::UReg(_))) {
         return None;
     }
     let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255 && !r.neg) || *o == Operand::Imm(0);
@@ -290,7 +290,8 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     form("VOTEU", "VOTEU", 0x886)
         .fix(84, 3, 0)
         .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
-        .op(ur(16))
+        // nvdisasm hides a URZ destination here; the table requires a real one.
+        .op(OpSpec::UReg(RegSpec { field: Field::new(16, 6), rz_ok: false, neg: None, abs: None, not: None, reuse: None }))
         .op(OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: false }))
         .op(pn(87, 90))
         .done(out);

@@ -179,3 +179,53 @@ fn broken_lowerings_are_noticed() {
     println!("vISA differential: {noticed} of {broken} deliberately broken kernels noticed");
     assert!(broken > 0 && noticed * 10 >= broken * 6, "{noticed} of {broken}");
 }
+
+fn atom_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            atom_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "atom") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every lowerable kernel of every `.atom` filetest (all folders), SIMD8.
+/// Prints the runs that differ; kernels whose memory depends on the order
+/// lanes reach a contended address may legitimately differ.
+#[test]
+#[ignore]
+fn corpus_differential() {
+    let mut files = Vec::new();
+    atom_files(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests"),
+        &mut files,
+    );
+    files.sort();
+    let (mut agreed, mut differ) = (0, 0);
+    for path in files {
+        let Ok(src) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(funcs) = atomc::ir::parse::parse(&src) else {
+            continue;
+        };
+        for f in funcs {
+            let name = format!("{}:%{}", path.display(), f.name);
+            let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
+                continue;
+            };
+            match differential(&name, &f, &k, 8) {
+                Outcome::Agree(_) => agreed += 1,
+                Outcome::Differ(d) => {
+                    differ += 1;
+                    println!("DIFF {d}");
+                }
+                Outcome::Skipped(_) => {}
+            }
+        }
+    }
+    println!("vISA corpus differential: {agreed} agree, {differ} differ");
+}

@@ -19,7 +19,11 @@ pub(crate) fn reverse_post_order(f: &Function) -> Vec<Block> {
     let mut stack = vec![(entry, 0usize)];
     seen.insert(entry);
     while let Some(&mut (b, ref mut i)) = stack.last_mut() {
-        let succs = f.successors(b);
+        // Successors are visited last-first, so that the first one (a
+        // `brif`'s then-block) comes first in the layout: source order, in
+        // which a producer lane written before its consumers runs first.
+        let mut succs = f.successors(b);
+        succs.reverse();
         if *i < succs.len() {
             let s = succs[*i];
             *i += 1;

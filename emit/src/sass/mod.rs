@@ -2,17 +2,34 @@
 //! and assembler.
 //!
 //! * [`Arch`] bundles an architecture's form table with its word size, guard field, zero
-//!   registers, special-register names and schedule layout. [`sm90()`] returns the Hopper table.
+//!   registers, special-register names and schedule layout. [`sm90()`] returns the Hopper table
+//!   (and `sm50()` the Maxwell one).
 //! * [`Instr`] is a decoded instruction: a form index, guard, one raw value per modifier group,
-//!   one [`Operand`] per operand slot, and the [`Sched`] control fields.
+//!   one [`Operand`] per operand slot, and the [`Sched`] control fields (stall, yield, write and
+//!   read scoreboards, wait mask, reuse flags), which round-trip through encode/decode.
 //! * `arch.encode(&instr)` / `arch.decode(bytes)` convert to and from little-endian words;
-//!   `arch.print(&instr)` gives nvdisasm's text; `arch.assemble(text)` parses it back;
-//!   `arch.build("ATOMG.E.ADD.STRONG.GPU", &ops)` builds instructions from code.
+//!   `arch.print(&instr)` / `print_at(&instr, addr)` give nvdisasm's text exactly (branch
+//!   targets are absolute, so the address matters); `print_with_sched` appends the schedule as a
+//!   `/* S01 - W- R- B------ U0 */` comment that the assembler reads back;
+//!   `arch.assemble(text)` parses nvdisasm listings (address prefixes, hex comments and
+//!   directives are skipped; errors carry line:column); `arch.disassemble(bytes, sched)` lists a
+//!   code section.
+//! * Instruction selection builds instructions by their printed opcode and operand values:
+//!   `arch.build("ATOMG.E.CAS.64.STRONG.GPU", &[Operand::pt(), Operand::r(2),
+//!   Operand::mem(4, 0), Operand::r(8), Operand::r(10)])` picks the form whose modifiers and
+//!   operand kinds fit and checks every field's range.
 //!
-//! Every bit position lives in the form table ([`form::Form`]); the codec, printer and parser
-//! are generic interpreters of it, so a fact is written exactly once. Adding an arch means
-//! writing its table (see `sm90/`); the sm_50 bundle layout ([`form::SchedLayout::Bundle`])
-//! still needs stream-level encode/decode, which returns [`EncodeError::NeedsStream`] today.
+//! Every bit position lives in the form table ([`form::Form`]): fixed identifying bits, modifier
+//! groups (a field plus value -> spelling, the empty spelling being the unprinted default) and
+//! operand slots (kind plus fields). The codec, printer and parser are generic interpreters of
+//! it, so a fact is written exactly once. The decoder picks the most specific matching form and
+//! refuses words with bits the form does not describe, so whatever decodes re-encodes to the same
+//! word. Adding a form means one builder call in `sm90/*.rs`; the oracle tests
+//! (`emit/tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
+//!
+//! Known limits of the sm_90 table: HADD2 and other half-precision ALU forms, RET, constant
+//! offsets with the sign bit set, and several modifier bits of conversions (I2F/F2I/F2F are
+//! listed only in the variants ptxas was seen to use) are not described yet.
 
 pub mod asm;
 pub mod bits;

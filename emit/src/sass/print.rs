@@ -35,7 +35,7 @@ pub fn fmt_g20(v: f64) -> String {
     let sci = format!("{:.*e}", (P - 1) as usize, v);
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let x: i32 = exp.parse().unwrap_or(0);
-    if x < -4 || x >= P {
+    if !(-4..P).contains(&x) {
         let mant = strip_zeros(mant);
         let sign = if x < 0 { '-' } else { '+' };
         format!("{}e{}{:02}", mant, sign, x.abs())

@@ -105,7 +105,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let b = resolve(b);
         let at = block_first[b.index()].unwrap_or(placed_len);
-        arch.instr_addr(at)
+        arch.branch_addr(at)
     };
 
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
@@ -128,7 +128,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         instrs.push(ins);
     }
     let self_addr = arch.instr_addr(instrs.len());
-    instrs.push(assemble(arch, &format!("BRA 0x{self_addr:x} ;"), self_addr)?);
+    let self_target = arch.branch_addr(instrs.len());
+    instrs.push(assemble(arch, &format!("BRA 0x{self_target:x} ;"), self_addr)?);
     while !arch.is_padded(instrs.len()) {
         let addr = arch.instr_addr(instrs.len());
         instrs.push(assemble(arch, "NOP ;", addr)?);

@@ -24,6 +24,16 @@ impl Arch {
         }
     }
 
+    /// The address a branch to the `i`-th instruction names. ptxas 11.8 aims a branch at the
+    /// first instruction of a bundle at the bundle itself (its control word, e.g. `BRA 0x320`
+    /// for the instruction at 0x328) and any other instruction at its own address.
+    pub fn branch_addr(&self, i: usize) -> u64 {
+        match self.sched {
+            SchedLayout::Bundle { per_bundle, .. } if i % per_bundle as usize == 0 => self.instr_addr(i) - self.word_bytes as u64,
+            _ => self.instr_addr(i),
+        }
+    }
+
     /// Whether `n` instructions end the code on a boundary the architecture wants: 128 bytes
     /// for in-word schedules (as ptxas pads), a whole bundle for bundled ones.
     pub fn is_padded(&self, n: usize) -> bool {

@@ -93,7 +93,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(g("mode", 79, 2, &[(0, "SC"), (1, "ALL"), (2, ""), (3, "MMIO")]))
         .m(g("scope", 76, 3, &[(0, "CTA"), (1, "SM"), (2, "GPU"), (3, "SYS")]))
         .done(out);
-    form("CCTL.IVALL", "CCTL", 0x98f).fix(24, 8, 0xff).m(g("op", 87, 4, &[(4, "IVALL")])).done(out);
+    // CCTL: the whole-cache operations take no address (Ra = RZ), the others `[Ra+imm32]`.
+    for (key, op, name) in [("CCTL.IVALL", 4u64, "IVALL"), ("CCTL.IVALLP", 6, "IVALLP"), ("CCTL.WBALL", 7, "WBALL"), ("CCTL.WBALLP", 8, "WBALLP")] {
+        form(key, "CCTL", 0x98f).fix(24, 8, 0xff).fix(87, 4, op).lit(name).done(out);
+    }
+    form("CCTL", "CCTL", 0x98f)
+        .m(g("op", 87, 4, &[(0, "PF1"), (1, "PF2"), (2, "WB"), (3, "IV"), (5, "RS"), (9, "PML2"), (10, "DML2"), (11, "RML2")]))
+        .op(OpSpec::Mem(MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }))
+        .done(out);
     form("ERRBAR", "ERRBAR", 0x9ab).done(out);
     form("CGAERRBAR", "CGAERRBAR", 0x5ab).done(out);
 }

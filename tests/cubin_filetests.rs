@@ -69,6 +69,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         return;
     }
     let (mut checked, mut instrs) = (0, 0);
+    let (mut with_frame, mut with_barrier, mut with_params) = (0, 0, 0);
     let mut failures = Vec::new();
     for (name, func, bytes, ours, sass) in compiled_kernels() {
         checked += 1;
@@ -77,6 +78,9 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         let regcount = atomc_emit::cubin::CubinArch::Sm90.regcount(alloc.num_regs);
         let params = param_layout(&func);
         let exits: String = sass.kernel.exit_offsets.iter().map(|o| format!("{o:#x} ")).collect();
+        with_frame += usize::from(alloc.spill_bytes() > 0);
+        with_barrier += usize::from(ours.iter().any(|(_, t)| t.starts_with("BAR")));
+        with_params += usize::from(!params.is_empty());
         match cuobjdump_elf_sass(Tool::Cuobjdump13, &bytes) {
             Ok(text) => {
                 let listed = listing_instructions(&text);
@@ -172,6 +176,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         failed_kernels.len(),
         failures.len() - encoding
     );
+    println!("  of which {with_params} with parameters, {with_barrier} with a barrier, {with_frame} with a local frame");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked > 0);
 }

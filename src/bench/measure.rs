@@ -227,6 +227,9 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
                 .arg(&k.path)
                 .args(["--target", &target.to_string(), "--emit", "cubin", "-o"]);
             cmd.arg(&atomc_cubin);
+            // Both compilers write a fresh file: overwriting one on ext4 (truncate, then
+            // rewrite) forces a flush at close that would be timed as compile time.
+            let _ = std::fs::remove_file(&atomc_cubin);
             match time_process(&mut cmd) {
                 Ok(us) => t_proc.push(us),
                 Err(e) => {
@@ -241,6 +244,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
         if let (true, Some(exe)) = (ptxas_ok, &ptxas) {
             let mut cmd = Command::new(exe);
             cmd.arg(&arch_flag).arg(&ptx_path).arg("-o").arg(&ptxas_cubin);
+            let _ = std::fs::remove_file(&ptxas_cubin);
             match time_process(&mut cmd) {
                 Ok(us) => t_ptxas.push(us),
                 Err(e) => {

@@ -40,6 +40,20 @@
 //! * no INT_WARP_WIDE_INSTR_OFFSETS unless the caller lists warp-wide
 //!   instructions (ptxas writes it for the VOTE/SHFL of its own atomic
 //!   aggregation, which atomc does not do);
+//! * no COOP_GROUP_INSTR_OFFSETS or ATOM16_EMUL_INSTR_REG_MAP (ptxas marks
+//!   the REDUX of its warp aggregation and its own 16-bit atomic emulation
+//!   there), and no CRS_STACK_SIZE of 0 (ptxas writes that for sm_90
+//!   kernels with loops; a zero stack is what an absent record means);
+//! * `.nv.shared.<k>` is aligned to 16 (ptxas: its most-aligned variable,
+//!   which atomc does not know);
+//! * parameters narrower than 4 bytes occupy 4-byte slots, because that is
+//!   how atomc's instruction selector loads them; PTX (and so ptxas) keeps
+//!   `.u8`/`.u16` parameters 1 and 2 bytes wide. Each file is consistent
+//!   with its own code, but a launcher must lay out such arguments per the
+//!   file's KPARAM_INFO records;
+//! * against ptxas 13 (newer layout, compared attribute by attribute only):
+//!   the barrier count stays in the text flags instead of a NUM_BARRIERS
+//!   record, and the 13.x-only records (LANGUAGE, SW_WAR, ...) are absent;
 //! * the string tables share suffixes and are ordered as the `object`
 //!   crate writes them, not ptxas's list of every possible section name.
 

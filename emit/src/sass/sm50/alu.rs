@@ -145,6 +145,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(39))
         .done(out);
 
+    // VOTE.mode Rd, Pd, Pp (ALL / ANY / EQ over the warp); POPC Rd, Rb (register shape).
+    // nvdisasm leaves the register result out when it is RZ: that shape is its own form.
+    for (key, rz) in [("VOTE", false), ("VOTE.rz", true)] {
+        let f = form(key, "VOTE", 14, 0x50d8 >> 2)
+            .fix(8, 8, 0)
+            .fix(20, 19, 0)
+            .fix(43, 2, 0)
+            .m(g("mode", 48, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]));
+        let f = if rz { f.fix(0, 8, 255) } else { f.op(rnz(0)) };
+        f.op(p(45)).op(pn(39, 42)).done(out);
+    }
+    form("POPC", "POPC", 16, 0x5c08).fix(8, 8, 0).fix(28, 20, 0).op(r(0)).op(r(20)).done(out);
+
     float_forms(out);
 }
 

@@ -12,6 +12,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(20, 2, 0)
         .op(OpSpec::Target(Field::new(22, 22)))
         .done(out);
+    // Reconvergence: SSY / PBK push a target (offset like BRA's), SYNC pops, RET returns.
+    for (key, top) in [("SSY", 0xe2900u64), ("PBK", 0xe2a00)] {
+        form(key, key, 20, top).fix(0, 16, 0xf).fix(20, 2, 0).op(OpSpec::Target(Field::new(22, 22))).done(out);
+    }
+    form("SYNC", "SYNC", 44, 0xf0f800000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
+    form("RET", "RET", 44, 0xe32000000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
     form("NOP", "NOP", 44, 0x50b0000000070f00_u64 >> 20).fix(0, 16, 0x0f00).done(out);
     // MEMBAR.scope{.IVALLD}: scope 8..9, L1 invalidation 0..1.
     form("MEMBAR", "MEMBAR", 16, 0xef98)

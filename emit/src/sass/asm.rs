@@ -245,6 +245,11 @@ impl Arch {
                         let o = parse_num(part).ok_or_else(|| bad("an address offset"))?;
                         match m.offset {
                             Some(f) if f.fits_signed(o) => v.offset = o,
+                            // An absolute address is printed unsigned: read it back as the field's bits.
+                            Some(f) if o >= 0 && f.fits_unsigned(o as u64) => {
+                                let w = f.width();
+                                v.offset = ((o as u64) << (64 - w)) as i64 >> (64 - w);
+                            }
                             _ => return Err((col, format!("address offset `{}` out of range for this form", part))),
                         }
                     }

@@ -191,7 +191,7 @@ impl Arch {
                     let _ = write!(s, "desc[{}]", self.reg_text(Reg::r(d), true));
                 }
                 let mut parts: Vec<String> = Vec::new();
-                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || v.scale != 0 || (m.ureg.is_none() && v.offset == 0);
+                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
                 if base_shown {
                     let mut b = self.reg_text(Reg::r(v.base), false);
                     match m.width {
@@ -209,7 +209,11 @@ impl Arch {
                     parts.push(self.reg_text(Reg::r(u), true));
                 }
                 if v.offset != 0 {
-                    let o = hex_signed(v.offset);
+                    // An absolute address (no base register) prints unsigned at the field width.
+                    let o = match m.offset {
+                        Some(f) if !base_shown && m.ureg.is_none() && f.width() < 64 => format!("0x{:x}", (v.offset as u64) & ((1u64 << f.width()) - 1)),
+                        _ => hex_signed(v.offset),
+                    };
                     parts.push(o);
                 }
                 let _ = write!(s, "[{}]", parts.join("+"));

@@ -56,7 +56,8 @@ fn imad_alias(_mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
         return Some("IADD");
     }
     if let Operand::Imm(v) = b {
-        if is_zero(c) && *v > 0 && (*v as u64).is_power_of_two() {
+        // nvdisasm does not call a multiply by 0x10000 a shift (checked value by value).
+        if is_zero(c) && *v > 1 && *v < 1 << 31 && *v != 0x10000 && (*v as u64).is_power_of_two() {
             return Some("SHL");
         }
     }
@@ -282,8 +283,6 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     // Uniform datapath.
     form("UMOV.8", "UMOV", 0x882).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
     form("UMOV.c", "UMOV", 0xc82).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
-    form("UIADD3.8", "UIADD3", 0x890).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(urmod(24, Some(72), None)).op(imm(32, 32, ImmKind::SignedHex)).op(ur(64)).done(out);
-    form("UIADD3.2", "UIADD3", 0x290).uniform().fix(77, 15, 0x7fff).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
     form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
     form("UBREV", "UBREV", 0x2be).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
     form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
@@ -354,4 +353,54 @@ pub(super) fn misc(out: &mut Vec<Form>) {
         .op(imm(53, 5, ImmKind::Hex))
         .op(imm(40, 13, ImmKind::Hex))
         .done(out);
+    form("SHFL.ri", "SHFL", 0x589)
+        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+        .op(p(81))
+        .op(r(16))
+        .op(rs(24, 0))
+        .op(rs(32, 1))
+        .op(imm(40, 13, ImmKind::Hex))
+        .done(out);
+}
+
+/// Uniform-datapath integer forms seen in ptxas output for atomc's kernels.
+pub(super) fn uniform(out: &mut Vec<Form>) {
+    // UIADD3 / UIADD3.X: like IADD3 with uniform registers and predicates; always bit 91.
+    let upo = |lo| OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: true });
+    let upn = |lo, not| OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false });
+    for kind in [0x2u64, 0x8] {
+        for x in [false, true] {
+            // B: negation, or bitwise not in .X (bit 63).
+            let b = match (kind, x) {
+                (0x2, false) => urmod(32, Some(63), None),
+                (0x2, true) => urmod(32, None, Some(63)),
+                _ => imm(32, 32, ImmKind::SignedHex),
+            };
+            let k = key(if x { "UIADD3.X" } else { "UIADD3" }, kind);
+            let mut f = form(k, "UIADD3", (kind << 8) | 0x90).uniform().fix(91, 1, 1).fix(74, 1, x as u64);
+            if x {
+                f = f.lit("X");
+            } else {
+                f = f.fix(87, 4, 0xf).fix(77, 4, 0xf);
+            }
+            let (neg, not) = if x { (None, Some(72)) } else { (Some(72), None) };
+            f = f.op(ur(16)).op(upo(81)).op(upo(84)).op(urmod(24, neg, not)).op(b).op(ur(64));
+            if x {
+                f = f.op(upn(87, 90)).op(upn(77, 80));
+            }
+            f.done(out);
+        }
+    }
+    // POPC and FLO (leading one), register or uniform source.
+    // Opcodes 0x309 / 0x300 with a register, 0xD09 / 0xD00 with a uniform register.
+    for (kind, b91, b) in [(0x3u64, 0u64, rs(32, 1)), (0xd, 1, ur(32))] {
+        form(key("POPC", kind), "POPC", (kind << 8) | 0x09).fix(91, 1, b91).op(r(16)).op(b).done(out);
+        form(key("FLO", kind), "FLO", (kind << 8) | 0x00)
+            .fix(91, 1, b91)
+            .fix(81, 3, 7)
+            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+            .op(r(16))
+            .op(b)
+            .done(out);
+    }
 }

@@ -234,6 +234,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Mem(smem))
         .op(rs(32, 1))
         .done(out);
+    form("ATOMS.ur", "ATOMS", 0x98c)
+        .fix(91, 1, 1)
+        .m(int_op())
+        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
+        .op(r(16))
+        .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), scale: Some(Field::new(78, 2)), reuse: Some(0), ..mem(BaseWidth::Plain) }))
+        .op(rs(32, 1))
+        .done(out);
     form("ATOMS.CAS", "ATOMS", 0x38d)
         .fix(91, 1, 0)
         .m(g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")]))

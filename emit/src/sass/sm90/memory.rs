@@ -63,9 +63,22 @@ pub(super) fn forms(out: &mut Vec<Form>) {
                 .done(out);
         }
     }
-    // Shared memory.
+    // Shared memory; bit 91 adds a uniform register to the address (`[Ra+URb+imm]`, printed
+    // `[UR4+0x8]` when Ra is RZ), in 32..37 for LDS and 64..69 for STS.
     form("LDS", "LDS", 0x984).fix(91, 1, 0).m(ldst_size()).op(r(16)).op(OpSpec::Mem(mem(BaseWidth::Plain))).done(out);
+    form("LDS.ur", "LDS", 0x984)
+        .fix(91, 1, 1)
+        .m(ldst_size())
+        .op(r(16))
+        .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Plain) }))
+        .done(out);
     form("STS", "STS", 0x388).fix(91, 1, 0).m(ldst_size()).op(OpSpec::Mem(mem(BaseWidth::Plain))).op(r(32)).done(out);
+    form("STS.ur", "STS", 0x988)
+        .fix(91, 1, 1)
+        .m(ldst_size())
+        .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Plain) }))
+        .op(r(32))
+        .done(out);
     // Constant loads.
     form("LDC", "LDC", 0xb82)
         .m(ldc_size())

@@ -29,6 +29,7 @@ pub fn sm90() -> &'static Arch {
         alu::more_forms(&mut forms);
         alu::plop3(&mut forms);
         alu::misc(&mut forms);
+        alu::uniform(&mut forms);
         float::mufu(&mut forms);
         float::forms(&mut forms);
         Arch::new(

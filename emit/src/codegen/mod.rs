@@ -87,6 +87,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
                 }
                 Flow::CondJump { then_block, else_block, negate } => {
                     let (t, e) = (resolve(then_block), resolve(else_block));
+                    // Branch on the inverted condition when the taken side is next.
+                    let (t, e, negate) = if Some(t) == next { (e, t, !negate) } else { (t, e, negate) };
                     let mut br = SassInst::jump(t);
                     br.guard = Some((0, negate));
                     placed.push(Placed { inst: br, target: Some(t), block_start: false });

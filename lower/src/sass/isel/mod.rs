@@ -15,6 +15,7 @@ mod alu;
 mod dce;
 mod memory;
 mod sm50;
+mod sm90;
 mod surface;
 
 use super::inst::{Flow, Latency, MOp, SassInst};
@@ -177,6 +178,7 @@ impl<'a> Isel<'a> {
         if self.is_sm50() {
             return self.emit_sm50(inst);
         }
+        let inst = sm90::respell(inst);
         self.pending_block().insts.push(inst);
     }
 

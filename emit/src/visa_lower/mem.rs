@@ -133,6 +133,19 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 && res.is_none_or(|r| !l.used(r))
                 && l.is_uniform(addr.ptr)
                 && src.is_some_and(|v| l.is_uniform(v));
+            // Every lane adding the same amount to one address, result
+            // unused: count the lanes, add count × amount once (IGC's
+            // uniform-atomic reduction, `k_add_uniform`).
+            let summed = matches!(aop, AtomicOp::Add | AtomicOp::Sub | AtomicOp::Inc | AtomicOp::Dec)
+                && w == AtomicWidth::W32
+                && res.is_none_or(|r| !l.used(r))
+                && l.is_uniform(addr.ptr)
+                && src.is_none_or(|v| l.is_uniform(v));
+            if summed {
+                reduce_add(l, aop, addr, src)?;
+                l.fence_for(order_after(order), scope);
+                return Ok(());
+            }
             let a = l.address_ex(addr, scalar)?;
             let dt = data_type(aop, w);
             let s0 = match src {
@@ -495,4 +508,57 @@ fn emit_atomic(
         l.k.svm_atomic(ex, op, w, a, dst, s0, s1).pred = g;
     }
     Ok(())
+}
+
+/// A uniform 32-bit add/sub/inc/dec with the result unused, as one
+/// `(M1_NM, 1)` message: the lanes that would run it (active, and under the
+/// current guard) each set a 1 in a zeroed counter, a halving tree of adds
+/// counts them, and the count (times the amount, for add/sub) is added or
+/// subtracted once.
+fn reduce_add(l: &mut Lower<'_>, aop: AtomicOp, addr: Address, src: Option<Value>) -> Result<(), LowerError> {
+    let n = l.lanes_alloc() as u32;
+    let cnt = l.tmp(Type::UD, false);
+    l.k.mov(
+        Exec::nomask(ExecSize::from_lanes(n).unwrap_or(ExecSize::S8)),
+        Operand::dst(cnt),
+        Operand::imm(Imm::ud(0)),
+    );
+    let g = l.guard;
+    let ex = l.exec(false);
+    l.k.mov(ex, Operand::dst(cnt), Operand::imm(Imm::ud(1))).pred = g;
+    let grf = l.p.grf_bytes();
+    let mut width = n;
+    while width > 1 {
+        let half = width / 2;
+        let bytes = half * 4;
+        let (row, col) = ((bytes / grf) as u8, ((bytes % grf) / 4) as u8);
+        let hx = Exec::nomask(ExecSize::from_lanes(half).unwrap_or(ExecSize::S1));
+        let hi = Operand::src_at(cnt, row, col, crate::visa::Region::CONTIGUOUS);
+        l.k.add(hx, Operand::dst(cnt), Operand::src(cnt), hi);
+        width = half;
+    }
+    let total = match src {
+        None => Operand::scalar(cnt),
+        Some(v) => {
+            let amount = l.src(v, Type::UD)?;
+            let t = l.tmp(Type::UD, true);
+            l.k.mul(
+                Exec::nomask(ExecSize::S1),
+                Operand::dst(t),
+                Operand::scalar(cnt),
+                amount,
+            );
+            Operand::scalar(t)
+        }
+    };
+    let raw = l.tmp(Type::UD, false);
+    l.k.mov(Exec::nomask(ExecSize::S1), Operand::dst(raw), total);
+    let a = l.address_ex(addr, true)?;
+    let op = if matches!(aop, AtomicOp::Add | AtomicOp::Inc) {
+        AtomicOp::Add
+    } else {
+        AtomicOp::Sub
+    };
+    let ops = [Operand::raw(a), Operand::null(), Operand::raw(raw), Operand::null()];
+    emit_atomic(l, true, op, AtomicWidth::W32, ops)
 }

@@ -128,6 +128,8 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
             (ImmKind::F32, 0) => 0.5f32.to_bits() as i64,
             (ImmKind::F32, _) => (-100.0f32).to_bits() as i64,
             (ImmKind::F64Hi, _) => (1.5f64.to_bits() >> 32) as i64,
+            (ImmKind::F16, 0) => 0x3c00,
+            (ImmKind::F16, _) => 0xb800,
             (ImmKind::SignedHex, 1) => -0x8,
             (_, 0) => 0x10.min((1i64 << i.field.width().min(62)) - 1),
             _ => 0x3.min((1i64 << i.field.width().min(62)) - 1),

@@ -89,6 +89,15 @@ fn parse_float(t: &str) -> Option<f64> {
     }
 }
 
+/// The half-precision bits of an exactly representable value (as nvdisasm prints them).
+fn f64_to_f16(f: f64) -> Option<u16> {
+    if f.is_nan() {
+        return Some(if f.is_sign_negative() { 0xfe00 } else { 0x7e00 });
+    }
+    let sign = if f.is_sign_negative() { 0x8000 } else { 0 };
+    (0u16..0x7c01).find(|&b| super::print::f16_to_f64(b) == f.abs()).map(|b| b | sign)
+}
+
 /// The f32 bits of a float immediate's text (keeps signalling NaNs signalling).
 fn parse_f32_bits(t: &str) -> Option<u32> {
     match t {
@@ -158,6 +167,19 @@ impl Arch {
                     }
                     let b = parse_f32_bits(t).ok_or_else(|| bad("a float immediate"))?;
                     Ok(Operand::Imm(b as i64))
+                }
+                ImmKind::F16 => {
+                    let bits = match t {
+                        "+SNAN" => 0x7c01,
+                        "-SNAN" => 0xfc01,
+                        "+QNAN" | "QNAN" => 0x7e00,
+                        "-QNAN" => 0xfe00,
+                        _ => {
+                            let f = parse_float(t).ok_or_else(|| bad("a half-precision immediate"))?;
+                            f64_to_f16(f).ok_or_else(|| (col, format!("`{}` is not a half-precision value", t)))?
+                        }
+                    };
+                    Ok(Operand::Imm(bits as i64))
                 }
                 ImmKind::F64Hi => {
                     let f = parse_float(t).ok_or_else(|| bad("a float immediate"))?;

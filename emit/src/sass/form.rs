@@ -41,6 +41,8 @@ pub enum ImmKind {
     F32,
     /// The high 32 bits of an IEEE double (the low half is zero).
     F64Hi,
+    /// One IEEE half-precision value (packed f16x2 immediates are two such operands).
+    F16,
 }
 
 /// A general register operand (`R5`, `RZ`, `-R5`, `|R5|`, `~R5`, `R5.reuse`).

@@ -29,6 +29,25 @@ pub fn fmt_float(v: f64, snan: bool) -> String {
     fmt_g20(v)
 }
 
+/// The value of IEEE half-precision bits.
+pub fn f16_to_f64(b: u16) -> f64 {
+    let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = ((b >> 10) & 0x1f) as i32;
+    let mant = (b & 0x3ff) as f64;
+    match exp {
+        0 => sign * mant * 2f64.powi(-24),
+        31 if mant == 0.0 => sign * f64::INFINITY,
+        31 => {
+            if sign < 0.0 {
+                -f64::NAN
+            } else {
+                f64::NAN
+            }
+        }
+        _ => sign * (1.0 + mant / 1024.0) * 2f64.powi(exp - 15),
+    }
+}
+
 /// C's `printf("%.20g", v)` for finite, non-zero values.
 pub fn fmt_g20(v: f64) -> String {
     const P: i32 = 20;
@@ -170,6 +189,10 @@ impl Arch {
                 ImmKind::F64Hi => {
                     let b = (*v as u64) << 32;
                     s.push_str(&fmt_float(f64::from_bits(b), b & 0x0008_0000_0000_0000 == 0))
+                }
+                ImmKind::F16 => {
+                    let b = *v as u16;
+                    s.push_str(&fmt_float(f16_to_f64(b), b & 0x0200 == 0))
                 }
             },
             (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {

@@ -173,3 +173,22 @@ pub(super) fn mufu(out: &mut Vec<Form>) {
     form("FCHK", "FCHK", 0x302).op(p(81)).op(rs(24, 0)).op(rs(32, 1)).done(out);
     form("F2FP.F16.F32.PACK_AB", "F2FP", 0x23e).fix(64, 8, 0xff).lit("F16").lit("F32").lit("PACK_AB").op(r(16)).op(rs(24, 0)).op(rs(32, 1)).done(out);
 }
+
+/// HFMA2.MMA with a packed f16x2 immediate (ptxas uses it to materialise constants): the
+/// first printed half is bits 48..63, the second 32..47. A: -/| | at 72/73, B: 84/83.
+pub(super) fn hfma2(out: &mut Vec<Form>) {
+    form("HFMA2.MMA.4", "HFMA2", 0x435)
+        .fix(74, 2, 0)
+        .fix(78, 2, 0)
+        .fix(85, 1, 0)
+        .lit("MMA")
+        // Denormal handling is one group over bits 80 (FTZ) and 76 (FMZ); both set is invalid.
+        .m(ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: vec![(0, ""), (1, "FTZ"), (2, "FMZ")] })
+        .m(flag(77, "SAT"))
+        .op(r(16))
+        .op(rmod(24, Some(0), Some(72), Some(73), None))
+        .op(rmod(64, Some(1), Some(84), Some(83), None))
+        .op(imm(48, 16, ImmKind::F16))
+        .op(imm(32, 16, ImmKind::F16))
+        .done(out);
+}

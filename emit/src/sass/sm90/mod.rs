@@ -31,6 +31,7 @@ pub fn sm90() -> &'static Arch {
         alu::misc(&mut forms);
         alu::uniform(&mut forms);
         float::mufu(&mut forms);
+        float::hfma2(&mut forms);
         float::forms(&mut forms);
         Arch::new(
             "sm_90",

@@ -15,6 +15,9 @@ pub mod pipeline;
 
 pub mod bench;
 
+#[cfg(feature = "gpu")]
+pub mod gpu;
+
 #[cfg(feature = "clif")]
 pub mod clif;
 

@@ -116,7 +116,7 @@ impl RunSpec {
 }
 
 /// Whether `got` meets the expectation; `Err` says how it does not.
-fn judge(
+pub(super) fn judge(
     elem: Elem,
     mode: CheckMode,
     got: &[u64],

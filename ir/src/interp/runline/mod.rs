@@ -61,12 +61,14 @@
 //! ; run: block 2 args(b) b: i32[1] => error "misaligned"
 //! ```
 
+mod access;
 mod check;
 mod expect;
 mod lex;
 mod literal;
 mod parse;
 
+pub use access::DeclInfo;
 pub use literal::Elem;
 
 use super::error::InterpError;

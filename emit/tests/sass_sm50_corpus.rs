@@ -82,7 +82,7 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
     }
     sources.extend(retargeted_ptx());
     let (mut modules, mut rejected, mut total, mut decoded, mut exact, mut printed_same) = (0, 0, 0usize, 0usize, 0usize, 0usize);
-    let mut unknown: BTreeMap<String, usize> = BTreeMap::new();
+    let mut unknown: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let mut fails = Vec::new();
     for (name, ptx) in &sources {
         let Ok(cubin) = oracle::ptxas(Sm::Sm50, ptx) else {
@@ -127,7 +127,7 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
                             let t = theirs.trim_start_matches('@');
                             let t = if theirs.starts_with('@') { t.split_once(' ').map(|x| x.1).unwrap_or(t) } else { t };
                             let mn = t.split([' ', ';']).next().unwrap_or("?").to_string();
-                            *unknown.entry(mn).or_default() += 1;
+                            unknown.entry(mn).or_insert((0, word)).0 += 1;
                         }
                     }
                 }
@@ -146,8 +146,8 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
         fails.len(),
         total - decoded
     );
-    for (mn, n) in &unknown {
-        println!("  not in table: {mn:<40} {n}");
+    for (mn, (n, example)) in &unknown {
+        println!("  not in table: {mn:<40} {n:>4}  e.g. {example:#018x}");
     }
     for f in fails.iter().take(60) {
         println!("  {f}");

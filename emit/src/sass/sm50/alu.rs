@@ -43,9 +43,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let (f, src) = if sfx.is_empty() { (f, rmod(20, Some(48), None)) } else { (f.fix(48, 1, 0), src) };
         f.m(flag(43, "X")).op(rd_cc(47)).op(r(8)).op(src).done(out);
     }
-    form("IADD32I", "IADD32I", 11, 0x1c0 >> 1)
-        .fix(52, 1, 0)
-        .op(r(0))
+    // IADD32I{.X} Rd{.CC}, Ra, imm32: .CC 52, .X 53, .SAT 54 (not written).
+    form("IADD32I", "IADD32I", 9, 0x1c0 >> 3)
+        .fix(54, 1, 0)
+        .m(flag(53, "X"))
+        .op(rd_cc(52))
         .op(r(8))
         .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::SignedHex }))
         .done(out);

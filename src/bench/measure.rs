@@ -50,18 +50,62 @@ fn median(mut xs: Vec<f64>) -> Option<f64> {
     })
 }
 
-/// Runs `cmd` with its output discarded; the wall time in microseconds, or
-/// what went wrong.
-fn time_process(cmd: &mut Command) -> Result<f64, String> {
+/// Wall and CPU time of one child process, microseconds.
+#[derive(Clone, Copy, Debug)]
+struct ProcTime {
+    wall: f64,
+    /// User plus system time of the child (`None` where the platform does not
+    /// report it). Unlike wall time it does not grow when the machine is busy.
+    cpu: Option<f64>,
+}
+
+/// Runs `cmd` with stdout discarded; its times, or the first line of its
+/// stderr when it fails.
+fn time_process(cmd: &mut Command) -> Result<ProcTime, String> {
     cmd.stdout(Stdio::null()).stderr(Stdio::piped());
     let start = Instant::now();
-    let out = cmd.output().map_err(|e| format!("cannot start: {e}"))?;
-    let us = start.elapsed().as_secs_f64() * 1e6;
-    if !out.status.success() {
-        let msg = String::from_utf8_lossy(&out.stderr);
-        return Err(msg.lines().next().unwrap_or("failed").to_string());
+    let child = cmd.spawn().map_err(|e| format!("cannot start: {e}"))?;
+    let (ok, cpu, stderr) = wait_with_cpu(child)?;
+    let wall = start.elapsed().as_secs_f64() * 1e6;
+    if !ok {
+        return Err(stderr.lines().next().unwrap_or("failed").to_string());
     }
-    Ok(us)
+    Ok(ProcTime { wall, cpu })
+}
+
+/// Reads the child's stderr to its end, then reaps it with `wait4`, which
+/// also returns the child's resource usage.
+#[cfg(unix)]
+fn wait_with_cpu(mut child: std::process::Child) -> Result<(bool, Option<f64>, String), String> {
+    use std::io::Read;
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut stderr);
+    }
+    let pid = child.id() as libc::pid_t;
+    let mut status: libc::c_int = 0;
+    // SAFETY: an all-zero rusage is a valid value of the plain C struct.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our own unreaped child (std has not waited on it),
+    // and both out-pointers are valid for writes.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if r != pid {
+        return Err(format!("wait4 failed: {}", std::io::Error::last_os_error()));
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 * 1e6 + t.tv_usec as f64;
+    let cpu = tv(usage.ru_utime) + tv(usage.ru_stime);
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    Ok((ok, Some(cpu), stderr))
+}
+
+#[cfg(not(unix))]
+fn wait_with_cpu(child: std::process::Child) -> Result<(bool, Option<f64>, String), String> {
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    Ok((
+        out.status.success(),
+        None,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
 }
 
 /// The in-process compile: parse and verify the text, compile to a cubin.
@@ -209,6 +253,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
 
     // Alternate the three measurements inside each repeat.
     let (mut t_in, mut t_proc, mut t_ptxas, mut t_floor) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut c_proc, mut c_ptxas) = (Vec::new(), Vec::new());
     let (mut in_ok, mut proc_ok, mut ptxas_ok) = (true, true, ptxas.is_some());
     let arch_flag = format!("-arch={}", sm.ptx_arch());
     for _ in 0..config.repeat.max(1) {
@@ -231,22 +276,28 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
             // rewrite) forces a flush at close that would be timed as compile time.
             let _ = std::fs::remove_file(&atomc_cubin);
             match time_process(&mut cmd) {
-                Ok(us) => t_proc.push(us),
+                Ok(t) => {
+                    t_proc.push(t.wall);
+                    c_proc.extend(t.cpu);
+                }
                 Err(e) => {
                     notes.push(format!("atomc process: {e}"));
                     proc_ok = false;
                 }
             }
         }
-        if let Ok(us) = time_process(Command::new(&config.atomc_exe).arg("--version")) {
-            t_floor.push(us);
+        if let Ok(t) = time_process(Command::new(&config.atomc_exe).arg("--version")) {
+            t_floor.push(t.wall);
         }
         if let (true, Some(exe)) = (ptxas_ok, &ptxas) {
             let mut cmd = Command::new(exe);
             cmd.arg(&arch_flag).arg(&ptx_path).arg("-o").arg(&ptxas_cubin);
             let _ = std::fs::remove_file(&ptxas_cubin);
             match time_process(&mut cmd) {
-                Ok(us) => t_ptxas.push(us),
+                Ok(t) => {
+                    t_ptxas.push(t.wall);
+                    c_ptxas.extend(t.cpu);
+                }
                 Err(e) => {
                     notes.push(format!("ptxas: {e}"));
                     ptxas_ok = false;
@@ -258,6 +309,8 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     row.atomc_process_us = median(t_proc);
     row.ptxas_process_us = median(t_ptxas);
     row.spawn_floor_us = median(t_floor);
+    row.atomc_process_cpu_us = median(c_proc);
+    row.ptxas_process_cpu_us = median(c_ptxas);
     if proc_ok {
         row.atomc_regcount = read_regcount(sm, &atomc_cubin);
     }

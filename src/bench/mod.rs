@@ -142,6 +142,10 @@ pub struct Row {
     pub atomc_process_us: Option<f64>,
     /// Median ptxas whole-process time, microseconds.
     pub ptxas_process_us: Option<f64>,
+    /// Median CPU time (user + system) of the atomc process, microseconds.
+    pub atomc_process_cpu_us: Option<f64>,
+    /// Median CPU time (user + system) of the ptxas process, microseconds.
+    pub ptxas_process_cpu_us: Option<f64>,
     /// Median time to spawn `atomc --version` (the process start-up floor of
     /// this machine at this moment), microseconds.
     pub spawn_floor_us: Option<f64>,
@@ -169,6 +173,10 @@ impl Row {
     /// ptxas whole-process time over atomc whole-process time.
     pub fn time_ratio_process(&self) -> Option<f64> {
         Some(self.ptxas_process_us? / self.atomc_process_us?)
+    }
+    /// ptxas's CPU time over atomc's, both whole processes.
+    pub fn time_ratio_cpu(&self) -> Option<f64> {
+        Some(self.ptxas_process_cpu_us? / self.atomc_process_cpu_us?)
     }
     /// ptxas whole-process time over atomc in-process time.
     pub fn time_ratio_inproc(&self) -> Option<f64> {

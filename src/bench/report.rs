@@ -13,14 +13,17 @@ pub const GOAL_REGS_SHARE: f64 = 0.90;
 pub const GOAL_INSTR_RATIO: f64 = 1.15;
 
 /// The CSV header, in column order.
-pub const CSV_COLUMNS: [&str; 17] = [
+pub const CSV_COLUMNS: [&str; 20] = [
     "kernel",
     "target",
     "atomc_inproc_us",
     "atomc_process_us",
     "ptxas_process_us",
     "spawn_floor_us",
+    "atomc_process_cpu_us",
+    "ptxas_process_cpu_us",
     "time_ratio_process",
+    "time_ratio_cpu",
     "time_ratio_inproc",
     "atomc_regs",
     "ptxas_regs",
@@ -61,7 +64,10 @@ pub fn write_csv(rows: &[Row]) -> String {
             f(r.atomc_process_us, 1),
             f(r.ptxas_process_us, 1),
             f(r.spawn_floor_us, 1),
+            f(r.atomc_process_cpu_us, 1),
+            f(r.ptxas_process_cpu_us, 1),
             f(r.time_ratio_process(), 2),
+            f(r.time_ratio_cpu(), 2),
             f(r.time_ratio_inproc(), 2),
             u(r.atomc_regs),
             u(r.ptxas_regs),
@@ -103,6 +109,8 @@ pub struct Summary {
     pub compared: usize,
     /// Median ptxas/atomc, whole process against whole process.
     pub time_ratio_process: Option<f64>,
+    /// Median ptxas/atomc CPU time, whole process against whole process.
+    pub time_ratio_cpu: Option<f64>,
     /// Median ptxas (whole process)/atomc (in process).
     pub time_ratio_inproc: Option<f64>,
     /// Kernels with atomc registers ≤ ptxas registers, of `compared`.
@@ -119,6 +127,10 @@ pub struct Summary {
     pub ptxas_process_us: Option<f64>,
     /// Median time to start and end `atomc --version`, µs.
     pub spawn_floor_us: Option<f64>,
+    /// Median CPU time of the atomc process, µs.
+    pub atomc_process_cpu_us: Option<f64>,
+    /// Median CPU time of the ptxas process, µs.
+    pub ptxas_process_cpu_us: Option<f64>,
 }
 
 /// Per-target summaries, in the rows' target order.
@@ -148,6 +160,7 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 kernels: rs.len(),
                 compared: both.len(),
                 time_ratio_process: median(rs.iter().filter_map(|r| r.time_ratio_process()).collect()),
+                time_ratio_cpu: median(rs.iter().filter_map(|r| r.time_ratio_cpu()).collect()),
                 time_ratio_inproc: median(rs.iter().filter_map(|r| r.time_ratio_inproc()).collect()),
                 regs_le: both.iter().filter(|r| r.atomc_regs <= r.ptxas_regs).count(),
                 instr_ratio: median(both.iter().filter_map(|r| r.instr_ratio()).collect()),
@@ -156,6 +169,8 @@ pub fn summarize(rows: &[Row]) -> Vec<Summary> {
                 atomc_process_us: median(rs.iter().filter_map(|r| r.atomc_process_us).collect()),
                 ptxas_process_us: median(rs.iter().filter_map(|r| r.ptxas_process_us).collect()),
                 spawn_floor_us: median(rs.iter().filter_map(|r| r.spawn_floor_us).collect()),
+                atomc_process_cpu_us: median(rs.iter().filter_map(|r| r.atomc_process_cpu_us).collect()),
+                ptxas_process_cpu_us: median(rs.iter().filter_map(|r| r.ptxas_process_cpu_us).collect()),
             }
         })
         .collect()
@@ -178,8 +193,8 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
         s.push('\n');
     }
     s.push_str("\n### Summary\n\n");
-    s.push_str("| target | kernels | compared | ptxas/atomc time, whole process (median) | ptxas/atomc time, atomc in process (median) | registers atomc ≤ ptxas | instructions atomc/ptxas (median) | instructions atomc/ptxas (total) |\n");
-    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    s.push_str("| target | kernels | compared | ptxas/atomc time, whole process (median) | ptxas/atomc CPU time, whole process (median) | ptxas/atomc time, atomc in process (median) | registers atomc ≤ ptxas | instructions atomc/ptxas (median) | instructions atomc/ptxas (total) |\n");
+    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for m in summarize(rows) {
         let share = if m.compared > 0 {
             m.regs_le as f64 / m.compared as f64
@@ -188,12 +203,14 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {}× ({}) | {}× | {}/{} = {:.0}% ({}) | {} ({}) | {} |",
+            "| {} | {} | {} | {}× ({}) | {}× ({}) | {}× | {}/{} = {:.0}% ({}) | {} ({}) | {} |",
             m.target,
             m.kernels,
             m.compared,
             f(m.time_ratio_process, 1),
             goal(m.time_ratio_process.is_some_and(|x| x >= GOAL_TIME_RATIO)),
+            f(m.time_ratio_cpu, 1),
+            goal(m.time_ratio_cpu.is_some_and(|x| x >= GOAL_TIME_RATIO)),
             f(m.time_ratio_inproc, 1),
             m.regs_le,
             m.compared,
@@ -204,17 +221,19 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
             f(m.instr_ratio_total, 3),
         );
     }
-    s.push_str("\n| target | atomc in process µs (median) | atomc whole process µs | ptxas whole process µs | start-up floor µs (`atomc --version`) |\n");
-    s.push_str("| --- | ---: | ---: | ---: | ---: |\n");
+    s.push_str("\n| target | atomc in process µs (median) | atomc whole process µs | ptxas whole process µs | start-up floor µs (`atomc --version`) | atomc process CPU µs | ptxas process CPU µs |\n");
+    s.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for m in summarize(rows) {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             m.target,
             f(m.atomc_inproc_us, 0),
             f(m.atomc_process_us, 0),
             f(m.ptxas_process_us, 0),
-            f(m.spawn_floor_us, 0)
+            f(m.spawn_floor_us, 0),
+            f(m.atomc_process_cpu_us, 0),
+            f(m.ptxas_process_cpu_us, 0)
         );
     }
     let _ = writeln!(
@@ -224,18 +243,19 @@ pub fn write_markdown(rows: &[Row], header: &str) -> String {
     );
 
     s.push_str("\n### Per kernel\n\n");
-    s.push_str("| kernel | target | atomc in-process µs | atomc process µs | ptxas process µs | ratio (process) | regs atomc | regs ptxas | instrs atomc | instrs ptxas | instr ratio | status |\n");
-    s.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    s.push_str("| kernel | target | atomc in-process µs | atomc process µs | ptxas process µs | ratio (process) | ratio (CPU) | regs atomc | regs ptxas | instrs atomc | instrs ptxas | instr ratio | status |\n");
+    s.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for r in rows {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.kernel,
             r.target,
             f(r.atomc_inproc_us, 0),
             f(r.atomc_process_us, 0),
             f(r.ptxas_process_us, 0),
             f(r.time_ratio_process(), 1),
+            f(r.time_ratio_cpu(), 1),
             u(r.atomc_regs),
             u(r.ptxas_regs),
             u(r.atomc_instrs),

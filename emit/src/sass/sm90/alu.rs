@@ -223,7 +223,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             .fix(91, 1, b91)
             .fix(81, 3, 7)
             .fix(84, 3, 7)
-            .m(g("type", 72, 1, &[(0, "U32"), (1, "")]))
+            .m(g("type", 72, 2, &[(0, "U32"), (1, ""), (2, "U16x2"), (3, "S16x2")]))
             .op(r(16))
             .op(rs(24, 0))
             .op(b)
@@ -391,6 +391,21 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
             f.done(out);
         }
     }
+    // UIMAD / UIMAD.WIDE: IMAD on uniform registers (register sources only here).
+    for (k, opc, wide) in [("UIMAD", 0x2a4u64, false), ("UIMAD.WIDE", 0x2a5, true)] {
+        let mut f = form(k, "UIMAD", opc).uniform().fix(91, 1, 1).fix(81, 3, 7).fix(87, 4, 0xf).fix(74, 1, 0);
+        if wide {
+            f = f.lit("WIDE");
+        }
+        f.m(g("type", 73, 1, &[(0, "U32"), (1, "")])).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
+    }
+    // REDUX: warp-wide reduction of a register into a uniform register (op 78..80, .S32 bit 73).
+    form("REDUX", "REDUX", 0x3c4)
+        .m(g("op", 78, 3, &[(0, ""), (1, "OR"), (2, "XOR"), (3, "SUM"), (4, "MIN"), (5, "MAX")]))
+        .m(g("type", 73, 1, &[(0, ""), (1, "S32")]))
+        .op(ur(16))
+        .op(rs(24, 0))
+        .done(out);
     // POPC and FLO (leading one), register or uniform source.
     // Opcodes 0x309 / 0x300 with a register, 0xD09 / 0xD00 with a uniform register.
     for (kind, b91, b) in [(0x3u64, 0u64, rs(32, 1)), (0xd, 1, ur(32))] {

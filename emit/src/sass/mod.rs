@@ -27,9 +27,12 @@
 //! word. Adding a form means one builder call in `sm90/*.rs`; the oracle tests
 //! (`emit/tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
 //!
-//! Known limits of the sm_90 table: HADD2 and other half-precision ALU forms, RET, constant
-//! offsets with the sign bit set, and several modifier bits of conversions (I2F/F2I/F2F are
-//! listed only in the variants ptxas was seen to use) are not described yet.
+//! Known limits of the sm_90 table: HADD2 and other half-precision ALU forms with register
+//! swizzles (`R2.H0_H0`), RET (its `R4 0x0` operand syntax), constant offsets with the sign
+//! bit set, ATOM/ATOMS CAS with a uniform-register address, and the conversions (I2F/F2I/F2F)
+//! beyond the variants ptxas was seen to use are not described yet. nvdisasm's text hides PT
+//! carry-outs (`IADD3 R1, P1, ...`), so such text does not say which carry-out `P1` is; the
+//! assembler takes the first.
 
 pub mod asm;
 pub mod bits;

@@ -39,7 +39,8 @@ pub(crate) struct Api {
     pub cu_ctx_synchronize: unsafe extern "C" fn() -> CuResult,
     pub cu_module_load_data: unsafe extern "C" fn(*mut Handle, *const c_void) -> CuResult,
     pub cu_module_unload: unsafe extern "C" fn(Handle) -> CuResult,
-    pub cu_module_get_function: unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult,
+    pub cu_module_get_function:
+        unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult,
     pub cu_mem_alloc: unsafe extern "C" fn(*mut CuDevicePtr, usize) -> CuResult,
     pub cu_mem_free: unsafe extern "C" fn(CuDevicePtr) -> CuResult,
     pub cu_memcpy_htod: unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult,
@@ -73,7 +74,10 @@ unsafe fn sym<T: Copy>(lib: &libloading::Library, name: &'static str) -> Result<
     // SAFETY: the caller guarantees the type; the pointer is only used while `lib` is open.
     unsafe { lib.get::<T>(&bytes) }
         .map(|s| *s)
-        .map_err(|e| GpuError::Symbol { symbol: name, reason: e.to_string() })
+        .map_err(|e| GpuError::Symbol {
+            symbol: name,
+            reason: e.to_string(),
+        })
 }
 
 impl Api {

@@ -104,7 +104,10 @@ impl Driver {
                 Err(e) => reason = e.to_string(),
             }
         }
-        Err(GpuError::Load { tried: LIB_NAMES.join(", "), reason })
+        Err(GpuError::Load {
+            tried: LIB_NAMES.join(", "),
+            reason,
+        })
     }
 
     /// Turns a `CUresult` into `Ok` or a [`GpuError::Call`] with the driver's words for it.
@@ -134,7 +137,9 @@ impl Driver {
     pub fn version(&self) -> Result<i32, GpuError> {
         let mut v: c_int = 0;
         // SAFETY: writes one int.
-        self.check("cuDriverGetVersion", unsafe { (self.api.cu_driver_get_version)(&mut v) })?;
+        self.check("cuDriverGetVersion", unsafe {
+            (self.api.cu_driver_get_version)(&mut v)
+        })?;
         Ok(v)
     }
 
@@ -142,7 +147,9 @@ impl Driver {
     pub fn device_count(&self) -> Result<i32, GpuError> {
         let mut n: c_int = 0;
         // SAFETY: writes one int.
-        self.check("cuDeviceGetCount", unsafe { (self.api.cu_device_get_count)(&mut n) })?;
+        self.check("cuDeviceGetCount", unsafe {
+            (self.api.cu_device_get_count)(&mut n)
+        })?;
         Ok(n)
     }
 
@@ -154,7 +161,9 @@ impl Driver {
         }
         let mut dev: CuDevice = 0;
         // SAFETY: writes one device handle.
-        self.check("cuDeviceGet", unsafe { (self.api.cu_device_get)(&mut dev, ordinal) })?;
+        self.check("cuDeviceGet", unsafe {
+            (self.api.cu_device_get)(&mut dev, ordinal)
+        })?;
         Ok(Device { driver: self, dev })
     }
 }
@@ -185,7 +194,9 @@ impl<'d> Device<'d> {
         let code = unsafe { (self.driver.api.cu_device_get_name)(buf.as_mut_ptr(), 256, self.dev) };
         self.driver.check("cuDeviceGetName", code)?;
         // SAFETY: NUL-terminated within the buffer (the last byte was never written).
-        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned())
+        Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }
+            .to_string_lossy()
+            .into_owned())
     }
 
     /// Retains the device's primary context and makes it current on this thread.
@@ -195,9 +206,13 @@ impl<'d> Device<'d> {
         // SAFETY: writes one context handle.
         let code = unsafe { (api.cu_device_primary_ctx_retain)(&mut ctx, self.dev) };
         self.driver.check("cuDevicePrimaryCtxRetain", code)?;
-        let context = Context { driver: self.driver, dev: self.dev };
+        let context = Context {
+            driver: self.driver,
+            dev: self.dev,
+        };
         // SAFETY: `ctx` is a live context.
-        self.driver.check("cuCtxSetCurrent", unsafe { (api.cu_ctx_set_current)(ctx) })?;
+        self.driver
+            .check("cuCtxSetCurrent", unsafe { (api.cu_ctx_set_current)(ctx) })?;
         Ok(context)
     }
 }
@@ -216,7 +231,9 @@ impl Context<'_> {
     /// Waits for all work (`cuCtxSynchronize`); a fault in a kernel surfaces here.
     pub fn synchronize(&self) -> Result<(), GpuError> {
         // SAFETY: no arguments; the context is current.
-        self.check("cuCtxSynchronize", unsafe { (self.driver.api.cu_ctx_synchronize)() })
+        self.check("cuCtxSynchronize", unsafe {
+            (self.driver.api.cu_ctx_synchronize)()
+        })
     }
 
     /// Loads a cubin (`cuModuleLoadData`).
@@ -229,7 +246,10 @@ impl Context<'_> {
         // check above makes sure it at least starts with one.
         let code = unsafe { (self.driver.api.cu_module_load_data)(&mut m, image.as_ptr().cast()) };
         self.check("cuModuleLoadData", code)?;
-        Ok(Module { ctx: self, module: m })
+        Ok(Module {
+            ctx: self,
+            module: m,
+        })
     }
 
     /// Allocates `bytes` of device memory (`cuMemAlloc_v2`), at least one byte.
@@ -238,7 +258,11 @@ impl Context<'_> {
         // SAFETY: writes one device pointer.
         let code = unsafe { (self.driver.api.cu_mem_alloc)(&mut ptr, bytes.max(1)) };
         self.check("cuMemAlloc_v2", code)?;
-        Ok(DeviceBuffer { ctx: self, ptr, len: bytes })
+        Ok(DeviceBuffer {
+            ctx: self,
+            ptr,
+            len: bytes,
+        })
     }
 
     /// Launches `func` on the default stream (`cuLaunchKernel`). `params` holds each kernel
@@ -253,7 +277,11 @@ impl Context<'_> {
     ) -> Result<(), GpuError> {
         // Each pointer must stay valid until the call returns: `params` outlives it.
         let mut ptrs: Vec<*mut c_void> = params.iter().map(|p| p.as_ptr() as *mut c_void).collect();
-        let args = if ptrs.is_empty() { std::ptr::null_mut() } else { ptrs.as_mut_ptr() };
+        let args = if ptrs.is_empty() {
+            std::ptr::null_mut()
+        } else {
+            ptrs.as_mut_ptr()
+        };
         // SAFETY: `func` belongs to a module of this context; `args` points at one pointer per
         // parameter, each to that parameter's bytes.
         let code = unsafe {
@@ -295,9 +323,14 @@ impl Module<'_> {
             .map_err(|_| GpuError::Invalid(format!("kernel name {name:?} contains a NUL byte")))?;
         let mut f: Handle = std::ptr::null_mut();
         // SAFETY: writes one function handle; `cname` is NUL-terminated.
-        let code = unsafe { (self.ctx.driver.api.cu_module_get_function)(&mut f, self.module, cname.as_ptr()) };
+        let code = unsafe {
+            (self.ctx.driver.api.cu_module_get_function)(&mut f, self.module, cname.as_ptr())
+        };
         self.ctx.check("cuModuleGetFunction", code)?;
-        Ok(Function { func: f, _module: PhantomData })
+        Ok(Function {
+            func: f,
+            _module: PhantomData,
+        })
     }
 }
 
@@ -340,13 +373,19 @@ impl DeviceBuffer<'_> {
     /// Copies `data` to the start of the buffer (`cuMemcpyHtoD_v2`).
     pub fn upload(&self, data: &[u8]) -> Result<(), GpuError> {
         if data.len() > self.len {
-            return Err(GpuError::Invalid(format!("{} bytes do not fit a {}-byte buffer", data.len(), self.len)));
+            return Err(GpuError::Invalid(format!(
+                "{} bytes do not fit a {}-byte buffer",
+                data.len(),
+                self.len
+            )));
         }
         if data.is_empty() {
             return Ok(());
         }
         // SAFETY: `data.len()` bytes are readable and fit the allocation.
-        let code = unsafe { (self.ctx.driver.api.cu_memcpy_htod)(self.ptr, data.as_ptr().cast(), data.len()) };
+        let code = unsafe {
+            (self.ctx.driver.api.cu_memcpy_htod)(self.ptr, data.as_ptr().cast(), data.len())
+        };
         self.ctx.check("cuMemcpyHtoD_v2", code)
     }
 
@@ -364,7 +403,9 @@ impl DeviceBuffer<'_> {
             return Ok(out);
         }
         // SAFETY: `out` has room for `len` bytes.
-        let code = unsafe { (self.ctx.driver.api.cu_memcpy_dtoh)(out.as_mut_ptr().cast(), self.ptr, self.len) };
+        let code = unsafe {
+            (self.ctx.driver.api.cu_memcpy_dtoh)(out.as_mut_ptr().cast(), self.ptr, self.len)
+        };
         self.ctx.check("cuMemcpyDtoH_v2", code)?;
         Ok(out)
     }

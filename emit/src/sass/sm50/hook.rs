@@ -46,6 +46,9 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
         let (first, rest) = operands.split_once(',').unwrap_or((operands, ""));
         return Ok(Some(format!("{guard}{base} {}.CC,{rest}", first.trim())));
     }
+    if let Some(msg) = forbidden_combination(mnemonic, opcode) {
+        return Err(msg);
+    }
     if matches!(mnemonic, "ATOM" | "SUATOM" | "RED" | "ATOMS") {
         let first = operands.split(',').next().unwrap_or("").trim();
         let is_pred = first.trim_start_matches('!').strip_prefix('P').is_some_and(|n| n == "T" || n.parse::<u8>().is_ok());
@@ -57,4 +60,55 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
         }
     }
     Ok(None)
+}
+
+/// The sizes the seeds allow for each ATOM / RED / SUATOM operation (`U32` is the unprinted
+/// default). nvdisasm decodes every op x size pair of the bit fields, but the seed tables list
+/// only these; any other pair (e.g. `ATOM.INC.U64`, `RED.ADD.S64`, `.U128`) is refused.
+fn allowed_sizes(mnemonic: &str, op: &str) -> Option<&'static [&'static str]> {
+    const ADD: &[&str] = &["U32", "S32", "U64", "F32.FTZ.RN"];
+    const MINMAX: &[&str] = &["U32", "S32", "U64", "S64"];
+    const U32: &[&str] = &["U32"];
+    const LOGIC: &[&str] = &["U32", "S32", "U64"];
+    const SU_ADD: &[&str] = &["U32", "S32", "SD32", "U64", "F32.FTZ.RN"];
+    const SU_MINMAX: &[&str] = &["U32", "S32", "SD32", "U64", "S64", "SD64"];
+    const SU_LOGIC: &[&str] = &["U32", "S32", "SD32", "U64"];
+    Some(match (mnemonic, op) {
+        ("ATOM" | "RED", "ADD") => ADD,
+        ("ATOM" | "RED", "MIN" | "MAX") => MINMAX,
+        ("ATOM" | "RED" | "SUATOM", "INC" | "DEC") => U32,
+        ("ATOM" | "RED", "AND" | "OR" | "XOR") => LOGIC,
+        ("ATOM" | "SUATOM", "EXCH" | "CAS") => LOGIC,
+        ("ATOM", "SAFEADD") => &["U64"],
+        ("SUATOM", "ADD") => SU_ADD,
+        ("SUATOM", "MIN" | "MAX") => SU_MINMAX,
+        ("SUATOM", "AND" | "OR" | "XOR") => SU_LOGIC,
+        _ => return None,
+    })
+}
+
+/// An error when the opcode names an op x size pair the seeds do not list.
+fn forbidden_combination(mnemonic: &str, opcode: &str) -> Option<String> {
+    if !matches!(mnemonic, "ATOM" | "RED" | "SUATOM") {
+        return None;
+    }
+    const OPS: &[&str] = &["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "SAFEADD", "CAS"];
+    const NOT_SIZE: &[&str] = &["IGN", "NEAR", "TRAP"];
+    let toks: Vec<&str> = opcode.split('.').skip(1).collect();
+    let at = toks.iter().position(|t| OPS.contains(t))?;
+    let op = toks[at];
+    let size_toks: Vec<&str> = toks[at + 1..].iter().copied().filter(|t| !NOT_SIZE.contains(t)).collect();
+    let size = match size_toks.join(".").as_str() {
+        "" | "32" => "U32".to_string(),
+        "64" => "U64".to_string(),
+        s => s.to_string(),
+    };
+    let allowed = allowed_sizes(mnemonic, op)?;
+    if allowed.contains(&size.as_str()) {
+        return None;
+    }
+    Some(format!(
+        "{mnemonic}.{op} does not take .{size} on sm_50: the seed's table lists only {} for it",
+        allowed.iter().map(|s| format!(".{s}")).collect::<Vec<_>>().join(" ")
+    ))
 }

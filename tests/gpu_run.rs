@@ -284,8 +284,9 @@ fn gpu_cases_prepare() {
     let mut compiled = 0;
     let mut bad = Vec::new();
     for case in &cases {
-        if compile_both(&case.func).is_ok() {
-            compiled += 1;
+        match compile_both(&case.func) {
+            Ok(_) => compiled += 1,
+            Err(e) => eprintln!("gpu cases: {} is not compiled for sm_90: {e}", case.label),
         }
         let want = interpret(case).unwrap_or_else(|e| panic!("{}: interpreter: {e}", case.label));
         if let Err(e) = case.spec.check_contents(&want) {

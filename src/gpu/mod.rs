@@ -266,7 +266,12 @@ impl Context<'_> {
     }
 
     /// Launches `func` on the default stream (`cuLaunchKernel`). `params` holds each kernel
-    /// parameter's bytes, little-endian and exactly the parameter's size.
+    /// parameter's bytes, little-endian, at most 16 per parameter.
+    ///
+    /// The driver reads as many bytes per parameter as the cubin's parameter table says, which
+    /// can be more than the value has (atomc gives every parameter at least 4 bytes, so an `i8`
+    /// is read as 4). Each value is therefore copied into its own zeroed, 16-byte-aligned slot:
+    /// the driver never reads past host memory, and widened parameters see zeros above the value.
     pub fn launch(
         &self,
         func: &Function<'_>,
@@ -275,15 +280,28 @@ impl Context<'_> {
         shared_bytes: u32,
         params: &[Vec<u8>],
     ) -> Result<(), GpuError> {
-        // Each pointer must stay valid until the call returns: `params` outlives it.
-        let mut ptrs: Vec<*mut c_void> = params.iter().map(|p| p.as_ptr() as *mut c_void).collect();
+        let mut slots = vec![0u128; params.len()];
+        for (i, (slot, p)) in slots.iter_mut().zip(params).enumerate() {
+            if p.len() > 16 {
+                return Err(GpuError::Invalid(format!(
+                    "parameter {i} has {} bytes, at most 16 are supported",
+                    p.len()
+                )));
+            }
+            let mut bytes = [0u8; 16];
+            bytes[..p.len()].copy_from_slice(p);
+            *slot = u128::from_le_bytes(bytes);
+        }
+        // Each pointer must stay valid until the call returns: `slots` outlives it.
+        let mut ptrs: Vec<*mut c_void> =
+            slots.iter_mut().map(|s| (s as *mut u128).cast()).collect();
         let args = if ptrs.is_empty() {
             std::ptr::null_mut()
         } else {
             ptrs.as_mut_ptr()
         };
         // SAFETY: `func` belongs to a module of this context; `args` points at one pointer per
-        // parameter, each to that parameter's bytes.
+        // parameter, each to a 16-byte slot holding that parameter's bytes.
         let code = unsafe {
             (self.driver.api.cu_launch_kernel)(
                 func.func,

@@ -52,16 +52,41 @@ fn bench_two_kernels_one_repeat() {
             "{line}"
         );
     }
+    // The documented columns (docs/bench.md), in order.
     assert_eq!(
-        CSV_COLUMNS[..5],
+        CSV_COLUMNS,
         [
             "kernel",
             "target",
             "atomc_inproc_us",
             "atomc_process_us",
-            "ptxas_process_us"
+            "ptxas_process_us",
+            "spawn_floor_us",
+            "atomc_process_cpu_us",
+            "ptxas_process_cpu_us",
+            "time_ratio_process",
+            "time_ratio_cpu",
+            "time_ratio_inproc",
+            "atomc_regs",
+            "ptxas_regs",
+            "atomc_regcount",
+            "ptxas_regcount",
+            "atomc_instrs",
+            "ptxas_instrs",
+            "instr_ratio",
+            "opcode_diff",
+            "status",
         ]
     );
+    if have_ptxas {
+        // Every numeric column of a fully measured row is filled.
+        for line in csv.lines().skip(1) {
+            let fields: Vec<&str> = line.split(',').collect();
+            for (i, name) in CSV_COLUMNS.iter().enumerate().take(18) {
+                assert!(!fields[i].is_empty(), "column {name} empty in: {line}");
+            }
+        }
+    }
 
     let dir = std::env::temp_dir().join(format!("atomc-bench-smoke-{}", std::process::id()));
     let md = bench::write_reports(&rows, &dir, "## smoke\n").expect("reports written");

@@ -13,7 +13,7 @@
 //! | `LOP3.LUT Rd, a, b, c, lut, !PT`    | `LOP3.LUT` / `LOP32I.op` / `LOP.PASS_B`      |
 //! | `SHF.L.U32` / `SHF.R.{U,S}32.HI`    | `SHL` / `SHR{.U32}`                          |
 //! | `ATOM{G}.E.op PT, Rd, [a], b`       | `ATOM.E.op Rd, [a], b` (sizes `U64`)         |
-//! | `BAR.SYNC.DEFER_BLOCKING`           | `BAR.SYNC`                                   |
+//! | `BAR.SYNC.DEFER_BLOCKING`           | `BAR.SYNC` + `MEMBAR.CTA` (as ptxas)         |
 //!
 //! The carry between `IADD .CC` and `IADD.X` is the condition-code register, which nothing in
 //! between writes (register-allocator moves are MOVs). Instructions with no sm_50 rewrite are
@@ -255,10 +255,13 @@ impl Isel<'_> {
                 }
                 self.push_raw(inst);
             }
+            // ptxas 11.8 follows `bar.sync` with MEMBAR.CTA on sm_50, so shared-memory writes
+            // before the barrier are visible to loads after it.
             ("BAR.SYNC.DEFER_BLOCKING", [n]) => {
                 let mut i = SassInst::new("BAR.SYNC", [*n], Latency::Control);
                 i.guard = inst.guard;
                 self.push_raw(i);
+                self.push_raw(SassInst::new("MEMBAR.CTA", [], Latency::Control));
             }
             _ => {
                 let text = inst.text(&|b| b.to_string());

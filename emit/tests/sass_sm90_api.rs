@@ -162,3 +162,34 @@ fn random_words_round_trip() {
     }
     assert!(decoded * 4 > tried, "{} tried, only {} decoded", tried, decoded);
 }
+
+/// The assembler never panics: random token soup gives errors or instructions, nothing else.
+#[test]
+fn assembler_survives_garbage() {
+    let a = sm90();
+    let toks = [
+        "ATOMG", ".E", ".ADD", "STRONG", ".GPU", " ", ",", "[", "]", "R1", "RZ", "UR4", "desc", "+", "-", "0x10", "-0x",
+        "PT", "!", "@", "P0", ";", "c[0x0]", "[0x210]", "|", "~", ".reuse", "/*", "*/", "0040", "IMAD", ".MOV", "BRA",
+        "0x", "é", "\t", "LDG", ".64", "S2R", "SR_TID.X", "+INF", "1.5", "UP0", "B0", "HFMA2", ".MMA",
+    ];
+    let mut state = 0x1234_5678_9abc_def1u64;
+    for _ in 0..20000 {
+        let mut line = String::new();
+        for _ in 0..(state % 12) {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            line.push_str(toks[(state % toks.len() as u64) as usize]);
+        }
+        state = state.wrapping_add(0x9e37_79b9);
+        if let Ok(code) = a.assemble(&line) {
+            for ins in code {
+                let _ = a.encode(&ins);
+                let _ = a.print(&ins);
+            }
+        }
+    }
+    let bogus = atomc_emit::sass::Instr { form: u16::MAX, ..a.build("EXIT", &[]).unwrap() };
+    assert!(a.encode(&bogus).is_err());
+    assert!(a.print(&bogus).contains("no form"));
+}

@@ -417,7 +417,7 @@ impl Arch {
         let mut addr = addr;
         // `/*0040*/` address prefix, or a hex-only continuation line.
         if line[pos..].starts_with("/*") {
-            let end = line[pos..].find("*/").ok_or_else(|| err(pos, "unterminated comment".into()))? + pos;
+            let end = line[pos + 2..].find("*/").ok_or_else(|| err(pos, "unterminated comment".into()))? + pos + 2;
             let inner = line[pos + 2..end].trim();
             if inner.starts_with("0x") && line[end + 2..].trim().is_empty() {
                 return Ok(None);

@@ -83,7 +83,9 @@ fn hex_signed(v: i64) -> String {
 impl Arch {
     /// The full mnemonic with modifiers (`ATOMG.E.ADD.STRONG.GPU`).
     pub fn opcode_text(&self, ins: &Instr) -> String {
-        let form = &self.forms[ins.form as usize];
+        let Some(form) = self.forms.get(ins.form as usize) else {
+            return format!("<no form {}>", ins.form);
+        };
         let mut s = String::from(form.mnemonic);
         if let Some(a) = form.alias.and_then(|f| f(&ins.mods, &ins.ops)) {
             s.push('.');
@@ -111,7 +113,9 @@ impl Arch {
 
     /// Prints an instruction at byte address `addr` (branch targets are absolute).
     pub fn print_at(&self, ins: &Instr, addr: u64) -> String {
-        let form = &self.forms[ins.form as usize];
+        let Some(form) = self.forms.get(ins.form as usize) else {
+            return format!("<no form {}> ;", ins.form);
+        };
         let mut s = String::new();
         if ins.guard != Pred::PT {
             s.push('@');

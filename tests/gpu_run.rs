@@ -262,6 +262,11 @@ fn judge(case: &Case, got: &[Vec<u8>], want: &[Vec<u8>]) -> Result<bool, String>
     if got == want {
         return Ok(true);
     }
+    if case.spec.check_count() == 0 {
+        return Err(
+            "differs from the interpreter, and the run line has no checks to judge it by".into(),
+        );
+    }
     case.spec.check_contents(got).map(|_| false).map_err(|e| {
         let first = got
             .iter()

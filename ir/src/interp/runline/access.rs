@@ -78,6 +78,11 @@ impl RunSpec {
             .collect()
     }
 
+    /// How many `=>` checks the line has.
+    pub fn check_count(&self) -> usize {
+        self.checks.len()
+    }
+
     /// Judges the line's `=>` checks against final contents given per declaration (same order
     /// and sizes as [`decls`](Self::decls)), however they were produced.
     pub fn check_contents(&self, contents: &[Vec<u8>]) -> Result<(), RunLineError> {

@@ -39,7 +39,15 @@ pub fn run(args: Args) -> Result<(), UserError> {
     if args.repeat == 0 {
         return Err(UserError("--repeat must be at least 1".into()));
     }
-    let mut kernels = bench::load_corpus(&args.corpus)?;
+    // Outside the repository the relative default is found from the workspace root.
+    let corpus = if args.corpus.is_relative() && !args.corpus.exists() {
+        atomc_emit::oracle::workspace_root()
+            .map(|r| r.join(&args.corpus))
+            .unwrap_or(args.corpus.clone())
+    } else {
+        args.corpus.clone()
+    };
+    let mut kernels = bench::load_corpus(&corpus)?;
     if let Some(f) = &args.filter {
         kernels.retain(|k| k.name.contains(f.as_str()));
     }

@@ -10,7 +10,12 @@ use std::path::Path;
 fn kernels() -> Vec<(String, atomc::ir::Function)> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/sm50/cas-registers.atom");
     let src = std::fs::read_to_string(p).expect("read filetest");
-    atomc::ir::parse::parse_file(&src).expect("parse").functions.into_iter().map(|f| (f.func.name.to_string(), f.func)).collect()
+    atomc::ir::parse::parse_file(&src)
+        .expect("parse")
+        .functions
+        .into_iter()
+        .map(|f| (f.func.name.to_string(), f.func))
+        .collect()
 }
 
 #[test]
@@ -24,7 +29,9 @@ fn cas_groups_are_aligned_and_moves_are_counted() {
         for ins in &out.kernel.instrs {
             let text = arch.print(ins);
             let form = &arch.forms[ins.form as usize];
-            if form.mnemonic == "MOV" && matches!(ins.ops.as_slice(), [Operand::Reg(_), Operand::Reg(s)] if s.num != 255) {
+            if form.mnemonic == "MOV"
+                && matches!(ins.ops.as_slice(), [Operand::Reg(_), Operand::Reg(s)] if s.num != 255)
+            {
                 reg_moves += 1;
             }
             if form.key.starts_with("ATOM.CAS") {

@@ -7,7 +7,11 @@ use std::process::Command;
 
 fn atomc(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn file(name: &str) -> String {
@@ -26,7 +30,18 @@ fn compile_asm_disasm_round_trip() {
     std::fs::write(&asm, &text).expect("write");
     let (rc, _, err) = atomc(&["asm", "--target", "sm_50", asm.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
     assert_eq!(rc, 0, "{err}");
-    let (rc, _, err) = atomc(&["compile", &src, "--target", "sm_50", "--function", "cas64", "--emit", "bin", "-o", bin2.to_str().unwrap()]);
+    let (rc, _, err) = atomc(&[
+        "compile",
+        &src,
+        "--target",
+        "sm_50",
+        "--function",
+        "cas64",
+        "--emit",
+        "bin",
+        "-o",
+        bin2.to_str().unwrap(),
+    ]);
     assert_eq!(rc, 0, "{err}");
     let (a, b) = (std::fs::read(&bin).expect("bin"), std::fs::read(&bin2).expect("bin2"));
     assert_eq!(a.len() % 32, 0, "whole 32-byte bundles");
@@ -46,7 +61,8 @@ fn sparse_predicate_is_refused() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let s = dir.join("p.s");
     std::fs::write(&s, "SUATOM.D.2D.ADD.IGN P0, R1, [R2], R4, R6 ;\n").expect("write");
-    let (rc, _, err) = atomc(&["asm", "--target", "sm_50", s.to_str().unwrap(), "-o", dir.join("p.bin").to_str().unwrap()]);
+    let (rc, _, err) =
+        atomc(&["asm", "--target", "sm_50", s.to_str().unwrap(), "-o", dir.join("p.bin").to_str().unwrap()]);
     assert_eq!(rc, 1);
     assert!(err.contains("sparse-predicate") && err.contains("SUATOM"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

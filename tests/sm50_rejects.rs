@@ -14,7 +14,8 @@ fn sm50_rejections_carry_their_reason() {
         for pf in parsed.functions {
             let name = pf.func.name.to_string();
             let start = src.find(&format!("function %{name}(")).expect("function text");
-            let want = src[start..].lines().find_map(|l| l.trim().strip_prefix("; rejects: ")).expect("a `; rejects:` line");
+            let want =
+                src[start..].lines().find_map(|l| l.trim().strip_prefix("; rejects: ")).expect("a `; rejects:` line");
             match pipeline::compile_sass(&pf.func, Target::Sm50) {
                 Ok(_) => panic!("%{name} compiled for sm_50"),
                 Err(e) => assert!(e.to_string().contains(want), "%{name}: `{e}` lacks `{want}`"),

@@ -43,7 +43,9 @@ fn filetest_kernels() -> Vec<(String, atomc_ir::Function)> {
 fn retargeted_ptx() -> Vec<(String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect()
+        })
         .unwrap_or_default();
     v.sort();
     v.into_iter()
@@ -81,7 +83,8 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
         }
     }
     sources.extend(retargeted_ptx());
-    let (mut modules, mut rejected, mut total, mut decoded, mut exact, mut printed_same) = (0, 0, 0usize, 0usize, 0usize, 0usize);
+    let (mut modules, mut rejected, mut total, mut decoded, mut exact, mut printed_same) =
+        (0, 0, 0usize, 0usize, 0usize, 0usize);
     let mut unknown: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let mut fails = Vec::new();
     for (name, ptx) in &sources {
@@ -97,14 +100,16 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
                 continue;
             }
             let code = sec.data().expect("section data");
-            let listing = sass_sm50_util::nvdisasm_lines(code).unwrap_or_else(|e| panic!("nvdisasm {name} {sname}: {e}"));
+            let listing =
+                sass_sm50_util::nvdisasm_lines(code).unwrap_or_else(|e| panic!("nvdisasm {name} {sname}: {e}"));
             for (b, bundle) in code.chunks(32).enumerate() {
                 let ctrl = u64::from_le_bytes(bundle[..8].try_into().expect("8 bytes"));
                 for k in 0..3 {
                     let at = b * 32 + 8 + k * 8;
                     total += 1;
                     let word = u64::from_le_bytes(bundle[8 + k * 8..16 + k * 8].try_into().expect("8 bytes"));
-                    let theirs = listing.iter().find(|(o, _)| *o as usize == at).map(|(_, t)| t.clone()).unwrap_or_default();
+                    let theirs =
+                        listing.iter().find(|(o, _)| *o as usize == at).map(|(_, t)| t.clone()).unwrap_or_default();
                     match arch.decode_word(word as u128) {
                         Ok(mut ins) => {
                             decoded += 1;
@@ -114,7 +119,9 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
                             if again == Ok(word) && ins.sched.to_bits() == bits {
                                 exact += 1;
                             } else {
-                                fails.push(format!("{name} {sname} +{at:#x}: re-encoding differs for `{theirs}`: {again:x?}"));
+                                fails.push(format!(
+                                    "{name} {sname} +{at:#x}: re-encoding differs for `{theirs}`: {again:x?}"
+                                ));
                             }
                             let ours = arch.print_at(&ins, at as u64);
                             if sass_sm50_util::norm(&ours) == sass_sm50_util::norm(&theirs) {
@@ -125,7 +132,8 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
                         }
                         Err(_) => {
                             let t = theirs.trim_start_matches('@');
-                            let t = if theirs.starts_with('@') { t.split_once(' ').map(|x| x.1).unwrap_or(t) } else { t };
+                            let t =
+                                if theirs.starts_with('@') { t.split_once(' ').map(|x| x.1).unwrap_or(t) } else { t };
                             let mn = t.split([' ', ';']).next().unwrap_or("?").to_string();
                             unknown.entry(mn).or_insert((0, word)).0 += 1;
                         }

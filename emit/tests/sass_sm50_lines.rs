@@ -28,11 +28,19 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
                 _ => 0x5,
             })
         }
-        OpSpec::Mem(m) => Operand::Mem(Mem { base: 4, offset: if m.offset.is_some() { [0x10, -0x20][v] } else { 0 }, ..Mem::default() }),
+        OpSpec::Mem(m) => Operand::Mem(Mem {
+            base: 4,
+            offset: if m.offset.is_some() { [0x10, -0x20][v] } else { 0 },
+            ..Mem::default()
+        }),
         OpSpec::SReg(_) => Operand::SReg([0x21, 0x25][v]),
         OpSpec::Target(_) => Operand::Target([0x20, -0x40][v]),
-        OpSpec::Ext(ExtSpec::MemScaled { .. }) => Operand::Mem(Mem { base: 4, offset: [0x10, -0x20][v], ..Mem::default() }),
-        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => Operand::CBank { bank: [0, 2][v] as u8, base: 255, offset: [0x140, 0x8][v] },
+        OpSpec::Ext(ExtSpec::MemScaled { .. }) => {
+            Operand::Mem(Mem { base: 4, offset: [0x10, -0x20][v], ..Mem::default() })
+        }
+        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => {
+            Operand::CBank { bank: [0, 2][v] as u8, base: 255, offset: [0x140, 0x8][v] }
+        }
         OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
             let top = ((1u64 << field.width()) - 1) << shift;
             Operand::Mem(Mem { base: 255, offset: [0x10, top as i64][v], ..Mem::default() })
@@ -61,7 +69,8 @@ fn fill_implied(arch: &Arch, form: &Form, ops: &mut SmallVec<[Operand; 6]>) {
 fn samples(arch: &Arch) -> Vec<Instr> {
     let mut out = Vec::new();
     for (fi, form) in arch.forms.iter().enumerate() {
-        let defaults: SmallVec<[u64; 6]> = form.mods.iter().map(|g| g.default_value().unwrap_or(g.values[0].0)).collect();
+        let defaults: SmallVec<[u64; 6]> =
+            form.mods.iter().map(|g| g.default_value().unwrap_or(g.values[0].0)).collect();
         let mut push = |mods: SmallVec<[u64; 6]>, v: usize| {
             let mut ops: SmallVec<[Operand; 6]> = (0..form.ops.len()).map(|k| operand(form, k, v)).collect();
             fill_implied(arch, form, &mut ops);
@@ -155,7 +164,11 @@ fn every_form_matches_nvdisasm() {
 #[test]
 fn sparse_predicate_forms_are_refused_with_a_reason() {
     let arch = sm50();
-    for line in ["ATOM.E.ADD P0, R1, [R2], R3 ;", "SUATOM.D.1D.CAS.IGN P1, R1, [R2], R4, R6 ;", "@P2 ATOM.E.CAS PT, R1, [R2], R4, R5 ;"] {
+    for line in [
+        "ATOM.E.ADD P0, R1, [R2], R3 ;",
+        "SUATOM.D.1D.CAS.IGN P1, R1, [R2], R4, R6 ;",
+        "@P2 ATOM.E.CAS PT, R1, [R2], R4, R5 ;",
+    ] {
         let e = arch.assemble_line(line, 8).expect_err(line);
         assert!(e.msg.contains("sparse-predicate") && e.msg.contains("no predicate-result bits"), "{line}: {}", e.msg);
     }
@@ -164,11 +177,21 @@ fn sparse_predicate_forms_are_refused_with_a_reason() {
 #[test]
 fn seed_forbidden_op_size_pairs_are_refused() {
     let arch = sm50();
-    for line in ["ATOM.E.INC.U64 R1, [R2], R4 ;", "RED.E.ADD.S64 [R2], R4 ;", "ATOM.ADD.U128 R1, [R2], R4 ;", "SUATOM.D.1D.INC.S32.IGN R1, [R2], R4, R6 ;"] {
+    for line in [
+        "ATOM.E.INC.U64 R1, [R2], R4 ;",
+        "RED.E.ADD.S64 [R2], R4 ;",
+        "ATOM.ADD.U128 R1, [R2], R4 ;",
+        "SUATOM.D.1D.INC.S32.IGN R1, [R2], R4, R6 ;",
+    ] {
         let e = arch.assemble_line(line, 8).expect_err(line);
         assert!(e.msg.contains("the seed's table lists only"), "{line}: {}", e.msg);
     }
-    for line in ["ATOM.E.MIN.S64 R2, [R4], R6 ;", "RED.E.ADD.F32.FTZ.RN [R2], R4 ;", "SUATOM.D.2D.MAX.SD64.TRAP R2, [R4], R6, R8 ;", "ATOM.E.SAFEADD.U64 R2, [R4], R6 ;"] {
+    for line in [
+        "ATOM.E.MIN.S64 R2, [R4], R6 ;",
+        "RED.E.ADD.F32.FTZ.RN [R2], R4 ;",
+        "SUATOM.D.2D.MAX.SD64.TRAP R2, [R4], R6, R8 ;",
+        "ATOM.E.SAFEADD.U64 R2, [R4], R6 ;",
+    ] {
         assert!(arch.assemble_line(line, 8).is_ok(), "{line}");
     }
 }

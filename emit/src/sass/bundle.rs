@@ -29,7 +29,9 @@ impl Arch {
     /// for the instruction at 0x328) and any other instruction at its own address.
     pub fn branch_addr(&self, i: usize) -> u64 {
         match self.sched {
-            SchedLayout::Bundle { per_bundle, .. } if i % per_bundle as usize == 0 => self.instr_addr(i) - self.word_bytes as u64,
+            SchedLayout::Bundle { per_bundle, .. } if i.is_multiple_of(per_bundle as usize) => {
+                self.instr_addr(i) - self.word_bytes as u64
+            }
             _ => self.instr_addr(i),
         }
     }
@@ -38,14 +40,15 @@ impl Arch {
     /// for in-word schedules (as ptxas pads), a whole bundle for bundled ones.
     pub fn is_padded(&self, n: usize) -> bool {
         match self.sched {
-            SchedLayout::InWord { .. } => (n * self.word_bytes) % 128 == 0,
-            SchedLayout::Bundle { per_bundle, .. } => n % per_bundle as usize == 0,
+            SchedLayout::InWord { .. } => (n * self.word_bytes).is_multiple_of(128),
+            SchedLayout::Bundle { per_bundle, .. } => n.is_multiple_of(per_bundle as usize),
         }
     }
 
     /// The padding instruction of a bundled stream (`NOP`, schedule: stall 0, no scoreboards).
     fn bundle_nop(&self) -> Result<Instr, EncodeError> {
-        let (form, _) = self.form_by_key("NOP").ok_or(EncodeError::Unsupported { form: "NOP", what: "padding NOP form" })?;
+        let (form, _) =
+            self.form_by_key("NOP").ok_or(EncodeError::Unsupported { form: "NOP", what: "padding NOP form" })?;
         let sched = Sched { stall: 0, ..Sched::default() };
         Ok(Instr { form, guard: Pred::PT, mods: SmallVec::new(), ops: SmallVec::new(), sched })
     }
@@ -56,7 +59,7 @@ impl Arch {
             return self.encode_all(code);
         };
         let per = per_bundle as usize;
-        let nop = if code.len() % per != 0 { Some(self.bundle_nop()?) } else { None };
+        let nop = if !code.len().is_multiple_of(per) { Some(self.bundle_nop()?) } else { None };
         let mut out = Vec::with_capacity((code.len() / per + 1) * (per + 1) * self.word_bytes);
         for chunk in code.chunks(per) {
             let mut ctrl: u64 = 0;
@@ -88,7 +91,7 @@ impl Arch {
         let per = per_bundle as usize;
         let wb = self.word_bytes;
         let bundle = (per + 1) * wb;
-        if bytes.len() % bundle != 0 {
+        if !bytes.len().is_multiple_of(bundle) {
             return Err((bytes.len() - bytes.len() % bundle, DecodeError::Truncated { len: bytes.len() % bundle }));
         }
         let word = |b: &[u8]| {

@@ -69,11 +69,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // LOP.op Rd, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, predicate result 48..50 fixed PT.
     for (sfx, opc, src) in shapes(0x5c40, 0x4c40, 0x3840) {
-        let f = alu("LOP", sfx, "LOP", opc)
-            .fix(51, 5, (opc >> 3) & 0x1f)
-            .fix(48, 3, 7)
-            .fix(43, 5, 0)
-            .m(g("op", 41, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]));
+        let f = alu("LOP", sfx, "LOP", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(48, 3, 7).fix(43, 5, 0).m(g(
+            "op",
+            41,
+            2,
+            &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")],
+        ));
         let (f, src) = if sfx.is_empty() { (f, rmod(20, None, Some(40))) } else { (f.fix(40, 1, 0), src) };
         f.op(r(0)).op(rmod(8, None, Some(39))).op(src).done(out);
     }
@@ -117,7 +118,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
     for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
-        alu("SEL", sfx, "SEL", opc).fix(48, 8, opc & 0xff).fix(43, 5, 0).op(r(0)).op(r(8)).op(src).op(pn(39, 42)).done(out);
+        alu("SEL", sfx, "SEL", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(43, 5, 0)
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
     }
     for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
         alu("IMNMX", sfx, "IMNMX", opc)
@@ -142,19 +150,30 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(37, "MRG"))
         .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
         .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(8, 8), flag: Field::new(53, 1), suffix: ".H1", reuse: Some(0) }))
-        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(20, 8), flag: Field::new(35, 1), suffix: ".H1", reuse: Some(1) }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(8, 8),
+            flag: Field::new(53, 1),
+            suffix: ".H1",
+            reuse: Some(0),
+        }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(20, 8),
+            flag: Field::new(35, 1),
+            suffix: ".H1",
+            reuse: Some(1),
+        }))
         .op(r(39))
         .done(out);
 
     // VOTE.mode Rd, Pd, Pp (ALL / ANY / EQ over the warp); POPC Rd, Rb (register shape).
     // nvdisasm leaves the register result out when it is RZ: that shape is its own form.
     for (key, rz) in [("VOTE", false), ("VOTE.rz", true)] {
-        let f = form(key, "VOTE", 14, 0x50d8 >> 2)
-            .fix(8, 8, 0)
-            .fix(20, 19, 0)
-            .fix(43, 2, 0)
-            .m(g("mode", 48, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]));
+        let f = form(key, "VOTE", 14, 0x50d8 >> 2).fix(8, 8, 0).fix(20, 19, 0).fix(43, 2, 0).m(g(
+            "mode",
+            48,
+            2,
+            &[(0, "ALL"), (1, "ANY"), (2, "EQ")],
+        ));
         let f = if rz { f.fix(0, 8, 255) } else { f.op(rnz(0)) };
         f.op(p(45)).op(pn(39, 42)).done(out);
     }

@@ -32,7 +32,12 @@ fn atom_size(lo: u8) -> ModGroup {
 
 /// SUATOM operation, 4 bits at 29 (ADD..EXCH).
 fn su_op() -> ModGroup {
-    g("op", 29, 4, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")])
+    g(
+        "op",
+        29,
+        4,
+        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")],
+    )
 }
 
 /// SUATOM size table (4 is invalid).
@@ -83,14 +88,34 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(26, 2, 0)
         .fix(49, 2, 0)
         .m(flag(48, "E"))
-        .m(g("op", 23, 3, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")]))
+        .m(g(
+            "op",
+            23,
+            3,
+            &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")],
+        ))
         .m(atom_size(20))
         .op(mem(28, 20))
         .op(r(0))
         .done(&mut based);
     // ATOMS.op{.sz} Rd, [Ra+Imm], Rb: the 22-bit offset counts words.
     form("ATOMS", "ATOMS", 8, 0xec)
-        .m(g("op", 52, 4, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")]))
+        .m(g(
+            "op",
+            52,
+            4,
+            &[
+                (0, "ADD"),
+                (1, "MIN"),
+                (2, "MAX"),
+                (3, "INC"),
+                (4, "DEC"),
+                (5, "AND"),
+                (6, "OR"),
+                (7, "XOR"),
+                (8, "EXCH"),
+            ],
+        ))
         .m(g("size", 28, 2, &[(0, ""), (1, "S32"), (2, "U64"), (3, "S64")]))
         .op(r(0))
         .op(mem_scaled(30, 22, 2))
@@ -98,9 +123,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(&mut based);
     // ATOMS.CAS / CAST / CAST.SPIN{.64} Rd, [Ra+Imm], Rb, Rb+1 (Rb+2).
     for (wide, key, delta) in [(0u64, "ATOMS.CAS", 1u8), (1, "ATOMS.CAS.64", 2)] {
-        let f = form(key, "ATOMS", 9, 0xee0 >> 3)
-            .fix(52, 1, wide)
-            .m(g("mode", 53, 2, &[(0, "CAST"), (1, "CAST.SPIN"), (2, "CAS")]));
+        let f = form(key, "ATOMS", 9, 0xee0 >> 3).fix(52, 1, wide).m(g(
+            "mode",
+            53,
+            2,
+            &[(0, "CAST"), (1, "CAST.SPIN"), (2, "CAS")],
+        ));
         let f = if wide == 1 { f.lit("64") } else { f };
         f.op(r(0)).op(mem_scaled(30, 22, 2)).op(rnz(20)).op(implied(2, delta)).done(&mut based);
     }

@@ -20,8 +20,10 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
     // Negative address offsets: nvdisasm writes `[R2+-0x10]`; accept `[R2-0x10]` too.
     if let Some(i) = operands.find('[') {
         let inner = &operands[i..];
-        if let Some(j) = inner.find("-0x").filter(|&j| j > 1 && !inner[..j].ends_with('+') && inner[..j].contains('R')) {
-            let fixed = format!("{}{}+{}", &stmt[..stmt.len() - operands.len()], &operands[..i + j], &operands[i + j..]);
+        if let Some(j) = inner.find("-0x").filter(|&j| j > 1 && !inner[..j].ends_with('+') && inner[..j].contains('R'))
+        {
+            let fixed =
+                format!("{}{}+{}", &stmt[..stmt.len() - operands.len()], &operands[..i + j], &operands[i + j..]);
             return Ok(Some(fixed));
         }
     }
@@ -51,7 +53,8 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
     }
     if matches!(mnemonic, "ATOM" | "SUATOM" | "RED" | "ATOMS") {
         let first = operands.split(',').next().unwrap_or("").trim();
-        let is_pred = first.trim_start_matches('!').strip_prefix('P').is_some_and(|n| n == "T" || n.parse::<u8>().is_ok());
+        let is_pred =
+            first.trim_start_matches('!').strip_prefix('P').is_some_and(|n| n == "T" || n.parse::<u8>().is_ok());
         if is_pred {
             return Err(format!(
                 "sm_50 has no encoding for the sparse-predicate form of {mnemonic} (`{first}` before the destination): \

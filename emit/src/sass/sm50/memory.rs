@@ -13,13 +13,7 @@ fn cache() -> ModGroup {
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
-    form("LDG", "LDG", 13, 0xeed0 >> 3)
-        .m(flag(45, "E"))
-        .m(cache())
-        .m(ldst_size())
-        .op(r(0))
-        .op(mem(20, 24))
-        .done(out);
+    form("LDG", "LDG", 13, 0xeed0 >> 3).m(flag(45, "E")).m(cache()).m(ldst_size()).op(r(0)).op(mem(20, 24)).done(out);
     form("STG", "STG", 13, 0xeed8 >> 3)
         .m(flag(45, "E"))
         .m(g("cache", 46, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
@@ -36,16 +30,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(mem(20, 24))
             .done(out);
     }
-    form("STS", "STS", 13, 0xef58 >> 3)
-        .fix(44, 4, 0)
-        .m(ldst_size())
-        .op(mem(20, 24))
-        .op(r(0))
-        .done(out);
-    form("S2R", "S2R", 16, 0xf0c8)
-        .fix(28, 20, 0)
-        .fix(8, 8, 0)
-        .op(r(0))
-        .op(OpSpec::SReg(Field::new(20, 8)))
-        .done(out);
+    form("STS", "STS", 13, 0xef58 >> 3).fix(44, 4, 0).m(ldst_size()).op(mem(20, 24)).op(r(0)).done(out);
+    form("S2R", "S2R", 16, 0xf0c8).fix(28, 20, 0).fix(8, 8, 0).op(r(0)).op(OpSpec::SReg(Field::new(20, 8))).done(out);
 }

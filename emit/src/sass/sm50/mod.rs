@@ -66,7 +66,15 @@ pub(super) struct F(Form);
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {
-    F(Form { mnemonic, key, fixed: vec![(Field::new(64 - width, width), opcode)], mods: vec![], ops: vec![], alias: None, uniform_guard: false })
+    F(Form {
+        mnemonic,
+        key,
+        fixed: vec![(Field::new(64 - width, width), opcode)],
+        mods: vec![],
+        ops: vec![],
+        alias: None,
+        uniform_guard: false,
+    })
 }
 
 impl F {
@@ -126,7 +134,11 @@ pub(super) fn rnz(lo: u8) -> OpSpec {
 }
 /// Register with optional negate / bitwise-not bits.
 pub(super) fn rmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
-    OpSpec::Reg(RegSpec { neg: neg.map(|b| Field::new(b, 1)), not: not.map(|b| Field::new(b, 1)), ..reg_spec(lo, true) })
+    OpSpec::Reg(RegSpec {
+        neg: neg.map(|b| Field::new(b, 1)),
+        not: not.map(|b| Field::new(b, 1)),
+        ..reg_spec(lo, true)
+    })
 }
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {
@@ -162,7 +174,10 @@ pub(super) fn imm32() -> OpSpec {
 }
 /// `c[bank][offset]`: word offset in 20..33, bank in 34..38.
 pub(super) fn cbank() -> OpSpec {
-    OpSpec::Ext(ExtSpec::CBankScaled { spec: CBankSpec { bank: Field::new(34, 5), offset: Field::new(20, 14), base: None }, shift: 2 })
+    OpSpec::Ext(ExtSpec::CBankScaled {
+        spec: CBankSpec { bank: Field::new(34, 5), offset: Field::new(20, 14), base: None },
+        shift: 2,
+    })
 }
 /// `[Ra+offset]` with a signed byte offset at `(lo, width)`.
 pub(super) fn mem(lo: u8, width: u8) -> OpSpec {
@@ -178,7 +193,15 @@ pub(super) fn mem(lo: u8, width: u8) -> OpSpec {
 }
 /// `[Ra]` without offset.
 pub(super) fn mem0() -> OpSpec {
-    OpSpec::Mem(MemSpec { base: Field::new(8, 8), width: BaseWidth::Plain, ureg: None, desc: None, offset: None, scale: None, reuse: None })
+    OpSpec::Mem(MemSpec {
+        base: Field::new(8, 8),
+        width: BaseWidth::Plain,
+        ureg: None,
+        desc: None,
+        offset: None,
+        scale: None,
+        reuse: None,
+    })
 }
 /// `[Ra+offset]` whose offset field counts `1 << shift` bytes.
 pub(super) fn mem_scaled(lo: u8, width: u8, shift: u8) -> OpSpec {

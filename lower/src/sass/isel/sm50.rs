@@ -23,7 +23,7 @@
 //! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
 //! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
 
-use super::{IselError, Isel};
+use super::{Isel, IselError};
 use crate::sass::inst::{Latency, MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
@@ -82,7 +82,10 @@ impl Isel<'_> {
                 let Some((dv, _)) = vreg_of(d) else { return self.sm50_error("LDC.64 into a non-virtual register") };
                 let tmp = self.new_vreg(RegClass::Pair);
                 self.push_raw(alu("MOV", vec![MOp::def(tmp.lo(), 2), MOp::CBank(*off)]));
-                self.push_raw(alu("MOV", vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::CBank(off + 4)]));
+                self.push_raw(alu(
+                    "MOV",
+                    vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::CBank(off + 4)],
+                ));
             }
             ("MOV", [d, MOp::Imm(v)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(*v as u32 as i64)])),
             ("MOV", [head @ .., MOp::Imm(v)]) => {
@@ -95,7 +98,9 @@ impl Isel<'_> {
             (o, _) if o.starts_with("ISETP.") && !o.ends_with(".EX") => self.push_raw(inst),
             // 64-bit equality: the high-half compare folds in the low half's predicate through
             // the boolean operator (EQ: AND, NE: OR) instead of sm_70's .EX chain.
-            (o, [pd, pq, a, b, _, chain @ MOp::Pred { .. }]) if o.starts_with("ISETP.EQ.") || o.starts_with("ISETP.NE.") => {
+            (o, [pd, pq, a, b, _, chain @ MOp::Pred { .. }])
+                if o.starts_with("ISETP.EQ.") || o.starts_with("ISETP.NE.") =>
+            {
                 let cc = &o[6..8];
                 let bop = if cc == "EQ" { "AND" } else { "OR" };
                 self.push_raw(alu(&format!("ISETP.{cc}.U32.{bop}"), vec![*pd, *pq, *a, *b, *chain]));
@@ -134,7 +139,8 @@ impl Isel<'_> {
             ("IMAD.WIDE" | "IMAD.WIDE.U32", [d, x, MOp::Imm(c), p]) => {
                 let signed = opcode == "IMAD.WIDE";
                 let (Some(k), Some((dv, _)), Some((pv, _))) = (log2(*c), vreg_of(d), vreg_of(p)) else {
-                    return self.sm50_error(format!("address scale {c} is not a power of two (sm_50 has no IMAD.WIDE)"));
+                    return self
+                        .sm50_error(format!("address scale {c} is not a power of two (sm_50 has no IMAD.WIDE)"));
                 };
                 let (lo, hi) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
                 self.push_raw(alu("SHL", vec![MOp::def(lo.reg(), 1), *x, MOp::Imm(k)]));
@@ -148,7 +154,12 @@ impl Isel<'_> {
                 self.push_raw(alu("IADD.CC", vec![MOp::def(tmp.lo(), 2), MOp::use_(pv.lo()), MOp::use_(lo.reg())]));
                 self.push_raw(alu(
                     "IADD.X",
-                    vec![MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dv.hi(), 0), MOp::use_(pv.hi()), MOp::use_(hi.reg())],
+                    vec![
+                        MOp::Tied { reg: tmp.reg(), width: 2 },
+                        MOp::reuse_def(dv.hi(), 0),
+                        MOp::use_(pv.hi()),
+                        MOp::use_(hi.reg()),
+                    ],
                 ));
             }
             ("IMAD", [d, x, MOp::Imm(c), z]) if is_rz(z) && log2(*c).is_some() => {
@@ -206,7 +217,9 @@ impl Isel<'_> {
                     _ => self.sm50_error(format!("LOP3 LUT {lut:#x} with an immediate has no sm_50 form")),
                 }
             }
-            (o, [MOp::Pred { num: 7, not: false }, d, m, x]) if o.starts_with("ATOM.E.") || o.starts_with("ATOMG.E.") => {
+            (o, [MOp::Pred { num: 7, not: false }, d, m, x])
+                if o.starts_with("ATOM.E.") || o.starts_with("ATOMG.E.") =>
+            {
                 let rest = o.split_once(".E.").map(|(_, r)| r).unwrap_or("");
                 let Some(spelled) = atom_size_sm50(rest) else {
                     return self.sm50_error(format!("`{rest}` has no sm_50 ATOM form"));
@@ -224,16 +237,16 @@ impl Isel<'_> {
                 i.form = inst.form;
                 self.push_raw(i);
             }
-            (o, [_, _, _]) if o.starts_with("ATOMS.") && !o.starts_with("ATOMS.CAS") => {
-                match atom_size_sm50(&o[6..]) {
-                    Some(s) if !s.contains("F32") => {
-                        inst.opcode = format!("ATOMS.{s}");
-                        self.push_raw(inst);
-                    }
-                    _ => self.sm50_error(format!("`{}` has no sm_50 ATOMS form", &o[6..])),
+            (o, [_, _, _]) if o.starts_with("ATOMS.") && !o.starts_with("ATOMS.CAS") => match atom_size_sm50(&o[6..]) {
+                Some(s) if !s.contains("F32") => {
+                    inst.opcode = format!("ATOMS.{s}");
+                    self.push_raw(inst);
                 }
-            }
-            (o, _) if o.starts_with("LDG.E") || o.starts_with("STG.E") || o.starts_with("LDS") || o.starts_with("STS") => {
+                _ => self.sm50_error(format!("`{}` has no sm_50 ATOMS form", &o[6..])),
+            },
+            (o, _)
+                if o.starts_with("LDG.E") || o.starts_with("STG.E") || o.starts_with("LDS") || o.starts_with("STS") =>
+            {
                 self.push_raw(inst)
             }
             (o, []) if o.starts_with("MEMBAR.") => self.push_raw(inst),
@@ -299,7 +312,9 @@ impl Isel<'_> {
         let rb = MOp::Reg { reg: data.part(0), width: half, rule: OperandRule::Use, neg: false };
         let rc = if zero_swap {
             MOp::Reg { reg: Reg::Zero, width: half, rule: OperandRule::Use, neg: false }
-        } else { MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false } };
+        } else {
+            MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false }
+        };
         let size = if wide { ".64" } else { "" };
         let opc = match space {
             AddrSpace::Shared => format!("ATOMS.CAS{size}"),
@@ -339,7 +354,11 @@ impl Isel<'_> {
             let target = if last { group } else { self.new_vreg(group.class()) };
             let ops = match prev {
                 None => vec![MOp::def(target.part(at + k), group.class().width()), s],
-                Some(p) => vec![MOp::Tied { reg: p.reg(), width: group.class().width() }, MOp::reuse_def(target.part(at + k), 0), s],
+                Some(p) => vec![
+                    MOp::Tied { reg: p.reg(), width: group.class().width() },
+                    MOp::reuse_def(target.part(at + k), 0),
+                    s,
+                ],
             };
             // A defining write names the group's first register with the group's width.
             let ops = match (prev, at + k) {
@@ -348,7 +367,11 @@ impl Isel<'_> {
                     // Define the whole group first through its first register, then write in place.
                     let first = MOp::def(target.part(0), group.class().width());
                     self.push_raw(SassInst::new("MOV", [first, MOp::rz()], Latency::Fixed(6)));
-                    vec![MOp::Tied { reg: target.reg(), width: group.class().width() }, MOp::reuse_def(target.part(at + k), 0), s]
+                    vec![
+                        MOp::Tied { reg: target.reg(), width: group.class().width() },
+                        MOp::reuse_def(target.part(at + k), 0),
+                        s,
+                    ]
                 }
                 _ => ops,
             };

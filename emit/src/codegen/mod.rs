@@ -170,12 +170,12 @@ fn dep_info(inst: &SassInst, block_start: bool) -> DepInfo {
     if let Some((p, _)) = inst.guard {
         reads.push(256 + p as u16);
     }
-    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `IADD.X` reads it
+    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `.X` forms read it
     // (tracked as pseudo-register 264, after the predicates).
     if inst.opcode.ends_with(".CC") {
         writes.push(264);
     }
-    if inst.opcode.starts_with("IADD.X") {
+    if inst.opcode.split('.').any(|t| t == "X") {
         reads.push(264);
     }
     let _ = Reg::Zero;

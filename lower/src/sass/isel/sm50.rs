@@ -96,6 +96,25 @@ impl Isel<'_> {
             ("MOV", [d, MOp::F32(f)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(f.to_bits() as i64)])),
             ("MOV", _) | ("SEL", _) | ("S2R", _) | ("EXIT", _) | ("BRA", _) => self.push_raw(inst),
             (o, _) if o.starts_with("ISETP.") && !o.ends_with(".EX") => self.push_raw(inst),
+            // 64-bit ordered compare, as ptxas 11.8 does: the low halves' subtraction sets the
+            // carry (`IADD RZ.CC, a.lo, -b.lo`), the high halves compare with it (`.X`). The
+            // shared selector emitted a low-half ISETP just before; it is replaced.
+            (o, [pd, pq, a, b, last, MOp::Pred { .. }])
+                if o.starts_with("ISETP.") && o.ends_with(".AND.EX") && !o.starts_with("ISETP.EQ.") && !o.starts_with("ISETP.NE.") =>
+            {
+                let lo = self.pending_block().insts.pop();
+                let Some(SassInst { ops: lo_ops, opcode: lo_opc, .. }) = lo else {
+                    return self.sm50_error("64-bit compare without its low half");
+                };
+                let (Some(alo), Some(MOp::Reg { reg: blo, width, rule, .. })) = (lo_ops.get(2).copied(), lo_ops.get(3).copied()) else {
+                    return self.sm50_error(format!("64-bit compare: unexpected low half `{lo_opc}`"));
+                };
+                let neg_b = MOp::Reg { reg: blo, width, rule, neg: true };
+                let rz_def = MOp::Reg { reg: Reg::Zero, width: 1, rule: OperandRule::Def, neg: false };
+                self.push_raw(alu("IADD.CC", vec![rz_def, alo, neg_b]));
+                let head = o.strip_suffix(".AND.EX").unwrap_or(o);
+                self.push_raw(alu(&format!("{head}.X.AND"), vec![*pd, *pq, *a, *b, *last]));
+            }
             // 64-bit equality: the high-half compare folds in the low half's predicate through
             // the boolean operator (EQ: AND, NE: OR) instead of sm_70's .EX chain.
             (o, [pd, pq, a, b, _, chain @ MOp::Pred { .. }])

@@ -44,6 +44,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.m(flag(43, "X")).op(rd_cc(47)).op(r(8)).op(src).done(out);
     }
     // IADD32I{.X} Rd{.CC}, Ra, imm32: .CC 52, .X 53, .SAT 54 (not written).
+    // IADD3{.X}{.RS|.LS} Rd{.CC}, Ra, Rb, Rc (register shape): negate Rc 49, Rb 50, Ra 51,
+    // .X 48, .CC 47, shift mode 37..38 (RS: (Ra + Rb) >> 16 + Rc; LS: << 16).
+    form("IADD3", "IADD3", 12, 0x5cc)
+        .fix(28, 9, 0)
+        .m(flag(48, "X"))
+        .m(g("shift", 37, 2, &[(0, ""), (1, "RS"), (2, "LS")]))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        .op(rmod(20, Some(50), None))
+        .op(rmod(39, Some(49), None))
+        .done(out);
     form("IADD32I", "IADD32I", 9, 0x1c0 >> 3)
         .fix(54, 1, 0)
         .m(flag(53, "X"))

@@ -186,6 +186,41 @@ impl Isel<'_> {
             }
             // 32-bit multiply-add from 16-bit halves, as ptxas does on Maxwell:
             // t = x.lo*y.lo + z; u = x.lo*y.hi merged; d = (x.hi*u.hi << 16) + t.
+            ("IMAD", [t @ MOp::Tied { .. }, d, x, y, z]) if matches!(x, MOp::Reg { .. }) && matches!(y, MOp::Reg { .. }) => {
+                // In-place high-half write of a 64-bit product: the last XMAD writes the half.
+                let (p, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
+                self.push_raw(alu("XMAD", vec![MOp::def(p.reg(), 1), *x, *y, *z]));
+                self.push_raw(alu("XMAD.MRG.BH1", vec![MOp::def(u.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.PSL.CBCC.AH1.BH1", vec![*t, *d, *x, MOp::use_(u.reg()), MOp::use_(p.reg())]));
+            }
+            // 32x32 -> 64-bit unsigned product, ptxas 11.8's sequence: four partial products
+            // from 16-bit halves; the low word via PSL.CBCC, the high word via IADD3.RS
+            // (((a.hi*b.lo + ll>>16) + a.lo*b.hi) >> 16) + a.hi*b.hi.
+            ("IMAD.WIDE.U32", [d, x, y @ MOp::Reg { .. }, z]) if is_rz(z) => {
+                let Some((dv, _)) = vreg_of(d) else { return self.sm50_error("IMAD.WIDE.U32 into a non-virtual register") };
+                let v = |this: &mut Self| this.new_vreg(RegClass::Single);
+                let (ll, mrg, lh, chi, hh) = (v(self), v(self), v(self), v(self), v(self));
+                self.push_raw(alu("XMAD", vec![MOp::def(ll.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.MRG.BH1", vec![MOp::def(mrg.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.BH1", vec![MOp::def(lh.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.CHI.AH1", vec![MOp::def(chi.reg(), 1), *x, *y, MOp::use_(ll.reg())]));
+                self.push_raw(alu("XMAD.AH1.BH1", vec![MOp::def(hh.reg(), 1), *x, *y, MOp::rz()]));
+                let tmp = self.new_vreg(RegClass::Pair);
+                self.push_raw(alu(
+                    "XMAD.PSL.CBCC.AH1.BH1",
+                    vec![MOp::def(tmp.lo(), 2), *x, MOp::use_(mrg.reg()), MOp::use_(ll.reg())],
+                ));
+                self.push_raw(alu(
+                    "IADD3.RS",
+                    vec![
+                        MOp::Tied { reg: tmp.reg(), width: 2 },
+                        MOp::reuse_def(dv.hi(), 0),
+                        MOp::use_(chi.reg()),
+                        MOp::use_(lh.reg()),
+                        MOp::use_(hh.reg()),
+                    ],
+                ));
+            }
             ("IMAD", [d, x, y, z]) if matches!(x, MOp::Reg { .. }) => {
                 let y = match y {
                     MOp::Imm(c) => {

@@ -228,6 +228,33 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 1))
         .done(out);
+    // FMUL{.FTZ|.FMZ}{.rnd} / DMUL{.rnd} Rd, Ra, -Rb: the product's sign flips with bit 48.
+    let neg_b = OpSpec::Reg(RegSpec {
+        field: Field::new(20, 8),
+        rz_ok: true,
+        neg: Some(Field::new(48, 1)),
+        abs: None,
+        not: None,
+        reuse: Some(1),
+    });
+    form("FMUL", "FMUL", 15, 0x5c68 >> 1)
+        .fix(28, 11, 0)
+        .fix(41, 3, 0)
+        .fix(46, 2, 0)
+        .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(rnd())
+        .op(r(0))
+        .op(r(8))
+        .op(neg_b)
+        .done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1)
+        .fix(28, 11, 0)
+        .fix(41, 7, 0)
+        .m(rnd())
+        .op(r(0))
+        .op(r(8))
+        .op(neg_b)
+        .done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
         .fix(28, 11, 0)
         .fix(43, 1, 0)

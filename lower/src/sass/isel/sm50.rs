@@ -235,7 +235,13 @@ impl Isel<'_> {
                 self.push_raw(alu("XMAD.MRG.BH1", vec![MOp::def(u.reg(), 1), *x, y, MOp::rz()]));
                 self.push_raw(alu("XMAD.PSL.CBCC.AH1.BH1", vec![*d, *x, MOp::use_(u.reg()), MOp::use_(t.reg())]));
             }
-            ("FADD" | "FMNMX" | "DADD", _) => self.push_raw(inst),
+            ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL", _) => self.push_raw(inst),
+            // Shifts writing one half of a pair in place keep their tied tuple in front.
+            ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*t, *d, *x, *y])),
+            ("SHF.R.U32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => {
+                self.push_raw(alu("SHR.U32", vec![*t, *d, *x, *y]))
+            }
+            ("SHF.R.S32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR", vec![*t, *d, *x, *y])),
             (o, _) if o.starts_with("FSETP.") => self.push_raw(inst),
             ("SHF.L.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*d, *x, *y])),
             ("SHF.R.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32", vec![*d, *x, *y])),

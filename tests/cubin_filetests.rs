@@ -71,7 +71,17 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
     let (mut checked, mut instrs) = (0, 0);
     let (mut with_frame, mut with_barrier, mut with_params) = (0, 0, 0);
     let mut failures = Vec::new();
-    for (name, func, bytes, ours, sass) in compiled_kernels() {
+    let kernels = compiled_kernels();
+    // The tool runs dominate: run them on a few threads first.
+    let outputs = common::par_map(&kernels, |(_, _, bytes, _, _)| {
+        (
+            cuobjdump_elf_sass(Tool::Cuobjdump13, bytes),
+            oracle::nvdisasm_cubin(Sm::Sm90, bytes),
+            cuobjdump_elf_sass(Tool::Cuobjdump118, bytes),
+        )
+    });
+    for ((name, func, bytes, ours, sass), (cuobjdump13, nvdisasm13, cuobjdump118)) in kernels.into_iter().zip(outputs) {
+        let _ = &bytes;
         checked += 1;
         instrs += ours.len();
         let alloc = &sass.allocated.alloc;
@@ -81,7 +91,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         with_frame += usize::from(alloc.spill_bytes() > 0);
         with_barrier += usize::from(ours.iter().any(|(_, t)| t.starts_with("BAR")));
         with_params += usize::from(!params.is_empty());
-        match cuobjdump_elf_sass(Tool::Cuobjdump13, &bytes) {
+        match cuobjdump13 {
             Ok(text) => {
                 let listed = listing_instructions(&text);
                 if listed != ours {
@@ -122,7 +132,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             }
             Err(e) => failures.push(format!("{name}: cuobjdump13 rejects the cubin: {e}")),
         }
-        match oracle::nvdisasm_cubin(Sm::Sm90, &bytes) {
+        match nvdisasm13 {
             Ok(text) => {
                 let listed = listing_instructions(&text);
                 if listed != ours {
@@ -140,7 +150,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             }
             Err(e) => failures.push(format!("{name}: nvdisasm13 rejects the cubin: {e}")),
         }
-        match cuobjdump_elf_sass(Tool::Cuobjdump118, &bytes) {
+        match cuobjdump118 {
             Ok(text) => {
                 if !text.contains(&format!("register count: {regcount}")) {
                     failures.push(format!("{name}: cuobjdump118 does not print the register count"));
@@ -190,16 +200,23 @@ fn cubins_match_ptxas_attribute_by_attribute() {
     let mut differences: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut side_by_side = Vec::new();
     let mut explained = Vec::new();
-    for (name, func, ours, _, _) in compiled_kernels() {
-        let ptx = match atomc_emit::ptx::emit_ptx(&func, 90) {
-            Ok(p) => p,
+    let kernels = compiled_kernels();
+    // ptxas runs dominate: run them on a few threads first.
+    let tools = [(Tool::Ptxas118, Depth::Full), (Tool::Ptxas13, Depth::Attributes)];
+    let ptxas_out = common::par_map(&kernels, |(_, func, _, _, _)| {
+        let ptx = atomc_emit::ptx::emit_ptx(func, 90).map_err(|e| e.to_string())?;
+        Ok::<_, String>(tools.map(|(tool, _)| oracle::ptxas_with(tool, "sm_90", &ptx, &[])))
+    });
+    for ((name, func, ours, _, _), cubins) in kernels.into_iter().zip(ptxas_out) {
+        let cubins = match cubins {
+            Ok(c) => c,
             Err(e) => {
                 no_ptx.push(format!("{name}: {e}"));
                 continue;
             }
         };
-        for (tool, depth) in [(Tool::Ptxas118, Depth::Full), (Tool::Ptxas13, Depth::Attributes)] {
-            let theirs = match oracle::ptxas_with(tool, "sm_90", &ptx, &[]) {
+        for ((tool, depth), theirs) in tools.into_iter().zip(cubins) {
+            let theirs = match theirs {
                 Ok(b) => b,
                 Err(e) => {
                     no_ptx.push(format!("{name}: {tool} rejects atomc's PTX: {e}"));

@@ -29,3 +29,14 @@ pub fn filetest_kernels() -> Vec<(String, atomc::ir::Function)> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
+
+/// `f` over `items` on a few threads (the oracle tests spend their time
+/// waiting for external tools), results in input order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()) * 2;
+    let chunk = items.len().div_ceil(workers.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.chunks(chunk).map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<R>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("worker panicked")).collect()
+    })
+}

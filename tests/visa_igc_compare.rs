@@ -3,9 +3,9 @@
 //! Intel's own compiler (IGC 1.0.12504 via `ocloc`) wrote for the same
 //! OpenCL C kernels, at the same SIMD width, on TGLLP. Counts vISA
 //! instructions, `svm_atomic` messages and — through GenX_IR — Gen
-//! instructions. The IGC dumps are not part of the repository: point
-//! `ATOMC_IGC_REFERENCE` at a directory holding `<kernel>.tgllp.simd<N>.visaasm`
-//! (the project's vISA reference samples, `igc_reference/`). Results:
+//! instructions. The IGC dumps are not part of the repository: they are read
+//! from the reference samples beside it, or from `ATOMC_IGC_REFERENCE` (a
+//! directory holding `<kernel>.tgllp.simd<N>.visaasm`). Results:
 //! docs/visa-vs-igc.md.
 
 #[path = "visa_common/mod.rs"]
@@ -40,9 +40,16 @@ fn gen_insts(asm: &str) -> usize {
 
 #[test]
 fn compare_with_igc() {
-    let Ok(dir) = std::env::var("ATOMC_IGC_REFERENCE") else {
-        eprintln!("SKIPPED: set ATOMC_IGC_REFERENCE to the igc_reference/ directory of the vISA samples");
-        return;
+    // The samples live beside the repository (`../shared/reference/visa-samples`);
+    // ATOMC_IGC_REFERENCE overrides the place.
+    let default = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/reference/visa-samples/igc_reference");
+    let dir = match std::env::var("ATOMC_IGC_REFERENCE") {
+        Ok(d) => d,
+        Err(_) if default.is_dir() => default.to_string_lossy().into_owned(),
+        Err(_) => {
+            eprintln!("SKIPPED: no IGC reference dumps (set ATOMC_IGC_REFERENCE to the igc_reference/ directory of the vISA samples)");
+            return;
+        }
     };
     if require(Tool::GenXIR).is_none() {
         return;

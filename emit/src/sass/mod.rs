@@ -35,6 +35,7 @@
 //! assembler takes the first.
 
 pub mod asm;
+pub mod build;
 pub mod bits;
 pub mod bundle;
 pub mod codec;

@@ -61,55 +61,11 @@ const SREGS: &[(u16, &str)] = &[
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-/// A form under construction.
-pub(super) struct F(Form);
+pub(super) use super::build::{flag, group as g, FormBuilder as F};
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {
-    F(Form {
-        mnemonic,
-        key,
-        fixed: vec![(Field::new(64 - width, width), opcode)],
-        mods: vec![],
-        ops: vec![],
-        alias: None,
-        uniform_guard: false,
-    })
-}
-
-impl F {
-    /// Another identifying field value.
-    pub fn fix(mut self, lo: u8, width: u8, v: u64) -> F {
-        self.0.fixed.push((Field::new(lo, width), v));
-        self
-    }
-    /// A modifier group.
-    pub fn m(mut self, g: ModGroup) -> F {
-        self.0.mods.push(g);
-        self
-    }
-    /// A fixed modifier spelling without bits.
-    pub fn lit(mut self, s: &'static str) -> F {
-        self.0.mods.push(ModGroup { name: s, field: None, values: vec![(0, s)] });
-        self
-    }
-    /// An operand slot.
-    pub fn op(mut self, o: OpSpec) -> F {
-        self.0.ops.push(o);
-        self
-    }
-    pub fn done(self, out: &mut Vec<Form>) {
-        out.push(self.0);
-    }
-}
-
-pub(super) fn g(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
-    ModGroup { name, field: Some(Field::new(lo, width)), values: values.to_vec() }
-}
-
-/// A one-bit flag group: 0 prints nothing, 1 prints `s`.
-pub(super) fn flag(lo: u8, s: &'static str) -> ModGroup {
-    g(s, lo, 1, &[(0, ""), (1, s)])
+    F::new(key, mnemonic, Field::new(64 - width, width), opcode)
 }
 
 /// Source registers in the A, B and C slots (bits 8, 20, 39) carry the operand-reuse flags

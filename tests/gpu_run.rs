@@ -18,6 +18,8 @@
 //! list, compiles both cubins' inputs and runs the interpreter, so the harness is exercised on
 //! machines without a GPU.
 
+#![cfg(feature = "gpu")]
+
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;

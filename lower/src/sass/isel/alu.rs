@@ -252,7 +252,18 @@ impl Isel<'_> {
     fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, bv: Value) -> Result<(), IselError> {
         use BinaryOp::*;
         match op {
-            Iadd => self.add64(d, a, b),
+            Iadd => match self.const_value(bv).filter(|_| !self.is_sm50()) {
+                // A constant addend goes into the immediate fields (no pair to build;
+                // the sm_50 rewrite of the carry chain takes registers only).
+                Some(k) => {
+                    let half = |v: u64| if v as u32 == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i32 as i64) };
+                    let c = MOp::Pred { num: 1, not: false };
+                    let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), half(k), MOp::rz()]);
+                    let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), half(k >> 32), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                    self.pair_op(d, lo, hi);
+                }
+                None => self.add64(d, a, b),
+            },
             Isub => {
                 let c = MOp::Pred { num: 1, not: false };
                 // a + ~b + 1: the low half adds -b.lo, the high half ~b.hi + carry.

@@ -300,6 +300,20 @@ impl Isel<'_> {
                     return Err(self.err("64-bit shifts by a non-constant amount are not selected"));
                 };
                 let s = (amount & 63) as i64;
+                if op == Ishl && s > 0 && s < 32 && self.is_sm50() {
+                    // Maxwell has no funnel shift: hi = a.hi << s | a.lo >> (32 - s).
+                    let spill = self.new_vreg(RegClass::Single);
+                    self.emit(SassInst::alu("SHF.R.U32.HI", [MOp::def(spill.reg(), 1), MOp::rz(), MOp::Imm(32 - s), MOp::use_(a.lo())]));
+                    let up = self.new_vreg(RegClass::Single);
+                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(s), MOp::rz()]));
+                    let hi = self.new_vreg(RegClass::Single);
+                    let [l, pt] = lop3(0xfc);
+                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), l, pt]));
+                    let lo = self.new_vreg(RegClass::Single);
+                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]));
+                    self.make_pair(d, MOp::use_(lo), MOp::use_(hi));
+                    return Ok(());
+                }
                 let (lo, hi) = match (op, s >= 32) {
                     (Ishl, false) => (
                         SassInst::alu("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]),

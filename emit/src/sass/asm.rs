@@ -372,7 +372,11 @@ impl Arch {
             };
             let ins = Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
             match self.encode_word(&ins) {
-                Ok(_) if form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => return Ok(ins),
+                // An alias is how nvdisasm prints some operand values; the base spelling
+                // encodes the same word, so it is accepted too (a wrong alias is not).
+                Ok(_) if alias_tok.is_none() || form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => {
+                    return Ok(ins)
+                }
                 Ok(_) => last = format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)),
                 Err(e) => last = e.to_string(),
             }
@@ -542,7 +546,7 @@ impl Arch {
                     s.reuse |= reuse;
                     let ins = Instr { form: fi, guard, mods, ops, sched: s };
                     let want = form.alias.and_then(|f| f(&ins.mods, &ins.ops));
-                    if want != alias_tok {
+                    if alias_tok.is_some() && want != alias_tok {
                         let e = (opcode_col, format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)));
                         if best.as_ref().map(|b| form.ops.len() >= b.0).unwrap_or(true) {
                             best = Some((form.ops.len(), e));

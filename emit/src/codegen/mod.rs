@@ -7,8 +7,9 @@ pub mod schedule;
 
 use crate::sass::{Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, Latency, MOp, SassInst};
-use atomc_lower::vcode::{BlockId, Reg};
+use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
+use crate::sass::latency::Timing;
 use schedule::DepInfo;
 
 /// A finished kernel: its instructions with schedule fields, and their words.
@@ -112,8 +113,9 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
 
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
     let body_len = placed.len();
-    let deps: Vec<DepInfo> = placed.iter().map(|p| dep_info(&p.inst, p.block_start)).collect();
-    let sched = schedule::schedule(&deps);
+    let timing = Timing::for_arch(arch.name);
+    let deps: Vec<DepInfo> = placed.iter().map(|p| dep_info(&p.inst, p.block_start, timing)).collect();
+    let sched = schedule::schedule(&deps, timing);
 
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut exit_offsets = Vec::new();
@@ -147,7 +149,7 @@ fn assemble(arch: &Arch, text: &str, addr: u64) -> Result<Instr, EmitError> {
     }
 }
 
-fn dep_info(inst: &SassInst, block_start: bool) -> DepInfo {
+fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
     let (reads, writes) = inst.hw_regs();
     let mut reads: Vec<u16> = reads.iter().map(|&r| r as u16).collect();
     let mut writes: Vec<u16> = writes.iter().map(|&r| r as u16).collect();
@@ -167,24 +169,21 @@ fn dep_info(inst: &SassInst, block_start: bool) -> DepInfo {
             }
         }
     }
-    if let Some((p, _)) = inst.guard {
-        reads.push(256 + p as u16);
-    }
-    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `.X` forms read it
-    // (tracked as pseudo-register 264, after the predicates).
+    let guard = inst.guard.map(|(p, _)| 256 + p as u16);
+    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `.X` forms read it.
     if inst.opcode.ends_with(".CC") {
-        writes.push(264);
+        writes.push(schedule::CARRY);
     }
     if inst.opcode.split('.').any(|t| t == "X") {
-        reads.push(264);
+        reads.push(schedule::CARRY);
     }
-    let _ = Reg::Zero;
-    let (fixed_latency, barrier) = match inst.latency {
-        Latency::Fixed(n) => (Some(if writes.iter().any(|&w| w >= 256) { 13 } else { n }), false),
+    let is_memory = inst.ops.iter().any(|op| matches!(op, MOp::Mem { .. }));
+    let (pipe, barrier) = match inst.latency {
+        Latency::Fixed(_) => (Some(timing.pipe(&inst.opcode)), false),
         Latency::Variable => (None, false),
         Latency::Control => (None, true),
     };
-    DepInfo { reads, writes, fixed_latency, barrier, block_start }
+    DepInfo { reads, guard, writes, pipe, reader: timing.reader(&inst.opcode, is_memory), barrier, block_start }
 }
 
 impl SassKernel {

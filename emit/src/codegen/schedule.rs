@@ -5,22 +5,38 @@
 //! set a write scoreboard when later code reads or overwrites their
 //! results, and a read scoreboard when later code overwrites their sources;
 //! consumers wait on those. Fixed-latency producers are covered by
-//! stalling the instruction before a consumer until the result is ready.
+//! stalling the instruction before a consumer until the result is ready
+//! (figures per target and pipe in [`crate::sass::latency`]).
+//!
+//! A scoreboard becomes usable one cycle late: no instruction waits on a
+//! scoreboard sooner than [`SB_SET_TO_WAIT`] cycles after the instruction
+//! that set it (ptxas 13.5 / 11.8 never do; Mesa's NAK enforces the same).
+//!
 //! Control flow is handled conservatively: a branch, an exit, a fence, and
 //! the first instruction of every block wait on every open scoreboard, and
 //! the instruction before a block boundary stalls until every fixed-latency
 //! result is ready. Correct before fast: ptxas overlaps more.
 
+use crate::sass::latency::{Pipe, Reader, Timing, OTHER, PRED_TO_GUARD};
+use std::collections::HashMap;
+
+/// Cycles from a scoreboard's set to the first instruction that may wait on it. ptxas's own
+/// schedules: 2,133 sm_90 and 478 sm_50 waits exactly 2 cycles after the set, none at 1.
+pub const SB_SET_TO_WAIT: u64 = 2;
 
 /// What the pass needs to know of one instruction.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DepInfo {
-    /// Registers read (GPR numbers; predicates as 256 + n).
+    /// Registers read as operands (GPR numbers; predicates as 256 + n; carry 264).
     pub reads: Vec<u16>,
+    /// The guard predicate (256 + n) or branch condition, read by the issue logic.
+    pub guard: Option<u16>,
     /// Registers written.
     pub writes: Vec<u16>,
-    /// `Some(cycles)` for fixed latency; `None` for variable latency.
-    pub fixed_latency: Option<u8>,
+    /// `Some(pipe)` for a fixed-latency producer; `None` for variable latency.
+    pub pipe: Option<Pipe>,
+    /// How the instruction reads its operands.
+    pub reader: Reader,
     /// Waits on every scoreboard and drains fixed latencies first.
     pub barrier: bool,
     /// First instruction of a block (a possible branch target).
@@ -36,7 +52,6 @@ pub struct SchedBits {
     pub wait: u8,
 }
 
-
 const NUM_SB: usize = 6;
 const NONE: u8 = 7;
 
@@ -48,103 +63,237 @@ struct Board {
     reads: Vec<u16>,
     /// Instruction index that set it (for picking the oldest).
     since: usize,
+    /// Issue cycle of that instruction.
+    set_cycle: u64,
     busy: bool,
 }
 
+/// A fixed-latency result in flight.
+#[derive(Clone, Copy)]
+struct Pending {
+    issued: u64,
+    pipe: Pipe,
+}
+
+/// The sm_50 condition-code register in the numbering of [`DepInfo`] (after P0..P7).
+pub const CARRY: u16 = 264;
+
+/// Predicates are 256 + n; the carry register is not one (its latency is an ALU result's).
+fn is_pred(r: u16) -> bool {
+    (256..CARRY).contains(&r)
+}
+
 /// Computes schedule fields for a straight list of instructions.
-pub fn schedule(insts: &[DepInfo]) -> Vec<SchedBits> {
-    let mut out = vec![SchedBits { stall: 1, wr_sb: NONE, rd_sb: NONE, wait: 0 }; insts.len()];
+pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
+    let mut out = vec![
+        SchedBits {
+            stall: 1,
+            wr_sb: NONE,
+            rd_sb: NONE,
+            wait: 0
+        };
+        insts.len()
+    ];
     let mut boards: [Board; NUM_SB] = Default::default();
-    // Cycle at which a fixed-latency result becomes readable, per register.
-    let mut ready: std::collections::HashMap<u16, u64> = Default::default();
+    let mut pending: HashMap<u16, Pending> = HashMap::new();
+    // Issue cycle of the current instruction.
     let mut cycle: u64 = 0;
     let mut last_wait_of: [Option<usize>; NUM_SB] = [None; NUM_SB];
 
     for (i, info) in insts.iter().enumerate() {
-        // Stall the previous instruction until this one's inputs are ready.
-        if i > 0 {
-            let mut need = cycle;
-            let drain = info.barrier || info.block_start;
-            for (r, &t) in ready.iter() {
-                if drain || info.reads.contains(r) || info.writes.contains(r) {
-                    need = need.max(t);
-                }
-            }
-            let extra = need.saturating_sub(cycle);
-            if extra > 0 {
-                let prev = &mut out[i - 1];
-                let total = (prev.stall as u64 + extra).min(15);
-                cycle += total - prev.stall as u64;
-                prev.stall = total as u8;
-            }
-            if drain {
-                ready.clear();
-            }
-        }
+        let drain = info.barrier || info.block_start;
 
-        // Waits.
+        // Scoreboards this instruction waits on: those tracking what it touches, and at a
+        // barrier or block start all of them.
         let mut wait = 0u8;
-        for (sb, board) in boards.iter_mut().enumerate() {
-            if !board.busy {
-                continue;
-            }
-            let hit = info.barrier
-                || info.block_start
-                || board.writes.iter().any(|r| info.reads.contains(r) || info.writes.contains(r))
-                || board.reads.iter().any(|r| info.writes.contains(r));
+        for (sb, board) in boards.iter().enumerate() {
+            let hit = board.busy
+                && (drain
+                    || board
+                        .writes
+                        .iter()
+                        .any(|r| info.reads.contains(r) || info.writes.contains(r) || info.guard == Some(*r))
+                    || board.reads.iter().any(|r| info.writes.contains(r)));
             if hit {
                 wait |= 1 << sb;
-                *board = Board::default();
+            }
+        }
+        for sb in 0..NUM_SB {
+            if wait & (1 << sb) != 0 {
+                boards[sb].busy = false;
                 last_wait_of[sb] = Some(i);
             }
         }
 
-        // Scoreboards this instruction sets.
+        // Scoreboards this instruction sets (choosing may force a wait on the oldest).
         let mut wr_sb = NONE;
         let mut rd_sb = NONE;
-        if info.fixed_latency.is_none() && !info.barrier {
+        let mut sets: Vec<(usize, Board)> = Vec::new();
+        if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of);
-                boards[sb] = Board { writes: info.writes.clone(), reads: Vec::new(), since: i, busy: true };
+                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
+                sets.push((
+                    sb,
+                    Board {
+                        writes: info.writes.clone(),
+                        ..Board::default()
+                    },
+                ));
                 wr_sb = sb as u8;
             }
             let gprs: Vec<u16> = info.reads.iter().copied().filter(|&r| r < 256).collect();
             if !gprs.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of);
-                boards[sb] = Board { writes: Vec::new(), reads: gprs, since: i, busy: true };
+                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
+                sets.push((
+                    sb,
+                    Board {
+                        reads: gprs,
+                        ..Board::default()
+                    },
+                ));
                 rd_sb = sb as u8;
             }
         }
-        if let Some(lat) = info.fixed_latency {
+
+        // The earliest cycle this instruction may issue.
+        let mut need = cycle;
+        for (sb, board) in boards.iter().enumerate() {
+            if wait & (1 << sb) != 0 {
+                need = need.max(board.set_cycle + SB_SET_TO_WAIT);
+            }
+        }
+        for (&r, p) in pending.iter() {
+            let lat = if drain {
+                Some(if is_pred(r) {
+                    PRED_TO_GUARD
+                } else {
+                    OTHER.max(timing.latency(p.pipe, false, Reader::Other))
+                })
+            } else if info.guard == Some(r) {
+                Some(timing.latency(p.pipe, true, Reader::Guard))
+            } else if info.reads.contains(&r) {
+                Some(timing.latency(p.pipe, is_pred(r), info.reader))
+            } else if info.writes.contains(&r) {
+                Some(timing.latency(p.pipe, is_pred(r), Reader::Other))
+            } else {
+                None
+            };
+            if let Some(lat) = lat {
+                need = need.max(p.issued + lat as u64);
+            }
+        }
+        if need > cycle {
+            // Only the previous instruction's stall can delay this one (i > 0: at i = 0 nothing
+            // is pending). Every latency is at most 13, so the stall stays within 15.
+            let prev = &mut out[i - 1];
+            let total = prev.stall as u64 + (need - cycle);
+            debug_assert!(total <= 15, "stall {total} out of range");
+            prev.stall = total.min(15) as u8;
+            cycle = need;
+        }
+        if drain {
+            pending.clear();
+        }
+
+        for (sb, mut board) in sets {
+            board.since = i;
+            board.set_cycle = cycle;
+            board.busy = true;
+            boards[sb] = board;
+        }
+        if let Some(pipe) = info.pipe {
             for &w in &info.writes {
-                ready.insert(w, cycle + lat as u64);
+                pending.insert(w, Pending { issued: cycle, pipe });
+            }
+        } else {
+            // A variable-latency write supersedes any fixed-latency one in flight.
+            for w in &info.writes {
+                pending.remove(w);
             }
         }
         let stall = if info.barrier { 6 } else { 1 };
-        out[i] = SchedBits { stall, wr_sb, rd_sb, wait };
+        out[i] = SchedBits {
+            stall,
+            wr_sb,
+            rd_sb,
+            wait,
+        };
         cycle += stall as u64;
     }
     out
 }
 
-/// A free scoreboard, else the oldest busy one (which the instruction then
-/// waits on first).
-fn pick(boards: &mut [Board; NUM_SB], wait: &mut u8, i: usize, last_wait_of: &[Option<usize>; NUM_SB]) -> usize {
-    // Prefer a free board not waited on by this very instruction (a board
-    // must be set at least one instruction after its last wait).
-    let free = (0..NUM_SB).find(|&sb| !boards[sb].busy && last_wait_of[sb] != Some(i));
+/// A free scoreboard, else the oldest busy one (which the instruction then waits on first).
+/// `taken` are the boards this instruction already claimed.
+fn pick(
+    boards: &mut [Board; NUM_SB],
+    wait: &mut u8,
+    i: usize,
+    last_wait_of: &[Option<usize>; NUM_SB],
+    taken: &[(usize, Board)],
+) -> usize {
+    let claimed = |sb: usize| taken.iter().any(|(t, _)| *t == sb);
+    // Prefer a free board not waited on by this very instruction (a board is set at least one
+    // instruction after its last wait).
+    let free = (0..NUM_SB).find(|&sb| !boards[sb].busy && !claimed(sb) && last_wait_of[sb] != Some(i));
     if let Some(sb) = free {
         return sb;
     }
-    let oldest = (0..NUM_SB).filter(|&sb| boards[sb].busy).min_by_key(|&sb| boards[sb].since);
+    let oldest = (0..NUM_SB)
+        .filter(|&sb| boards[sb].busy && !claimed(sb))
+        .min_by_key(|&sb| boards[sb].since);
     match oldest {
         Some(sb) => {
             *wait |= 1 << sb;
-            boards[sb] = Board::default();
+            boards[sb].busy = false;
             sb
         }
-        // All boards were waited on by this instruction: reuse one; the
-        // caller's stall of at least 1 separates the wait and the set.
-        None => (0..NUM_SB).find(|&sb| !boards[sb].busy).unwrap_or(0),
+        // Every board was waited on by this instruction: reuse one; the stall of at least 1
+        // separates the wait and the set.
+        None => (0..NUM_SB).find(|&sb| !boards[sb].busy && !claimed(sb)).unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inst(reads: &[u16], writes: &[u16], pipe: Option<Pipe>) -> DepInfo {
+        DepInfo {
+            reads: reads.to_vec(),
+            guard: None,
+            writes: writes.to_vec(),
+            pipe,
+            reader: Reader::Alu,
+            barrier: false,
+            block_start: false,
+        }
+    }
+
+    /// `LDC R4` then an atomic reading R4: the wait comes two cycles after the set.
+    #[test]
+    fn wait_two_cycles_after_set() {
+        let s = schedule(&[inst(&[], &[4], None), inst(&[2, 3, 4], &[], None)], Timing::Sm90);
+        assert_eq!(s[0].wr_sb, 0);
+        assert_eq!(s[1].wait, 1);
+        assert_eq!(s[0].stall, 2);
+    }
+
+    /// ALU → ALU is 4 cycles on sm_90, 6 on sm_50.
+    #[test]
+    fn fixed_latency_per_target() {
+        let prog = [inst(&[1], &[2], Some(Pipe::Alu)), inst(&[2], &[3], Some(Pipe::Alu))];
+        assert_eq!(schedule(&prog, Timing::Sm90)[0].stall, 4);
+        let prog50 = [inst(&[1], &[2], Some(Pipe::Other)), inst(&[2], &[3], Some(Pipe::Other))];
+        assert_eq!(schedule(&prog50, Timing::Sm50)[0].stall, 6);
+    }
+
+    /// A compare feeding a guard: 13 cycles.
+    #[test]
+    fn predicate_to_guard() {
+        let mut br = inst(&[], &[], Some(Pipe::Other));
+        br.guard = Some(256);
+        let s = schedule(&[inst(&[1], &[256], Some(Pipe::Alu)), br], Timing::Sm90);
+        assert_eq!(s[0].stall, 13);
     }
 }

@@ -40,8 +40,11 @@ pub mod bits;
 pub mod bundle;
 pub mod codec;
 pub mod form;
+pub mod hazard;
 pub mod instr;
+pub mod latency;
 pub mod print;
+pub mod roles;
 pub mod sm50;
 pub mod sm90;
 

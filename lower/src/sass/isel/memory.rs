@@ -93,8 +93,12 @@ impl Isel<'_> {
                 };
                 let (m, space) = self.mem(addr);
                 let d = self.result().expect("loads have results");
+                // sm_50 has no STRONG qualifiers: ptxas 11.8 compiles the volatile load that
+                // stands for a relaxed atomic load to `LDG.E.CV` (cache-volatile: fetched again
+                // from L2 every time), so a spin on a flag sees other blocks' stores.
+                let cache = if strong.is_empty() && matches!(data, InstData::AtomicLoad { .. }) { ".CV" } else { "" };
                 let opc = match space {
-                    AddrSpace::Global => format!("LDG.E{}{strong}", ldst_size(*ty)),
+                    AddrSpace::Global => format!("LDG.E{cache}{}{strong}", ldst_size(*ty)),
                     AddrSpace::Generic => format!("LD.E{}{strong}", ldst_size(*ty)),
                     AddrSpace::Shared => format!("LDS{}", ldst_size(*ty)),
                 };
@@ -108,8 +112,10 @@ impl Isel<'_> {
                 let ty = self.ty(*value);
                 let (m, space) = self.mem(addr);
                 let v = self.data(*value);
+                // ptxas 11.8, sm_50: `st.volatile.global` → `STG.E.WT` (write-through to L2).
+                let cache = if strong.is_empty() && matches!(data, InstData::AtomicStore { .. }) { ".WT" } else { "" };
                 let opc = match space {
-                    AddrSpace::Global => format!("STG.E{}{strong}", ldst_size(ty)),
+                    AddrSpace::Global => format!("STG.E{cache}{}{strong}", ldst_size(ty)),
                     AddrSpace::Generic => format!("ST.E{}{strong}", ldst_size(ty)),
                     AddrSpace::Shared => format!("STS{}", ldst_size(ty)),
                 };

@@ -293,7 +293,14 @@ impl Isel<'_> {
                 let Some(spelled) = atom_size_sm50(&o[6..]) else {
                     return self.sm50_error(format!("`{}` has no sm_50 RED form", &o[6..]));
                 };
-                let mut i = SassInst::new(format!("RED.E.{spelled}"), [*m, *x], Latency::Variable);
+                // ptxas 11.8 emits a 64-bit RED only for ADD; every other 64-bit reduction
+                // becomes `ATOM.E.op.U64 RZ, [a], b` (`red.global.min.u64` → `ATOM.E.MIN.U64 RZ`).
+                let wide_non_add = spelled.contains("64") && !spelled.starts_with("ADD");
+                let mut i = if wide_non_add {
+                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::rz(), *m, *x], Latency::Variable)
+                } else {
+                    SassInst::new(format!("RED.E.{spelled}"), [*m, *x], Latency::Variable)
+                };
                 i.form = inst.form;
                 self.push_raw(i);
             }

@@ -1,0 +1,181 @@
+//! Fixed latencies per target: how many cycles after a fixed-latency producer issues a consumer
+//! may read its result, by the producer's pipe and the way the consumer reads it.
+//!
+//! Figures are those ptxas's own schedules obey (measured on ptxas 13.5 sm_90 and ptxas 11.8
+//! sm_50 output: the smallest producer→reader distance seen per class pair, which is also what
+//! NVIDIA's published Ampere tables give). `tests/hazards.rs` checks the figures the other way
+//! round: ptxas's code for every filetest kernel is clean under them (see [`super::hazard`]).
+//!
+//! Anything not classified below gets the conservative [`OTHER`] latency, which no measured
+//! class exceeds except predicate → guard/branch.
+
+/// The pipe a fixed-latency producer issues to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    /// Integer/logic ALU (`IADD3`, `LOP3`, `SHF`, `MOV`, `SEL`, `LEA`, `PRMT`, `ISETP`, and on
+    /// ptxas 13.5's evidence `FMNMX`, `FSETP`, `VIMNMX`).
+    Alu,
+    /// The FMA pipe (`IMAD`, `FADD`, `FMUL`, `FFMA`).
+    Fma,
+    /// `IMAD.WIDE`: a pair result from the FMA pipe whose halves land a cycle apart.
+    FmaWide,
+    /// The uniform datapath (`UIADD3`, `ULEA`, `USHF`, ...).
+    Uniform,
+    /// Uniform moves and constant loads (`UMOV`, `ULDC`, `VOTEU`): 2 cycles.
+    UniformMove,
+    /// The FP64 pipe (`DADD`, `DMUL`, `DFMA`): 8 cycles on sm_90.
+    Fp64,
+    /// Everything else with a fixed latency.
+    Other,
+}
+
+/// How a consumer reads a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// A source operand of an ALU-pipe instruction.
+    Alu,
+    /// A source operand of an FMA-pipe instruction.
+    Fma,
+    /// An address or data operand of a global/generic memory instruction (loads, stores,
+    /// atomics).
+    Memory,
+    /// An address or data operand of a shared-memory instruction (`LDS`, `STS`, `ATOMS`).
+    Shared,
+    /// A guard predicate or a branch condition.
+    Guard,
+    /// A source operand of a uniform-datapath instruction.
+    Uniform,
+    /// Any other reader (POPC, FLO, SHFL, REDUX, MUFU, conversions, ...).
+    Other,
+}
+
+/// The latency every unclassified fixed-latency producer is given: the pipeline depth of sm_50
+/// (maxas) and an upper bound of every sm_90 ALU/FMA figure.
+pub const OTHER: u8 = 6;
+
+/// Predicate → guard or branch, both targets: ptxas never issues a guarded instruction or a
+/// predicated branch sooner than 13 cycles after the compare (sm_90 and sm_50 alike).
+pub const PRED_TO_GUARD: u8 = 13;
+
+/// The timing facts of one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    Sm90,
+    Sm50,
+}
+
+impl Timing {
+    /// The timing of the architecture named `sm_90` / `sm_50`.
+    pub fn for_arch(name: &str) -> Timing {
+        if name == "sm_50" {
+            Timing::Sm50
+        } else {
+            Timing::Sm90
+        }
+    }
+
+    /// The pipe of a fixed-latency instruction, from its mnemonic and modifiers.
+    pub fn pipe(self, opcode: &str) -> Pipe {
+        if self == Timing::Sm50 {
+            // Maxwell's figures do not depend on the pipe (maxas: depth 6 everywhere).
+            return Pipe::Other;
+        }
+        let mnemonic = opcode.split('.').next().unwrap_or("");
+        match mnemonic {
+            "IADD3" | "LOP3" | "SHF" | "MOV" | "SEL" | "LEA" | "PRMT" | "ISETP" | "IMNMX" | "PLOP3" | "FMNMX"
+            | "FSEL" | "VIMNMX" | "FSETP" => Pipe::Alu,
+            "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
+            "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
+            "DADD" | "DMUL" | "DFMA" => Pipe::Fp64,
+            "UMOV" | "ULDC" | "VOTEU" => Pipe::UniformMove,
+            _ if mnemonic.starts_with('U') => Pipe::Uniform,
+            _ => Pipe::Other,
+        }
+    }
+
+    /// How an instruction reads its general-register sources.
+    pub fn reader(self, opcode: &str, is_memory: bool) -> Reader {
+        let mnemonic = opcode.split('.').next().unwrap_or("");
+        if is_memory {
+            return match mnemonic {
+                "LDS" | "STS" | "ATOMS" => Reader::Shared,
+                // ptxas 13.5 issues `SURED [R2]` 4 cycles after the `SHF` that wrote R2.
+                _ if mnemonic.starts_with("SU") => Reader::Other,
+                _ => Reader::Memory,
+            };
+        }
+        match self.pipe(opcode) {
+            Pipe::Alu => Reader::Alu,
+            Pipe::Fma | Pipe::FmaWide => Reader::Fma,
+            Pipe::Uniform | Pipe::UniformMove => Reader::Uniform,
+            Pipe::Other | Pipe::Fp64 => Reader::Other,
+        }
+    }
+
+    /// Cycles from the issue of a producer in `pipe` to the first issue that may read its
+    /// result through `reader`. `pred` says the value read is a predicate.
+    pub fn latency(self, pipe: Pipe, pred: bool, reader: Reader) -> u8 {
+        if reader == Reader::Guard {
+            return PRED_TO_GUARD;
+        }
+        if self == Timing::Sm50 {
+            // maxas and ptxas 11.8: memory instructions read their operands late (a global
+            // operand 2 cycles after an ALU result, a shared one 4).
+            return match reader {
+                _ if pred => PRED_TO_GUARD,
+                Reader::Memory => 2,
+                Reader::Shared => 4,
+                // `VOTE` → `POPC` 3 cycles, `LOP` → `POPC` 2 in ptxas 11.8's code.
+                Reader::Other => 2,
+                _ => OTHER,
+            };
+        }
+        // sm_90 (sass-timing facts; NVIDIA's Ampere tables agree).
+        match (pipe, reader) {
+            (Pipe::Alu, Reader::Alu) => 4,
+            (Pipe::Alu, Reader::Fma) | (Pipe::Fma, Reader::Alu) => 5,
+            (Pipe::Fma, Reader::Fma) => 4,
+            (Pipe::FmaWide, Reader::Alu | Reader::Fma) => 4,
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
+            // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
+            // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
+            (Pipe::Fp64, _) => 8,
+            (Pipe::UniformMove, _) => 2,
+            // Uniform → uniform 4 (`UIADD3 UP0` → `UIADD3.X ... UP0` in ptxas 13.5's code);
+            // uniform → vector datapath 6.
+            (Pipe::Uniform, Reader::Uniform) => 4,
+            (Pipe::Uniform, _) => 6,
+            // A predicate from an unclassified compare (FSETP, DSETP) as an operand.
+            (Pipe::Other, _) if pred => PRED_TO_GUARD,
+            _ => OTHER,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sm90_classes() {
+        let t = Timing::Sm90;
+        assert_eq!(t.pipe("IMAD.WIDE.U32"), Pipe::FmaWide);
+        assert_eq!(t.pipe("IMAD.MOV.U32"), Pipe::Fma);
+        assert_eq!(t.pipe("LOP3.LUT"), Pipe::Alu);
+        assert_eq!(t.pipe("DADD"), Pipe::Fp64);
+        assert_eq!(t.pipe("F2F.F64.F32"), Pipe::Other);
+        assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 8);
+        assert_eq!(t.latency(Pipe::Alu, false, Reader::Alu), 4);
+        assert_eq!(t.latency(Pipe::Alu, true, Reader::Guard), 13);
+        assert_eq!(t.latency(Pipe::Fma, false, Reader::Memory), 5);
+    }
+
+    #[test]
+    fn sm50_is_uniform() {
+        let t = Timing::Sm50;
+        assert_eq!(t.pipe("IADD3"), Pipe::Other);
+        assert_eq!(t.latency(Pipe::Other, false, Reader::Alu), 6);
+        assert_eq!(t.latency(Pipe::Other, true, Reader::Alu), 13);
+    }
+}

@@ -1,0 +1,249 @@
+//! The schedule-field hazard check (`atomc_emit::sass::hazard`), calibrated on NVIDIA's code
+//! and then applied to atomc's:
+//!
+//! 1. ptxas's cubin of every filetest kernel (from atomc's PTX; ptxas 13 for sm_90, ptxas 11.8
+//!    for sm_50) passes the check: the latency table and the rules are not stricter than the
+//!    hardware's own compiler.
+//! 2. Mutations of ptxas's and atomc's code that drop a needed wait or shorten a needed stall
+//!    are caught: the check is not laxer than the schedules it accepts.
+//! 3. atomc's code for every filetest kernel has no hazard, and in particular no wait within
+//!    2 cycles of its scoreboard's set.
+
+mod common;
+
+use atomc::{pipeline, Target};
+use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_emit::sass::hazard::{self, Slot};
+use atomc_emit::sass::roles::roles;
+use atomc_emit::sass::Arch;
+
+fn arch_of(t: Target) -> &'static Arch {
+    match t {
+        Target::Sm90 => atomc_emit::sass::sm90(),
+        _ => atomc_emit::sass::sm50(),
+    }
+}
+
+/// atomc's code of every filetest kernel: (label, slots).
+fn atomc_kernels(t: Target) -> (Vec<(String, Vec<Slot>)>, usize) {
+    let kernels = common::filetest_kernels();
+    let mut refused = 0;
+    let mut out = Vec::new();
+    for (name, func) in kernels {
+        match pipeline::compile_sass(&func, t) {
+            Ok(o) => out.push((name, hazard::slots_of(o.arch, &o.kernel.instrs))),
+            Err(_) => refused += 1,
+        }
+    }
+    (out, refused)
+}
+
+/// ptxas's code of every filetest kernel atomc writes PTX for: (label, slots).
+fn ptxas_kernels(t: Target) -> Vec<(String, Vec<Slot>)> {
+    let (sm, num) = if t == Target::Sm90 {
+        (Sm::Sm90, 90)
+    } else {
+        (Sm::Sm50, 50)
+    };
+    let arch = arch_of(t);
+    let kernels = common::filetest_kernels();
+    let per = common::par_map(&kernels, |(name, func)| {
+        let ptx = atomc_emit::ptx::emit_ptx(func, num).ok()?;
+        let cubin = oracle::ptxas(sm, &ptx).ok()?;
+        let secs = hazard::code_sections(&cubin).expect("ptxas's cubin reads");
+        Some(
+            secs.into_iter()
+                .map(|(k, bytes)| (format!("{name} [{k}]"), hazard::decode_lenient(arch, &bytes)))
+                .collect::<Vec<_>>(),
+        )
+    });
+    per.into_iter().flatten().flatten().collect()
+}
+
+fn tools_for(t: Target) -> bool {
+    match t {
+        Target::Sm90 => oracle::require(Tool::Ptxas13).is_some(),
+        _ => oracle::require(Tool::Ptxas118).is_some(),
+    }
+}
+
+/// Mutations whose need is plain from the code alone, and how many the check catches:
+/// * a wait dropped from an instruction that reads a register written by the instruction that
+///   most recently set that scoreboard, with no other wait on it in between;
+/// * a stall cut to 1 on a fixed-latency producer whose result the next instruction reads.
+fn mutations(arch: &Arch, slots: &[Slot]) -> (usize, usize) {
+    let (mut tried, mut caught) = (0, 0);
+    let flagged = |s: &[Slot]| !hazard::check(arch, s).hazards.is_empty();
+    if flagged(slots) {
+        return (0, 0);
+    }
+    let rw: Vec<_> = slots.iter().map(|s| s.instr.as_ref().map(|i| roles(arch, i))).collect();
+    for i in 0..slots.len() {
+        let Some(ri) = &rw[i] else { continue };
+        // Dropped waits.
+        for sb in 0..6u8 {
+            if slots[i].sched.wait & (1 << sb) == 0 {
+                continue;
+            }
+            let setter = (0..i)
+                .rev()
+                .take_while(|&j| j + 1 == i || slots[j + 1].sched.wait & (1 << sb) == 0)
+                .find(|&j| slots[j].sched.wr_sb == sb);
+            let Some(j) = setter else { continue };
+            let Some(rj) = &rw[j] else { continue };
+            let needed = rj.writes.iter().any(|w| ri.reads.contains(w) || ri.guard == Some(*w));
+            // Only in straight-line code of decodable words (an undecodable one may be a DEPBAR).
+            if !needed || (j..i).any(|k| is_branch(arch, &slots[k]) || slots[k].instr.is_none()) {
+                continue;
+            }
+            tried += 1;
+            let mut m = slots.to_vec();
+            m[i].sched.wait &= !(1 << sb);
+            let sched = m[i].sched;
+            if let Some(ins) = &mut m[i].instr {
+                ins.sched = sched;
+            }
+            let hit = flagged(&m);
+            caught += hit as usize;
+            if !hit && std::env::var("HAZARD_MISSES").is_ok() {
+                println!(
+                    "    missed: dropped SB{sb} wait at /*{:04x}*/ (set at /*{:04x}*/)",
+                    slots[i].addr, slots[j].addr
+                );
+            }
+        }
+        // Shortened stalls.
+        if i + 1 < slots.len() && slots[i].sched.stall > 1 && slots[i].sched.wr_sb == 7 && !ri.writes.is_empty() {
+            let Some(rn) = &rw[i + 1] else { continue };
+            if ri.writes.iter().any(|w| rn.reads.contains(w) || rn.guard == Some(*w)) && !is_branch(arch, &slots[i]) {
+                let mnemonic = arch.forms[slots[i].instr.as_ref().unwrap().form as usize].mnemonic;
+                if ["LDC", "S2R", "LDG", "LDS", "ATOM", "ATOMG", "ATOMS", "CS2R"].contains(&mnemonic) {
+                    continue;
+                }
+                tried += 1;
+                let mut m = slots.to_vec();
+                m[i].sched.stall = 1;
+                let hit = flagged(&m);
+                caught += hit as usize;
+                if !hit && std::env::var("HAZARD_MISSES").is_ok() {
+                    println!("    missed: stall cut to 1 at /*{:04x}*/", slots[i].addr);
+                }
+            }
+        }
+    }
+    (tried, caught)
+}
+
+fn is_branch(arch: &Arch, s: &Slot) -> bool {
+    s.instr.as_ref().is_some_and(|i| {
+        matches!(
+            arch.forms[i.form as usize].mnemonic,
+            "BRA" | "EXIT" | "RET" | "BSYNC" | "SYNC" | "BRK"
+        )
+    })
+}
+
+fn calibrate(t: Target) {
+    if !tools_for(t) {
+        return;
+    }
+    let arch = arch_of(t);
+    let kernels = ptxas_kernels(t);
+    assert!(kernels.len() > 100, "{t:?}: only {} ptxas kernels", kernels.len());
+    let (mut clean, mut instrs, mut opaque, mut bad) = (0, 0, 0, Vec::new());
+    let (mut tried, mut caught) = (0, 0);
+    for (name, slots) in &kernels {
+        let r = hazard::check(arch, slots);
+        instrs += slots.len();
+        opaque += r.opaque;
+        if r.hazards.is_empty() {
+            clean += 1;
+            if std::env::var("HAZARD_MISSES").is_ok() {
+                println!("  {name}");
+            }
+            let (a, b) = mutations(arch, slots);
+            tried += a;
+            caught += b;
+        } else {
+            bad.push(format!(
+                "{name}: {}",
+                r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("; ")
+            ));
+        }
+    }
+    println!(
+        "{t:?} ptxas code: {clean}/{} kernels clean ({instrs} instructions, {opaque} not decodable); \
+         mutations caught {caught}/{tried}",
+        kernels.len()
+    );
+    for b in bad.iter().take(20) {
+        println!("  {b}");
+    }
+    assert!(
+        bad.is_empty(),
+        "{t:?}: the hazard check rejects {} ptxas kernels",
+        bad.len()
+    );
+    assert!(
+        tried > 100 && caught * 100 >= tried * 93,
+        "{t:?}: mutations caught {caught}/{tried}"
+    );
+}
+
+fn atomc_clean(t: Target) {
+    let arch = arch_of(t);
+    let (kernels, refused) = atomc_kernels(t);
+    let (mut bad, mut early, mut instrs) = (Vec::new(), 0, 0);
+    let (mut tried, mut caught) = (0, 0);
+    for (name, slots) in &kernels {
+        let r = hazard::check(arch, slots);
+        instrs += slots.len();
+        early += r.early_waits;
+        assert_eq!(r.opaque, 0, "{name}: atomc emitted a word its own table cannot decode");
+        if r.hazards.is_empty() {
+            let (a, b) = mutations(arch, slots);
+            tried += a;
+            caught += b;
+        } else {
+            bad.push(format!(
+                "{name}: {}",
+                r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("; ")
+            ));
+        }
+    }
+    println!(
+        "{t:?} atomc code: {} kernels ({instrs} instructions, {refused} refused by the target), \
+         {} with hazards, waits within 2 cycles of their set: {early}; mutations caught {caught}/{tried}",
+        kernels.len(),
+        bad.len()
+    );
+    for b in bad.iter().take(20) {
+        println!("  {b}");
+    }
+    assert!(kernels.len() > 100);
+    assert!(bad.is_empty(), "{t:?}: {} atomc kernels have hazards", bad.len());
+    assert!(
+        tried > 100 && caught * 100 >= tried * 93,
+        "{t:?}: mutations caught {caught}/{tried}"
+    );
+}
+
+#[test]
+fn ptxas_sm90_code_is_clean() {
+    calibrate(Target::Sm90);
+}
+
+#[test]
+fn ptxas_sm50_code_is_clean() {
+    calibrate(Target::Sm50);
+}
+
+#[test]
+fn atomc_sm90_code_is_clean() {
+    atomc_clean(Target::Sm90);
+}
+
+#[test]
+fn atomc_sm50_code_is_clean() {
+    atomc_clean(Target::Sm50);
+}

@@ -17,7 +17,7 @@
 //! | `.nv.info` | REGCOUNT, MAX_STACK_SIZE, MIN_STACK_SIZE, FRAME_SIZE for the kernel symbol |
 //! | `.nv.info.<k>` | CUDA_API_VERSION, KPARAM_INFO per parameter, MAXREG_COUNT, EXIT_INSTR_OFFSETS, CBANK_PARAM_SIZE, PARAM_CBANK, ... |
 //! | `.text.<k>` | the code; barrier count in the flags, the kernel symbol (and on sm_50 the register count) in `sh_info` |
-//! | `.nv.shared.<k>` | NOBITS, only when the kernel uses shared memory |
+//! | `.nv.shared.<k>` | NOBITS, only when the kernel uses shared memory (sm_90: at least the reserved 1 KiB) |
 //! | `.nv.constant0.<k>` | constant bank 0: driver area, then the parameters, zero-filled |
 //!
 //! Program headers follow the section headers at the end of the file: PHDR,
@@ -185,6 +185,10 @@ pub struct CubinKernel {
     /// Bytes of shared memory per block the code addresses (on sm_90 beyond
     /// the reserved first [`SM90_SHARED_RESERVED`] bytes); 0 for none.
     pub shared_bytes: u32,
+    /// The code addresses shared memory: `.nv.shared.<k>` is written even when `shared_bytes`
+    /// is 0 (the launch's dynamic shared memory only). On sm_90 it then holds the reserved
+    /// window, so the driver places dynamic shared memory after it, where the code looks for it.
+    pub uses_shared: bool,
     /// Bytes of per-thread local memory (spill slots).
     pub local_frame_bytes: u32,
     /// `.maxntid`, when the kernel declares one.

@@ -93,8 +93,10 @@ pub fn emit_ptx_module(funcs: &[Function], sm: u32) -> Result<String, PtxError> 
     }
     let mut entries = String::new();
     let mut surfrefs: Vec<u16> = Vec::new();
+    let mut any_shared = false;
     for func in funcs {
         let e = entry(func, sm)?;
+        any_shared |= e.shared_base.is_some();
         for slot in &e.surfrefs {
             if !surfrefs.contains(slot) {
                 surfrefs.push(*slot);
@@ -118,6 +120,10 @@ pub fn emit_ptx_module(funcs: &[Function], sm: u32) -> Result<String, PtxError> 
     for slot in &surfrefs {
         let _ = writeln!(out, ".global .surfref atomc_surface_{slot};");
     }
+    if any_shared {
+        let _ = writeln!(out);
+        let _ = writeln!(out, ".extern .shared .align 16 .b8 {SHARED_SYMBOL}[];");
+    }
     out.push_str(&entries);
     Ok(out)
 }
@@ -139,6 +145,7 @@ fn entry(func: &Function, sm: u32) -> Result<Emitter<'_>, PtxError> {
         body: String::new(),
         labels: 0,
         surfrefs: Vec::new(),
+        shared_base: None,
     };
     e.function_body()?;
     Ok(e)
@@ -164,7 +171,16 @@ pub(crate) struct Emitter<'a> {
     labels: u32,
     /// Surface slots used, declared as module-scope `.surfref`s.
     pub(crate) surfrefs: Vec<u16>,
+    /// The register holding the address of the launch's dynamic shared memory, when the kernel
+    /// addresses shared memory (see [`SHARED_SYMBOL`]).
+    pub(crate) shared_base: Option<String>,
 }
+
+/// The module's dynamic shared memory array. An IR shared pointer is a byte offset into the
+/// launch's dynamic shared memory, and a PTX `.shared` address is a window address: the two
+/// differ by this array's address (0x400 on sm_90, where the first KiB is reserved; 0 on
+/// sm_50), so every shared access adds it, as atomc's own SASS adds its window base.
+pub const SHARED_SYMBOL: &str = "atomc_shared";
 
 impl<'a> Emitter<'a> {
     /// Appends one instruction line (the `;` is added).
@@ -230,6 +246,11 @@ impl<'a> Emitter<'a> {
                 _ => self.line(format!("ld.param{pty} {r}, [{name}]")),
             }
         }
+        if uses_shared_memory(func) {
+            let base = self.regs.temp_class(regs::Class::B32);
+            self.line(format!("mov.u32 {base}, {SHARED_SYMBOL}"));
+            self.shared_base = Some(base);
+        }
         for (n, &b) in func.layout.iter().enumerate() {
             if n > 0 || self.is_branch_target(b) {
                 self.label(&Self::block_label(b));
@@ -239,6 +260,14 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The window address of the shared pointer `p` (a byte offset into dynamic shared memory).
+    pub(crate) fn shared_address(&mut self, p: &str) -> String {
+        let base = self.shared_base.clone().expect("the prologue loads the shared base");
+        let a = self.regs.temp_class(regs::Class::B32);
+        self.line(format!("add.s32 {a}, {p}, {base}"));
+        a
     }
 
     fn is_branch_target(&self, b: Block) -> bool {
@@ -320,4 +349,23 @@ impl<'a> Emitter<'a> {
         let _ = writeln!(out, "}}");
         out
     }
+}
+
+/// Whether `func` addresses shared memory (loads, stores, atomics, or a generic pointer made from
+/// a shared one).
+fn uses_shared_memory(func: &Function) -> bool {
+    use atomc_ir::{AddrSpace, InstData};
+    func.inst_order().any(|(_, i)| {
+        let ptr = match &func.insts[i] {
+            InstData::Load { addr, .. }
+            | InstData::Store { addr, .. }
+            | InstData::AtomicLoad { addr, .. }
+            | InstData::AtomicStore { addr, .. }
+            | InstData::AtomicRmw { addr, .. }
+            | InstData::AtomicCas { addr, .. } => addr.ptr,
+            InstData::PtrToGeneric { ptr } => *ptr,
+            _ => return false,
+        };
+        func.value_type(ptr).addr_space() == Some(AddrSpace::Shared)
+    })
 }

@@ -68,6 +68,39 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     };
     let kept: Vec<usize> = (0..nblocks).filter(|&b| b == 0 || only_jump(b).is_none()).collect();
 
+    // Loop headers: blocks some later (or the same) block branches back to. On sm_90 each gets
+    // a `YIELD` so that threads of one warp spinning on each other (a lock, a look-back flag)
+    // let the other path run; ptxas 13.5 puts one in every loop (`YIELD` before the
+    // `ATOMG.E.CAS` of its CAS loops).
+    let position: Vec<Option<usize>> = {
+        let mut p = vec![None; nblocks];
+        for (k, &b) in kept.iter().enumerate() {
+            p[b] = Some(k);
+        }
+        p
+    };
+    let mut loop_header = vec![false; nblocks];
+    if arch.name == "sm_90" {
+        for (k, &b) in kept.iter().enumerate() {
+            for idx in code.blocks[b].clone() {
+                let targets: Vec<BlockId> = match code.insts[idx as usize].flow {
+                    Flow::Jump => match code.insts[idx as usize].ops.first() {
+                        Some(MOp::Label(t)) => vec![*t],
+                        _ => vec![],
+                    },
+                    Flow::CondJump { then_block, else_block, .. } => vec![then_block, else_block],
+                    _ => vec![],
+                };
+                for t in targets {
+                    let t = resolve(t);
+                    if position[t.index()].is_some_and(|pt| pt <= k) {
+                        loop_header[t.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+
     // Flatten, expanding conditional branches and dropping jumps to the next block.
     let mut placed: Vec<Placed> = Vec::new();
     let mut block_first: Vec<Option<usize>> = vec![None; nblocks];
@@ -76,6 +109,9 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         let range = code.blocks[b].clone();
         let start_len = placed.len();
         block_first[b] = Some(start_len);
+        if loop_header[b] {
+            placed.push(Placed { inst: SassInst::new("YIELD", [], Latency::Fixed(1)), target: None, block_start: false });
+        }
         for idx in range {
             let inst = &code.insts[idx as usize];
             match inst.flow {
@@ -167,6 +203,23 @@ fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
             } else {
                 reads.push(256 + *num as u16);
             }
+        }
+    }
+    // Uniform registers (numbered after the predicates and carry, as in `sass::roles`): the
+    // first operand of a uniform-datapath instruction or S2UR is written, any other is read.
+    let uniform_def = inst.opcode.starts_with('U') || inst.opcode.starts_with("S2UR");
+    for (k, op) in inst.ops.iter().enumerate() {
+        match op {
+            MOp::UReg(n) if *n != 63 => {
+                let loc = crate::sass::roles::UR_BASE + *n as u16;
+                if k == 0 && uniform_def {
+                    writes.push(loc);
+                } else {
+                    reads.push(loc);
+                }
+            }
+            MOp::Mem { ubase: Some(n), .. } => reads.push(crate::sass::roles::UR_BASE + *n as u16),
+            _ => {}
         }
     }
     let guard = inst.guard.map(|(p, _)| 256 + p as u16);

@@ -109,7 +109,8 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         .collect();
     params.sort_by_key(|(o, _)| *o);
     let words = |code| s.record(&kinfo, code).map(|r| r.as_words()).unwrap_or_default();
-    let shared = s.section(&format!(".nv.shared.{name}")).map_or(0, |sh| sh.size as u32);
+    let shared_section = s.section(&format!(".nv.shared.{name}"));
+    let shared = shared_section.map_or(0, |sh| sh.size as u32);
     let shared_bytes = match arch {
         CubinArch::Sm90 => shared.saturating_sub(super::SM90_SHARED_RESERVED),
         CubinArch::Sm50 => shared,
@@ -143,6 +144,7 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         exit_offsets: words(attr::EXIT_INSTR_OFFSETS),
         warp_wide_offsets: words(attr::INT_WARP_WIDE_INSTR_OFFSETS),
         shared_bytes,
+        uses_shared: shared_section.is_some(),
         local_frame_bytes: frame,
         max_threads: (mt.len() == 3).then(|| [mt[0], mt[1], mt[2]]),
         // Classic cubins keep the count in the text flags, ptxas 13 in NUM_BARRIERS (one byte).

@@ -64,6 +64,7 @@ pub fn describe(
         .bytes(arch)
         .map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
     let mut num_barriers = 0;
+    let mut uses_shared = false;
     let mut warp_wide_offsets = Vec::new();
     for (i, ins) in kernel.instrs.iter().enumerate() {
         let mnemonic = arch.forms[ins.form as usize].mnemonic;
@@ -71,6 +72,11 @@ pub fn describe(
             // atomc only synchronizes on barrier 0.
             num_barriers = 1;
         }
+        // sm_90: ptxas sizes `.nv.shared.<k>` 0x400 (the reserved window) for every kernel that
+        // touches shared memory, even with dynamic shared memory only; atomc's code addresses
+        // user shared memory past that window. sm_50 has no window, and ptxas 11.8 writes the
+        // section only for declared shared variables, which atomc's kernels have none of.
+        uses_shared |= carch == CubinArch::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
         if WARP_WIDE.contains(&mnemonic) {
             warp_wide_offsets.push(instr_offset(carch, i));
         }
@@ -84,6 +90,7 @@ pub fn describe(
         exit_offsets: kernel.exit_offsets.clone(),
         warp_wide_offsets,
         shared_bytes: 0,
+        uses_shared,
         local_frame_bytes,
         max_threads: None,
         num_barriers,

@@ -65,7 +65,7 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
 pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
     validate(k)?;
     let arch = k.arch;
-    let has_shared = k.shared_bytes > 0;
+    let has_shared = k.uses_shared || k.shared_bytes > 0;
     let shared_size = match arch {
         CubinArch::Sm90 if has_shared => SM90_SHARED_RESERVED + k.shared_bytes,
         _ => k.shared_bytes,
@@ -108,7 +108,10 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
     let str_kernel = w.add_string(k.name.as_bytes());
     w.reserve_null_symbol_index();
     let sym_text = w.reserve_symbol_index(Some(text_idx));
-    let sym_shared = shared_idx.map(|s| w.reserve_symbol_index(Some(s)));
+    // ptxas 11.8 gives `.nv.shared.<k>` a section symbol only when it holds static data; a
+    // section holding only sm_90's reserved window (dynamic shared memory alone) has none.
+    let shared_sym_idx = shared_idx.filter(|_| k.shared_bytes > 0);
+    let sym_shared = shared_sym_idx.map(|s| w.reserve_symbol_index(Some(s)));
     let sym_const0 = w.reserve_symbol_index(Some(const0_idx));
     let sym_kernel = w.reserve_symbol_index(Some(text_idx));
 
@@ -167,7 +170,7 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
     let name_of = |w: &Writer<'_>, id| w.string_offset(Some(id));
     let got = w.write_symbol(&section_sym(name_of(&w, str_text), text_idx));
     debug_assert_eq!(got, sym_text);
-    if let Some(s) = shared_idx {
+    if let Some(s) = shared_sym_idx {
         let got = w.write_symbol(&section_sym(name_of(&w, str_shared), s));
         debug_assert_eq!(Some(got), sym_shared);
     }

@@ -92,6 +92,7 @@ pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) 
                 Type::Ptr(AddrSpace::Global) => e.line(format!("cvta.global.u64 {d}, {p}")),
                 Type::Ptr(AddrSpace::Shared) => {
                     let t = e.regs.temp_class(Class::B64);
+                    let p = e.shared_address(&p);
                     e.line(format!("cvt.u64.u32 {t}, {p}"));
                     e.line(format!("cvta.shared.u64 {d}, {t}"));
                 }

@@ -200,7 +200,10 @@ fn address(e: &mut Emitter<'_>, addr: Address) -> (String, String) {
         Some(AddrSpace::Shared) => ".shared",
         _ => "",
     };
-    let p = e.reg(addr.ptr);
+    let mut p = e.reg(addr.ptr);
+    if e.ty(addr.ptr).addr_space() == Some(AddrSpace::Shared) {
+        p = e.shared_address(&p);
+    }
     let a = if addr.offset == 0 {
         format!("[{p}]")
     } else {

@@ -50,7 +50,10 @@ pub(super) fn subword_loop(
         AddrSpace::Shared => ".shared",
         AddrSpace::Generic => "",
     };
-    let p = e.reg(addr.ptr);
+    let mut p = e.reg(addr.ptr);
+    if space_kind == AddrSpace::Shared {
+        p = e.shared_address(&p);
+    }
 
     // Word address and bit shift.
     let sh = e.regs.temp_class(Class::B32);

@@ -40,8 +40,11 @@ pub enum MOp {
     /// `c[0x0][offset]`.
     CBank(u32),
     /// `[base+offset]`; `width` registers from `base` form the address
-    /// (2 for a 64-bit address, up to 4 for surface coordinates).
-    Mem { base: Reg, width: u8, offset: i32 },
+    /// (2 for a 64-bit address, up to 4 for surface coordinates). `ubase`
+    /// adds a uniform register (`[R2+UR4+0x10]`): the sm_90 shared window.
+    Mem { base: Reg, width: u8, offset: i32, ubase: Option<u8> },
+    /// A uniform register `UR4` (not allocated: fixed by the target's conventions).
+    UReg(u8),
     /// A special register (`SR_TID.X`).
     SReg(&'static str),
     /// A branch target, resolved to an address at emission.
@@ -228,12 +231,21 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
         MOp::CBank(off) => {
             let _ = write!(s, "c[0x0][0x{off:x}]");
         }
-        MOp::Mem { base, offset, .. } => {
+        MOp::Mem { base, offset, ubase, .. } => {
             s.push('[');
             // nvdisasm prints plain-address forms as `[R2+0x4]` even with
             // `.E` (the 64-bit pair is implied); `.64` appears only in the
             // uniform-register and descriptor forms, which atomc does not use.
-            s.push_str(&reg_name(base));
+            // With a uniform base it prints `[R2+UR4+0x4]`, and `[UR4+0x4]` for RZ.
+            match (base, ubase) {
+                (Reg::Zero, Some(u)) => {
+                    let _ = write!(s, "UR{u}");
+                }
+                (_, Some(u)) => {
+                    let _ = write!(s, "{}+UR{u}", reg_name(base));
+                }
+                (_, None) => s.push_str(&reg_name(base)),
+            }
             if *offset != 0 {
                 if *offset > 0 {
                     s.push('+');
@@ -243,6 +255,10 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
             s.push(']');
         }
         MOp::SReg(name) => s.push_str(name),
+        MOp::UReg(63) => s.push_str("URZ"),
+        MOp::UReg(n) => {
+            let _ = write!(s, "UR{n}");
+        }
         MOp::Label(b) => s.push_str(&label(*b)),
         MOp::Tied { .. } => {}
     }
@@ -309,7 +325,7 @@ impl MachInst for SassInst {
             _ => ".128",
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
-            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32 },
+            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32, ubase: None },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
         let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
@@ -325,7 +341,7 @@ impl MachInst for SassInst {
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
-            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32 },
+            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32, ubase: None },
         ];
         let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });

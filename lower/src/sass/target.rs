@@ -20,6 +20,24 @@ pub struct SassTarget {
     pub atom_global: &'static str,
     /// Mnemonic of a global reduction.
     pub red_global: &'static str,
+    /// Where user shared memory starts in the block's shared window, if not at 0.
+    pub shared_window: Option<SharedWindow>,
+}
+
+/// The sm_80+ shared window: the first bytes of a block's shared memory are reserved for the
+/// runtime, and (sm_90) the window of a CTA within its cluster is selected by `SR_CgaCtaId` in
+/// bits 24 and up. ptxas 13.5 computes the base once per kernel,
+/// `S2UR UR5, SR_CgaCtaId ; UMOV UR4, 0x400 ; ULEA UR4, UR5, UR4, 0x18`, and addresses user
+/// shared memory as `[Rx+UR4]` (ptxas 11.8: the same with `UPRMT UR4, UR5, 0x654, UR4`); its
+/// cubins size `.nv.shared.<k>` 0x400 for a kernel with only dynamic shared memory.
+#[derive(Debug)]
+pub struct SharedWindow {
+    /// Bytes reserved at the start of the window.
+    pub reserved: u32,
+    /// The uniform register holding the base for the whole kernel.
+    pub base_ureg: u8,
+    /// A uniform register the prologue may clobber.
+    pub scratch_ureg: u8,
 }
 
 /// Hopper.
@@ -31,6 +49,7 @@ pub static SM90: SassTarget = SassTarget {
     strong_qualifiers: true,
     atom_global: "ATOMG",
     red_global: "REDG",
+    shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
 };
 
 /// Maxwell.
@@ -42,6 +61,9 @@ pub static SM50: SassTarget = SassTarget {
     strong_qualifiers: false,
     atom_global: "ATOM",
     red_global: "RED",
+    // ptxas 11.8 addresses sm_50 shared memory from 0 (`ATOMS.ADD RZ, [R0], R5` with R0 the
+    // thread's byte offset) and sizes `.nv.shared.<k>` 0 for dynamic shared memory only.
+    shared_window: None,
 };
 
 impl SassTarget {

@@ -2,7 +2,7 @@
 
 use super::{IselError, Isel};
 use crate::sass::inst::{Latency, MOp, SassInst};
-use crate::vcode::{RegForm, VReg};
+use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Scope, Type};
 
 /// The `.U8`-style size suffix of a plain load or store.
@@ -61,7 +61,20 @@ impl Isel<'_> {
             (ptr, offset) = (base, folded);
         }
         let base = self.reg(ptr);
-        (MOp::Mem { base: base.reg(), width: base.class().width(), offset: offset as i32 }, space)
+        let ubase = match (space, &self.target.shared_window) {
+            (AddrSpace::Shared, Some(w)) => Some(w.base_ureg),
+            _ => None,
+        };
+        (MOp::Mem { base: base.reg(), width: base.class().width(), offset: offset as i32, ubase }, space)
+    }
+
+    /// `m` without a uniform base, for forms that have no `[Rx+URy]` variant (`ATOMS.CAS`):
+    /// the base is added into a fresh register first.
+    fn without_ubase(&mut self, m: MOp) -> MOp {
+        let MOp::Mem { base, width, offset, ubase: Some(u) } = m else { return m };
+        let sum = self.b.new_vreg(RegClass::Single);
+        self.emit(SassInst::alu("IADD3", [MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u), MOp::rz()]));
+        MOp::Mem { base: sum.reg(), width, offset, ubase: None }
     }
 
     fn data(&mut self, v: atomc_ir::Value) -> MOp {
@@ -162,7 +175,10 @@ impl Isel<'_> {
                         let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
                         SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r], Latency::Variable)
                     }
-                    AddrSpace::Shared => SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r], Latency::Variable),
+                    AddrSpace::Shared => {
+                        let m = self.without_ubase(m);
+                        SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r], Latency::Variable)
+                    }
                 };
                 self.emit(inst.with_form(RegForm::AtomCas { wide }));
             }

@@ -73,6 +73,22 @@ pub(crate) struct Isel<'a> {
 }
 
 /// Selects machine instructions for a legalized, verified kernel.
+/// Whether `func` loads, stores or performs atomics on shared memory.
+fn uses_shared_memory(func: &Function) -> bool {
+    func.inst_order().any(|(_, i)| {
+        let addr = match &func.insts[i] {
+            InstData::Load { addr, .. }
+            | InstData::Store { addr, .. }
+            | InstData::AtomicLoad { addr, .. }
+            | InstData::AtomicStore { addr, .. }
+            | InstData::AtomicRmw { addr, .. }
+            | InstData::AtomicCas { addr, .. } => addr,
+            _ => return false,
+        };
+        func.value_type(addr.ptr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
+    })
+}
+
 pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<SassInst>, IselError> {
     let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     let mut non_cond_uses: SecondaryMap<Value, u32> = SecondaryMap::new();
@@ -268,6 +284,17 @@ impl<'a> Isel<'a> {
             let op = if size == 8 { "LDC.64" } else { "LDC" };
             self.emit(SassInst::new(op, [MOp::def(r.reg(), if size == 8 { 2 } else { 1 }), MOp::CBank(offset)], Latency::Variable));
             offset += size;
+        }
+        if let Some(w) = &self.target.shared_window {
+            if uses_shared_memory(self.func) {
+                // The shared window's base, once per kernel (see `SharedWindow`).
+                let (base, scratch) = (w.base_ureg, w.scratch_ureg);
+                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg("SR_CgaCtaId")], Latency::Variable);
+                self.emit(s2ur);
+                self.emit(SassInst::new("UMOV", [MOp::UReg(base), MOp::Imm(w.reserved as i64)], Latency::Fixed(2)));
+                let ulea = [MOp::UReg(base), MOp::UReg(scratch), MOp::UReg(base), MOp::Imm(0x18)];
+                self.emit(SassInst::new("ULEA", ulea, Latency::Fixed(6)));
+            }
         }
         Ok(())
     }

@@ -150,7 +150,7 @@ impl Isel<'_> {
             has_dst: used || op.is_none() || op == Some(RmwOp::Xchg),
             bindless: handle.is_some(),
         };
-        let addr = MOp::Mem { base: coord.reg(), width: coords.len() as u8, offset: 0 };
+        let addr = MOp::Mem { base: coord.reg(), width: coords.len() as u8, offset: 0, ubase: None };
         let inst = if form_has_dst(&form) {
             let d = match (used, self.result()) {
                 (true, Some(d)) => MOp::def(d.reg(), d.class().width()),

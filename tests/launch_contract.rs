@@ -4,7 +4,7 @@
 //! * sm_90 shared memory lives past a reserved 1 KiB window selected by `SR_CgaCtaId`: the code
 //!   computes the base with `S2UR`/`UMOV 0x400`/`ULEA` and the cubin sizes `.nv.shared.<k>`
 //!   0x400 (ptxas 13.5 does both for every kernel that touches shared memory);
-//! * sm_90 loops contain a `YIELD` (ptxas 13.5 puts one in every loop it emits).
+//! * sm_90 loops contain a `YIELD` (ptxas 13.5 puts one in most loops it emits, see below).
 
 mod common;
 
@@ -14,9 +14,13 @@ use atomc_emit::oracle::{self, Sm, Tool};
 
 /// Instruction texts of a listing (`/*0040*/  TEXT ;` lines), with their addresses.
 fn lines(listing: &str) -> Vec<(u64, String)> {
-    oracle::disasm_instructions(listing)
+    texts(oracle::disasm_instructions(listing))
+}
+
+fn texts(lines: Vec<oracle::DisasmLine>) -> Vec<(u64, String)> {
+    lines
         .into_iter()
-        .map(|l| (l.offset as u64, l.text.trim_start_matches('{').trim().to_string()))
+        .map(|l| (l.offset as u64, l.text.trim_matches(|c: char| c == '{' || c == '}' || c == ';' || c.is_whitespace()).to_string()))
         .collect()
 }
 
@@ -48,9 +52,11 @@ fn uses_shared(code: &[(u64, String)]) -> bool {
 
 fn has_window_prologue(code: &[(u64, String)]) -> bool {
     let text: Vec<&str> = code.iter().map(|(_, t)| t.as_str()).collect();
-    text.iter().any(|t| t.starts_with("S2UR") && t.contains("SR_CgaCtaId"))
-        && text.iter().any(|t| t.starts_with("UMOV") && t.contains("0x400"))
-        && text.iter().any(|t| (t.starts_with("ULEA") || t.starts_with("UPRMT")))
+    // ptxas computes it in uniform registers (`S2UR`/`UMOV`/`ULEA`) or, next to generic
+    // addressing, in general ones (`S2R`/`MOV`/`LEA`); atomc uses the uniform form.
+    text.iter().any(|t| (t.starts_with("S2UR") || t.starts_with("S2R")) && t.contains("SR_CgaCtaId"))
+        && text.iter().any(|t| (t.starts_with("UMOV") || t.starts_with("MOV")) && t.contains("0x400"))
+        && text.iter().any(|t| t.starts_with("ULEA") || t.starts_with("LEA ") || t.starts_with("UPRMT"))
 }
 
 #[test]
@@ -93,10 +99,10 @@ fn ptxas_sm90_does_the_same() {
         return;
     }
     let kernels = common::filetest_kernels();
-    let results = common::par_map(&kernels, |(_, func)| {
+    let results = common::par_map(&kernels, |(name, func)| {
         let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
         let sass = oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?;
-        let code = lines(&sass);
+        let code = texts(sass);
         Some((yields_in_loops(&code), uses_shared(&code), has_window_prologue(&code)))
     });
     let (mut loops, mut yielding, mut shared, mut windowed) = (0, 0, 0, 0);
@@ -107,6 +113,119 @@ fn ptxas_sm90_does_the_same() {
         windowed += (s && w) as usize;
     }
     println!("ptxas 13 sm_90: {yielding}/{loops} loops yield; {windowed}/{shared} shared-memory kernels use the window");
-    assert!(loops > 10 && yielding * 10 >= loops * 9, "ptxas yields in {yielding}/{loops} loops");
+    // ptxas 13.5 yields in 69 of the 100 loops of these kernels; the loops without a YIELD are
+    // inner loops of a loop that has one, spins of a single elected lane (warp-aggregated
+    // shared-memory CAS loops) and loops that leave through `EXIT`. atomc yields in every loop,
+    // a superset that costs one issue slot per iteration.
+    assert!(loops > 10 && yielding * 2 >= loops, "ptxas yields in {yielding}/{loops} loops");
     assert!(shared > 5 && windowed == shared, "ptxas windows {windowed}/{shared} shared kernels");
+}
+
+/// The number of barriers a cubin declares in its NUM_BARRIERS record, if it has one.
+fn num_barriers_record(cubin: &[u8], kernel: &str) -> Option<u8> {
+    let s = inspect(cubin).expect("the cubin reads");
+    s.record(&format!(".nv.info.{kernel}"), atomc_emit::cubin::nvinfo::attr::NUM_BARRIERS)
+        .and_then(|r| r.value.first().copied())
+}
+
+/// A kernel that uses `BAR.SYNC` declares one barrier in NUM_BARRIERS, as ptxas 13.5's cubins
+/// of the same kernels do (its text flags no longer carry the count).
+#[test]
+fn sm90_barrier_count_is_declared() {
+    let kernels = common::filetest_kernels();
+    let with_bar: Vec<_> = kernels
+        .iter()
+        .filter_map(|(name, func)| {
+            let out = pipeline::compile_sass(func, Target::Sm90).ok()?;
+            let code = lines(&out.kernel.listing(out.arch, false));
+            code.iter().any(|(_, t)| t.starts_with("BAR.")).then_some((name, func))
+        })
+        .collect();
+    let mut bad = Vec::new();
+    for (name, func) in &with_bar {
+        let Ok(Output::Binary(cubin)) = atomc::compile(func, Target::Sm90, Emit::Cubin) else {
+            bad.push(format!("{name}: no cubin"));
+            continue;
+        };
+        if num_barriers_record(&cubin, &func.name) != Some(1) {
+            bad.push(format!("{name}: atomc's cubin declares no barrier"));
+        }
+    }
+    println!("atomc sm_90: {} of {} kernels with BAR declare NUM_BARRIERS 1", with_bar.len() - bad.len(), with_bar.len());
+    assert!(with_bar.len() >= 3, "too few barrier kernels: {}", with_bar.len());
+    assert!(bad.is_empty(), "{bad:#?}");
+    if oracle::require(Tool::Ptxas13).is_none() {
+        return;
+    }
+    let declared = common::par_map(&with_bar, |(_, func)| {
+        let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
+        let cubin = oracle::ptxas(Sm::Sm90, &ptx).ok()?;
+        Some(num_barriers_record(&cubin, &func.name) == Some(1))
+    });
+    let seen = declared.iter().flatten().count();
+    let yes = declared.iter().flatten().filter(|d| **d).count();
+    println!("ptxas 13 sm_90: {yes} of {seen} kernels with BAR declare NUM_BARRIERS 1");
+    assert!(seen >= 3 && yes == seen, "ptxas declares the barrier in {yes}/{seen}");
+}
+
+/// The address of a branch-like operand (`BSSY B0, 0x230`, `SSY 0x178`).
+fn target_of(text: &str) -> Option<u64> {
+    let t = text.rsplit([' ', ',']).find(|s| !s.is_empty() && *s != ";")?;
+    u64::from_str_radix(t.trim_end_matches(';').trim().trim_start_matches("0x"), 16).ok()
+}
+
+/// Reconvergence as ptxas writes it. sm_90: every `BSSY Bn, T` has its `BSYNC Bn` right before
+/// `T`; sm_50: the instruction right before every `SSY` target is the `SYNC` that ends the last
+/// path. Returns (regions, regions of that shape, kernels with a conditional branch, kernels
+/// with a region).
+fn reconvergence_shape(code: &[(u64, String)], sm90: bool) -> (usize, usize, bool, bool) {
+    let (open, close) = if sm90 { ("BSSY ", "BSYNC ") } else { ("SSY ", "SYNC") };
+    let before = |t: u64| code.iter().rev().find(|(a, _)| *a < t).map(|(_, s)| s.as_str());
+    let (mut regions, mut shaped) = (0, 0);
+    for (_, text) in code.iter().filter(|(_, t)| t.starts_with(open)) {
+        regions += 1;
+        let Some(t) = target_of(text) else { continue };
+        let want = if sm90 { format!("{close}{}", text[open.len()..].split(',').next().unwrap_or("")) } else { close.into() };
+        if before(t).is_some_and(|s| s.trim_end_matches(" ;").trim_end_matches(';').trim() == want) {
+            shaped += 1;
+        }
+    }
+    let branches = code.iter().any(|(_, t)| t.starts_with('@') && t.contains(" BRA "));
+    (regions, shaped, branches, regions > 0)
+}
+
+#[test]
+fn divergent_regions_reconverge_as_ptxas_writes_them() {
+    for (target, sm, ptxas, cuobjdump) in
+        [(Target::Sm90, Sm::Sm90, Tool::Ptxas13, Tool::Cuobjdump13), (Target::Sm50, Sm::Sm50, Tool::Ptxas118, Tool::Cuobjdump118)]
+    {
+        let sm90 = target == Target::Sm90;
+        let kernels = common::filetest_kernels();
+        let (mut regions, mut shaped, mut branchy, mut with_region) = (0, 0, 0, 0);
+        for (_, func) in &kernels {
+            let Ok(out) = pipeline::compile_sass(func, target) else { continue };
+            let code = lines(&out.kernel.listing(out.arch, false));
+            let (r, s, b, w) = reconvergence_shape(&code, sm90);
+            regions += r;
+            shaped += s;
+            branchy += b as usize;
+            with_region += (b && w) as usize;
+        }
+        println!("atomc {target:?}: {shaped}/{regions} regions shaped as ptxas's; {with_region}/{branchy} kernels with a branch open a region");
+        assert!(regions > 10 && shaped == regions, "{target:?}: {shaped}/{regions}");
+        if oracle::require(ptxas).is_none() || oracle::require(cuobjdump).is_none() {
+            continue;
+        }
+        let results = common::par_map(&kernels, |(_, func)| {
+            let ptx = atomc_emit::ptx::emit_ptx(func, sm.number()).ok()?;
+            Some(reconvergence_shape(&texts(oracle::ptxas_sass(sm, &ptx).ok()?), sm90))
+        });
+        let (mut regions, mut shaped) = (0, 0);
+        for (r, s, _, _) in results.into_iter().flatten() {
+            regions += r;
+            shaped += s;
+        }
+        println!("ptxas {sm:?}: {shaped}/{regions} regions of that shape");
+        assert!(regions > 10 && shaped * 10 >= regions * 9, "ptxas {sm:?}: {shaped}/{regions}");
+    }
 }

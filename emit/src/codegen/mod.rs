@@ -3,13 +3,15 @@
 //! printed in nvdisasm syntax and assembled by the architecture's form
 //! table — the only place that knows bits — and encoded.
 
+mod layout;
+mod reconverge;
 pub mod schedule;
 
+use crate::sass::latency::Timing;
 use crate::sass::{Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, Latency, MOp, SassInst};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
-use crate::sass::latency::Timing;
 use schedule::DepInfo;
 
 /// A finished kernel: its instructions with schedule fields, and their words.
@@ -34,116 +36,13 @@ pub struct EmitError {
     pub reason: String,
 }
 
-/// One instruction after layout: the machine instruction, its guard and
-/// its branch target (block), if any.
-struct Placed {
-    inst: SassInst,
-    target: Option<BlockId>,
-    block_start: bool,
-}
-
-/// Lays out, schedules and assembles allocated code.
+/// Lays out, schedules and assembles allocated code: the pipeline of this module's passes.
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
-    let nblocks = code.blocks.len();
-    // Jump threading: a block that is only `BRA X` forwards to X.
-    let only_jump = |b: usize| -> Option<BlockId> {
-        let r = &code.blocks[b];
-        if r.end - r.start != 1 {
-            return None;
-        }
-        let inst = &code.insts[r.start as usize];
-        match (inst.flow, inst.ops.first()) {
-            (Flow::Jump, Some(MOp::Label(t))) => Some(*t),
-            _ => None,
-        }
-    };
-    let resolve = |mut b: BlockId| {
-        for _ in 0..nblocks {
-            match only_jump(b.index()) {
-                Some(t) if t != b => b = t,
-                _ => break,
-            }
-        }
-        b
-    };
-    let kept: Vec<usize> = (0..nblocks).filter(|&b| b == 0 || only_jump(b).is_none()).collect();
-
-    // Loop headers: blocks some later (or the same) block branches back to. On sm_90 each gets
-    // a `YIELD` so that threads of one warp spinning on each other (a lock, a look-back flag)
-    // let the other path run; ptxas 13.5 puts one in every loop (`YIELD` before the
-    // `ATOMG.E.CAS` of its CAS loops).
-    let position: Vec<Option<usize>> = {
-        let mut p = vec![None; nblocks];
-        for (k, &b) in kept.iter().enumerate() {
-            p[b] = Some(k);
-        }
-        p
-    };
-    let mut loop_header = vec![false; nblocks];
-    if arch.name == "sm_90" {
-        for (k, &b) in kept.iter().enumerate() {
-            for idx in code.blocks[b].clone() {
-                let targets: Vec<BlockId> = match code.insts[idx as usize].flow {
-                    Flow::Jump => match code.insts[idx as usize].ops.first() {
-                        Some(MOp::Label(t)) => vec![*t],
-                        _ => vec![],
-                    },
-                    Flow::CondJump { then_block, else_block, .. } => vec![then_block, else_block],
-                    _ => vec![],
-                };
-                for t in targets {
-                    let t = resolve(t);
-                    if position[t.index()].is_some_and(|pt| pt <= k) {
-                        loop_header[t.index()] = true;
-                    }
-                }
-            }
-        }
-    }
-
-    // Flatten, expanding conditional branches and dropping jumps to the next block.
-    let mut placed: Vec<Placed> = Vec::new();
-    let mut block_first: Vec<Option<usize>> = vec![None; nblocks];
-    for (k, &b) in kept.iter().enumerate() {
-        let next = kept.get(k + 1).map(|&n| BlockId(n as u32));
-        let range = code.blocks[b].clone();
-        let start_len = placed.len();
-        block_first[b] = Some(start_len);
-        if loop_header[b] {
-            placed.push(Placed { inst: SassInst::new("YIELD", [], Latency::Fixed(1)), target: None, block_start: false });
-        }
-        for idx in range {
-            let inst = &code.insts[idx as usize];
-            match inst.flow {
-                Flow::Jump => {
-                    let Some(MOp::Label(t)) = inst.ops.first() else { continue };
-                    let t = resolve(*t);
-                    if Some(t) != next {
-                        placed.push(Placed { inst: SassInst::jump(t), target: Some(t), block_start: false });
-                    }
-                }
-                Flow::CondJump { then_block, else_block, negate } => {
-                    let (t, e) = (resolve(then_block), resolve(else_block));
-                    // Branch on the inverted condition when the taken side is next.
-                    let (t, e, negate) = if Some(t) == next { (e, t, !negate) } else { (t, e, negate) };
-                    let mut br = SassInst::jump(t);
-                    br.guard = Some((0, negate));
-                    placed.push(Placed { inst: br, target: Some(t), block_start: false });
-                    if Some(e) != next {
-                        placed.push(Placed { inst: SassInst::jump(e), target: Some(e), block_start: false });
-                    }
-                }
-                _ => placed.push(Placed { inst: inst.clone(), target: None, block_start: false }),
-            }
-        }
-        if let Some(first) = placed.get_mut(start_len) {
-            first.block_start = b != 0;
-        }
-    }
-    // Blocks that were threaded away resolve to their final target's address.
+    let mut blocks = layout::blocks(code);
+    reconverge::insert(&mut blocks, arch.name == "sm_90");
+    let (placed, block_first) = layout::flatten(&blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
-        let b = resolve(b);
-        let at = block_first[b.index()].unwrap_or(placed_len);
+        let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
         arch.branch_addr(at)
     };
 
@@ -164,7 +63,6 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
-        let _ = p.target;
         instrs.push(ins);
     }
     let self_addr = arch.instr_addr(instrs.len());

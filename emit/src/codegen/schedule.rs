@@ -85,15 +85,7 @@ fn is_pred(r: u16) -> bool {
 
 /// Computes schedule fields for a straight list of instructions.
 pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
-    let mut out = vec![
-        SchedBits {
-            stall: 1,
-            wr_sb: NONE,
-            rd_sb: NONE,
-            wait: 0
-        };
-        insts.len()
-    ];
+    let mut out = vec![SchedBits { stall: 1, wr_sb: NONE, rd_sb: NONE, wait: 0 }; insts.len()];
     let mut boards: [Board; NUM_SB] = Default::default();
     let mut pending: HashMap<u16, Pending> = HashMap::new();
     // Issue cycle of the current instruction.
@@ -132,25 +124,13 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
                 let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
-                sets.push((
-                    sb,
-                    Board {
-                        writes: info.writes.clone(),
-                        ..Board::default()
-                    },
-                ));
+                sets.push((sb, Board { writes: info.writes.clone(), ..Board::default() }));
                 wr_sb = sb as u8;
             }
             let gprs: Vec<u16> = info.reads.iter().copied().filter(|&r| r < 256).collect();
             if !gprs.is_empty() {
                 let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
-                sets.push((
-                    sb,
-                    Board {
-                        reads: gprs,
-                        ..Board::default()
-                    },
-                ));
+                sets.push((sb, Board { reads: gprs, ..Board::default() }));
                 rd_sb = sb as u8;
             }
         }
@@ -164,11 +144,7 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         }
         for (&r, p) in pending.iter() {
             let lat = if drain {
-                Some(if is_pred(r) {
-                    PRED_TO_GUARD
-                } else {
-                    OTHER.max(timing.latency(p.pipe, false, Reader::Other))
-                })
+                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(timing.latency(p.pipe, false, Reader::Other)) })
             } else if info.guard == Some(r) {
                 Some(timing.latency(p.pipe, true, Reader::Guard))
             } else if info.reads.contains(&r) {
@@ -212,12 +188,7 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
             }
         }
         let stall = if info.barrier { 6 } else { 1 };
-        out[i] = SchedBits {
-            stall,
-            wr_sb,
-            rd_sb,
-            wait,
-        };
+        out[i] = SchedBits { stall, wr_sb, rd_sb, wait };
         cycle += stall as u64;
     }
     out
@@ -239,9 +210,7 @@ fn pick(
     if let Some(sb) = free {
         return sb;
     }
-    let oldest = (0..NUM_SB)
-        .filter(|&sb| boards[sb].busy && !claimed(sb))
-        .min_by_key(|&sb| boards[sb].since);
+    let oldest = (0..NUM_SB).filter(|&sb| boards[sb].busy && !claimed(sb)).min_by_key(|&sb| boards[sb].since);
     match oldest {
         Some(sb) => {
             *wait |= 1 << sb;

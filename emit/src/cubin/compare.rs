@@ -38,15 +38,15 @@ pub const PTXAS_ONLY_SECTIONS: [&str; 8] = [
 /// reads this record is not verified).
 pub const PTXAS_ONLY_ATTRS: [u8; 10] = [
     attr::INT_WARP_WIDE_INSTR_OFFSETS,
-    0x2E, // ATOM16_EMUL_INSTR_REG_MAP
-    0x28, // COOP_GROUP_INSTR_OFFSETS
-    0x66, // LANGUAGE
-    0x50, // SPARSE_MMA_MASK
-    0x36, // SW_WAR
-    0x6B, // NVSAL_SW_WAR
-    0x6D, // PREEXIT_USED
-    0x4C, // NUM_BARRIERS
-    0x5F, // unnamed in cuobjdump 13 (HVAL 0x101)
+    0x2E,               // ATOM16_EMUL_INSTR_REG_MAP
+    0x28,               // COOP_GROUP_INSTR_OFFSETS
+    0x66,               // LANGUAGE
+    0x50,               // SPARSE_MMA_MASK
+    0x36,               // SW_WAR
+    0x6B,               // NVSAL_SW_WAR
+    0x6D,               // PREEXIT_USED
+    attr::NUM_BARRIERS, // compared as the barrier count below, wherever each file keeps it
+    0x5F,               // unnamed in cuobjdump 13 (HVAL 0x101)
 ];
 
 fn is_ptxas_only_symbol(name: &str) -> bool {
@@ -56,10 +56,7 @@ fn is_ptxas_only_symbol(name: &str) -> bool {
 /// The kernel symbol of a one-kernel cubin: the GLOBAL FUNC with
 /// `st_other` 0x10.
 pub fn kernel_name(s: &CubinSummary) -> Option<&str> {
-    s.symbols
-        .iter()
-        .find(|y| y.kind == 2 && y.bind == 1 && y.other & 0x10 != 0)
-        .map(|y| y.name.as_str())
+    s.symbols.iter().find(|y| y.kind == 2 && y.bind == 1 && y.other & 0x10 != 0).map(|y| y.name.as_str())
 }
 
 /// Reads back what [`super::write_cubin`] needs from any one-kernel cubin:
@@ -80,23 +77,15 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         },
     };
     let name = kernel_name(&s).ok_or_else(|| missing("kernel symbol"))?.to_string();
-    let text = s
-        .section(&format!(".text.{name}"))
-        .ok_or_else(|| missing("text section"))?;
+    let text = s.section(&format!(".text.{name}")).ok_or_else(|| missing("text section"))?;
     let code = data
         .get(text.offset as usize..(text.offset + text.size) as usize)
         .ok_or_else(|| missing("text bytes"))?
         .to_vec();
     let kinfo = format!(".nv.info.{name}");
-    let regcount = s
-        .record(".nv.info", attr::REGCOUNT)
-        .map(|r| r.as_words())
-        .and_then(|w| w.get(1).copied());
+    let regcount = s.record(".nv.info", attr::REGCOUNT).map(|r| r.as_words()).and_then(|w| w.get(1).copied());
     let regcount = regcount.ok_or_else(|| missing("REGCOUNT"))?;
-    let frame = s
-        .record(".nv.info", attr::FRAME_SIZE)
-        .and_then(|r| r.as_words().get(1).copied())
-        .unwrap_or(0);
+    let frame = s.record(".nv.info", attr::FRAME_SIZE).and_then(|r| r.as_words().get(1).copied()).unwrap_or(0);
     let mut params: Vec<(u32, KernelParam)> = s
         .records(&kinfo)
         .iter()
@@ -149,7 +138,7 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         max_threads: (mt.len() == 3).then(|| [mt[0], mt[1], mt[2]]),
         // Classic cubins keep the count in the text flags, ptxas 13 in NUM_BARRIERS (one byte).
         num_barriers: s
-            .record(&kinfo, 0x4C)
+            .record(&kinfo, attr::NUM_BARRIERS)
             .and_then(|r| r.value.first().copied())
             .map_or(((text.flags >> 20) & 0x1f) as u32, u32::from),
         extra_records,
@@ -210,15 +199,14 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
         };
         check("sections".into(), names(&a).join(" "), names(&b).join(" "));
         for sb in b.sections.iter().filter(keep) {
-            let Some(sa) = a.section(&sb.name) else { continue };
+            let Some(sa) = a.section(&sb.name) else {
+                continue;
+            };
             let info = |s: &CubinSummary, x: &super::inspect::SectionSummary| -> String {
                 // sh_info holds a symbol index (text: plus the sm_50 register count in bits 24..),
                 // a section index (per-kernel info, constant bank, shared) or a count (symtab).
                 if x.name.starts_with(".text.") {
-                    let sym = s
-                        .symbols
-                        .get((x.info & 0xff_ffff) as usize)
-                        .map_or("?", |y| y.name.as_str());
+                    let sym = s.symbols.get((x.info & 0xff_ffff) as usize).map_or("?", |y| y.name.as_str());
                     if same_code {
                         format!("sym {sym} regs {}", x.info >> 24)
                     } else {
@@ -228,9 +216,7 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
                     let first = s.symbols.get(x.info as usize).map_or("?", |y| y.name.as_str());
                     format!("first global {first}")
                 } else if x.info != 0 {
-                    s.sections
-                        .get(x.info as usize - 1)
-                        .map_or("?".into(), |y| y.name.clone())
+                    s.sections.get(x.info as usize - 1).map_or("?".into(), |y| y.name.clone())
                 } else {
                     "0".into()
                 }
@@ -256,11 +242,7 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
                 && !sb.name.starts_with(".nv.info")
                 && (same_code || !code_sized)
             {
-                check(
-                    format!("section {} size", sb.name),
-                    format!("{:#x}", sa.size),
-                    format!("{:#x}", sb.size),
-                );
+                check(format!("section {} size", sb.name), format!("{:#x}", sa.size), format!("{:#x}", sb.size));
             }
         }
         let syms = |s: &CubinSummary| -> Vec<String> {
@@ -269,10 +251,7 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
                 .filter(|y| !(is_ptxas_only_symbol(&y.name) || y.name.is_empty() && y.section.is_none()))
                 .map(|y| {
                     let size = if same_code { y.size } else { 0 };
-                    format!(
-                        "{}:{}/{}/{:#x}/{:?}/{size:#x}",
-                        y.name, y.bind, y.kind, y.other, y.section
-                    )
+                    format!("{}:{}/{}/{:#x}/{:?}/{size:#x}", y.name, y.bind, y.kind, y.other, y.section)
                 })
                 .collect()
         };
@@ -284,11 +263,8 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
             s.segments
                 .iter()
                 .map(|p| {
-                    let secs: Vec<&String> = p
-                        .sections
-                        .iter()
-                        .filter(|n| !PTXAS_ONLY_SECTIONS.contains(&n.as_str()))
-                        .collect();
+                    let secs: Vec<&String> =
+                        p.sections.iter().filter(|n| !PTXAS_ONLY_SECTIONS.contains(&n.as_str())).collect();
                     format!("{}:{:#x}:{:?}:align{}", p.p_type, p.flags, secs, p.align)
                 })
                 .collect()
@@ -299,32 +275,20 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
         // ptxas 13 moved the barrier count from the text flags (bits 20..24)
         // to a NUM_BARRIERS record; compare the flags without it, and the
         // count wherever each file keeps it.
-        let flags = |s: &CubinSummary| {
-            s.section(&text)
-                .map(|t| format!("{:#x}", t.flags & !(0x1f << 20)))
-                .unwrap_or_default()
-        };
+        let flags =
+            |s: &CubinSummary| s.section(&text).map(|t| format!("{:#x}", t.flags & !(0x1f << 20))).unwrap_or_default();
         check(format!("{text} flags"), flags(&a), flags(&b));
         let barriers = |s: &CubinSummary| {
             let from_flags = s.section(&text).map_or(0, |t| (t.flags >> 20) & 0x1f);
             // NUM_BARRIERS is a one-byte (BVAL) record.
-            let record = s
-                .record(&format!(".nv.info.{name}"), 0x4C)
-                .and_then(|r| r.value.first().copied());
+            let record =
+                s.record(&format!(".nv.info.{name}"), attr::NUM_BARRIERS).and_then(|r| r.value.first().copied());
             record.map_or(from_flags, u64::from).to_string()
         };
         check(format!("{text} barriers"), barriers(&a), barriers(&b));
         let ksym = |s: &CubinSummary| {
             s.symbol(&name)
-                .map(|y| {
-                    format!(
-                        "{}/{}/{:#x}/{:#x}",
-                        y.bind,
-                        y.kind,
-                        y.other,
-                        if same_code { y.size } else { 0 }
-                    )
-                })
+                .map(|y| format!("{}/{}/{:#x}/{:#x}", y.bind, y.kind, y.other, if same_code { y.size } else { 0 }))
                 .unwrap_or_default()
         };
         check(format!("symbol {name}"), ksym(&a), ksym(&b));
@@ -339,13 +303,7 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
                 .filter(|r| !(r.attr == 0x1E && r.as_words() == [0]))
                 // CUDA 13 drops MAX_STACK_SIZE and writes its own API version.
                 .filter(|r| full || (r.attr != attr::MAX_STACK_SIZE && r.attr != attr::CUDA_API_VERSION))
-                .map(|r| {
-                    if same_code || !CODE_DEPENDENT_ATTRS.contains(&r.attr) {
-                        s.record_text(r)
-                    } else {
-                        r.name()
-                    }
-                })
+                .map(|r| if same_code || !CODE_DEPENDENT_ATTRS.contains(&r.attr) { s.record_text(r) } else { r.name() })
                 .collect()
         };
         let full = depth == Depth::Full;
@@ -375,7 +333,9 @@ pub fn listing_instructions(listing: &str) -> Vec<(u32, String)> {
             pending.push(label.to_string());
             continue;
         }
-        let Some(rest) = t.strip_prefix("/*") else { continue };
+        let Some(rest) = t.strip_prefix("/*") else {
+            continue;
+        };
         let Some(end) = rest.find("*/") else { continue };
         let Ok(offset) = u32::from_str_radix(rest[..end].trim(), 16) else {
             continue;

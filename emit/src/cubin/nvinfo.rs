@@ -49,6 +49,9 @@ pub mod attr {
     pub const CBANK_PARAM_SIZE: u8 = 0x19;
     /// u16 `-maxrregcount` limit (0xFF when none).
     pub const MAXREG_COUNT: u8 = 0x1B;
+    /// One byte: named barriers the kernel uses (ptxas 13 writes it for every kernel with a
+    /// `BAR`, e.g. `02 4c 01 00` after MAXREG_COUNT for one `bar.sync 0`).
+    pub const NUM_BARRIERS: u8 = 0x4C;
     /// u32 byte offsets of every `EXIT`.
     pub const EXIT_INSTR_OFFSETS: u8 = 0x1C;
     /// (function symbol, maximum stack bytes including callees).
@@ -115,44 +118,32 @@ pub struct Record {
 impl Record {
     /// A record without value.
     pub fn nval(attr: u8) -> Record {
-        Record {
-            format: Format::Nval,
-            attr,
-            value: Vec::new(),
-        }
+        Record { format: Format::Nval, attr, value: Vec::new() }
+    }
+
+    /// A record with a one-byte value.
+    pub fn bval(attr: u8, v: u8) -> Record {
+        Record { format: Format::Bval, attr, value: vec![v] }
     }
 
     /// A record with a u16 value.
     pub fn hval(attr: u8, v: u16) -> Record {
-        Record {
-            format: Format::Hval,
-            attr,
-            value: v.to_le_bytes().to_vec(),
-        }
+        Record { format: Format::Hval, attr, value: v.to_le_bytes().to_vec() }
     }
 
     /// A record whose payload is a list of u32.
     pub fn words(attr: u8, words: &[u32]) -> Record {
-        Record {
-            format: Format::Sval,
-            attr,
-            value: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-        }
+        Record { format: Format::Sval, attr, value: words.iter().flat_map(|w| w.to_le_bytes()).collect() }
     }
 
     /// The payload read as little-endian u32 words (a trailing partial word is dropped).
     pub fn as_words(&self) -> Vec<u32> {
-        self.value
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        self.value.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
     }
 
     /// The attribute's name (`REGCOUNT`), or its code in hex.
     pub fn name(&self) -> String {
-        attr::name(self.attr)
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("0x{:02x}", self.attr))
+        attr::name(self.attr).map(str::to_string).unwrap_or_else(|| format!("0x{:02x}", self.attr))
     }
 
     /// Appends the record's bytes.
@@ -162,10 +153,9 @@ impl Record {
         match self.format {
             Format::Nval => out.extend([0, 0]),
             Format::Bval => out.extend([self.value.first().copied().unwrap_or(0), 0]),
-            Format::Hval => out.extend([
-                self.value.first().copied().unwrap_or(0),
-                self.value.get(1).copied().unwrap_or(0),
-            ]),
+            Format::Hval => {
+                out.extend([self.value.first().copied().unwrap_or(0), self.value.get(1).copied().unwrap_or(0)])
+            }
             Format::Sval => {
                 // Callers build payloads of a few dozen bytes; a u16 size always fits.
                 out.extend((self.value.len() as u16).to_le_bytes());
@@ -227,11 +217,7 @@ pub fn kparam_info(ordinal: u16, offset: u16, size: u32) -> Record {
     value.extend(ordinal.to_le_bytes());
     value.extend(offset.to_le_bytes());
     value.extend(kparam_word(size).to_le_bytes());
-    Record {
-        format: Format::Sval,
-        attr: attr::KPARAM_INFO,
-        value,
-    }
+    Record { format: Format::Sval, attr: attr::KPARAM_INFO, value }
 }
 
 #[cfg(test)]
@@ -245,16 +231,8 @@ mod tests {
             Record::nval(attr::SW1850030_WAR),
             Record::hval(attr::MAXREG_COUNT, 0xff),
             kparam_info(1, 8, 4),
-            Record {
-                format: Format::Sval,
-                attr: 0x66,
-                value: vec![1, 2, 3],
-            },
-            Record {
-                format: Format::Bval,
-                attr: 0x6D,
-                value: vec![0],
-            },
+            Record { format: Format::Sval, attr: 0x66, value: vec![1, 2, 3] },
+            Record { format: Format::Bval, attr: 0x6D, value: vec![0] },
         ];
         let bytes = encode_all(&recs);
         assert_eq!(bytes.len() % 4, 0);

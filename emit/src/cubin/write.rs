@@ -27,12 +27,8 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     let cbank = || Record::words(attr::PARAM_CBANK, &[const0_sym, base | (pbytes << 16)]);
     let cbank_size = || Record::hval(attr::CBANK_PARAM_SIZE, pbytes as u16);
     // ptxas lists the parameters last to first.
-    let kparams = k
-        .params
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, p)| nvinfo::kparam_info(i as u16, p.offset as u16, p.size));
+    let kparams =
+        k.params.iter().enumerate().rev().map(|(i, p)| nvinfo::kparam_info(i as u16, p.offset as u16, p.size));
     let has_params = !k.params.is_empty();
 
     let mut out = vec![Record::words(attr::CUDA_API_VERSION, &[CUDA_VERSION])];
@@ -46,6 +42,11 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     }
     out.extend(kparams);
     out.push(Record::hval(attr::MAXREG_COUNT, 0xff));
+    // sm_90: ptxas 13.5 declares the barrier count in NUM_BARRIERS (its text flags no longer
+    // carry it); the flags keep it too, as ptxas 11.8 wrote them, so either reader finds it.
+    if k.arch == CubinArch::Sm90 && k.num_barriers > 0 {
+        out.push(Record::bval(attr::NUM_BARRIERS, k.num_barriers as u8));
+    }
     if !k.warp_wide_offsets.is_empty() {
         out.push(Record::words(attr::INT_WARP_WIDE_INSTR_OFFSETS, &k.warp_wide_offsets));
     }
@@ -315,23 +316,11 @@ pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
         CubinArch::Sm90 => {
             segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
-            segs.push(seg(
-                elf::PT_LOAD,
-                rx,
-                text_off,
-                k.code.len() as u64,
-                k.code.len() as u64,
-            ));
+            segs.push(seg(elf::PT_LOAD, rx, text_off, k.code.len() as u64, k.code.len() as u64));
             if has_shared {
                 segs.push(shared_seg);
             }
-            segs.push(seg(
-                elf::PT_LOAD,
-                r,
-                const0_off,
-                const0.len() as u64,
-                const0.len() as u64,
-            ));
+            segs.push(seg(elf::PT_LOAD, r, const0_off, const0.len() as u64, const0.len() as u64));
         }
         CubinArch::Sm50 => {
             // One segment spans the constant bank and the code that follows it.

@@ -45,6 +45,8 @@ pub enum MOp {
     Mem { base: Reg, width: u8, offset: i32, ubase: Option<u8> },
     /// A uniform register `UR4` (not allocated: fixed by the target's conventions).
     UReg(u8),
+    /// A convergence barrier register `B0`..`B15` (sm_90 `BSSY`/`BSYNC`).
+    BReg(u8),
     /// A special register (`SR_TID.X`).
     SReg(&'static str),
     /// A branch target, resolved to an address at emission.
@@ -255,6 +257,9 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
             s.push(']');
         }
         MOp::SReg(name) => s.push_str(name),
+        MOp::BReg(n) => {
+            let _ = write!(s, "B{n}");
+        }
         MOp::UReg(63) => s.push_str("URZ"),
         MOp::UReg(n) => {
             let _ = write!(s, "UR{n}");

@@ -15,6 +15,7 @@ use atomc::{pipeline, Target};
 use atomc_emit::oracle::{self, Sm, Tool};
 use atomc_emit::sass::hazard::{self, Slot};
 use atomc_emit::sass::roles::roles;
+use atomc_emit::sass::latency::{sm90_yield_hint, Timing};
 use atomc_emit::sass::Arch;
 
 fn arch_of(t: Target) -> &'static Arch {
@@ -246,4 +247,48 @@ fn atomc_sm90_code_is_clean() {
 #[test]
 fn atomc_sm50_code_is_clean() {
     atomc_clean(Target::Sm50);
+}
+
+/// Instructions of `slots` whose yield hint differs from [`sm90_yield_hint`], and how many were
+/// compared. Fixed latency: a register or predicate result not among the variable-latency classes.
+fn yield_disagreements(arch: &Arch, slots: &[Slot]) -> (usize, usize) {
+    let (mut compared, mut differ) = (0, 0);
+    for s in slots {
+        let Some(i) = &s.instr else { continue };
+        let mnemonic = arch.forms[i.form as usize].mnemonic;
+        if mnemonic == "NOP" {
+            continue;
+        }
+        let fixed = !roles(arch, i).writes.is_empty() && !hazard::variable_result(Timing::Sm90, mnemonic);
+        compared += 1;
+        differ += usize::from(s.sched.yield_ != sm90_yield_hint(fixed, s.sched.stall));
+    }
+    (compared, differ)
+}
+
+/// The sm_90 yield hint follows ptxas 13.5's rule: set on every instruction atomc emits exactly
+/// as the rule says, and the rule agrees with ptxas's own bits on nearly all of its code.
+#[test]
+fn sm90_yield_hint_as_ptxas_sets_it() {
+    let arch = arch_of(Target::Sm90);
+    let (kernels, _) = atomc_kernels(Target::Sm90);
+    let (mut compared, mut differ) = (0, 0);
+    for (_, slots) in &kernels {
+        let (c, d) = yield_disagreements(arch, slots);
+        compared += c;
+        differ += d;
+    }
+    println!("atomc sm_90: yield hint differs from the rule on {differ} of {compared} instructions");
+    assert!(compared > 1000 && differ == 0);
+    if !tools_for(Target::Sm90) {
+        return;
+    }
+    let (mut compared, mut differ) = (0, 0);
+    for (_, slots) in ptxas_kernels(Target::Sm90) {
+        let (c, d) = yield_disagreements(arch, &slots);
+        compared += c;
+        differ += d;
+    }
+    println!("ptxas 13 sm_90: yield hint differs from the rule on {differ} of {compared} instructions");
+    assert!(compared > 1000 && differ * 100 <= compared * 3, "{differ}/{compared}");
 }

@@ -7,7 +7,7 @@ mod layout;
 mod reconverge;
 pub mod schedule;
 
-use crate::sass::latency::Timing;
+use crate::sass::latency::{sm90_yield_hint, Timing};
 use crate::sass::{Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, Latency, MOp, SassInst};
 use atomc_lower::vcode::BlockId;
@@ -59,7 +59,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         let text = p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len)));
         let mut ins = assemble(arch, &text, addr)?;
         let s = sched[i];
-        ins.sched = Sched { stall: s.stall, yield_: false, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
+        let yield_ = arch.name == "sm_90" && sm90_yield_hint(matches!(p.inst.latency, Latency::Fixed(_)), s.stall);
+        ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
@@ -67,7 +68,10 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     }
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
-    instrs.push(assemble(arch, &format!("BRA 0x{self_target:x} ;"), self_addr)?);
+    let mut end = assemble(arch, &format!("BRA 0x{self_target:x} ;"), self_addr)?;
+    // Never issued: ptxas gives it stall 0 and no yield hint.
+    end.sched = Sched { stall: 0, ..Sched::default() };
+    instrs.push(end);
     while !arch.is_padded(instrs.len()) {
         let addr = arch.instr_addr(instrs.len());
         instrs.push(assemble(arch, "NOP ;", addr)?);

@@ -169,7 +169,7 @@ pub struct Report {
 
 /// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
 /// classes for which ptxas always sets a write scoreboard when the result is used).
-fn variable_result(timing: Timing, mnemonic: &str) -> bool {
+pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
     const COMMON: &[&str] = &[
         "ATOM", "ATOMS", "ATOMG", "LDG", "LDS", "LDL", "LD", "S2R", "SHFL", "POPC", "FLO", "SUATOM", "SULD", "MUFU",
     ];

@@ -57,6 +57,17 @@ pub const OTHER: u8 = 6;
 /// predicated branch sooner than 13 cycles after the compare (sm_90 and sm_50 alike).
 pub const PRED_TO_GUARD: u8 = 13;
 
+/// The yield hint of an sm_90 control word (bit 45). ptxas 13.5 sets it, over the 2,900
+/// instructions of its code for atomc's interpret and bench kernels, on every variable-latency
+/// and control instruction with a stall (LDC 292/292, EXIT 108/108, STG 77/77, ATOMG 63/63,
+/// BSSY/BSYNC 19/19, BAR 6/6, a branch with stall 5: 36/36), on every fixed-latency instruction
+/// that stalls 1 cycle (661/661) and most that stall 2 (231/247), and on none that stall 3 or
+/// more (IMAD 0/61, ISETP 0/42 at 3..13) or 0 (the end-of-kernel self-branch, ERRBAR).
+/// Mesa's NAK likewise sets it on barriers and `BSYNC`. sm_50 code keeps the bit clear.
+pub fn sm90_yield_hint(fixed_latency: bool, stall: u8) -> bool {
+    stall >= 1 && (!fixed_latency || stall <= 2)
+}
+
 /// The timing facts of one target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timing {

@@ -69,8 +69,11 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
     let mut end = assemble(arch, &format!("BRA 0x{self_target:x} ;"), self_addr)?;
-    // Never issued: ptxas gives it stall 0 and no yield hint.
-    end.sched = Sched { stall: 0, ..Sched::default() };
+    // Never issued: ptxas 13.5 gives it stall 0 and no yield hint on sm_90 (nvdisasm then prints
+    // `BRA 0xa0;`); ptxas 11.8's sm_50 code keeps the default.
+    if arch.name == "sm_90" {
+        end.sched = Sched { stall: 0, ..Sched::default() };
+    }
     instrs.push(end);
     while !arch.is_padded(instrs.len()) {
         let addr = arch.instr_addr(instrs.len());

@@ -492,8 +492,16 @@ impl Isel<'_> {
                 self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)], Latency::Variable));
             }
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint if from == Type::I32 && to == Type::F32 => {
-                let opc = if op == ConvOp::FcvtFromSint { "I2F" } else { "I2F.U32" };
-                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+                let signed = op == ConvOp::FcvtFromSint;
+                if self.target.name == "sm_90" {
+                    // ptxas 13.5 converts with the fixed-latency I2FP (`I2FP.F32.S32 R0, R5`, read
+                    // by an FADD 5 cycles later, no scoreboard); sm_90 has no plain I2F.F32 form.
+                    let opc = if signed { "I2FP.F32.S32" } else { "I2FP.F32.U32" };
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Fixed(6)));
+                } else {
+                    let opc = if signed { "I2F" } else { "I2F.U32" };
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+                }
             }
             ConvOp::FcvtToSint | ConvOp::FcvtToUint if from == Type::F32 && to == Type::I32 => {
                 let opc = if op == ConvOp::FcvtToSint { "F2I.TRUNC.NTZ" } else { "F2I.U32.TRUNC.NTZ" };

@@ -1,0 +1,6 @@
+//! atomc-fuzz: a differential fuzzer for atomc (placeholder docs; see below).
+
+pub mod check;
+pub mod gen;
+mod guard;
+pub mod rng;

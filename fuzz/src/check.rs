@@ -160,26 +160,29 @@ pub fn check(seed: u64, opts: &Options) -> Report {
 }
 
 fn run_stages(report: &mut Report, opts: &Options) {
-    let (func, spec) = match reference(&report.program) {
+    match reference(&report.program) {
         Ok((func, line, spec)) => {
             report.run_line = Some(line);
             report.stages.push(("interpret".into(), Verdict::Ok));
-            (func, spec)
+            report.stages.extend(check_kernel(&func, &spec, opts));
         }
-        Err(v) => {
-            report.stages.push(("interpret".into(), v));
-            return;
-        }
-    };
+        Err(v) => report.stages.push(("interpret".into(), v)),
+    }
+}
+
+/// The stages after the interpreter, for any kernel with a run line whose checks its interpreted
+/// run passes (a generated one, or a reproducer filetest).
+pub fn check_kernel(func: &Function, spec: &RunSpec, opts: &Options) -> Vec<(String, Verdict)> {
+    let mut stages = Vec::new();
     let mut cubins: Vec<(String, Vec<u8>)> = Vec::new();
     for (target, sm) in SASS {
         let (v, cubin) = compile(&func, target, Emit::Cubin);
-        report.stages.push((format!("atomc {target} cubin"), v));
+        stages.push((format!("atomc {target} cubin"), v));
         if let Some(Output::Binary(b)) = cubin {
             cubins.push((format!("atomc {target}"), b));
         }
         let (v, ptx) = compile(&func, target, Emit::Ptx);
-        report.stages.push((format!("atomc {target} ptx"), v));
+        stages.push((format!("atomc {target} ptx"), v));
         if !opts.ptxas {
             continue;
         }
@@ -196,12 +199,12 @@ fn run_stages(report: &mut Report, opts: &Options) {
             },
             _ => Verdict::Skipped("no PTX".into()),
         };
-        report.stages.push((format!("ptxas {target}"), verdict));
+        stages.push((format!("ptxas {target}"), verdict));
     }
     for p in VISA {
         let target = Target::Visa(p);
         let (v, _) = compile(&func, target, Emit::Isa);
-        report.stages.push((format!("atomc {target} isa"), v));
+        stages.push((format!("atomc {target} isa"), v));
         if opts.genx {
             let (v, text) = compile(&func, target, Emit::Visaasm);
             let verdict = match (v, text) {
@@ -216,10 +219,11 @@ fn run_stages(report: &mut Report, opts: &Options) {
                 }
                 (v, _) => Verdict::Skipped(format!("no vISA text ({})", v.class())),
             };
-            report.stages.push((format!("GenX_IR {target}"), verdict));
+            stages.push((format!("GenX_IR {target}"), verdict));
         }
     }
     let _ = (spec, cubins);
+    stages
 }
 
 /// Parses and verifies the kernel, interprets it, and writes the run line's checks from the

@@ -4,3 +4,4 @@ pub mod check;
 pub mod gen;
 mod guard;
 pub mod rng;
+pub mod run;

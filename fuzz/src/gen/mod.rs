@@ -246,14 +246,18 @@ pub fn generate(seed: u64) -> Program {
         base(&mut t, pvals[4], 8 * PRIVATE_SLOTS as i64),
     ];
     let tkbase = base(&mut t, pvals[5], 8);
-    let zero = t.iconst(Ty::I32, 0);
-    let sbase = t.def(
-        Ty::PtrShared,
-        true,
-        format_args!("bitcast.ptr.shared {zero}"),
-    );
-    let mut own = Vec::new();
-    for size in [4, 8] {
+    // Without shared memory nothing is addressed through these; `tid` stands in.
+    let (mut sbase, mut own) = (tid, vec![tid, tid]);
+    if features.shared {
+        let zero = t.iconst(Ty::I32, 0);
+        sbase = t.def(
+            Ty::PtrShared,
+            true,
+            format_args!("bitcast.ptr.shared {zero}"),
+        );
+        own.clear();
+    }
+    for size in [4, 8].into_iter().filter(|_| features.shared) {
         // The thread's own element, less the array's offset (a constant address offset).
         let s = t.iconst(Ty::I32, size);
         let off = t.def(Ty::I32, false, format_args!("imul {tid}, {s}"));

@@ -99,6 +99,13 @@ impl Program<'_> {
     }
 }
 
+/// `new` of a read-modify-write of type `ty`: `op(old, x)` with the interpreter's semantics
+/// (wrapping integers, the float rules of `float.rs`). For emulators of machine atomics, so
+/// that they agree with the interpreter by construction.
+pub fn rmw(op: crate::RmwOp, ty: crate::Type, old: u64, x: u64) -> u64 {
+    arith::rmw(op, ty, old, x)
+}
+
 /// Decodes and launches a kernel (see [`Program::launch`]).
 pub fn run_kernel(
     func: &Function,

@@ -73,6 +73,8 @@ pub struct Options {
     pub ptxas: bool,
     /// Hand atomc's vISA text to GenX_IR.
     pub genx: bool,
+    /// Run the cubins on the SASS emulator (only with the `emu` feature; ignored without it).
+    pub emu: bool,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
         Options {
             ptxas: true,
             genx: false,
+            emu: cfg!(feature = "emu"),
         }
     }
 }
@@ -164,15 +167,23 @@ fn run_stages(report: &mut Report, opts: &Options) {
         Ok((func, line, spec)) => {
             report.run_line = Some(line);
             report.stages.push(("interpret".into(), Verdict::Ok));
-            report.stages.extend(check_kernel(&func, &spec, opts));
+            report
+                .stages
+                .extend(check_kernel(&func, &spec, opts, report.program.seed));
         }
         Err(v) => report.stages.push(("interpret".into(), v)),
     }
 }
 
 /// The stages after the interpreter, for any kernel with a run line whose checks its interpreted
-/// run passes (a generated one, or a reproducer filetest).
-pub fn check_kernel(func: &Function, spec: &RunSpec, opts: &Options) -> Vec<(String, Verdict)> {
+/// run passes (a generated one, or a reproducer filetest). `seed` seeds the emulator's random
+/// schedule.
+pub fn check_kernel(
+    func: &Function,
+    spec: &RunSpec,
+    opts: &Options,
+    seed: u64,
+) -> Vec<(String, Verdict)> {
     let mut stages = Vec::new();
     let mut cubins: Vec<(String, Vec<u8>)> = Vec::new();
     for (target, sm) in SASS {
@@ -222,7 +233,12 @@ pub fn check_kernel(func: &Function, spec: &RunSpec, opts: &Options) -> Vec<(Str
             stages.push((format!("GenX_IR {target}"), verdict));
         }
     }
-    let _ = (spec, cubins);
+    #[cfg(feature = "emu")]
+    if opts.emu {
+        stages.extend(crate::emu_stage::run(func, spec, &cubins, seed));
+    }
+    #[cfg(not(feature = "emu"))]
+    let _ = (spec, cubins, seed);
     stages
 }
 

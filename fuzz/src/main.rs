@@ -1,7 +1,7 @@
 //! `atomc-fuzz`: the long run of the differential fuzzer (see `docs/fuzzing.md`).
 //!
 //! ```text
-//! atomc-fuzz [--seeds A..B] [--jobs N] [--no-ptxas] [--genx] [--print SEED] [--verbose]
+//! atomc-fuzz [--seeds A..B] [--jobs N] [--no-ptxas] [--no-emu] [--genx] [--print SEED] [--verbose]
 //! ```
 //!
 //! Prints every failing seed with its stage, error, kernel and run line (as a filetest ready to
@@ -46,9 +46,10 @@ fn parse_args() -> Result<Args, String> {
             "--print" => a.print = Some(value("--print")?.parse().map_err(|e| format!("--print: {e}"))?),
             "--no-ptxas" => a.opts.ptxas = false,
             "--genx" => a.opts.genx = true,
+            "--no-emu" => a.opts.emu = false,
             "--verbose" => a.verbose = true,
             "-h" | "--help" => {
-                return Err("usage: atomc-fuzz [--seeds A..B] [--jobs N] [--no-ptxas] [--genx] [--print SEED] [--verbose]".into())
+                return Err("usage: atomc-fuzz [--seeds A..B] [--jobs N] [--no-ptxas] [--no-emu] [--genx] [--print SEED] [--verbose]".into())
             }
             other => return Err(format!("unknown argument `{other}` (try --help)")),
         }

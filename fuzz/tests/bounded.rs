@@ -173,7 +173,7 @@ fn reproducers() {
                         continue;
                     }
                 };
-                for (stage, v) in check_kernel(&func, &spec, &opts) {
+                for (stage, v) in check_kernel(&func, &spec, &opts, 0) {
                     if !v.is_failure() {
                         continue;
                     }

@@ -17,6 +17,10 @@ struct Args {
     jobs: usize,
     opts: Options,
     print: Option<u64>,
+    /// A filetest to check instead of generated kernels (each function with each run line).
+    file: Option<String>,
+    /// With `--file`: also print atomc's PTX for sm_90.
+    ptx: bool,
     verbose: bool,
 }
 
@@ -29,6 +33,8 @@ fn parse_args() -> Result<Args, String> {
         jobs,
         opts: Options::default(),
         print: None,
+        file: None,
+        ptx: false,
         verbose: false,
     };
     let mut it = std::env::args().skip(1);
@@ -44,6 +50,8 @@ fn parse_args() -> Result<Args, String> {
             }
             "--jobs" => a.jobs = value("--jobs")?.parse().map_err(|e| format!("--jobs: {e}"))?,
             "--print" => a.print = Some(value("--print")?.parse().map_err(|e| format!("--print: {e}"))?),
+            "--file" => a.file = Some(value("--file")?),
+            "--ptx" => a.ptx = true,
             "--no-ptxas" => a.opts.ptxas = false,
             "--genx" => a.opts.genx = true,
             "--no-emu" => a.opts.emu = false,
@@ -65,6 +73,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &args.file {
+        return check_file(path, &args);
+    }
     if let Some(seed) = args.print {
         let r = atomc_fuzz::check::check(seed, &args.opts);
         print!("{}", r.filetest());
@@ -112,5 +123,60 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// `--file`: every function of a filetest with each of its run lines through the stages.
+fn check_file(path: &str, args: &Args) -> ExitCode {
+    let src = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let file = match atomc_filetests::testfile::TestFile::scan(&src) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    for range in &file.funcs {
+        let func = match atomc::ir::parse::parse(&file.func_text(range)) {
+            Ok(mut fs) if fs.len() == 1 => fs.remove(0),
+            _ => {
+                eprintln!("{path}: a function does not parse");
+                return ExitCode::from(2);
+            }
+        };
+        if args.ptx {
+            match atomc::compile(&func, atomc::Target::Sm90, atomc::Emit::Ptx) {
+                Ok(atomc::Output::Text(t)) => println!("{t}"),
+                other => println!("no PTX: {other:?}"),
+            }
+        }
+        for line in file
+            .func_comments(range)
+            .filter_map(|c| c.text.strip_prefix("run:"))
+        {
+            let spec = match atomc::ir::interp::parse_run_line(&func, line) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("{path}: %{}: {e}", func.name);
+                    return ExitCode::from(2);
+                }
+            };
+            for (stage, v) in atomc_fuzz::check::check_kernel(&func, &spec, &args.opts, 0) {
+                failed |= v.is_failure();
+                println!("%{}: {stage}: {} {}", func.name, v.class(), v.detail());
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }

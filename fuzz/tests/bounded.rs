@@ -16,7 +16,7 @@ use atomc_fuzz::check::{check_kernel, Options, Verdict};
 
 /// Seeds of the bounded run: sized (by measurement, see `docs/fuzzing.md`) to stay well under a
 /// minute in a debug build on two cores.
-const SEEDS: std::ops::Range<u64> = 0..160;
+const SEEDS: std::ops::Range<u64> = 0..100;
 
 /// Known failures: (seed, or `u64::MAX` for a reproducer file named in the stage column; stage;
 /// a piece of the error text; why). Every listed failure must still fail, every other must not.
@@ -24,43 +24,162 @@ const KNOWN: &[(u64, &str, &str, &str)] = &[
     (
         u64::MAX,
         "fuzz-i2f-sm90.atom: atomc sm_90 cubin",
-        "modifiers of `I2F` fit no form of I2F",
+        "fit no form of I2F",
         I2F,
     ),
     (
-        8,
-        "atomc sm_90 cubin",
-        "modifiers of `I2F` fit no form of I2F",
-        I2F,
+        u64::MAX,
+        "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 round-robin",
+        "memory differs",
+        EMU_PTXAS,
     ),
     (
-        16,
-        "atomc sm_90 cubin",
-        "modifiers of `I2F` fit no form of I2F",
-        I2F,
+        u64::MAX,
+        "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 random",
+        "memory differs",
+        EMU_PTXAS,
     ),
     (
-        34,
-        "atomc sm_90 cubin",
-        "modifiers of `I2F` fit no form of I2F",
-        I2F,
+        u64::MAX,
+        "fuzz-emu-ptxas-random-oob.atom: emu atomc sm_90 random",
+        "timing hazard",
+        HAZARD,
     ),
     (
-        63,
-        "atomc sm_90 cubin",
-        "modifiers of `I2F` fit no form of I2F",
-        I2F,
+        u64::MAX,
+        "fuzz-emu-ptxas-random-oob.atom: emu ptxas sm_90 random",
+        "out of bounds",
+        EMU_PTXAS,
     ),
     (
-        120,
-        "atomc sm_90 cubin",
-        "modifiers of `I2F.U32` fit no form of I2F",
-        I2F,
+        u64::MAX,
+        "fuzz-sm50-barrier-after-if.atom: emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
     ),
+    (
+        u64::MAX,
+        "fuzz-sm50-barrier-after-if.atom: emu atomc sm_50 random",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm90-scoreboard-wait-too-soon.atom: emu atomc sm_90 round-robin",
+        "timing hazard",
+        HAZARD,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm90-scoreboard-wait-too-soon.atom: emu atomc sm_90 random",
+        "timing hazard",
+        HAZARD,
+    ),
+    (2, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (3, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (4, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (6, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (8, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (
+        9,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (9, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (16, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (18, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (23, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (23, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (32, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (34, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (35, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (36, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (37, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        37,
+        "emu ptxas sm_90 round-robin",
+        "memory differs",
+        EMU_PTXAS,
+    ),
+    (37, "emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
+    (38, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (40, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (41, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (42, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (43, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (48, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (50, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (53, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (54, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (55, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (55, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (56, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (57, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (58, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (59, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (60, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (62, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (63, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (64, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (65, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (67, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (67, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (69, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (70, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        70,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (70, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (76, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (76, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (79, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (79, "emu ptxas sm_90 random", "out of bounds", EMU_PTXAS),
+    (80, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (86, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        86,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (86, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (87, "emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
+    (88, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        90,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (90, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (97, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (97, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (98, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        99,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (99, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
 ];
 
-/// sm_90: `fcvt_from_sint`/`fcvt_from_uint` i32 → f32 select an `I2F` the encoder cannot encode.
+/// sm_90: `fcvt_from_sint`/`fcvt_from_uint` i32 → f32 select an `I2F` the encoder cannot encode
+/// (fuzz-i2f-sm90.atom).
 const I2F: &str = "sm_90 I2F from i32 is unencodable";
+/// sm_50: a barrier after a divergent `if` runs before the warp reconverges
+/// (fuzz-sm50-barrier-after-if.atom).
+const BAR50: &str = "sm_50 barrier in divergent code";
+/// sm_90: atomc's schedule waits on a scoreboard one cycle after it was set; its own hazard
+/// model needs two (fuzz-sm90-scoreboard-wait-too-soon.atom).
+const HAZARD: &str = "sm_90 scoreboard wait too soon";
+/// The emulator runs ptxas's code of a correct PTX wrong (fuzz-emu-ptxas-*.atom): an emulator
+/// bug, listed so the table stays complete.
+const EMU_PTXAS: &str = "emulator misruns ptxas's code";
 
 fn known(seed: u64, stage: &str, detail: &str) -> bool {
     KNOWN
@@ -154,6 +273,12 @@ fn reproducers() {
             problems.push(format!("{name}: does not scan"));
             continue;
         };
+        // A reproducer of a seed replays that seed's random emulator schedule.
+        let seed = src
+            .lines()
+            .find_map(|l| l.strip_prefix("; atomc-fuzz seed "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
         for range in &file.funcs {
             let func = match atomc::ir::parse::parse(&file.func_text(range)) {
                 Ok(mut fs) if fs.len() == 1 => fs.remove(0),
@@ -173,7 +298,7 @@ fn reproducers() {
                         continue;
                     }
                 };
-                for (stage, v) in check_kernel(&func, &spec, &opts, 0) {
+                for (stage, v) in check_kernel(&func, &spec, &opts, seed) {
                     if !v.is_failure() {
                         continue;
                     }

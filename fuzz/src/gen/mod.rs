@@ -19,7 +19,7 @@ mod stmt;
 mod text;
 
 use crate::rng::Rng;
-use slots::{Array, Phases, Slot, Space};
+use slots::{Array, Olds, Phases, Slot, Space};
 pub use text::{Text, Ty, Val};
 
 /// How a buffer's final contents are compared.
@@ -163,6 +163,7 @@ pub fn generate(seed: u64) -> Program {
                 class,
                 init,
                 phases: Phases::default(),
+                olds: Olds::Undecided,
             });
         }
     }
@@ -182,6 +183,7 @@ pub fn generate(seed: u64) -> Program {
             class,
             init,
             phases: Phases::default(),
+            olds: Olds::Undecided,
         });
     }
     let a32 = 8 * shared_count;

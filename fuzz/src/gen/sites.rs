@@ -1,7 +1,7 @@
 //! The straight-line statements: arithmetic, private atomics and plain accesses, contended
 //! updates (plain atomics and CAS loops), reads of settled shared data, fences.
 
-use super::slots::{binop_of, Class, Space, Uni};
+use super::slots::{binop_of, Class, Olds, Space, Uni};
 use super::{literal, Ctx, Gen, Ty, Val, MAX_TICKETS, PRIVATE_SLOTS};
 
 const INT_BINOPS: &[&str] = &[
@@ -373,7 +373,12 @@ impl Gen<'_> {
             .filter(|&i| {
                 self.slots[i].space == Space::Global || self.slots[i].phases.can_write(phase)
             })
+            // A ticket slot's one update has been written.
+            .filter(|&i| self.slots[i].olds != Olds::Ticket)
             .collect();
+        if cands.is_empty() {
+            return self.arith();
+        }
         let i = *self.rng.pick(&cands);
         if self.slots[i].space == Space::Shared {
             self.slots[i].phases.note_write(phase);
@@ -449,56 +454,77 @@ impl Gen<'_> {
         }
     }
 
-    /// An old value of a uniform slot: stored to this site's ticket range, fed to another slot
-    /// whose class commutes, or dropped. `from` is the slot it came from.
+    /// An old value of uniform slot `from`: stored to a ticket range (when this is the slot's
+    /// only update), fed to a global slot whose class commutes (the same target and op for every
+    /// update of the slot), or dropped, as the slot's [`Olds`] decides at its first update.
     fn use_ticket(&mut self, r: Val, ctx: Ctx, from: usize) {
-        if !ctx.in_loop && self.tickets < MAX_TICKETS && self.rng.chance(60) {
-            let bits = match r.ty {
-                Ty::F32 => self.t.def(Ty::I32, false, format_args!("bitcast.i32 {r}")),
-                _ => r,
-            };
-            let wide = match bits.ty {
-                Ty::I32 => self
-                    .t
-                    .def(Ty::I64, false, format_args!("uextend.i64 {bits}")),
-                _ => bits,
-            };
-            let offset = self.tickets * self.total_threads * 8;
-            self.tickets += 1;
-            let addr = self.address(self.tkbase, offset);
-            self.t.stmt(format_args!("store {wide}, {addr}"));
-            return;
+        if self.slots[from].olds == Olds::Undecided {
+            let targets: Vec<usize> = (0..self.slots.len())
+                .filter(|&i| {
+                    i != from
+                        && self.slots[i].class.reduces_tickets()
+                        && self.slots[i].space == Space::Global
+                })
+                .collect();
+            self.slots[from].olds =
+                if !ctx.in_loop && self.tickets < MAX_TICKETS && self.rng.chance(50) {
+                    Olds::Ticket
+                } else if !targets.is_empty() && self.rng.chance(60) {
+                    let target = *self.rng.pick(&targets);
+                    let op = *self.rng.pick(self.slots[target].class.rmw_ops());
+                    Olds::Reduce { target, op }
+                } else {
+                    Olds::Unused
+                };
         }
-        let phase = self.phase;
-        let cands: Vec<usize> = (0..self.slots.len())
-            .filter(|&i| i != from && self.slots[i].class.reduces_tickets())
-            .filter(|&i| {
-                self.slots[i].space == Space::Global || self.slots[i].phases.can_write(phase)
-            })
-            .collect();
-        if cands.is_empty() || self.rng.chance(30) {
-            return;
+        match self.slots[from].olds {
+            Olds::Ticket => {
+                let bits = match r.ty {
+                    Ty::F32 => self.t.def(Ty::I32, false, format_args!("bitcast.i32 {r}")),
+                    _ => r,
+                };
+                let wide = match bits.ty {
+                    Ty::I32 => self
+                        .t
+                        .def(Ty::I64, false, format_args!("uextend.i64 {bits}")),
+                    _ => bits,
+                };
+                let offset = self.tickets * self.total_threads * 8;
+                self.tickets += 1;
+                let addr = self.address(self.tkbase, offset);
+                self.t.stmt(format_args!("store {wide}, {addr}"));
+            }
+            Olds::Reduce { target, op } => {
+                let s = self.slots[target].clone();
+                // One fixed conversion, so every update feeds the same function of its old value.
+                let bits = match r.ty {
+                    Ty::F32 => self.t.def(Ty::I32, false, format_args!("bitcast.i32 {r}")),
+                    _ => r,
+                };
+                let x = match (bits.ty, s.ty) {
+                    (Ty::I32, Ty::I64) => {
+                        self.t
+                            .def(Ty::I64, false, format_args!("uextend.i64 {bits}"))
+                    }
+                    (Ty::I64, Ty::I32) => {
+                        self.t
+                            .def(Ty::I32, false, format_args!("ireduce.i32 {bits}"))
+                    }
+                    _ => bits,
+                };
+                let base = self.params[if s.ty == Ty::I32 { 0 } else { 1 }];
+                let addr = self.address(base, s.offset);
+                let scope = self.scope(s.space, true);
+                let order = self.order_rmw();
+                let tn = s.ty.name();
+                self.t.def(
+                    s.ty,
+                    false,
+                    format_args!("atomic_rmw.{tn} {op} {order} {scope} {addr}, {x}"),
+                );
+            }
+            Olds::Unused | Olds::Undecided => {}
         }
-        let i = *self.rng.pick(&cands);
-        if self.slots[i].space == Space::Shared {
-            self.slots[i].phases.note_write(phase);
-        }
-        let s = self.slots[i].clone();
-        let x = self.conv(r, s.ty);
-        let base = match s.space {
-            Space::Shared => self.sbase,
-            Space::Global => self.params[if s.ty == Ty::I32 { 0 } else { 1 }],
-        };
-        let addr = self.address(base, s.offset);
-        let scope = self.scope(s.space, true);
-        let order = self.order_rmw();
-        let op = *self.rng.pick(s.class.rmw_ops());
-        let tn = s.ty.name();
-        self.t.def(
-            s.ty,
-            false,
-            format_args!("atomic_rmw.{tn} {op} {order} {scope} {addr}, {x}"),
-        );
     }
 
     /// Sometimes (a quarter of the time) the arithmetic for doing `op` as a CAS loop, when the

@@ -117,6 +117,24 @@ pub struct Slot {
     /// The initial value (integer value; for `f32` the float's integer value).
     pub init: i64,
     pub phases: Phases,
+    /// For a [`Class::Uniform`] slot: what its old values feed, fixed at its first update. Only
+    /// the multiset of *all* the slot's old values is interleaving-independent, so every update
+    /// must send its old value to the same place the same way.
+    pub olds: Olds,
+}
+
+/// Where a uniform slot's old values go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Olds {
+    /// Not decided yet (no update written).
+    #[default]
+    Undecided,
+    /// Dropped by every update.
+    Unused,
+    /// Stored to one ticket range by the slot's only update (not in a loop).
+    Ticket,
+    /// Fed by every update to global slot `target` with `op`.
+    Reduce { target: usize, op: &'static str },
 }
 
 /// A per-thread array in shared memory (`B` elements, one per thread of the block).

@@ -187,12 +187,12 @@ pub fn check_kernel(
     let mut stages = Vec::new();
     let mut cubins: Vec<(String, Vec<u8>)> = Vec::new();
     for (target, sm) in SASS {
-        let (v, cubin) = compile(&func, target, Emit::Cubin);
+        let (v, cubin) = compile(func, target, Emit::Cubin);
         stages.push((format!("atomc {target} cubin"), v));
         if let Some(Output::Binary(b)) = cubin {
             cubins.push((format!("atomc {target}"), b));
         }
-        let (v, ptx) = compile(&func, target, Emit::Ptx);
+        let (v, ptx) = compile(func, target, Emit::Ptx);
         stages.push((format!("atomc {target} ptx"), v));
         if !opts.ptxas {
             continue;
@@ -214,10 +214,10 @@ pub fn check_kernel(
     }
     for p in VISA {
         let target = Target::Visa(p);
-        let (v, _) = compile(&func, target, Emit::Isa);
+        let (v, _) = compile(func, target, Emit::Isa);
         stages.push((format!("atomc {target} isa"), v));
         if opts.genx {
-            let (v, text) = compile(&func, target, Emit::Visaasm);
+            let (v, text) = compile(func, target, Emit::Visaasm);
             let verdict = match (v, text) {
                 (Verdict::Ok, Some(Output::Text(t))) => {
                     match oracle::genx_ir(oracle::GenxInput::Text(&t), p.name()) {

@@ -126,7 +126,7 @@ impl Gen<'_> {
     }
 
     fn order_rmw(&mut self) -> &'static str {
-        self.rng.pick(&[
+        *self.rng.pick(&[
             "relaxed", "relaxed", "acquire", "release", "acq_rel", "seq_cst",
         ])
     }
@@ -135,11 +135,11 @@ impl Gen<'_> {
     fn scope(&mut self, space: Space, contended: bool) -> &'static str {
         let sys = self.features.sys_scope;
         match space {
-            Space::Shared => self.rng.pick(&["cta", "gpu"]),
-            Space::Global if contended && self.grid > 1 && sys => self.rng.pick(&["gpu", "sys"]),
+            Space::Shared => *self.rng.pick(&["cta", "gpu"]),
+            Space::Global if contended && self.grid > 1 && sys => *self.rng.pick(&["gpu", "sys"]),
             Space::Global if contended && self.grid > 1 => "gpu",
-            Space::Global if sys => self.rng.pick(&["cta", "gpu", "gpu", "sys"]),
-            Space::Global => self.rng.pick(&["cta", "gpu"]),
+            Space::Global if sys => *self.rng.pick(&["cta", "gpu", "gpu", "sys"]),
+            Space::Global => *self.rng.pick(&["cta", "gpu"]),
         }
     }
 

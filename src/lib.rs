@@ -15,6 +15,8 @@ pub mod pipeline;
 
 pub mod bench;
 
+pub mod emulate;
+
 #[cfg(feature = "gpu")]
 pub mod gpu;
 

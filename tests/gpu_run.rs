@@ -25,8 +25,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use atomc::gpu::{self, Driver, KernelArg};
-use atomc::ir::interp::{self, DataValue, Launch, Memory, RunSpec, GLOBAL_BASE};
-use atomc::ir::{AddrSpace, Function, Type};
+use atomc::ir::interp::{self, KernelParam, RunSpec};
+use atomc::ir::{Function, Type};
 use atomc::{Emit, Output, Target};
 use atomc_emit::oracle::{self, Sm, Tool};
 use atomc_filetests::testfile::TestFile;
@@ -177,71 +177,21 @@ fn parse_one(text: &str) -> Option<Function> {
     (funcs.len() == 1).then(|| funcs.remove(0))
 }
 
-/// The launch size: the call form runs one thread.
-fn sizes(spec: &RunSpec) -> ([u32; 3], [u32; 3]) {
-    if spec.is_call() {
-        return ([1, 1, 1], [1, 1, 1]);
-    }
-    let (g, b) = (spec.grid(), spec.block());
-    ([g.x, g.y, g.z], [b.x, b.y, b.z])
-}
-
 /// The interpreter's final contents of every declaration.
 fn interpret(case: &Case) -> Result<Vec<Vec<u8>>, String> {
-    let mut mem = Memory::new();
-    let ids: Vec<_> = case
-        .spec
-        .decls()
-        .into_iter()
-        .map(|d| mem.add_buffer(d.init))
-        .collect();
-    let (grid, block) = sizes(&case.spec);
-    let launch = Launch {
-        grid: interp::Dim3::new(grid[0], grid[1], grid[2]),
-        block: interp::Dim3::new(block[0], block[1], block[2]),
-        shared_bytes: case.spec.shared_bytes(),
-        step_limit: case.spec.step_limit(),
-        args: case.spec.args().to_vec(),
-    };
-    interp::run_kernel(&case.func, &launch, &mut mem).map_err(|e| e.to_string())?;
-    Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())
+    case.spec.interpret(&case.func).map_err(|e| e.to_string())
 }
 
 /// The kernel parameters as the GPU receives them (see atomc's PTX parameter types).
 fn gpu_args(case: &Case) -> Result<Vec<KernelArg>, String> {
-    let params = case.func.params();
-    let mut out = Vec::new();
-    for (i, v) in case.spec.args().iter().enumerate() {
-        let ty = params
-            .get(i)
-            .copied()
-            .ok_or("more arguments than parameters")?;
-        out.push(match (ty, v) {
-            (Type::Ptr(AddrSpace::Global | AddrSpace::Generic), DataValue::Ptr(_, addr)) => {
-                let index = (addr / GLOBAL_BASE)
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("argument {i}: {addr:#x} is not a buffer address"))?;
-                KernelArg::Buffer {
-                    index: index as usize,
-                    offset: addr % GLOBAL_BASE,
-                }
-            }
-            _ => {
-                let size = match ty {
-                    Type::Pred | Type::I8 => 1,
-                    Type::I16 | Type::F16 => 2,
-                    Type::I32
-                    | Type::F32
-                    | Type::F16x2
-                    | Type::BF16x2
-                    | Type::Ptr(AddrSpace::Shared) => 4,
-                    Type::I64 | Type::F64 | Type::Surface | Type::Ptr(_) => 8,
-                };
-                KernelArg::Bytes(v.bits().to_le_bytes()[..size].to_vec())
-            }
-        });
-    }
-    Ok(out)
+    let params = case.spec.kernel_params(&case.func)?;
+    Ok(params
+        .into_iter()
+        .map(|p| match p {
+            KernelParam::Bytes(b) => KernelArg::Bytes(b),
+            KernelParam::Buffer { index, offset } => KernelArg::Buffer { index, offset },
+        })
+        .collect())
 }
 
 /// Both compiler outputs for sm_90: atomc's cubin and atomc's PTX.
@@ -384,7 +334,7 @@ fn gpu_run() {
             }
         };
         let inits: Vec<Vec<u8>> = case.spec.decls().into_iter().map(|d| d.init).collect();
-        let (grid, block) = sizes(&case.spec);
+        let (grid, block) = case.spec.launch_dims();
         let name = case.func.name.as_str();
         let shared = case.spec.shared_bytes();
         run += 1;

@@ -40,3 +40,6 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         handles.into_iter().flat_map(|h| h.join().expect("worker panicked")).collect()
     })
 }
+
+pub mod cases;
+pub mod emu;

@@ -259,7 +259,7 @@ impl State {
 }
 
 /// Cycles a stall field delays the next issue by.
-fn effective_stall(timing: Timing, s: &Sched) -> u32 {
+pub fn effective_stall(timing: Timing, s: &Sched) -> u32 {
     // sm_50: a stall of 12..15 with the no-yield bit set (maxas prints it without `Y`) counts as
     // 6 (maxas; ptxas 11.8 pads with NOPs rather than rely on it).
     if timing == Timing::Sm50 && s.stall >= 12 && s.yield_ {
@@ -480,7 +480,7 @@ fn step(
 
 /// The unit a variable-latency instruction completes in, in issue order. ptxas 13.5 leaves an
 /// `FLO` without a scoreboard and reads its result after waiting on the next `POPC`'s.
-fn unit(mnemonic: &str) -> &str {
+pub fn unit(mnemonic: &str) -> &str {
     match mnemonic {
         "FLO" | "POPC" => "FLO/POPC",
         m => m,

@@ -62,7 +62,7 @@ pub use memory::{
     BufferId, Memory, Surface, SurfaceId, GLOBAL_BASE, MAX_BUFFER_BYTES, SHARED_WINDOW_BASE,
     SURFACE_HANDLE_BASE,
 };
-pub use runline::{parse_run_line, run_line, RunLineError, RunSpec};
+pub use runline::{parse_run_line, run_line, KernelParam, RunLineError, RunSpec};
 pub use sched::{Dim3, Launch, RunStats, DEFAULT_STEP_LIMIT, MAX_SHARED_BYTES, MAX_THREADS};
 pub use value::DataValue;
 
@@ -97,6 +97,13 @@ impl Program<'_> {
             .map(|(&ty, b)| DataValue::from_bits(ty, b))
             .collect())
     }
+}
+
+/// `new` of a read-modify-write of type `ty`: `op(old, x)` with the interpreter's semantics
+/// (wrapping integers, the float rules of `float.rs`). For emulators of machine atomics, so
+/// that they agree with the interpreter by construction.
+pub fn rmw(op: crate::RmwOp, ty: crate::Type, old: u64, x: u64) -> u64 {
+    arith::rmw(op, ty, old, x)
 }
 
 /// Decodes and launches a kernel (see [`Program::launch`]).

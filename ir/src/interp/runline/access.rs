@@ -3,9 +3,29 @@
 
 use super::literal::Elem;
 use super::{DeclKind, RunLineError, RunSpec};
-use crate::interp::memory::{read_le, write_le};
-use crate::interp::sched::Dim3;
+use crate::interp::memory::{read_le, write_le, Memory, GLOBAL_BASE};
+use crate::interp::sched::{Dim3, Launch};
 use crate::interp::value::DataValue;
+use crate::interp::InterpError;
+use crate::{AddrSpace, Function, Type};
+
+/// One kernel parameter as a device launch passes it: the bytes of a scalar (the parameter
+/// type's size, little-endian), or a declared buffer's device address plus a byte offset.
+///
+/// Shared by everything that repeats a run line outside the interpreter (the GPU test, the
+/// differential fuzzer's emulator runs), so they agree on how an argument becomes a parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelParam {
+    /// A scalar's bytes.
+    Bytes(Vec<u8>),
+    /// The `index`th declared buffer (surfaces not counted), `offset` bytes in.
+    Buffer {
+        /// The buffer's index in declaration order.
+        index: usize,
+        /// The byte offset into it.
+        offset: u64,
+    },
+}
 
 /// A declared buffer or surface as the run line sets it up.
 #[derive(Clone, Debug)]
@@ -76,6 +96,64 @@ impl RunSpec {
                 }
             })
             .collect()
+    }
+
+    /// The launch size as `(grid, block)`; the call form runs one thread.
+    pub fn launch_dims(&self) -> ([u32; 3], [u32; 3]) {
+        if self.is_call() {
+            return ([1, 1, 1], [1, 1, 1]);
+        }
+        let (g, b) = (self.grid, self.block);
+        ([g.x, g.y, g.z], [b.x, b.y, b.z])
+    }
+
+    /// The arguments as a device receives them, one per parameter of `func` (see
+    /// [`KernelParam`]); an error names an argument that has no device form.
+    pub fn kernel_params(&self, func: &Function) -> Result<Vec<KernelParam>, String> {
+        let params = func.params();
+        let mut out = Vec::new();
+        for (i, v) in self.args.iter().enumerate() {
+            let ty = params.get(i).copied().ok_or("more arguments than parameters")?;
+            out.push(match (ty, v) {
+                (Type::Ptr(AddrSpace::Global | AddrSpace::Generic), DataValue::Ptr(_, addr)) => {
+                    let index = (addr / GLOBAL_BASE)
+                        .checked_sub(1)
+                        .ok_or_else(|| format!("argument {i}: {addr:#x} is not a buffer address"))?;
+                    KernelParam::Buffer { index: index as usize, offset: addr % GLOBAL_BASE }
+                }
+                _ => {
+                    let size = match ty {
+                        Type::Pred | Type::I8 => 1,
+                        Type::I16 | Type::F16 => 2,
+                        Type::I32 | Type::F32 | Type::F16x2 | Type::BF16x2 | Type::Ptr(AddrSpace::Shared) => 4,
+                        Type::I64 | Type::F64 | Type::Surface | Type::Ptr(_) => 8,
+                    };
+                    KernelParam::Bytes(v.bits().to_le_bytes()[..size].to_vec())
+                }
+            });
+        }
+        Ok(out)
+    }
+
+    /// Runs the launch on the interpreter (ignoring the checks) and returns every declaration's
+    /// final contents, in declaration order: the reference a device run is judged against.
+    /// Lines that declare surfaces are refused (a device run has no surfaces to compare).
+    pub fn interpret(&self, func: &Function) -> Result<Vec<Vec<u8>>, InterpError> {
+        if self.decls.iter().any(|d| matches!(d.kind, DeclKind::Surface { .. })) {
+            return Err(InterpError::BadLaunch("the run line declares surfaces".into()));
+        }
+        let mut mem = Memory::new();
+        let ids: Vec<_> = self.decls().into_iter().map(|d| mem.add_buffer(d.init)).collect();
+        let (grid, block) = self.launch_dims();
+        let launch = Launch {
+            grid: Dim3::new(grid[0], grid[1], grid[2]),
+            block: Dim3::new(block[0], block[1], block[2]),
+            shared_bytes: self.shared_bytes,
+            step_limit: self.step_limit,
+            args: self.args.clone(),
+        };
+        crate::interp::run_kernel(func, &launch, &mut mem)?;
+        Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())
     }
 
     /// How many `=>` checks the line has.

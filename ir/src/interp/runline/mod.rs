@@ -68,7 +68,7 @@ mod lex;
 mod literal;
 mod parse;
 
-pub use access::DeclInfo;
+pub use access::{DeclInfo, KernelParam};
 pub use literal::Elem;
 
 use super::error::InterpError;

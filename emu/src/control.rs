@@ -1,0 +1,76 @@
+//! Control instructions of both targets: branches, exit, convergence barriers and the sm_50
+//! reconvergence stack, block barriers, and the memory-ordering instructions that a
+//! sequentially consistent memory makes no-ops (`MEMBAR`, `CCTL`, `ERRBAR`, `DEPBAR`, ...).
+
+use crate::exec::Ctx;
+use crate::simt::Flow;
+use crate::EmuError;
+use atomc_emit::sass::Operand;
+
+/// Handles the control instructions; `None` for any other mnemonic. Runs even when no lane's
+/// guard holds (the group still moves on).
+pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
+    let target = |c: &Ctx| -> Result<usize, EmuError> {
+        let off = c
+            .ins
+            .ops
+            .iter()
+            .find_map(|o| match o {
+                Operand::Target(t) => Some(*t),
+                _ => None,
+            })
+            .ok_or_else(|| c.unsupported("no branch target"))?;
+        c.k.branch_target(c.i, off).ok_or_else(|| EmuError::Control {
+            at: c.at(),
+            text: c.text(),
+            why: "branch target outside the code".into(),
+        })
+    };
+    Ok(Some(match m {
+        "BRA" => {
+            // sm_90's BRA also has a condition operand (PT unless `.DIV`/`.U` say otherwise).
+            let mut taken = c.exec;
+            if let Some(k) = c.ins.ops.iter().position(|o| matches!(o, Operand::Pred(_) | Operand::UPred(_))) {
+                let mut t = 0;
+                for lane in crate::exec::lanes(c.exec) {
+                    if c.pred(k, lane)? {
+                        t |= 1 << lane;
+                    }
+                }
+                taken = t;
+            }
+            Flow::Branch { taken, target: target(c)? }
+        }
+        "EXIT" => Flow::Exit(c.exec),
+        "BSSY" => {
+            let Some(Operand::BReg(b)) = c.ins.ops.first().copied() else {
+                return Err(c.unsupported("BSSY without a barrier register"));
+            };
+            target(c)?;
+            Flow::Bssy(b)
+        }
+        "BSYNC" => {
+            let Some(Operand::BReg(b)) = c.ins.ops.first().copied() else {
+                return Err(c.unsupported("BSYNC without a barrier register"));
+            };
+            Flow::Bsync(b, c.exec)
+        }
+        "YIELD" => Flow::Yield,
+        "BAR" => {
+            if !c.has("SYNC") || c.ins.ops.iter().any(|o| matches!(o, Operand::Imm(x) if *x != 0)) {
+                return Err(c.unsupported("only BAR.SYNC 0x0 is modelled"));
+            }
+            Flow::Bar(c.exec)
+        }
+        "SSY" | "PBK" => {
+            let t = target(c)?;
+            Flow::Push { brk: m == "PBK", target: t }
+        }
+        "SYNC" | "BRK" => Flow::Park { brk: m == "BRK", mask: c.exec },
+        "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" | "WARPSYNC" => Flow::Next,
+        "CALL" | "RET" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
+            return Err(c.unsupported("this control instruction is not modelled"))
+        }
+        _ => return Ok(None),
+    }))
+}

@@ -1,0 +1,320 @@
+//! sm_50 arithmetic, logic and conversions: the Maxwell forms (`IADD` with the condition code,
+//! `XMAD` 16-bit multiply-add, `LOP`, `SHL`/`SHR`, 32-bit immediate forms, ...). Forms both
+//! targets share (`LOP3`, `SEL`, `POPC`, `S2R`, `FADD`, ...) go to [`crate::sm90`]'s.
+
+use crate::exec::{lanes, Ctx};
+use crate::sm90::{self, pick};
+use crate::warp::Cc;
+use crate::EmuError;
+use atomc_emit::sass::Operand;
+
+fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Result<(), EmuError> {
+    for lane in lanes(c.exec) {
+        f(c, lane)?;
+    }
+    Ok(())
+}
+
+/// Writes the condition code of a 33-bit sum when the destination carries `.CC`.
+fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
+    if c.suffix(0) || c.has("CC") {
+        let r = sum as u32;
+        c.w.cc[l] = Cc { carry: sum >> 32 & 1 != 0, zero: r == 0, sign: (r as i32) < 0, overflow: false };
+    }
+}
+
+/// A source of an add: `-x` is `~x + 1`, or `~x` in an extended (`.X`) add, whose carry-in
+/// supplies the one.
+fn addend(c: &Ctx, k: usize, l: usize, x: bool) -> Result<u64, EmuError> {
+    let v = c.raw(k, l)?;
+    let (neg, _, not) = c.rmods(k);
+    Ok(if not || (neg && x) {
+        !v as u64
+    } else if neg {
+        !v as u64 + 1
+    } else {
+        v as u64
+    })
+}
+
+/// Handles sm_50's non-memory, non-control instructions; `None` for an unknown mnemonic.
+pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
+    match m {
+        "MOV" | "MOV32I" => each(c, |c, l| {
+            let v = c.raw(1, l)?;
+            c.set(0, l, v)
+        })?,
+        "IADD" | "IADD32I" => each(c, |c, l| {
+            let x = c.has("X");
+            let mut sum = addend(c, 1, l, x)? + addend(c, 2, l, x)?;
+            if x {
+                sum += c.w.cc[l].carry as u64;
+            }
+            put_cc(c, l, sum);
+            c.set(0, l, sum as u32)
+        })?,
+        "IADD3" => each(c, |c, l| {
+            if c.has("RS") || c.has("LS") {
+                return Err(c.unsupported("IADD3 shifts"));
+            }
+            let x = c.has("X");
+            let mut sum = addend(c, 1, l, x)? + addend(c, 2, l, x)? + addend(c, 3, l, x)?;
+            if x {
+                sum += c.w.cc[l].carry as u64;
+            }
+            put_cc(c, l, sum);
+            c.set(0, l, sum as u32)
+        })?,
+        "ISCADD" => each(c, |c, l| {
+            let s = c.raw(3, l)? & 31;
+            let sum = ((addend(c, 1, l, false)? << s) & 0xffff_ffff) + addend(c, 2, l, false)?;
+            put_cc(c, l, sum);
+            c.set(0, l, sum as u32)
+        })?,
+        "SHL" => each(c, |c, l| {
+            let (a, s) = (c.raw(1, l)?, c.raw(2, l)?);
+            let s = if c.has("W") { s & 31 } else { s };
+            c.set(0, l, if s >= 32 { 0 } else { a << s })
+        })?,
+        "SHR" => each(c, |c, l| {
+            let (a, s) = (c.raw(1, l)?, c.raw(2, l)?);
+            let s = if c.has("W") { s & 31 } else { s.min(32) };
+            let r = if c.has("U32") {
+                if s >= 32 {
+                    0
+                } else {
+                    a >> s
+                }
+            } else {
+                ((a as i32) >> s.min(31)) as u32
+            };
+            c.set(0, l, r)
+        })?,
+        "LOP" | "LOP32I" => each(c, |c, l| {
+            let (a, b) = (c.int(1, l)?, c.int(2, l)?);
+            let r = match pick(c, &["AND", "OR", "XOR", "PASS_B"]) {
+                Some("AND") => a & b,
+                Some("OR") => a | b,
+                Some("XOR") => a ^ b,
+                _ => b,
+            };
+            c.set(0, l, r)
+        })?,
+        "LOP3" => each(c, |c, l| {
+            let (a, b, x) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
+            let lut = c.raw(4, l)? as u8;
+            c.set(0, l, crate::alu::lop3(a, b, x, lut))
+        })?,
+        "XMAD" => each(c, xmad)?,
+        "ISETP" => each(c, isetp)?,
+        "IMNMX" => each(c, |c, l| {
+            let (a, b) = (c.raw(1, l)?, c.raw(2, l)?);
+            let min = c.pred(3, l)?;
+            let lt = if c.has("U32") { a < b } else { (a as i32) < (b as i32) };
+            c.set(0, l, if lt == min { a } else { b })
+        })?,
+        "BFE" => each(c, |c, l| {
+            let a = c.raw(1, l)?;
+            let ctl = c.raw(2, l)?;
+            let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
+            let signed = !c.has("U32");
+            let r = if len == 0 {
+                0
+            } else {
+                let v = if pos >= 32 { if signed && (a as i32) < 0 { u32::MAX } else { 0 } } else if signed {
+                    ((a as i32) >> pos) as u32
+                } else {
+                    a >> pos
+                };
+                if len >= 32 {
+                    v
+                } else {
+                    let x = v & ((1u32 << len) - 1);
+                    if signed && (v >> (len - 1)) & 1 != 0 {
+                        x | !((1u32 << len) - 1)
+                    } else {
+                        x
+                    }
+                }
+            };
+            c.set(0, l, r)
+        })?,
+        "BFI" => each(c, |c, l| {
+            let (a, ctl, b) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
+            let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
+            let mask = if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
+            let r = if pos >= 32 { b } else { (b & !(mask << pos)) | ((a & mask) << pos) };
+            c.set(0, l, r)
+        })?,
+        "I2I" => each(c, convert)?,
+        "SHFL" => return sm90::alu(c, "SHFL"),
+        _ => return sm90::alu(c, m),
+    }
+    Ok(Some(()))
+}
+
+/// `XMAD d, a[.H1], b[.H1], c`: a 16×16-bit unsigned product plus c. `.PSL` shifts the product
+/// left 16, `.CBCC` adds `b << 16` to c, `.CLO`/`.CHI` take c's low or high half, `.MRG` puts
+/// b's low half into the result's high half (maxas's description, which the 32-bit product
+/// sequence `XMAD; XMAD.MRG; XMAD.PSL.CBCC` of ptxas 11.8 depends on).
+fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if c.has("CSFU") || c.mods.iter().any(|m| m.starts_with('S')) {
+        return Err(c.unsupported("XMAD variant"));
+    }
+    let half = |c: &Ctx, k: usize| -> Result<u32, EmuError> {
+        let v = c.raw(k, l)?;
+        Ok(if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) { v >> 16 } else { v & 0xffff })
+    };
+    let a = half(c, 1)?;
+    let b = match c.op(2)? {
+        Operand::Imm(_) => c.raw(2, l)? & 0xffff,
+        _ => half(c, 2)?,
+    };
+    let breg = c.raw(2, l)?;
+    let mut p = a.wrapping_mul(b);
+    if c.has("PSL") {
+        p <<= 16;
+    }
+    let mut x = c.raw(3, l)?;
+    if c.has("CLO") {
+        x &= 0xffff;
+    } else if c.has("CHI") {
+        x >>= 16;
+    } else if c.has("CBCC") {
+        x = x.wrapping_add(breg << 16);
+    }
+    let sum = p as u64 + x as u64;
+    put_cc(c, l, sum);
+    let mut r = sum as u32;
+    if c.has("MRG") {
+        r = (r & 0xffff) | (breg << 16);
+    }
+    c.set(0, l, r)
+}
+
+/// `ISETP.cmp[.U32][.X].bop p0, p1, a, b, pc`; `.X` extends a compare of low words whose
+/// `a - b` set the condition code (`IADD RZ.CC, lo_a, -lo_b`).
+fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let cmp = pick(c, &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"]).unwrap_or("F");
+    let bo = pick(c, &["AND", "OR", "XOR"]).unwrap_or("AND");
+    let signed = !c.has("U32");
+    let (a, b) = (c.raw(2, l)?, c.raw(3, l)?);
+    let pc = c.pred(4, l)?;
+    let r = if c.has("X") {
+        let cc = c.w.cc[l];
+        let hi = crate::alu::icmp(cmp, a as u64, b as u64, signed, 32).unwrap_or(false);
+        if a != b {
+            hi
+        } else {
+            // Equal high words: the low words decide (carry = no borrow, zero = equal).
+            let (lt, eq) = (!cc.carry, cc.zero);
+            match cmp {
+                "LT" => lt,
+                "LE" => lt || eq,
+                "GT" => !lt && !eq,
+                "GE" => !lt,
+                "EQ" => eq,
+                "NE" => !eq,
+                "T" => true,
+                _ => false,
+            }
+        }
+    } else {
+        crate::alu::icmp(cmp, a as u64, b as u64, signed, 32).unwrap_or(false)
+    };
+    c.set_pred(0, l, crate::alu::bop(bo, r, pc).unwrap_or(false))?;
+    c.set_pred(1, l, crate::alu::bop(bo, !r, pc).unwrap_or(false))
+}
+
+/// The numeric types a conversion's modifiers name: (result, source).
+fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
+    let ts: Vec<&'static str> = c
+        .mods
+        .iter()
+        .copied()
+        .filter(|m| m.len() >= 2 && m.starts_with(['F', 'S', 'U']) && m[1..].bytes().all(|b| b.is_ascii_digit()))
+        .collect();
+    match ts.as_slice() {
+        [d, s] => Some((d, s)),
+        [s] => Some((s, s)),
+        _ => None,
+    }
+}
+
+/// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
+/// results), toward zero (integer results), saturating, NaN to 0.
+pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
+        return Err(c.unsupported("conversion rounding mode"));
+    }
+    let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
+    let wide_src = s.ends_with("64");
+    let raw = if wide_src { c.raw64(1, l)? } else { c.raw(1, l)? as u64 };
+    // The source as f64 (exact for every source type but 64-bit integers).
+    let x: f64 = match s {
+        "F16" => crate::alu::h2f(raw as u16) as f64,
+        "F32" => f32::from_bits(raw as u32) as f64,
+        "F64" => f64::from_bits(raw),
+        "U8" => (raw & 0xff) as f64,
+        "S8" => (raw as u8 as i8) as f64,
+        "U16" => (raw & 0xffff) as f64,
+        "S16" => (raw as u16 as i16) as f64,
+        "U32" => (raw as u32) as f64,
+        "S32" => (raw as u32 as i32) as f64,
+        "U64" => raw as f64,
+        "S64" => raw as i64 as f64,
+        _ => return Err(c.unsupported("conversion source type")),
+    };
+    let int_src = !s.starts_with('F');
+    let out: u64 = match d {
+        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
+        "F32" => {
+            let v = match s {
+                "U64" => raw as f32,
+                "S64" => raw as i64 as f32,
+                _ => x as f32,
+            };
+            crate::alu::f32_out(v) as u64
+        }
+        "F64" => crate::alu::f64_out(x),
+        _ => {
+            let t = x.trunc();
+            let (lo, hi, bits): (f64, f64, u32) = match d {
+                "U8" => (0.0, 255.0, 8),
+                "S8" => (-128.0, 127.0, 8),
+                "U16" => (0.0, 65535.0, 16),
+                "S16" => (-32768.0, 32767.0, 16),
+                "U32" => (0.0, u32::MAX as f64, 32),
+                "S32" => (i32::MIN as f64, i32::MAX as f64, 32),
+                "U64" => (0.0, u64::MAX as f64, 64),
+                "S64" => (i64::MIN as f64, i64::MAX as f64, 64),
+                _ => return Err(c.unsupported("conversion result type")),
+            };
+            if int_src {
+                // Integer to integer: sign- or zero-extend the source, then wrap.
+                let v = if s.starts_with('S') { x as i64 as u64 } else { raw };
+                if bits >= 64 {
+                    v
+                } else {
+                    let v = v & ((1u64 << bits) - 1);
+                    if d.starts_with('S') && v >> (bits - 1) & 1 != 0 {
+                        v | !((1u64 << bits) - 1)
+                    } else {
+                        v
+                    }
+                }
+            } else if x.is_nan() {
+                0
+            } else {
+                let v = t.clamp(lo, hi);
+                if d.starts_with('S') {
+                    v as i64 as u64
+                } else {
+                    v as u64
+                }
+            }
+        }
+    };
+    let n = if d.ends_with("64") { 2 } else { 1 };
+    c.set_wide(0, l, out as u128, n)
+}

@@ -1,0 +1,500 @@
+//! sm_90 arithmetic, logic, conversions, constant loads, special registers and the warp-wide
+//! instructions (SHFL, VOTEU, REDUX). Uniform-datapath forms (`UIADD3`, `ULEA`, ...) share the
+//! semantics of their vector namesakes and run once per warp on the uniform registers.
+
+use crate::alu::*;
+use crate::exec::{lanes, Ctx};
+use crate::kernel::SM90_SWINHI;
+use crate::EmuError;
+use atomc_emit::sass::Operand;
+
+fn each(c: &mut Ctx, uniform: bool, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Result<(), EmuError> {
+    if uniform {
+        let lane = (c.group.trailing_zeros() % 32) as usize;
+        f(c, lane)
+    } else {
+        for lane in lanes(c.exec) {
+            f(c, lane)?;
+        }
+        Ok(())
+    }
+}
+
+/// The one modifier of a group of alternatives present, if any.
+pub fn pick<'a>(c: &Ctx, of: &[&'a str]) -> Option<&'a str> {
+    of.iter().copied().find(|m| c.has(m))
+}
+
+const CMPS: &[&str] = &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"];
+const FCMPS: &[&str] =
+    &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"];
+const BOPS: &[&str] = &["AND", "OR", "XOR"];
+
+/// The value of a special register for `lane`.
+pub fn sreg(c: &Ctx, v: u16, lane: usize) -> Result<u32, EmuError> {
+    let name = c.k.arch.sreg_name(v).unwrap_or("");
+    let t = c.w.tid[lane];
+    Ok(match name {
+        "SR_TID.X" => t[0],
+        "SR_TID.Y" => t[1],
+        "SR_TID.Z" => t[2],
+        "SR_CTAID.X" => c.w.ctaid[0],
+        "SR_CTAID.Y" => c.w.ctaid[1],
+        "SR_CTAID.Z" => c.w.ctaid[2],
+        "SR_LANEID" => lane as u32,
+        // One block per cluster: the CTA's rank in its cluster is 0.
+        "SR_CgaCtaId" => 0,
+        "SR_SWINHI" => SM90_SWINHI,
+        "SR_SWINLO" => 0,
+        "SR_EQMASK" => 1 << lane,
+        "SR_LTMASK" => (1u32 << lane) - 1,
+        "SR_LEMASK" => ((1u64 << (lane + 1)) - 1) as u32,
+        "SR_GTMASK" => !(((1u64 << (lane + 1)) - 1) as u32),
+        "SR_GEMASK" => !((1u32 << lane) - 1),
+        "SR_CLOCKLO" | "SR_CLOCK" | "SR_GLOBALTIMERLO" => c.w.cycle as u32,
+        "SR_CLOCKHI" | "SR_GLOBALTIMERHI" => (c.w.cycle >> 32) as u32,
+        "SR_VIRTUALSMID" | "SR_SMID" | "SR_VIRTID" => 0,
+        _ => return Err(c.unsupported(format!("special register {name}"))),
+    })
+}
+
+/// Handles sm_90's non-memory, non-control instructions; `None` for an unknown mnemonic.
+pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
+    let uniform = c.form.uniform_guard && m.starts_with('U');
+    let base = if uniform { &m[1..] } else { m };
+    match base {
+        "MOV" => each(c, uniform, |c, l| {
+            let v = c.raw(1, l)?;
+            c.set(0, l, v)
+        })?,
+        "IMAD" => each(c, uniform, imad)?,
+        "IADD3" => each(c, uniform, iadd3)?,
+        "VIADD" => each(c, uniform, |c, l| {
+            let v = c.int(1, l)?.wrapping_add(c.int(2, l)?);
+            c.set(0, l, v)
+        })?,
+        "LOP3" => each(c, uniform, |c, l| {
+            let (a, b, x) = (c.raw(2, l)?, c.raw(3, l)?, c.raw(4, l)?);
+            let lut = c.raw(5, l)? as u8;
+            let r = lop3(a, b, x, lut);
+            let p = c.pred(6, l)?;
+            c.set_pred(0, l, (r != 0) || p)?;
+            c.set(1, l, r)
+        })?,
+        "SHF" => each(c, uniform, |c, l| {
+            let (lo, s, hi) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
+            let wide = c.has("U64") || c.has("S64");
+            let signed = c.has("S64") || c.has("S32");
+            let r = shf(lo, hi, s, c.has("L"), signed, wide, c.has("W"), c.has("HI"));
+            c.set(0, l, r)
+        })?,
+        "SEL" | "FSEL" => each(c, uniform, |c, l| {
+            let v = if c.pred(3, l)? { c.raw(1, l)? } else { c.raw(2, l)? };
+            c.set(0, l, v)
+        })?,
+        "ISETP" => each(c, uniform, isetp)?,
+        "LEA" => each(c, uniform, lea)?,
+        "PRMT" => each(c, uniform, |c, l| {
+            if c.mods.iter().any(|m| !m.is_empty()) {
+                return Err(c.unsupported("PRMT modes"));
+            }
+            let v = prmt(c.raw(1, l)?, c.raw(3, l)?, c.raw(2, l)?);
+            c.set(0, l, v)
+        })?,
+        "VIMNMX" | "IMNMX" => each(c, uniform, |c, l| {
+            let (a, b) = (c.raw(1, l)?, c.raw(2, l)?);
+            let min = c.pred(3, l)?;
+            let r = if c.has("U16x2") || c.has("S16x2") {
+                let signed = c.has("S16x2");
+                let mut r = 0;
+                for h in 0..2 {
+                    let (x, y) = ((a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff);
+                    let pick_x = if signed {
+                        let (sx, sy) = (x as u16 as i16, y as u16 as i16);
+                        (sx < sy) == min
+                    } else {
+                        (x < y) == min
+                    };
+                    r |= (if pick_x { x } else { y }) << (16 * h);
+                }
+                r
+            } else if c.has("U32") {
+                if (a < b) == min {
+                    a
+                } else {
+                    b
+                }
+            } else if ((a as i32) < (b as i32)) == min {
+                a
+            } else {
+                b
+            };
+            c.set(0, l, r)
+        })?,
+        "FMNMX" => each(c, uniform, |c, l| {
+            let (mut a, mut b) = (c.f32(1, l)?.to_bits(), c.f32(2, l)?.to_bits());
+            if c.has("FTZ") {
+                a = ftz32(f32::from_bits(a)).to_bits();
+                b = ftz32(f32::from_bits(b)).to_bits();
+            }
+            let min = c.pred(3, l)?;
+            c.set(0, l, fminmax32(a, b, min))
+        })?,
+        "POPC" => each(c, uniform, |c, l| {
+            let v = c.int(1, l)?.count_ones();
+            c.set(0, l, v)
+        })?,
+        "FLO" => each(c, uniform, |c, l| {
+            let mut v = c.int(1, l)?;
+            if !c.has("U32") && (v as i32) < 0 {
+                v = !v;
+            }
+            let r = if v == 0 { u32::MAX } else { 31 - v.leading_zeros() };
+            let r = if c.has("SH") && r != u32::MAX { 31 - r } else { r };
+            c.set(0, l, r)
+        })?,
+        "I2FP" => each(c, uniform, |c, l| {
+            let a = c.raw(1, l)?;
+            let r = if c.has("U32") { a as f32 } else { a as i32 as f32 };
+            if !c.has("F32") {
+                return Err(c.unsupported("I2FP result type"));
+            }
+            c.set(0, l, r.to_bits())
+        })?,
+        "F2FP" => each(c, uniform, |c, l| {
+            if !c.has("PACK_AB") || !c.has("F32") {
+                return Err(c.unsupported("F2FP variant"));
+            }
+            let (a, b) = (c.f32(1, l)?, c.f32(2, l)?);
+            let cv = if c.has("BF16") { f2bf } else { f2h };
+            c.set(0, l, (cv(a) as u32) << 16 | cv(b) as u32)
+        })?,
+        "HFMA2" | "HADD2" | "HMUL2" => each(c, uniform, |c, l| half2(c, l, base))?,
+        "FADD" | "FMUL" | "FFMA" => each(c, uniform, |c, l| fp32(c, l, base))?,
+        "DADD" | "DMUL" | "DFMA" => each(c, uniform, |c, l| fp64(c, l, base))?,
+        "FSETP" | "DSETP" => each(c, uniform, |c, l| fsetp(c, l, base == "DSETP"))?,
+        "F2F" | "I2F" | "F2I" => each(c, uniform, crate::sm50::convert)?,
+        "S2R" | "CS2R" => each(c, false, |c, l| {
+            let Operand::SReg(v) = c.op(1)? else {
+                return Err(c.unsupported("no special register"));
+            };
+            let x = sreg(c, v, l)?;
+            if base == "CS2R" {
+                let n = if c.has("32") { 1 } else { 2 };
+                c.set_wide(0, l, x as u128, n)
+            } else {
+                c.set(0, l, x)
+            }
+        })?,
+        "S2UR" => {
+            let Operand::SReg(v) = c.op(1)? else {
+                return Err(c.unsupported("no special register"));
+            };
+            let lane = (c.exec.trailing_zeros() % 32) as usize;
+            let x = sreg(c, v, lane)?;
+            c.set(0, lane, x)?;
+        }
+        "LDC" | "LDC_" => each(c, uniform, ldc)?,
+        "SHFL" => shfl(c)?,
+        "VOTEU" | "VOTE" => vote(c)?,
+        "REDUX" => redux(c)?,
+        _ => return Ok(None),
+    }
+    Ok(Some(()))
+}
+
+/// `LDC` / `ULDC`: a constant of the size the modifiers name.
+pub fn ldc(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let Operand::CBank { bank, base, offset } = c.op(1)? else {
+        return Err(c.unsupported("no constant operand"));
+    };
+    let off = offset.wrapping_add(c.w.reg(base, l));
+    let (size, signed) = if c.has("U8") {
+        (1, false)
+    } else if c.has("S8") {
+        (1, true)
+    } else if c.has("U16") {
+        (2, false)
+    } else if c.has("S16") {
+        (2, true)
+    } else if c.has("64") {
+        (8, false)
+    } else {
+        (4, false)
+    };
+    let mut v = c.cload(bank, off, size)?;
+    if signed {
+        let bits = size * 8;
+        v = (((v as i64) << (64 - bits)) >> (64 - bits)) as u64;
+    }
+    c.set_wide(0, l, v as u128, if size == 8 { 2 } else { 1 })
+}
+
+fn imad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let signed = !c.has("U32");
+    let (a, b) = (c.int(1, l)?, c.int(2, l)?);
+    let carry = if c.has("X") { c.pred(4, l)? as u64 } else { 0 };
+    if c.has("WIDE") {
+        let p = if signed { (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64 } else { a as u64 * b as u64 };
+        let (neg, _, not) = c.rmods(3);
+        let mut x = c.raw64(3, l)?;
+        if not {
+            x = !x;
+        } else if neg {
+            x = x.wrapping_neg();
+        }
+        let r = p.wrapping_add(x).wrapping_add(carry);
+        return c.set_wide(0, l, r as u128, 2);
+    }
+    let x = c.int(3, l)? as u64;
+    let p = if c.has("HI") {
+        if signed {
+            ((a as i32 as i64 * b as i32 as i64) >> 32) as u64
+        } else {
+            (a as u64 * b as u64) >> 32
+        }
+    } else {
+        (a as u64).wrapping_mul(b as u64)
+    };
+    c.set(0, l, p.wrapping_add(x).wrapping_add(carry) as u32)
+}
+
+/// `IADD3 d, p0, p1, a, b, c` (`.X`: `+ p2 + p3`): carries out of bit 32 and 33 to p0, p1.
+fn iadd3(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let x = c.has("X");
+    let mut sum: u64 = 0;
+    for k in 3..6 {
+        let v = c.raw(k, l)?;
+        let (neg, _, not) = c.rmods(k);
+        sum += if not || (neg && x) {
+            !v as u64
+        } else if neg {
+            (!v as u64) + 1
+        } else {
+            v as u64
+        };
+    }
+    if x {
+        sum += c.pred(6, l)? as u64 + c.pred(7, l)? as u64;
+    }
+    c.set_pred(1, l, sum >> 32 & 1 != 0)?;
+    c.set_pred(2, l, sum >> 33 & 1 != 0)?;
+    c.set(0, l, sum as u32)
+}
+
+fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let cmp = pick(c, CMPS).unwrap_or("F");
+    let bo = pick(c, BOPS).unwrap_or("AND");
+    let signed = !c.has("U32");
+    let (a, b) = (c.raw(2, l)?, c.raw(3, l)?);
+    let pc = c.pred(4, l)?;
+    let mut r = icmp(cmp, a as u64, b as u64, signed, 32).ok_or_else(|| c.unsupported("compare"))?;
+    if c.has("EX") {
+        // The high words of a 64-bit compare: equal high words defer to the low words' result.
+        if a == b && !matches!(cmp, "F" | "T") {
+            r = c.pred(5, l)?;
+        }
+    }
+    let r1 = bop(bo, r, pc).ok_or_else(|| c.unsupported("bop"))?;
+    let r2 = bop(bo, !r, pc).ok_or_else(|| c.unsupported("bop"))?;
+    c.set_pred(0, l, r1)?;
+    c.set_pred(1, l, r2)
+}
+
+/// `LEA d, p, a, b, s`: `(a << s) + b`, carry to p. `LEA.HI[.X] d, p, a, b, c, s[, pin]`:
+/// the high word of `{c, a} << s`, plus b (plus the carry in).
+fn lea(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let a = c.int(2, l)?;
+    let b = c.raw(3, l)? as u64;
+    if c.has("HI") {
+        let hi = c.raw(4, l)?;
+        let s = c.raw(5, l)? & 63;
+        let v = ((hi as u64) << 32 | a as u64) << s.min(63);
+        let carry = if c.has("X") { c.pred(6, l)? as u64 } else { 0 };
+        let r = (v >> 32).wrapping_add(b).wrapping_add(carry);
+        c.set_pred(1, l, r >> 32 & 1 != 0)?;
+        return c.set(0, l, r as u32);
+    }
+    let s = c.raw(4, l)? & 31;
+    let carry = if c.has("X") { c.pred(5, l)? as u64 } else { 0 };
+    let r = ((a as u64) << s & 0xffff_ffff) + b + carry;
+    c.set_pred(1, l, r >> 32 & 1 != 0)?;
+    c.set(0, l, r as u32)
+}
+
+/// Half-precision pairs: `HFMA2 d, a, b, c` (c a register or two immediates), `HADD2`,
+/// `HMUL2`; per half in f32, rounded once to f16.
+fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
+    if c.has("SAT") || c.has("F32") || c.has("BF16_V2") {
+        return Err(c.unsupported("HFMA2/HADD2 variant"));
+    }
+    let n = c.ins.ops.len();
+    let half = |c: &Ctx, k: usize, h: u32| -> Result<f32, EmuError> {
+        let v = (c.raw(k, l)? >> (16 * h)) as u16;
+        let (neg, abs, _) = c.rmods(k);
+        let mut x = h2f(v);
+        if abs {
+            x = x.abs();
+        }
+        if neg {
+            x = -x;
+        }
+        Ok(x)
+    };
+    let mut r = 0u32;
+    for h in 0..2u32 {
+        let a = half(c, 1, h)?;
+        let v = match m {
+            "HADD2" => a + half(c, 2, h)?,
+            "HMUL2" => a * half(c, 2, h)?,
+            _ => {
+                let b = half(c, 2, h)?;
+                let x = if n == 5 {
+                    // Two immediates, printed high half first.
+                    let k = if h == 1 { 3 } else { 4 };
+                    h2f(c.raw(k, l)? as u16)
+                } else {
+                    half(c, 3, h)?
+                };
+                a.mul_add(b, x)
+            }
+        };
+        r |= (f2h(v) as u32) << (16 * h);
+    }
+    c.set(0, l, r)
+}
+
+fn fp32(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
+    if c.has("RM") || c.has("RP") || c.has("RZ") || c.has("SAT") {
+        return Err(c.unsupported("rounding modes"));
+    }
+    let ftz = c.has("FTZ");
+    let f = |x: f32| if ftz { ftz32(x) } else { x };
+    let a = f(c.f32(1, l)?);
+    let b = f(c.f32(2, l)?);
+    let r = match m {
+        "FADD" => a + b,
+        "FMUL" => a * b,
+        _ => a.mul_add(b, f(c.f32(3, l)?)),
+    };
+    c.set(0, l, f32_out(f(r)))
+}
+
+fn fp64(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
+    if c.has("RM") || c.has("RP") || c.has("RZ") {
+        return Err(c.unsupported("rounding modes"));
+    }
+    let (a, b) = (c.f64(1, l)?, c.f64(2, l)?);
+    let r = match m {
+        "DADD" => a + b,
+        "DMUL" => a * b,
+        _ => a.mul_add(b, c.f64(3, l)?),
+    };
+    c.set_wide(0, l, f64_out(r) as u128, 2)
+}
+
+/// `FSETP`/`DSETP p0, p1, a, b, pc` (and the `.MIN`/`.MAX` DSETP variants are refused).
+fn fsetp(c: &mut Ctx, l: usize, double: bool) -> Result<(), EmuError> {
+    let cmp = pick(c, FCMPS).unwrap_or("F");
+    let bo = pick(c, BOPS).unwrap_or("AND");
+    let (a, b) = if double {
+        (c.f64(2, l)?, c.f64(3, l)?)
+    } else {
+        let f = |x: f32| if c.has("FTZ") { ftz32(x) } else { x };
+        (f(c.f32(2, l)?) as f64, f(c.f32(3, l)?) as f64)
+    };
+    let pc = c.pred(4, l)?;
+    let r = fcmp(cmp, a, b).ok_or_else(|| c.unsupported("compare"))?;
+    c.set_pred(0, l, bop(bo, r, pc).unwrap_or(false))?;
+    c.set_pred(1, l, bop(bo, !r, pc).unwrap_or(false))
+}
+
+/// `SHFL.mode pd, d, a, b, c`: PTX `shfl.sync` semantics with `c` = clamp | segmask << 8.
+fn shfl(c: &mut Ctx) -> Result<(), EmuError> {
+    let mode = pick(c, &["IDX", "UP", "DOWN", "BFLY"]).ok_or_else(|| c.unsupported("SHFL mode"))?;
+    let src: Vec<u32> = (0..32).map(|l| c.raw(2, l)).collect::<Result<_, _>>()?;
+    for lane in lanes(c.exec) {
+        let b = c.raw(3, lane)? & 31;
+        let cv = c.raw(4, lane)?;
+        let clamp = cv & 31;
+        let seg = (cv >> 8) & 31;
+        let lane32 = lane as u32;
+        let max_lane = (lane32 & seg) | (clamp & !seg);
+        let min_lane = lane32 & seg;
+        let (j, ok) = match mode {
+            "IDX" => {
+                let j = min_lane | (b & !seg);
+                (j, j <= max_lane)
+            }
+            "UP" => {
+                let j = lane32.wrapping_sub(b);
+                (j, j as i32 >= max_lane as i32)
+            }
+            "DOWN" => {
+                let j = lane32 + b;
+                (j, j <= max_lane)
+            }
+            _ => {
+                let j = lane32 ^ b;
+                (j, j <= max_lane)
+            }
+        };
+        let j = if ok { j as usize & 31 } else { lane };
+        c.set(1, lane, src[j])?;
+        c.set_pred(0, lane, ok)?;
+    }
+    Ok(())
+}
+
+/// `VOTEU.mode ud, up, p` / `VOTE.mode d, pd, p`: the ballot of p over the executing lanes.
+fn vote(c: &mut Ctx) -> Result<(), EmuError> {
+    let mut ballot = 0u32;
+    for lane in lanes(c.exec) {
+        if c.pred(2, lane)? {
+            ballot |= 1 << lane;
+        }
+    }
+    let r = if c.has("ANY") {
+        ballot != 0
+    } else if c.has("ALL") {
+        ballot == c.exec
+    } else if c.has("EQ") {
+        ballot == 0 || ballot == c.exec
+    } else {
+        return Err(c.unsupported("VOTE mode"));
+    };
+    for lane in lanes(c.exec) {
+        c.set(0, lane, ballot)?;
+        c.set_pred(1, lane, r)?;
+    }
+    Ok(())
+}
+
+/// `REDUX.op ud, a`: a reduction over the executing lanes into a uniform register.
+fn redux(c: &mut Ctx) -> Result<(), EmuError> {
+    let signed = c.has("S32");
+    let vals: Vec<u32> = lanes(c.exec).map(|l| c.raw(1, l)).collect::<Result<_, _>>()?;
+    let r = if c.has("SUM") {
+        vals.iter().fold(0u32, |a, &v| a.wrapping_add(v))
+    } else if c.has("MIN") {
+        if signed {
+            vals.iter().map(|&v| v as i32).min().unwrap_or(0) as u32
+        } else {
+            vals.iter().copied().min().unwrap_or(0)
+        }
+    } else if c.has("MAX") {
+        if signed {
+            vals.iter().map(|&v| v as i32).max().unwrap_or(0) as u32
+        } else {
+            vals.iter().copied().max().unwrap_or(0)
+        }
+    } else if c.has("OR") {
+        vals.iter().fold(0, |a, &v| a | v)
+    } else if c.has("XOR") {
+        vals.iter().fold(0, |a, &v| a ^ v)
+    } else {
+        vals.iter().fold(u32::MAX, |a, &v| a & v)
+    };
+    let lane = (c.exec.trailing_zeros() % 32) as usize;
+    c.set(0, lane, r)
+}

@@ -1,0 +1,202 @@
+//! The timing model of the schedule fields, checked as the code runs.
+//!
+//! Per warp, the issue cycle advances by each instruction's stall (sm_50: a stall of 12..15
+//! with the no-yield bit counts 6, as [`hazard::effective_stall`] says). The rules are those
+//! ptxas's code is calibrated on (see `atomc_emit::sass::latency` and `hazard`), applied to the
+//! path the warp actually takes:
+//!
+//! * a fixed-latency result is readable `latency(pipe, reader)` cycles after its producer
+//!   issued;
+//! * a variable-latency result (loads, atomics, `S2R`, `LDC`, ...: an instruction that sets a
+//!   write scoreboard or belongs to [`hazard::variable_result`]'s classes) is readable, or
+//!   overwritable, only after a wait on the scoreboard its producer set;
+//! * a late reader's sources (read scoreboard) are overwritten only after a wait on it;
+//! * a wait is effective only 2 or more cycles after the scoreboard was set.
+//!
+//! Pending facts carry the lanes of the producing group, so that the divergent paths of one
+//! sm_90 warp do not see each other's registers as hazards; the scoreboards themselves are per
+//! warp, as on the hardware.
+
+use atomc_emit::sass::hazard;
+use atomc_emit::sass::latency::{Pipe, Reader, Timing};
+use atomc_emit::sass::roles::{self, is_pred_loc, Loc, Roles};
+use atomc_emit::sass::{Arch, Instr, Sched};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+/// What the model needs of one instruction, computed once per slot.
+pub struct SlotInfo {
+    pub roles: Roles,
+    pub mnemonic: &'static str,
+    pub variable: bool,
+    pub pipe: Pipe,
+    pub reader: Reader,
+    pub unit: &'static str,
+}
+
+impl SlotInfo {
+    pub fn new(arch: &Arch, ins: &Instr) -> SlotInfo {
+        let t = Timing::for_arch(arch.name);
+        let roles = roles::roles(arch, ins);
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        let opcode = arch.opcode_text(ins);
+        SlotInfo {
+            variable: ins.sched.wr_sb != 7 || hazard::variable_result(t, mnemonic),
+            pipe: t.pipe(&opcode),
+            reader: t.reader(mnemonic, roles.memory),
+            unit: hazard::unit(mnemonic),
+            roles,
+            mnemonic,
+        }
+    }
+}
+
+/// A rule broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broken {
+    WaitTooEarly { sb: u8, cycles: u64 },
+    MissingWait { sb: u8 },
+    SourceOverwritten { sb: u8 },
+    StallTooShort { need: u8, got: u64 },
+}
+
+/// A hazard: the register, the producer's slot and the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    pub loc: Loc,
+    pub producer: usize,
+    pub broken: Broken,
+}
+
+impl Found {
+    pub fn what(&self) -> String {
+        match self.broken {
+            Broken::WaitTooEarly { sb, cycles } => {
+                format!("waits on SB{sb} {cycles} cycle(s) after it was set (needs 2) by")
+            }
+            Broken::MissingWait { sb } => format!(
+                "uses it without waiting on SB{} set by",
+                if sb == 7 { "-".to_string() } else { sb.to_string() }
+            ),
+            Broken::SourceOverwritten { sb } => format!("overwrites it before the wait on SB{sb} of its late reader"),
+            Broken::StallTooShort { need, got } => format!("reads it {got} cycle(s) (needs {need}) after"),
+        }
+    }
+}
+
+/// Name of a register location, as the hazard check prints it.
+pub fn loc_name(l: Loc) -> String {
+    match l {
+        0..=254 => format!("R{l}"),
+        roles::CC => "CC".into(),
+        _ if (roles::P_BASE..roles::CC).contains(&l) => format!("P{}", l - roles::P_BASE),
+        _ if (roles::UR_BASE..roles::UP_BASE).contains(&l) => format!("UR{}", l - roles::UR_BASE),
+        _ => format!("UP{}", l.saturating_sub(roles::UP_BASE)),
+    }
+}
+
+type Pending = SmallVec<[(u8, usize, u32); 2]>;
+
+/// One warp's pending facts.
+#[derive(Default)]
+pub struct WarpTiming {
+    fixed: HashMap<Loc, (u64, Pipe, usize, u32)>,
+    var_w: HashMap<Loc, Pending>,
+    var_r: HashMap<Loc, Pending>,
+    sb_set: [Option<(u64, usize)>; 6],
+}
+
+impl WarpTiming {
+    /// Checks and records the issue of slot `i` (`info`, `sched`) by lanes `group` at `cycle`.
+    pub fn issue(
+        &mut self,
+        t: Timing,
+        info: &SlotInfo,
+        i: usize,
+        sched: &Sched,
+        group: u32,
+        cycle: u64,
+    ) -> Result<(), Found> {
+        for sb in 0..6u8 {
+            if sched.wait & (1 << sb) == 0 {
+                continue;
+            }
+            if let Some((set, p)) = self.sb_set[sb as usize] {
+                if cycle < set + 2 {
+                    return Err(Found { loc: 0, producer: p, broken: Broken::WaitTooEarly { sb, cycles: cycle - set } });
+                }
+            }
+            self.sb_set[sb as usize] = None;
+            for m in [&mut self.var_w, &mut self.var_r] {
+                m.values_mut().for_each(|s| s.retain(|(b, _, _)| *b != sb));
+                m.retain(|_, s| !s.is_empty());
+            }
+        }
+        let r = &info.roles;
+        let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
+        for (l, how) in reads {
+            if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
+                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+            }
+            if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
+                let need = t.latency(pipe, is_pred_loc(l), how);
+                if m & group != 0 && cycle < c + need as u64 {
+                    return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
+                }
+            }
+        }
+        for &l in &r.writes {
+            if let Some(&(sb, p, _)) = self.var_r.get(&l).and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0)) {
+                return Err(Found { loc: l, producer: p, broken: Broken::SourceOverwritten { sb } });
+            }
+            if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
+                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the effects of slot `i` after a clean [`WarpTiming::issue`]. `unit_of` gives the
+    /// completion unit of a slot (results of one unit complete in order, so a later
+    /// scoreboard of the unit also covers its earlier unsignalled results).
+    pub fn record(
+        &mut self,
+        info: &SlotInfo,
+        i: usize,
+        sched: &Sched,
+        group: u32,
+        cycle: u64,
+        unit_of: &dyn Fn(usize) -> Option<&'static str>,
+    ) {
+        let r = &info.roles;
+        if info.variable && sched.wr_sb < 6 {
+            for set in self.var_w.values_mut() {
+                for e in set.iter_mut() {
+                    if e.0 == 7 && unit_of(e.1) == Some(info.unit) {
+                        *e = (sched.wr_sb, i, e.2);
+                    }
+                }
+            }
+        }
+        for &l in &r.writes {
+            self.fixed.remove(&l);
+            self.var_w.remove(&l);
+            self.var_r.remove(&l);
+            if info.variable {
+                self.var_w.entry(l).or_default().push((sched.wr_sb, i, group));
+            } else {
+                self.fixed.insert(l, (cycle, info.pipe, i, group));
+            }
+        }
+        if sched.rd_sb != 7 {
+            for &l in r.reads.iter().filter(|&&l| l < roles::P_BASE) {
+                self.var_r.entry(l).or_default().push((sched.rd_sb, i, group));
+            }
+        }
+        for sb in [sched.wr_sb, sched.rd_sb] {
+            if sb < 6 {
+                self.sb_set[sb as usize] = Some((cycle, i));
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The fuzzer's bounded run, part of the project's test command: a fixed seed range through every
+//! stage, failing on any mismatch, ICE or generator bug that is not in [`KNOWN`]; and every
+//! reproducer filetest the fuzzer has produced (`filetests/filetests/interpret/fuzz-*.atom`)
+//! through the same stages, with the same table.
+//!
+//! [`KNOWN`] lists atomc bugs the fuzzer found that are not fixed yet. An entry that no longer
+//! fails is an *unexpected pass* and fails the test too, so the table cannot go stale: delete the
+//! entry when the bug is fixed.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use atomc_emit::oracle::{self, Tool};
+use atomc_filetests::testfile::TestFile;
+use atomc_fuzz::check::{check_kernel, Options, Verdict};
+
+/// Seeds of the bounded run: sized (by measurement, see `docs/fuzzing.md`) to stay well under a
+/// minute in a debug build on two cores.
+const SEEDS: std::ops::Range<u64> = 0..100;
+
+/// Known failures: (seed, or `u64::MAX` for a reproducer file named in the stage column; stage;
+/// a piece of the error text; why). Every listed failure must still fail, every other must not.
+const KNOWN: &[(u64, &str, &str, &str)] = &[
+    (
+        u64::MAX,
+        "fuzz-i2f-sm90.atom: atomc sm_90 cubin",
+        "fit no form of I2F",
+        I2F,
+    ),
+    (
+        u64::MAX,
+        "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 round-robin",
+        "memory differs",
+        EMU_PTXAS,
+    ),
+    (
+        u64::MAX,
+        "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 random",
+        "memory differs",
+        EMU_PTXAS,
+    ),
+    (
+        u64::MAX,
+        "fuzz-emu-ptxas-random-oob.atom: emu atomc sm_90 random",
+        "timing hazard",
+        HAZARD,
+    ),
+    (
+        u64::MAX,
+        "fuzz-emu-ptxas-random-oob.atom: emu ptxas sm_90 random",
+        "out of bounds",
+        EMU_PTXAS,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm50-barrier-after-if.atom: emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm50-barrier-after-if.atom: emu atomc sm_50 random",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm90-scoreboard-wait-too-soon.atom: emu atomc sm_90 round-robin",
+        "timing hazard",
+        HAZARD,
+    ),
+    (
+        u64::MAX,
+        "fuzz-sm90-scoreboard-wait-too-soon.atom: emu atomc sm_90 random",
+        "timing hazard",
+        HAZARD,
+    ),
+    (2, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (3, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (4, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (6, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (8, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (
+        9,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (9, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (16, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (18, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (23, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (23, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (32, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (34, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (35, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (36, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (37, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        37,
+        "emu ptxas sm_90 round-robin",
+        "memory differs",
+        EMU_PTXAS,
+    ),
+    (37, "emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
+    (38, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (40, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (41, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (42, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (43, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (48, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (50, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (53, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (54, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (55, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (55, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (56, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (57, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (58, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (59, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (60, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (62, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (63, "atomc sm_90 cubin", "fit no form of I2F", I2F),
+    (64, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (65, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (67, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (67, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (69, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (70, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        70,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (70, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (76, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (76, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (79, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (79, "emu ptxas sm_90 random", "out of bounds", EMU_PTXAS),
+    (80, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (86, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        86,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (86, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (87, "emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
+    (88, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        90,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (90, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+    (97, "emu atomc sm_90 round-robin", "timing hazard", HAZARD),
+    (97, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (98, "emu atomc sm_90 random", "timing hazard", HAZARD),
+    (
+        99,
+        "emu atomc sm_50 round-robin",
+        "BAR in divergent code",
+        BAR50,
+    ),
+    (99, "emu atomc sm_50 random", "BAR in divergent code", BAR50),
+];
+
+/// sm_90: `fcvt_from_sint`/`fcvt_from_uint` i32 → f32 select an `I2F` the encoder cannot encode
+/// (fuzz-i2f-sm90.atom).
+const I2F: &str = "sm_90 I2F from i32 is unencodable";
+/// sm_50: a barrier after a divergent `if` runs before the warp reconverges
+/// (fuzz-sm50-barrier-after-if.atom).
+const BAR50: &str = "sm_50 barrier in divergent code";
+/// sm_90: atomc's schedule waits on a scoreboard one cycle after it was set; its own hazard
+/// model needs two (fuzz-sm90-scoreboard-wait-too-soon.atom).
+const HAZARD: &str = "sm_90 scoreboard wait too soon";
+/// The emulator runs ptxas's code of a correct PTX wrong (fuzz-emu-ptxas-*.atom): an emulator
+/// bug, listed so the table stays complete.
+const EMU_PTXAS: &str = "emulator misruns ptxas's code";
+
+fn known(seed: u64, stage: &str, detail: &str) -> bool {
+    KNOWN
+        .iter()
+        .any(|&(s, st, text, _)| s == seed && st == stage && detail.contains(text))
+}
+
+fn jobs() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().min(2))
+        .unwrap_or(1)
+}
+
+#[test]
+fn bounded_seed_range() {
+    let mut opts = Options::default();
+    opts.ptxas =
+        oracle::require(Tool::Ptxas13).is_some() && oracle::require(Tool::Ptxas118).is_some();
+    let start = Instant::now();
+    let sum = atomc_fuzz::run::run(SEEDS, jobs(), &opts, &|_| {});
+    eprintln!(
+        "bounded run: seeds {}..{} in {:.1} s",
+        SEEDS.start,
+        SEEDS.end,
+        start.elapsed().as_secs_f64()
+    );
+    eprintln!("{}", sum.line());
+    let mut problems = Vec::new();
+    let mut seen = Vec::new();
+    for r in &sum.failures {
+        for (stage, v) in r.failures() {
+            if known(r.program.seed, stage, v.detail()) {
+                seen.push((r.program.seed, stage.clone()));
+            } else {
+                problems.push(format!(
+                    "seed {} {stage}: {}: {}\n{}",
+                    r.program.seed,
+                    v.class(),
+                    v.detail(),
+                    r.filetest()
+                ));
+            }
+        }
+    }
+    for &(seed, stage, text, why) in KNOWN.iter().filter(|k| SEEDS.contains(&k.0)) {
+        if !seen.iter().any(|(s, st)| *s == seed && st == stage) {
+            problems.push(format!("unexpected pass: seed {seed} {stage} no longer fails with `{text}` ({why}); remove it from KNOWN"));
+        }
+    }
+    assert!(
+        sum.programs == SEEDS.end - SEEDS.start,
+        "only {} programs ran",
+        sum.programs
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+fn interpret_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../filetests/filetests/interpret")
+}
+
+#[test]
+fn reproducers() {
+    let mut opts = Options::default();
+    opts.ptxas =
+        oracle::require(Tool::Ptxas13).is_some() && oracle::require(Tool::Ptxas118).is_some();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(interpret_dir())
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("fuzz-") && n.ends_with(".atom"))
+    });
+    files.sort();
+    let mut problems = Vec::new();
+    let mut failing = Vec::new();
+    for path in &files {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_string();
+        let src = std::fs::read_to_string(path).unwrap_or_default();
+        let Ok(file) = TestFile::scan(&src) else {
+            problems.push(format!("{name}: does not scan"));
+            continue;
+        };
+        // A reproducer of a seed replays that seed's random emulator schedule.
+        let seed = src
+            .lines()
+            .find_map(|l| l.strip_prefix("; atomc-fuzz seed "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0);
+        for range in &file.funcs {
+            let func = match atomc::ir::parse::parse(&file.func_text(range)) {
+                Ok(mut fs) if fs.len() == 1 => fs.remove(0),
+                _ => {
+                    problems.push(format!("{name}: a function does not parse"));
+                    continue;
+                }
+            };
+            for line in file
+                .func_comments(range)
+                .filter_map(|c| c.text.strip_prefix("run:"))
+            {
+                let spec = match atomc::ir::interp::parse_run_line(&func, line) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        problems.push(format!("{name}: {e}"));
+                        continue;
+                    }
+                };
+                for (stage, v) in check_kernel(&func, &spec, &opts, seed) {
+                    if !v.is_failure() {
+                        continue;
+                    }
+                    let key = format!("{name}: {stage}");
+                    if known(u64::MAX, &key, v.detail()) {
+                        failing.push(key);
+                    } else {
+                        problems.push(format!("{key}: {}: {}", v.class(), v.detail()));
+                    }
+                }
+            }
+        }
+    }
+    for &(_, key, text, why) in KNOWN.iter().filter(|k| k.0 == u64::MAX) {
+        if !failing.iter().any(|f| f == key) {
+            problems.push(format!("unexpected pass: {key} no longer fails with `{text}` ({why}); remove it from KNOWN"));
+        }
+    }
+    eprintln!(
+        "fuzz reproducers: {} files, {} known failures",
+        files.len(),
+        failing.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn verdicts_classify() {
+    assert!(Verdict::Mismatch(String::new()).is_failure());
+    assert!(Verdict::Ice(String::new()).is_failure());
+    assert!(!Verdict::Refused(String::new()).is_failure());
+    assert!(!Verdict::EmuUnsupported(String::new()).is_failure());
+}

@@ -1,0 +1,112 @@
+//! Running a kernel's `; run:` line on the SASS emulator (`atomc-emu`) and judging the result
+//! against the reference interpreter, as the GPU harness judges a GPU's: the buffers hold the
+//! interpreter's bytes, or every order-independent check of the run line holds.
+//!
+//! Used by `atomc run --target`, `tests/emu_*.rs` and `tests/gpu_run.rs` (its fallback without
+//! a GPU).
+
+use crate::ir::interp::{self, DataValue, Launch, Memory, RunSpec, GLOBAL_BASE};
+use crate::ir::{AddrSpace, Function, Type};
+pub use atomc_emu::{run_cubin, EmuError, Outcome, Param, Schedule};
+
+/// The launch size of a run line: the call form runs one thread.
+pub fn sizes(spec: &RunSpec) -> ([u32; 3], [u32; 3]) {
+    if spec.is_call() {
+        return ([1, 1, 1], [1, 1, 1]);
+    }
+    let (g, b) = (spec.grid(), spec.block());
+    ([g.x, g.y, g.z], [b.x, b.y, b.z])
+}
+
+/// The interpreter's final contents of every declaration of the run line.
+pub fn interpret(func: &Function, spec: &RunSpec) -> Result<Vec<Vec<u8>>, String> {
+    let mut mem = Memory::new();
+    let ids: Vec<_> = spec.decls().into_iter().map(|d| mem.add_buffer(d.init)).collect();
+    let (grid, block) = sizes(spec);
+    let launch = Launch {
+        grid: interp::Dim3::new(grid[0], grid[1], grid[2]),
+        block: interp::Dim3::new(block[0], block[1], block[2]),
+        shared_bytes: spec.shared_bytes(),
+        step_limit: spec.step_limit(),
+        args: spec.args().to_vec(),
+    };
+    interp::run_kernel(func, &launch, &mut mem).map_err(|e| e.to_string())?;
+    Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())
+}
+
+/// The kernel parameters as a GPU receives them (see atomc's PTX parameter types): global and
+/// generic pointers to a declared buffer name the buffer, everything else travels by its
+/// little-endian bytes.
+pub fn kernel_params(func: &Function, spec: &RunSpec) -> Result<Vec<Param>, String> {
+    let params = func.params();
+    let mut out = Vec::new();
+    for (i, v) in spec.args().iter().enumerate() {
+        let ty = params.get(i).copied().ok_or("more arguments than parameters")?;
+        out.push(match (ty, v) {
+            (Type::Ptr(AddrSpace::Global | AddrSpace::Generic), DataValue::Ptr(_, addr)) => {
+                let index = (addr / GLOBAL_BASE)
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("argument {i}: {addr:#x} is not a buffer address"))?;
+                Param::Buffer { index: index as usize, offset: addr % GLOBAL_BASE }
+            }
+            _ => {
+                let size = match ty {
+                    Type::Pred | Type::I8 => 1,
+                    Type::I16 | Type::F16 => 2,
+                    Type::I32 | Type::F32 | Type::F16x2 | Type::BF16x2 | Type::Ptr(AddrSpace::Shared) => 4,
+                    Type::I64 | Type::F64 | Type::Surface | Type::Ptr(_) => 8,
+                };
+                Param::Bytes(v.bits().to_le_bytes()[..size].to_vec())
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// How a result relates to the interpreter's: `Ok(true)` byte for byte, `Ok(false)` by the run
+/// line's order-independent checks, `Err` otherwise.
+pub fn judge(spec: &RunSpec, got: &[Vec<u8>], want: &[Vec<u8>]) -> Result<bool, String> {
+    if got == want {
+        return Ok(true);
+    }
+    if spec.check_count() == 0 {
+        return Err("differs from the interpreter, and the run line has no checks to judge it by".into());
+    }
+    spec.check_contents(got).map(|_| false).map_err(|e| {
+        let first = got
+            .iter()
+            .zip(want)
+            .zip(spec.decls())
+            .find(|((g, w), _)| g != w)
+            .map(|(_, d)| d.name.to_string())
+            .unwrap_or_default();
+        format!("differs from the interpreter (first in `{first}`) and the run line fails: {e}")
+    })
+}
+
+/// The emulator's launch of a run line (buffers initialised from its declarations).
+pub fn launch_of(func: &Function, spec: &RunSpec, schedule: Schedule) -> Result<atomc_emu::Launch, String> {
+    let (grid, block) = sizes(spec);
+    let mut l = atomc_emu::Launch::new(grid, block);
+    l.shared_bytes = spec.shared_bytes();
+    l.params = kernel_params(func, spec)?;
+    l.buffers = spec.decls().into_iter().map(|d| d.init).collect();
+    l.schedule = schedule;
+    l.step_limit = 2_000_000;
+    Ok(l)
+}
+
+/// Runs `cubin`'s kernel for a run line on the emulator and judges it against `want` (the
+/// interpreter's buffers): `Ok(exact)` or the reason it fails.
+pub fn run_and_judge(
+    cubin: &[u8],
+    func: &Function,
+    spec: &RunSpec,
+    want: &[Vec<u8>],
+    schedule: Schedule,
+) -> Result<(bool, Outcome), String> {
+    let launch = launch_of(func, spec, schedule)?;
+    let out = run_cubin(cubin, &func.name, &launch).map_err(|e| e.to_string())?;
+    let exact = judge(spec, &out.buffers, want)?;
+    Ok((exact, out))
+}

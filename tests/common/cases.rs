@@ -1,0 +1,104 @@
+//! The launches the GPU harness and the emulator tests share: every launchable `; run:` line of
+//! `filetests/filetests/interpret/*.atom` plus a few benchmark kernels with inputs.
+
+use std::path::PathBuf;
+
+use atomc::ir::interp::{self, RunSpec};
+use atomc::ir::{Function, Type};
+use atomc_filetests::testfile::TestFile;
+
+/// Benchmark kernels with inputs: (file stem, run line).
+pub const BENCH_RUNS: &[(&str, &str)] = &[
+    ("hist_global", "grid 4 block 64 args(d, h) d: i32[256] = iota h: i32[256] => h all == 1"),
+    ("counter_i64", "block 64 args(c, o, 3) c: i64[1] = 0 o: i64[64] => c == [2208]"),
+    ("argmax_umax64", "grid 2 block 64 args(m, s) m: u64[1] = 0 s: u32[128] = iota => m == [0x7f0000007f]"),
+    ("reduce_shared_sum", "grid 2 block 64 shared 4 args(s, d, 0) s: i32[1] = 0 d: i32[128] = 1 => s == [128]"),
+    ("f32_add_native", "grid 2 block 64 args(o, i, v) o: f32[8] i: i32[128] = 0 v: f32[128] = 1.0 => o[0] == 128.0"),
+];
+
+/// One launch to try.
+pub struct Case {
+    /// `file:function#line-index`, for messages.
+    pub label: String,
+    pub func: Function,
+    pub spec: RunSpec,
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Whether `func` can run on a GPU from a run line at all.
+fn is_gpu_kernel(func: &Function) -> bool {
+    func.returns.is_empty() && !func.params().iter().any(|t| matches!(t, Type::Surface))
+}
+
+/// Whether this run line describes a launch the GPU can repeat.
+fn is_gpu_launch(spec: &RunSpec) -> bool {
+    spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface)
+}
+
+/// The run lines of the interpret filetests and the bench kernels, as cases; and the problems
+/// met reading them.
+pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
+    let mut cases = Vec::new();
+    let mut problems = Vec::new();
+    let dir = repo().join("filetests/filetests/interpret");
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "atom"));
+    files.sort();
+    for path in &files {
+        let src = match std::fs::read_to_string(path) {
+            Ok(s) => s,
+            Err(e) => {
+                problems.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        let file = match TestFile::scan(&src) {
+            Ok(f) => f,
+            Err(e) => {
+                problems.push(format!("{}: {e}", path.display()));
+                continue;
+            }
+        };
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
+        for range in &file.funcs {
+            let Some(func) = parse_one(&file.func_text(range)) else {
+                continue;
+            };
+            if !is_gpu_kernel(&func) {
+                continue;
+            }
+            let runs: Vec<&str> = file.func_comments(range).filter_map(|c| c.text.strip_prefix("run:")).collect();
+            for (i, line) in runs.iter().enumerate() {
+                let Ok(spec) = interp::parse_run_line(&func, line) else {
+                    continue;
+                };
+                if is_gpu_launch(&spec) {
+                    let label = format!("{stem}:{}#{i}", func.name);
+                    cases.push(Case { label, func: func.clone(), spec });
+                }
+            }
+        }
+    }
+    for (stem, line) in BENCH_RUNS {
+        let path = repo().join("filetests/bench").join(format!("{stem}.atom"));
+        let src = std::fs::read_to_string(&path).unwrap_or_default();
+        let Some(func) = parse_one(&src) else {
+            problems.push(format!("{}: does not parse as one function", path.display()));
+            continue;
+        };
+        match interp::parse_run_line(&func, line) {
+            Ok(spec) => cases.push(Case { label: format!("bench/{stem}"), func, spec }),
+            Err(e) => problems.push(format!("bench/{stem}: {e}")),
+        }
+    }
+    (cases, problems)
+}
+
+fn parse_one(text: &str) -> Option<Function> {
+    let mut funcs = atomc::ir::parse::parse(text).ok()?;
+    (funcs.len() == 1).then(|| funcs.remove(0))
+}

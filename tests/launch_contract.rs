@@ -99,7 +99,7 @@ fn ptxas_sm90_does_the_same() {
         return;
     }
     let kernels = common::filetest_kernels();
-    let results = common::par_map(&kernels, |(name, func)| {
+    let results = common::par_map(&kernels, |(_, func)| {
         let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
         let sass = oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?;
         let code = texts(sass);

@@ -8,8 +8,11 @@
 //!   branch (for a loop: the first post-dominator of its header outside the loop):
 //!   - sm_90: `BSSY Bn, join` before the branch (for a loop, on the edges entering it) and
 //!     `BSYNC Bn` where the region's paths meet, right before the join, as ptxas 13.5 writes
-//!     them (`BSSY B1, 0x1d0` ... `BSYNC B1` at 0x1c0 around a CAS loop); `n` is the nesting
-//!     depth, at most 16 barriers.
+//!     them (`BSSY B1, 0x1d0` ... `BSYNC B1` at 0x1c0 around a CAS loop). A barrier register
+//!     belongs to the warp, and the arms of a divergent branch run interleaved, so two regions
+//!     in sibling arms must not share one (the fuzzer's seed 9 deadlocked the emulator when a
+//!     CAS loop in one arm re-armed the `B1` an if/else in the other arm waited on): every
+//!     region gets its own register, outermost first; past 16, inner regions go without.
 //!   - sm_50: `SSY join` and a `SYNC` that ends each path, as ptxas 11.8 writes them (`SSY
 //!     0x178` before an if/else whose both arms end in `SYNC`; `SSY` before a loop whose exiting
 //!     lanes `SYNC`). `SYNC` does not fall through: the warp continues at the `SSY` target once
@@ -50,6 +53,8 @@ struct Region {
     count: usize,
     parent: Option<usize>,
     depth: usize,
+    /// The sm_90 convergence barrier register.
+    barrier: usize,
 }
 
 /// Adds the loop yields (sm_90) and the reconvergence of divergent regions to `blocks`.
@@ -118,7 +123,7 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     // Open the branch regions before their branches.
     for (r, reg) in regions.iter().enumerate() {
         if let Start::Branch(b) = reg.start {
-            blocks[b].body.push(open(sm90, reg.depth, cont[r]));
+            blocks[b].body.push(open(sm90, reg.barrier, cont[r]));
         }
     }
     // sm_90 loop headers yield (the entry blocks made below stay outside the loop).
@@ -132,14 +137,14 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     // the loop's entry, then the synchronizations of regions inside the loop.
     let mut before: Vec<Vec<(usize, LBlock)>> = (0..n).map(|_| Vec::new()).collect();
     for (r, reg) in regions.iter().enumerate() {
-        let body = vec![close(sm90, reg.depth)];
+        let body = vec![close(sm90, reg.barrier)];
         let term = if sm90 { Term::Jump(cont[r]) } else { Term::Stop };
         let inside = loop_of_header.get(&reg.join).is_some_and(|&l| loops[l].body[start_block(reg)]);
         let key = if inside { 2 * SM90_BARRIERS + 2 - reg.depth } else { SM90_BARRIERS - reg.depth.min(SM90_BARRIERS) };
         before[reg.join].push((key, LBlock { id: sync_ids[r], body, term }));
     }
     for (&h, &r) in &loop_region {
-        let body = vec![open(sm90, regions[r].depth, cont[r])];
+        let body = vec![open(sm90, regions[r].barrier, cont[r])];
         before[h].push((SM90_BARRIERS + 1, LBlock { id: entry_ids[&h], body, term: Term::Jump(blocks[h].id) }));
     }
     let old = std::mem::take(blocks);
@@ -179,18 +184,18 @@ fn inline_syncs(blocks: &mut Vec<LBlock>, sync_ids: &[BlockId]) {
 }
 
 /// `BSSY Bn, cont` (sm_90) or `SSY cont` (sm_50).
-fn open(sm90: bool, depth: usize, cont: BlockId) -> SassInst {
+fn open(sm90: bool, barrier: usize, cont: BlockId) -> SassInst {
     if sm90 {
-        SassInst::new("BSSY", [MOp::BReg(depth as u8), MOp::Label(cont)], Latency::Control)
+        SassInst::new("BSSY", [MOp::BReg(barrier as u8), MOp::Label(cont)], Latency::Control)
     } else {
         SassInst::new("SSY", [MOp::Label(cont)], Latency::Control)
     }
 }
 
 /// `BSYNC Bn` (sm_90) or `SYNC` (sm_50).
-fn close(sm90: bool, depth: usize) -> SassInst {
+fn close(sm90: bool, barrier: usize) -> SassInst {
     if sm90 {
-        SassInst::new("BSYNC", [MOp::BReg(depth as u8)], Latency::Control)
+        SassInst::new("BSYNC", [MOp::BReg(barrier as u8)], Latency::Control)
     } else {
         SassInst::new("SYNC", [], Latency::Control)
     }
@@ -327,7 +332,7 @@ fn find_regions(succ: &[Vec<usize>], loops: &[Loop], ipdom: &[Option<usize>], bl
     let mut add = |start: Start, from: usize, join: usize| {
         let members = reach(succ, from, join);
         let count = members.iter().filter(|&&m| m).count();
-        out.push(Region { start, join, members, count, parent: None, depth: 0 });
+        out.push(Region { start, join, members, count, parent: None, depth: 0, barrier: 0 });
     };
     for (l, lp) in loops.iter().enumerate() {
         // The first post-dominator of the header outside the loop.
@@ -360,8 +365,9 @@ fn find_regions(succ: &[Vec<usize>], loops: &[Loop], ipdom: &[Option<usize>], bl
 }
 
 /// Links each region to the smallest region around it and drops regions that overlap others
-/// without nesting, or nest deeper than `max_depth`.
-fn nest(regions: &mut Vec<Region>, loops: &[Loop], max_depth: usize) {
+/// without nesting; gives every region its own barrier register, outermost first, and drops the
+/// regions past `max_regions` (with their inner regions).
+fn nest(regions: &mut Vec<Region>, loops: &[Loop], max_regions: usize) {
     let start_block = |r: &Region| match r.start {
         Start::Branch(b) => b,
         Start::Loop(l) => loops[l].header,
@@ -390,7 +396,16 @@ fn nest(regions: &mut Vec<Region>, loops: &[Loop], max_depth: usize) {
     for r in (0..regions.len()).rev() {
         let d = regions[r].parent.map_or(0, |p| regions[p].depth + 1);
         regions[r].depth = d;
-        if regions[r].parent.is_some_and(|p| !keep[p]) || d >= max_depth {
+        if regions[r].parent.is_some_and(|p| !keep[p]) {
+            keep[r] = false;
+        }
+    }
+    let mut order: Vec<usize> = (0..regions.len()).filter(|&r| keep[r]).collect();
+    order.sort_by_key(|&r| (regions[r].depth, start_block(&regions[r])));
+    for (k, &r) in order.iter().enumerate() {
+        regions[r].barrier = k;
+        // Depth-first order: a region's inner regions come after it, so they go too.
+        if k >= max_regions || regions[r].parent.is_some_and(|p| !keep[p]) {
             keep[r] = false;
         }
     }

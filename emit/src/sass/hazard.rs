@@ -112,11 +112,7 @@ pub fn decode_lenient(arch: &Arch, bytes: &[u8]) -> Vec<Slot> {
                     ins.sched = sched;
                     ins
                 });
-                out.push(Slot {
-                    addr: (i * wb) as u64,
-                    instr,
-                    sched,
-                });
+                out.push(Slot { addr: (i * wb) as u64, instr, sched });
             }
         }
         SchedLayout::Bundle { per_bundle, slot_bits } => {
@@ -132,11 +128,7 @@ pub fn decode_lenient(arch: &Arch, bytes: &[u8]) -> Vec<Slot> {
                         ins.sched = sched;
                         ins
                     });
-                    out.push(Slot {
-                        addr: (bi * bundle + at) as u64,
-                        instr,
-                        sched,
-                    });
+                    out.push(Slot { addr: (bi * bundle + at) as u64, instr, sched });
                 }
             }
         }
@@ -149,11 +141,7 @@ pub fn slots_of(arch: &Arch, instrs: &[Instr]) -> Vec<Slot> {
     instrs
         .iter()
         .enumerate()
-        .map(|(i, ins)| Slot {
-            addr: arch.instr_addr(i),
-            instr: Some(ins.clone()),
-            sched: ins.sched,
-        })
+        .map(|(i, ins)| Slot { addr: arch.instr_addr(i), instr: Some(ins.clone()), sched: ins.sched })
         .collect()
 }
 
@@ -170,9 +158,8 @@ pub struct Report {
 /// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
 /// classes for which ptxas always sets a write scoreboard when the result is used).
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
-    const COMMON: &[&str] = &[
-        "ATOM", "ATOMS", "ATOMG", "LDG", "LDS", "LDL", "LD", "S2R", "SHFL", "POPC", "FLO", "SUATOM", "SULD", "MUFU",
-    ];
+    const COMMON: &[&str] =
+        &["ATOM", "ATOMS", "ATOMG", "LDG", "LDS", "LDL", "LD", "S2R", "SHFL", "POPC", "FLO", "SUATOM", "SULD", "MUFU"];
     const SM90: &[&str] = &["LDC", "S2UR", "REDUX", "QSPC", "MATCH", "F2I", "I2F", "F2F"];
     const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP"];
     COMMON.contains(&mnemonic)
@@ -202,14 +189,7 @@ struct State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct PipeKey(u8);
 
-const PIPES: [Pipe; 6] = [
-    Pipe::Alu,
-    Pipe::Fma,
-    Pipe::FmaWide,
-    Pipe::Uniform,
-    Pipe::UniformMove,
-    Pipe::Other,
-];
+const PIPES: [Pipe; 6] = [Pipe::Alu, Pipe::Fma, Pipe::FmaWide, Pipe::Uniform, Pipe::UniformMove, Pipe::Other];
 
 impl PipeKey {
     fn of(p: Pipe) -> PipeKey {
@@ -272,10 +252,7 @@ pub fn effective_stall(timing: Timing, s: &Sched) -> u32 {
 /// Checks a code section.
 pub fn check(arch: &Arch, slots: &[Slot]) -> Report {
     let timing = Timing::for_arch(arch.name);
-    let roles: Vec<Option<Roles>> = slots
-        .iter()
-        .map(|s| s.instr.as_ref().map(|i| roles::roles(arch, i)))
-        .collect();
+    let roles: Vec<Option<Roles>> = slots.iter().map(|s| s.instr.as_ref().map(|i| roles::roles(arch, i))).collect();
     let succ = successors(arch, slots);
     let n = slots.len();
     let mut input: Vec<Option<State>> = vec![None; n];
@@ -314,15 +291,8 @@ pub fn check(arch: &Arch, slots: &[Slot]) -> Report {
         }
     }
     let hazards: Vec<Hazard> = hazards.into_iter().collect();
-    let early_waits = hazards
-        .iter()
-        .filter(|h| matches!(h.kind, HazardKind::WaitTooEarly { .. }))
-        .count();
-    Report {
-        hazards,
-        opaque: slots.iter().filter(|s| s.instr.is_none()).count(),
-        early_waits,
-    }
+    let early_waits = hazards.iter().filter(|h| matches!(h.kind, HazardKind::WaitTooEarly { .. })).count();
+    Report { hazards, opaque: slots.iter().filter(|s| s.instr.is_none()).count(), early_waits }
 }
 
 /// The transfer function of one slot; hazards found on the way go to `found`.
@@ -364,10 +334,7 @@ fn step(
         // A word the table cannot decode may be a `DEPBAR` (a partial wait) or write any
         // register: forget what is pending rather than report what cannot be known. atomc's
         // own code never has such words (the tests assert it).
-        st = State {
-            sb_age: st.sb_age,
-            ..State::default()
-        };
+        st = State { sb_age: st.sb_age, ..State::default() };
         st.advance(effective_stall(timing, &sched));
         return st;
     };
@@ -375,20 +342,11 @@ fn step(
     let mnemonic = arch.forms[ins.form as usize].mnemonic;
     let reader = timing.reader(mnemonic, r.memory);
     // Reads.
-    let reads = r
-        .reads
-        .iter()
-        .map(|&l| (l, reader))
-        .chain(r.guard.map(|g| (g, Reader::Guard)));
+    let reads = r.reads.iter().map(|&l| (l, reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
     for (l, how) in reads {
         if let Some(set) = st.var_w.get(&l) {
             if let Some(&(sb, p)) = set.iter().next() {
-                found.push(Hazard {
-                    consumer: at,
-                    producer: addr(p),
-                    loc: l,
-                    kind: HazardKind::MissingWait { sb },
-                });
+                found.push(Hazard { consumer: at, producer: addr(p), loc: l, kind: HazardKind::MissingWait { sb } });
             }
         }
         if let Some(&(age, pipe, p)) = st.fixed.get(&l) {
@@ -403,10 +361,15 @@ fn step(
             }
         }
     }
-    // Writes.
+    // Writes. A memory instruction's own result is written after it has read its operands, and
+    // memory instructions read theirs in issue order: ptxas 13.5 lets `LDS.64 R18` overwrite the
+    // R18 that an earlier `STG.E.64 [R26], R18` (SB1 pending) is still to read, without a wait
+    // (same file as above). Only a fixed-latency or non-memory write must wait.
+    let late_memory_write = r.memory && (sched.wr_sb != 7 || variable_result(timing, mnemonic));
     for &l in &r.writes {
         if let Some(set) = st.var_r.get(&l) {
-            if let Some(&(sb, p)) = set.iter().find(|(_, p)| *p != i) {
+            let reader_is_memory = |p: usize| roles[p].as_ref().is_some_and(|q| q.memory);
+            if let Some(&(sb, p)) = set.iter().find(|(_, p)| *p != i && !(late_memory_write && reader_is_memory(*p))) {
                 found.push(Hazard {
                     consumer: at,
                     producer: addr(p),
@@ -417,12 +380,7 @@ fn step(
         }
         if let Some(set) = st.var_w.get(&l) {
             if let Some(&(sb, p)) = set.iter().next() {
-                found.push(Hazard {
-                    consumer: at,
-                    producer: addr(p),
-                    loc: l,
-                    kind: HazardKind::MissingWait { sb },
-                });
+                found.push(Hazard { consumer: at, producer: addr(p), loc: l, kind: HazardKind::MissingWait { sb } });
             }
         }
     }
@@ -457,8 +415,7 @@ fn step(
         if variable {
             st.var_w.entry(l).or_default().insert((sched.wr_sb, i));
         } else {
-            st.fixed
-                .insert(l, (0, PipeKey::of(timing.pipe(&opcode_text(arch, ins))), i));
+            st.fixed.insert(l, (0, PipeKey::of(timing.pipe(&opcode_text(arch, ins))), i));
         }
     }
     if sched.rd_sb != 7 {
@@ -483,6 +440,10 @@ fn step(
 pub fn unit(mnemonic: &str) -> &str {
     match mnemonic {
         "FLO" | "POPC" => "FLO/POPC",
+        // Shared-memory loads and shuffles share the MIO pipe: ptxas 13.5 issues
+        // `LDS R10, [UR6+0x8]` with no scoreboard, then `SHFL.IDX R12` setting SB1, and reads R10
+        // after its wait on SB1 (filetests/interpret/fuzz-sm90-scoreboard-wait-too-soon.atom).
+        "LDS" | "SHFL" => "MIO",
         m => m,
     }
 }
@@ -505,11 +466,10 @@ fn opcode_text(arch: &Arch, ins: &Instr) -> String {
 /// Control-flow successors of every slot.
 fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
     let index_of = |a: u64| -> Option<usize> {
-        slots.binary_search_by_key(&a, |s| s.addr).ok().or_else(|| {
-            slots
-                .binary_search_by_key(&(a + arch.word_bytes as u64), |s| s.addr)
-                .ok()
-        })
+        slots
+            .binary_search_by_key(&a, |s| s.addr)
+            .ok()
+            .or_else(|| slots.binary_search_by_key(&(a + arch.word_bytes as u64), |s| s.addr).ok())
     };
     // sm_50 `SYNC` ends a divergent path and continues at the reconvergence point its `SSY`
     // named; `BRK` likewise for `PBK`. Every such point is a possible successor.

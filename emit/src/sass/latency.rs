@@ -95,6 +95,9 @@ impl Timing {
         match mnemonic {
             "IADD3" | "LOP3" | "SHF" | "MOV" | "SEL" | "LEA" | "PRMT" | "ISETP" | "IMNMX" | "PLOP3" | "FMNMX"
             | "FSEL" | "VIMNMX" | "FSETP" => Pipe::Alu,
+            // ptxas 13.5: `I2FP.F32.S32 R0` read by a LOP3 4 cycles later and by an FFMA or STG
+            // 5 later, and an FFMA result read by I2FP 5 later: ALU timing both ways.
+            "I2FP" => Pipe::Alu,
             "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
             "DADD" | "DMUL" | "DFMA" => Pipe::Fp64,

@@ -11,6 +11,30 @@ use atomc::Target;
 use atomc_emit::oracle::{self, Tool};
 use common::emu::{run_all, summary, Producer};
 
+/// Cases where ptxas's code is right for the hardware and the interpreter's run line is not,
+/// with the reason: (label, reason). A listed case that passes fails the test (the list is
+/// stale), as does any mismatch not listed.
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "rmw-fmin-fmax:fmin_f32#4",
+        "fmin(NaN, NaN): FMNMX returns PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000",
+    ),
+    (
+        "rmw-fmin-fmax:fmax_f32#3",
+        "fmax(NaN, NaN): FMNMX returns PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000",
+    ),
+];
+
+/// Cases ptxas compiles to forms the SASS form table cannot decode yet (so the emulator cannot
+/// run them): (label prefix, what is missing). A listed case that runs fails the test.
+const UNDECODABLE: &[(&str, &str)] = &[
+    ("rmw-fadd:fadd_f16#", "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)"),
+    ("rmw-fmin-fmax:fmax_f16#", "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)"),
+    ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
+    ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
+    ("rmw-packed:fmax_bf16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
+];
+
 fn validate(target: Target, tool: Tool, name: &str) {
     if oracle::require(tool).is_none() {
         return;
@@ -26,10 +50,33 @@ fn validate(target: Target, tool: Tool, name: &str) {
         failures.len(),
         forms.len()
     );
+    let known = |f: &str| {
+        KNOWN.iter().find(|(l, _)| f.starts_with(&format!("{l}: "))).or_else(|| {
+            UNDECODABLE.iter().find(|(l, _)| f.starts_with(l) && f.contains("cannot be decoded"))
+        })
+    };
+    let mut unexplained = 0;
     for f in &failures {
-        eprintln!("  MISMATCH {f}");
+        match known(f) {
+            Some((_, why)) => eprintln!("  known: {f}\n      because {why}"),
+            None => {
+                unexplained += 1;
+                eprintln!("  MISMATCH {f}");
+            }
+        }
     }
-    assert!(failures.is_empty(), "{} of {run} ptxas kernels disagree with the interpreter", failures.len());
+    let stale: Vec<&str> = KNOWN
+        .iter()
+        .map(|(l, _)| *l)
+        .filter(|l| ran.iter().any(|r| r.label == *l && matches!(r.result, Ok(Ok(_)))))
+        .chain(UNDECODABLE.iter().map(|(l, _)| *l).filter(|l| {
+            ran.iter().any(|r| {
+                r.label.starts_with(l) && !matches!(&r.result, Ok(Err(e)) if e.contains("cannot be decoded"))
+            })
+        }))
+        .collect();
+    assert!(stale.is_empty(), "listed as known differences but pass now: {stale:?}");
+    assert!(unexplained == 0, "{unexplained} of {run} ptxas kernels disagree with the interpreter");
     assert!(run >= 100, "only {run} kernels ran");
 }
 

@@ -76,8 +76,19 @@ impl Kernel {
         if shared > 228 * 1024 {
             return Err(EmuError::Launch(format!("{shared} bytes of shared memory per block")));
         }
+        // Buffers are padded to whole 32-bit words: a device allocation has at least that
+        // granularity, and ptxas emulates 8- and 16-bit atomics with a CAS loop on the word
+        // that contains the datum (the padding is not returned).
         let mut mem = Memory {
-            global: launch.buffers.clone(),
+            global: launch
+                .buffers
+                .iter()
+                .map(|b| {
+                    let mut b = b.clone();
+                    b.resize(b.len().div_ceil(4) * 4, 0);
+                    b
+                })
+                .collect(),
             shared: vec![vec![0u8; shared]; blocks as usize],
             local: Vec::new(),
         };
@@ -155,7 +166,11 @@ impl Kernel {
             }
         }
         stats.cycles = warps.iter().map(|w| w.cycle).max().unwrap_or(0);
-        Ok(Outcome { buffers: mem.global, stats })
+        let buffers = mem.global.into_iter().zip(&launch.buffers).map(|(mut b, orig)| {
+            b.truncate(orig.len());
+            b
+        });
+        Ok(Outcome { buffers: buffers.collect(), stats })
     }
 }
 

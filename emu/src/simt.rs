@@ -65,7 +65,7 @@ pub enum Kind {
 }
 
 pub enum Simt {
-    PerLane { lanes: [Lane; 32], bregs: [u32; 16], last: Option<usize>, give_way: bool },
+    PerLane { lanes: [Lane; 32], bregs: [u32; 16], last: Option<usize>, give_way: bool, yielded: u32 },
     Stack { pc: usize, active: u32, exited: u32, at_bar: bool, stack: Vec<Entry> },
 }
 
@@ -77,7 +77,7 @@ impl Simt {
                 *s = Lane::Ready(0);
             }
         }
-        Simt::PerLane { lanes, bregs: [0; 16], last: None, give_way: false }
+        Simt::PerLane { lanes, bregs: [0; 16], last: None, give_way: false, yielded: 0 }
     }
 
     pub fn stack(present: u32) -> Simt {
@@ -136,7 +136,10 @@ impl Simt {
     /// The next group to issue: (slot, lanes). `None` when no lane can issue.
     pub fn next(&mut self, rng: Option<&mut Rng>) -> Option<(usize, u32)> {
         match self {
-            Simt::PerLane { lanes, last, give_way, .. } => {
+            Simt::PerLane { lanes, last, give_way, bregs, yielded } => {
+                if *give_way {
+                    soft_release(lanes, bregs, *yielded);
+                }
                 let mut pcs: Vec<usize> = lanes
                     .iter()
                     .filter_map(|l| match l {
@@ -180,7 +183,7 @@ impl Simt {
     /// Moves the group `(pc, group)` on after an instruction. `Err` names a broken rule.
     pub fn apply(&mut self, pc: usize, group: u32, flow: Flow) -> Result<(), String> {
         match self {
-            Simt::PerLane { lanes, bregs, give_way, .. } => {
+            Simt::PerLane { lanes, bregs, give_way, yielded, .. } => {
                 let each = |lanes: &mut [Lane; 32], f: &mut dyn FnMut(usize) -> Lane| {
                     for (l, s) in lanes.iter_mut().enumerate() {
                         if group >> l & 1 != 0 {
@@ -193,11 +196,13 @@ impl Simt {
                     Flow::Yield => {
                         each(lanes, &mut |_| Lane::Ready(pc + 1));
                         *give_way = true;
+                        *yielded = group;
                     }
                     Flow::Branch { taken, target } => {
                         each(lanes, &mut |l| Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 }));
                         if taken != 0 && target <= pc {
                             *give_way = true;
+                            *yielded = group;
                         }
                     }
                     Flow::Exit(m) => {
@@ -322,6 +327,32 @@ impl Simt {
 
 fn mask_of(lanes: &[Lane; 32], f: impl Fn(Lane) -> bool) -> u32 {
     lanes.iter().enumerate().fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+}
+
+/// A path that gives way (`YIELD`, a backward branch) while it is the only ready one lets
+/// the lanes waiting for it in a `BSYNC` go on without it: the convergence barrier is soft, as
+/// the spin locks ptxas compiles for Volta and later rely on (the lock's winner waits in the
+/// `BSYNC` after the acquire loop while the losers spin with a `YIELD` in the loop). The
+/// barrier keeps only the lanes still to arrive, so they pass it alone.
+fn soft_release(lanes: &mut [Lane; 32], bregs: &mut [u32; 16], yielded: u32) {
+    let others_ready = (0..32).any(|l| yielded >> l & 1 == 0 && matches!(lanes[l], Lane::Ready(_)));
+    if others_ready {
+        return;
+    }
+    for b in 0..16u8 {
+        let waiting = mask_of(lanes, |l| matches!(l, Lane::Bsync(x, _) if x == b));
+        if waiting == 0 {
+            continue;
+        }
+        bregs[b as usize] &= !waiting;
+        for l in lanes.iter_mut() {
+            if let Lane::Bsync(x, pc) = *l {
+                if x == b {
+                    *l = Lane::Ready(pc + 1);
+                }
+            }
+        }
+    }
 }
 
 /// Lets lanes waiting in `BSYNC Bn` go on once every non-exited lane of `Bn` waits there.

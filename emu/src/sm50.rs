@@ -226,7 +226,8 @@ fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     c.set_pred(1, l, crate::alu::bop(bo, !r, pc).unwrap_or(false))
 }
 
-/// The numeric types a conversion's modifiers name: (result, source).
+/// The numeric types a conversion's modifiers name: (result, source). nvdisasm leaves out the
+/// default types: `I2F.F64` converts from S32, `F2I.NTZ` from F32 to S32, `I2F.RP` S32 to F32.
 fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
     let ts: Vec<&'static str> = c
         .mods
@@ -234,9 +235,13 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
         .copied()
         .filter(|m| m.len() >= 2 && m.starts_with(['F', 'S', 'U']) && m[1..].bytes().all(|b| b.is_ascii_digit()))
         .collect();
-    match ts.as_slice() {
-        [d, s] => Some((d, s)),
-        [s] => Some((s, s)),
+    let float = ts.iter().copied().find(|t| t.starts_with('F'));
+    let int = ts.iter().copied().find(|t| !t.starts_with('F'));
+    match (c.form.mnemonic, ts.as_slice()) {
+        ("I2F", _) => Some((float.unwrap_or("F32"), int.unwrap_or("S32"))),
+        ("F2I", _) => Some((int.unwrap_or("S32"), float.unwrap_or("F32"))),
+        (_, [d, s]) => Some((d, s)),
+        (_, [s]) => Some((s, s)),
         _ => None,
     }
 }

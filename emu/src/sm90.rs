@@ -395,8 +395,25 @@ fn fp64(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
 
 /// `FSETP`/`DSETP p0, p1, a, b, pc` (and the `.MIN`/`.MAX` DSETP variants are refused).
 fn fsetp(c: &mut Ctx, l: usize, double: bool) -> Result<(), EmuError> {
-    let cmp = pick(c, FCMPS).unwrap_or("F");
     let bo = pick(c, BOPS).unwrap_or("AND");
+    if double && (c.has("MIN") || c.has("MAX")) {
+        // `DSETP.MAX p0, p1, a, b`: p0 says a is the maximum (minNum/maxNum: a NaN loses,
+        // -0 < +0), p1 that both are NaN (ptxas then quietens b, which p0 selected).
+        let (a, b) = (c.f64(2, l)?, c.f64(3, l)?);
+        let max = c.has("MAX");
+        let a_wins = !a.is_nan()
+            && (b.is_nan()
+                || if a == b {
+                    a.is_sign_negative() != max || b.is_sign_negative() == a.is_sign_negative()
+                } else {
+                    (a > b) == max
+                });
+        let both_nan = a.is_nan() && b.is_nan();
+        let pc = c.pred(4, l)?;
+        c.set_pred(0, l, bop(bo, a_wins, pc).unwrap_or(false))?;
+        return c.set_pred(1, l, bop(bo, both_nan, pc).unwrap_or(false));
+    }
+    let cmp = pick(c, FCMPS).unwrap_or("F");
     let (a, b) = if double {
         (c.f64(2, l)?, c.f64(3, l)?)
     } else {

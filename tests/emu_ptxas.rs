@@ -28,12 +28,23 @@ const KNOWN: &[(&str, &str)] = &[
 /// Cases ptxas compiles to forms the SASS form table cannot decode yet (so the emulator cannot
 /// run them): (label prefix, what is missing). A listed case that runs fails the test.
 const UNDECODABLE: &[(&str, &str)] = &[
-    ("rmw-fadd:fadd_f16#", "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)"),
-    ("rmw-fmin-fmax:fmax_f16#", "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)"),
+    (
+        "rmw-fadd:fadd_f16#",
+        "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)",
+    ),
+    (
+        "rmw-fmin-fmax:fmax_f16#",
+        "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)",
+    ),
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_bf16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
 ];
+
+/// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
+/// decode yet (SSY, SHFL, BFE/BFI, FLO, ISCADD, LEA, DEPBAR, F2F/I2F/I2I, DMNMX, LDC.U8/U16,
+/// some XMAD/IADD3 variants). A ratchet: more fails the test; fewer asks for a lower figure.
+const SM50_UNDECODABLE: usize = 76;
 
 fn validate(target: Target, tool: Tool, name: &str) {
     if oracle::require(tool).is_none() {
@@ -50,10 +61,23 @@ fn validate(target: Target, tool: Tool, name: &str) {
         failures.len(),
         forms.len()
     );
+    let sm50 = target == Target::Sm50;
+    let undecodable = failures.iter().filter(|f| sm50 && f.contains("cannot be decoded")).count();
+    if sm50 {
+        eprintln!("  {undecodable} run lines not runnable: the sm_50 form table lacks a form ptxas uses");
+        assert!(undecodable <= SM50_UNDECODABLE, "{undecodable} undecodable sm_50 kernels (was {SM50_UNDECODABLE})");
+        assert!(undecodable == SM50_UNDECODABLE, "only {undecodable} undecodable sm_50 kernels now: lower SM50_UNDECODABLE");
+    }
+    let failures: Vec<String> = failures.into_iter().filter(|f| !(sm50 && f.contains("cannot be decoded"))).collect();
     let known = |f: &str| {
-        KNOWN.iter().find(|(l, _)| f.starts_with(&format!("{l}: "))).or_else(|| {
-            UNDECODABLE.iter().find(|(l, _)| f.starts_with(l) && f.contains("cannot be decoded"))
-        })
+        KNOWN
+            .iter()
+            .find(|(l, _)| f.starts_with(&format!("{l}: ")))
+            .or_else(|| {
+                UNDECODABLE
+                    .iter()
+                    .find(|(l, _)| f.starts_with(l) && f.contains("cannot be decoded"))
+            })
     };
     let mut unexplained = 0;
     for f in &failures {
@@ -70,13 +94,15 @@ fn validate(target: Target, tool: Tool, name: &str) {
         .map(|(l, _)| *l)
         .filter(|l| ran.iter().any(|r| r.label == *l && matches!(r.result, Ok(Ok(_)))))
         .chain(UNDECODABLE.iter().map(|(l, _)| *l).filter(|l| {
-            ran.iter().any(|r| {
-                r.label.starts_with(l) && !matches!(&r.result, Ok(Err(e)) if e.contains("cannot be decoded"))
-            })
+            ran.iter()
+                .any(|r| r.label.starts_with(l) && !matches!(&r.result, Ok(Err(e)) if e.contains("cannot be decoded")))
         }))
         .collect();
     assert!(stale.is_empty(), "listed as known differences but pass now: {stale:?}");
-    assert!(unexplained == 0, "{unexplained} of {run} ptxas kernels disagree with the interpreter");
+    assert!(
+        unexplained == 0,
+        "{unexplained} of {run} ptxas kernels disagree with the interpreter"
+    );
     assert!(run >= 100, "only {run} kernels ran");
 }
 

@@ -25,7 +25,15 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
     for i in 0..4 {
         let s = (sel >> (4 * i)) & 0xf;
         let byte = (src >> (8 * (s & 7))) as u8;
-        let byte = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        let byte = if s & 8 != 0 {
+            if byte & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            }
+        } else {
+            byte
+        };
         r |= (byte as u32) << (8 * i);
     }
     r
@@ -124,7 +132,11 @@ pub fn fminmax32(a: u32, b: u32, min: bool) -> u32 {
         (true, false) => b,
         (false, true) => a,
         _ => {
-            let a_first = if x == y { x.is_sign_negative() == min } else { (x < y) == min };
+            let a_first = if x == y {
+                x.is_sign_negative() == min
+            } else {
+                (x < y) == min
+            };
             if a_first {
                 a
             } else {

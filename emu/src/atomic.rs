@@ -118,7 +118,12 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
     } else {
         None
     };
-    if c.mods.iter().any(|m| matches!(*m, "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128")) {
+    if c.mods.iter().any(|m| {
+        matches!(
+            *m,
+            "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128"
+        )
+    }) {
         return Err(c.unsupported("vector atomics"));
     }
     let wide = has("64") || has("U64") || has("S64");

@@ -116,16 +116,30 @@ impl Kernel {
             .filter(|r| r.attr == attr::KPARAM_INFO)
             .filter_map(|r| {
                 let w = r.as_words();
-                (w.len() >= 3).then(|| (w[1] & 0xffff, ParamSlot { offset: w[1] >> 16, size: w[2] >> 18 }))
+                (w.len() >= 3).then(|| {
+                    (
+                        w[1] & 0xffff,
+                        ParamSlot {
+                            offset: w[1] >> 16,
+                            size: w[2] >> 18,
+                        },
+                    )
+                })
             })
             .collect();
         params.sort_by_key(|(o, _)| *o);
-        let static_shared = s.section(&format!(".nv.shared.{name}")).map_or(0, |sec| sec.size.min(u32::MAX as u64) as u32);
+        let static_shared = s
+            .section(&format!(".nv.shared.{name}"))
+            .map_or(0, |sec| sec.size.min(u32::MAX as u64) as u32);
         let mut banks = HashMap::new();
         let suffix = format!(".{name}");
         for sec in &s.sections {
-            let Some(rest) = sec.name.strip_prefix(".nv.constant") else { continue };
-            let Some(num) = rest.strip_suffix(suffix.as_str()) else { continue };
+            let Some(rest) = sec.name.strip_prefix(".nv.constant") else {
+                continue;
+            };
+            let Some(num) = rest.strip_suffix(suffix.as_str()) else {
+                continue;
+            };
             let Ok(bank) = num.parse::<u8>() else { continue };
             let mut bytes = section_bytes(cubin, &s, &sec.name).unwrap_or(&[]).to_vec();
             bytes.resize((sec.size as usize).min(0x10000), 0);
@@ -150,7 +164,11 @@ impl Kernel {
 
     /// The nvdisasm text of the instruction in slot `i` (or a note for an undecodable word).
     pub(crate) fn text(&self, i: usize) -> String {
-        match self.slots.get(i).and_then(|s| s.instr.as_ref().map(|ins| (s.addr, ins))) {
+        match self
+            .slots
+            .get(i)
+            .and_then(|s| s.instr.as_ref().map(|ins| (s.addr, ins)))
+        {
             Some((addr, ins)) => self.arch.print_at(ins, addr),
             None => "<undecodable word>".to_string(),
         }

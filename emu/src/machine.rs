@@ -38,10 +38,15 @@ impl Kernel {
         for (i, (p, slot)) in launch.params.iter().zip(&self.params).enumerate() {
             let bytes = match p {
                 Param::Bytes(b) => b.clone(),
-                Param::Buffer { index, offset } => {
-                    ((*index as u64 + 1) * GLOBAL_BASE + offset).to_le_bytes().to_vec()
-                }
+                Param::Buffer { index, offset } => ((*index as u64 + 1) * GLOBAL_BASE + offset).to_le_bytes().to_vec(),
             };
+            // A value shorter than its slot (an 8- or 16-bit value in a 32-bit slot): the driver
+            // copies the slot's size from the argument, so the bytes past the value are whatever
+            // follows it; they are poisoned here, so code that reads them shows.
+            let mut bytes = bytes;
+            if bytes.len() < slot.size as usize && matches!(p, Param::Bytes(_)) {
+                bytes.resize(slot.size as usize, 0xa5);
+            }
             if bytes.len() != slot.size as usize {
                 return Err(EmuError::Launch(format!(
                     "parameter {i} has {} bytes, the kernel expects {}",
@@ -61,7 +66,10 @@ impl Kernel {
         let per_block = bx as u64 * by as u64 * bz as u64;
         let blocks = gx as u64 * gy as u64 * gz as u64;
         if per_block == 0 || per_block > 1024 || blocks == 0 || blocks * per_block > 1 << 20 {
-            return Err(EmuError::Launch(format!("grid {:?} × block {:?} is not a launch the emulator takes", launch.grid, launch.block)));
+            return Err(EmuError::Launch(format!(
+                "grid {:?} × block {:?} is not a launch the emulator takes",
+                launch.grid, launch.block
+            )));
         }
         if launch.buffers.len() as u64 >= u32::MAX as u64 {
             return Err(EmuError::Launch("too many buffers".into()));
@@ -93,7 +101,11 @@ impl Kernel {
             local: Vec::new(),
         };
         let pre = Pre {
-            info: self.slots.iter().map(|s| s.instr.as_ref().map(|i| SlotInfo::new(self.arch, i))).collect(),
+            info: self
+                .slots
+                .iter()
+                .map(|s| s.instr.as_ref().map(|i| SlotInfo::new(self.arch, i)))
+                .collect(),
             mods: self
                 .slots
                 .iter()
@@ -170,7 +182,10 @@ impl Kernel {
             b.truncate(orig.len());
             b
         });
-        Ok(Outcome { buffers: buffers.collect(), stats })
+        Ok(Outcome {
+            buffers: buffers.collect(),
+            stats,
+        })
     }
 }
 
@@ -217,12 +232,21 @@ impl Run<'_> {
             };
             steps += 1;
             if steps > self.launch.step_limit {
-                return Err(EmuError::StepLimit { limit: self.launch.step_limit, state: self.describe(warps) });
+                return Err(EmuError::StepLimit {
+                    limit: self.launch.step_limit,
+                    state: self.describe(warps),
+                });
             }
             let w = &mut warps[wi];
-            let Some((pc, group)) = w.simt.next(rng.as_mut()) else { continue };
+            let Some((pc, group)) = w.simt.next(rng.as_mut()) else {
+                continue;
+            };
             let flow = self.issue(w, mem, pc, group)?;
-            w.simt.apply(pc, group, flow).map_err(|why| EmuError::Control { at: self.k.addr(pc), text: self.k.text(pc), why })?;
+            w.simt.apply(pc, group, flow).map_err(|why| EmuError::Control {
+                at: self.k.addr(pc),
+                text: self.k.text(pc),
+                why,
+            })?;
             if matches!(flow, Flow::Bar(_)) {
                 self.release_barriers(warps, per_block);
             }
@@ -246,7 +270,12 @@ impl Run<'_> {
         let addr = |i: usize| self.k.addr(i);
         let mut parts = Vec::new();
         for w in warps.iter().filter(|w| !w.simt.done()) {
-            parts.push(format!("block {} warp {}: {}", w.block, w.index, w.simt.describe(&addr)));
+            parts.push(format!(
+                "block {} warp {}: {}",
+                w.block,
+                w.index,
+                w.simt.describe(&addr)
+            ));
             if parts.len() >= 4 {
                 parts.push("...".into());
                 break;
@@ -273,19 +302,23 @@ impl Run<'_> {
                 0
             }
         } else {
-            lanes(group).filter(|&l| w.pred(ins.guard.num, l) != ins.guard.not).fold(0, |m, l| m | 1 << l)
+            lanes(group)
+                .filter(|&l| w.pred(ins.guard.num, l) != ins.guard.not)
+                .fold(0, |m, l| m | 1 << l)
         };
         let sched = slot.sched;
         if self.launch.check_timing {
             if let Some(info) = &self.pre.info[pc] {
-                w.timing.issue(self.timing, info, pc, &sched, group, w.cycle).map_err(|f| EmuError::Hazard {
-                    reg: loc_name(f.loc),
-                    what: f.what(),
-                    consumer_at: slot.addr,
-                    consumer: k.text(pc),
-                    producer_at: k.addr(f.producer),
-                    producer: k.text(f.producer),
-                })?;
+                w.timing
+                    .issue(self.timing, info, pc, &sched, group, w.cycle)
+                    .map_err(|f| EmuError::Hazard {
+                        reg: loc_name(f.loc),
+                        what: f.what(),
+                        consumer_at: slot.addr,
+                        consumer: k.text(pc),
+                        producer_at: k.addr(f.producer),
+                        producer: k.text(f.producer),
+                    })?;
             }
         }
         let mut c = Ctx {

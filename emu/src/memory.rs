@@ -91,20 +91,32 @@ impl Memory {
                 if !fits(buf.len(), off) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: idx, offset: off as usize })
+                Ok(Place {
+                    space,
+                    owner: idx,
+                    offset: off as usize,
+                })
             }
             Space::Shared => {
                 let len = self.shared.get(block).map_or(0, |s| s.len());
                 if !fits(len, addr) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: block, offset: addr as usize })
+                Ok(Place {
+                    space,
+                    owner: block,
+                    offset: addr as usize,
+                })
             }
             Space::Local => {
                 if !fits(LOCAL_BYTES as usize, addr) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: thread, offset: addr as usize })
+                Ok(Place {
+                    space,
+                    owner: thread,
+                    offset: addr as usize,
+                })
             }
         }
     }

@@ -65,8 +65,20 @@ pub enum Kind {
 }
 
 pub enum Simt {
-    PerLane { lanes: [Lane; 32], bregs: [u32; 16], last: Option<usize>, give_way: bool, yielded: u32 },
-    Stack { pc: usize, active: u32, exited: u32, at_bar: bool, stack: Vec<Entry> },
+    PerLane {
+        lanes: [Lane; 32],
+        bregs: [u32; 16],
+        last: Option<usize>,
+        give_way: bool,
+        yielded: u32,
+    },
+    Stack {
+        pc: usize,
+        active: u32,
+        exited: u32,
+        at_bar: bool,
+        stack: Vec<Entry>,
+    },
 }
 
 impl Simt {
@@ -77,11 +89,23 @@ impl Simt {
                 *s = Lane::Ready(0);
             }
         }
-        Simt::PerLane { lanes, bregs: [0; 16], last: None, give_way: false, yielded: 0 }
+        Simt::PerLane {
+            lanes,
+            bregs: [0; 16],
+            last: None,
+            give_way: false,
+            yielded: 0,
+        }
     }
 
     pub fn stack(present: u32) -> Simt {
-        Simt::Stack { pc: 0, active: present, exited: !present, at_bar: false, stack: Vec::new() }
+        Simt::Stack {
+            pc: 0,
+            active: present,
+            exited: !present,
+            at_bar: false,
+            stack: Vec::new(),
+        }
     }
 
     /// Whether every lane has exited.
@@ -136,7 +160,13 @@ impl Simt {
     /// The next group to issue: (slot, lanes). `None` when no lane can issue.
     pub fn next(&mut self, rng: Option<&mut Rng>) -> Option<(usize, u32)> {
         match self {
-            Simt::PerLane { lanes, last, give_way, bregs, yielded } => {
+            Simt::PerLane {
+                lanes,
+                last,
+                give_way,
+                bregs,
+                yielded,
+            } => {
                 if *give_way {
                     soft_release(lanes, bregs, *yielded);
                 }
@@ -183,7 +213,13 @@ impl Simt {
     /// Moves the group `(pc, group)` on after an instruction. `Err` names a broken rule.
     pub fn apply(&mut self, pc: usize, group: u32, flow: Flow) -> Result<(), String> {
         match self {
-            Simt::PerLane { lanes, bregs, give_way, yielded, .. } => {
+            Simt::PerLane {
+                lanes,
+                bregs,
+                give_way,
+                yielded,
+                ..
+            } => {
                 let each = |lanes: &mut [Lane; 32], f: &mut dyn FnMut(usize) -> Lane| {
                     for (l, s) in lanes.iter_mut().enumerate() {
                         if group >> l & 1 != 0 {
@@ -199,14 +235,22 @@ impl Simt {
                         *yielded = group;
                     }
                     Flow::Branch { taken, target } => {
-                        each(lanes, &mut |l| Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 }));
+                        each(lanes, &mut |l| {
+                            Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 })
+                        });
                         if taken != 0 && target <= pc {
                             *give_way = true;
                             *yielded = group;
                         }
                     }
                     Flow::Exit(m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Exited } else { Lane::Ready(pc + 1) });
+                        each(lanes, &mut |l| {
+                            if m >> l & 1 != 0 {
+                                Lane::Exited
+                            } else {
+                                Lane::Ready(pc + 1)
+                            }
+                        });
                         release_bsync(lanes, bregs);
                     }
                     Flow::Bssy(b) => {
@@ -214,17 +258,33 @@ impl Simt {
                         each(lanes, &mut |_| Lane::Ready(pc + 1));
                     }
                     Flow::Bsync(b, m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Bsync(b, pc) } else { Lane::Ready(pc + 1) });
+                        each(lanes, &mut |l| {
+                            if m >> l & 1 != 0 {
+                                Lane::Bsync(b, pc)
+                            } else {
+                                Lane::Ready(pc + 1)
+                            }
+                        });
                         release_bsync(lanes, bregs);
                     }
-                    Flow::Bar(m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Bar(pc) } else { Lane::Ready(pc + 1) })
-                    }
+                    Flow::Bar(m) => each(lanes, &mut |l| {
+                        if m >> l & 1 != 0 {
+                            Lane::Bar(pc)
+                        } else {
+                            Lane::Ready(pc + 1)
+                        }
+                    }),
                     Flow::Push { .. } | Flow::Park { .. } => return Err("an sm_50 reconvergence instruction".into()),
                 }
                 Ok(())
             }
-            Simt::Stack { pc: wpc, active, exited, at_bar, stack } => {
+            Simt::Stack {
+                pc: wpc,
+                active,
+                exited,
+                at_bar,
+                stack,
+            } => {
                 match flow {
                     Flow::Next | Flow::Yield => *wpc = pc + 1,
                     Flow::Branch { taken, target } => {
@@ -233,7 +293,11 @@ impl Simt {
                         } else if taken == 0 {
                             *wpc = pc + 1;
                         } else {
-                            stack.push(Entry { kind: Kind::Div, mask: taken, pc: target });
+                            stack.push(Entry {
+                                kind: Kind::Div,
+                                mask: taken,
+                                pc: target,
+                            });
                             *active &= !taken;
                             *wpc = pc + 1;
                         }
@@ -245,7 +309,11 @@ impl Simt {
                     }
                     Flow::Push { brk, target } => {
                         let kind = if brk { Kind::Pbk } else { Kind::Ssy };
-                        stack.push(Entry { kind, mask: *active, pc: target });
+                        stack.push(Entry {
+                            kind,
+                            mask: *active,
+                            pc: target,
+                        });
                         *wpc = pc + 1;
                     }
                     Flow::Park { brk, mask } => {
@@ -315,7 +383,13 @@ impl Simt {
                 }
                 parts.join(", ")
             }
-            Simt::Stack { pc, active, exited, stack, at_bar } => format!(
+            Simt::Stack {
+                pc,
+                active,
+                exited,
+                stack,
+                at_bar,
+            } => format!(
                 "pc {:04x}, active {active:#010x}, exited {exited:#010x}{}, stack depth {}",
                 addr(*pc),
                 if *at_bar { ", at BAR" } else { "" },
@@ -326,7 +400,10 @@ impl Simt {
 }
 
 fn mask_of(lanes: &[Lane; 32], f: impl Fn(Lane) -> bool) -> u32 {
-    lanes.iter().enumerate().fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+    lanes
+        .iter()
+        .enumerate()
+        .fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
 }
 
 /// A path that gives way (`YIELD`, a backward branch) while it is the only ready one lets

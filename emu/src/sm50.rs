@@ -19,7 +19,12 @@ fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Res
 fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
     if c.suffix(0) || c.has("CC") {
         let r = sum as u32;
-        c.w.cc[l] = Cc { carry: sum >> 32 & 1 != 0, zero: r == 0, sign: (r as i32) < 0, overflow: false };
+        c.w.cc[l] = Cc {
+            carry: sum >> 32 & 1 != 0,
+            zero: r == 0,
+            sign: (r as i32) < 0,
+            overflow: false,
+        };
     }
 }
 
@@ -121,7 +126,13 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let r = if len == 0 {
                 0
             } else {
-                let v = if pos >= 32 { if signed && (a as i32) < 0 { u32::MAX } else { 0 } } else if signed {
+                let v = if pos >= 32 {
+                    if signed && (a as i32) < 0 {
+                        u32::MAX
+                    } else {
+                        0
+                    }
+                } else if signed {
                     ((a as i32) >> pos) as u32
                 } else {
                     a >> pos
@@ -143,7 +154,11 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let (a, ctl, b) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
             let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
             let mask = if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
-            let r = if pos >= 32 { b } else { (b & !(mask << pos)) | ((a & mask) << pos) };
+            let r = if pos >= 32 {
+                b
+            } else {
+                (b & !(mask << pos)) | ((a & mask) << pos)
+            };
             c.set(0, l, r)
         })?,
         "I2I" => each(c, convert)?,
@@ -163,7 +178,13 @@ fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     }
     let half = |c: &Ctx, k: usize| -> Result<u32, EmuError> {
         let v = c.raw(k, l)?;
-        Ok(if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) { v >> 16 } else { v & 0xffff })
+        Ok(
+            if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) {
+                v >> 16
+            } else {
+                v & 0xffff
+            },
+        )
     };
     let a = half(c, 1)?;
     let b = match c.op(2)? {
@@ -249,7 +270,10 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
+    if c.mods
+        .iter()
+        .any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS"))
+    {
         return Err(c.unsupported("conversion rounding mode"));
     }
     let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
@@ -272,7 +296,11 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
-        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
+        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") {
+            raw as f32
+        } else {
+            x as f32
+        }) as u64,
         "F32" => {
             let v = match s {
                 "U64" => raw as f32,

@@ -26,8 +26,9 @@ pub fn pick<'a>(c: &Ctx, of: &[&'a str]) -> Option<&'a str> {
 }
 
 const CMPS: &[&str] = &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"];
-const FCMPS: &[&str] =
-    &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"];
+const FCMPS: &[&str] = &[
+    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
+];
 const BOPS: &[&str] = &["AND", "OR", "XOR"];
 
 /// The value of a special register for `lane`.
@@ -235,7 +236,11 @@ fn imad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let (a, b) = (c.int(1, l)?, c.int(2, l)?);
     let carry = if c.has("X") { c.pred(4, l)? as u64 } else { 0 };
     if c.has("WIDE") {
-        let p = if signed { (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64 } else { a as u64 * b as u64 };
+        let p = if signed {
+            (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64
+        } else {
+            a as u64 * b as u64
+        };
         let (neg, _, not) = c.rmods(3);
         let mut x = c.raw64(3, l)?;
         if not {

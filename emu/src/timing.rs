@@ -123,7 +123,14 @@ impl WarpTiming {
             }
             if let Some((set, p)) = self.sb_set[sb as usize] {
                 if cycle < set + 2 {
-                    return Err(Found { loc: 0, producer: p, broken: Broken::WaitTooEarly { sb, cycles: cycle - set } });
+                    return Err(Found {
+                        loc: 0,
+                        producer: p,
+                        broken: Broken::WaitTooEarly {
+                            sb,
+                            cycles: cycle - set,
+                        },
+                    });
                 }
             }
             self.sb_set[sb as usize] = None;
@@ -133,24 +140,48 @@ impl WarpTiming {
             }
         }
         let r = &info.roles;
-        let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
+        let reads = r
+            .reads
+            .iter()
+            .map(|&l| (l, info.reader))
+            .chain(r.guard.map(|g| (g, Reader::Guard)));
         for (l, how) in reads {
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::MissingWait { sb },
+                });
             }
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
                 let need = t.latency(pipe, is_pred_loc(l), how);
                 if m & group != 0 && cycle < c + need as u64 {
-                    return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
+                    return Err(Found {
+                        loc: l,
+                        producer: p,
+                        broken: Broken::StallTooShort { need, got: cycle - c },
+                    });
                 }
             }
         }
         for &l in &r.writes {
-            if let Some(&(sb, p, _)) = self.var_r.get(&l).and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::SourceOverwritten { sb } });
+            if let Some(&(sb, p, _)) = self
+                .var_r
+                .get(&l)
+                .and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0))
+            {
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::SourceOverwritten { sb },
+                });
             }
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::MissingWait { sb },
+                });
             }
         }
         Ok(())

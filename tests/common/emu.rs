@@ -56,7 +56,11 @@ pub fn run_all(cases: &[Case], target: Target, who: Producer, schedule: Schedule
                 forms.extend(out.stats.forms.keys().cloned());
                 Ok(exact)
             });
-            Ran { label: case.label.clone(), result, forms }
+            Ran {
+                label: case.label.clone(),
+                result,
+                forms,
+            }
         })
         .collect()
 }

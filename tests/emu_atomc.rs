@@ -9,31 +9,7 @@ mod common;
 
 use atomc::emulate::Schedule;
 use atomc::Target;
-use common::emu::{run_all, summary, Producer};
-
-/// (target, label, why it fails) — the emulator's message at the time of listing.
-const KNOWN_FAILURES: &[(&str, &str, &str)] = &[
-    ("sm_90", "cas:cas_i16#0", "the cubin declares the 16-bit parameter as a 4-byte slot and the code uses the bytes past the value (poisoned by the emulator, whatever follows the argument on a GPU); ptxas's code passes"),
-    ("sm_90", "rmw-umin-umax:umin_i16#0", "the cubin declares the 16-bit parameter as a 4-byte slot and the code uses the bytes past the value (poisoned by the emulator, whatever follows the argument on a GPU); ptxas's code passes"),
-    ("sm_90", "rmw-fmin-fmax:fmin_f32#4", "fmin/fmax(NaN, NaN): FMNMX gives PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000 (ptxas's code shows the same)"),
-    ("sm_90", "rmw-fmin-fmax:fmax_f32#3", "fmin/fmax(NaN, NaN): FMNMX gives PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000 (ptxas's code shows the same)"),
-    ("sm_50", "cas:cas_i16#0", "the cubin declares the 16-bit parameter as a 4-byte slot and the code uses the bytes past the value (poisoned by the emulator, whatever follows the argument on a GPU); ptxas's code passes"),
-    ("sm_50", "rmw-umin-umax:umin_i16#0", "the cubin declares the 16-bit parameter as a 4-byte slot and the code uses the bytes past the value (poisoned by the emulator, whatever follows the argument on a GPU); ptxas's code passes"),
-    ("sm_50", "rmw-fmin-fmax:fmin_f32#4", "fmin/fmax(NaN, NaN): FMNMX gives PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000 (ptxas's code shows the same)"),
-    ("sm_50", "rmw-fmin-fmax:fmax_f32#3", "fmin/fmax(NaN, NaN): FMNMX gives PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000 (ptxas's code shows the same)"),
-    (
-        "sm_50",
-        "load-store:message#0",
-        "step limit: the waiting lanes spin while the writing lane of the same warp sits on the \
-         reconvergence stack (Maxwell has no independent thread scheduling)",
-    ),
-    (
-        "sm_50",
-        "bench/reduce_shared_sum",
-        "BAR.SYNC at 0x70 is reached by lane 0 alone while all 32 lanes are alive: a barrier in \
-         divergent code",
-    ),
-];
+use common::emu::{run_all, summary, Producer, KNOWN_FAILURES};
 
 fn check(target: Target, name: &str, schedule: Schedule) {
     let (cases, problems) = common::cases::collect_cases();

@@ -9,37 +9,7 @@ mod common;
 use atomc::emulate::Schedule;
 use atomc::Target;
 use atomc_emit::oracle::{self, Tool};
-use common::emu::{run_all, summary, Producer};
-
-/// Cases where ptxas's code is right for the hardware and the interpreter's run line is not,
-/// with the reason: (label, reason). A listed case that passes fails the test (the list is
-/// stale), as does any mismatch not listed.
-const KNOWN: &[(&str, &str)] = &[
-    (
-        "rmw-fmin-fmax:fmin_f32#4",
-        "fmin(NaN, NaN): FMNMX returns PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000",
-    ),
-    (
-        "rmw-fmin-fmax:fmax_f32#3",
-        "fmax(NaN, NaN): FMNMX returns PTX's canonical NaN 0x7fffffff, the run line expects the interpreter's 0x7fc00000",
-    ),
-];
-
-/// Cases ptxas compiles to forms the SASS form table cannot decode yet (so the emulator cannot
-/// run them): (label prefix, what is missing). A listed case that runs fails the test.
-const UNDECODABLE: &[(&str, &str)] = &[
-    (
-        "rmw-fadd:fadd_f16#",
-        "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)",
-    ),
-    (
-        "rmw-fmin-fmax:fmax_f16#",
-        "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)",
-    ),
-    ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-    ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-    ("rmw-packed:fmax_bf16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-];
+use common::emu::{run_all, summary, Producer, KNOWN, UNDECODABLE};
 
 /// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
 /// decode yet (SSY, SHFL, BFE/BFI, FLO, ISCADD, LEA, DEPBAR, F2F/I2F/I2I, DMNMX, LDC.U8/U16,
@@ -62,13 +32,25 @@ fn validate(target: Target, tool: Tool, name: &str) {
         forms.len()
     );
     let sm50 = target == Target::Sm50;
-    let undecodable = failures.iter().filter(|f| sm50 && f.contains("cannot be decoded")).count();
+    let undecodable = failures
+        .iter()
+        .filter(|f| sm50 && f.contains("cannot be decoded"))
+        .count();
     if sm50 {
         eprintln!("  {undecodable} run lines not runnable: the sm_50 form table lacks a form ptxas uses");
-        assert!(undecodable <= SM50_UNDECODABLE, "{undecodable} undecodable sm_50 kernels (was {SM50_UNDECODABLE})");
-        assert!(undecodable == SM50_UNDECODABLE, "only {undecodable} undecodable sm_50 kernels now: lower SM50_UNDECODABLE");
+        assert!(
+            undecodable <= SM50_UNDECODABLE,
+            "{undecodable} undecodable sm_50 kernels (was {SM50_UNDECODABLE})"
+        );
+        assert!(
+            undecodable == SM50_UNDECODABLE,
+            "only {undecodable} undecodable sm_50 kernels now: lower SM50_UNDECODABLE"
+        );
     }
-    let failures: Vec<String> = failures.into_iter().filter(|f| !(sm50 && f.contains("cannot be decoded"))).collect();
+    let failures: Vec<String> = failures
+        .into_iter()
+        .filter(|f| !(sm50 && f.contains("cannot be decoded")))
+        .collect();
     let known = |f: &str| {
         KNOWN
             .iter()

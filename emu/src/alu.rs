@@ -42,6 +42,7 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
 /// Funnel shift of `{hi, lo}` by `s`: left or right, arithmetic or logical; `wide` types
 /// (`.U64`/`.S64`) clamp the shift at 64, 32-bit ones at 32, `.W` wraps it instead.
 /// Returns the low or high word of the shifted 64-bit value.
+#[allow(clippy::too_many_arguments)]
 pub fn shf(lo: u32, hi: u32, s: u32, left: bool, signed: bool, wide: bool, wrap: bool, high: bool) -> u32 {
     let limit = if wide { 64 } else { 32 };
     let s = if wrap { s & (limit - 1) } else { s.min(limit) };

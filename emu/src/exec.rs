@@ -27,8 +27,6 @@ pub struct Ctx<'a> {
     /// Lanes of the group whose guard holds.
     pub exec: u32,
     pub stats: &'a mut Stats,
-    /// Threads per block (for thread numbering in local memory).
-    pub block_threads: usize,
 }
 
 /// Iterates the lanes of a mask.

@@ -146,7 +146,6 @@ impl Kernel {
                     index: wi,
                     first_thread: b * per_block as usize + wi * 32,
                     tid,
-                    present,
                     regs: vec![0; 255 * 32],
                     preds: [0; 7],
                     uregs: [0; 64],
@@ -166,7 +165,6 @@ impl Kernel {
             timing: Timing::for_arch(self.arch.name),
             stats: Stats::default(),
             per_slot: vec![0; self.slots.len()],
-            block_threads: per_block as usize,
         };
         run.go(&mut warps, &mut mem, warps_per_block)?;
         let mut stats = run.stats;
@@ -197,7 +195,6 @@ struct Run<'a> {
     timing: Timing,
     stats: Stats,
     per_slot: Vec<u64>,
-    block_threads: usize,
 }
 
 impl Run<'_> {
@@ -333,7 +330,6 @@ impl Run<'_> {
             group,
             exec,
             stats: &mut self.stats,
-            block_threads: self.block_threads,
         };
         let flow = exec::execute(&mut c)?;
         if self.launch.check_timing {

@@ -79,7 +79,7 @@ impl Memory {
 
     /// Checks an access of `size` bytes and says where it lands.
     pub fn place(&self, space: Space, addr: u64, size: u32, block: usize, thread: usize) -> Result<Place, Bad> {
-        if size > 1 && addr % size.min(16) as u64 != 0 {
+        if size > 1 && !addr.is_multiple_of(size.min(16) as u64) {
             return Err(Bad::Misaligned);
         }
         let fits = |len: usize, off: u64| off.checked_add(size as u64).is_some_and(|end| end <= len as u64);

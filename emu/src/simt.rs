@@ -64,6 +64,7 @@ pub enum Kind {
     Pbk,
 }
 
+#[allow(clippy::large_enum_variant)]
 pub enum Simt {
     PerLane {
         lanes: [Lane; 32],

@@ -27,7 +27,6 @@ use std::collections::HashMap;
 /// What the model needs of one instruction, computed once per slot.
 pub struct SlotInfo {
     pub roles: Roles,
-    pub mnemonic: &'static str,
     pub variable: bool,
     pub pipe: Pipe,
     pub reader: Reader,
@@ -46,7 +45,6 @@ impl SlotInfo {
             reader: t.reader(mnemonic, roles.memory),
             unit: hazard::unit(mnemonic),
             roles,
-            mnemonic,
         }
     }
 }

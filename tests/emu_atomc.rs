@@ -9,7 +9,7 @@ mod common;
 
 use atomc::emulate::Schedule;
 use atomc::Target;
-use common::emu::{run_all, summary, Producer, KNOWN_FAILURES};
+use common::emu::{run_all, summary, Producer, KNOWN_FAILURES, ORDER_DEPENDENT};
 
 fn check(target: Target, name: &str, schedule: Schedule) {
     let (cases, problems) = common::cases::collect_cases();
@@ -23,7 +23,11 @@ fn check(target: Target, name: &str, schedule: Schedule) {
         failures.len(),
         forms.len()
     );
-    let listed = |label: &str| KNOWN_FAILURES.iter().any(|(t, l, _)| *t == name && *l == label);
+    let random = matches!(schedule, Schedule::Random(_));
+    let listed = |label: &str| {
+        KNOWN_FAILURES.iter().any(|(t, l, _)| *t == name && *l == label)
+            || (random && ORDER_DEPENDENT.iter().any(|(l, _)| *l == label))
+    };
     let mut unexpected = Vec::new();
     for f in &failures {
         let label = f.split(": ").next().unwrap_or("");
@@ -36,7 +40,7 @@ fn check(target: Target, name: &str, schedule: Schedule) {
     }
     let fixed: Vec<&str> = KNOWN_FAILURES
         .iter()
-        .filter(|(t, l, _)| *t == name && !failures.iter().any(|f| f.starts_with(&format!("{l}: "))))
+        .filter(|(t, l, _)| *t == name && !random && !failures.iter().any(|f| f.starts_with(&format!("{l}: "))))
         .map(|(_, l, _)| *l)
         .collect();
     assert!(
@@ -59,4 +63,13 @@ fn emu_atomc_sm90() {
 #[test]
 fn emu_atomc_sm50() {
     check(Target::Sm50, "sm_50", Schedule::RoundRobin);
+}
+
+/// Other interleavings: seeded random warp (and divergent path) order.
+#[test]
+fn emu_atomc_random() {
+    for seed in [1, 2, 3] {
+        check(Target::Sm90, "sm_90", Schedule::Random(seed));
+        check(Target::Sm50, "sm_50", Schedule::Random(seed));
+    }
 }

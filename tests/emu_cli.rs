@@ -4,7 +4,10 @@
 use std::process::Command;
 
 fn atomc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
+    let out = Command::new(env!("CARGO_BIN_EXE_atomc"))
+        .args(args)
+        .output()
+        .expect("run atomc");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

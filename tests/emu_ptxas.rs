@@ -9,23 +9,23 @@ mod common;
 use atomc::emulate::Schedule;
 use atomc::Target;
 use atomc_emit::oracle::{self, Tool};
-use common::emu::{run_all, summary, Producer, KNOWN, UNDECODABLE};
+use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABLE};
 
 /// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
 /// decode yet (SSY, SHFL, BFE/BFI, FLO, ISCADD, LEA, DEPBAR, F2F/I2F/I2I, DMNMX, LDC.U8/U16,
 /// some XMAD/IADD3 variants). A ratchet: more fails the test; fewer asks for a lower figure.
 const SM50_UNDECODABLE: usize = 76;
 
-fn validate(target: Target, tool: Tool, name: &str) {
+fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
     if oracle::require(tool).is_none() {
         return;
     }
     let (cases, problems) = common::cases::collect_cases();
     assert!(problems.is_empty(), "{problems:#?}");
-    let ran = run_all(&cases, target, Producer::Ptxas, Schedule::RoundRobin);
+    let ran = run_all(&cases, target, Producer::Ptxas, schedule);
     let (run, exact, checks, failures, skipped, forms) = summary(&ran);
     eprintln!(
-        "emu {name} ptxas: {run} kernels run, {} equal the interpreter ({exact} byte for byte, {checks} by the \
+        "emu {name} ptxas ({schedule:?}): {run} kernels run, {} equal the interpreter ({exact} byte for byte, {checks} by the \
          run lines' checks), {} mismatches, {skipped} not compiled; {} forms executed",
         exact + checks,
         failures.len(),
@@ -51,10 +51,16 @@ fn validate(target: Target, tool: Tool, name: &str) {
         .into_iter()
         .filter(|f| !(sm50 && f.contains("cannot be decoded")))
         .collect();
+    let random = matches!(schedule, Schedule::Random(_));
     let known = |f: &str| {
         KNOWN
             .iter()
             .find(|(l, _)| f.starts_with(&format!("{l}: ")))
+            .or_else(|| {
+                ORDER_DEPENDENT
+                    .iter()
+                    .find(|(l, _)| random && f.starts_with(&format!("{l}: ")))
+            })
             .or_else(|| {
                 UNDECODABLE
                     .iter()
@@ -74,7 +80,7 @@ fn validate(target: Target, tool: Tool, name: &str) {
     let stale: Vec<&str> = KNOWN
         .iter()
         .map(|(l, _)| *l)
-        .filter(|l| ran.iter().any(|r| r.label == *l && matches!(r.result, Ok(Ok(_)))))
+        .filter(|l| !random && ran.iter().any(|r| r.label == *l && matches!(r.result, Ok(Ok(_)))))
         .chain(UNDECODABLE.iter().map(|(l, _)| *l).filter(|l| {
             ran.iter()
                 .any(|r| r.label.starts_with(l) && !matches!(&r.result, Ok(Err(e)) if e.contains("cannot be decoded")))
@@ -90,10 +96,18 @@ fn validate(target: Target, tool: Tool, name: &str) {
 
 #[test]
 fn emu_ptxas_sm90() {
-    validate(Target::Sm90, Tool::Ptxas13, "sm_90");
+    validate(Target::Sm90, Tool::Ptxas13, "sm_90", Schedule::RoundRobin);
 }
 
 #[test]
 fn emu_ptxas_sm50() {
-    validate(Target::Sm50, Tool::Ptxas118, "sm_50");
+    validate(Target::Sm50, Tool::Ptxas118, "sm_50", Schedule::RoundRobin);
+}
+
+/// Other interleavings: seeded random warp (and divergent path) order.
+#[test]
+fn emu_ptxas_sm90_random() {
+    for seed in [1, 2, 3] {
+        validate(Target::Sm90, Tool::Ptxas13, "sm_90", Schedule::Random(seed));
+    }
 }

@@ -14,8 +14,8 @@
 //! * a wait is effective only 2 or more cycles after the scoreboard was set.
 //!
 //! Pending facts carry the lanes of the producing group, so that the divergent paths of one
-//! sm_90 warp do not see each other's registers as hazards; the scoreboards themselves are per
-//! warp, as on the hardware.
+//! sm_90 warp do not see each other's registers (or scoreboard sets) as hazards; a wait clears
+//! a scoreboard for the whole warp, as on the hardware.
 
 use atomc_emit::sass::hazard;
 use atomc_emit::sass::latency::{Pipe, Reader, Timing};
@@ -101,7 +101,7 @@ pub struct WarpTiming {
     fixed: HashMap<Loc, (u64, Pipe, usize, u32)>,
     var_w: HashMap<Loc, Pending>,
     var_r: HashMap<Loc, Pending>,
-    sb_set: [Option<(u64, usize)>; 6],
+    sb_set: [Option<(u64, usize, u32)>; 6],
 }
 
 impl WarpTiming {
@@ -119,8 +119,10 @@ impl WarpTiming {
             if sched.wait & (1 << sb) == 0 {
                 continue;
             }
-            if let Some((set, p)) = self.sb_set[sb as usize] {
-                if cycle < set + 2 {
+            if let Some((set, p, m)) = self.sb_set[sb as usize] {
+                // A set by another divergent path of the warp is not this path's producer (the
+                // switch between paths takes longer than the scoreboard's update).
+                if m & group != 0 && cycle < set + 2 {
                     return Err(Found {
                         loc: 0,
                         producer: p,
@@ -224,7 +226,7 @@ impl WarpTiming {
         }
         for sb in [sched.wr_sb, sched.rd_sb] {
             if sb < 6 {
-                self.sb_set[sb as usize] = Some((cycle, i));
+                self.sb_set[sb as usize] = Some((cycle, i, group));
             }
         }
     }

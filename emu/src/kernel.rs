@@ -108,7 +108,10 @@ impl Kernel {
         };
         let text = section_bytes(cubin, &s, &format!(".text.{name}"))
             .ok_or_else(|| err(format!("no code section .text.{name}")))?;
-        let slots = hazard::decode_lenient(arch, text);
+        let mut slots = hazard::decode_lenient(arch, text);
+        if sm == Sm::Sm50 {
+            normalize_ssy(arch, text, &mut slots);
+        }
         let index = slots.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
         let mut params: Vec<(u32, ParamSlot)> = s
             .records(&format!(".nv.info.{name}"))
@@ -216,5 +219,28 @@ impl Kernel {
         }
         b[base..base + params.len()].copy_from_slice(params);
         b
+    }
+}
+
+/// ptxas 11.8 writes `SSY`/`PBK` with bits 0..19 (the condition-code test and the guard) clear,
+/// which nvdisasm prints as a plain `SSY target` (the hardware ignores both there); the form
+/// table knows these instructions with the test `T` and guard `PT`, as atomc writes them. Such
+/// words are decoded with those 20 bits set to the table's values.
+fn normalize_ssy(arch: &Arch, text: &[u8], slots: &mut [Slot]) {
+    for s in slots.iter_mut().filter(|s| s.instr.is_none()) {
+        let at = s.addr as usize;
+        let Some(w) = text
+            .get(at..at + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(u64::from_le_bytes)
+        else {
+            continue;
+        };
+        if matches!(w >> 44, 0xe2900 | 0xe2a00) && w & 0xf_ffff == 0 {
+            if let Ok(mut ins) = arch.decode_word((w | 0x7_000f) as u128) {
+                ins.sched = s.sched;
+                s.instr = Some(ins);
+            }
+        }
     }
 }

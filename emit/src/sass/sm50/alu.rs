@@ -96,6 +96,45 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(imm32())
         .done(out);
+    // Forms ptxas 11.8 writes for atomc's kernels (words read from its cubins; the sweep of
+    // `emit/tests/sass_sm50_lines.rs` checks them against nvdisasm).
+    // SHFL.mode PT, Rd, Ra, b, c: mode 30..31, b an immediate (28 set) or a register, c an
+    // immediate in 34..46 (29 set); the predicate result in 48..50.
+    for (key, b_imm) in [("SHFL.ii", true), ("SHFL.ri", false)] {
+        let f = form(key, "SHFL", 13, 0xef10 >> 3)
+            .fix(28, 1, b_imm as u64)
+            .fix(29, 1, 1)
+            .m(g("mode", 30, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+            .op(p(48))
+            .op(r(0))
+            .op(r(8));
+        let f = if b_imm { f.op(imm(20, 5)) } else { f.op(r(20)) };
+        f.op(imm(34, 13)).done(out);
+    }
+    // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
+    alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0).m(g("sign", 48, 1, &[(0, "U32"), (1, "")])).op(r(0)).op(r(8)).op(imm20()).done(out);
+    // BFI Rd, Ra, imm (position | length << 8), Rc.
+    alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
+    // FLO{.U32} Rd, Rb.
+    alu("FLO", "", "FLO", 0x5c30)
+        .fix(49, 7, 0x5c30 >> 1 & 0x7f)
+        .fix(8, 8, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(20))
+        .done(out);
+    // LOP3.LUT Rd, Ra, imm, Rc, lut (immediate shape; lut in 48..55).
+    form("LOP3.LUT.i", "LOP3", 8, 0x3c).lit("LUT").op(r(0)).op(r(8)).op(imm(20, 19)).op(r(39)).op(imm(48, 8)).done(out);
+    // IADD3{.X} Rd{.CC}, Ra, imm, Rc (immediate shape).
+    alu("IADD3", ".i", "IADD3", 0x38c0)
+        .fix(52, 4, 0xc)
+        .m(flag(48, "X"))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        // nvdisasm prints bit 56 as the immediate's bit 19 here, unsigned (`0xffff0`).
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::Hex }))
+        .op(rmod(39, Some(49), None))
+        .done(out);
     // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
     form("LOP3.LUT", "LOP3", 16, 0x5be7)
         .fix(36, 3, 0)

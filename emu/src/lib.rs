@@ -31,6 +31,8 @@ mod rng;
 mod simt;
 mod sm50;
 mod sm90;
+#[cfg(test)]
+mod tests;
 mod timing;
 mod warp;
 

@@ -162,6 +162,46 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             c.set(0, l, r)
         })?,
         "I2I" => each(c, convert)?,
+        "LEA" => each(c, |c, l| {
+            if c.has("HI") {
+                // LEA.HI.X Rd, Ra, b, Rc, s: the high word of {Rc, Ra} << s, plus b and the carry.
+                let (a, b, hi, s) = (c.raw(1, l)?, c.raw(2, l)? as u64, c.raw(3, l)?, c.raw(4, l)? & 31);
+                let v = ((hi as u64) << 32 | a as u64) << s;
+                let carry = if c.has("X") { c.w.cc[l].carry as u64 } else { 0 };
+                let sum = (v >> 32 & 0xffff_ffff) + b + carry;
+                put_cc(c, l, sum);
+                c.set(0, l, sum as u32)
+            } else {
+                let (a, b, s) = (c.raw(1, l)? as u64, c.raw(2, l)? as u64, c.raw(3, l)? & 31);
+                let sum = ((a << s) & 0xffff_ffff) + b;
+                put_cc(c, l, sum);
+                c.set(0, l, sum as u32)
+            }
+        })?,
+        "DMNMX" => each(c, |c, l| {
+            let (a, b) = (c.f64(1, l)?, c.f64(2, l)?);
+            let min = c.pred(3, l)?;
+            let r = match (a.is_nan(), b.is_nan()) {
+                (true, true) => f64::NAN,
+                (true, false) => b,
+                (false, true) => a,
+                _ if a == b => {
+                    if a.is_sign_negative() == min {
+                        a
+                    } else {
+                        b
+                    }
+                }
+                _ => {
+                    if (a < b) == min {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            };
+            c.set_wide(0, l, crate::alu::f64_out(r) as u128, 2)
+        })?,
         "SHFL" => return sm90::alu(c, "SHFL"),
         _ => return sm90::alu(c, m),
     }
@@ -279,6 +319,8 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
     let wide_src = s.ends_with("64");
     let raw = if wide_src { c.raw64(1, l)? } else { c.raw(1, l)? as u64 };
+    // sm_50 `F2F.F32.F16 Rd, Rb.H1` converts the high half.
+    let raw = if c.suffix(1) { raw >> 16 } else { raw };
     // The source as f64 (exact for every source type but 64-bit integers).
     let x: f64 = match s {
         "F16" => crate::alu::h2f(raw as u16) as f64,

@@ -47,7 +47,10 @@ pub fn kernel_params(func: &Function, spec: &RunSpec) -> Result<Vec<Param>, Stri
                 let index = (addr / GLOBAL_BASE)
                     .checked_sub(1)
                     .ok_or_else(|| format!("argument {i}: {addr:#x} is not a buffer address"))?;
-                Param::Buffer { index: index as usize, offset: addr % GLOBAL_BASE }
+                Param::Buffer {
+                    index: index as usize,
+                    offset: addr % GLOBAL_BASE,
+                }
             }
             _ => {
                 let size = match ty {

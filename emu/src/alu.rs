@@ -25,7 +25,15 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
     for i in 0..4 {
         let s = (sel >> (4 * i)) & 0xf;
         let byte = (src >> (8 * (s & 7))) as u8;
-        let byte = if s & 8 != 0 { if byte & 0x80 != 0 { 0xff } else { 0 } } else { byte };
+        let byte = if s & 8 != 0 {
+            if byte & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            }
+        } else {
+            byte
+        };
         r |= (byte as u32) << (8 * i);
     }
     r
@@ -34,6 +42,7 @@ pub fn prmt(a: u32, b: u32, sel: u32) -> u32 {
 /// Funnel shift of `{hi, lo}` by `s`: left or right, arithmetic or logical; `wide` types
 /// (`.U64`/`.S64`) clamp the shift at 64, 32-bit ones at 32, `.W` wraps it instead.
 /// Returns the low or high word of the shifted 64-bit value.
+#[allow(clippy::too_many_arguments)]
 pub fn shf(lo: u32, hi: u32, s: u32, left: bool, signed: bool, wide: bool, wrap: bool, high: bool) -> u32 {
     let limit = if wide { 64 } else { 32 };
     let s = if wrap { s & (limit - 1) } else { s.min(limit) };
@@ -124,7 +133,11 @@ pub fn fminmax32(a: u32, b: u32, min: bool) -> u32 {
         (true, false) => b,
         (false, true) => a,
         _ => {
-            let a_first = if x == y { x.is_sign_negative() == min } else { (x < y) == min };
+            let a_first = if x == y {
+                x.is_sign_negative() == min
+            } else {
+                (x < y) == min
+            };
             if a_first {
                 a
             } else {

@@ -118,7 +118,12 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
     } else {
         None
     };
-    if c.mods.iter().any(|m| matches!(*m, "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128")) {
+    if c.mods.iter().any(|m| {
+        matches!(
+            *m,
+            "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128"
+        )
+    }) {
         return Err(c.unsupported("vector atomics"));
     }
     let wide = has("64") || has("U64") || has("S64");
@@ -186,7 +191,6 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
         }
     };
     let words = (bytes / 4) as u8;
-    let sm50_cas = c.sm() == crate::kernel::Sm::Sm50 && rmw.is_none();
     for lane in lanes(c.exec) {
         let addr = address(c, mi, space, lane)?;
         let p = c.place(space, addr, bytes, lane)?;
@@ -199,11 +203,7 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
             None => {
                 // sm_90 CAS: compare then new value, each a register (pair); sm_50 prints
                 // `Rb, Rb+n` for the same pair of registers.
-                let (cmp, val) = if sm50_cas {
-                    (c.wide(mi + 1, lane, words)? as u64, c.wide(mi + 2, lane, words)? as u64)
-                } else {
-                    (c.wide(mi + 1, lane, words)? as u64, c.wide(mi + 2, lane, words)? as u64)
-                };
+                let (cmp, val) = (c.wide(mi + 1, lane, words)? as u64, c.wide(mi + 2, lane, words)? as u64);
                 if old == cmp {
                     val
                 } else {

@@ -30,7 +30,12 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
         "BRA" => {
             // sm_90's BRA also has a condition operand (PT unless `.DIV`/`.U` say otherwise).
             let mut taken = c.exec;
-            if let Some(k) = c.ins.ops.iter().position(|o| matches!(o, Operand::Pred(_) | Operand::UPred(_))) {
+            if let Some(k) = c
+                .ins
+                .ops
+                .iter()
+                .position(|o| matches!(o, Operand::Pred(_) | Operand::UPred(_)))
+            {
                 let mut t = 0;
                 for lane in crate::exec::lanes(c.exec) {
                     if c.pred(k, lane)? {
@@ -39,7 +44,10 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
                 }
                 taken = t;
             }
-            Flow::Branch { taken, target: target(c)? }
+            Flow::Branch {
+                taken,
+                target: target(c)?,
+            }
         }
         "EXIT" => Flow::Exit(c.exec),
         "BSSY" => {
@@ -64,9 +72,15 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
         }
         "SSY" | "PBK" => {
             let t = target(c)?;
-            Flow::Push { brk: m == "PBK", target: t }
+            Flow::Push {
+                brk: m == "PBK",
+                target: t,
+            }
         }
-        "SYNC" | "BRK" => Flow::Park { brk: m == "BRK", mask: c.exec },
+        "SYNC" | "BRK" => Flow::Park {
+            brk: m == "BRK",
+            mask: c.exec,
+        },
         "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" | "WARPSYNC" => Flow::Next,
         "CALL" | "RET" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
             return Err(c.unsupported("this control instruction is not modelled"))

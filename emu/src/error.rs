@@ -18,10 +18,24 @@ pub enum EmuError {
     Unsupported { at: u64, text: String, why: String },
     /// A memory access outside every buffer, window or bound.
     #[error("/*{at:04x}*/ {text}: {space} access of {size} byte(s) at {addr:#x} is out of bounds (thread {thread})")]
-    Fault { at: u64, text: String, space: &'static str, addr: u64, size: u32, thread: String },
+    Fault {
+        at: u64,
+        text: String,
+        space: &'static str,
+        addr: u64,
+        size: u32,
+        thread: String,
+    },
     /// A misaligned memory access.
     #[error("/*{at:04x}*/ {text}: misaligned {space} access of {size} byte(s) at {addr:#x} (thread {thread})")]
-    Misaligned { at: u64, text: String, space: &'static str, addr: u64, size: u32, thread: String },
+    Misaligned {
+        at: u64,
+        text: String,
+        space: &'static str,
+        addr: u64,
+        size: u32,
+        thread: String,
+    },
     /// The schedule fields let an instruction read or overwrite a register too early.
     #[error("timing hazard on {reg}: /*{consumer_at:04x}*/ {consumer} {what} /*{producer_at:04x}*/ {producer}")]
     Hazard {

@@ -108,7 +108,10 @@ impl Kernel {
         };
         let text = section_bytes(cubin, &s, &format!(".text.{name}"))
             .ok_or_else(|| err(format!("no code section .text.{name}")))?;
-        let slots = hazard::decode_lenient(arch, text);
+        let mut slots = hazard::decode_lenient(arch, text);
+        if sm == Sm::Sm50 {
+            normalize_ssy(arch, text, &mut slots);
+        }
         let index = slots.iter().enumerate().map(|(i, s)| (s.addr, i)).collect();
         let mut params: Vec<(u32, ParamSlot)> = s
             .records(&format!(".nv.info.{name}"))
@@ -116,16 +119,30 @@ impl Kernel {
             .filter(|r| r.attr == attr::KPARAM_INFO)
             .filter_map(|r| {
                 let w = r.as_words();
-                (w.len() >= 3).then(|| (w[1] & 0xffff, ParamSlot { offset: w[1] >> 16, size: w[2] >> 18 }))
+                (w.len() >= 3).then(|| {
+                    (
+                        w[1] & 0xffff,
+                        ParamSlot {
+                            offset: w[1] >> 16,
+                            size: w[2] >> 18,
+                        },
+                    )
+                })
             })
             .collect();
         params.sort_by_key(|(o, _)| *o);
-        let static_shared = s.section(&format!(".nv.shared.{name}")).map_or(0, |sec| sec.size.min(u32::MAX as u64) as u32);
+        let static_shared = s
+            .section(&format!(".nv.shared.{name}"))
+            .map_or(0, |sec| sec.size.min(u32::MAX as u64) as u32);
         let mut banks = HashMap::new();
         let suffix = format!(".{name}");
         for sec in &s.sections {
-            let Some(rest) = sec.name.strip_prefix(".nv.constant") else { continue };
-            let Some(num) = rest.strip_suffix(suffix.as_str()) else { continue };
+            let Some(rest) = sec.name.strip_prefix(".nv.constant") else {
+                continue;
+            };
+            let Some(num) = rest.strip_suffix(suffix.as_str()) else {
+                continue;
+            };
             let Ok(bank) = num.parse::<u8>() else { continue };
             let mut bytes = section_bytes(cubin, &s, &sec.name).unwrap_or(&[]).to_vec();
             bytes.resize((sec.size as usize).min(0x10000), 0);
@@ -150,7 +167,11 @@ impl Kernel {
 
     /// The nvdisasm text of the instruction in slot `i` (or a note for an undecodable word).
     pub(crate) fn text(&self, i: usize) -> String {
-        match self.slots.get(i).and_then(|s| s.instr.as_ref().map(|ins| (s.addr, ins))) {
+        match self
+            .slots
+            .get(i)
+            .and_then(|s| s.instr.as_ref().map(|ins| (s.addr, ins)))
+        {
             Some((addr, ins)) => self.arch.print_at(ins, addr),
             None => "<undecodable word>".to_string(),
         }
@@ -198,5 +219,28 @@ impl Kernel {
         }
         b[base..base + params.len()].copy_from_slice(params);
         b
+    }
+}
+
+/// ptxas 11.8 writes `SSY`/`PBK` with bits 0..19 (the condition-code test and the guard) clear,
+/// which nvdisasm prints as a plain `SSY target` (the hardware ignores both there); the form
+/// table knows these instructions with the test `T` and guard `PT`, as atomc writes them. Such
+/// words are decoded with those 20 bits set to the table's values.
+fn normalize_ssy(arch: &Arch, text: &[u8], slots: &mut [Slot]) {
+    for s in slots.iter_mut().filter(|s| s.instr.is_none()) {
+        let at = s.addr as usize;
+        let Some(w) = text
+            .get(at..at + 8)
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(u64::from_le_bytes)
+        else {
+            continue;
+        };
+        if matches!(w >> 44, 0xe2900 | 0xe2a00) && w & 0xf_ffff == 0 {
+            if let Ok(mut ins) = arch.decode_word((w | 0x7_000f) as u128) {
+                ins.sched = s.sched;
+                s.instr = Some(ins);
+            }
+        }
     }
 }

@@ -38,10 +38,15 @@ impl Kernel {
         for (i, (p, slot)) in launch.params.iter().zip(&self.params).enumerate() {
             let bytes = match p {
                 Param::Bytes(b) => b.clone(),
-                Param::Buffer { index, offset } => {
-                    ((*index as u64 + 1) * GLOBAL_BASE + offset).to_le_bytes().to_vec()
-                }
+                Param::Buffer { index, offset } => ((*index as u64 + 1) * GLOBAL_BASE + offset).to_le_bytes().to_vec(),
             };
+            // A value shorter than its slot (an 8- or 16-bit value in a 32-bit slot): the driver
+            // copies the slot's size from the argument, so the bytes past the value are whatever
+            // follows it; they are poisoned here, so code that reads them shows.
+            let mut bytes = bytes;
+            if bytes.len() < slot.size as usize && matches!(p, Param::Bytes(_)) {
+                bytes.resize(slot.size as usize, 0xa5);
+            }
             if bytes.len() != slot.size as usize {
                 return Err(EmuError::Launch(format!(
                     "parameter {i} has {} bytes, the kernel expects {}",
@@ -61,7 +66,10 @@ impl Kernel {
         let per_block = bx as u64 * by as u64 * bz as u64;
         let blocks = gx as u64 * gy as u64 * gz as u64;
         if per_block == 0 || per_block > 1024 || blocks == 0 || blocks * per_block > 1 << 20 {
-            return Err(EmuError::Launch(format!("grid {:?} × block {:?} is not a launch the emulator takes", launch.grid, launch.block)));
+            return Err(EmuError::Launch(format!(
+                "grid {:?} × block {:?} is not a launch the emulator takes",
+                launch.grid, launch.block
+            )));
         }
         if launch.buffers.len() as u64 >= u32::MAX as u64 {
             return Err(EmuError::Launch("too many buffers".into()));
@@ -76,13 +84,28 @@ impl Kernel {
         if shared > 228 * 1024 {
             return Err(EmuError::Launch(format!("{shared} bytes of shared memory per block")));
         }
+        // Buffers are padded to whole 32-bit words: a device allocation has at least that
+        // granularity, and ptxas emulates 8- and 16-bit atomics with a CAS loop on the word
+        // that contains the datum (the padding is not returned).
         let mut mem = Memory {
-            global: launch.buffers.clone(),
+            global: launch
+                .buffers
+                .iter()
+                .map(|b| {
+                    let mut b = b.clone();
+                    b.resize(b.len().div_ceil(4) * 4, 0);
+                    b
+                })
+                .collect(),
             shared: vec![vec![0u8; shared]; blocks as usize],
             local: Vec::new(),
         };
         let pre = Pre {
-            info: self.slots.iter().map(|s| s.instr.as_ref().map(|i| SlotInfo::new(self.arch, i))).collect(),
+            info: self
+                .slots
+                .iter()
+                .map(|s| s.instr.as_ref().map(|i| SlotInfo::new(self.arch, i)))
+                .collect(),
             mods: self
                 .slots
                 .iter()
@@ -123,7 +146,6 @@ impl Kernel {
                     index: wi,
                     first_thread: b * per_block as usize + wi * 32,
                     tid,
-                    present,
                     regs: vec![0; 255 * 32],
                     preds: [0; 7],
                     uregs: [0; 64],
@@ -143,7 +165,6 @@ impl Kernel {
             timing: Timing::for_arch(self.arch.name),
             stats: Stats::default(),
             per_slot: vec![0; self.slots.len()],
-            block_threads: per_block as usize,
         };
         run.go(&mut warps, &mut mem, warps_per_block)?;
         let mut stats = run.stats;
@@ -155,7 +176,14 @@ impl Kernel {
             }
         }
         stats.cycles = warps.iter().map(|w| w.cycle).max().unwrap_or(0);
-        Ok(Outcome { buffers: mem.global, stats })
+        let buffers = mem.global.into_iter().zip(&launch.buffers).map(|(mut b, orig)| {
+            b.truncate(orig.len());
+            b
+        });
+        Ok(Outcome {
+            buffers: buffers.collect(),
+            stats,
+        })
     }
 }
 
@@ -167,7 +195,6 @@ struct Run<'a> {
     timing: Timing,
     stats: Stats,
     per_slot: Vec<u64>,
-    block_threads: usize,
 }
 
 impl Run<'_> {
@@ -202,12 +229,21 @@ impl Run<'_> {
             };
             steps += 1;
             if steps > self.launch.step_limit {
-                return Err(EmuError::StepLimit { limit: self.launch.step_limit, state: self.describe(warps) });
+                return Err(EmuError::StepLimit {
+                    limit: self.launch.step_limit,
+                    state: self.describe(warps),
+                });
             }
             let w = &mut warps[wi];
-            let Some((pc, group)) = w.simt.next(rng.as_mut()) else { continue };
+            let Some((pc, group)) = w.simt.next(rng.as_mut()) else {
+                continue;
+            };
             let flow = self.issue(w, mem, pc, group)?;
-            w.simt.apply(pc, group, flow).map_err(|why| EmuError::Control { at: self.k.addr(pc), text: self.k.text(pc), why })?;
+            w.simt.apply(pc, group, flow).map_err(|why| EmuError::Control {
+                at: self.k.addr(pc),
+                text: self.k.text(pc),
+                why,
+            })?;
             if matches!(flow, Flow::Bar(_)) {
                 self.release_barriers(warps, per_block);
             }
@@ -231,7 +267,12 @@ impl Run<'_> {
         let addr = |i: usize| self.k.addr(i);
         let mut parts = Vec::new();
         for w in warps.iter().filter(|w| !w.simt.done()) {
-            parts.push(format!("block {} warp {}: {}", w.block, w.index, w.simt.describe(&addr)));
+            parts.push(format!(
+                "block {} warp {}: {}",
+                w.block,
+                w.index,
+                w.simt.describe(&addr)
+            ));
             if parts.len() >= 4 {
                 parts.push("...".into());
                 break;
@@ -258,19 +299,23 @@ impl Run<'_> {
                 0
             }
         } else {
-            lanes(group).filter(|&l| w.pred(ins.guard.num, l) != ins.guard.not).fold(0, |m, l| m | 1 << l)
+            lanes(group)
+                .filter(|&l| w.pred(ins.guard.num, l) != ins.guard.not)
+                .fold(0, |m, l| m | 1 << l)
         };
         let sched = slot.sched;
         if self.launch.check_timing {
             if let Some(info) = &self.pre.info[pc] {
-                w.timing.issue(self.timing, info, pc, &sched, group, w.cycle).map_err(|f| EmuError::Hazard {
-                    reg: loc_name(f.loc),
-                    what: f.what(),
-                    consumer_at: slot.addr,
-                    consumer: k.text(pc),
-                    producer_at: k.addr(f.producer),
-                    producer: k.text(f.producer),
-                })?;
+                w.timing
+                    .issue(self.timing, info, pc, &sched, group, w.cycle)
+                    .map_err(|f| EmuError::Hazard {
+                        reg: loc_name(f.loc),
+                        what: f.what(),
+                        consumer_at: slot.addr,
+                        consumer: k.text(pc),
+                        producer_at: k.addr(f.producer),
+                        producer: k.text(f.producer),
+                    })?;
             }
         }
         let mut c = Ctx {
@@ -285,7 +330,6 @@ impl Run<'_> {
             group,
             exec,
             stats: &mut self.stats,
-            block_threads: self.block_threads,
         };
         let flow = exec::execute(&mut c)?;
         if self.launch.check_timing {

@@ -79,7 +79,7 @@ impl Memory {
 
     /// Checks an access of `size` bytes and says where it lands.
     pub fn place(&self, space: Space, addr: u64, size: u32, block: usize, thread: usize) -> Result<Place, Bad> {
-        if size > 1 && addr % size.min(16) as u64 != 0 {
+        if size > 1 && !addr.is_multiple_of(size.min(16) as u64) {
             return Err(Bad::Misaligned);
         }
         let fits = |len: usize, off: u64| off.checked_add(size as u64).is_some_and(|end| end <= len as u64);
@@ -91,20 +91,32 @@ impl Memory {
                 if !fits(buf.len(), off) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: idx, offset: off as usize })
+                Ok(Place {
+                    space,
+                    owner: idx,
+                    offset: off as usize,
+                })
             }
             Space::Shared => {
                 let len = self.shared.get(block).map_or(0, |s| s.len());
                 if !fits(len, addr) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: block, offset: addr as usize })
+                Ok(Place {
+                    space,
+                    owner: block,
+                    offset: addr as usize,
+                })
             }
             Space::Local => {
                 if !fits(LOCAL_BYTES as usize, addr) {
                     return Err(Bad::OutOfBounds);
                 }
-                Ok(Place { space, owner: thread, offset: addr as usize })
+                Ok(Place {
+                    space,
+                    owner: thread,
+                    offset: addr as usize,
+                })
             }
         }
     }

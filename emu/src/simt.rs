@@ -64,9 +64,22 @@ pub enum Kind {
     Pbk,
 }
 
+#[allow(clippy::large_enum_variant)]
 pub enum Simt {
-    PerLane { lanes: [Lane; 32], bregs: [u32; 16], last: Option<usize>, give_way: bool },
-    Stack { pc: usize, active: u32, exited: u32, at_bar: bool, stack: Vec<Entry> },
+    PerLane {
+        lanes: [Lane; 32],
+        bregs: [u32; 16],
+        last: Option<usize>,
+        give_way: bool,
+        yielded: u32,
+    },
+    Stack {
+        pc: usize,
+        active: u32,
+        exited: u32,
+        at_bar: bool,
+        stack: Vec<Entry>,
+    },
 }
 
 impl Simt {
@@ -77,11 +90,23 @@ impl Simt {
                 *s = Lane::Ready(0);
             }
         }
-        Simt::PerLane { lanes, bregs: [0; 16], last: None, give_way: false }
+        Simt::PerLane {
+            lanes,
+            bregs: [0; 16],
+            last: None,
+            give_way: false,
+            yielded: 0,
+        }
     }
 
     pub fn stack(present: u32) -> Simt {
-        Simt::Stack { pc: 0, active: present, exited: !present, at_bar: false, stack: Vec::new() }
+        Simt::Stack {
+            pc: 0,
+            active: present,
+            exited: !present,
+            at_bar: false,
+            stack: Vec::new(),
+        }
     }
 
     /// Whether every lane has exited.
@@ -136,7 +161,16 @@ impl Simt {
     /// The next group to issue: (slot, lanes). `None` when no lane can issue.
     pub fn next(&mut self, rng: Option<&mut Rng>) -> Option<(usize, u32)> {
         match self {
-            Simt::PerLane { lanes, last, give_way, .. } => {
+            Simt::PerLane {
+                lanes,
+                last,
+                give_way,
+                bregs,
+                yielded,
+            } => {
+                if *give_way {
+                    soft_release(lanes, bregs, *yielded);
+                }
                 let mut pcs: Vec<usize> = lanes
                     .iter()
                     .filter_map(|l| match l {
@@ -180,7 +214,13 @@ impl Simt {
     /// Moves the group `(pc, group)` on after an instruction. `Err` names a broken rule.
     pub fn apply(&mut self, pc: usize, group: u32, flow: Flow) -> Result<(), String> {
         match self {
-            Simt::PerLane { lanes, bregs, give_way, .. } => {
+            Simt::PerLane {
+                lanes,
+                bregs,
+                give_way,
+                yielded,
+                ..
+            } => {
                 let each = |lanes: &mut [Lane; 32], f: &mut dyn FnMut(usize) -> Lane| {
                     for (l, s) in lanes.iter_mut().enumerate() {
                         if group >> l & 1 != 0 {
@@ -193,15 +233,25 @@ impl Simt {
                     Flow::Yield => {
                         each(lanes, &mut |_| Lane::Ready(pc + 1));
                         *give_way = true;
+                        *yielded = group;
                     }
                     Flow::Branch { taken, target } => {
-                        each(lanes, &mut |l| Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 }));
+                        each(lanes, &mut |l| {
+                            Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 })
+                        });
                         if taken != 0 && target <= pc {
                             *give_way = true;
+                            *yielded = group;
                         }
                     }
                     Flow::Exit(m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Exited } else { Lane::Ready(pc + 1) });
+                        each(lanes, &mut |l| {
+                            if m >> l & 1 != 0 {
+                                Lane::Exited
+                            } else {
+                                Lane::Ready(pc + 1)
+                            }
+                        });
                         release_bsync(lanes, bregs);
                     }
                     Flow::Bssy(b) => {
@@ -209,17 +259,33 @@ impl Simt {
                         each(lanes, &mut |_| Lane::Ready(pc + 1));
                     }
                     Flow::Bsync(b, m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Bsync(b, pc) } else { Lane::Ready(pc + 1) });
+                        each(lanes, &mut |l| {
+                            if m >> l & 1 != 0 {
+                                Lane::Bsync(b, pc)
+                            } else {
+                                Lane::Ready(pc + 1)
+                            }
+                        });
                         release_bsync(lanes, bregs);
                     }
-                    Flow::Bar(m) => {
-                        each(lanes, &mut |l| if m >> l & 1 != 0 { Lane::Bar(pc) } else { Lane::Ready(pc + 1) })
-                    }
+                    Flow::Bar(m) => each(lanes, &mut |l| {
+                        if m >> l & 1 != 0 {
+                            Lane::Bar(pc)
+                        } else {
+                            Lane::Ready(pc + 1)
+                        }
+                    }),
                     Flow::Push { .. } | Flow::Park { .. } => return Err("an sm_50 reconvergence instruction".into()),
                 }
                 Ok(())
             }
-            Simt::Stack { pc: wpc, active, exited, at_bar, stack } => {
+            Simt::Stack {
+                pc: wpc,
+                active,
+                exited,
+                at_bar,
+                stack,
+            } => {
                 match flow {
                     Flow::Next | Flow::Yield => *wpc = pc + 1,
                     Flow::Branch { taken, target } => {
@@ -228,7 +294,11 @@ impl Simt {
                         } else if taken == 0 {
                             *wpc = pc + 1;
                         } else {
-                            stack.push(Entry { kind: Kind::Div, mask: taken, pc: target });
+                            stack.push(Entry {
+                                kind: Kind::Div,
+                                mask: taken,
+                                pc: target,
+                            });
                             *active &= !taken;
                             *wpc = pc + 1;
                         }
@@ -240,7 +310,11 @@ impl Simt {
                     }
                     Flow::Push { brk, target } => {
                         let kind = if brk { Kind::Pbk } else { Kind::Ssy };
-                        stack.push(Entry { kind, mask: *active, pc: target });
+                        stack.push(Entry {
+                            kind,
+                            mask: *active,
+                            pc: target,
+                        });
                         *wpc = pc + 1;
                     }
                     Flow::Park { brk, mask } => {
@@ -310,7 +384,13 @@ impl Simt {
                 }
                 parts.join(", ")
             }
-            Simt::Stack { pc, active, exited, stack, at_bar } => format!(
+            Simt::Stack {
+                pc,
+                active,
+                exited,
+                stack,
+                at_bar,
+            } => format!(
                 "pc {:04x}, active {active:#010x}, exited {exited:#010x}{}, stack depth {}",
                 addr(*pc),
                 if *at_bar { ", at BAR" } else { "" },
@@ -321,7 +401,36 @@ impl Simt {
 }
 
 fn mask_of(lanes: &[Lane; 32], f: impl Fn(Lane) -> bool) -> u32 {
-    lanes.iter().enumerate().fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+    lanes
+        .iter()
+        .enumerate()
+        .fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+}
+
+/// A path that gives way (`YIELD`, a backward branch) while it is the only ready one lets
+/// the lanes waiting for it in a `BSYNC` go on without it: the convergence barrier is soft, as
+/// the spin locks ptxas compiles for Volta and later rely on (the lock's winner waits in the
+/// `BSYNC` after the acquire loop while the losers spin with a `YIELD` in the loop). The
+/// barrier keeps only the lanes still to arrive, so they pass it alone.
+fn soft_release(lanes: &mut [Lane; 32], bregs: &mut [u32; 16], yielded: u32) {
+    let others_ready = (0..32).any(|l| yielded >> l & 1 == 0 && matches!(lanes[l], Lane::Ready(_)));
+    if others_ready {
+        return;
+    }
+    for b in 0..16u8 {
+        let waiting = mask_of(lanes, |l| matches!(l, Lane::Bsync(x, _) if x == b));
+        if waiting == 0 {
+            continue;
+        }
+        bregs[b as usize] &= !waiting;
+        for l in lanes.iter_mut() {
+            if let Lane::Bsync(x, pc) = *l {
+                if x == b {
+                    *l = Lane::Ready(pc + 1);
+                }
+            }
+        }
+    }
 }
 
 /// Lets lanes waiting in `BSYNC Bn` go on once every non-exited lane of `Bn` waits there.

@@ -19,7 +19,12 @@ fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Res
 fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
     if c.suffix(0) || c.has("CC") {
         let r = sum as u32;
-        c.w.cc[l] = Cc { carry: sum >> 32 & 1 != 0, zero: r == 0, sign: (r as i32) < 0, overflow: false };
+        c.w.cc[l] = Cc {
+            carry: sum >> 32 & 1 != 0,
+            zero: r == 0,
+            sign: (r as i32) < 0,
+            overflow: false,
+        };
     }
 }
 
@@ -121,7 +126,13 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let r = if len == 0 {
                 0
             } else {
-                let v = if pos >= 32 { if signed && (a as i32) < 0 { u32::MAX } else { 0 } } else if signed {
+                let v = if pos >= 32 {
+                    if signed && (a as i32) < 0 {
+                        u32::MAX
+                    } else {
+                        0
+                    }
+                } else if signed {
                     ((a as i32) >> pos) as u32
                 } else {
                     a >> pos
@@ -143,10 +154,54 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let (a, ctl, b) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
             let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
             let mask = if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
-            let r = if pos >= 32 { b } else { (b & !(mask << pos)) | ((a & mask) << pos) };
+            let r = if pos >= 32 {
+                b
+            } else {
+                (b & !(mask << pos)) | ((a & mask) << pos)
+            };
             c.set(0, l, r)
         })?,
         "I2I" => each(c, convert)?,
+        "LEA" => each(c, |c, l| {
+            if c.has("HI") {
+                // LEA.HI.X Rd, Ra, b, Rc, s: the high word of {Rc, Ra} << s, plus b and the carry.
+                let (a, b, hi, s) = (c.raw(1, l)?, c.raw(2, l)? as u64, c.raw(3, l)?, c.raw(4, l)? & 31);
+                let v = ((hi as u64) << 32 | a as u64) << s;
+                let carry = if c.has("X") { c.w.cc[l].carry as u64 } else { 0 };
+                let sum = (v >> 32 & 0xffff_ffff) + b + carry;
+                put_cc(c, l, sum);
+                c.set(0, l, sum as u32)
+            } else {
+                let (a, b, s) = (c.raw(1, l)? as u64, c.raw(2, l)? as u64, c.raw(3, l)? & 31);
+                let sum = ((a << s) & 0xffff_ffff) + b;
+                put_cc(c, l, sum);
+                c.set(0, l, sum as u32)
+            }
+        })?,
+        "DMNMX" => each(c, |c, l| {
+            let (a, b) = (c.f64(1, l)?, c.f64(2, l)?);
+            let min = c.pred(3, l)?;
+            let r = match (a.is_nan(), b.is_nan()) {
+                (true, true) => f64::NAN,
+                (true, false) => b,
+                (false, true) => a,
+                _ if a == b => {
+                    if a.is_sign_negative() == min {
+                        a
+                    } else {
+                        b
+                    }
+                }
+                _ => {
+                    if (a < b) == min {
+                        a
+                    } else {
+                        b
+                    }
+                }
+            };
+            c.set_wide(0, l, crate::alu::f64_out(r) as u128, 2)
+        })?,
         "SHFL" => return sm90::alu(c, "SHFL"),
         _ => return sm90::alu(c, m),
     }
@@ -163,7 +218,13 @@ fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     }
     let half = |c: &Ctx, k: usize| -> Result<u32, EmuError> {
         let v = c.raw(k, l)?;
-        Ok(if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) { v >> 16 } else { v & 0xffff })
+        Ok(
+            if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) {
+                v >> 16
+            } else {
+                v & 0xffff
+            },
+        )
     };
     let a = half(c, 1)?;
     let b = match c.op(2)? {
@@ -226,7 +287,8 @@ fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     c.set_pred(1, l, crate::alu::bop(bo, !r, pc).unwrap_or(false))
 }
 
-/// The numeric types a conversion's modifiers name: (result, source).
+/// The numeric types a conversion's modifiers name: (result, source). nvdisasm leaves out the
+/// default types: `I2F.F64` converts from S32, `F2I.NTZ` from F32 to S32, `I2F.RP` S32 to F32.
 fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
     let ts: Vec<&'static str> = c
         .mods
@@ -234,9 +296,13 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
         .copied()
         .filter(|m| m.len() >= 2 && m.starts_with(['F', 'S', 'U']) && m[1..].bytes().all(|b| b.is_ascii_digit()))
         .collect();
-    match ts.as_slice() {
-        [d, s] => Some((d, s)),
-        [s] => Some((s, s)),
+    let float = ts.iter().copied().find(|t| t.starts_with('F'));
+    let int = ts.iter().copied().find(|t| !t.starts_with('F'));
+    match (c.form.mnemonic, ts.as_slice()) {
+        ("I2F", _) => Some((float.unwrap_or("F32"), int.unwrap_or("S32"))),
+        ("F2I", _) => Some((int.unwrap_or("S32"), float.unwrap_or("F32"))),
+        (_, [d, s]) => Some((d, s)),
+        (_, [s]) => Some((s, s)),
         _ => None,
     }
 }
@@ -244,12 +310,17 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
+    if c.mods
+        .iter()
+        .any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS"))
+    {
         return Err(c.unsupported("conversion rounding mode"));
     }
     let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
     let wide_src = s.ends_with("64");
     let raw = if wide_src { c.raw64(1, l)? } else { c.raw(1, l)? as u64 };
+    // sm_50 `F2F.F32.F16 Rd, Rb.H1` converts the high half.
+    let raw = if c.suffix(1) { raw >> 16 } else { raw };
     // The source as f64 (exact for every source type but 64-bit integers).
     let x: f64 = match s {
         "F16" => crate::alu::h2f(raw as u16) as f64,
@@ -267,7 +338,11 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
-        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
+        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") {
+            raw as f32
+        } else {
+            x as f32
+        }) as u64,
         "F32" => {
             let v = match s {
                 "U64" => raw as f32,

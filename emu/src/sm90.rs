@@ -26,8 +26,9 @@ pub fn pick<'a>(c: &Ctx, of: &[&'a str]) -> Option<&'a str> {
 }
 
 const CMPS: &[&str] = &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"];
-const FCMPS: &[&str] =
-    &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"];
+const FCMPS: &[&str] = &[
+    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
+];
 const BOPS: &[&str] = &["AND", "OR", "XOR"];
 
 /// The value of a special register for `lane`.
@@ -235,7 +236,11 @@ fn imad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let (a, b) = (c.int(1, l)?, c.int(2, l)?);
     let carry = if c.has("X") { c.pred(4, l)? as u64 } else { 0 };
     if c.has("WIDE") {
-        let p = if signed { (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64 } else { a as u64 * b as u64 };
+        let p = if signed {
+            (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64
+        } else {
+            a as u64 * b as u64
+        };
         let (neg, _, not) = c.rmods(3);
         let mut x = c.raw64(3, l)?;
         if not {
@@ -395,8 +400,25 @@ fn fp64(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
 
 /// `FSETP`/`DSETP p0, p1, a, b, pc` (and the `.MIN`/`.MAX` DSETP variants are refused).
 fn fsetp(c: &mut Ctx, l: usize, double: bool) -> Result<(), EmuError> {
-    let cmp = pick(c, FCMPS).unwrap_or("F");
     let bo = pick(c, BOPS).unwrap_or("AND");
+    if double && (c.has("MIN") || c.has("MAX")) {
+        // `DSETP.MAX p0, p1, a, b`: p0 says a is the maximum (minNum/maxNum: a NaN loses,
+        // -0 < +0), p1 that both are NaN (ptxas then quietens b, which p0 selected).
+        let (a, b) = (c.f64(2, l)?, c.f64(3, l)?);
+        let max = c.has("MAX");
+        let a_wins = !a.is_nan()
+            && (b.is_nan()
+                || if a == b {
+                    a.is_sign_negative() != max || b.is_sign_negative() == a.is_sign_negative()
+                } else {
+                    (a > b) == max
+                });
+        let both_nan = a.is_nan() && b.is_nan();
+        let pc = c.pred(4, l)?;
+        c.set_pred(0, l, bop(bo, a_wins, pc).unwrap_or(false))?;
+        return c.set_pred(1, l, bop(bo, both_nan, pc).unwrap_or(false));
+    }
+    let cmp = pick(c, FCMPS).unwrap_or("F");
     let (a, b) = if double {
         (c.f64(2, l)?, c.f64(3, l)?)
     } else {

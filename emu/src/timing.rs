@@ -14,8 +14,8 @@
 //! * a wait is effective only 2 or more cycles after the scoreboard was set.
 //!
 //! Pending facts carry the lanes of the producing group, so that the divergent paths of one
-//! sm_90 warp do not see each other's registers as hazards; the scoreboards themselves are per
-//! warp, as on the hardware.
+//! sm_90 warp do not see each other's registers (or scoreboard sets) as hazards; a wait clears
+//! a scoreboard for the whole warp, as on the hardware.
 
 use atomc_emit::sass::hazard;
 use atomc_emit::sass::latency::{Pipe, Reader, Timing};
@@ -27,7 +27,6 @@ use std::collections::HashMap;
 /// What the model needs of one instruction, computed once per slot.
 pub struct SlotInfo {
     pub roles: Roles,
-    pub mnemonic: &'static str,
     pub variable: bool,
     pub pipe: Pipe,
     pub reader: Reader,
@@ -46,7 +45,6 @@ impl SlotInfo {
             reader: t.reader(mnemonic, roles.memory),
             unit: hazard::unit(mnemonic),
             roles,
-            mnemonic,
         }
     }
 }
@@ -103,7 +101,7 @@ pub struct WarpTiming {
     fixed: HashMap<Loc, (u64, Pipe, usize, u32)>,
     var_w: HashMap<Loc, Pending>,
     var_r: HashMap<Loc, Pending>,
-    sb_set: [Option<(u64, usize)>; 6],
+    sb_set: [Option<(u64, usize, u32)>; 6],
 }
 
 impl WarpTiming {
@@ -121,9 +119,18 @@ impl WarpTiming {
             if sched.wait & (1 << sb) == 0 {
                 continue;
             }
-            if let Some((set, p)) = self.sb_set[sb as usize] {
-                if cycle < set + 2 {
-                    return Err(Found { loc: 0, producer: p, broken: Broken::WaitTooEarly { sb, cycles: cycle - set } });
+            if let Some((set, p, m)) = self.sb_set[sb as usize] {
+                // A set by another divergent path of the warp is not this path's producer (the
+                // switch between paths takes longer than the scoreboard's update).
+                if m & group != 0 && cycle < set + 2 {
+                    return Err(Found {
+                        loc: 0,
+                        producer: p,
+                        broken: Broken::WaitTooEarly {
+                            sb,
+                            cycles: cycle - set,
+                        },
+                    });
                 }
             }
             self.sb_set[sb as usize] = None;
@@ -133,24 +140,48 @@ impl WarpTiming {
             }
         }
         let r = &info.roles;
-        let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
+        let reads = r
+            .reads
+            .iter()
+            .map(|&l| (l, info.reader))
+            .chain(r.guard.map(|g| (g, Reader::Guard)));
         for (l, how) in reads {
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::MissingWait { sb },
+                });
             }
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
                 let need = t.latency(pipe, is_pred_loc(l), how);
                 if m & group != 0 && cycle < c + need as u64 {
-                    return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
+                    return Err(Found {
+                        loc: l,
+                        producer: p,
+                        broken: Broken::StallTooShort { need, got: cycle - c },
+                    });
                 }
             }
         }
         for &l in &r.writes {
-            if let Some(&(sb, p, _)) = self.var_r.get(&l).and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::SourceOverwritten { sb } });
+            if let Some(&(sb, p, _)) = self
+                .var_r
+                .get(&l)
+                .and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0))
+            {
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::SourceOverwritten { sb },
+                });
             }
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
+                return Err(Found {
+                    loc: l,
+                    producer: p,
+                    broken: Broken::MissingWait { sb },
+                });
             }
         }
         Ok(())
@@ -195,7 +226,7 @@ impl WarpTiming {
         }
         for sb in [sched.wr_sb, sched.rd_sb] {
             if sb < 6 {
-                self.sb_set[sb as usize] = Some((cycle, i));
+                self.sb_set[sb as usize] = Some((cycle, i, group));
             }
         }
     }

@@ -23,8 +23,6 @@ pub struct Warp {
     pub first_thread: usize,
     /// Thread coordinates of each lane.
     pub tid: [[u32; 3]; 32],
-    /// Lanes that exist (a block whose size is not a multiple of 32 leaves some out).
-    pub present: u32,
     /// R0..R254 per lane: `regs[r * 32 + lane]`.
     pub regs: Vec<u32>,
     /// P0..P6, one bit per lane.

@@ -5,6 +5,10 @@
 //! file's only function); `--grid`, `--block`, `--shared`, `--init`,
 //! `--args` and `--expect` build one more such line. The run-line syntax (grid, initial memory,
 //! expected memory and results) is the interpreter's; see `docs/ir.md`.
+//!
+//! With `--target sm_90|sm_50` the kernels are compiled by atomc and each run line is launched
+//! on the SASS emulator (`atomc-emu`, timing checks on) instead, and judged as the GPU harness
+//! judges a GPU: the buffers hold the interpreter's bytes, or every check of the line holds.
 
 use super::{input, UserError};
 use atomc_filetests::testfile::TestFile;
@@ -40,6 +44,12 @@ pub struct Args {
     /// A check on memory after the run, e.g. `buf sum == 256` (repeatable).
     #[arg(long = "expect", value_name = "CHECK")]
     expects: Vec<String>,
+    /// Compile with atomc for this target and run on the SASS emulator.
+    #[arg(long, value_parser = ["sm_50", "sm_90"])]
+    target: Option<String>,
+    /// With --target: interleave warps pseudo-randomly from this seed (default: round robin).
+    #[arg(long, requires = "target")]
+    seed: Option<u64>,
 }
 
 impl Args {
@@ -127,6 +137,9 @@ pub fn run(args: Args) -> Result<(), UserError> {
             jobs.push((index, line, None));
         }
     }
+    if let Some(t) = &args.target {
+        return emulate(&input, &jobs, t, args.seed);
+    }
     let mut failed = 0;
     for (i, line, src_line) in &jobs {
         let f = &input.funcs[*i];
@@ -144,5 +157,68 @@ pub fn run(args: Args) -> Result<(), UserError> {
         Ok(())
     } else {
         Err(UserError(format!("{failed} of {} run line(s) failed", jobs.len())))
+    }
+}
+
+/// `--target`: each run line on the SASS emulator with atomc's cubin.
+fn emulate(
+    input: &input::Input,
+    jobs: &[(usize, String, Option<usize>)],
+    target: &str,
+    seed: Option<u64>,
+) -> Result<(), UserError> {
+    use atomc::emulate::{self, Schedule};
+    let t = atomc::Target::from_name(target).ok_or_else(|| UserError(format!("unknown target {target}")))?;
+    let schedule = seed.map_or(Schedule::RoundRobin, Schedule::Random);
+    let mut cubins: std::collections::HashMap<usize, Result<Vec<u8>, String>> = std::collections::HashMap::new();
+    let (mut failed, mut skipped) = (0, 0);
+    for (i, line, src_line) in jobs {
+        let f = &input.funcs[*i];
+        let place = src_line.map(|l| format!("{}:{l}: ", input.name)).unwrap_or_default();
+        let text = line.trim_start().strip_prefix("run").unwrap_or(line).trim_start().trim_start_matches(':');
+        let spec = match atomc::ir::interp::parse_run_line(f, text) {
+            Ok(s) => s,
+            Err(e) => {
+                failed += 1;
+                eprintln!("{place}error: %{}: {e}\n    {line}", f.name);
+                continue;
+            }
+        };
+        if !f.returns.is_empty() || spec.expected_error().is_some() || spec.decls().iter().any(|d| d.surface) {
+            skipped += 1;
+            println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
+            continue;
+        }
+        let cubin = cubins.entry(*i).or_insert_with(|| match atomc::compile(f, t, atomc::Emit::Cubin) {
+            Ok(atomc::Output::Binary(b)) => Ok(b),
+            Ok(_) => Err("no binary output".into()),
+            Err(e) => Err(e.to_string()),
+        });
+        let result = cubin.clone().and_then(|cubin| {
+            let want = emulate::interpret(f, &spec)?;
+            let (exact, out) = emulate::run_and_judge(&cubin, f, &spec, &want, schedule)?;
+            spec.check_contents(&out.buffers).map_err(|e| e.to_string())?;
+            Ok((exact, out))
+        });
+        match result {
+            Ok((exact, out)) => println!(
+                "{place}ok %{} on {target} ({}, {} warp instructions, {} atomics): {line}",
+                f.name,
+                if exact { "the interpreter's bytes" } else { "the line's checks hold" },
+                out.stats.instructions,
+                out.stats.atomics
+            ),
+            Err(e) => {
+                failed += 1;
+                eprintln!("{place}error: %{} on {target}: {e}\n    {line}", f.name);
+            }
+        }
+    }
+    let ran = jobs.len() - skipped;
+    if failed == 0 {
+        println!("{ran} run line(s) passed on {target} (emulated), {skipped} skipped");
+        Ok(())
+    } else {
+        Err(UserError(format!("{failed} of {ran} run line(s) failed on {target} (emulated)")))
     }
 }

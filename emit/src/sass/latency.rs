@@ -100,7 +100,7 @@ impl Timing {
             "I2FP" => Pipe::Alu,
             "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
-            "DADD" | "DMUL" | "DFMA" => Pipe::Fp64,
+            "DADD" | "DMUL" | "DFMA" | "DSETP" => Pipe::Fp64,
             "UMOV" | "ULDC" | "VOTEU" => Pipe::UniformMove,
             _ if mnemonic.starts_with('U') => Pipe::Uniform,
             _ => Pipe::Other,
@@ -153,6 +153,9 @@ impl Timing {
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
             // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
+            // ptxas 13.5 reads DSETP's predicates in FSEL/SEL 6 cycles later (the CAS loops of
+            // fmax.f64), and in a guard 13 later like every other predicate.
+            (Pipe::Fp64, _) if pred => OTHER,
             // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
             (Pipe::Fp64, _) => 8,
             (Pipe::UniformMove, _) => 2,

@@ -96,6 +96,108 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(imm32())
         .done(out);
+    // Forms ptxas 11.8 writes for atomc's kernels (words read from its cubins; the sweep of
+    // `emit/tests/sass_sm50_lines.rs` checks them against nvdisasm).
+    // SHFL.mode PT, Rd, Ra, b, c: mode 30..31, b an immediate (28 set) or a register, c an
+    // immediate in 34..46 (29 set); the predicate result in 48..50.
+    for (key, b_imm) in [("SHFL.ii", true), ("SHFL.ri", false)] {
+        let f = form(key, "SHFL", 13, 0xef10 >> 3)
+            .fix(28, 1, b_imm as u64)
+            .fix(29, 1, 1)
+            .m(g("mode", 30, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+            .op(p(48))
+            .op(r(0))
+            .op(r(8));
+        let f = if b_imm { f.op(imm(20, 5)) } else { f.op(r(20)) };
+        f.op(imm(34, 13)).done(out);
+    }
+    // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
+    alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0).m(g("sign", 48, 1, &[(0, "U32"), (1, "")])).op(r(0)).op(r(8)).op(imm20()).done(out);
+    // BFI Rd, Ra, imm (position | length << 8), Rc.
+    alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
+    // FLO{.U32} Rd, Rb.
+    alu("FLO", "", "FLO", 0x5c30)
+        .fix(49, 7, 0x5c30 >> 1 & 0x7f)
+        .fix(8, 8, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(20))
+        .done(out);
+    // LOP3.LUT Rd, Ra, imm, Rc, lut (immediate shape; lut in 48..55).
+    form("LOP3.LUT.i", "LOP3", 8, 0x3c).lit("LUT").op(r(0)).op(r(8)).op(imm(20, 19)).op(r(39)).op(imm(48, 8)).done(out);
+    // IADD3{.X} Rd{.CC}, Ra, imm, Rc (immediate shape).
+    alu("IADD3", ".i", "IADD3", 0x38c0)
+        .fix(52, 4, 0xc)
+        .m(flag(48, "X"))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        // nvdisasm prints bit 56 as the immediate's bit 19 here, unsigned (`0xffff0`).
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::Hex }))
+        .op(rmod(39, Some(49), None))
+        .done(out);
+    // ISCADD Rd{.CC}, Ra, src, shift (shift 39..43, .CC 47): (Ra << shift) + src.
+    for (sfx, opc, src) in shapes(0x5c18, 0x4c18, 0x3818) {
+        if sfx == ".i" {
+            continue;
+        }
+        alu("ISCADD", sfx, "ISCADD", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(44, 3, 0)
+            .op(rd_cc(47))
+            .op(r(8))
+            .op(src)
+            .op(imm(39, 5))
+            .done(out);
+    }
+    // LEA Rd{.CC}, Ra, c[..], shift: (Ra << shift) + c; LEA.HI.X Rd, Ra, c[..], Rc, shift: the
+    // high word of {Rc, Ra} << shift, plus c, plus the carry. Predicate results fixed PT.
+    form("LEA.c", "LEA", 16, 0x4bd7).fix(44, 3, 0).op(rd_cc(47)).op(r(8)).op(cbank()).op(imm(39, 5)).done(out);
+    form("LEA.HI.X.c", "LEA", 8, 0x1a)
+        .fix(48, 3, 7)
+        .fix(47, 1, 0)
+        .lit("HI")
+        .lit("X")
+        .op(r(0))
+        .op(r(8))
+        .op(cbank())
+        .op(r(39))
+        .op(imm(51, 5))
+        .done(out);
+    // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
+    form("LDC", "LDC", 12, 0xef9)
+        .fix(41, 7, 0)
+        .m(g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64")]))
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::CBankScaled {
+            spec: CBankSpec { bank: Field::new(36, 5), offset: Field::new(20, 16), base: Some(Field::new(8, 8)) },
+            shift: 0,
+        }))
+        .done(out);
+    // F2F.F16.F32 / F2F.F32.F16 Rd, Rb{.H1} (types in 8..11, source half 41) and
+    // I2F.F32.U32 / I2F.F64.U32 Rd, Rb (types in 8..13): the variants ptxas 11.8 writes.
+    form("F2F.F16.F32", "F2F", 16, 0x5ca8)
+        .fix(28, 11, 0)
+        .fix(8, 8, 0x9)
+        .lit("F16")
+        .lit("F32")
+        .op(r(0))
+        .op(r(20))
+        .done(out);
+    form("F2F.F32.F16", "F2F", 16, 0x5ca8)
+        .fix(28, 11, 0)
+        .fix(8, 8, 0x6)
+        .lit("F32")
+        .lit("F16")
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(20, 8), flag: Field::new(41, 1), suffix: ".H1", reuse: Some(1) }))
+        .done(out);
+    form("I2F", "I2F", 16, 0x5cb8)
+        .fix(28, 11, 0)
+        .fix(14, 2, 0)
+        .m(g("types", 8, 6, &[(0x0a, "F32.U32"), (0x0b, "F64.U32")]))
+        .op(r(0))
+        .op(r(20))
+        .done(out);
     // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
     form("LOP3.LUT", "LOP3", 16, 0x5be7)
         .fix(36, 3, 0)
@@ -266,6 +368,32 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(20, 45, 49, 1))
         .op(pn(39, 42))
         .done(out);
+    // The constant shapes of FMNMX and DADD, and DMNMX (FMNMX's layout on doubles), as ptxas
+    // 11.8 writes them for atomc's kernels.
+    form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3)
+        .fix(43, 1, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank())
+        .op(pn(39, 42))
+        .done(out);
+    form("DADD.c", "DADD", 13, 0x4c70 >> 3)
+        .fix(41, 4, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank())
+        .done(out);
+    for (key, top, b) in [("DMNMX", 0x5c50u64, fsrc(20, 45, 49, 1)), ("DMNMX.c", 0x4c50, cbank())] {
+        let f = form(key, "DMNMX", 13, top >> 3).fix(43, 2, 0).fix(47, 1, 0).fix(50, 1, 0);
+        let f = if key == "DMNMX" { f.fix(28, 11, 0) } else { f };
+        f.op(r(0)).op(fsrc(8, 48, 46, 0)).op(b).op(pn(39, 42)).done(out);
+    }
     form("FSETP", "FSETP", 12, 0x5bb)
         .fix(28, 11, 0)
         .m(g(

@@ -399,6 +399,48 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
         }
         f.m(g("type", 73, 1, &[(0, "U32"), (1, "")])).op(ur(16)).op(ur(24)).op(ur(32)).op(ur(64)).done(out);
     }
+    // UIMAD / UIMAD.WIDE with an immediate B (ptxas 13.5: `UIMAD.WIDE.U32 UR6, UR6, 0x1, URZ`).
+    for (k, opc, wide) in [("UIMAD.8", 0x8a4u64, false), ("UIMAD.WIDE.8", 0x8a5, true)] {
+        let mut f = form(k, "UIMAD", opc).uniform().fix(91, 1, 1).fix(81, 3, 7).fix(87, 4, 0xf).fix(74, 1, 0);
+        if wide {
+            f = f.lit("WIDE");
+        }
+        f.m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+            .op(ur(16))
+            .op(ur(24))
+            .op(imm(32, 32, ImmKind::SignedHex))
+            .op(ur(64))
+            .done(out);
+    }
+    // ULOP3.LUT, USHF, UPRMT: LOP3, SHF and PRMT on the uniform datapath (register or
+    // immediate B; ptxas 13.5's sub-word atomics compute masks and shifts with them).
+    for (kind, b) in [(0x2u64, ur(32)), (0x8, imm(32, 32, ImmKind::Hex))] {
+        form(key("ULOP3", kind), "ULOP3", (kind << 8) | 0x92)
+            .uniform()
+            .fix(91, 1, 1)
+            .lit("LUT")
+            .op(upo(81))
+            .op(ur(16))
+            .op(ur(24))
+            .op(b)
+            .op(ur(64))
+            .op(imm(72, 8, ImmKind::Hex))
+            .op(upn(87, 90))
+            .done(out);
+        form(key("USHF", kind), "USHF", (kind << 8) | 0x99)
+            .uniform()
+            .fix(91, 1, 1)
+            .m(g("dir", 76, 1, &[(0, "L"), (1, "R")]))
+            .m(flag(75, "W"))
+            .m(g("type", 73, 2, &[(0, "S64"), (1, "U64"), (2, "S32"), (3, "U32")]))
+            .m(flag(80, "HI"))
+            .op(ur(16))
+            .op(ur(24))
+            .op(b)
+            .op(ur(64))
+            .done(out);
+        form(key("UPRMT", kind), "UPRMT", (kind << 8) | 0x96).uniform().fix(91, 1, 1).op(ur(16)).op(ur(24)).op(b).op(ur(64)).done(out);
+    }
     // REDUX: warp-wide reduction of a register into a uniform register (op 78..80, .S32 bit 73).
     form("REDUX", "REDUX", 0x3c4)
         .m(g("op", 78, 3, &[(0, ""), (1, "OR"), (2, "XOR"), (3, "SUM"), (4, "MIN"), (5, "MAX")]))

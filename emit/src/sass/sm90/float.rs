@@ -122,6 +122,23 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(pn(87, 90))
             .done(out);
     }
+    // DSETP: FSETP's layout on the FP64 pipe (register or uniform B). The compare values F
+    // and T print as MIN and MAX: ptxas 13.5 computes fmax.f64 with `DSETP.MAX.AND P0, P1`
+    // then selects by P0 and quietens by P1.
+    let dcmp: Vec<(u64, &'static str)> =
+        fcmp.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
+    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0xe, 1, ur(32))] {
+        form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a)
+            .fix(91, 1, b91)
+            .m(g("cmp", 76, 4, &dcmp))
+            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(81))
+            .op(p(84))
+            .op(a_src())
+            .op(b)
+            .op(pn(87, 90))
+            .done(out);
+    }
     // Conversions in the exact variants ptxas uses (other type pairs are not in the table yet).
     for (k, mn, opc, lits, bits) in [
         ("I2FP.F32.S32", "I2FP", 0x245u64, &["F32", "S32"][..], 0x2014u64),
@@ -133,6 +150,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("F2I.NTZ", "F2I", 0x305, &["NTZ"][..], 0x2031),
         ("F2I.FTZ.U32.TRUNC.NTZ", "F2I", 0x305, &["FTZ", "U32", "TRUNC", "NTZ"][..], 0x21f0),
         ("I2F.F64", "I2F", 0x312, &["F64"][..], 0x201c),
+        ("I2F.F64.U32", "I2F", 0x312, &["F64", "U32"][..], 0x2018),
+        ("F2F.F16.F32", "F2F", 0x304, &["F16", "F32"][..], 0x2008),
         ("I2F.RP", "I2F", 0x306, &["RP"][..], 0x2094),
         ("I2F.U32.RP", "I2F", 0x306, &["U32", "RP"][..], 0x2090),
     ] {

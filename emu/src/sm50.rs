@@ -58,12 +58,18 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             put_cc(c, l, sum);
             c.set(0, l, sum as u32)
         })?,
+        // `.RS`/`.LS` shift the (33-bit) sum of the first two sources by 16 before the third is
+        // added: ptxas 11.8 forms the high word of a 32x32 product as
+        // `IADD3.RS hi, a.hi*b.lo + (ll >> 16), a.lo*b.hi, a.hi*b.hi`.
         "IADD3" => each(c, |c, l| {
-            if c.has("RS") || c.has("LS") {
-                return Err(c.unsupported("IADD3 shifts"));
-            }
             let x = c.has("X");
-            let mut sum = addend(c, 1, l, x)? + addend(c, 2, l, x)? + addend(c, 3, l, x)?;
+            let mut ab = addend(c, 1, l, x)? + addend(c, 2, l, x)?;
+            if c.has("RS") {
+                ab >>= 16;
+            } else if c.has("LS") {
+                ab = (ab << 16) & 0xffff_ffff;
+            }
+            let mut sum = ab + addend(c, 3, l, x)?;
             if x {
                 sum += c.w.cc[l].carry as u64;
             }

@@ -22,18 +22,20 @@ pub fn cubin_arch(arch: &Arch) -> Result<CubinArch, CubinError> {
 }
 
 /// The parameter layout of `func` in constant bank 0, relative to the
-/// parameter base: each entry-block parameter in order, at least 4 bytes,
-/// aligned to its size. This is the rule the SASS instruction selector uses
-/// when it loads the parameters (`LDC` / `LDC.64` from `c[0x0][base+off]`).
+/// parameter base: each entry-block parameter in order, in a slot of at least
+/// 4 bytes aligned to its size. This is the rule the SASS instruction selector
+/// uses when it loads the parameters (`LDC` / `LDC.64` / `LDC.U16` from
+/// `c[0x0][base+off]`). The declared size is the parameter's own (2 for an
+/// `i16`, as ptxas declares a `.u16`), so a launch writes only those bytes.
 pub fn param_layout(func: &Function) -> Vec<KernelParam> {
     let mut offset = 0;
     func.params()
         .into_iter()
         .map(|ty| {
-            let size = ty.bytes().max(4);
-            offset = u32::next_multiple_of(offset, size);
-            let p = KernelParam { offset, size };
-            offset += size;
+            let slot = ty.bytes().max(4);
+            offset = u32::next_multiple_of(offset, slot);
+            let p = KernelParam { offset, size: ty.bytes() };
+            offset += slot;
             p
         })
         .collect()

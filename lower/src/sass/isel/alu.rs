@@ -183,11 +183,57 @@ impl Isel<'_> {
         self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
     }
 
+    /// A sub-word integer held in a 32-bit register is zero-extended (loads, constants and
+    /// `ireduce` leave it so); a signed operation first sign-extends it here.
+    fn sign_extended(&mut self, r: VReg, bits: u32) -> VReg {
+        let k = 32 - bits as i64;
+        let (t, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
+        self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
+        self.emit(SassInst::alu("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
+        u
+    }
+
+    /// The second operand of a sub-word compare or min/max: a constant sign- or zero-extended
+    /// from the type's width, a register sign-extended for a signed operation.
+    fn sub_word_b(&mut self, v: Value, bits: u32, signed: bool) -> MOp {
+        let shift = 64 - bits;
+        match self.const_value(v) {
+            Some(c) if signed => MOp::Imm(((c << shift) as i64 >> shift) as i32 as i64),
+            Some(c) => MOp::Imm(((c << shift) >> shift) as u32 as i64),
+            None if signed => {
+                let r = self.reg(v);
+                MOp::use_(self.sign_extended(r, bits))
+            }
+            None => MOp::use_(self.reg(v)),
+        }
+    }
+
     fn binary(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
         use BinaryOp::*;
         let ty = self.ty(a);
         let (ra, rb) = (self.reg(a), self.reg(b));
-        let narrow = ty.is_int() && ty.bits() < 32 && matches!(op, Iadd | Isub | Imul | Ishl);
+        let sub_word = ty.is_int() && ty.bits() < 32;
+        if sub_word && matches!(op, Smin | Smax | Umin | Umax | Sshr) {
+            // Signed results are narrowed back to the zero-extended form.
+            let signed = matches!(op, Smin | Smax | Sshr);
+            let x = if signed { self.sign_extended(ra, ty.bits()) } else { ra };
+            let out = if signed { self.new_vreg(RegClass::Single) } else { d };
+            let def = MOp::def(out.reg(), 1);
+            let inst = if op == Sshr {
+                let y = self.src_b(b, false);
+                SassInst::alu("SHF.R.S32.HI", [def, MOp::rz(), y, MOp::use_(x)])
+            } else {
+                let y = self.sub_word_b(b, ty.bits(), signed);
+                let opcode = if signed { "IMNMX" } else { "IMNMX.U32" };
+                SassInst::alu(opcode, [def, MOp::use_(x), y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
+            };
+            self.emit(inst);
+            if signed {
+                self.narrow(d, ty, out);
+            }
+            return Ok(());
+        }
+        let narrow = sub_word && matches!(op, Iadd | Isub | Imul | Ishl);
         let out = if narrow { self.new_vreg(RegClass::Single) } else { d };
         let x = MOp::use_(ra);
         let def = MOp::def(out.reg(), 1);
@@ -555,7 +601,13 @@ impl Isel<'_> {
                     ));
                 } else {
                     let u = if unsigned { ".U32" } else { "" };
-                    let y = self.src_b(args[1], true);
+                    let bits = self.ty(args[0]).bits();
+                    let (a, y) = if bits < 32 {
+                        let y = self.sub_word_b(args[1], bits, !unsigned);
+                        (if unsigned { a } else { self.sign_extended(a, bits) }, y)
+                    } else {
+                        (a, self.src_b(args[1], true))
+                    };
                     self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a), y, MOp::pt()]));
                 }
             }

@@ -281,7 +281,15 @@ impl<'a> Isel<'a> {
             let size = ty.bytes().max(4);
             offset = offset.next_multiple_of(size);
             let r = self.reg(p);
-            let op = if size == 8 { "LDC.64" } else { "LDC" };
+            // An 8- or 16-bit parameter is loaded zero-extended: the launch writes only its own
+            // bytes (the cubin declares its true size), so the rest of the 4-byte slot is
+            // undefined (ptxas 13.5 reads a `.u16` parameter with `ULDC.U16`).
+            let op = match (size, ty.bytes()) {
+                (8, _) => "LDC.64",
+                (_, 1) => "LDC.U8",
+                (_, 2) => "LDC.U16",
+                _ => "LDC",
+            };
             self.emit(SassInst::new(op, [MOp::def(r.reg(), if size == 8 { 2 } else { 1 }), MOp::CBank(offset)], Latency::Variable));
             offset += size;
         }

@@ -78,6 +78,9 @@ impl Isel<'_> {
                 let _ = d;
                 self.push_raw(inst);
             }
+            // Sub-word parameters zero-extended, as on sm_90 (`LDC.U16 Rd, c[0x0][o]`; the form
+            // is nvdisasm-checked in the sm_50 table).
+            ("LDC.U16" | "LDC.U8", [_, MOp::CBank(_)]) => self.push_raw(inst),
             ("LDC.64", [d, MOp::CBank(off)]) => {
                 let Some((dv, _)) = vreg_of(d) else { return self.sm50_error("LDC.64 into a non-virtual register") };
                 let tmp = self.new_vreg(RegClass::Pair);
@@ -125,6 +128,18 @@ impl Isel<'_> {
                 self.push_raw(alu(&format!("ISETP.{cc}.U32.{bop}"), vec![*pd, *pq, *a, *b, *chain]));
             }
             ("IMNMX" | "IMNMX.U32", [_, _, y, _]) if !matches!(y, MOp::Imm(_)) => self.push_raw(inst),
+            // The immediate shape holds a sign-extended 20-bit value; a wider one goes through a
+            // register (MOV32I).
+            ("IMNMX" | "IMNMX.U32", [d, a, MOp::Imm(v), p]) => {
+                let v32 = *v as u32 as i32 as i64;
+                if (-(1 << 19)..(1 << 19)).contains(&v32) {
+                    self.push_raw(alu(&opcode, vec![*d, *a, MOp::Imm(v32), *p]));
+                } else {
+                    let t = self.new_vreg(RegClass::Single);
+                    self.push_raw(alu("MOV32I", vec![MOp::def(t.reg(), 1), MOp::Imm(*v as u32 as i64)]));
+                    self.push_raw(alu(&opcode, vec![*d, *a, MOp::use_(t.reg()), *p]));
+                }
+            }
             // Plain 32-bit add: IADD3 d, a, b, RZ.
             ("IADD3", [d, a, b, c]) if is_rz(c) && !matches!(d, MOp::Pred { .. }) => {
                 let (a, b) = match (a, b) {

@@ -6,6 +6,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     form("EXIT", "EXIT", 0x94d).fix(87, 4, 7).done(out);
     form("NOP", "NOP", 0x918).done(out);
     form("YIELD", "YIELD", 0x946).fix(87, 4, 7).done(out);
+    // ptxas 13.5 ends some divergent regions with `WARPSYNC.ALL` (0x0000000000007948, bits
+    // 87..89 set), the whole-warp form of `__syncwarp()`.
+    form("WARPSYNC.ALL", "WARPSYNC", 0x948).fix(87, 4, 7).lit("ALL").done(out);
     // Relative branch: signed offset in 4-byte units from the next instruction, bits 16..23
     // then 34..81; bits 32..33 select .U / .DIV.
     form("BRA", "BRA", 0x947)

@@ -87,11 +87,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(53, 1, 0)
         .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 15), base: Some(Field::new(24, 8)) }))
         .done(out);
+    // ULDC addresses bytes (ptxas 13.5: `ULDC.U8 UR5, c[0x0][0x219]`, offset bits 38..52), unlike
+    // the word-scaled constant operands of the ALU forms.
     form("ULDC", "ULDC", 0xab9)
         .uniform()
         .m(ldc_size())
         .op(ur(16))
-        .op(cbank())
+        .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 15), base: None }))
         .done(out);
     // Address-space query of a generic address.
     form("QSPC", "QSPC", 0x3aa)

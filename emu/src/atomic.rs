@@ -104,7 +104,7 @@ fn store(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
 /// The interpreter's operation and type of an atomic's modifiers; `None` for CAS.
 fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
     let has = |m| c.has(m);
-    if has("CAS") {
+    if has("CAS") || has("CAST") {
         return Ok(None);
     }
     let float = if has("F16x2") {
@@ -118,12 +118,8 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
     } else {
         None
     };
-    if c.mods.iter().any(|m| {
-        matches!(
-            *m,
-            "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128"
-        )
-    }) {
+    if c.mods.iter().any(|m| matches!(*m, "F16x4" | "F16x8" | "BF16x4" | "BF16x8" | "F32x2" | "F32x4" | "128" | "U128"))
+    {
         return Err(c.unsupported("vector atomics"));
     }
     let wide = has("64") || has("U64") || has("S64");
@@ -191,6 +187,9 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
         }
     };
     let words = (bytes / 4) as u8;
+    // `ATOMS.CAST.SPIN{.64}`: compare and store, returning 1 when it stored and 0 when not
+    // (ptxas 13.5's shared 64-bit CAS loops test `Rd == 1 && Rd+1 == 0`).
+    let store_flag = c.has("CAST");
     for lane in lanes(c.exec) {
         let addr = address(c, mi, space, lane)?;
         let p = c.place(space, addr, bytes, lane)?;
@@ -213,8 +212,13 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
         };
         c.mem.write(p, bytes, new as u128);
         c.stats.atomics += 1;
+        let result = if store_flag {
+            u128::from(rmw.is_none() && old as u128 == c.wide(mi + 1, lane, words)?)
+        } else {
+            old as u128
+        };
         if let Some(d) = dst {
-            c.set_wide(d, lane, old as u128, words)?;
+            c.set_wide(d, lane, result, words)?;
         }
     }
     Ok(())

@@ -26,9 +26,8 @@ pub fn pick<'a>(c: &Ctx, of: &[&'a str]) -> Option<&'a str> {
 }
 
 const CMPS: &[&str] = &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"];
-const FCMPS: &[&str] = &[
-    "F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
-];
+const FCMPS: &[&str] =
+    &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"];
 const BOPS: &[&str] = &["AND", "OR", "XOR"];
 
 /// The value of a special register for `lane`.
@@ -89,9 +88,14 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let r = shf(lo, hi, s, c.has("L"), signed, wide, c.has("W"), c.has("HI"));
             c.set(0, l, r)
         })?,
-        "SEL" | "FSEL" => each(c, uniform, |c, l| {
+        "SEL" => each(c, uniform, |c, l| {
             let v = if c.pred(3, l)? { c.raw(1, l)? } else { c.raw(2, l)? };
             c.set(0, l, v)
+        })?,
+        // FSEL's sources take `-` and `|..|` (ptxas 13.5: `FSEL R5, -R5, 13, !P0`).
+        "FSEL" => each(c, uniform, |c, l| {
+            let v = if c.pred(3, l)? { c.f32(1, l)? } else { c.f32(2, l)? };
+            c.set(0, l, v.to_bits())
         })?,
         "ISETP" => each(c, uniform, isetp)?,
         "LEA" => each(c, uniform, lea)?,
@@ -236,11 +240,7 @@ fn imad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let (a, b) = (c.int(1, l)?, c.int(2, l)?);
     let carry = if c.has("X") { c.pred(4, l)? as u64 } else { 0 };
     if c.has("WIDE") {
-        let p = if signed {
-            (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64
-        } else {
-            a as u64 * b as u64
-        };
+        let p = if signed { (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64 } else { a as u64 * b as u64 };
         let (neg, _, not) = c.rmods(3);
         let mut x = c.raw64(3, l)?;
         if not {

@@ -22,7 +22,7 @@ use atomc_emit::sass::latency::{Pipe, Reader, Timing};
 use atomc_emit::sass::roles::{self, is_pred_loc, Loc, Roles};
 use atomc_emit::sass::{Arch, Instr, Sched};
 use smallvec::SmallVec;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What the model needs of one instruction, computed once per slot.
 pub struct SlotInfo {
@@ -102,6 +102,8 @@ pub struct WarpTiming {
     var_w: HashMap<Loc, Pending>,
     var_r: HashMap<Loc, Pending>,
     sb_set: [Option<(u64, usize, u32)>; 6],
+    /// Slots that read their sources late and are memory instructions.
+    memory_readers: HashSet<usize>,
 }
 
 impl WarpTiming {
@@ -126,10 +128,7 @@ impl WarpTiming {
                     return Err(Found {
                         loc: 0,
                         producer: p,
-                        broken: Broken::WaitTooEarly {
-                            sb,
-                            cycles: cycle - set,
-                        },
+                        broken: Broken::WaitTooEarly { sb, cycles: cycle - set },
                     });
                 }
             }
@@ -140,48 +139,33 @@ impl WarpTiming {
             }
         }
         let r = &info.roles;
-        let reads = r
-            .reads
-            .iter()
-            .map(|&l| (l, info.reader))
-            .chain(r.guard.map(|g| (g, Reader::Guard)));
+        let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
         for (l, how) in reads {
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found {
-                    loc: l,
-                    producer: p,
-                    broken: Broken::MissingWait { sb },
-                });
+                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
             }
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
                 let need = t.latency(pipe, is_pred_loc(l), how);
                 if m & group != 0 && cycle < c + need as u64 {
-                    return Err(Found {
-                        loc: l,
-                        producer: p,
-                        broken: Broken::StallTooShort { need, got: cycle - c },
-                    });
+                    return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
                 }
             }
         }
+        // A memory instruction writes its result after reading its own operands, and memory
+        // instructions read theirs in issue order: ptxas 13.5 lets `LDS.64 R18` overwrite the R18
+        // an earlier `STG.E.64 [R26], R18` has still to read, with no wait (the same rule as the
+        // static check in `atomc_emit::sass::hazard`).
+        let late_memory_write = r.memory && info.variable;
         for &l in &r.writes {
-            if let Some(&(sb, p, _)) = self
-                .var_r
-                .get(&l)
-                .and_then(|s| s.iter().find(|e| e.1 != i && e.2 & group != 0))
-            {
-                return Err(Found {
-                    loc: l,
-                    producer: p,
-                    broken: Broken::SourceOverwritten { sb },
-                });
+            if let Some(&(sb, p, _)) = self.var_r.get(&l).and_then(|s| {
+                s.iter().find(|e| {
+                    e.1 != i && e.2 & group != 0 && !(late_memory_write && self.memory_readers.contains(&e.1))
+                })
+            }) {
+                return Err(Found { loc: l, producer: p, broken: Broken::SourceOverwritten { sb } });
             }
             if let Some(&(sb, p, _)) = self.var_w.get(&l).and_then(|s| s.iter().find(|e| e.2 & group != 0)) {
-                return Err(Found {
-                    loc: l,
-                    producer: p,
-                    broken: Broken::MissingWait { sb },
-                });
+                return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
             }
         }
         Ok(())
@@ -220,6 +204,9 @@ impl WarpTiming {
             }
         }
         if sched.rd_sb != 7 {
+            if r.memory {
+                self.memory_readers.insert(i);
+            }
             for &l in r.reads.iter().filter(|&&l| l < roles::P_BASE) {
                 self.var_r.entry(l).or_default().push((sched.rd_sb, i, group));
             }

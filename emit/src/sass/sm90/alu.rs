@@ -105,19 +105,23 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (kind, b91, b, c) in three(ImmKind::SignedHex) {
         for x in [false, true] {
             let k = key(if x { "IMAD.X" } else { "IMAD" }, kind);
-            let mut f = form(k, "IMAD", (kind << 8) | 0x24)
-                .fix(91, 1, b91)
-                .fix(81, 3, 7)
-                .m(g("type", 73, 1, &[(0, "U32"), (1, "")]));
+            let mut f = form(k, "IMAD", (kind << 8) | 0x24).fix(91, 1, b91).fix(81, 3, 7).m(g(
+                "type",
+                73,
+                1,
+                &[(0, "U32"), (1, "")],
+            ));
             if x {
                 f = f.fix(74, 1, 1).lit("X");
             } else {
                 f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
             }
-            // C: negation, or bitwise not in .X (bit 75).
+            // C: negation, or bitwise not in .X (bit 75); a uniform C negated by bit 63 (ptxas
+            // 13.5: `IMAD R0, RZ, RZ, -UR4`, 0x80000004ff007e24).
             let c = match c {
                 OpSpec::Reg(_) if x => rmod(64, Some(2), None, None, Some(75)),
                 OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
+                OpSpec::UReg(_) if !x => urmod(32, Some(63), None),
                 other => other,
             };
             f = f.op(r(16)).op(rs(24, 0)).op(b).op(c);
@@ -162,7 +166,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             let mut f = form(k, "ISETP", (kind << 8) | 0x0c)
                 .fix(91, 1, b91)
                 .fix(72, 1, ex as u64)
-                .m(g("cmp", 76, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
+                .m(g(
+                    "cmp",
+                    76,
+                    3,
+                    &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")],
+                ))
                 .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
                 .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]));
             if ex {
@@ -205,7 +214,13 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     }
     // PRMT.
     for (kind, b91, b, c) in three(ImmKind::Hex) {
-        form(key("PRMT", kind), "PRMT", (kind << 8) | 0x16).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).op(c).done(out);
+        form(key("PRMT", kind), "PRMT", (kind << 8) | 0x16)
+            .fix(91, 1, b91)
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .op(c)
+            .done(out);
     }
     // VIADD Rd, Ra, B.
     for (kind, b91, b) in two(ImmKind::SignedHex) {
@@ -276,7 +291,11 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
         }
         f = f.op(imm(75, 5, ImmKind::Hex));
         if x == 1 {
-            f = f.op(OpSpec::UPred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: false }));
+            f = f.op(OpSpec::UPred(PredSpec {
+                field: Field::new(87, 3),
+                not: Some(Field::new(90, 1)),
+                hide_pt: false,
+            }));
         }
         f.done(out);
     }
@@ -290,7 +309,14 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
         .fix(84, 3, 0)
         .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
         // nvdisasm hides a URZ destination here; the table requires a real one.
-        .op(OpSpec::UReg(RegSpec { field: Field::new(16, 6), rz_ok: false, neg: None, abs: None, not: None, reuse: None }))
+        .op(OpSpec::UReg(RegSpec {
+            field: Field::new(16, 6),
+            rz_ok: false,
+            neg: None,
+            abs: None,
+            not: None,
+            reuse: None,
+        }))
         .op(OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: false }))
         .op(pn(87, 90))
         .done(out);
@@ -367,7 +393,8 @@ pub(super) fn misc(out: &mut Vec<Form>) {
 pub(super) fn uniform(out: &mut Vec<Form>) {
     // UIADD3 / UIADD3.X: like IADD3 with uniform registers and predicates; always bit 91.
     let upo = |lo| OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: true });
-    let upn = |lo, not| OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false });
+    let upn =
+        |lo, not| OpSpec::UPred(PredSpec { field: Field::new(lo, 3), not: Some(Field::new(not, 1)), hide_pt: false });
     for kind in [0x2u64, 0x8] {
         for x in [false, true] {
             // B: negation, or bitwise not in .X (bit 63).
@@ -439,7 +466,14 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
             .op(b)
             .op(ur(64))
             .done(out);
-        form(key("UPRMT", kind), "UPRMT", (kind << 8) | 0x96).uniform().fix(91, 1, 1).op(ur(16)).op(ur(24)).op(b).op(ur(64)).done(out);
+        form(key("UPRMT", kind), "UPRMT", (kind << 8) | 0x96)
+            .uniform()
+            .fix(91, 1, 1)
+            .op(ur(16))
+            .op(ur(24))
+            .op(b)
+            .op(ur(64))
+            .done(out);
     }
     // REDUX: warp-wide reduction of a register into a uniform register (op 78..80, .S32 bit 73).
     form("REDUX", "REDUX", 0x3c4)

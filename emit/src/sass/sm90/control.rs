@@ -22,7 +22,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Pred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: true }))
         .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
         .done(out);
-    form("BSSY", "BSSY", 0x945).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).op(OpSpec::Target(Field::new(34, 30))).done(out);
+    form("BSSY", "BSSY", 0x945)
+        .fix(87, 4, 7)
+        .op(OpSpec::BReg(Field::new(16, 4)))
+        .op(OpSpec::Target(Field::new(34, 30)))
+        .done(out);
     form("BSYNC", "BSYNC", 0x941).fix(87, 4, 7).op(OpSpec::BReg(Field::new(16, 4))).done(out);
     form("BAR.SYNC", "BAR", 0xb1d)
         .fix(80, 1, 1)
@@ -32,6 +36,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     form("S2R", "S2R", 0x919).op(r(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
     // CS2R reads 64 bits (e.g. SR_CLOCKLO) unless .32.
-    form("CS2R", "CS2R", 0x805).m(g("size", 80, 1, &[(0, "32"), (1, "")])).op(r(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
+    form("CS2R", "CS2R", 0x805)
+        .m(g("size", 80, 1, &[(0, "32"), (1, "")]))
+        .op(r(16))
+        .op(OpSpec::SReg(Field::new(72, 8)))
+        .done(out);
     form("S2UR", "S2UR", 0x9c3).uniform().op(ur(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
 }

@@ -30,25 +30,55 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // STG 0x386. Uniform-register forms (bits 90..91 set, `.E` required): bit 76 selects
     // `desc[URx][Ra.64]` over `[Ra.64+URx]`; the UR sits in 32..37 for loads, 64..69 for stores.
     let ld_plain = MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) };
-    for (mn, opc, plain_opc, plain_mem) in [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))] {
+    for (mn, opc, plain_opc, plain_mem) in
+        [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))]
+    {
         let pred = mn == "LDG";
         let mut f = form(mn, mn, plain_opc).fix(90, 2, 0).m(flag(72, "E")).m(evict()).m(ldst_size()).m(load_sem());
         f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
         f.op(r(16)).op(OpSpec::Mem(plain_mem)).done(out);
         for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
-            let m = if d == 1 { MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) } };
+            let m = if d == 1 {
+                MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) }
+            } else {
+                MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) }
+            };
             let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
-            let mut f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0).m(e_only()).m(evict()).m(ldst_size()).m(load_sem());
+            let mut f = form(key, mn, opc)
+                .fix(90, 2, 3)
+                .fix(76, 1, d)
+                .fix(64, 8, 0)
+                .m(e_only())
+                .m(evict())
+                .m(ldst_size())
+                .m(load_sem());
             f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
             f.op(r(16)).op(OpSpec::Mem(m)).done(out);
         }
     }
     for (mn, opc, plain_opc) in [("ST", 0x985u64, 0x385u64), ("STG", 0x986, 0x386)] {
         // Generic ST keeps its offset in 32..63 and the data in 64..71; STG uses 40..63 / 32..39.
-        let (pm, data) = if mn == "ST" { (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64)) } else { (mem(BaseWidth::Plain), r(32)) };
-        form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0).m(flag(72, "E")).m(evict()).m(ldst_size()).m(sem()).op(OpSpec::Mem(pm)).op(data).done(out);
+        let (pm, data) = if mn == "ST" {
+            (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64))
+        } else {
+            (mem(BaseWidth::Plain), r(32))
+        };
+        form(mn, mn, plain_opc)
+            .fix(90, 2, 0)
+            .fix(81, 3, 0)
+            .m(flag(72, "E"))
+            .m(evict())
+            .m(ldst_size())
+            .m(sem())
+            .op(OpSpec::Mem(pm))
+            .op(data)
+            .done(out);
         for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
-            let m = if d == 1 { MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } } else { MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) } };
+            let m = if d == 1 {
+                MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) }
+            } else {
+                MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) }
+            };
             let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
             form(key, mn, opc)
                 .fix(90, 2, 3)
@@ -85,7 +115,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(16))
         // The offset is signed with a base register; only its non-negative half is in the table.
         .fix(53, 1, 0)
-        .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 15), base: Some(Field::new(24, 8)) }))
+        .op(OpSpec::CBank(CBankSpec {
+            bank: Field::new(54, 5),
+            offset: Field::new(38, 15),
+            base: Some(Field::new(24, 8)),
+        }))
         .done(out);
     // ULDC addresses bytes (ptxas 13.5: `ULDC.U8 UR5, c[0x0][0x219]`, offset bits 38..52), unlike
     // the word-scaled constant operands of the ALU forms.
@@ -109,11 +143,21 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(g("scope", 76, 3, &[(0, "CTA"), (1, "SM"), (2, "GPU"), (3, "SYS")]))
         .done(out);
     // CCTL: the whole-cache operations take no address (Ra = RZ), the others `[Ra+imm32]`.
-    for (key, op, name) in [("CCTL.IVALL", 4u64, "IVALL"), ("CCTL.IVALLP", 6, "IVALLP"), ("CCTL.WBALL", 7, "WBALL"), ("CCTL.WBALLP", 8, "WBALLP")] {
+    for (key, op, name) in [
+        ("CCTL.IVALL", 4u64, "IVALL"),
+        ("CCTL.IVALLP", 6, "IVALLP"),
+        ("CCTL.WBALL", 7, "WBALL"),
+        ("CCTL.WBALLP", 8, "WBALLP"),
+    ] {
         form(key, "CCTL", 0x98f).fix(24, 8, 0xff).fix(87, 4, op).lit(name).done(out);
     }
     form("CCTL", "CCTL", 0x98f)
-        .m(g("op", 87, 4, &[(0, "PF1"), (1, "PF2"), (2, "WB"), (3, "IV"), (5, "RS"), (9, "PML2"), (10, "DML2"), (11, "RML2")]))
+        .m(g(
+            "op",
+            87,
+            4,
+            &[(0, "PF1"), (1, "PF2"), (2, "WB"), (3, "IV"), (5, "RS"), (9, "PML2"), (10, "DML2"), (11, "RML2")],
+        ))
         .op(OpSpec::Mem(MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }))
         .done(out);
     form("ERRBAR", "ERRBAR", 0x9ab).done(out);

@@ -26,6 +26,8 @@ const KNOWN: &[(u64, &str, &str, &str)] = &[
     (u64::MAX, "fuzz-emu-ptxas-random-oob.atom: emu ptxas sm_90 random", "out of bounds", EMU_PTXAS),
     (u64::MAX, "fuzz-emu-ptxas-iadd3-two-carries.atom: emu ptxas sm_90 round-robin", "memory differs", EMU_PTXAS),
     (u64::MAX, "fuzz-emu-ptxas-iadd3-two-carries.atom: emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
+    (u64::MAX, "fuzz-emu-ptxas-generic-atom-pred.atom: emu ptxas sm_90 round-robin", "step limit", EMU_PTXAS),
+    (u64::MAX, "fuzz-emu-ptxas-generic-atom-pred.atom: emu ptxas sm_90 random", "step limit", EMU_PTXAS),
     (u64::MAX, "fuzz-emu-sm50-predicated-bar.atom: emu ptxas sm_50 round-robin", "BAR in divergent", EMU_PTXAS),
     (u64::MAX, "fuzz-emu-sm50-predicated-bar.atom: emu ptxas sm_50 random", "BAR in divergent", EMU_PTXAS),
     (u64::MAX, "fuzz-emu-sm90-divergent-early-wait.atom: emu atomc sm_90 random", "after it was set", EMU_WAIT),

@@ -65,13 +65,23 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // SHL Rd, Ra, src / SHR{.U32} Rd, Ra, src (bit 48: signed).
     for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
-        alu("SHL", sfx, "SHL", opc).fix(48, 8, opc & 0xff).fix(39, 9, 0).op(r(0)).op(r(8)).op(src).done(out);
+        alu("SHL", sfx, "SHL", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(40, 8, 0)
+            .m(flag(39, "W"))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .done(out);
     }
+    // `.W` (bit 39) wraps the amount modulo 32 instead of clamping it (ptxas 11.8:
+    // `SHL.W R4, R0, R7` is 0x5c48008000770004, `SHR.U32.W` 0x5c28008000770005).
     for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
         alu("SHR", sfx, "SHR", opc)
             .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(39, 9, 0)
+            .fix(40, 8, 0)
             .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(39, "W"))
             .op(r(0))
             .op(r(8))
             .op(src)

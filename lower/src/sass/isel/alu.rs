@@ -264,9 +264,39 @@ impl Isel<'_> {
                 let [l, pt] = lop3(lut);
                 SassInst::alu("LOP3.LUT", [def, x, y, MOp::rz(), l, pt])
             }
-            Ishl => SassInst::alu("SHF.L.U32", [def, x, y, MOp::rz()]),
-            Ushr => SassInst::alu("SHF.R.U32.HI", [def, MOp::rz(), y, x]),
-            Sshr => SassInst::alu("SHF.R.S32.HI", [def, MOp::rz(), y, x]),
+            Ishl | Ushr | Sshr => {
+                // The IR takes the amount modulo the width; SHF (and sm_50's SHL/SHR) clamp it
+                // at 32 unless `.W` makes them wrap it. ptxas (13 for sm_90, 11.8 for sm_50) on
+                // `and.b32 n, n, 31; shl.b32 d, x, n` and the shr.u32/shr.s32 likewise: a
+                // constant amount is masked into the immediate (`SHF.R.U32.HI R, RZ, 0x1f, R`
+                // for an amount of -1; `SHR.U32 R, R, 0x1f` on sm_50), a register amount
+                // drops the `and` for the wrapping form (`SHF.L.W.U32`, `SHF.R.W.U32.HI`,
+                // `SHF.R.W.S32.HI`; sm_50 `SHL.W`, `SHR.U32.W`, `SHR.W`).
+                let bits = ty.bits() as u64;
+                let (y, wrap) = match self.const_value(b) {
+                    Some(c) if c & (bits - 1) == 0 => (MOp::rz(), ""),
+                    Some(c) => (MOp::Imm((c & (bits - 1)) as i64), ""),
+                    // `.W` wraps at 32: a narrower amount is masked first.
+                    None if bits < 32 => {
+                        let m = self.new_vreg(RegClass::Single);
+                        let [l, pt] = lop3(0xc0);
+                        self.emit(SassInst::alu(
+                            "LOP3.LUT",
+                            [MOp::def(m.reg(), 1), MOp::use_(rb), MOp::Imm(bits as i64 - 1), MOp::rz(), l, pt],
+                        ));
+                        (MOp::use_(m), "")
+                    }
+                    // An amount known to be below 32 (the subword CAS loops' `(addr & 3) << 3`)
+                    // keeps the clamping form, as ptxas emits for those sequences.
+                    None if self.upper_bound(b, 4).is_some_and(|m| m < 32) => (MOp::use_(rb), ""),
+                    None => (MOp::use_(rb), ".W"),
+                };
+                match op {
+                    Ishl => SassInst::alu(format!("SHF.L{wrap}.U32"), [def, x, y, MOp::rz()]),
+                    Ushr => SassInst::alu(format!("SHF.R{wrap}.U32.HI"), [def, MOp::rz(), y, x]),
+                    _ => SassInst::alu(format!("SHF.R{wrap}.S32.HI"), [def, MOp::rz(), y, x]),
+                }
+            }
             Smin | Smax | Umin | Umax => {
                 let opcode = if matches!(op, Umin | Umax) { "IMNMX.U32" } else { "IMNMX" };
                 SassInst::alu(opcode, [def, x, y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
@@ -465,6 +495,32 @@ impl Isel<'_> {
     }
 
     /// The value of an `iconst`, if `v` is one.
+    /// An upper bound of the i32 value `v` read as unsigned, when a few defining instructions
+    /// (constants, `band` with a bounded side, `ishl` by a constant) prove one.
+    fn upper_bound(&self, v: Value, depth: u32) -> Option<u64> {
+        if let Some(c) = self.const_value(v) {
+            return Some(c & 0xffff_ffff);
+        }
+        if depth == 0 || self.ty(v) != Type::I32 {
+            return None;
+        }
+        let atomc_ir::ValueDef::Result(i) = self.func.values[v].def else { return None };
+        match self.func.insts[i] {
+            InstData::Binary { op: BinaryOp::Band, args: [a, b] } => {
+                match (self.upper_bound(a, depth - 1), self.upper_bound(b, depth - 1)) {
+                    (Some(x), Some(y)) => Some(x.min(y)),
+                    (x, y) => x.or(y),
+                }
+            }
+            InstData::Binary { op: BinaryOp::Ishl, args: [a, b] } => {
+                let k = self.const_value(b)?;
+                let m = self.upper_bound(a, depth - 1)?;
+                (k < 32).then(|| m << k).filter(|&r| r <= 0xffff_ffff)
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn const_value(&self, v: Value) -> Option<u64> {
         match self.func.values[v].def {
             atomc_ir::ValueDef::Result(i) => match self.func.insts[i] {

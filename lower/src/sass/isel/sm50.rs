@@ -12,6 +12,7 @@
 //! | `IMAD.WIDE{.U32} Rd, x, 2^k, p`     | `SHL` + `SHR` + `IADD .CC` / `IADD.X`        |
 //! | `LOP3.LUT Rd, a, b, c, lut, !PT`    | `LOP3.LUT` / `LOP32I.op` / `LOP.PASS_B`      |
 //! | `SHF.L.U32` / `SHF.R.{U,S}32.HI`    | `SHL` / `SHR{.U32}`                          |
+//! | `SHF.L.W.U32` / `SHF.R.W.{U,S}32.HI` | `SHL.W` / `SHR{.U32}.W`                     |
 //! | `ATOM{G}.E.op PT, Rd, [a], b`       | `ATOM.E.op Rd, [a], b` (sizes `U64`)         |
 //! | `BAR.SYNC.DEFER_BLOCKING`           | `BAR.SYNC` + `MEMBAR.CTA` (as ptxas)         |
 //!
@@ -261,6 +262,9 @@ impl Isel<'_> {
             ("SHF.L.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*d, *x, *y])),
             ("SHF.R.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32", vec![*d, *x, *y])),
             ("SHF.R.S32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR", vec![*d, *x, *y])),
+            ("SHF.L.W.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL.W", vec![*d, *x, *y])),
+            ("SHF.R.W.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32.W", vec![*d, *x, *y])),
+            ("SHF.R.W.S32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.W", vec![*d, *x, *y])),
             ("LOP3.LUT", [rest @ .., MOp::Imm(lut), MOp::Pred { .. }]) => {
                 // An in-place half write carries its tied tuple first; keep it in front.
                 let (tied, rest) = match rest {

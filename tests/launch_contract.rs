@@ -229,3 +229,57 @@ fn divergent_regions_reconverge_as_ptxas_writes_them() {
         assert!(regions > 10 && shaped * 10 >= regions * 9, "ptxas {sm:?}: {shaped}/{regions}");
     }
 }
+
+/// `(barriers after a loop, of those with a WARPSYNC.ALL just before, barriers with no loop
+/// before them that have one)`. "After a loop": a loop starts earlier in the code (the target
+/// of a backward branch), an approximation of "reachable from a loop" that holds for the
+/// laid-out code of both compilers.
+fn warp_syncs_before_barriers(code: &[(u64, String)]) -> (usize, usize, usize) {
+    let first_back_edge = back_edges(code).iter().map(|(_, target)| *target).min();
+    let (mut after, mut synced, mut extra) = (0, 0, 0);
+    for (k, (at, t)) in code.iter().enumerate() {
+        if !t.starts_with("BAR.SYNC") {
+            continue;
+        }
+        // ptxas may schedule an instruction or two between them (`WARPSYNC.ALL`, `REDUX.SUM`,
+        // `BAR.SYNC`).
+        let has = code[k.saturating_sub(3)..k].iter().any(|(_, p)| p.starts_with("WARPSYNC.ALL"));
+        if first_back_edge.is_some_and(|b| b < *at) {
+            after += 1;
+            synced += has as usize;
+        } else {
+            extra += has as usize;
+        }
+    }
+    (after, synced, extra)
+}
+
+/// A loop's lanes may leave its `BSYNC` apart (the convergence barrier gives way to a yielding
+/// path), so a `BAR.SYNC` a loop reaches is preceded by `WARPSYNC.ALL` on sm_90, as ptxas 13.5
+/// writes it after a CAS loop (`@P0 BRA 0xb0 ; WARPSYNC.ALL ; REDUX.SUM ; BAR.SYNC`); neither
+/// compiler puts one before a barrier no loop reaches.
+#[test]
+fn sm90_barriers_after_loops_sync_the_warp() {
+    let (mut after, mut synced, mut extra) = (0, 0, 0);
+    for (_, func) in common::filetest_kernels() {
+        let Ok(out) = pipeline::compile_sass(&func, Target::Sm90) else { continue };
+        let (a, s, e) = warp_syncs_before_barriers(&lines(&out.kernel.listing(out.arch, false)));
+        (after, synced, extra) = (after + a, synced + s, extra + e);
+    }
+    println!("atomc sm_90: {synced}/{after} barriers after a loop warp-synced; {extra} others");
+    assert!(after >= 3 && synced == after && extra == 0, "atomc: {synced}/{after}, {extra} others");
+    if oracle::require(Tool::Ptxas13).is_none() || oracle::require(Tool::Cuobjdump13).is_none() {
+        return;
+    }
+    let kernels = common::filetest_kernels();
+    let results = common::par_map(&kernels, |(_, func)| {
+        let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
+        Some(warp_syncs_before_barriers(&texts(oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?)))
+    });
+    let (mut after, mut synced, mut extra) = (0, 0, 0);
+    for (a, s, e) in results.into_iter().flatten() {
+        (after, synced, extra) = (after + a, synced + s, extra + e);
+    }
+    println!("ptxas 13 sm_90: {synced}/{after} barriers after a loop warp-synced; {extra} others");
+    assert!(after >= 3 && synced > 0 && extra == 0, "ptxas: {synced}/{after}, {extra} others");
+}

@@ -220,6 +220,12 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
         if let Some(d) = dst {
             c.set_wide(d, lane, result, words)?;
         }
+        // sm_90's generic `ATOM.E… P0, Rd, [Ra]…` says in P0 that the atomic unit performed it
+        // (ptxas 13 branches over a load/compare/store fallback for the local window when it
+        // is true); every address the emulator takes here is global or shared.
+        if matches!(c.ins.ops.first(), Some(Operand::Pred(_))) && mi >= 2 {
+            c.set_pred(0, lane, true)?;
+        }
     }
     Ok(())
 }

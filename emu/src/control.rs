@@ -81,6 +81,7 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
             brk: m == "BRK",
             mask: c.exec,
         },
+        "WARPSYNC" if c.has("ALL") => Flow::WarpSync(c.exec),
         "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" | "WARPSYNC" => Flow::Next,
         "CALL" | "RET" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
             return Err(c.unsupported("this control instruction is not modelled"))

@@ -33,6 +33,8 @@ pub enum Flow {
     Yield,
     /// `BAR.SYNC`: lanes of the mask wait for the block.
     Bar(u32),
+    /// sm_90 `WARPSYNC.ALL`: lanes of the mask wait for every lane of the warp.
+    WarpSync(u32),
     /// sm_50 `SSY`/`PBK target`.
     Push { brk: bool, target: usize },
     /// sm_50 `SYNC`/`BRK`: lanes of the mask park.
@@ -45,6 +47,8 @@ pub enum Lane {
     Ready(usize),
     Bsync(u8, usize),
     Bar(usize),
+    /// At a `WARPSYNC.ALL`, until every lane not exited is at one.
+    WarpSync(usize),
     Exited,
 }
 
@@ -66,20 +70,8 @@ pub enum Kind {
 
 #[allow(clippy::large_enum_variant)]
 pub enum Simt {
-    PerLane {
-        lanes: [Lane; 32],
-        bregs: [u32; 16],
-        last: Option<usize>,
-        give_way: bool,
-        yielded: u32,
-    },
-    Stack {
-        pc: usize,
-        active: u32,
-        exited: u32,
-        at_bar: bool,
-        stack: Vec<Entry>,
-    },
+    PerLane { lanes: [Lane; 32], bregs: Bregs, last: Option<usize>, give_way: bool, yielded: u32 },
+    Stack { pc: usize, active: u32, exited: u32, at_bar: bool, stack: Vec<Entry> },
 }
 
 impl Simt {
@@ -90,23 +82,11 @@ impl Simt {
                 *s = Lane::Ready(0);
             }
         }
-        Simt::PerLane {
-            lanes,
-            bregs: [0; 16],
-            last: None,
-            give_way: false,
-            yielded: 0,
-        }
+        Simt::PerLane { lanes, bregs: Bregs::default(), last: None, give_way: false, yielded: 0 }
     }
 
     pub fn stack(present: u32) -> Simt {
-        Simt::Stack {
-            pc: 0,
-            active: present,
-            exited: !present,
-            at_bar: false,
-            stack: Vec::new(),
-        }
+        Simt::Stack { pc: 0, active: present, exited: !present, at_bar: false, stack: Vec::new() }
     }
 
     /// Whether every lane has exited.
@@ -161,13 +141,7 @@ impl Simt {
     /// The next group to issue: (slot, lanes). `None` when no lane can issue.
     pub fn next(&mut self, rng: Option<&mut Rng>) -> Option<(usize, u32)> {
         match self {
-            Simt::PerLane {
-                lanes,
-                last,
-                give_way,
-                bregs,
-                yielded,
-            } => {
+            Simt::PerLane { lanes, last, give_way, bregs, yielded } => {
                 if *give_way {
                     soft_release(lanes, bregs, *yielded);
                 }
@@ -214,13 +188,7 @@ impl Simt {
     /// Moves the group `(pc, group)` on after an instruction. `Err` names a broken rule.
     pub fn apply(&mut self, pc: usize, group: u32, flow: Flow) -> Result<(), String> {
         match self {
-            Simt::PerLane {
-                lanes,
-                bregs,
-                give_way,
-                yielded,
-                ..
-            } => {
+            Simt::PerLane { lanes, bregs, give_way, yielded, last } => {
                 let each = |lanes: &mut [Lane; 32], f: &mut dyn FnMut(usize) -> Lane| {
                     for (l, s) in lanes.iter_mut().enumerate() {
                         if group >> l & 1 != 0 {
@@ -236,9 +204,7 @@ impl Simt {
                         *yielded = group;
                     }
                     Flow::Branch { taken, target } => {
-                        each(lanes, &mut |l| {
-                            Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 })
-                        });
+                        each(lanes, &mut |l| Lane::Ready(if taken >> l & 1 != 0 { target } else { pc + 1 }));
                         if taken != 0 && target <= pc {
                             *give_way = true;
                             *yielded = group;
@@ -255,7 +221,7 @@ impl Simt {
                         release_bsync(lanes, bregs);
                     }
                     Flow::Bssy(b) => {
-                        bregs[b as usize & 15] = group;
+                        bregs.arm(b, group);
                         each(lanes, &mut |_| Lane::Ready(pc + 1));
                     }
                     Flow::Bsync(b, m) => {
@@ -275,30 +241,34 @@ impl Simt {
                             Lane::Ready(pc + 1)
                         }
                     }),
+                    Flow::WarpSync(m) => each(lanes, &mut |l| {
+                        if m >> l & 1 != 0 {
+                            Lane::WarpSync(pc)
+                        } else {
+                            Lane::Ready(pc + 1)
+                        }
+                    }),
                     Flow::Push { .. } | Flow::Park { .. } => return Err("an sm_50 reconvergence instruction".into()),
                 }
+                release_warpsync(lanes);
+                // The scheduler stays with the group it issued (at its new pc) until it gives
+                // way; keeping the issued pc here would switch groups after every instruction.
+                *last = (0..32).find_map(|l| match lanes[l] {
+                    Lane::Ready(p) if group >> l & 1 != 0 => Some(p),
+                    _ => None,
+                });
                 Ok(())
             }
-            Simt::Stack {
-                pc: wpc,
-                active,
-                exited,
-                at_bar,
-                stack,
-            } => {
+            Simt::Stack { pc: wpc, active, exited, at_bar, stack } => {
                 match flow {
-                    Flow::Next | Flow::Yield => *wpc = pc + 1,
+                    Flow::Next | Flow::Yield | Flow::WarpSync(_) => *wpc = pc + 1,
                     Flow::Branch { taken, target } => {
                         if taken == *active {
                             *wpc = target;
                         } else if taken == 0 {
                             *wpc = pc + 1;
                         } else {
-                            stack.push(Entry {
-                                kind: Kind::Div,
-                                mask: taken,
-                                pc: target,
-                            });
+                            stack.push(Entry { kind: Kind::Div, mask: taken, pc: target });
                             *active &= !taken;
                             *wpc = pc + 1;
                         }
@@ -310,11 +280,7 @@ impl Simt {
                     }
                     Flow::Push { brk, target } => {
                         let kind = if brk { Kind::Pbk } else { Kind::Ssy };
-                        stack.push(Entry {
-                            kind,
-                            mask: *active,
-                            pc: target,
-                        });
+                        stack.push(Entry { kind, mask: *active, pc: target });
                         *wpc = pc + 1;
                     }
                     Flow::Park { brk, mask } => {
@@ -330,6 +296,9 @@ impl Simt {
                         *active &= !mask;
                         *wpc = pc + 1;
                     }
+                    // A guard false in every lane (`@P0 BAR.SYNC`, ptxas 11.8's if-conversion
+                    // of a block-uniform `if`) makes the barrier a no-op.
+                    Flow::Bar(0) => *wpc = pc + 1,
                     Flow::Bar(m) => {
                         if m != *active {
                             return Err("BAR in divergent code (some active lanes do not take it)".into());
@@ -348,10 +317,7 @@ impl Simt {
                 while *active == 0 {
                     let Some(e) = stack.pop() else {
                         if *exited != u32::MAX {
-                            return Err(format!(
-                                "lanes {:#010x} parked with an empty reconvergence stack",
-                                !*exited
-                            ));
+                            return Err(format!("lanes {:#010x} parked with an empty reconvergence stack", !*exited));
                         }
                         break;
                     };
@@ -373,6 +339,7 @@ impl Simt {
                         Lane::Ready(pc) => format!("ready at {:04x}", addr(*pc)),
                         Lane::Bsync(b, pc) => format!("in BSYNC B{b} at {:04x}", addr(*pc)),
                         Lane::Bar(pc) => format!("at BAR {:04x}", addr(*pc)),
+                        Lane::WarpSync(pc) => format!("at WARPSYNC {:04x}", addr(*pc)),
                         Lane::Exited => continue,
                     };
                     match parts.last_mut() {
@@ -384,13 +351,7 @@ impl Simt {
                 }
                 parts.join(", ")
             }
-            Simt::Stack {
-                pc,
-                active,
-                exited,
-                stack,
-                at_bar,
-            } => format!(
+            Simt::Stack { pc, active, exited, stack, at_bar } => format!(
                 "pc {:04x}, active {active:#010x}, exited {exited:#010x}{}, stack depth {}",
                 addr(*pc),
                 if *at_bar { ", at BAR" } else { "" },
@@ -401,53 +362,89 @@ impl Simt {
 }
 
 fn mask_of(lanes: &[Lane; 32], f: impl Fn(Lane) -> bool) -> u32 {
-    lanes
-        .iter()
-        .enumerate()
-        .fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+    lanes.iter().enumerate().fold(0, |m, (l, s)| if f(*s) { m | 1 << l } else { m })
+}
+
+/// The sm_90 convergence barriers as each lane joined them: `BSSY Bn` by a group makes its
+/// lanes members of a new instance of `Bn`, and a `BSYNC Bn` waits only for the other members
+/// of the instance the lane joined. A group that re-arms `Bn` (a later region of lanes that went
+/// on early, see [`soft_release`]) starts a new instance and leaves the lanes still in the old
+/// one waiting for no one of the new one, as ptxas 13.5's code needs (atomc-fuzz seed 6: lanes
+/// released from a spin loop's `BSYNC B0` arm `B0` again for the next region while the loop's
+/// last winners have still to reach the old `BSYNC B0`).
+#[derive(Clone, Copy, Default)]
+pub struct Bregs {
+    /// The instance of each barrier each lane belongs to (0: none).
+    joined: [[u32; 16]; 32],
+    next: u32,
+}
+
+impl Bregs {
+    fn arm(&mut self, b: u8, group: u32) {
+        self.next += 1;
+        for l in 0..32 {
+            if group >> l & 1 != 0 {
+                self.joined[l][b as usize & 15] = self.next;
+            }
+        }
+    }
+}
+
+fn release_lane(lanes: &mut [Lane; 32], bregs: &mut Bregs, l: usize) {
+    if let Lane::Bsync(b, pc) = lanes[l] {
+        bregs.joined[l][b as usize & 15] = 0;
+        lanes[l] = Lane::Ready(pc + 1);
+    }
 }
 
 /// A path that gives way (`YIELD`, a backward branch) while it is the only ready one lets
 /// the lanes waiting for it in a `BSYNC` go on without it: the convergence barrier is soft, as
 /// the spin locks ptxas compiles for Volta and later rely on (the lock's winner waits in the
 /// `BSYNC` after the acquire loop while the losers spin with a `YIELD` in the loop). The
-/// barrier keeps only the lanes still to arrive, so they pass it alone.
-fn soft_release(lanes: &mut [Lane; 32], bregs: &mut [u32; 16], yielded: u32) {
+/// lanes that go on leave the barrier, so the others later pass it alone.
+fn soft_release(lanes: &mut [Lane; 32], bregs: &mut Bregs, yielded: u32) {
     let others_ready = (0..32).any(|l| yielded >> l & 1 == 0 && matches!(lanes[l], Lane::Ready(_)));
     if others_ready {
         return;
     }
-    for b in 0..16u8 {
-        let waiting = mask_of(lanes, |l| matches!(l, Lane::Bsync(x, _) if x == b));
-        if waiting == 0 {
-            continue;
-        }
-        bregs[b as usize] &= !waiting;
-        for l in lanes.iter_mut() {
-            if let Lane::Bsync(x, pc) = *l {
-                if x == b {
-                    *l = Lane::Ready(pc + 1);
+    for l in 0..32 {
+        release_lane(lanes, bregs, l);
+    }
+}
+
+/// Lets the lanes waiting in a `BSYNC` go on once every other member of the barrier instance
+/// they joined waits there too or has exited (a lane that joined none passes at once).
+fn release_bsync(lanes: &mut [Lane; 32], bregs: &mut Bregs) {
+    for l in 0..32 {
+        let Lane::Bsync(b, _) = lanes[l] else { continue };
+        let inst = bregs.joined[l][b as usize & 15];
+        let pending = (0..32).any(|o| {
+            inst != 0
+                && bregs.joined[o][b as usize & 15] == inst
+                && !matches!(lanes[o], Lane::Exited)
+                && !matches!(lanes[o], Lane::Bsync(x, _) if x == b)
+        });
+        if !pending {
+            // Every waiting member of the instance goes on together.
+            for o in 0..32 {
+                if matches!(lanes[o], Lane::Bsync(x, _) if x == b) && bregs.joined[o][b as usize & 15] == inst {
+                    release_lane(lanes, bregs, o);
                 }
             }
         }
     }
 }
 
-/// Lets lanes waiting in `BSYNC Bn` go on once every non-exited lane of `Bn` waits there.
-fn release_bsync(lanes: &mut [Lane; 32], bregs: &[u32; 16]) {
-    for b in 0..16u8 {
-        let waiting = mask_of(lanes, |l| matches!(l, Lane::Bsync(x, _) if x == b));
-        if waiting == 0 {
-            continue;
-        }
-        let alive = mask_of(lanes, |l| l != Lane::Exited);
-        if bregs[b as usize] & alive & !waiting == 0 {
-            for l in lanes.iter_mut() {
-                if let Lane::Bsync(x, pc) = *l {
-                    if x == b {
-                        *l = Lane::Ready(pc + 1);
-                    }
-                }
+/// Lets the lanes at a `WARPSYNC.ALL` go on once every lane not exited is at one (ptxas 13.5
+/// puts one before a `BAR.SYNC` that follows a spin loop, whose lanes may leave its `BSYNC`
+/// apart: the convergence barrier gives way to a yielding path, see [`soft_release`]).
+fn release_warpsync(lanes: &mut [Lane; 32]) {
+    let waiting = mask_of(lanes, |l| matches!(l, Lane::WarpSync(_)));
+    let alive = mask_of(lanes, |l| l != Lane::Exited);
+    if waiting != 0 && waiting == alive {
+        for l in lanes.iter_mut() {
+            if let Lane::WarpSync(pc) = *l {
+                *l = Lane::Ready(pc + 1);
             }
         }
     }

@@ -20,7 +20,7 @@ fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
     if c.suffix(0) || c.has("CC") {
         let r = sum as u32;
         c.w.cc[l] = Cc {
-            carry: sum >> 32 & 1 != 0,
+            carry: (sum >> 32 & 3) as u8,
             zero: r == 0,
             sign: (r as i32) < 0,
             overflow: false,
@@ -274,7 +274,7 @@ fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
             hi
         } else {
             // Equal high words: the low words decide (carry = no borrow, zero = equal).
-            let (lt, eq) = (!cc.carry, cc.zero);
+            let (lt, eq) = (cc.carry == 0, cc.zero);
             match cmp {
                 "LT" => lt,
                 "LE" => lt || eq,

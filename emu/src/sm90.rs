@@ -282,8 +282,11 @@ fn iadd3(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     if x {
         sum += c.pred(6, l)? as u64 + c.pred(7, l)? as u64;
     }
-    c.set_pred(1, l, sum >> 32 & 1 != 0)?;
-    c.set_pred(2, l, sum >> 33 & 1 != 0)?;
+    // Each carry-out is one unit: ptxas adds a carry of 2 into the high word as
+    // `IADD3.X …, P0, P1` (`x + x + 13` in i64), so P0 is carry >= 1 and P1 carry >= 2.
+    let carry = sum >> 32;
+    c.set_pred(1, l, carry >= 1)?;
+    c.set_pred(2, l, carry >= 2)?;
     c.set(0, l, sum as u32)
 }
 

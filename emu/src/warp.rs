@@ -7,7 +7,9 @@ use crate::timing::WarpTiming;
 /// The sm_50 condition code of one lane (`.CC` writes it, `.X` reads the carry).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cc {
-    pub carry: bool,
+    /// The carry out of the low word: 0..=2, since `IADD3 R4.CC, R4, 0xd, R4` can carry 2
+    /// and ptxas 11.8 adds it into the high word with one `IADD3.X` (`x + x + 13` in i64).
+    pub carry: u8,
     pub zero: bool,
     pub sign: bool,
     pub overflow: bool,

@@ -20,40 +20,7 @@ const SEEDS: std::ops::Range<u64> = 0..100;
 
 /// Known failures: (seed, or `u64::MAX` for a reproducer file named in the stage column; stage;
 /// a piece of the error text; why). Every listed failure must still fail, every other must not.
-const KNOWN: &[(u64, &str, &str, &str)] = &[
-    (u64::MAX, "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 round-robin", "memory differs", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-ptxas-fmin-select.atom: emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-ptxas-random-oob.atom: emu ptxas sm_90 random", "out of bounds", EMU_GROUPS),
-    (u64::MAX, "fuzz-emu-ptxas-divergent-groups.atom: emu ptxas sm_90 random", "memory differs", EMU_GROUPS),
-    (u64::MAX, "fuzz-emu-ptxas-iadd3-two-carries.atom: emu ptxas sm_90 round-robin", "memory differs", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-ptxas-iadd3-two-carries.atom: emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-ptxas-generic-atom-pred.atom: emu ptxas sm_90 round-robin", "step limit", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-ptxas-generic-atom-pred.atom: emu ptxas sm_90 random", "step limit", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-sm50-predicated-bar.atom: emu ptxas sm_50 round-robin", "BAR in divergent", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-sm50-predicated-bar.atom: emu ptxas sm_50 random", "BAR in divergent", EMU_PTXAS),
-    (u64::MAX, "fuzz-emu-sm90-divergent-early-wait.atom: emu atomc sm_90 random", "after it was set", EMU_WAIT),
-    (37, "emu ptxas sm_90 round-robin", "memory differs", EMU_PTXAS),
-    (37, "emu ptxas sm_90 random", "memory differs", EMU_PTXAS),
-    (79, "emu ptxas sm_90 random", "out of bounds", EMU_GROUPS),
-    (87, "emu ptxas sm_90 random", "memory differs", EMU_GROUPS),
-    (41, "emu atomc sm_90 random", "after it was set", EMU_WAIT),
-    (58, "emu atomc sm_90 random", "after it was set", EMU_WAIT),
-    (86, "emu atomc sm_90 random", "after it was set", EMU_WAIT),
-];
-
-/// The emulator runs ptxas's code of a correct PTX wrong (fuzz-emu-ptxas-*.atom): an emulator
-/// bug, listed so the table stays complete.
-const EMU_PTXAS: &str = "emulator misruns ptxas's code";
-
-/// The emulator's random schedule switches between the divergent groups of an sm_90 warp at
-/// every instruction (fuzz-emu-ptxas-divergent-groups.atom), which breaks ptxas's uniform
-/// registers and shared barrier registers in divergent code: an emulator bug.
-const EMU_GROUPS: &str = "emulator interleaves divergent groups per instruction";
-
-/// The emulator's timing check reports a scoreboard wait issued by one divergent group of an
-/// sm_90 warp within 2 cycles of a set by another group (fuzz-emu-sm90-divergent-early-wait.atom):
-/// the waiting lanes rely on nothing that set made, so it is no hazard. An emulator bug.
-const EMU_WAIT: &str = "emulator flags another group's early wait";
+const KNOWN: &[(u64, &str, &str, &str)] = &[];
 
 fn known(seed: u64, stage: &str, detail: &str) -> bool {
     KNOWN

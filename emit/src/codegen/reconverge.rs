@@ -131,6 +131,7 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
         for lp in &loops {
             blocks[lp.header].body.insert(0, SassInst::new("YIELD", [], Latency::Fixed(1)));
         }
+        warp_sync_barriers(blocks, &succ, &loops);
     }
 
     // New blocks go right before the block they lead to: inner synchronizations first, then
@@ -156,6 +157,31 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     }
     if !sm90 {
         inline_syncs(blocks, &sync_ids);
+    }
+}
+
+/// sm_90: a `BAR.SYNC` that a loop may reach gets a `WARPSYNC.ALL` before it. A loop's lanes
+/// can leave its `BSYNC` apart (the convergence barrier gives way to a yielding path, which
+/// spin loops rely on), and `BAR.SYNC` needs the whole warp: ptxas 13.5 writes
+/// `WARPSYNC.ALL` right before the `BAR.SYNC` that follows a CAS loop and none before one that
+/// only follows an if (`tests/launch_contract.rs`).
+fn warp_sync_barriers(blocks: &mut [LBlock], succ: &[Vec<usize>], loops: &[Loop]) {
+    let mut reached = vec![false; blocks.len()];
+    let mut work: Vec<usize> = loops.iter().map(|l| l.header).collect();
+    while let Some(b) = work.pop() {
+        if !std::mem::replace(&mut reached[b], true) {
+            work.extend(succ[b].iter().copied());
+        }
+    }
+    for (block, _) in blocks.iter_mut().zip(&reached).filter(|(_, &r)| r) {
+        let mut i = 0;
+        while i < block.body.len() {
+            if block.body[i].opcode.starts_with("BAR.SYNC") {
+                block.body.insert(i, SassInst::new("WARPSYNC.ALL", [], Latency::Control));
+                i += 1;
+            }
+            i += 1;
+        }
     }
 }
 

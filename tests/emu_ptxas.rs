@@ -38,6 +38,9 @@ fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
         .count();
     if sm50 {
         eprintln!("  {undecodable} run lines not runnable: the sm_50 form table lacks a form ptxas uses");
+        for f in failures.iter().filter(|f| f.contains("cannot be decoded")) {
+            eprintln!("    {f}");
+        }
         assert!(
             undecodable <= SM50_UNDECODABLE,
             "{undecodable} undecodable sm_50 kernels (was {SM50_UNDECODABLE})"

@@ -61,6 +61,8 @@ pub struct Kernel {
     pub(crate) arch: &'static Arch,
     pub(crate) name: String,
     pub(crate) slots: Vec<Slot>,
+    /// The code, for naming a word that does not decode.
+    pub(crate) text: Vec<u8>,
     /// Instruction address → slot index.
     pub(crate) index: HashMap<u64, usize>,
     pub(crate) params: Vec<ParamSlot>,
@@ -69,6 +71,18 @@ pub struct Kernel {
     /// Constant banks from the cubin (`.nv.constant<N>.<k>`), bank 0 without the launch's
     /// values yet.
     pub(crate) banks: HashMap<u8, Vec<u8>>,
+}
+
+impl Kernel {
+    /// The instruction word at `addr` (sm_50: the 64-bit word, without its bundle's control).
+    pub(crate) fn word_at(&self, addr: u64) -> u128 {
+        let wb = self.arch.word_bytes;
+        let mut x = [0u8; 16];
+        if let Some(b) = self.text.get(addr as usize..addr as usize + wb) {
+            x[..wb].copy_from_slice(b);
+        }
+        u128::from_le_bytes(x)
+    }
 }
 
 fn err(s: impl Into<String>) -> EmuError {
@@ -153,6 +167,7 @@ impl Kernel {
             arch,
             name: name.to_string(),
             slots,
+            text: text.to_vec(),
             index,
             params: params.into_iter().map(|(_, p)| p).collect(),
             static_shared,

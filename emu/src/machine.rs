@@ -288,7 +288,7 @@ impl Run<'_> {
         let Some(ins) = &slot.instr else {
             return Err(EmuError::Decode {
                 at: slot.addr,
-                reason: "the form table does not know this word".into(),
+                reason: format!("the form table does not know the word {:#x}", k.word_at(slot.addr)),
             });
         };
         let form = &k.arch.forms[ins.form as usize];

@@ -134,7 +134,6 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
     ),
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-    ("rmw-packed:fmax_bf16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
 ];
 
 /// (target, label, why it fails) — the emulator's message at the time of listing.

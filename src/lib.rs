@@ -239,3 +239,54 @@ pub fn visa_kernel(
         e @ LowerError::Rules(_) => CompileError::Internal(e.to_string()),
     })
 }
+
+/// Translates several kernels into one PTX module (one `.entry` each), as a file of kernels
+/// is one module for ptxas.
+pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<String, CompileError> {
+    for f in funcs {
+        ir::verify::verify(f).map_err(CompileError::Verify)?;
+    }
+    let sm = match target {
+        Target::Sm50 => 50,
+        Target::Sm90 => 90,
+        _ => return Err(CompileError::NoSuchOutput { target, emit: "ptx" }),
+    };
+    atomc_emit::ptx::emit_ptx_module(funcs, sm).map_err(|e| match e {
+        atomc_emit::ptx::PtxError::Unsupported { what, why, .. } => CompileError::Unsupported { target, op: what, reason: why },
+        e => CompileError::Internal(e.to_string()),
+    })
+}
+
+/// What a compiled SASS kernel needs from the hardware, as `ptxas -v` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceUsage {
+    /// The REGCOUNT the cubin declares (general registers, the reserved ones included).
+    pub registers: u32,
+    /// Instructions of the kernel body, the end-of-kernel padding excluded.
+    pub instructions: usize,
+    /// Static shared memory bytes per block (sm_90: beyond the reserved 1 KiB window).
+    pub shared_bytes: u32,
+    /// Per-thread stack (local memory) bytes.
+    pub stack_bytes: u32,
+    /// Block barriers the code uses.
+    pub barriers: u32,
+    /// Bytes of the parameter block in constant bank 0.
+    pub param_bytes: u32,
+}
+
+/// Compiles `func` for a SASS target and reports its resource usage.
+pub fn resource_usage(func: &ir::Function, target: Target) -> Result<ResourceUsage, CompileError> {
+    ir::verify::verify(func).map_err(CompileError::Verify)?;
+    let out = pipeline::compile_sass(func, target)?;
+    let alloc = &out.allocated.alloc;
+    let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+        .map_err(|e| CompileError::Internal(format!("cubin: {e}")))?;
+    Ok(ResourceUsage {
+        registers: desc.arch.regcount(desc.regs_used),
+        instructions: out.kernel.body_len,
+        shared_bytes: desc.shared_bytes,
+        stack_bytes: desc.local_frame_bytes,
+        barriers: desc.num_barriers,
+        param_bytes: desc.param_bytes(),
+    })
+}

@@ -1,8 +1,14 @@
-//! `atomc compile FILE --target T --emit E [-o OUT]`.
+//! `atomc compile FILE --target T --emit E[,E..] [-o OUT] [-v]`.
+//!
+//! A file of several functions is a module: PTX is one module with an entry per kernel,
+//! listings are headed by each function's `.text.NAME:` label (as nvdisasm heads them), and
+//! outputs that hold one kernel each (raw words, vISA) go to one file per kernel, named
+//! `OUT.NAME.EXT`. With several `--emit` kinds, `-o` names the stem of one file per kind.
 
-use super::{input, write_output, UserError};
-use atomc::{Emit, Output, Target};
-use std::path::PathBuf;
+use super::{input, write_output, Failure, UserError};
+use atomc::ir::Function;
+use atomc::{CompileError, Emit, Output, Target};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `atomc compile`.
 #[derive(clap::Args, Debug)]
@@ -15,55 +21,167 @@ pub struct Args {
     /// The Intel platform for `--target visa` (TGLLP, DG2, PVC).
     #[arg(long)]
     platform: Option<String>,
-    /// What to produce.
-    #[arg(long, value_parser = Emit::ALL.map(|(_, n)| n))]
-    emit: String,
+    /// What to produce; several kinds (comma-separated or repeated) need `-o STEM`.
+    #[arg(long, required = true, value_delimiter = ',', value_parser = Emit::ALL.map(|(_, n)| n))]
+    emit: Vec<String>,
     /// Compile only this function (default: all).
     #[arg(long)]
     function: Option<String>,
-    /// Output file (default: stdout).
+    /// Output file (default: stdout); with several emit kinds or per-kernel files, the stem.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Print each SASS kernel's resource usage to stderr, as `ptxas -v` does.
+    #[arg(short = 'v', long = "resource-usage")]
+    resource_usage: bool,
 }
 
 /// Parses `--target` and `--platform` into a [`Target`].
-pub fn target(name: &str, platform: Option<&str>) -> Result<Target, UserError> {
+pub fn target(name: &str, platform: Option<&str>) -> Result<Target, Failure> {
     let full = match (name, platform) {
         ("visa", Some(p)) => format!("visa:{p}"),
-        (_, Some(_)) => return Err(UserError("--platform applies to --target visa only".into())),
+        (_, Some(_)) => return Err(Failure::Usage("--platform applies to --target visa only".into())),
         (n, None) => n.to_string(),
     };
-    Target::from_name(&full).ok_or_else(|| UserError(format!("unknown target `{full}` (platforms: TGLLP, DG2, PVC)")))
+    Target::from_name(&full).ok_or_else(|| Failure::Usage(format!("unknown target `{full}` (platforms: TGLLP, DG2, PVC)")))
+}
+
+/// The file extension of an emit kind's output.
+fn extension(emit: Emit) -> &'static str {
+    match emit {
+        Emit::Ir => "atom",
+        Emit::Legalized => "legalized.atom",
+        Emit::Vcode => "vcode",
+        Emit::Asm => "sass",
+        Emit::Bin => "bin",
+        Emit::Cubin => "cubin",
+        Emit::Ptx => "ptx",
+        Emit::Visaasm => "visaasm",
+        Emit::Isa => "isa",
+    }
+}
+
+/// Whether an output holds one kernel only, so a module gives one file per kernel.
+fn per_kernel(emit: Emit) -> bool {
+    matches!(emit, Emit::Bin | Emit::Cubin | Emit::Visaasm | Emit::Isa)
 }
 
 /// Runs `atomc compile`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let target = target(&args.target, args.platform.as_deref())?;
-    let emit = Emit::from_name(&args.emit).ok_or_else(|| UserError(format!("unknown emit kind `{}`", args.emit)))?;
+    let emits: Vec<Emit> = args
+        .emit
+        .iter()
+        .map(|e| Emit::from_name(e).ok_or_else(|| Failure::Usage(format!("unknown emit kind `{e}`"))))
+        .collect::<Result<_, _>>()?;
     let input = input::parse(&args.file)?;
     let funcs = input.select(args.function.as_deref())?;
-    if emit.is_binary() && funcs.len() != 1 {
-        return Err(UserError(format!(
-            "--emit {} makes one binary per function and {} has {}; pick one with --function",
-            args.emit,
-            input.name,
-            funcs.len()
-        )));
+    if funcs.is_empty() {
+        return Err(UserError(format!("{}: no functions to compile", input.name)).into());
+    }
+    let stem = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+    if emits.len() > 1 && stem.is_none() {
+        return Err(Failure::Usage("several --emit kinds write one file each: name their stem with -o STEM".into()));
+    }
+    for &emit in &emits {
+        let one_kind = emits.len() == 1;
+        if per_kernel(emit) && funcs.len() > 1 {
+            let Some(stem) = stem else {
+                return Err(Failure::Usage(format!(
+                    "--emit {} holds one kernel and {} has {}: name the files' stem with -o STEM (or pick one with --function)",
+                    extension(emit),
+                    input.name,
+                    funcs.len()
+                )));
+            };
+            for f in &funcs {
+                let out = compile_one(&input, f, target, emit)?;
+                let path = PathBuf::from(format!("{}.{}.{}", stem.display(), f.name, extension(emit)));
+                write_output(Some(&path), &bytes(out))?;
+                eprintln!("atomc: wrote {}", path.display());
+            }
+            continue;
+        }
+        let out = compile_all(&input, &funcs, target, emit)?;
+        let path = if one_kind { args.output.clone() } else { stem.map(|s| with_extension(s, emit)) };
+        if let Output::Binary(_) = out {
+            use std::io::IsTerminal;
+            if path.as_ref().is_none_or(|p| p.as_os_str() == "-") && std::io::stdout().is_terminal() {
+                return Err(Failure::Usage(format!(
+                    "--emit {} is binary; write it to a file with -o FILE",
+                    extension(emit)
+                )));
+            }
+        }
+        write_output(path.as_ref(), &bytes(out))?;
+    }
+    if args.resource_usage {
+        report_usage(&input, &funcs, target)?;
+    }
+    Ok(())
+}
+
+fn with_extension(stem: &Path, emit: Emit) -> PathBuf {
+    PathBuf::from(format!("{}.{}", stem.display(), extension(emit)))
+}
+
+fn bytes(out: Output) -> Vec<u8> {
+    match out {
+        Output::Text(t) => t.into_bytes(),
+        Output::Binary(b) => b,
+    }
+}
+
+/// Every selected function into one output: a PTX module, or texts one after the other (a
+/// listing headed by each kernel's `.text.NAME:` label).
+fn compile_all(input: &input::Input, funcs: &[&Function], target: Target, emit: Emit) -> Result<Output, Failure> {
+    if emit == Emit::Ptx {
+        let owned: Vec<Function> = funcs.iter().map(|f| (*f).clone()).collect();
+        return atomc::compile_ptx_module(&owned, target)
+            .map(Output::Text)
+            .map_err(|e| failure(input, funcs.first().copied(), e));
+    }
+    if funcs.len() == 1 && emit != Emit::Asm {
+        return compile_one(input, funcs[0], target, emit);
     }
     let mut text = String::new();
     for f in funcs {
-        match atomc::compile(f, target, emit) {
-            Ok(Output::Text(t)) => text.push_str(&t),
-            Ok(Output::Binary(b)) => {
-                use std::io::IsTerminal;
-                if args.output.is_none() && std::io::stdout().is_terminal() {
-                    return Err(UserError(format!("--emit {} is binary; write it to a file with -o FILE", args.emit)));
-                }
-                return write_output(args.output.as_ref(), &b);
-            }
-            Err(atomc::CompileError::Verify(diags)) => return Err(UserError(input.render(&diags))),
-            Err(e) => return Err(UserError(format!("{}: %{}: {e}", input.name, f.name))),
+        if emit == Emit::Asm {
+            text.push_str(&format!(".text.{}:\n", f.name));
+        }
+        match compile_one(input, f, target, emit)? {
+            Output::Text(t) => text.push_str(&t),
+            Output::Binary(_) => return Err(Failure::Internal(format!("--emit {} gave binary output", extension(emit)))),
         }
     }
-    write_output(args.output.as_ref(), text.as_bytes())
+    Ok(Output::Text(text))
+}
+
+fn compile_one(input: &input::Input, f: &Function, target: Target, emit: Emit) -> Result<Output, Failure> {
+    atomc::compile(f, target, emit).map_err(|e| failure(input, Some(f), e))
+}
+
+/// A compile error as a failure of its kind: the IR (1), the command line (2) or atomc (3).
+fn failure(input: &input::Input, f: Option<&Function>, e: CompileError) -> Failure {
+    let name = f.map(|f| format!("%{}: ", f.name)).unwrap_or_default();
+    match e {
+        CompileError::Verify(diags) => Failure::Input(input.render(&diags)),
+        e @ CompileError::NoSuchOutput { .. } => Failure::Usage(e.to_string()),
+        CompileError::Internal(msg) => Failure::Internal(format!("{}: {name}{msg}", input.name)),
+        e => Failure::Input(format!("{}: {name}{e}", input.name)),
+    }
+}
+
+/// `-v`: one line per SASS kernel on stderr, in the spirit of `ptxas -v`.
+fn report_usage(input: &input::Input, funcs: &[&Function], target: Target) -> Result<(), Failure> {
+    if !matches!(target, Target::Sm50 | Target::Sm90) {
+        return Err(Failure::Usage("--resource-usage reports SASS kernels (--target sm_50 or sm_90)".into()));
+    }
+    for f in funcs {
+        let u = atomc::resource_usage(f, target).map_err(|e| failure(input, Some(f), e))?;
+        eprintln!(
+            "atomc info: %{} for {target}: {} registers, {} instructions, {} bytes shared, {} bytes stack, {} barriers, {} bytes cmem[0] parameters",
+            f.name, u.registers, u.instructions, u.shared_bytes, u.stack_bytes, u.barriers, u.param_bytes
+        );
+    }
+    Ok(())
 }

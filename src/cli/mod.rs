@@ -12,11 +12,23 @@ mod verify;
 mod tests;
 
 use clap::{Parser, Subcommand};
+
+/// The crate version and the commit it was built from.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ATOMC_COMMIT"), ")");
+
+const AFTER_HELP: &str = "\
+Targets:
+  sm_50         NVIDIA Maxwell SASS (cubin, listing, raw words, PTX)
+  sm_90         NVIDIA Hopper SASS (cubin, listing, raw words, PTX)
+  visa          Intel vISA (`.visaasm` text, `.isa` binary); --platform TGLLP (default), DG2 or PVC
+
+Exit codes: 0 success, 1 error in the input (a diagnostic is printed), 2 command-line mistake,
+3 internal error (a bug in atomc).";
 use std::path::PathBuf;
 
 /// atomc: a compiler backend for GPU atomics (SASS sm_50/sm_90, Intel vISA).
 #[derive(Parser, Debug)]
-#[command(name = "atomc", version, about, long_about = None)]
+#[command(name = "atomc", version = VERSION, about, long_about = None, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -40,7 +52,7 @@ enum Command {
     Bench(bench::Args),
 }
 
-/// A failure the user can act on: printed to stderr, exit code 1.
+/// An error in the input the user can act on: printed to stderr, exit code 1.
 #[derive(Debug)]
 pub struct UserError(pub String);
 
@@ -50,44 +62,80 @@ impl<T: std::fmt::Display> From<T> for UserError {
     }
 }
 
+/// Why a command failed; each kind has its own exit code.
+#[derive(Debug)]
+pub enum Failure {
+    /// An error in the input (a diagnostic was printed): exit code 1.
+    Input(String),
+    /// A command-line mistake (an option that does not apply, binary output to a terminal):
+    /// exit code 2, as clap's own usage errors.
+    Usage(String),
+    /// A bug in atomc (an internal compiler error, or a caught panic): exit code 3.
+    Internal(String),
+}
+
+impl Failure {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Input(m) | Failure::Usage(m) | Failure::Internal(m) => m,
+        }
+    }
+
+    /// The exit code of this kind of failure.
+    pub fn code(&self) -> i32 {
+        match self {
+            Failure::Input(_) => 1,
+            Failure::Usage(_) => 2,
+            Failure::Internal(_) => 3,
+        }
+    }
+}
+
+impl From<UserError> for Failure {
+    fn from(e: UserError) -> Failure {
+        Failure::Input(e.0)
+    }
+}
+
 /// Parses the arguments, runs the command, returns the exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     exit_code(atomc_filetests::panic_capture::catch(|| dispatch(cli)))
 }
 
-/// Prints the error, if any, and maps the outcome to the exit code: 0, or
-/// 1 for a user error and for a caught panic (reported as a bug).
-fn exit_code(result: Result<Result<(), UserError>, String>) -> i32 {
+/// Prints the error, if any, and maps the outcome to the exit code: 0, the failure's code,
+/// or 3 for a caught panic (reported as a bug).
+fn exit_code(result: Result<Result<(), Failure>, String>) -> i32 {
     match result {
         Ok(Ok(())) => 0,
-        Ok(Err(UserError(msg))) => {
-            if !msg.is_empty() {
-                let msg = msg.trim_end();
-                if msg.contains(": error") {
-                    eprintln!("{msg}");
-                } else {
-                    eprintln!("atomc: error: {msg}");
-                }
+        Ok(Err(f)) => {
+            let msg = f.message().trim_end();
+            if matches!(f, Failure::Internal(_)) {
+                eprintln!("atomc: internal error (this is a bug in atomc, please report it): {msg}");
+            } else if msg.contains(": error") {
+                eprintln!("{msg}");
+            } else if !msg.is_empty() {
+                eprintln!("atomc: error: {msg}");
             }
-            1
+            f.code()
         }
         Err(panic) => {
             eprintln!("atomc: internal error (this is a bug in atomc, please report it): {panic}");
-            1
+            3
         }
     }
 }
 
-fn dispatch(cli: Cli) -> Result<(), UserError> {
+fn dispatch(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Compile(a) => compile::run(a),
-        Command::Asm(a) => asm::asm(a),
+        Command::Asm(a) => Ok(asm::asm(a)?),
         Command::Disasm(a) => asm::disasm(a),
-        Command::Run(a) => run::run(a),
-        Command::Test(a) => test::run(a),
-        Command::Verify(a) => verify::run(a),
-        Command::Bench(a) => bench::run(a),
+        Command::Run(a) => Ok(run::run(a)?),
+        Command::Test(a) => Ok(test::run(a)?),
+        Command::Verify(a) => Ok(verify::run(a)?),
+        Command::Bench(a) => Ok(bench::run(a)?),
     }
 }
 

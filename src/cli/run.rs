@@ -50,6 +50,9 @@ pub struct Args {
     /// With --target: interleave warps pseudo-randomly from this seed (default: round robin).
     #[arg(long, requires = "target")]
     seed: Option<u64>,
+    /// Also print every buffer's final contents (the interpreter's run).
+    #[arg(long)]
+    show_memory: bool,
 }
 
 impl Args {
@@ -144,8 +147,21 @@ pub fn run(args: Args) -> Result<(), UserError> {
     for (i, line, src_line) in &jobs {
         let f = &input.funcs[*i];
         let place = src_line.map(|l| format!("{}:{l}: ", input.name)).unwrap_or_default();
-        match atomc::ir::interp::run_line(f, line) {
-            Ok(()) => println!("{place}ok %{}: {line}", f.name),
+        let text = line.trim_start().strip_prefix("run").unwrap_or(line).trim_start().trim_start_matches(':');
+        match atomc::ir::interp::parse_run_line(f, text).and_then(|spec| spec.execute(f)) {
+            Ok(report) => {
+                match report.returned_text() {
+                    Some(values) => println!("{place}ok %{} returned {values}: {line}", f.name),
+                    None => println!("{place}ok %{}: {line}", f.name),
+                }
+                if args.show_memory {
+                    for (name, elems) in &report.memory {
+                        const SHOW: usize = 64;
+                        let more = if elems.len() > SHOW { format!(", ... ({} elements)", elems.len()) } else { String::new() };
+                        println!("    {name} = [{}{more}]", elems[..elems.len().min(SHOW)].join(", "));
+                    }
+                }
+            }
             Err(e) => {
                 failed += 1;
                 eprintln!("{place}error: %{}: {e}\n    {line}", f.name);

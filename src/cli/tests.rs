@@ -1,7 +1,7 @@
 //! The command line's behaviour: argument parsing, exit codes, and the
 //! shipped example.
 
-use super::{dispatch, exit_code, Cli, UserError};
+use super::{dispatch, exit_code, Cli, Failure};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ fn repo(path: &str) -> String {
         .to_string()
 }
 
-fn run(args: &[&str]) -> Result<(), UserError> {
+fn run(args: &[&str]) -> Result<(), Failure> {
     let cli = Cli::try_parse_from(std::iter::once("atomc").chain(args.iter().copied())).expect("valid arguments");
     dispatch(cli)
 }
@@ -39,9 +39,9 @@ fn the_example_runs() {
 #[test]
 fn user_errors_exit_with_1() {
     let missing = run(&["verify", "/nonexistent/x.atom"]).unwrap_err();
-    assert!(missing.0.contains("cannot read"), "{}", missing.0);
+    assert!(missing.message().contains("cannot read"), "{}", missing.message());
     let invalid = run(&["verify", &repo("filetests/filetests/verify/atomic-order.atom")]).unwrap_err();
-    assert!(invalid.0.contains("error[atomic-order]"), "{}", invalid.0);
+    assert!(invalid.message().contains("error[atomic-order]"), "{}", invalid.message());
     assert_eq!(exit_code(Ok(Err(invalid))), 1);
     let asm = run(&["asm", "--target", "sm_50", "-o", "/dev/null", "/nonexistent/k.sass"]);
     assert_eq!(exit_code(Ok(asm)), 1);
@@ -49,9 +49,9 @@ fn user_errors_exit_with_1() {
 }
 
 #[test]
-fn a_panic_is_an_internal_error_not_101() {
-    let caught = atomc_filetests::panic_capture::catch(|| -> Result<(), UserError> { panic!("boom") });
-    assert_eq!(exit_code(caught), 1);
+fn a_panic_is_an_internal_error_with_exit_code_3() {
+    let caught = atomc_filetests::panic_capture::catch(|| -> Result<(), Failure> { panic!("boom") });
+    assert_eq!(exit_code(caught), 3);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn run_options_build_a_run_line() {
 }
 
 #[test]
-fn compile_emits_ir_and_rejects_binary_for_many_functions() {
+fn compile_emits_ir_and_needs_a_stem_for_many_binaries() {
     let file = repo("filetests/filetests/interpret/cas.atom");
     let out = std::env::temp_dir().join(format!("atomc-cli-{}.txt", std::process::id()));
     let out_s = out.display().to_string();
@@ -101,7 +101,8 @@ fn compile_emits_ir_and_rejects_binary_for_many_functions() {
     assert!(text.contains("atomic_cas.i32 acq_rel gpu"), "{text}");
     let _ = std::fs::remove_file(&out);
     let err = run(&["compile", &file, "--target", "sm_90", "--emit", "cubin"]).unwrap_err();
-    assert!(err.0.contains("--function"), "{}", err.0);
+    assert!(err.message().contains("-o STEM"), "{}", err.message());
+    assert_eq!(err.code(), 2);
 }
 
 #[test]
@@ -127,6 +128,6 @@ fn asm_and_disasm_round_trip() {
     assert_eq!(std::fs::read_to_string(&back).unwrap(), listing50);
     std::fs::write(&text, "FROB R0 ;\n").unwrap();
     let err = run(&["asm", "--target", "sm_90", &s(&text), "-o", &s(&bin)]).unwrap_err();
-    assert!(err.0.contains("k.sass:1:"), "{}", err.0);
+    assert!(err.message().contains("k.sass:1:"), "{}", err.message());
     let _ = std::fs::remove_dir_all(&dir);
 }

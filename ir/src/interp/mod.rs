@@ -62,7 +62,7 @@ pub use memory::{
     BufferId, Memory, Surface, SurfaceId, GLOBAL_BASE, MAX_BUFFER_BYTES, SHARED_WINDOW_BASE,
     SURFACE_HANDLE_BASE,
 };
-pub use runline::{parse_run_line, run_line, KernelParam, RunLineError, RunSpec};
+pub use runline::{parse_run_line, run_line, KernelParam, RunLineError, RunReport, RunSpec};
 pub use sched::{Dim3, Launch, RunStats, DEFAULT_STEP_LIMIT, MAX_SHARED_BYTES, MAX_THREADS};
 pub use value::DataValue;
 

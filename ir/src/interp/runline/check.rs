@@ -10,9 +10,33 @@ use crate::Function;
 /// Lists longer than this are cut in messages.
 const SHOW_MAX: usize = 64;
 
+/// What a run line produced: the values a call returned and every declaration's final
+/// contents, for printing (`atomc run` shows them).
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// The returned values of a call line (`%f(args) == [...]`); `None` for a launch.
+    pub returned: Option<Vec<crate::interp::DataValue>>,
+    /// Each declaration's name and final elements, as run lines spell them.
+    pub memory: Vec<(String, Vec<String>)>,
+}
+
+impl RunReport {
+    /// One line: the returned values, or nothing for a launch.
+    pub fn returned_text(&self) -> Option<String> {
+        self.returned
+            .as_ref()
+            .map(|v| format!("[{}]", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")))
+    }
+}
+
 impl RunSpec {
     /// Sets up memory, runs, and checks every expectation.
     pub fn run(&self, func: &Function) -> Result<(), RunLineError> {
+        self.execute(func).map(|_| ())
+    }
+
+    /// [`RunSpec::run`], returning what the run produced when every expectation holds.
+    pub fn execute(&self, func: &Function) -> Result<RunReport, RunLineError> {
         let mut mem = Memory::new();
         enum Where {
             Buf(BufferId),
@@ -58,7 +82,7 @@ impl RunSpec {
             (Err(e), Some(text)) => {
                 let msg = e.to_string();
                 return if msg.contains(text.as_str()) {
-                    Ok(())
+                    Ok(RunReport::default())
                 } else {
                     Err(RunLineError::Mismatch(format!(
                         "expected an error containing \"{text}\", got: {msg}"
@@ -73,6 +97,7 @@ impl RunSpec {
             }
             (Ok(r), None) => r,
         };
+        let mut report = RunReport { returned: results.clone(), memory: Vec::new() };
         if let (Some((equal, want)), Some(got)) = (&self.call, results) {
             if (got == *want) != *equal {
                 let show = |v: &[crate::interp::DataValue]| {
@@ -111,7 +136,15 @@ impl RunSpec {
                 return Err(RunLineError::Mismatch(format!("{subject}: {why}")));
             }
         }
-        Ok(())
+        for (d, place) in self.decls.iter().zip(&places) {
+            let bytes = match place {
+                Where::Buf(id) => mem.buffer(*id).to_vec(),
+                Where::Surf(id) => mem.surface(*id).map(|s| s.data.clone()).unwrap_or_default(),
+            };
+            let elems = bytes.chunks(d.elem.bytes()).map(|c| d.elem.show(read_le(c))).collect();
+            report.memory.push((d.name.clone(), elems));
+        }
+        Ok(report)
     }
 }
 

@@ -68,6 +68,7 @@ mod lex;
 mod literal;
 mod parse;
 
+pub use check::RunReport;
 pub use access::{DeclInfo, KernelParam};
 pub use literal::Elem;
 

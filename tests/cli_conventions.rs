@@ -1,0 +1,153 @@
+//! The command line as the field's tools behave: every documented exit code (0 success,
+//! 1 error in the input, 2 command-line mistake; 3, an internal error, is a caught panic and is
+//! tested in `src/cli/tests.rs`), a file of kernels as one module (one PTX module ptxas
+//! accepts, listings headed by each kernel, one vISA file per kernel GenX_IR accepts),
+//! `disasm` of cubins and stdin, `run` printing values and memory, `-v`, and `--version`.
+
+use atomc_emit::oracle::{self, GenxInput, Sm, Tool};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn atomc_with(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_atomc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run atomc");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.unwrap_or_default()).expect("write stdin");
+    drop(input);
+    let out = child.wait_with_output().expect("atomc ends");
+    (out.status.code().unwrap_or(-1), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn atomc(args: &[&str]) -> (i32, String, String) {
+    let (rc, out, err) = atomc_with(args, None);
+    (rc, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+fn repo(p: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p).display().to_string()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("atomc-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+const MODULE: &str = "examples/module.atom";
+
+#[test]
+fn exit_codes_are_as_documented() {
+    let dir = scratch("codes");
+    let empty = dir.join("empty.atom");
+    std::fs::write(&empty, "").unwrap();
+    let module = repo(MODULE);
+    let invalid = repo("filetests/filetests/verify/atomic-order.atom");
+    let cases: &[(&[&str], i32)] = &[
+        (&["compile", &module, "--target", "sm_90", "--emit", "asm"], 0),
+        (&["verify", &invalid], 1),
+        (&["compile", &invalid, "--target", "sm_90", "--emit", "asm"], 1),
+        (&["compile", empty.to_str().unwrap(), "--target", "sm_90", "--emit", "asm"], 1),
+        (&["compile", &module, "--target", "sm_91", "--emit", "asm"], 2),
+        (&["compile", &module, "--target", "sm_90", "--platform", "XYZ", "--emit", "asm"], 2),
+        (&["compile", &module, "--target", "visa", "--platform", "XYZ", "--emit", "visaasm"], 2),
+        (&["compile", &module, "--target", "sm_90", "--function", "count", "--emit", "visaasm"], 2),
+        (&["compile", &module, "--target", "sm_90", "--emit", "asm,ptx"], 2),
+        (&["disasm", empty.to_str().unwrap()], 2),
+        (&["frobnicate"], 2),
+    ];
+    for (args, want) in cases {
+        let (rc, _, err) = atomc(args);
+        assert_eq!(rc, *want, "atomc {}: {err}", args.join(" "));
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_of_kernels_is_one_module() {
+    let module = repo(MODULE);
+    let (rc, ptx, err) = atomc(&["compile", &module, "--target", "sm_90", "--emit", "ptx"]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(ptx.matches(".version").count(), 1, "{ptx}");
+    assert_eq!(ptx.matches(".entry").count(), 3, "{ptx}");
+    let (rc, asm, err) = atomc(&["compile", &module, "--target", "sm_50", "--emit", "asm"]);
+    assert_eq!(rc, 0, "{err}");
+    let heads: Vec<&str> = asm.lines().filter(|l| l.starts_with(".text.")).collect();
+    assert_eq!(heads, [".text.count:", ".text.max_id:", ".text.claim:"]);
+
+    let dir = scratch("module");
+    let stem = dir.join("k");
+    let (rc, _, err) =
+        atomc(&["compile", &module, "--target", "visa", "--emit", "visaasm,isa", "-o", stem.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{err}");
+    let (rc, _, err) = atomc(&["compile", &module, "--target", "sm_90", "--emit", "cubin", "-o", stem.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{err}");
+    for k in ["count", "max_id", "claim"] {
+        let text = std::fs::read_to_string(dir.join(format!("k.{k}.visaasm"))).expect("one vISA file per kernel");
+        let bin = std::fs::read(dir.join(format!("k.{k}.isa"))).expect("one vISA binary per kernel");
+        assert!(std::fs::metadata(dir.join(format!("k.{k}.cubin"))).is_ok(), "one cubin per kernel");
+        if oracle::require(Tool::GenXIR).is_some() {
+            for input in [GenxInput::Text(&text), GenxInput::Binary(&bin)] {
+                oracle::genx_ir(input, "TGLLP").unwrap_or_else(|e| panic!("GenX_IR rejects %{k}: {e}"));
+            }
+        }
+    }
+    if oracle::require(Tool::Ptxas13).is_some() && oracle::require(Tool::Cuobjdump13).is_some() {
+        let cubin = oracle::ptxas(Sm::Sm90, &ptx).expect("ptxas accepts the module");
+        let usage = oracle::cuobjdump(Sm::Sm90, &cubin, &["-res-usage"]).expect("cuobjdump reads it");
+        for k in ["count", "max_id", "claim"] {
+            assert!(usage.contains(&format!("Function {k}:")), "{usage}");
+        }
+        // `disasm` reads the cubin from stdin and heads each kernel as nvdisasm does.
+        let (rc, out, err) = atomc_with(&["disasm", "-"], Some(&cubin));
+        assert_eq!(rc, 0, "{err}");
+        let out = String::from_utf8_lossy(&out);
+        for k in ["count", "max_id", "claim"] {
+            assert!(out.contains(&format!(".text.{k}:\n")), "{out}");
+        }
+        assert_eq!(out.matches("EXIT").count(), 3, "{out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn run_prints_values_and_memory() {
+    let (rc, out, err) = atomc(&["run", &repo("filetests/filetests/interpret/arithmetic.atom")]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("ok %int_ops returned [-3, -1, -2, 1073741822]"), "{out}");
+    let (rc, out, err) = atomc(&[
+        "run",
+        &repo(MODULE),
+        "--function",
+        "count",
+        "--block",
+        "4",
+        "--init",
+        "c: i32[2] = 7",
+        "--args",
+        "c",
+        "--show-memory",
+    ]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("c = [11, 7]"), "{out}");
+}
+
+#[test]
+fn resource_usage_and_version() {
+    let (rc, _, err) = atomc(&["compile", &repo(MODULE), "--target", "sm_90", "--emit", "asm", "-o", "/dev/null", "-v"]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(err.matches("atomc info: %").count(), 3, "{err}");
+    assert!(err.contains("%claim for sm_90:") && err.contains("registers"), "{err}");
+    let (rc, out, _) = atomc(&["--version"]);
+    assert_eq!(rc, 0);
+    // `atomc 0.1.0 (<commit>)`.
+    assert!(out.starts_with("atomc ") && out.contains('(') && out.trim_end().ends_with(')'), "{out}");
+    let (_, help, _) = atomc(&["--help"]);
+    assert!(help.contains("sm_50") && help.contains("sm_90") && help.contains("visa") && help.contains("Exit codes"), "{help}");
+}

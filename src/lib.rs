@@ -290,3 +290,20 @@ pub fn resource_usage(func: &ir::Function, target: Target) -> Result<ResourceUsa
         param_bytes: desc.param_bytes(),
     })
 }
+
+/// Compiles several kernels for a SASS target into one cubin (a module): each kernel with its
+/// own code, constant bank and attributes, as ptxas writes a module of several entries.
+pub fn compile_cubin_module(funcs: &[ir::Function], target: Target) -> Result<Vec<u8>, CompileError> {
+    let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
+    let mut kernels = Vec::with_capacity(funcs.len());
+    for func in funcs {
+        ir::verify::verify(func).map_err(CompileError::Verify)?;
+        let out = pipeline::compile_sass(func, target)?;
+        let alloc = &out.allocated.alloc;
+        kernels.push(
+            atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+                .map_err(cubin_err)?,
+        );
+    }
+    atomc_emit::cubin::write_module(&kernels).map_err(cubin_err)
+}

@@ -86,12 +86,22 @@ fn a_file_of_kernels_is_one_module() {
     let (rc, _, err) =
         atomc(&["compile", &module, "--target", "visa", "--emit", "visaasm,isa", "-o", stem.to_str().unwrap()]);
     assert_eq!(rc, 0, "{err}");
-    let (rc, _, err) = atomc(&["compile", &module, "--target", "sm_90", "--emit", "cubin", "-o", stem.to_str().unwrap()]);
+    let cubin_path = dir.join("k.cubin");
+    let (rc, _, err) =
+        atomc(&["compile", &module, "--target", "sm_90", "--emit", "cubin", "-o", cubin_path.to_str().unwrap()]);
     assert_eq!(rc, 0, "{err}");
+    let (rc, ours, err) = atomc(&["disasm", cubin_path.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{err}");
+    assert_eq!(ours.lines().filter(|l| l.starts_with(".text.")).count(), 3, "one cubin, three kernels: {ours}");
+    if oracle::require(Tool::Cuobjdump13).is_some() {
+        let usage = oracle::cuobjdump(Sm::Sm90, &std::fs::read(&cubin_path).unwrap(), &["-res-usage"]).expect("reads");
+        for k in ["count", "max_id", "claim"] {
+            assert!(usage.contains(&format!("Function {k}:")), "{usage}");
+        }
+    }
     for k in ["count", "max_id", "claim"] {
         let text = std::fs::read_to_string(dir.join(format!("k.{k}.visaasm"))).expect("one vISA file per kernel");
         let bin = std::fs::read(dir.join(format!("k.{k}.isa"))).expect("one vISA binary per kernel");
-        assert!(std::fs::metadata(dir.join(format!("k.{k}.cubin"))).is_ok(), "one cubin per kernel");
         if oracle::require(Tool::GenXIR).is_some() {
             for input in [GenxInput::Text(&text), GenxInput::Binary(&bin)] {
                 oracle::genx_ir(input, "TGLLP").unwrap_or_else(|e| panic!("GenX_IR rejects %{k}: {e}"));
@@ -140,7 +150,8 @@ fn run_prints_values_and_memory() {
 
 #[test]
 fn resource_usage_and_version() {
-    let (rc, _, err) = atomc(&["compile", &repo(MODULE), "--target", "sm_90", "--emit", "asm", "-o", "/dev/null", "-v"]);
+    let (rc, _, err) =
+        atomc(&["compile", &repo(MODULE), "--target", "sm_90", "--emit", "asm", "-o", "/dev/null", "-v"]);
     assert_eq!(rc, 0, "{err}");
     assert_eq!(err.matches("atomc info: %").count(), 3, "{err}");
     assert!(err.contains("%claim for sm_90:") && err.contains("registers"), "{err}");
@@ -149,5 +160,32 @@ fn resource_usage_and_version() {
     // `atomc 0.1.0 (<commit>)`.
     assert!(out.starts_with("atomc ") && out.contains('(') && out.trim_end().ends_with(')'), "{out}");
     let (_, help, _) = atomc(&["--help"]);
-    assert!(help.contains("sm_50") && help.contains("sm_90") && help.contains("visa") && help.contains("Exit codes"), "{help}");
+    assert!(
+        help.contains("sm_50") && help.contains("sm_90") && help.contains("visa") && help.contains("Exit codes"),
+        "{help}"
+    );
+}
+
+/// Every kernel of a module cubin runs its run lines on the emulator, for both SASS targets.
+#[test]
+fn module_cubin_runs_every_kernel_on_the_emulator() {
+    use atomc::emulate::{self, Schedule};
+    let source = std::fs::read_to_string(repo(MODULE)).unwrap();
+    let funcs: Vec<atomc::ir::Function> =
+        atomc::ir::parse::parse_file(&source).expect("parses").functions.into_iter().map(|f| f.func).collect();
+    for target in [atomc::Target::Sm90, atomc::Target::Sm50] {
+        let cubin = atomc::compile_cubin_module(&funcs, target).expect("compiles");
+        for f in &funcs {
+            let line = source
+                .lines()
+                .skip_while(|l| !l.starts_with(&format!("function %{}(", f.name)))
+                .find_map(|l| l.strip_prefix("; run: "))
+                .expect("a run line");
+            let spec = atomc::ir::interp::parse_run_line(f, line).expect("run line");
+            let want = emulate::interpret(f, &spec).expect("interprets");
+            let (exact, _) = emulate::run_and_judge(&cubin, f, &spec, &want, Schedule::RoundRobin)
+                .unwrap_or_else(|e| panic!("{target} %{}: {e}", f.name));
+            assert!(exact, "{target} %{}", f.name);
+        }
+    }
 }

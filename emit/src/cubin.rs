@@ -65,7 +65,7 @@ mod write;
 
 use nvinfo::Record;
 
-pub use write::write_cubin;
+pub use write::{write_cubin, write_module};
 
 /// The CUDA version atomc claims to be in `e_version` and
 /// CUDA_API_VERSION: 11.8, the toolkit whose container layout it mirrors.

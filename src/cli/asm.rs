@@ -58,10 +58,14 @@ pub fn asm(args: AsmArgs) -> Result<(), UserError> {
 /// Runs `atomc disasm`.
 pub fn disasm(args: DisasmArgs) -> Result<(), Failure> {
     let (name, bytes) = match args.file.as_deref().filter(|p| p.as_os_str() != "-") {
-        Some(p) => (p.display().to_string(), std::fs::read(p).map_err(|e| UserError(format!("cannot read {}: {e}", p.display())))?),
+        Some(p) => (
+            p.display().to_string(),
+            std::fs::read(p).map_err(|e| UserError(format!("cannot read {}: {e}", p.display())))?,
+        ),
         None => {
             let mut b = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map_err(|e| UserError(format!("cannot read stdin: {e}")))?;
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+                .map_err(|e| UserError(format!("cannot read stdin: {e}")))?;
             ("<stdin>".to_string(), b)
         }
     };
@@ -69,9 +73,13 @@ pub fn disasm(args: DisasmArgs) -> Result<(), Failure> {
         disasm_cubin(&name, &bytes, args.target.as_deref(), args.sched)?
     } else {
         let Some(target) = args.target.as_deref() else {
-            return Err(Failure::Usage("raw instruction words need --target sm_50|sm_90 (a cubin names its own)".into()));
+            return Err(Failure::Usage(
+                "raw instruction words need --target sm_50|sm_90 (a cubin names its own)".into(),
+            ));
         };
-        arch(target)?.disassemble(&bytes, args.sched).map_err(|(at, e)| UserError(format!("{name}: at byte {at:#x}: {e}")))?
+        arch(target)?
+            .disassemble(&bytes, args.sched)
+            .map_err(|(at, e)| UserError(format!("{name}: at byte {at:#x}: {e}")))?
     };
     Ok(write_output(args.output.as_ref(), text.as_bytes())?)
 }
@@ -95,7 +103,9 @@ fn disasm_cubin(name: &str, bytes: &[u8], target: Option<&str>, sched: bool) -> 
         let code = bytes
             .get(sec.offset as usize..(sec.offset + sec.size) as usize)
             .ok_or_else(|| UserError(format!("{name}: {} lies outside the file", sec.name)))?;
-        let text = arch.disassemble(code, sched).map_err(|(at, e)| UserError(format!("{name}: {}: at byte {at:#x}: {e}", sec.name)))?;
+        let text = arch
+            .disassemble(code, sched)
+            .map_err(|(at, e)| UserError(format!("{name}: {}: at byte {at:#x}: {e}", sec.name)))?;
         out.push_str(&format!("{}:\n{text}", sec.name));
     }
     if out.is_empty() {

@@ -41,9 +41,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
     }
     // Outside the repository the relative default is found from the workspace root.
     let corpus = if args.corpus.is_relative() && !args.corpus.exists() {
-        atomc_emit::oracle::workspace_root()
-            .map(|r| r.join(&args.corpus))
-            .unwrap_or(args.corpus.clone())
+        atomc_emit::oracle::workspace_root().map(|r| r.join(&args.corpus)).unwrap_or(args.corpus.clone())
     } else {
         args.corpus.clone()
     };
@@ -52,12 +50,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         kernels.retain(|k| k.name.contains(f.as_str()));
     }
     let atomc_exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find the atomc binary: {e}")))?;
-    let config = bench::Config {
-        targets,
-        repeat: args.repeat,
-        atomc_exe,
-        progress: true,
-    };
+    let config = bench::Config { targets, repeat: args.repeat, atomc_exe, progress: true };
     let rows = bench::run(&kernels, &config)?;
     let mut header = format!(
         "## atomc bench, {}\n\n{} kernels, targets {}, {} repeat(s) per measurement, medians.\n",

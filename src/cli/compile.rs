@@ -1,9 +1,9 @@
 //! `atomc compile FILE --target T --emit E[,E..] [-o OUT] [-v]`.
 //!
-//! A file of several functions is a module: PTX is one module with an entry per kernel,
-//! listings are headed by each function's `.text.NAME:` label (as nvdisasm heads them), and
-//! outputs that hold one kernel each (raw words, vISA) go to one file per kernel, named
-//! `OUT.NAME.EXT`. With several `--emit` kinds, `-o` names the stem of one file per kind.
+//! A file of several functions is a module: PTX is one module with an entry per kernel, a
+//! cubin holds every kernel, listings are headed by each function's `.text.NAME:` label (as
+//! nvdisasm heads them), and outputs that hold one kernel each (raw words, vISA) go to one file
+//! per kernel, named `OUT.NAME.EXT`. With several `--emit` kinds, `-o` names the stem of one file per kind.
 
 use super::{input, write_output, Failure, UserError};
 use atomc::ir::Function;
@@ -42,7 +42,8 @@ pub fn target(name: &str, platform: Option<&str>) -> Result<Target, Failure> {
         (_, Some(_)) => return Err(Failure::Usage("--platform applies to --target visa only".into())),
         (n, None) => n.to_string(),
     };
-    Target::from_name(&full).ok_or_else(|| Failure::Usage(format!("unknown target `{full}` (platforms: TGLLP, DG2, PVC)")))
+    Target::from_name(&full)
+        .ok_or_else(|| Failure::Usage(format!("unknown target `{full}` (platforms: TGLLP, DG2, PVC)")))
 }
 
 /// The file extension of an emit kind's output.
@@ -62,7 +63,7 @@ fn extension(emit: Emit) -> &'static str {
 
 /// Whether an output holds one kernel only, so a module gives one file per kernel.
 fn per_kernel(emit: Emit) -> bool {
-    matches!(emit, Emit::Bin | Emit::Cubin | Emit::Visaasm | Emit::Isa)
+    matches!(emit, Emit::Bin | Emit::Visaasm | Emit::Isa)
 }
 
 /// Runs `atomc compile`.
@@ -134,11 +135,14 @@ fn bytes(out: Output) -> Vec<u8> {
 /// Every selected function into one output: a PTX module, or texts one after the other (a
 /// listing headed by each kernel's `.text.NAME:` label).
 fn compile_all(input: &input::Input, funcs: &[&Function], target: Target, emit: Emit) -> Result<Output, Failure> {
-    if emit == Emit::Ptx {
+    if emit == Emit::Ptx || (emit == Emit::Cubin && funcs.len() > 1 && matches!(target, Target::Sm50 | Target::Sm90)) {
         let owned: Vec<Function> = funcs.iter().map(|f| (*f).clone()).collect();
-        return atomc::compile_ptx_module(&owned, target)
-            .map(Output::Text)
-            .map_err(|e| failure(input, funcs.first().copied(), e));
+        let module = if emit == Emit::Ptx {
+            atomc::compile_ptx_module(&owned, target).map(Output::Text)
+        } else {
+            atomc::compile_cubin_module(&owned, target).map(Output::Binary)
+        };
+        return module.map_err(|e| failure(input, None, e));
     }
     if funcs.len() == 1 && emit != Emit::Asm {
         return compile_one(input, funcs[0], target, emit);
@@ -150,7 +154,9 @@ fn compile_all(input: &input::Input, funcs: &[&Function], target: Target, emit: 
         }
         match compile_one(input, f, target, emit)? {
             Output::Text(t) => text.push_str(&t),
-            Output::Binary(_) => return Err(Failure::Internal(format!("--emit {} gave binary output", extension(emit)))),
+            Output::Binary(_) => {
+                return Err(Failure::Internal(format!("--emit {} gave binary output", extension(emit))))
+            }
         }
     }
     Ok(Output::Text(text))

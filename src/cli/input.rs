@@ -37,11 +37,7 @@ pub fn parse(path: &Path) -> Result<Input, UserError> {
         };
     }
     match atomc::ir::parse::parse_file(&source) {
-        Ok(parsed) => Ok(Input {
-            name,
-            source,
-            funcs: parsed.functions.into_iter().map(|f| f.func).collect(),
-        }),
+        Ok(parsed) => Ok(Input { name, source, funcs: parsed.functions.into_iter().map(|f| f.func).collect() }),
         Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
     }
 }
@@ -94,11 +90,7 @@ pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnosti
             ClifError::Parse { line, message } => (line, "clif-parse", message),
             ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
         };
-        vec![atomc::ir::diagnostic::Diagnostic {
-            loc: atomc::ir::SrcLoc { line: line as u32, col: 1 },
-            rule,
-            message,
-        }]
+        vec![atomc::ir::diagnostic::Diagnostic { loc: atomc::ir::SrcLoc { line: line as u32, col: 1 }, rule, message }]
     })
 }
 

@@ -44,15 +44,8 @@ impl atomc_filetests::Backend for FacadeBackend {
 /// Runs `atomc test`.
 pub fn run(args: Args) -> Result<(), UserError> {
     let everything = args.paths.is_empty();
-    let paths = if everything {
-        vec![PathBuf::from("filetests/filetests")]
-    } else {
-        args.paths
-    };
-    let mut opts = atomc_filetests::RunOptions {
-        verbose: args.verbose,
-        ..Default::default()
-    };
+    let paths = if everything { vec![PathBuf::from("filetests/filetests")] } else { args.paths };
+    let mut opts = atomc_filetests::RunOptions { verbose: args.verbose, ..Default::default() };
     opts.bless |= args.bless;
     opts.snapshots = !args.no_snapshots;
     if args.threads.is_some() {

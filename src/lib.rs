@@ -155,10 +155,13 @@ pub enum CompileError {
     Unsupported {
         /// The target.
         target: Target,
-        /// The opcode as the IR spells it.
+        /// The instruction as the IR spells it (opcode, type and address space).
         op: String,
         /// Why.
         reason: String,
+        /// Where the instruction is in the source (unknown for functions built in code that
+        /// set no location, see [`ir::Function::inst_locs`]).
+        loc: ir::SrcLoc,
     },
     /// A bug in atomc: a pass produced something a later pass rejects.
     #[error("internal compiler error: {0}")]
@@ -201,8 +204,8 @@ pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
             atomc_emit::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| match e {
-                atomc_emit::ptx::PtxError::Unsupported { what, why, .. } => {
-                    CompileError::Unsupported { target, op: what, reason: why }
+                atomc_emit::ptx::PtxError::Unsupported { what, why, loc, .. } => {
+                    CompileError::Unsupported { target, op: what, reason: why, loc }
                 }
                 e => CompileError::Internal(e.to_string()),
             })
@@ -235,7 +238,7 @@ pub fn visa_kernel(
     };
     let legal = pipeline::legalize(func, target)?;
     lower(&legal, platform, opts).map_err(|e| match e {
-        LowerError::Unsupported { op, reason, .. } => CompileError::Unsupported { target, op, reason },
+        LowerError::Unsupported { op, reason, loc, .. } => CompileError::Unsupported { target, op, reason, loc },
         e @ LowerError::Rules(_) => CompileError::Internal(e.to_string()),
     })
 }
@@ -252,7 +255,9 @@ pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<Stri
         _ => return Err(CompileError::NoSuchOutput { target, emit: "ptx" }),
     };
     atomc_emit::ptx::emit_ptx_module(funcs, sm).map_err(|e| match e {
-        atomc_emit::ptx::PtxError::Unsupported { what, why, .. } => CompileError::Unsupported { target, op: what, reason: why },
+        atomc_emit::ptx::PtxError::Unsupported { what, why, loc, .. } => {
+            CompileError::Unsupported { target, op: what, reason: why, loc }
+        }
         e => CompileError::Internal(e.to_string()),
     })
 }

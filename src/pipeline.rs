@@ -55,6 +55,7 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
             target,
             op: format!("{} on {}{}", e.op, e.ty, e.space),
             reason: e.reason.to_string(),
+            loc: e.loc,
         }
     })?;
     verify::verify(&out).map_err(|d| CompileError::Internal(format!("legalized IR does not verify: {d:?}")))?;
@@ -65,7 +66,7 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
 pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "vcode" })?;
     let legal = legalize(func, target)?;
-    isel::select(&legal, plan.isel).map_err(|e| CompileError::Unsupported { target, op: e.op, reason: e.reason })
+    isel::select(&legal, plan.isel).map_err(|e| CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc })
 }
 
 /// Passes 1–5.

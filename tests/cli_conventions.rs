@@ -189,3 +189,27 @@ fn module_cubin_runs_every_kernel_on_the_emulator() {
         }
     }
 }
+
+/// A kernel the target cannot express is refused at the instruction, with its line and column,
+/// rendered as the verifier renders its errors: by the legalizer (vISA's shared memory, sm_50's
+/// generic atomics) and by the selector (sm_50's half-precision arithmetic in a CAS loop).
+#[test]
+fn refusals_point_at_the_source() {
+    let cases = [
+        ("examples/histogram.atom", "visa", "examples/histogram.atom:53:5: error[target-unsupported]"),
+        (
+            "filetests/filetests/interpret/generic-pointers.atom",
+            "sm_50",
+            "generic-pointers.atom:8:5: error[target-unsupported]",
+        ),
+        ("filetests/filetests/interpret/rmw-fadd.atom", "sm_50", "rmw-fadd.atom:27:5: error[target-unsupported]"),
+    ];
+    for (file, target, want) in cases {
+        let emit = if target == "visa" { "visaasm" } else { "asm" };
+        let (rc, _, err) = atomc(&["compile", &repo(file), "--target", target, "--emit", emit]);
+        assert_eq!(rc, 1, "{err}");
+        assert!(err.contains(want), "{err}");
+        // The source line is shown under the location, with a caret.
+        assert!(err.lines().any(|l| l.contains("atomic_rmw")) && err.contains('^'), "{err}");
+    }
+}

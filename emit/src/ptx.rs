@@ -74,6 +74,8 @@ pub enum PtxError {
         sm: u32,
         /// Why not, and what to do instead.
         why: String,
+        /// Where the instruction is (unknown for a construct of the whole function).
+        loc: atomc_ir::SrcLoc,
     },
 }
 
@@ -146,6 +148,7 @@ fn entry(func: &Function, sm: u32) -> Result<Emitter<'_>, PtxError> {
         labels: 0,
         surfrefs: Vec::new(),
         shared_base: None,
+        cur_loc: Default::default(),
     };
     e.function_body()?;
     Ok(e)
@@ -174,6 +177,8 @@ pub(crate) struct Emitter<'a> {
     /// The register holding the address of the launch's dynamic shared memory, when the kernel
     /// addresses shared memory (see [`SHARED_SYMBOL`]).
     pub(crate) shared_base: Option<String>,
+    /// The source location of the instruction being emitted, for refusals.
+    pub(crate) cur_loc: atomc_ir::SrcLoc,
 }
 
 /// The module's dynamic shared memory array. An IR shared pointer is a byte offset into the
@@ -214,6 +219,7 @@ impl<'a> Emitter<'a> {
             what: what.into(),
             sm: self.sm,
             why: why.into(),
+            loc: self.cur_loc,
         }
     }
 
@@ -275,6 +281,7 @@ impl<'a> Emitter<'a> {
     }
 
     fn inst(&mut self, inst: atomc_ir::Inst) -> Result<(), PtxError> {
+        self.cur_loc = self.func.inst_locs[inst];
         let data = &self.func.insts[inst];
         let result = self.func.inst_result(inst);
         match data {

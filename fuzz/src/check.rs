@@ -305,7 +305,7 @@ fn messages(d: &[atomc::ir::diagnostic::Diagnostic]) -> String {
 fn compile(func: &Function, target: Target, emit: Emit) -> (Verdict, Option<Output>) {
     match guarded(|| atomc::compile(func, target, emit)) {
         Ok(Ok(out)) => (Verdict::Ok, Some(out)),
-        Ok(Err(CompileError::Unsupported { target, op, reason })) => (
+        Ok(Err(CompileError::Unsupported { target, op, reason, .. })) => (
             Verdict::Refused(format!("{target} cannot express `{op}`: {reason}")),
             None,
         ),

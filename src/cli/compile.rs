@@ -173,6 +173,14 @@ fn failure(input: &input::Input, f: Option<&Function>, e: CompileError) -> Failu
         CompileError::Verify(diags) => Failure::Input(input.render(&diags)),
         e @ CompileError::NoSuchOutput { .. } => Failure::Usage(e.to_string()),
         CompileError::Internal(msg) => Failure::Internal(format!("{}: {name}{msg}", input.name)),
+        // A refusal points at the instruction, rendered as the verifier renders its errors.
+        e @ CompileError::Unsupported { loc, .. } if loc.is_known() => {
+            Failure::Input(input.render(&[atomc::ir::diagnostic::Diagnostic {
+                loc,
+                rule: "target-unsupported",
+                message: format!("{name}{e}"),
+            }]))
+        }
         e => Failure::Input(format!("{}: {name}{e}", input.name)),
     }
 }

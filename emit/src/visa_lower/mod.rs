@@ -93,6 +93,8 @@ pub enum LowerError {
         op: String,
         /// Why.
         reason: String,
+        /// Where the instruction is (unknown for a construct of the whole function).
+        loc: atomc_ir::SrcLoc,
     },
     /// A lowering bug: the kernel broke one of the emitter's operand rules.
     #[error("the lowered kernel breaks vISA operand rules: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
@@ -112,6 +114,8 @@ pub fn lower(func: &Function, platform: Platform, opts: &Options) -> Result<Kern
 /// The state of one lowering.
 pub(crate) struct Lower<'f> {
     pub(crate) f: &'f Function,
+    /// The source location of the instruction being lowered, for refusals.
+    pub(crate) cur_loc: atomc_ir::SrcLoc,
     pub(crate) k: Kernel,
     pub(crate) p: Platform,
     pub(crate) simd: ExecSize,
@@ -156,6 +160,7 @@ impl<'f> Lower<'f> {
         let name = sanitize(&f.name);
         let l = Lower {
             f,
+            cur_loc: Default::default(),
             k: Kernel::new(name),
             p,
             simd: opts.simd,
@@ -193,6 +198,7 @@ impl<'f> Lower<'f> {
             platform: self.p,
             op: op.to_string(),
             reason: reason.to_string(),
+            loc: self.cur_loc,
         }
     }
 
@@ -222,6 +228,7 @@ impl<'f> Lower<'f> {
 /// Lowers one non-terminator instruction.
 pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), LowerError> {
     use atomc_ir::InstData::*;
+    l.cur_loc = l.f.inst_locs[inst];
     match l.f.insts[inst] {
         Load { .. }
         | Store { .. }

@@ -363,8 +363,7 @@ impl Isel<'_> {
                 self.push_raw(SassInst::new("MEMBAR.CTA", [], Latency::Control));
             }
             _ => {
-                let text = inst.text(&|b| b.to_string());
-                self.sm50_error(format!("`{text}` has no sm_50 selection"))
+                self.sm50_error(format!("it needs `{}`, which has no sm_50 form", inst.opcode))
             }
         }
     }

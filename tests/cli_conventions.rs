@@ -213,3 +213,43 @@ fn refusals_point_at_the_source() {
         assert!(err.lines().any(|l| l.contains("atomic_rmw")) && err.contains('^'), "{err}");
     }
 }
+
+/// A user's own compile filetest, outside the repository, passes or fails on its own
+/// expectations (filecheck lines, or a precise-output block) and writes nothing into atomc's
+/// tree: no snapshot, no `.snap.new`.
+#[test]
+fn a_users_filetest_lives_anywhere() {
+    let git_status = || {
+        Command::new("git")
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    let before = git_status();
+    let dir = scratch("user-filetests");
+    let kernel = "function %count(ptr.global) {\nblock0(v0: ptr.global):\n    v1 = iconst.i32 1\n    v2 = atomic_rmw.i32 add relaxed gpu v0, v1\n    return\n}\n";
+    let good = dir.join("good.atom");
+    std::fs::write(&good, format!("test compile\ntarget sm_90\n\n{kernel}; check: REDG.E.ADD.STRONG.GPU\n")).unwrap();
+    let bad = dir.join("bad.atom");
+    std::fs::write(&bad, format!("test compile\ntarget sm_90\n\n{kernel}; check: ATOMG.E.EXCH\n")).unwrap();
+    let (rc, out, err) = atomc(&["test", good.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{out}{err}");
+    assert!(out.contains("1 passed, 0 failed") && !err.contains("snapshot"), "{out}{err}");
+    let (rc, out, _) = atomc(&["test", bad.to_str().unwrap()]);
+    assert_eq!(rc, 1, "{out}");
+    assert!(out.contains("0 passed, 1 failed") && out.contains("ATOMG.E.EXCH"), "{out}");
+    // A precise-output file: blessing writes its own expectation, and then it passes.
+    let precise = dir.join("precise.atom");
+    std::fs::write(&precise, format!("test compile precise-output\ntarget sm_50\n\n{kernel}")).unwrap();
+    let (rc, _, _) = atomc(&["test", precise.to_str().unwrap()]);
+    assert_eq!(rc, 1, "no expectation yet");
+    let (rc, out, err) = atomc(&["test", "--bless", precise.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{out}{err}");
+    let (rc, out, err) = atomc(&["test", precise.to_str().unwrap()]);
+    assert_eq!(rc, 0, "{out}{err}");
+    assert!(std::fs::read_to_string(&precise).unwrap().contains("; /*"), "the listing is in the file");
+    assert_eq!(git_status(), before, "the repository's tree changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -286,6 +286,7 @@ fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> Outc
         opts,
         rewrites: Vec::new(),
         snapshots: Vec::new(),
+        own_tree: in_own_tree(path),
     };
     let failures = subtest::run_all(&mut ctx);
     let mut blessed = false;
@@ -322,6 +323,12 @@ pub fn stable_name(path: &Path) -> String {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
     }
+}
+
+/// Whether `path` lies in atomc's own filetest tree (`filetests/filetests/`).
+pub fn in_own_tree(path: &Path) -> bool {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canon(path).starts_with(canon(&Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests")))
 }
 
 /// The message of a caught panic payload.

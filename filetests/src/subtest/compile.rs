@@ -10,12 +10,16 @@
 //!   `; ` comment lines right after the function's `}` (`;;` notes are not
 //!   part of it). With `ATOMC_TEST_BLESS=1` a mismatch rewrites the block
 //!   in place instead of failing. One `target` per precise-output file.
-//! * insta: each output is also a snapshot
+//! * insta: one golden per file. A `precise-output` file's golden is its own
+//!   expectation block. Any other compile test of atomc's own tree
+//!   (`filetests/filetests/`) keeps its output as a snapshot
 //!   `filetests/snapshots/<file path>__<function>__<target>.snap`, so
-//!   `cargo insta review` shows every codegen change. A new or changed
+//!   `cargo insta review` shows every codegen change; a new or changed
 //!   output fails the run and leaves a `.snap.new` beside the snapshot
 //!   (not under `CI`); accept with `cargo insta accept`, or without
-//!   cargo-insta by rerunning with `INSTA_UPDATE=always`.
+//!   cargo-insta by rerunning with `INSTA_UPDATE=always`. A file elsewhere
+//!   (a user's own) is judged by its filecheck lines or precise output alone
+//!   and writes nothing into atomc's tree.
 
 use super::Ctx;
 use crate::diff::unified;
@@ -55,7 +59,8 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
                 None => cmd.name.clone(),
             };
             let snap = snapshot_name(&ctx.rel_path, &range.name, &target.name, &test);
-            if ctx.opts.snapshots {
+            let snapshots = ctx.opts.snapshots && ctx.own_tree && !precise;
+            if snapshots {
                 ctx.snapshots.push(snap.clone());
             }
             let output = match ctx.backend.compile(f, &target.name, &emit) {
@@ -82,7 +87,7 @@ pub fn run(ctx: &mut Ctx, cmd: &TestCommand) -> Result<(), String> {
                     }
                 }
             }
-            if ctx.opts.snapshots {
+            if snapshots {
                 if let Err(e) = snapshot(ctx, &snap, &output) {
                     failures.push_str(&format!("{what}: {e}"));
                 }

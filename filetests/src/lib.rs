@@ -286,7 +286,7 @@ fn run_file_inner(path: &Path, opts: &RunOptions, backend: &dyn Backend) -> Outc
         opts,
         rewrites: Vec::new(),
         snapshots: Vec::new(),
-        own_tree: in_own_tree(path),
+        own_tree: in_snapshot_tree(path, &opts.snapshot_dir),
     };
     let failures = subtest::run_all(&mut ctx);
     let mut blessed = false;
@@ -325,10 +325,11 @@ pub fn stable_name(path: &Path) -> String {
     }
 }
 
-/// Whether `path` lies in atomc's own filetest tree (`filetests/filetests/`).
-pub fn in_own_tree(path: &Path) -> bool {
+/// Whether `path` belongs to the tree whose snapshots live in `snapshot_dir` (the folder that
+/// holds `snapshot_dir`: for atomc's own, `filetests/`).
+pub fn in_snapshot_tree(path: &Path, snapshot_dir: &Path) -> bool {
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    canon(path).starts_with(canon(&Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests")))
+    snapshot_dir.parent().is_some_and(|tree| canon(path).starts_with(canon(tree)))
 }
 
 /// The message of a caught panic payload.

@@ -28,7 +28,7 @@ pub struct Ctx<'a> {
     pub rewrites: Vec<(usize, Vec<String>)>,
     /// Snapshot names used (recorded even when the compile fails).
     pub snapshots: Vec<String>,
-    /// Whether the file is one of atomc's own filetests (`filetests/filetests/`): only those
+    /// Whether the file belongs to the snapshot tree (atomc's own `filetests/`): only those
     /// keep insta snapshots; a user's file elsewhere is judged by its own expectations and
     /// never writes into atomc's tree.
     pub own_tree: bool,

@@ -17,6 +17,12 @@ pub enum Op {
     Add,
     /// `mul`.
     Mul,
+    /// `div`: integer quotient rounded toward zero (or float quotient). GenX_IR 1.0.12504
+    /// lowers the integer form to `math.iqot` on TGLLP and refuses it on DG2 and PVC ("int
+    /// divide/remainder is not supported for this platform").
+    Div,
+    /// `mod`: integer remainder, the sign of the dividend (`math.irem` on TGLLP).
+    Mod,
     /// `mad`: dst = src0 * src1 + src2.
     Mad,
     /// `inv`: dst = 1 / src0 (float).
@@ -280,9 +286,11 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 27] = [
+static TABLE: [OpInfo; 29] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
+    op!(Div, "div", 0x03, ALU2, ID3),
+    op!(Mod, "mod", 0x0F, ALU2, ID3),
     op!(Mad, "mad", 0x0C, ALU3, ID4),
     op!(Inv, "inv", 0x1B, ALU1, ID2),
     op!(Addc, "addc", 0x49, CARRY, ID4),

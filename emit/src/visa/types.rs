@@ -368,6 +368,13 @@ impl Platform {
         self >= Platform::XeHpSdv
     }
 
+    /// Whether the part divides integers in its math unit (`math.iqot`/`math.irem`): Gen12LP
+    /// and older. GenX_IR 1.0.12504 refuses vISA `div`/`mod` on integers for DG2 and PVC ("int
+    /// divide/remainder is not supported for this platform"); IGC divides in software there.
+    pub fn has_int_divide(self) -> bool {
+        self <= Platform::Tgllp
+    }
+
     /// Whether GenX_IR would emit native Q/DF Gen instructions this part
     /// lacks for a 64-bit ALU op (visa.md §2 "64-bit ALU ops": ICLLP, TGLLP,
     /// DG2 and MTL; `reference/visa-samples/q64/*.log`).

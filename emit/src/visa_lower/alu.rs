@@ -374,7 +374,27 @@ fn binary(
         return Ok(());
     }
     if matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem) {
-        return Err(l.reject(inst, "integer division is not lowered for vISA"));
+        if is64(rt) {
+            return Err(l.reject(inst, "64-bit integer division is not lowered for vISA (no Gen instruction divides 64-bit integers)"));
+        }
+        if !l.p.has_int_divide() {
+            return Err(l.reject(inst, "this part has no integer divide (GenX_IR refuses vISA `div`/`mod` on integers past Gen12LP)"));
+        }
+        // The math unit's quotient rounds toward zero and the remainder takes the dividend's
+        // sign, as the IR's; narrow values are widened by their signedness first.
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
+        let (a, b, ty) = if signed {
+            (l.sext32(args[0])?, l.sext32(args[1])?, Type::D)
+        } else {
+            (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?, Type::UD)
+        };
+        let (a, b) = l.unimm(a, b, ty);
+        let r = l.def_var(res, u)?;
+        let d = l.dst(r, ty);
+        let vop = if matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv) { Op::Div } else { Op::Mod };
+        l.k.binary(vop, ex, d, a, b);
+        l.narrow(r, rt, u);
+        return Ok(());
     }
     if is64(rt) {
         return super::alu64::binary64(l, inst, op, args, res, u);

@@ -178,7 +178,13 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         "FADD" | "FMUL" | "FFMA" => each(c, uniform, |c, l| fp32(c, l, base))?,
         "DADD" | "DMUL" | "DFMA" => each(c, uniform, |c, l| fp64(c, l, base))?,
         "FSETP" | "DSETP" => each(c, uniform, |c, l| fsetp(c, l, base == "DSETP"))?,
+        "I2F" if c.has("RP") => each(c, uniform, i2f_rp)?,
         "F2F" | "I2F" | "F2I" => each(c, uniform, crate::sm50::convert)?,
+        "IABS" => each(c, uniform, |c, l| {
+            let v = (c.int(1, l)? as i32).unsigned_abs();
+            c.set(0, l, v)
+        })?,
+        "MUFU" => each(c, uniform, mufu)?,
         "S2R" | "CS2R" => each(c, false, |c, l| {
             let Operand::SReg(v) = c.op(1)? else {
                 return Err(c.unsupported("no special register"));
@@ -251,16 +257,20 @@ fn imad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
         let r = p.wrapping_add(x).wrapping_add(carry);
         return c.set_wide(0, l, r as u128, 2);
     }
-    let x = c.int(3, l)? as u64;
-    let p = if c.has("HI") {
-        if signed {
-            ((a as i32 as i64 * b as i32 as i64) >> 32) as u64
+    if c.has("HI") {
+        // The addend is a register pair, added below the high word: ptxas 13.5 writes
+        // `mad.hi.u32 d, a, b, c` as `IMAD.HI.U32 R5, R6, R7, R4` with R4 = 0 and R5 = c, and
+        // its division's Newton step as `IMAD.HI.U32 R3, R3, R5, R2` (R2 = 0: r + hi(r*e)).
+        let x = c.raw64(3, l)?;
+        let p = if signed {
+            ((a as i32 as i128 * b as i32 as i128 + x as i64 as i128) >> 32) as u64
         } else {
-            (a as u64 * b as u64) >> 32
-        }
-    } else {
-        (a as u64).wrapping_mul(b as u64)
-    };
+            ((a as u128 * b as u128 + x as u128) >> 32) as u64
+        };
+        return c.set(0, l, p.wrapping_add(carry) as u32);
+    }
+    let x = c.int(3, l)? as u64;
+    let p = (a as u64).wrapping_mul(b as u64);
     c.set(0, l, p.wrapping_add(x).wrapping_add(carry) as u32)
 }
 
@@ -522,4 +532,38 @@ fn redux(c: &mut Ctx) -> Result<(), EmuError> {
     };
     let lane = (c.exec.trailing_zeros() % 32) as usize;
     c.set(0, lane, r)
+}
+
+/// `I2F{.U32}.RP Rd, Rb`: an integer to f32, rounded toward +infinity (ptxas's division
+/// starts from `I2F.U32.RP` of the divisor, so the reciprocal underestimates).
+fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if c.has("F64") || c.has("S64") || c.has("U64") || c.has("F16") {
+        return Err(c.unsupported("I2F.RP other than to f32 from 32 bits"));
+    }
+    let raw = c.raw(1, l)?;
+    let x = if c.has("U32") { raw as f64 } else { raw as i32 as f64 };
+    let mut f = x as f32;
+    if (f as f64) < x {
+        f = f32::from_bits(if f >= 0.0 { f.to_bits() + 1 } else { f.to_bits() - 1 });
+    }
+    c.set(0, l, f.to_bits())
+}
+
+/// `MUFU.op Rd, Rb`: the multi-function unit, modelled at f32 precision (the hardware's
+/// approximations are within an ulp or two; ptxas's sequences built on them, such as its
+/// integer division, correct for that).
+fn mufu(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let x = f32::from_bits(c.raw(1, l)?);
+    let r = match pick(c, &["RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS", "TANH"]) {
+        Some("RCP") => 1.0 / x,
+        Some("RSQ") => 1.0 / x.sqrt(),
+        Some("SQRT") => x.sqrt(),
+        Some("EX2") => x.exp2(),
+        Some("LG2") => x.log2(),
+        Some("SIN") => x.sin(),
+        Some("COS") => x.cos(),
+        Some("TANH") => x.tanh(),
+        _ => return Err(c.unsupported("MUFU operation")),
+    };
+    c.set(0, l, r.to_bits())
 }

@@ -5,7 +5,7 @@ use crate::sass::inst::{Latency, MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
 
-fn lop3(lut: u8) -> [MOp; 2] {
+pub(super) fn lop3(lut: u8) -> [MOp; 2] {
     [MOp::Imm(lut as i64), MOp::Pred { num: 7, not: true }]
 }
 
@@ -177,7 +177,7 @@ impl Isel<'_> {
 
     /// Clears the bits above an 8/16-bit result (values narrower than 32
     /// bits are kept zero-extended in their register).
-    fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) {
+    pub(super) fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) {
         let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
         let [l, pt] = lop3(0xc0);
         self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
@@ -185,7 +185,7 @@ impl Isel<'_> {
 
     /// A sub-word integer held in a 32-bit register is zero-extended (loads, constants and
     /// `ireduce` leave it so); a signed operation first sign-extends it here.
-    fn sign_extended(&mut self, r: VReg, bits: u32) -> VReg {
+    pub(super) fn sign_extended(&mut self, r: VReg, bits: u32) -> VReg {
         let k = 32 - bits as i64;
         let (t, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
         self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
@@ -315,7 +315,10 @@ impl Isel<'_> {
                     return Err(self.err("f16 min/max is not selected"));
                 }
             }
-            Udiv | Sdiv | Urem | Srem => return Err(self.err("integer division has no single SASS instruction; it is not selected")),
+            Udiv | Sdiv | Urem | Srem => {
+                self.divide32(d, op, a, b);
+                return Ok(());
+            }
             _ => return Err(self.err(format!("`{op}` on {ty} is not selected"))),
         };
         self.emit(inst);

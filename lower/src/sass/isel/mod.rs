@@ -13,6 +13,7 @@
 
 mod alu;
 mod dce;
+mod divide;
 mod memory;
 mod sm50;
 mod sm90;

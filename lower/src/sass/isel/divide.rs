@@ -1,0 +1,107 @@
+//! 32-bit integer division and remainder, as ptxas 13.5 divides (`div.u32`, `rem.u32`,
+//! `div.s32`, `rem.s32` on sm_90):
+//!
+//! ```text
+//! I2F.U32.RP R0, b            ; b as a float, rounded up
+//! MUFU.RCP R0, R0             ; ~1/b
+//! IADD3 R2, R0, 0xffffffe, RZ ; two ulps less: an underestimate
+//! F2I.FTZ.U32.TRUNC.NTZ R3, R2; r ~ 2^32 / b
+//! IMAD R5, -r, b, RZ          ; e = -r*b (mod 2^32)
+//! IMAD.HI.U32 R3, R3, R5, R2  ; r += hi(r*e)   (one Newton step)
+//! IMAD.HI.U32 q, r, a, RZ     ; q = hi(r*a), at most 2 below a/b
+//! IMAD rem, b, -q, a          ; rem = a - q*b
+//! ISETP.GE.U32 ; @P0 rem -= b, q += 1   (twice)
+//! @!P2 LOP3.LUT q, RZ, b, RZ, 0x33    ; b == 0: ~b (all ones)
+//! ```
+//!
+//! The signed forms divide the magnitudes (`IABS`) and give the quotient the sign of `a ^ b`,
+//! the remainder the sign of `a`. atomc keeps ptxas's arithmetic and replaces its guarded
+//! instructions by selects, since atomc's selector uses a predicate only right after the
+//! compare that sets it: the correction steps add the compare's predicate as a carry
+//! (`IADD3.X q, q, RZ, RZ, P0, !PT`), and `IMAD.HI.U32`'s 64-bit addend (`R2:R3` = `r << 32`)
+//! becomes a separate add. Sub-word operands are widened by their signedness first.
+
+use super::Isel;
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{RegClass, VReg};
+use atomc_ir::{BinaryOp, Value};
+
+impl Isel<'_> {
+    /// Selects `d = a op b` for a 32-bit or narrower integer division or remainder.
+    pub(super) fn divide32(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) {
+        let ty = self.ty(a);
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
+        let quotient = matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv);
+        let (mut x, mut y) = (self.reg(a), self.reg(b));
+        if signed && ty.bits() < 32 {
+            x = self.sign_extended(x, ty.bits());
+            y = self.sign_extended(y, ty.bits());
+        }
+        let (ux, uy) = if signed { (self.unary_to("IABS", x), self.unary_to("IABS", y)) } else { (x, y) };
+
+        // r ~ 2^32 / uy, refined by one Newton step.
+        let f = self.var_to("I2F.U32.RP", [MOp::use_(uy)]);
+        let rcp = self.var_to("MUFU.RCP", [MOp::use_(f)]);
+        let less = self.alu_to("IADD3", [MOp::use_(rcp), MOp::Imm(0xffffffe), MOp::rz()]);
+        let r0 = self.var_to("F2I.FTZ.U32.TRUNC.NTZ", [MOp::use_(less)]);
+        let nr = self.alu_to("IADD3", [MOp::rz(), MOp::neg(r0), MOp::rz()]);
+        let e = self.alu_to("IMAD", [MOp::use_(nr), MOp::use_(uy), MOp::rz()]);
+        let h = self.alu_to("IMAD.HI.U32", [MOp::use_(r0), MOp::use_(e), MOp::rz()]);
+        let r = self.alu_to("IADD3", [MOp::use_(r0), MOp::use_(h), MOp::rz()]);
+
+        // q = hi(r * ux) is at most 2 below the quotient: correct it twice.
+        let mut q = self.alu_to("IMAD.HI.U32", [MOp::use_(r), MOp::use_(ux), MOp::rz()]);
+        let nq = self.alu_to("IADD3", [MOp::rz(), MOp::neg(q), MOp::rz()]);
+        let mut rem = self.alu_to("IMAD", [MOp::use_(uy), MOp::use_(nq), MOp::use_(ux)]);
+        for _ in 0..2 {
+            self.set_p0("ISETP.GE.U32.AND", rem, MOp::use_(uy));
+            let sub = self.alu_to("SEL", [MOp::use_(uy), MOp::rz(), MOp::p0()]);
+            q = self.alu_to("IADD3.X", [MOp::use_(q), MOp::rz(), MOp::rz(), MOp::p0(), MOp::Pred { num: 7, not: true }]);
+            rem = self.alu_to("IADD3", [MOp::use_(rem), MOp::neg(sub), MOp::rz()]);
+        }
+
+        // Signs: the quotient's is a ^ b's, the remainder's a's.
+        let mut out = if quotient { q } else { rem };
+        if signed {
+            let sign_of = if quotient {
+                let [l, pt] = super::alu::lop3(0x3c);
+                self.alu_to("LOP3.LUT", [MOp::use_(x), MOp::use_(y), MOp::rz(), l, pt])
+            } else {
+                x
+            };
+            let neg = self.alu_to("IADD3", [MOp::rz(), MOp::neg(out), MOp::rz()]);
+            self.set_p0("ISETP.GE.AND", sign_of, MOp::rz());
+            out = self.alu_to("SEL", [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
+        }
+        // b == 0: all ones, as ptxas leaves it (`LOP3.LUT R, RZ, b, RZ, 0x33` is ~b).
+        self.set_p0("ISETP.NE.U32.AND", y, MOp::rz());
+        let result = if ty.bits() < 32 { self.new_vreg(RegClass::Single) } else { d };
+        self.emit(SassInst::alu("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::Imm(0xffff_ffff), MOp::p0()]));
+        if ty.bits() < 32 {
+            self.narrow(d, ty, result);
+        }
+    }
+
+    /// `P0 = cmp(a, b)`.
+    fn set_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
+        self.emit(SassInst::alu(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
+    }
+
+    /// A fresh register defined by a fixed-latency instruction with sources `srcs`.
+    fn alu_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(SassInst::alu(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
+        t
+    }
+
+    /// A fresh register defined by a variable-latency (XU) instruction.
+    fn var_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs), Latency::Variable));
+        t
+    }
+
+    fn unary_to(&mut self, opcode: &str, x: VReg) -> VReg {
+        self.alu_to(opcode, [MOp::use_(x)])
+    }
+}

@@ -423,6 +423,25 @@ impl Isel<'_> {
                 };
                 self.pair_op(d, lo, hi);
             }
+            // ptxas 13.5's min.f64/max.f64: `DSETP.MIN.AND P0, P1, a, b, PT` (P0: a is the
+            // result, minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`,
+            // and `@P1 LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
+            Fmin | Fmax if ty == Type::F64 => {
+                let cmp = if op == Fmin { "DSETP.MIN.AND" } else { "DSETP.MAX.AND" };
+                let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });
+                self.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()], Latency::Variable));
+                let not_p0 = MOp::Pred { num: 0, not: true };
+                let hi = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
+                let quiet = self.new_vreg(RegClass::Single);
+                let [l, pt] = lop3(0xfc);
+                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), l, pt]));
+                self.pair_op(
+                    d,
+                    SassInst::alu("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
+                    SassInst::alu("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
+                );
+            }
             Fadd | Fsub | Fmul if ty == Type::F64 => {
                 let def = MOp::def(d.reg(), 2);
                 let inst = match op {

@@ -134,7 +134,7 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
             (_, 0) => 0x10.min((1i64 << i.field.width().min(62)) - 1),
             _ => 0x3.min((1i64 << i.field.width().min(62)) - 1),
         }),
-        OpSpec::CBank(c) => Operand::CBank { bank: 0, base: if c.base.is_some() && v == 1 { 2 } else { 255 }, offset: 0x210 },
+        OpSpec::CBank(c) => Operand::CBank { bank: 0, base: if c.base.is_some() && v == 1 { 2 } else { 255 }, offset: 0x210, neg: false, abs: false, h1: false },
         OpSpec::Mem(m) => Operand::Mem(Mem {
             base: 2 + 2 * v as u8,
             width: m.width,
@@ -146,7 +146,7 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
         OpSpec::SReg(_) => Operand::SReg([0x21, 0x25][v]),
         OpSpec::Target(_) => Operand::Target([0x20, -0x40][v]),
         OpSpec::BReg(_) => Operand::BReg(v as u8),
-        OpSpec::Ext(atomc_emit::sass::ExtSpec::CBankScaled { .. }) => Operand::CBank { bank: 3, base: 255, offset: [0x210, 0x7ffc][v] },
+        OpSpec::Ext(atomc_emit::sass::ExtSpec::CBankScaled { .. }) => Operand::CBank { bank: 3, base: 255, offset: [0x210, 0x7ffc][v], neg: false, abs: false, h1: false },
         OpSpec::Ext(_) => Operand::rz(),
     }
     .clone_for(arch)

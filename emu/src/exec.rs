@@ -68,12 +68,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether operand slot `k` is an sm_50 suffixed register whose suffix (`.CC`, `.H1`) is
-    /// set.
+    /// set, or a constant with `.H1`.
     pub fn suffix(&self, k: usize) -> bool {
         matches!(
             (self.form.ops.get(k), self.ins.ops.get(k)),
             (Some(OpSpec::Ext(ExtSpec::Suffixed { .. })), Some(Operand::Reg(r))) if r.not
-        )
+        ) || matches!(self.ins.ops.get(k), Some(Operand::CBank { h1: true, .. }))
     }
 
     fn is_suffixed(&self, k: usize) -> bool {
@@ -86,7 +86,7 @@ impl<'a> Ctx<'a> {
             Operand::Reg(r) => self.w.reg(r.num, lane),
             Operand::UReg(r) => self.w.ureg(r.num),
             Operand::Imm(v) => v as u32,
-            Operand::CBank { bank, base, offset } => {
+            Operand::CBank { bank, base, offset, .. } => {
                 let off = offset.wrapping_add(self.w.reg(base, lane));
                 self.cload(bank, off, 4)? as u32
             }
@@ -107,7 +107,7 @@ impl<'a> Ctx<'a> {
             Operand::UReg(r) if r.num >= 63 => 0,
             Operand::UReg(r) => self.w.ureg(r.num) as u64 | (self.w.ureg(r.num + 1) as u64) << 32,
             Operand::Imm(v) => v as u64,
-            Operand::CBank { bank, base, offset } => {
+            Operand::CBank { bank, base, offset, .. } => {
                 let off = offset.wrapping_add(self.w.reg(base, lane));
                 self.cload(bank, off, 8)?
             }
@@ -120,6 +120,7 @@ impl<'a> Ctx<'a> {
     pub fn rmods(&self, k: usize) -> (bool, bool, bool) {
         match self.ins.ops.get(k) {
             Some(Operand::Reg(r) | Operand::UReg(r)) => (r.neg, r.abs, r.not && !self.is_suffixed(k)),
+            Some(Operand::CBank { neg, abs, .. }) => (*neg, *abs, false),
             _ => (false, false, false),
         }
     }

@@ -192,6 +192,8 @@ impl Arch {
             },
             OpSpec::CBank(c) => {
                 let rest = t.strip_prefix("c[").ok_or_else(|| bad("a constant `c[..][..]`"))?;
+                // nvdisasm writes some sm_50 constants as `c[0x0] [0x150]`.
+                let rest = &rest.replacen("] [", "][", 1);
                 let (bank, rest) = rest.split_once("][").ok_or_else(|| bad("a constant `c[..][..]`"))?;
                 let inner = rest.strip_suffix(']').ok_or_else(|| bad("a constant `c[..][..]`"))?;
                 let bank = parse_num(bank).filter(|v| (0..256).contains(v)).ok_or_else(|| bad("a constant bank number"))? as u8;
@@ -210,7 +212,7 @@ impl Arch {
                 if offset < 0 || !c.offset.fits_unsigned(offset as u64) {
                     return Err((col, format!("constant offset `{}` out of range", inner)));
                 }
-                Ok(Operand::CBank { bank, base, offset: offset as u32 })
+                Ok(Operand::CBank { bank, base, offset: offset as u32, neg: false, abs: false, h1: false })
             }
             OpSpec::Mem(m) => {
                 let mut rest = t;
@@ -315,6 +317,49 @@ impl Arch {
                 }
                 Ok(v)
             }
+            OpSpec::Ext(e @ ExtSpec::CBankMod { spec, .. }) => {
+                // `-|c[..] [..].H1|` as nvdisasm writes it (`.H1` after the bars is read too).
+                let mut body = t;
+                let mut h1 = body.ends_with(".H1");
+                if h1 {
+                    body = &body[..body.len() - 3];
+                }
+                let neg = body.starts_with('-');
+                if neg {
+                    body = &body[1..];
+                }
+                let abs = body.len() >= 2 && body.starts_with('|') && body.ends_with('|');
+                if abs {
+                    body = &body[1..body.len() - 1];
+                }
+                if !h1 && body.ends_with(".H1") {
+                    h1 = true;
+                    body = &body[..body.len() - 3];
+                }
+                let scaled = OpSpec::Ext(ExtSpec::CBankScaled { spec: *spec, shift: e.shift() });
+                match self.parse_operand(&scaled, body, col, addr, reuse)? {
+                    Operand::CBank { bank, base, offset, .. } => Ok(Operand::CBank { bank, base, offset, neg, abs, h1 }),
+                    other => Ok(other),
+                }
+            }
+            OpSpec::Ext(ExtSpec::SbSet { .. }) => {
+                let inner = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')).ok_or_else(|| bad("a scoreboard set `{..}`"))?;
+                let mut mask = 0i64;
+                for part in inner.split(',') {
+                    let n: u32 = part.trim().parse().map_err(|_| bad("a scoreboard set `{..}`"))?;
+                    if n >= 6 {
+                        return Err(bad("scoreboards 0..5"));
+                    }
+                    mask |= 1 << n;
+                }
+                Ok(Operand::Imm(mask))
+            }
+            OpSpec::Ext(ExtSpec::SbReg { max, .. }) => t
+                .strip_prefix("SB")
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| n <= max)
+                .map(|n| Operand::Imm(n as i64))
+                .ok_or_else(|| bad("a scoreboard `SBn`")),
             OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
                 let inner = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
                 let off = if inner == "RZ" { 0 } else { parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))? };
@@ -473,13 +518,19 @@ impl Arch {
         let op_end = line[pos..stmt_end].find(char::is_whitespace).map(|i| i + pos).unwrap_or(stmt_end);
         let opcode = &line[pos..op_end];
         let opcode_col = pos;
-        // Operands, split at commas, with their columns.
+        // Operands, split at commas outside braces (`DEPBAR {5,1}`), with their columns.
         let mut operands: Vec<(usize, &str)> = Vec::new();
         let body = &line[op_end..stmt_end];
         if !body.trim().is_empty() {
             let mut start = op_end;
+            let mut depth = 0i32;
             for (i, ch) in body.char_indices() {
-                if ch == ',' {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if ch == ',' && depth == 0 {
                     operands.push((start, &line[start..op_end + i]));
                     start = op_end + i + 1;
                 }
@@ -553,8 +604,17 @@ impl Arch {
                         }
                         continue;
                     }
-                    self.encode_word(&ins).map_err(|e| err(opcode_col, e.to_string()))?;
-                    return Ok(Some(ins));
+                    // A field out of range or a modifier this form lacks (`-Ra` where only
+                    // the second source negates) may fit a later form of the mnemonic.
+                    match self.encode_word(&ins) {
+                        Ok(_) => return Ok(Some(ins)),
+                        Err(e) => {
+                            let n = form.ops.len() + 1;
+                            if best.as_ref().map(|b| n > b.0).unwrap_or(true) {
+                                best = Some((n, (opcode_col, e.to_string())));
+                            }
+                        }
+                    }
                 }
                 Some((n, e)) => {
                     if best.as_ref().map(|b| n >= b.0).unwrap_or(true) {

@@ -199,7 +199,7 @@ impl Arch {
                     s.push_str(&fmt_float(f16_to_f64(b), b & 0x0200 == 0))
                 }
             },
-            (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {
+            (OpSpec::CBank(c), Operand::CBank { bank, base, offset, .. }) => {
                 let _ = write!(s, "c[0x{:x}][", bank);
                 if c.base.is_some() && *base != self.rz {
                     let _ = write!(s, "R{}", base);
@@ -259,6 +259,34 @@ impl Arch {
                 if let Some(plain) = e.plain() {
                     self.operand_text(s, &plain, op, ins, addr);
                 }
+            }
+            (OpSpec::Ext(ExtSpec::CBankMod { spec, spaced, .. }), Operand::CBank { neg, abs, h1, .. }) => {
+                if *neg {
+                    s.push('-');
+                }
+                if *abs {
+                    s.push('|');
+                }
+                let mut t = String::new();
+                self.operand_text(&mut t, &OpSpec::CBank(*spec), op, ins, addr);
+                if *spaced {
+                    t = t.replacen("][", "] [", 1);
+                }
+                s.push_str(&t);
+                // nvdisasm: `-|c[0x2] [0x8].H1|`.
+                if *h1 {
+                    s.push_str(".H1");
+                }
+                if *abs {
+                    s.push('|');
+                }
+            }
+            (OpSpec::Ext(ExtSpec::SbSet { .. }), Operand::Imm(v)) => {
+                let sbs: Vec<String> = (0..64).rev().filter(|b| (*v as u64) >> b & 1 != 0).map(|b| b.to_string()).collect();
+                let _ = write!(s, "{{{}}}", sbs.join(","));
+            }
+            (OpSpec::Ext(ExtSpec::SbReg { .. }), Operand::Imm(v)) => {
+                let _ = write!(s, "SB{}", v);
             }
             (OpSpec::Ext(ExtSpec::Abs { .. }), Operand::Mem(m)) => {
                 if m.offset == 0 {

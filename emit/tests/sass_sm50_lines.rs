@@ -38,9 +38,14 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
         OpSpec::Ext(ExtSpec::MemScaled { .. }) => {
             Operand::Mem(Mem { base: 4, offset: [0x10, -0x20][v], ..Mem::default() })
         }
-        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => {
-            Operand::CBank { bank: [0, 2][v] as u8, base: 255, offset: [0x140, 0x8][v], neg: false, abs: false, h1: false }
-        }
+        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => Operand::CBank {
+            bank: [0, 2][v] as u8,
+            base: 255,
+            offset: [0x140, 0x8][v],
+            neg: false,
+            abs: false,
+            h1: false,
+        },
         OpSpec::Ext(ExtSpec::CBankMod { neg, abs, h1, .. }) => Operand::CBank {
             bank: [0, 2][v] as u8,
             base: 255,

@@ -142,7 +142,8 @@ impl Arch {
                     body = body[1..body.len() - 1].to_string();
                 }
                 let (prefix, zero) = if uniform { ("UR", self.urz) } else { ("R", self.rz) };
-                r.num = parse_reg_num(&body, prefix, zero).ok_or_else(|| bad(if uniform { "a uniform register" } else { "a register" }))?;
+                r.num = parse_reg_num(&body, prefix, zero)
+                    .ok_or_else(|| bad(if uniform { "a uniform register" } else { "a register" }))?;
                 Ok(if uniform { Operand::UReg(r) } else { Operand::Reg(r) })
             }
             OpSpec::Pred(_) => parse_pred(t, "P").map(Operand::Pred).ok_or_else(|| bad("a predicate")),
@@ -153,7 +154,8 @@ impl Arch {
                         return Err(bad("a hex immediate"));
                     }
                     let v = parse_num(t).ok_or_else(|| bad("a hex immediate"))?;
-                    let ok = if i.kind == ImmKind::Hex { i.field.fits_unsigned(v as u64) } else { i.field.fits_signed(v) };
+                    let ok =
+                        if i.kind == ImmKind::Hex { i.field.fits_unsigned(v as u64) } else { i.field.fits_signed(v) };
                     if !ok {
                         return Err((col, format!("immediate `{}` does not fit in {} bits", t, i.field.width())));
                     }
@@ -196,7 +198,9 @@ impl Arch {
                 let rest = &rest.replacen("] [", "][", 1);
                 let (bank, rest) = rest.split_once("][").ok_or_else(|| bad("a constant `c[..][..]`"))?;
                 let inner = rest.strip_suffix(']').ok_or_else(|| bad("a constant `c[..][..]`"))?;
-                let bank = parse_num(bank).filter(|v| (0..256).contains(v)).ok_or_else(|| bad("a constant bank number"))? as u8;
+                let bank = parse_num(bank)
+                    .filter(|v| (0..256).contains(v))
+                    .ok_or_else(|| bad("a constant bank number"))? as u8;
                 let mut base = self.rz;
                 let mut offset: i64 = 0;
                 for part in inner.split('+') {
@@ -223,9 +227,14 @@ impl Arch {
                     rest = r2;
                 }
                 if desc.is_some() != m.desc.is_some() {
-                    return Err(bad(if m.desc.is_some() { "a `desc[..]` address" } else { "an address without `desc`" }));
+                    return Err(bad(if m.desc.is_some() {
+                        "a `desc[..]` address"
+                    } else {
+                        "an address without `desc`"
+                    }));
                 }
-                let inner = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
+                let inner =
+                    rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
                 let mut v = Mem { width: m.width, desc, ..Mem::default() };
                 let mut saw_base = false;
                 for part in inner.split('+') {
@@ -302,8 +311,12 @@ impl Arch {
                     super::bits::Field::new(p.0, p.1 + sh)
                 };
                 let wide = match *e {
-                    ExtSpec::MemScaled { spec, .. } => OpSpec::Mem(super::form::MemSpec { offset: spec.offset.map(widen), ..spec }),
-                    ExtSpec::CBankScaled { spec, .. } => OpSpec::CBank(super::form::CBankSpec { offset: widen(spec.offset), ..spec }),
+                    ExtSpec::MemScaled { spec, .. } => {
+                        OpSpec::Mem(super::form::MemSpec { offset: spec.offset.map(widen), ..spec })
+                    }
+                    ExtSpec::CBankScaled { spec, .. } => {
+                        OpSpec::CBank(super::form::CBankSpec { offset: widen(spec.offset), ..spec })
+                    }
                     _ => unreachable!("matched above"),
                 };
                 let v = self.parse_operand(&wide, t, col, addr, reuse)?;
@@ -338,12 +351,17 @@ impl Arch {
                 }
                 let scaled = OpSpec::Ext(ExtSpec::CBankScaled { spec: *spec, shift: e.shift() });
                 match self.parse_operand(&scaled, body, col, addr, reuse)? {
-                    Operand::CBank { bank, base, offset, .. } => Ok(Operand::CBank { bank, base, offset, neg, abs, h1 }),
+                    Operand::CBank { bank, base, offset, .. } => {
+                        Ok(Operand::CBank { bank, base, offset, neg, abs, h1 })
+                    }
                     other => Ok(other),
                 }
             }
             OpSpec::Ext(ExtSpec::SbSet { .. }) => {
-                let inner = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')).ok_or_else(|| bad("a scoreboard set `{..}`"))?;
+                let inner = t
+                    .strip_prefix('{')
+                    .and_then(|r| r.strip_suffix('}'))
+                    .ok_or_else(|| bad("a scoreboard set `{..}`"))?;
                 let mut mask = 0i64;
                 for part in inner.split(',') {
                     let n: u32 = part.trim().parse().map_err(|_| bad("a scoreboard set `{..}`"))?;
@@ -361,8 +379,13 @@ impl Arch {
                 .map(|n| Operand::Imm(n as i64))
                 .ok_or_else(|| bad("a scoreboard `SBn`")),
             OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
-                let inner = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
-                let off = if inner == "RZ" { 0 } else { parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))? };
+                let inner =
+                    t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
+                let off = if inner == "RZ" {
+                    0
+                } else {
+                    parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))?
+                };
                 let unit = 1i64 << shift;
                 if off < 0 || off % unit != 0 || !field.fits_unsigned((off / unit) as u64) {
                     return Err((col, format!("absolute address `{}` out of range for this form", inner)));
@@ -373,9 +396,10 @@ impl Arch {
                 "RZ" => Ok(Operand::rz()),
                 _ => Err(bad("RZ")),
             },
-            OpSpec::Ext(ExtSpec::Implied { .. }) => {
-                parse_reg_num(t, "R", self.rz).filter(|&n| n != self.rz).map(Operand::r).ok_or_else(|| bad("a register other than RZ"))
-            }
+            OpSpec::Ext(ExtSpec::Implied { .. }) => parse_reg_num(t, "R", self.rz)
+                .filter(|&n| n != self.rz)
+                .map(Operand::r)
+                .ok_or_else(|| bad("a register other than RZ")),
             OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }) => {
                 let body = take_reuse(t, *slot)?;
                 let (body, flag) = match body.strip_suffix(suffix) {
@@ -415,14 +439,21 @@ impl Arch {
                 last = format!("modifiers of `{}` fit no form of {}", opcode, toks[0]);
                 continue;
             };
-            let ins = Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
+            let ins =
+                Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
             match self.encode_word(&ins) {
                 // An alias is how nvdisasm prints some operand values; the base spelling
                 // encodes the same word, so it is accepted too (a wrong alias is not).
                 Ok(_) if alias_tok.is_none() || form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => {
                     return Ok(ins)
                 }
-                Ok(_) => last = format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)),
+                Ok(_) => {
+                    last = format!(
+                        "`{}` does not match its operands (nvdisasm would print {})",
+                        opcode,
+                        self.opcode_text(&ins)
+                    )
+                }
                 Err(e) => last = e.to_string(),
             }
         }
@@ -510,7 +541,8 @@ impl Arch {
             let end = line[pos..stmt_end].find(char::is_whitespace).map(|i| i + pos).unwrap_or(stmt_end);
             let g = &line[pos + 1..end];
             let uni = g.trim_start_matches('!').starts_with("UP");
-            guard = parse_pred(g, if uni { "UP" } else { "P" }).ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
+            guard = parse_pred(g, if uni { "UP" } else { "P" })
+                .ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
             guard_uniform = Some(uni);
             pos = end;
             skip_ws(&mut pos);
@@ -562,8 +594,9 @@ impl Arch {
             };
             let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
             // Predicates nvdisasm hides when PT may be left out; a partial list fills the first ones.
-            let hideable: Vec<usize> =
-                (0..form.ops.len()).filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt)).collect();
+            let hideable: Vec<usize> = (0..form.ops.len())
+                .filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
+                .collect();
             let mut operands = operands.clone();
             if operands.len() < form.ops.len() && form.ops.len() - operands.len() <= hideable.len() {
                 let k = form.ops.len() - operands.len();
@@ -573,7 +606,10 @@ impl Arch {
                 }
             }
             if form.ops.len() != operands.len() {
-                let e = (opcode_col, format!("`{}` takes {} operands here, found {}", opcode, form.ops.len(), operands.len()));
+                let e = (
+                    opcode_col,
+                    format!("`{}` takes {} operands here, found {}", opcode, form.ops.len(), operands.len()),
+                );
                 if best.as_ref().map(|b| b.0 == 0).unwrap_or(true) {
                     best = Some((0, e));
                 }
@@ -598,7 +634,14 @@ impl Arch {
                     let ins = Instr { form: fi, guard, mods, ops, sched: s };
                     let want = form.alias.and_then(|f| f(&ins.mods, &ins.ops));
                     if alias_tok.is_some() && want != alias_tok {
-                        let e = (opcode_col, format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)));
+                        let e = (
+                            opcode_col,
+                            format!(
+                                "`{}` does not match its operands (nvdisasm would print {})",
+                                opcode,
+                                self.opcode_text(&ins)
+                            ),
+                        );
                         if best.as_ref().map(|b| form.ops.len() >= b.0).unwrap_or(true) {
                             best = Some((form.ops.len(), e));
                         }
@@ -623,7 +666,8 @@ impl Arch {
                 }
             }
         }
-        let (col, msg) = best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
+        let (col, msg) =
+            best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
         Err(err(col, msg))
     }
 }

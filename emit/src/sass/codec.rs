@@ -22,7 +22,13 @@ fn put_s(word: &mut u128, f: Field, v: i64, what: &'static str, key: &'static st
     Ok(())
 }
 
-fn put_flag(word: &mut u128, f: Option<Field>, on: bool, what: &'static str, key: &'static str) -> Result<(), EncodeError> {
+fn put_flag(
+    word: &mut u128,
+    f: Option<Field>,
+    on: bool,
+    what: &'static str,
+    key: &'static str,
+) -> Result<(), EncodeError> {
     match f {
         Some(f) => f.set(word, on as u64),
         None if on => return Err(EncodeError::Unsupported { form: key, what }),
@@ -76,7 +82,14 @@ impl Arch {
         Ok(w)
     }
 
-    fn encode_operand(&self, w: &mut u128, key: &'static str, slot: usize, spec: &OpSpec, op: &Operand) -> Result<(), EncodeError> {
+    fn encode_operand(
+        &self,
+        w: &mut u128,
+        key: &'static str,
+        slot: usize,
+        spec: &OpSpec,
+        op: &Operand,
+    ) -> Result<(), EncodeError> {
         let mismatch = || EncodeError::OperandKind { form: key, slot };
         match (spec, op) {
             (OpSpec::Reg(r), Operand::Reg(v)) | (OpSpec::UReg(r), Operand::UReg(v)) => {
@@ -129,7 +142,9 @@ impl Arch {
                 }
                 match m.offset {
                     Some(f) => put_s(w, f, v.offset, "address offset", key)?,
-                    None if v.offset != 0 => return Err(EncodeError::OutOfRange { form: key, what: "address offset", value: v.offset }),
+                    None if v.offset != 0 => {
+                        return Err(EncodeError::OutOfRange { form: key, what: "address offset", value: v.offset })
+                    }
                     None => {}
                 }
                 match m.scale {
@@ -152,12 +167,22 @@ impl Arch {
                 put_u(w, *field, v.num as u64, "register", key)?;
                 flag.set(w, v.not as u64);
             }
-            (OpSpec::Ext(e @ ExtSpec::CBankMod { neg, abs, h1, .. }), Operand::CBank { bank, base, offset, neg: n, abs: a, h1: h }) => {
+            (
+                OpSpec::Ext(e @ ExtSpec::CBankMod { neg, abs, h1, .. }),
+                Operand::CBank { bank, base, offset, neg: n, abs: a, h1: h },
+            ) => {
                 put_flag(w, *neg, *n, "constant negation", key)?;
                 put_flag(w, *abs, *a, "constant absolute value", key)?;
                 put_flag(w, *h1, *h, "constant half selector", key)?;
-                let plain = Operand::CBank { bank: *bank, base: *base, offset: *offset, neg: false, abs: false, h1: false };
-                let scaled = ExtSpec::CBankScaled { spec: match e.plain() { Some(OpSpec::CBank(c)) => c, _ => return Err(mismatch()) }, shift: e.shift() };
+                let plain =
+                    Operand::CBank { bank: *bank, base: *base, offset: *offset, neg: false, abs: false, h1: false };
+                let scaled = ExtSpec::CBankScaled {
+                    spec: match e.plain() {
+                        Some(OpSpec::CBank(c)) => c,
+                        _ => return Err(mismatch()),
+                    },
+                    shift: e.shift(),
+                };
                 self.encode_operand(w, key, slot, &OpSpec::Ext(scaled), &plain)?;
             }
             (OpSpec::Ext(ExtSpec::SbSet { field }), Operand::Imm(v)) => {
@@ -183,10 +208,18 @@ impl Arch {
                         Operand::CBank { bank, base, offset: offset >> e.shift(), neg, abs, h1 }
                     }
                     Operand::Mem(Mem { offset, .. }) => {
-                        return Err(EncodeError::OutOfRange { form: key, what: "unaligned scaled offset", value: offset })
+                        return Err(EncodeError::OutOfRange {
+                            form: key,
+                            what: "unaligned scaled offset",
+                            value: offset,
+                        })
                     }
                     Operand::CBank { offset, .. } => {
-                        return Err(EncodeError::OutOfRange { form: key, what: "unaligned constant offset", value: offset as i64 })
+                        return Err(EncodeError::OutOfRange {
+                            form: key,
+                            what: "unaligned constant offset",
+                            value: offset as i64,
+                        })
                     }
                     _ => return Err(mismatch()),
                 };
@@ -194,7 +227,12 @@ impl Arch {
                 self.encode_operand(w, key, slot, &plain, &scaled)?;
             }
             (OpSpec::Ext(ExtSpec::Abs { field, shift }), Operand::Mem(m)) => {
-                if m.base != self.rz || m.ureg.is_some() || m.desc.is_some() || m.scale != 0 || m.width != BaseWidth::Plain {
+                if m.base != self.rz
+                    || m.ureg.is_some()
+                    || m.desc.is_some()
+                    || m.scale != 0
+                    || m.width != BaseWidth::Plain
+                {
                     return Err(mismatch());
                 }
                 let unit = 1i64 << shift;
@@ -376,7 +414,9 @@ impl Arch {
 fn implied_reg(rz: u8, ops: &[Operand], from: Option<u8>, delta: u8) -> Option<Reg> {
     let Some(from) = from else { return Some(Reg::r(rz)) };
     match ops.get(from as usize) {
-        Some(Operand::Reg(r)) if r.num != rz && (r.num as u16 + delta as u16) < rz as u16 => Some(Reg::r(r.num + delta)),
+        Some(Operand::Reg(r)) if r.num != rz && (r.num as u16 + delta as u16) < rz as u16 => {
+            Some(Reg::r(r.num + delta))
+        }
         _ => None,
     }
 }

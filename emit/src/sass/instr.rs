@@ -76,7 +76,14 @@ pub enum Operand {
     /// The field value: sign-extended for signed immediates, raw bits for floats.
     Imm(i64),
     /// A constant; `neg`, `abs` and `h1` (`-|c[..][..]|.H1`) only where the form has their bits.
-    CBank { bank: u8, base: u8, offset: u32, neg: bool, abs: bool, h1: bool },
+    CBank {
+        bank: u8,
+        base: u8,
+        offset: u32,
+        neg: bool,
+        abs: bool,
+        h1: bool,
+    },
     Mem(Mem),
     SReg(u16),
     /// Byte offset of the branch target from the next instruction's address.

@@ -126,7 +126,8 @@ impl Arch {
         let mut first = true;
         // nvdisasm leaves out every hideable predicate that is PT (so `IADD3 R1, P1, ...` does
         // not say which carry-out P1 is; the assembler reads it as the first).
-        let hidden = |k: usize| -> bool { ins.ops[k] == Operand::Pred(Pred::PT) || ins.ops[k] == Operand::UPred(Pred::PT) };
+        let hidden =
+            |k: usize| -> bool { ins.ops[k] == Operand::Pred(Pred::PT) || ins.ops[k] == Operand::UPred(Pred::PT) };
         for (k, (spec, op)) in form.ops.iter().zip(&ins.ops).enumerate() {
             if matches!(spec, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt) && hidden(k) {
                 continue;
@@ -218,7 +219,8 @@ impl Arch {
                     let _ = write!(s, "desc[{}]", self.reg_text(Reg::r(d), true));
                 }
                 let mut parts: Vec<String> = Vec::new();
-                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
+                let base_shown =
+                    v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
                 if base_shown {
                     let mut b = self.reg_text(Reg::r(v.base), false);
                     match m.width {
@@ -238,7 +240,9 @@ impl Arch {
                 if v.offset != 0 {
                     // An absolute address (no base register) prints unsigned at the field width.
                     let o = match m.offset {
-                        Some(f) if !base_shown && m.ureg.is_none() && f.width() < 64 => format!("0x{:x}", (v.offset as u64) & ((1u64 << f.width()) - 1)),
+                        Some(f) if !base_shown && m.ureg.is_none() && f.width() < 64 => {
+                            format!("0x{:x}", (v.offset as u64) & ((1u64 << f.width()) - 1))
+                        }
                         _ => hex_signed(v.offset),
                     };
                     parts.push(o);
@@ -282,7 +286,8 @@ impl Arch {
                 }
             }
             (OpSpec::Ext(ExtSpec::SbSet { .. }), Operand::Imm(v)) => {
-                let sbs: Vec<String> = (0..64).rev().filter(|b| (*v as u64) >> b & 1 != 0).map(|b| b.to_string()).collect();
+                let sbs: Vec<String> =
+                    (0..64).rev().filter(|b| (*v as u64) >> b & 1 != 0).map(|b| b.to_string()).collect();
                 let _ = write!(s, "{{{}}}", sbs.join(","));
             }
             (OpSpec::Ext(ExtSpec::SbReg { .. }), Operand::Imm(v)) => {

@@ -148,7 +148,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.op(imm(34, 13)).done(out);
     }
     // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
-    alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0).m(g("sign", 48, 1, &[(0, "U32"), (1, "")])).op(r(0)).op(r(8)).op(imm20()).done(out);
+    alu("BFE", ".i", "BFE", 0x3800)
+        .fix(49, 7, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(8))
+        .op(imm20())
+        .done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
     alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
     // FLO{.U32} Rd, Rb.
@@ -240,7 +246,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .lit("F32")
         .lit("F16")
         .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(20, 8), flag: Field::new(41, 1), suffix: ".H1", reuse: Some(1) }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(20, 8),
+            flag: Field::new(41, 1),
+            suffix: ".H1",
+            reuse: Some(1),
+        }))
         .done(out);
     // I2F.dst.src{.rnd} Rd{.CC}, -|Rb|: result F16/F32/F64 in 8..9, source size 10..11 (8 to
     // 64 bits), signed 13, rounding 39..40, -Rb 45, |Rb| 49, .CC 47; nvdisasm ignores 12, 48
@@ -417,7 +428,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
     // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
     let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
-    let a_h1 = || OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(8, 8), flag: Field::new(53, 1), suffix: ".H1", reuse: Some(0) });
+    let a_h1 = || {
+        OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(8, 8),
+            flag: Field::new(53, 1),
+            suffix: ".H1",
+            reuse: Some(0),
+        })
+    };
     form("XMAD.c", "XMAD", 7, 0x4e >> 1)
         .m(sign())
         .m(flag(55, "PSL"))
@@ -527,14 +545,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(neg_b)
         .done(out);
-    form("DMUL", "DMUL", 15, 0x5c80 >> 1)
-        .fix(28, 11, 0)
-        .fix(41, 7, 0)
-        .m(rnd())
-        .op(r(0))
-        .op(r(8))
-        .op(neg_b)
-        .done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd()).op(r(0)).op(r(8)).op(neg_b).done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
         .fix(28, 11, 0)
         .fix(43, 1, 0)

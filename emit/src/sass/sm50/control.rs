@@ -30,9 +30,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // 6..15 and 30..50 (written zero here). ptxas 11.8: 0xf0f0000000070002 `DEPBAR {1}`;
     // 0xf0f000002007003f `DEPBAR.LE SB0, 0x0, {5,4,3,2,1,0}` (bits flipped with nvdisasm).
     let sbset = || OpSpec::Ext(ExtSpec::SbSet { field: Field::new(0, 6) });
-    for (key, le, set) in
-        [("DEPBAR", false, false), ("DEPBAR.set", false, true), ("DEPBAR.LE", true, false), ("DEPBAR.LE.set", true, true)]
-    {
+    for (key, le, set) in [
+        ("DEPBAR", false, false),
+        ("DEPBAR.set", false, true),
+        ("DEPBAR.LE", true, false),
+        ("DEPBAR.LE.set", true, true),
+    ] {
         let f = form(key, "DEPBAR", 34, 0xf0f0000000070002_u64 >> 30).fix(6, 10, 0).fix(29, 1, le as u64);
         let f = if le {
             f.lit("LE").op(OpSpec::Ext(ExtSpec::SbReg { field: Field::new(26, 3), max: 5 })).op(imm(20, 6))

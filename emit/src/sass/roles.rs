@@ -74,7 +74,8 @@ const TWO_PRED_RESULTS: &[&str] = &[
 ];
 
 /// Mnemonics whose leading predicate result is followed by a register result.
-const PRED_THEN_REG: &[&str] = &["ATOM", "ATOMG", "LDG", "LD", "LOP3", "QSPC", "SHFL", "SUATOM", "SULD"];
+/// (sm_50 `LOP.AND.NZ P0, R3, ...` and `LEA P0, R4.CC, ...` too.)
+const PRED_THEN_REG: &[&str] = &["ATOM", "ATOMG", "LDG", "LD", "LEA", "LOP", "LOP3", "QSPC", "SHFL", "SUATOM", "SULD"];
 
 /// Width in registers of the data a modifier list names (`.64`, `.128`, `F64`, `F32x2`, ...).
 fn data_width(mnemonic: &str, mods: &[&str]) -> u8 {
@@ -244,7 +245,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
     if sm50 {
         let cc_suffix =
             ins.ops.iter().zip(form.ops.iter()).any(
-                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { .. })) if g.not),
+                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) if g.not),
             );
         if has("CC") || cc_suffix {
             r.writes.push(CC);

@@ -1,4 +1,4 @@
-//! sm_50 control: EXIT, BRA, NOP, MEMBAR, BAR.SYNC, DEPBAR. The condition-code test field (bits 0..4)
+//! sm_50 control: EXIT, BRA, SSY/PBK/SYNC/BRK, NOP, MEMBAR, BAR.SYNC, DEPBAR. The condition-code test field (bits 0..4)
 //! is fixed to `T` (always), as ptxas writes it.
 
 use super::*;
@@ -13,6 +13,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         form(key, key, 20, top).fix(0, 16, 0xf).fix(20, 2, 0).op(OpSpec::Target(Field::new(22, 22))).done(out);
     }
     form("SYNC", "SYNC", 44, 0xf0f800000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
+    // BRK pops a PBK target (ptxas 11.8: 0xe34000000007000f `BRK`).
+    form("BRK", "BRK", 44, 0xe34000000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
     form("RET", "RET", 44, 0xe32000000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
     form("NOP", "NOP", 44, 0x50b0000000070f00_u64 >> 20).fix(0, 16, 0x0f00).done(out);
     // MEMBAR.scope{.IVALLD}: scope 8..9, L1 invalidation 0..1.

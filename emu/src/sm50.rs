@@ -19,9 +19,11 @@ fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Res
 /// after a predicate result as in `LEA P0, R4.CC, ...`).
 fn writes_cc(c: &Ctx) -> bool {
     c.has("CC")
-        || c.form.ops.iter().enumerate().any(|(k, o)| {
-            matches!(o, OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) && c.suffix(k)
-        })
+        || c.form
+            .ops
+            .iter()
+            .enumerate()
+            .any(|(k, o)| matches!(o, OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) && c.suffix(k))
 }
 
 /// The slot of the register result: 1 when a predicate result comes first (sm_50 `LOP` and
@@ -34,12 +36,7 @@ fn rd_slot(c: &Ctx) -> usize {
 fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
     if writes_cc(c) {
         let r = sum as u32;
-        c.w.cc[l] = Cc {
-            carry: (sum >> 32 & 3) as u8,
-            zero: r == 0,
-            sign: (r as i32) < 0,
-            overflow: false,
-        };
+        c.w.cc[l] = Cc { carry: (sum >> 32 & 3) as u8, zero: r == 0, sign: (r as i32) < 0, overflow: false };
     }
 }
 
@@ -197,11 +194,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let (a, ctl, b) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
             let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
             let mask = if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
-            let r = if pos >= 32 {
-                b
-            } else {
-                (b & !(mask << pos)) | ((a & mask) << pos)
-            };
+            let r = if pos >= 32 { b } else { (b & !(mask << pos)) | ((a & mask) << pos) };
             c.set(0, l, r)
         })?,
         "I2I" => each(c, i2i)?,
@@ -438,10 +431,7 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods
-        .iter()
-        .any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS"))
-    {
+    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
         return Err(c.unsupported("conversion rounding mode"));
     }
     if writes_cc(c) {
@@ -480,11 +470,7 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let x = if neg { -x } else { x };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
-        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") {
-            raw as f32
-        } else {
-            x as f32
-        }) as u64,
+        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
         "F32" => {
             let v = match s {
                 "U64" => raw as f32,
@@ -492,11 +478,7 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
                 _ => x as f32,
             };
             // Toward zero: one step back when rounding went away from zero.
-            let v = if rz && v.is_finite() && (v as f64).abs() > x.abs() {
-                f32::from_bits(v.to_bits() - 1)
-            } else {
-                v
-            };
+            let v = if rz && v.is_finite() && (v as f64).abs() > x.abs() { f32::from_bits(v.to_bits() - 1) } else { v };
             crate::alu::f32_out(v) as u64
         }
         "F64" => crate::alu::f64_out(x),

@@ -38,9 +38,24 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
         OpSpec::Ext(ExtSpec::MemScaled { .. }) => {
             Operand::Mem(Mem { base: 4, offset: [0x10, -0x20][v], ..Mem::default() })
         }
-        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => {
-            Operand::CBank { bank: [0, 2][v] as u8, base: 255, offset: [0x140, 0x8][v] }
-        }
+        OpSpec::Ext(ExtSpec::CBankScaled { .. }) => Operand::CBank {
+            bank: [0, 2][v] as u8,
+            base: 255,
+            offset: [0x140, 0x8][v],
+            neg: false,
+            abs: false,
+            h1: false,
+        },
+        OpSpec::Ext(ExtSpec::CBankMod { neg, abs, h1, .. }) => Operand::CBank {
+            bank: [0, 2][v] as u8,
+            base: 255,
+            offset: [0x140, 0x8][v],
+            neg: v == 1 && neg.is_some(),
+            abs: v == 1 && abs.is_some(),
+            h1: v == 1 && h1.is_some(),
+        },
+        OpSpec::Ext(ExtSpec::SbSet { .. }) => Operand::Imm([0x2, 0x3f][v]),
+        OpSpec::Ext(ExtSpec::SbReg { max, .. }) => Operand::Imm([0, *max as i64][v]),
         OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
             let top = ((1u64 << field.width()) - 1) << shift;
             Operand::Mem(Mem { base: 255, offset: [0x10, top as i64][v], ..Mem::default() })

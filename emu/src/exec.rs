@@ -52,28 +52,20 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn unsupported(&self, why: impl Into<String>) -> EmuError {
-        EmuError::Unsupported {
-            at: self.at(),
-            text: self.text(),
-            why: why.into(),
-        }
+        EmuError::Unsupported { at: self.at(), text: self.text(), why: why.into() }
     }
 
     pub fn op(&self, k: usize) -> Result<Operand, EmuError> {
-        self.ins
-            .ops
-            .get(k)
-            .copied()
-            .ok_or_else(|| self.unsupported(format!("no operand {k}")))
+        self.ins.ops.get(k).copied().ok_or_else(|| self.unsupported(format!("no operand {k}")))
     }
 
     /// Whether operand slot `k` is an sm_50 suffixed register whose suffix (`.CC`, `.H1`) is
-    /// set.
+    /// set, or a constant with `.H1`.
     pub fn suffix(&self, k: usize) -> bool {
         matches!(
             (self.form.ops.get(k), self.ins.ops.get(k)),
             (Some(OpSpec::Ext(ExtSpec::Suffixed { .. })), Some(Operand::Reg(r))) if r.not
-        )
+        ) || matches!(self.ins.ops.get(k), Some(Operand::CBank { h1: true, .. }))
     }
 
     fn is_suffixed(&self, k: usize) -> bool {
@@ -86,7 +78,7 @@ impl<'a> Ctx<'a> {
             Operand::Reg(r) => self.w.reg(r.num, lane),
             Operand::UReg(r) => self.w.ureg(r.num),
             Operand::Imm(v) => v as u32,
-            Operand::CBank { bank, base, offset } => {
+            Operand::CBank { bank, base, offset, .. } => {
                 let off = offset.wrapping_add(self.w.reg(base, lane));
                 self.cload(bank, off, 4)? as u32
             }
@@ -107,7 +99,7 @@ impl<'a> Ctx<'a> {
             Operand::UReg(r) if r.num >= 63 => 0,
             Operand::UReg(r) => self.w.ureg(r.num) as u64 | (self.w.ureg(r.num + 1) as u64) << 32,
             Operand::Imm(v) => v as u64,
-            Operand::CBank { bank, base, offset } => {
+            Operand::CBank { bank, base, offset, .. } => {
                 let off = offset.wrapping_add(self.w.reg(base, lane));
                 self.cload(bank, off, 8)?
             }
@@ -120,6 +112,7 @@ impl<'a> Ctx<'a> {
     pub fn rmods(&self, k: usize) -> (bool, bool, bool) {
         match self.ins.ops.get(k) {
             Some(Operand::Reg(r) | Operand::UReg(r)) => (r.neg, r.abs, r.not && !self.is_suffixed(k)),
+            Some(Operand::CBank { neg, abs, .. }) => (*neg, *abs, false),
             _ => (false, false, false),
         }
     }
@@ -205,8 +198,7 @@ impl<'a> Ctx<'a> {
             Operand::Reg(r) if r.num == 255 => {}
             Operand::Reg(r) => {
                 for j in 0..n {
-                    self.w
-                        .set_reg(r.num.saturating_add(j).min(254), lane, (v >> (32 * j)) as u32);
+                    self.w.set_reg(r.num.saturating_add(j).min(254), lane, (v >> (32 * j)) as u32);
                 }
             }
             Operand::UReg(r) if r.num >= 63 => {}
@@ -244,11 +236,7 @@ impl<'a> Ctx<'a> {
 
     /// Loads `size` bytes from constant bank `bank` at `off` (zeros past the bank's end).
     pub fn cload(&self, bank: u8, off: u32, size: u32) -> Result<u64, EmuError> {
-        let b: &[u8] = if bank == 0 {
-            self.bank0
-        } else {
-            self.k.banks.get(&bank).map_or(&[], |v| v.as_slice())
-        };
+        let b: &[u8] = if bank == 0 { self.bank0 } else { self.k.banks.get(&bank).map_or(&[], |v| v.as_slice()) };
         if off >= 0x10000 {
             return Err(EmuError::Fault {
                 at: self.at(),
@@ -284,29 +272,17 @@ impl<'a> Ctx<'a> {
             }
             s => (s, addr),
         };
-        self.mem
-            .place(space, addr, size, self.w.block, self.thread(lane))
-            .map_err(|bad| {
-                let thread = self.w.thread_name(lane);
-                match bad {
-                    Bad::OutOfBounds => EmuError::Fault {
-                        at: self.at(),
-                        text: self.text(),
-                        space: space.name(),
-                        addr,
-                        size,
-                        thread,
-                    },
-                    Bad::Misaligned => EmuError::Misaligned {
-                        at: self.at(),
-                        text: self.text(),
-                        space: space.name(),
-                        addr,
-                        size,
-                        thread,
-                    },
+        self.mem.place(space, addr, size, self.w.block, self.thread(lane)).map_err(|bad| {
+            let thread = self.w.thread_name(lane);
+            match bad {
+                Bad::OutOfBounds => {
+                    EmuError::Fault { at: self.at(), text: self.text(), space: space.name(), addr, size, thread }
                 }
-            })
+                Bad::Misaligned => {
+                    EmuError::Misaligned { at: self.at(), text: self.text(), space: space.name(), addr, size, thread }
+                }
+            }
+        })
     }
 }
 

@@ -6,7 +6,7 @@ use crate::exec::{lanes, Ctx};
 use crate::sm90::{self, pick};
 use crate::warp::Cc;
 use crate::EmuError;
-use atomc_emit::sass::Operand;
+use atomc_emit::sass::{ExtSpec, OpSpec, Operand};
 
 fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Result<(), EmuError> {
     for lane in lanes(c.exec) {
@@ -15,16 +15,28 @@ fn each(c: &mut Ctx, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Res
     Ok(())
 }
 
+/// Whether the instruction writes the condition code: a `.CC` destination (slot 0, or slot 1
+/// after a predicate result as in `LEA P0, R4.CC, ...`).
+fn writes_cc(c: &Ctx) -> bool {
+    c.has("CC")
+        || c.form
+            .ops
+            .iter()
+            .enumerate()
+            .any(|(k, o)| matches!(o, OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) && c.suffix(k))
+}
+
+/// The slot of the register result: 1 when a predicate result comes first (sm_50 `LOP` and
+/// `LEA` print `P0, Rd, ...`), else 0.
+fn rd_slot(c: &Ctx) -> usize {
+    matches!(c.form.ops.first(), Some(OpSpec::Pred(_))) as usize
+}
+
 /// Writes the condition code of a 33-bit sum when the destination carries `.CC`.
 fn put_cc(c: &mut Ctx, l: usize, sum: u64) {
-    if c.suffix(0) || c.has("CC") {
+    if writes_cc(c) {
         let r = sum as u32;
-        c.w.cc[l] = Cc {
-            carry: (sum >> 32 & 3) as u8,
-            zero: r == 0,
-            sign: (r as i32) < 0,
-            overflow: false,
-        };
+        c.w.cc[l] = Cc { carry: (sum >> 32 & 3) as u8, zero: r == 0, sign: (r as i32) < 0, overflow: false };
     }
 }
 
@@ -49,11 +61,18 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let v = c.raw(1, l)?;
             c.set(0, l, v)
         })?,
+        // `.PO` adds one (a + b + 1); `-a` / `-b` negate either source.
         "IADD" | "IADD32I" => each(c, |c, l| {
+            if c.has("SAT") {
+                return Err(c.unsupported("IADD.SAT"));
+            }
             let x = c.has("X");
             let mut sum = addend(c, 1, l, x)? + addend(c, 2, l, x)?;
             if x {
                 sum += c.w.cc[l].carry as u64;
+            }
+            if c.has("PO") {
+                sum += 1;
             }
             put_cc(c, l, sum);
             c.set(0, l, sum as u32)
@@ -101,15 +120,29 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             };
             c.set(0, l, r)
         })?,
+        // `LOP.op.test Pd, Rd, a, b`: Pd = F, T, r == 0 (`.Z`) or r != 0 (`.NZ`).
         "LOP" | "LOP32I" => each(c, |c, l| {
-            let (a, b) = (c.int(1, l)?, c.int(2, l)?);
+            let d = rd_slot(c);
+            if c.has("X") || writes_cc(c) {
+                return Err(c.unsupported("LOP.X / LOP with .CC"));
+            }
+            let (a, b) = (c.int(d + 1, l)?, c.int(d + 2, l)?);
             let r = match pick(c, &["AND", "OR", "XOR", "PASS_B"]) {
                 Some("AND") => a & b,
                 Some("OR") => a | b,
                 Some("XOR") => a ^ b,
                 _ => b,
             };
-            c.set(0, l, r)
+            if d == 1 {
+                let p = match pick(c, &["T", "Z", "NZ"]) {
+                    Some("T") => true,
+                    Some("Z") => r == 0,
+                    Some("NZ") => r != 0,
+                    _ => false,
+                };
+                c.set_pred(0, l, p)?;
+            }
+            c.set(d, l, r)
         })?,
         "LOP3" => each(c, |c, l| {
             let (a, b, x) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
@@ -118,6 +151,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         })?,
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,
+        "ISET" => each(c, iset)?,
         "IMNMX" => each(c, |c, l| {
             let (a, b) = (c.raw(1, l)?, c.raw(2, l)?);
             let min = c.pred(3, l)?;
@@ -160,14 +194,10 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let (a, ctl, b) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
             let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
             let mask = if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
-            let r = if pos >= 32 {
-                b
-            } else {
-                (b & !(mask << pos)) | ((a & mask) << pos)
-            };
+            let r = if pos >= 32 { b } else { (b & !(mask << pos)) | ((a & mask) << pos) };
             c.set(0, l, r)
         })?,
-        "I2I" => each(c, convert)?,
+        "I2I" => each(c, i2i)?,
         "LEA" => each(c, |c, l| {
             if c.has("HI") {
                 // LEA.HI.X Rd, Ra, b, Rc, s: the high word of {Rc, Ra} << s, plus b and the carry.
@@ -178,10 +208,19 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
                 put_cc(c, l, sum);
                 c.set(0, l, sum as u32)
             } else {
-                let (a, b, s) = (c.raw(1, l)? as u64, c.raw(2, l)? as u64, c.raw(3, l)? & 31);
-                let sum = ((a << s) & 0xffff_ffff) + b;
+                // `LEA{.X} {Pd,} Rd{.CC}, -a, b{, s}`: (a << s) + b (+ the carry with .X).
+                let d = rd_slot(c);
+                if d == 1 && !matches!(c.op(0)?, Operand::Pred(p) if p.num == 7) {
+                    return Err(c.unsupported("LEA predicate result"));
+                }
+                let x = c.has("X");
+                let s = if c.ins.ops.len() > d + 3 { c.raw(d + 3, l)? & 31 } else { 0 };
+                let a = addend(c, d + 1, l, x)? & 0xffff_ffff;
+                let b = c.raw(d + 2, l)? as u64;
+                let carry = if x { c.w.cc[l].carry as u64 } else { 0 };
+                let sum = ((a << s) & 0xffff_ffff) + b + carry;
                 put_cc(c, l, sum);
-                c.set(0, l, sum as u32)
+                c.set(d, l, sum as u32)
             }
         })?,
         "DMNMX" => each(c, |c, l| {
@@ -219,23 +258,35 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
 /// b's low half into the result's high half (maxas's description, which the 32-bit product
 /// sequence `XMAD; XMAD.MRG; XMAD.PSL.CBCC` of ptxas 11.8 depends on).
 fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.has("CSFU") || c.mods.iter().any(|m| m.starts_with('S')) {
+    if c.has("CSFU") {
         return Err(c.unsupported("XMAD variant"));
     }
-    let half = |c: &Ctx, k: usize| -> Result<u32, EmuError> {
+    // `.S16.U16` / `.U16.S16` / `.S16.S16`: which 16-bit factor is signed.
+    let sign = c
+        .form
+        .mods
+        .iter()
+        .zip(&c.ins.mods)
+        .find(|(g, _)| g.name == "sign")
+        .and_then(|(g, &v)| g.spelling(v))
+        .unwrap_or("");
+    let (a_signed, b_signed) = (sign.starts_with("S16"), sign.ends_with(".S16"));
+    let half = |c: &Ctx, k: usize, signed: bool| -> Result<u32, EmuError> {
         let v = c.raw(k, l)?;
-        Ok(
-            if c.suffix(k) || matches!(c.op(k)?, Operand::Reg(r) if r.not && c.suffix(k)) {
-                v >> 16
-            } else {
-                v & 0xffff
-            },
-        )
+        let h = if c.suffix(k) { v >> 16 } else { v & 0xffff };
+        Ok(if signed { h as u16 as i16 as i32 as u32 } else { h })
     };
-    let a = half(c, 1)?;
+    let a = half(c, 1, a_signed)?;
     let b = match c.op(2)? {
-        Operand::Imm(_) => c.raw(2, l)? & 0xffff,
-        _ => half(c, 2)?,
+        Operand::Imm(_) => {
+            let v = c.raw(2, l)? & 0xffff;
+            if b_signed {
+                v as u16 as i16 as i32 as u32
+            } else {
+                v
+            }
+        }
+        _ => half(c, 2, b_signed)?,
     };
     let breg = c.raw(2, l)?;
     let mut p = a.wrapping_mul(b);
@@ -250,7 +301,10 @@ fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     } else if c.has("CBCC") {
         x = x.wrapping_add(breg << 16);
     }
-    let sum = p as u64 + x as u64;
+    let mut sum = p as u64 + x as u64;
+    if c.has("X") {
+        sum += c.w.cc[l].carry as u64;
+    }
     put_cc(c, l, sum);
     let mut r = sum as u32;
     if c.has("MRG") {
@@ -262,11 +316,35 @@ fn xmad(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
 /// `ISETP.cmp[.U32][.X].bop p0, p1, a, b, pc`; `.X` extends a compare of low words whose
 /// `a - b` set the condition code (`IADD RZ.CC, lo_a, -lo_b`).
 fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    let (r, bo, pc) = int_compare(c, l, 2)?;
+    c.set_pred(0, l, crate::alu::bop(bo, r, pc).unwrap_or(false))?;
+    c.set_pred(1, l, crate::alu::bop(bo, !r, pc).unwrap_or(false))
+}
+
+/// `ISET{.BF}.cmp[.U32][.X].bop Rd, a, b, pc`: ISETP's test written as 0xffffffff / 0, or
+/// 1.0 / 0.0 with `.BF`.
+fn iset(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if writes_cc(c) {
+        return Err(c.unsupported("ISET with .CC"));
+    }
+    let (r, bo, pc) = int_compare(c, l, 1)?;
+    let t = crate::alu::bop(bo, r, pc).unwrap_or(false);
+    let v = match (t, c.has("BF")) {
+        (false, _) => 0,
+        (true, true) => 1.0f32.to_bits(),
+        (true, false) => u32::MAX,
+    };
+    c.set(0, l, v)
+}
+
+/// The compare of `ISETP` / `ISET` on sources `k`, `k + 1` (predicate `k + 2`): the result
+/// before the boolean op, the op, and the predicate it combines with.
+fn int_compare(c: &Ctx, l: usize, k: usize) -> Result<(bool, &'static str, bool), EmuError> {
     let cmp = pick(c, &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"]).unwrap_or("F");
     let bo = pick(c, &["AND", "OR", "XOR"]).unwrap_or("AND");
     let signed = !c.has("U32");
-    let (a, b) = (c.raw(2, l)?, c.raw(3, l)?);
-    let pc = c.pred(4, l)?;
+    let (a, b) = (c.raw(k, l)?, c.raw(k + 1, l)?);
+    let pc = c.pred(k + 2, l)?;
     let r = if c.has("X") {
         let cc = c.w.cc[l];
         let hi = crate::alu::icmp(cmp, a as u64, b as u64, signed, 32).unwrap_or(false);
@@ -289,8 +367,45 @@ fn isetp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     } else {
         crate::alu::icmp(cmp, a as u64, b as u64, signed, 32).unwrap_or(false)
     };
-    c.set_pred(0, l, crate::alu::bop(bo, r, pc).unwrap_or(false))?;
-    c.set_pred(1, l, crate::alu::bop(bo, !r, pc).unwrap_or(false))
+    Ok((r, bo, pc))
+}
+
+/// `I2I.dst.src{.SAT} Rd, -|b|`: the source sign- or zero-extended from its size, `|x|` and
+/// `-x` applied, then clamped to the result type (`.SAT`) or wrapped to its size, and the
+/// result sign- or zero-extended to 32 bits.
+fn i2i(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if writes_cc(c) {
+        return Err(c.unsupported("I2I with .CC"));
+    }
+    let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
+    let bits = |t: &str| t[1..].parse::<u32>().ok().filter(|b| [8, 16, 32].contains(b));
+    let (Some(db), Some(sb)) = (bits(d), bits(s)) else {
+        return Err(c.unsupported("I2I types"));
+    };
+    let raw = c.raw(1, l)? as u64;
+    let ext = |v: u64, b: u32, signed: bool| -> i64 {
+        let v = v & ((1u64 << b) - 1);
+        if signed && v >> (b - 1) & 1 != 0 {
+            v as i64 - (1i64 << b)
+        } else {
+            v as i64
+        }
+    };
+    let mut v = ext(raw, sb, s.starts_with('S'));
+    let (neg, abs, _) = c.rmods(1);
+    if abs {
+        v = v.abs();
+    }
+    if neg {
+        v = -v;
+    }
+    let dsigned = d.starts_with('S');
+    if c.has("SAT") {
+        let (lo, hi) = if dsigned { (-(1i64 << (db - 1)), (1i64 << (db - 1)) - 1) } else { (0, (1i64 << db) - 1) };
+        v = v.clamp(lo, hi);
+    }
+    let out = ext(v as u64, db, dsigned);
+    c.set(0, l, out as u32)
 }
 
 /// The numeric types a conversion's modifiers name: (result, source). nvdisasm leaves out the
@@ -316,13 +431,22 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods
-        .iter()
-        .any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS"))
-    {
+    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
         return Err(c.unsupported("conversion rounding mode"));
     }
+    if writes_cc(c) {
+        return Err(c.unsupported("conversion with .CC"));
+    }
     let (d, s) = conv_types(c).ok_or_else(|| c.unsupported("conversion types"))?;
+    // `.RZ` (sm_50 I2F / F2F) toward zero: only where it can matter, to F32.
+    let rz = c.form.mnemonic != "F2I" && c.has("RZ");
+    if rz && d != "F32" && !(d == "F64" && !s.ends_with("64")) {
+        return Err(c.unsupported("conversion rounding mode"));
+    }
+    let (neg, abs, _) = c.rmods(1);
+    if (neg || abs) && !s.starts_with('F') && s.ends_with("64") {
+        return Err(c.unsupported("negated 64-bit integer conversion source"));
+    }
     let wide_src = s.ends_with("64");
     let raw = if wide_src { c.raw64(1, l)? } else { c.raw(1, l)? as u64 };
     // sm_50 `F2F.F32.F16 Rd, Rb.H1` converts the high half.
@@ -342,19 +466,19 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
         "S64" => raw as i64 as f64,
         _ => return Err(c.unsupported("conversion source type")),
     };
+    let x = if abs { x.abs() } else { x };
+    let x = if neg { -x } else { x };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
-        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") {
-            raw as f32
-        } else {
-            x as f32
-        }) as u64,
+        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
         "F32" => {
             let v = match s {
                 "U64" => raw as f32,
                 "S64" => raw as i64 as f32,
                 _ => x as f32,
             };
+            // Toward zero: one step back when rounding went away from zero.
+            let v = if rz && v.is_finite() && (v as f64).abs() > x.abs() { f32::from_bits(v.to_bits() - 1) } else { v };
             crate::alu::f32_out(v) as u64
         }
         "F64" => crate::alu::f64_out(x),

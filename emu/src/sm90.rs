@@ -216,7 +216,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
 
 /// `LDC` / `ULDC`: a constant of the size the modifiers name.
 pub fn ldc(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    let Operand::CBank { bank, base, offset } = c.op(1)? else {
+    let Operand::CBank { bank, base, offset, .. } = c.op(1)? else {
         return Err(c.unsupported("no constant operand"));
     };
     let off = offset.wrapping_add(c.w.reg(base, l));

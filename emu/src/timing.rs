@@ -20,7 +20,7 @@
 use atomc_emit::sass::hazard;
 use atomc_emit::sass::latency::{Pipe, Reader, Timing};
 use atomc_emit::sass::roles::{self, is_pred_loc, Loc, Roles};
-use atomc_emit::sass::{Arch, Instr, Sched};
+use atomc_emit::sass::{Arch, ExtSpec, Instr, OpSpec, Operand, Sched};
 use smallvec::SmallVec;
 use std::collections::{HashMap, HashSet};
 
@@ -31,6 +31,9 @@ pub struct SlotInfo {
     pub pipe: Pipe,
     pub reader: Reader,
     pub unit: &'static str,
+    /// Scoreboards an sm_50 `DEPBAR` waits on: its set `{5,1}` and, for `.LE SBn, count`, SBn
+    /// (taken as a full wait whatever the count: ptxas's code waits on what it reads next).
+    pub depbar: u8,
 }
 
 impl SlotInfo {
@@ -39,7 +42,19 @@ impl SlotInfo {
         let roles = roles::roles(arch, ins);
         let mnemonic = arch.forms[ins.form as usize].mnemonic;
         let opcode = arch.opcode_text(ins);
+        let form = &arch.forms[ins.form as usize];
+        let mut depbar = 0u8;
+        if mnemonic == "DEPBAR" {
+            for (spec, op) in form.ops.iter().zip(&ins.ops) {
+                match (spec, op) {
+                    (OpSpec::Ext(ExtSpec::SbSet { .. }), Operand::Imm(m)) => depbar |= *m as u8 & 0x3f,
+                    (OpSpec::Ext(ExtSpec::SbReg { .. }), Operand::Imm(n)) if *n < 6 => depbar |= 1 << *n,
+                    _ => {}
+                }
+            }
+        }
         SlotInfo {
+            depbar,
             variable: ins.sched.wr_sb != 7 || hazard::variable_result(t, mnemonic),
             pipe: t.pipe(&opcode),
             reader: t.reader(mnemonic, roles.memory),
@@ -118,10 +133,12 @@ impl WarpTiming {
         cycle: u64,
     ) -> Result<(), Found> {
         for sb in 0..6u8 {
-            if sched.wait & (1 << sb) == 0 {
+            if (sched.wait | info.depbar) & (1 << sb) == 0 {
                 continue;
             }
-            if let Some((set, p, m)) = self.sb_set[sb as usize] {
+            // `DEPBAR` itself waits until the scoreboard is released: no 2-cycle rule.
+            let early_ok = sched.wait & (1 << sb) == 0;
+            if let (Some((set, p, m)), false) = (self.sb_set[sb as usize], early_ok) {
                 // A set by another divergent path of the warp is not this path's producer (the
                 // switch between paths takes longer than the scoreboard's update).
                 if m & group != 0 && cycle < set + 2 {

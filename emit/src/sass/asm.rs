@@ -142,7 +142,8 @@ impl Arch {
                     body = body[1..body.len() - 1].to_string();
                 }
                 let (prefix, zero) = if uniform { ("UR", self.urz) } else { ("R", self.rz) };
-                r.num = parse_reg_num(&body, prefix, zero).ok_or_else(|| bad(if uniform { "a uniform register" } else { "a register" }))?;
+                r.num = parse_reg_num(&body, prefix, zero)
+                    .ok_or_else(|| bad(if uniform { "a uniform register" } else { "a register" }))?;
                 Ok(if uniform { Operand::UReg(r) } else { Operand::Reg(r) })
             }
             OpSpec::Pred(_) => parse_pred(t, "P").map(Operand::Pred).ok_or_else(|| bad("a predicate")),
@@ -153,7 +154,8 @@ impl Arch {
                         return Err(bad("a hex immediate"));
                     }
                     let v = parse_num(t).ok_or_else(|| bad("a hex immediate"))?;
-                    let ok = if i.kind == ImmKind::Hex { i.field.fits_unsigned(v as u64) } else { i.field.fits_signed(v) };
+                    let ok =
+                        if i.kind == ImmKind::Hex { i.field.fits_unsigned(v as u64) } else { i.field.fits_signed(v) };
                     if !ok {
                         return Err((col, format!("immediate `{}` does not fit in {} bits", t, i.field.width())));
                     }
@@ -192,9 +194,13 @@ impl Arch {
             },
             OpSpec::CBank(c) => {
                 let rest = t.strip_prefix("c[").ok_or_else(|| bad("a constant `c[..][..]`"))?;
+                // nvdisasm writes some sm_50 constants as `c[0x0] [0x150]`.
+                let rest = &rest.replacen("] [", "][", 1);
                 let (bank, rest) = rest.split_once("][").ok_or_else(|| bad("a constant `c[..][..]`"))?;
                 let inner = rest.strip_suffix(']').ok_or_else(|| bad("a constant `c[..][..]`"))?;
-                let bank = parse_num(bank).filter(|v| (0..256).contains(v)).ok_or_else(|| bad("a constant bank number"))? as u8;
+                let bank = parse_num(bank)
+                    .filter(|v| (0..256).contains(v))
+                    .ok_or_else(|| bad("a constant bank number"))? as u8;
                 let mut base = self.rz;
                 let mut offset: i64 = 0;
                 for part in inner.split('+') {
@@ -210,7 +216,7 @@ impl Arch {
                 if offset < 0 || !c.offset.fits_unsigned(offset as u64) {
                     return Err((col, format!("constant offset `{}` out of range", inner)));
                 }
-                Ok(Operand::CBank { bank, base, offset: offset as u32 })
+                Ok(Operand::CBank { bank, base, offset: offset as u32, neg: false, abs: false, h1: false })
             }
             OpSpec::Mem(m) => {
                 let mut rest = t;
@@ -221,9 +227,14 @@ impl Arch {
                     rest = r2;
                 }
                 if desc.is_some() != m.desc.is_some() {
-                    return Err(bad(if m.desc.is_some() { "a `desc[..]` address" } else { "an address without `desc`" }));
+                    return Err(bad(if m.desc.is_some() {
+                        "a `desc[..]` address"
+                    } else {
+                        "an address without `desc`"
+                    }));
                 }
-                let inner = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
+                let inner =
+                    rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
                 let mut v = Mem { width: m.width, desc, ..Mem::default() };
                 let mut saw_base = false;
                 for part in inner.split('+') {
@@ -300,8 +311,12 @@ impl Arch {
                     super::bits::Field::new(p.0, p.1 + sh)
                 };
                 let wide = match *e {
-                    ExtSpec::MemScaled { spec, .. } => OpSpec::Mem(super::form::MemSpec { offset: spec.offset.map(widen), ..spec }),
-                    ExtSpec::CBankScaled { spec, .. } => OpSpec::CBank(super::form::CBankSpec { offset: widen(spec.offset), ..spec }),
+                    ExtSpec::MemScaled { spec, .. } => {
+                        OpSpec::Mem(super::form::MemSpec { offset: spec.offset.map(widen), ..spec })
+                    }
+                    ExtSpec::CBankScaled { spec, .. } => {
+                        OpSpec::CBank(super::form::CBankSpec { offset: widen(spec.offset), ..spec })
+                    }
                     _ => unreachable!("matched above"),
                 };
                 let v = self.parse_operand(&wide, t, col, addr, reuse)?;
@@ -315,9 +330,62 @@ impl Arch {
                 }
                 Ok(v)
             }
+            OpSpec::Ext(e @ ExtSpec::CBankMod { spec, .. }) => {
+                // `-|c[..] [..].H1|` as nvdisasm writes it (`.H1` after the bars is read too).
+                let mut body = t;
+                let mut h1 = body.ends_with(".H1");
+                if h1 {
+                    body = &body[..body.len() - 3];
+                }
+                let neg = body.starts_with('-');
+                if neg {
+                    body = &body[1..];
+                }
+                let abs = body.len() >= 2 && body.starts_with('|') && body.ends_with('|');
+                if abs {
+                    body = &body[1..body.len() - 1];
+                }
+                if !h1 && body.ends_with(".H1") {
+                    h1 = true;
+                    body = &body[..body.len() - 3];
+                }
+                let scaled = OpSpec::Ext(ExtSpec::CBankScaled { spec: *spec, shift: e.shift() });
+                match self.parse_operand(&scaled, body, col, addr, reuse)? {
+                    Operand::CBank { bank, base, offset, .. } => {
+                        Ok(Operand::CBank { bank, base, offset, neg, abs, h1 })
+                    }
+                    other => Ok(other),
+                }
+            }
+            OpSpec::Ext(ExtSpec::SbSet { .. }) => {
+                let inner = t
+                    .strip_prefix('{')
+                    .and_then(|r| r.strip_suffix('}'))
+                    .ok_or_else(|| bad("a scoreboard set `{..}`"))?;
+                let mut mask = 0i64;
+                for part in inner.split(',') {
+                    let n: u32 = part.trim().parse().map_err(|_| bad("a scoreboard set `{..}`"))?;
+                    if n >= 6 {
+                        return Err(bad("scoreboards 0..5"));
+                    }
+                    mask |= 1 << n;
+                }
+                Ok(Operand::Imm(mask))
+            }
+            OpSpec::Ext(ExtSpec::SbReg { max, .. }) => t
+                .strip_prefix("SB")
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| n <= max)
+                .map(|n| Operand::Imm(n as i64))
+                .ok_or_else(|| bad("a scoreboard `SBn`")),
             OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
-                let inner = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
-                let off = if inner == "RZ" { 0 } else { parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))? };
+                let inner =
+                    t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
+                let off = if inner == "RZ" {
+                    0
+                } else {
+                    parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))?
+                };
                 let unit = 1i64 << shift;
                 if off < 0 || off % unit != 0 || !field.fits_unsigned((off / unit) as u64) {
                     return Err((col, format!("absolute address `{}` out of range for this form", inner)));
@@ -328,9 +396,10 @@ impl Arch {
                 "RZ" => Ok(Operand::rz()),
                 _ => Err(bad("RZ")),
             },
-            OpSpec::Ext(ExtSpec::Implied { .. }) => {
-                parse_reg_num(t, "R", self.rz).filter(|&n| n != self.rz).map(Operand::r).ok_or_else(|| bad("a register other than RZ"))
-            }
+            OpSpec::Ext(ExtSpec::Implied { .. }) => parse_reg_num(t, "R", self.rz)
+                .filter(|&n| n != self.rz)
+                .map(Operand::r)
+                .ok_or_else(|| bad("a register other than RZ")),
             OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }) => {
                 let body = take_reuse(t, *slot)?;
                 let (body, flag) = match body.strip_suffix(suffix) {
@@ -370,14 +439,21 @@ impl Arch {
                 last = format!("modifiers of `{}` fit no form of {}", opcode, toks[0]);
                 continue;
             };
-            let ins = Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
+            let ins =
+                Instr { form: fi, guard: Pred::PT, mods, ops: ops.iter().copied().collect(), sched: Sched::default() };
             match self.encode_word(&ins) {
                 // An alias is how nvdisasm prints some operand values; the base spelling
                 // encodes the same word, so it is accepted too (a wrong alias is not).
                 Ok(_) if alias_tok.is_none() || form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => {
                     return Ok(ins)
                 }
-                Ok(_) => last = format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)),
+                Ok(_) => {
+                    last = format!(
+                        "`{}` does not match its operands (nvdisasm would print {})",
+                        opcode,
+                        self.opcode_text(&ins)
+                    )
+                }
                 Err(e) => last = e.to_string(),
             }
         }
@@ -465,7 +541,8 @@ impl Arch {
             let end = line[pos..stmt_end].find(char::is_whitespace).map(|i| i + pos).unwrap_or(stmt_end);
             let g = &line[pos + 1..end];
             let uni = g.trim_start_matches('!').starts_with("UP");
-            guard = parse_pred(g, if uni { "UP" } else { "P" }).ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
+            guard = parse_pred(g, if uni { "UP" } else { "P" })
+                .ok_or_else(|| err(pos, format!("bad guard `{}`", &line[pos..end])))?;
             guard_uniform = Some(uni);
             pos = end;
             skip_ws(&mut pos);
@@ -473,13 +550,19 @@ impl Arch {
         let op_end = line[pos..stmt_end].find(char::is_whitespace).map(|i| i + pos).unwrap_or(stmt_end);
         let opcode = &line[pos..op_end];
         let opcode_col = pos;
-        // Operands, split at commas, with their columns.
+        // Operands, split at commas outside braces (`DEPBAR {5,1}`), with their columns.
         let mut operands: Vec<(usize, &str)> = Vec::new();
         let body = &line[op_end..stmt_end];
         if !body.trim().is_empty() {
             let mut start = op_end;
+            let mut depth = 0i32;
             for (i, ch) in body.char_indices() {
-                if ch == ',' {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if ch == ',' && depth == 0 {
                     operands.push((start, &line[start..op_end + i]));
                     start = op_end + i + 1;
                 }
@@ -511,8 +594,9 @@ impl Arch {
             };
             let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
             // Predicates nvdisasm hides when PT may be left out; a partial list fills the first ones.
-            let hideable: Vec<usize> =
-                (0..form.ops.len()).filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt)).collect();
+            let hideable: Vec<usize> = (0..form.ops.len())
+                .filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
+                .collect();
             let mut operands = operands.clone();
             if operands.len() < form.ops.len() && form.ops.len() - operands.len() <= hideable.len() {
                 let k = form.ops.len() - operands.len();
@@ -522,7 +606,10 @@ impl Arch {
                 }
             }
             if form.ops.len() != operands.len() {
-                let e = (opcode_col, format!("`{}` takes {} operands here, found {}", opcode, form.ops.len(), operands.len()));
+                let e = (
+                    opcode_col,
+                    format!("`{}` takes {} operands here, found {}", opcode, form.ops.len(), operands.len()),
+                );
                 if best.as_ref().map(|b| b.0 == 0).unwrap_or(true) {
                     best = Some((0, e));
                 }
@@ -547,14 +634,30 @@ impl Arch {
                     let ins = Instr { form: fi, guard, mods, ops, sched: s };
                     let want = form.alias.and_then(|f| f(&ins.mods, &ins.ops));
                     if alias_tok.is_some() && want != alias_tok {
-                        let e = (opcode_col, format!("`{}` does not match its operands (nvdisasm would print {})", opcode, self.opcode_text(&ins)));
+                        let e = (
+                            opcode_col,
+                            format!(
+                                "`{}` does not match its operands (nvdisasm would print {})",
+                                opcode,
+                                self.opcode_text(&ins)
+                            ),
+                        );
                         if best.as_ref().map(|b| form.ops.len() >= b.0).unwrap_or(true) {
                             best = Some((form.ops.len(), e));
                         }
                         continue;
                     }
-                    self.encode_word(&ins).map_err(|e| err(opcode_col, e.to_string()))?;
-                    return Ok(Some(ins));
+                    // A field out of range or a modifier this form lacks (`-Ra` where only
+                    // the second source negates) may fit a later form of the mnemonic.
+                    match self.encode_word(&ins) {
+                        Ok(_) => return Ok(Some(ins)),
+                        Err(e) => {
+                            let n = form.ops.len() + 1;
+                            if best.as_ref().map(|b| n > b.0).unwrap_or(true) {
+                                best = Some((n, (opcode_col, e.to_string())));
+                            }
+                        }
+                    }
                 }
                 Some((n, e)) => {
                     if best.as_ref().map(|b| n >= b.0).unwrap_or(true) {
@@ -563,7 +666,8 @@ impl Arch {
                 }
             }
         }
-        let (col, msg) = best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
+        let (col, msg) =
+            best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
         Err(err(col, msg))
     }
 }

@@ -22,7 +22,13 @@ fn put_s(word: &mut u128, f: Field, v: i64, what: &'static str, key: &'static st
     Ok(())
 }
 
-fn put_flag(word: &mut u128, f: Option<Field>, on: bool, what: &'static str, key: &'static str) -> Result<(), EncodeError> {
+fn put_flag(
+    word: &mut u128,
+    f: Option<Field>,
+    on: bool,
+    what: &'static str,
+    key: &'static str,
+) -> Result<(), EncodeError> {
     match f {
         Some(f) => f.set(word, on as u64),
         None if on => return Err(EncodeError::Unsupported { form: key, what }),
@@ -76,7 +82,14 @@ impl Arch {
         Ok(w)
     }
 
-    fn encode_operand(&self, w: &mut u128, key: &'static str, slot: usize, spec: &OpSpec, op: &Operand) -> Result<(), EncodeError> {
+    fn encode_operand(
+        &self,
+        w: &mut u128,
+        key: &'static str,
+        slot: usize,
+        spec: &OpSpec,
+        op: &Operand,
+    ) -> Result<(), EncodeError> {
         let mismatch = || EncodeError::OperandKind { form: key, slot };
         match (spec, op) {
             (OpSpec::Reg(r), Operand::Reg(v)) | (OpSpec::UReg(r), Operand::UReg(v)) => {
@@ -100,7 +113,10 @@ impl Arch {
                 }
                 i.field.set(w, *v as u64);
             }
-            (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {
+            (OpSpec::CBank(c), Operand::CBank { bank, base, offset, neg, abs, h1 }) => {
+                put_flag(w, None, *neg, "constant negation", key)?;
+                put_flag(w, None, *abs, "constant absolute value", key)?;
+                put_flag(w, None, *h1, "constant half selector", key)?;
                 put_u(w, c.bank, *bank as u64, "constant bank", key)?;
                 put_u(w, c.offset, *offset as u64, "constant offset", key)?;
                 match c.base {
@@ -126,7 +142,9 @@ impl Arch {
                 }
                 match m.offset {
                     Some(f) => put_s(w, f, v.offset, "address offset", key)?,
-                    None if v.offset != 0 => return Err(EncodeError::OutOfRange { form: key, what: "address offset", value: v.offset }),
+                    None if v.offset != 0 => {
+                        return Err(EncodeError::OutOfRange { form: key, what: "address offset", value: v.offset })
+                    }
                     None => {}
                 }
                 match m.scale {
@@ -149,6 +167,36 @@ impl Arch {
                 put_u(w, *field, v.num as u64, "register", key)?;
                 flag.set(w, v.not as u64);
             }
+            (
+                OpSpec::Ext(e @ ExtSpec::CBankMod { neg, abs, h1, .. }),
+                Operand::CBank { bank, base, offset, neg: n, abs: a, h1: h },
+            ) => {
+                put_flag(w, *neg, *n, "constant negation", key)?;
+                put_flag(w, *abs, *a, "constant absolute value", key)?;
+                put_flag(w, *h1, *h, "constant half selector", key)?;
+                let plain =
+                    Operand::CBank { bank: *bank, base: *base, offset: *offset, neg: false, abs: false, h1: false };
+                let scaled = ExtSpec::CBankScaled {
+                    spec: match e.plain() {
+                        Some(OpSpec::CBank(c)) => c,
+                        _ => return Err(mismatch()),
+                    },
+                    shift: e.shift(),
+                };
+                self.encode_operand(w, key, slot, &OpSpec::Ext(scaled), &plain)?;
+            }
+            (OpSpec::Ext(ExtSpec::SbSet { field }), Operand::Imm(v)) => {
+                if *v == 0 {
+                    return Err(EncodeError::OutOfRange { form: key, what: "empty scoreboard set", value: 0 });
+                }
+                put_u(w, *field, *v as u64, "scoreboard set", key)?;
+            }
+            (OpSpec::Ext(ExtSpec::SbReg { field, max }), Operand::Imm(v)) => {
+                if *v < 0 || *v > *max as i64 {
+                    return Err(EncodeError::OutOfRange { form: key, what: "scoreboard", value: *v });
+                }
+                put_u(w, *field, *v as u64, "scoreboard", key)?;
+            }
             (OpSpec::Ext(e @ (ExtSpec::MemScaled { .. } | ExtSpec::CBankScaled { .. })), op) => {
                 let unit = 1i64 << e.shift();
                 let scaled = match *op {
@@ -156,14 +204,22 @@ impl Arch {
                         m.offset /= unit;
                         Operand::Mem(m)
                     }
-                    Operand::CBank { bank, base, offset } if offset as i64 % unit == 0 => {
-                        Operand::CBank { bank, base, offset: offset >> e.shift() }
+                    Operand::CBank { bank, base, offset, neg, abs, h1 } if offset as i64 % unit == 0 => {
+                        Operand::CBank { bank, base, offset: offset >> e.shift(), neg, abs, h1 }
                     }
                     Operand::Mem(Mem { offset, .. }) => {
-                        return Err(EncodeError::OutOfRange { form: key, what: "unaligned scaled offset", value: offset })
+                        return Err(EncodeError::OutOfRange {
+                            form: key,
+                            what: "unaligned scaled offset",
+                            value: offset,
+                        })
                     }
                     Operand::CBank { offset, .. } => {
-                        return Err(EncodeError::OutOfRange { form: key, what: "unaligned constant offset", value: offset as i64 })
+                        return Err(EncodeError::OutOfRange {
+                            form: key,
+                            what: "unaligned constant offset",
+                            value: offset as i64,
+                        })
                     }
                     _ => return Err(mismatch()),
                 };
@@ -171,7 +227,12 @@ impl Arch {
                 self.encode_operand(w, key, slot, &plain, &scaled)?;
             }
             (OpSpec::Ext(ExtSpec::Abs { field, shift }), Operand::Mem(m)) => {
-                if m.base != self.rz || m.ureg.is_some() || m.desc.is_some() || m.scale != 0 || m.width != BaseWidth::Plain {
+                if m.base != self.rz
+                    || m.ureg.is_some()
+                    || m.desc.is_some()
+                    || m.scale != 0
+                    || m.width != BaseWidth::Plain
+                {
                     return Err(mismatch());
                 }
                 let unit = 1i64 << shift;
@@ -277,6 +338,9 @@ impl Arch {
                 bank: c.bank.get(w) as u8,
                 base: c.base.map(|f| f.get(w) as u8).unwrap_or(self.rz),
                 offset: c.offset.get(w) as u32,
+                neg: false,
+                abs: false,
+                h1: false,
             },
             OpSpec::Mem(m) => Operand::Mem(Mem {
                 base: m.base.get(w) as u8,
@@ -299,10 +363,21 @@ impl Arch {
                         m.offset <<= e.shift();
                         Operand::Mem(m)
                     }
-                    Operand::CBank { bank, base, offset } => Operand::CBank { bank, base, offset: offset << e.shift() },
+                    Operand::CBank { bank, base, offset, neg, abs, h1 } => {
+                        Operand::CBank { bank, base, offset: offset << e.shift(), neg, abs, h1 }
+                    }
                     other => other,
                 }
             }
+            OpSpec::Ext(e @ ExtSpec::CBankMod { spec, neg, abs, h1, .. }) => {
+                match self.decode_operand(w, &OpSpec::Ext(ExtSpec::CBankScaled { spec: *spec, shift: e.shift() })) {
+                    Operand::CBank { bank, base, offset, .. } => {
+                        Operand::CBank { bank, base, offset, neg: flag(*neg), abs: flag(*abs), h1: flag(*h1) }
+                    }
+                    other => other,
+                }
+            }
+            OpSpec::Ext(ExtSpec::SbSet { field } | ExtSpec::SbReg { field, .. }) => Operand::Imm(field.get(w) as i64),
             OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
                 Operand::Mem(Mem { base: self.rz, offset: (field.get(w) << shift) as i64, ..Mem::default() })
             }
@@ -339,7 +414,9 @@ impl Arch {
 fn implied_reg(rz: u8, ops: &[Operand], from: Option<u8>, delta: u8) -> Option<Reg> {
     let Some(from) = from else { return Some(Reg::r(rz)) };
     match ops.get(from as usize) {
-        Some(Operand::Reg(r)) if r.num != rz && (r.num as u16 + delta as u16) < rz as u16 => Some(Reg::r(r.num + delta)),
+        Some(Operand::Reg(r)) if r.num != rz && (r.num as u16 + delta as u16) < rz as u16 => {
+            Some(Reg::r(r.num + delta))
+        }
         _ => None,
     }
 }

@@ -150,6 +150,16 @@ pub enum ExtSpec {
     /// An absolute address `[0x80000]` (`[RZ]` when zero): the base register field is fixed to
     /// `RZ` by the form and the offset field, in units of `1 << shift` bytes, is unsigned.
     Abs { field: Field, shift: u8 },
+    /// A scaled constant (as [`ExtSpec::CBankScaled`]) with source modifiers: `-c[..][..]`
+    /// (`neg`), `|c[..][..]|` (`abs`) and a `.H1` half selector (`h1`), carried in the operand's
+    /// `neg` / `abs` / `h1` flags. `spaced` prints nvdisasm's `c[0x0] [0x150]` (sm_50 XMAD and
+    /// F2F from F16 put a space between bank and offset).
+    CBankMod { spec: CBankSpec, shift: u8, neg: Option<Field>, abs: Option<Field>, h1: Option<Field>, spaced: bool },
+    /// A set of scoreboards `{5,1}` (sm_50 `DEPBAR`): one bit per scoreboard in `field`, printed
+    /// highest first; the operand is an immediate holding the mask, never zero.
+    SbSet { field: Field },
+    /// A scoreboard `SB0`..`SB{max}` (sm_50 `DEPBAR.LE`); the operand is an immediate.
+    SbReg { field: Field, max: u8 },
 }
 
 impl ExtSpec {
@@ -157,7 +167,7 @@ impl ExtSpec {
     pub fn plain(&self) -> Option<OpSpec> {
         match *self {
             ExtSpec::MemScaled { spec, .. } => Some(OpSpec::Mem(spec)),
-            ExtSpec::CBankScaled { spec, .. } => Some(OpSpec::CBank(spec)),
+            ExtSpec::CBankScaled { spec, .. } | ExtSpec::CBankMod { spec, .. } => Some(OpSpec::CBank(spec)),
             _ => None,
         }
     }
@@ -165,7 +175,10 @@ impl ExtSpec {
     /// The scale shift of a scaled operand.
     pub fn shift(&self) -> u8 {
         match *self {
-            ExtSpec::MemScaled { shift, .. } | ExtSpec::CBankScaled { shift, .. } | ExtSpec::Abs { shift, .. } => shift,
+            ExtSpec::MemScaled { shift, .. }
+            | ExtSpec::CBankScaled { shift, .. }
+            | ExtSpec::CBankMod { shift, .. }
+            | ExtSpec::Abs { shift, .. } => shift,
             _ => 0,
         }
     }
@@ -257,7 +270,15 @@ pub fn op_fields(op: &OpSpec) -> Vec<Field> {
                 v.extend(op_fields(&p));
             }
         }
-        OpSpec::Ext(ExtSpec::Abs { field, .. }) => v.push(*field),
+        OpSpec::Ext(ExtSpec::CBankMod { spec, neg, abs, h1, .. }) => {
+            v.extend(op_fields(&OpSpec::CBank(*spec)));
+            v.extend(*neg);
+            v.extend(*abs);
+            v.extend(*h1);
+        }
+        OpSpec::Ext(ExtSpec::Abs { field, .. } | ExtSpec::SbSet { field } | ExtSpec::SbReg { field, .. }) => {
+            v.push(*field)
+        }
     }
     v
 }

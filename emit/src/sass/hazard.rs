@@ -189,7 +189,8 @@ struct State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct PipeKey(u8);
 
-const PIPES: [Pipe; 7] = [Pipe::Alu, Pipe::Fma, Pipe::FmaWide, Pipe::Uniform, Pipe::UniformMove, Pipe::Other, Pipe::Fp64];
+const PIPES: [Pipe; 7] =
+    [Pipe::Alu, Pipe::Fma, Pipe::FmaWide, Pipe::Uniform, Pipe::UniformMove, Pipe::Other, Pipe::Fp64];
 
 impl PipeKey {
     fn of(p: Pipe) -> PipeKey {
@@ -330,10 +331,12 @@ fn step(
             m.retain(|_, s| !s.is_empty());
         }
     }
-    let Some(r) = &roles[i] else {
+    let depbar = slot.instr.as_ref().is_some_and(|ins| arch.forms[ins.form as usize].mnemonic == "DEPBAR");
+    let (Some(r), false) = (&roles[i], depbar) else {
         // A word the table cannot decode may be a `DEPBAR` (a partial wait) or write any
         // register: forget what is pending rather than report what cannot be known. atomc's
-        // own code never has such words (the tests assert it).
+        // own code never has such words (the tests assert it). A decoded sm_50 `DEPBAR`
+        // (`{1}`, `.LE SB0, 0x0`) is such a partial wait too, and is treated the same way.
         st = State { sb_age: st.sb_age, ..State::default() };
         st.advance(effective_stall(timing, &sched));
         return st;

@@ -75,7 +75,15 @@ pub enum Operand {
     UPred(Pred),
     /// The field value: sign-extended for signed immediates, raw bits for floats.
     Imm(i64),
-    CBank { bank: u8, base: u8, offset: u32 },
+    /// A constant; `neg`, `abs` and `h1` (`-|c[..][..]|.H1`) only where the form has their bits.
+    CBank {
+        bank: u8,
+        base: u8,
+        offset: u32,
+        neg: bool,
+        abs: bool,
+        h1: bool,
+    },
     Mem(Mem),
     SReg(u16),
     /// Byte offset of the branch target from the next instruction's address.
@@ -106,7 +114,7 @@ impl Operand {
         Operand::Imm(v.to_bits() as i64)
     }
     pub fn cbank(bank: u8, offset: u32) -> Operand {
-        Operand::CBank { bank, base: RZ, offset }
+        Operand::CBank { bank, base: RZ, offset, neg: false, abs: false, h1: false }
     }
     /// `[base+offset]`
     pub fn mem(base: u8, offset: i64) -> Operand {

@@ -126,7 +126,8 @@ impl Arch {
         let mut first = true;
         // nvdisasm leaves out every hideable predicate that is PT (so `IADD3 R1, P1, ...` does
         // not say which carry-out P1 is; the assembler reads it as the first).
-        let hidden = |k: usize| -> bool { ins.ops[k] == Operand::Pred(Pred::PT) || ins.ops[k] == Operand::UPred(Pred::PT) };
+        let hidden =
+            |k: usize| -> bool { ins.ops[k] == Operand::Pred(Pred::PT) || ins.ops[k] == Operand::UPred(Pred::PT) };
         for (k, (spec, op)) in form.ops.iter().zip(&ins.ops).enumerate() {
             if matches!(spec, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt) && hidden(k) {
                 continue;
@@ -199,7 +200,7 @@ impl Arch {
                     s.push_str(&fmt_float(f16_to_f64(b), b & 0x0200 == 0))
                 }
             },
-            (OpSpec::CBank(c), Operand::CBank { bank, base, offset }) => {
+            (OpSpec::CBank(c), Operand::CBank { bank, base, offset, .. }) => {
                 let _ = write!(s, "c[0x{:x}][", bank);
                 if c.base.is_some() && *base != self.rz {
                     let _ = write!(s, "R{}", base);
@@ -218,7 +219,8 @@ impl Arch {
                     let _ = write!(s, "desc[{}]", self.reg_text(Reg::r(d), true));
                 }
                 let mut parts: Vec<String> = Vec::new();
-                let base_shown = v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
+                let base_shown =
+                    v.base != self.rz || m.width != BaseWidth::Plain || (m.ureg.is_none() && v.offset == 0);
                 if base_shown {
                     let mut b = self.reg_text(Reg::r(v.base), false);
                     match m.width {
@@ -238,7 +240,9 @@ impl Arch {
                 if v.offset != 0 {
                     // An absolute address (no base register) prints unsigned at the field width.
                     let o = match m.offset {
-                        Some(f) if !base_shown && m.ureg.is_none() && f.width() < 64 => format!("0x{:x}", (v.offset as u64) & ((1u64 << f.width()) - 1)),
+                        Some(f) if !base_shown && m.ureg.is_none() && f.width() < 64 => {
+                            format!("0x{:x}", (v.offset as u64) & ((1u64 << f.width()) - 1))
+                        }
                         _ => hex_signed(v.offset),
                     };
                     parts.push(o);
@@ -259,6 +263,35 @@ impl Arch {
                 if let Some(plain) = e.plain() {
                     self.operand_text(s, &plain, op, ins, addr);
                 }
+            }
+            (OpSpec::Ext(ExtSpec::CBankMod { spec, spaced, .. }), Operand::CBank { neg, abs, h1, .. }) => {
+                if *neg {
+                    s.push('-');
+                }
+                if *abs {
+                    s.push('|');
+                }
+                let mut t = String::new();
+                self.operand_text(&mut t, &OpSpec::CBank(*spec), op, ins, addr);
+                if *spaced {
+                    t = t.replacen("][", "] [", 1);
+                }
+                s.push_str(&t);
+                // nvdisasm: `-|c[0x2] [0x8].H1|`.
+                if *h1 {
+                    s.push_str(".H1");
+                }
+                if *abs {
+                    s.push('|');
+                }
+            }
+            (OpSpec::Ext(ExtSpec::SbSet { .. }), Operand::Imm(v)) => {
+                let sbs: Vec<String> =
+                    (0..64).rev().filter(|b| (*v as u64) >> b & 1 != 0).map(|b| b.to_string()).collect();
+                let _ = write!(s, "{{{}}}", sbs.join(","));
+            }
+            (OpSpec::Ext(ExtSpec::SbReg { .. }), Operand::Imm(v)) => {
+                let _ = write!(s, "SB{}", v);
             }
             (OpSpec::Ext(ExtSpec::Abs { .. }), Operand::Mem(m)) => {
                 if m.offset == 0 {

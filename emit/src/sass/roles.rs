@@ -69,12 +69,11 @@ const NO_RESULT: &[&str] = &[
 ];
 
 /// Mnemonics whose two leading predicates are results (compare-and-combine forms).
-const TWO_PRED_RESULTS: &[&str] = &[
-    "ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "PSETP", "UISETP", "UPLOP3",
-];
+const TWO_PRED_RESULTS: &[&str] = &["ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "PSETP", "UISETP", "UPLOP3"];
 
 /// Mnemonics whose leading predicate result is followed by a register result.
-const PRED_THEN_REG: &[&str] = &["ATOM", "ATOMG", "LDG", "LD", "LOP3", "QSPC", "SHFL", "SUATOM", "SULD"];
+/// (sm_50 `LOP.AND.NZ P0, R3, ...` and `LEA P0, R4.CC, ...` too.)
+const PRED_THEN_REG: &[&str] = &["ATOM", "ATOMG", "LDG", "LD", "LEA", "LOP", "LOP3", "QSPC", "SHFL", "SUATOM", "SULD"];
 
 /// Width in registers of the data a modifier list names (`.64`, `.128`, `F64`, `F32x2`, ...).
 fn data_width(mnemonic: &str, mods: &[&str]) -> u8 {
@@ -134,11 +133,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
                 is_def[k] = true;
                 k += 1;
                 // Carry-outs right after the result (IADD3's two, LEA's one, VOTE's one).
-                let max = if mnemonic == "VOTE" || mnemonic == "VOTEU" {
-                    1
-                } else {
-                    2
-                };
+                let max = if mnemonic == "VOTE" || mnemonic == "VOTEU" { 1 } else { 2 };
                 let mut taken = 0;
                 while k < n && taken < max && matches!(ins.ops[k], Operand::Pred(_) | Operand::UPred(_)) {
                     is_def[k] = true;
@@ -170,10 +165,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
         if mnemonic == "CS2R" {
             return if has("32") { 1 } else { 2 };
         }
-        if matches!(
-            mnemonic,
-            "SHF" | "LOP3" | "IADD3" | "SEL" | "MOV" | "ISETP" | "LEA" | "PRMT" | "IMNMX" | "XMAD"
-        ) {
+        if matches!(mnemonic, "SHF" | "LOP3" | "IADD3" | "SEL" | "MOV" | "ISETP" | "LEA" | "PRMT" | "IMNMX" | "XMAD") {
             return 1;
         }
         // Memory data, atomics and loads: the data size; sm_50 CAS pairs are separate slots.
@@ -244,7 +236,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
     if sm50 {
         let cc_suffix =
             ins.ops.iter().zip(form.ops.iter()).any(
-                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { .. })) if g.not),
+                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) if g.not),
             );
         if has("CC") || cc_suffix {
             r.writes.push(CC);

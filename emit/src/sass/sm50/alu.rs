@@ -35,13 +35,35 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     form("MOV32I", "MOV32I", 12, 0x010).fix(12, 4, 0xf).fix(8, 4, 0).op(r(0)).op(imm32()).done(out);
 
-    // IADD{.X} Rd{.CC}, Ra, -Rb: bits 48..49 are the sign mode (1 negates the second source,
-    // 2 the first, 3 is `.PO`, plus one); this table writes the second-source negation only.
-    // .X 43, .CC 47.
+    // IADD{.PO}{.SAT}{.X} Rd{.CC}, -Ra, -src: bits 48..49 are the sign mode (1 negates the
+    // second source, 2 the first, 3 is `.PO`: a + b + 1, no negation); each mode is its own
+    // form, so `-Ra, -Rb` (which has no encoding) is refused. .SAT 50, .X 43, .CC 47.
+    // ptxas 11.8: 0x4c1100000547ff03 `IADD R3, RZ, -c[0x0][0x150]`, 0x5c12800000a708ff
+    // `IADD RZ.CC, -R8, R10`; 0x5c17880000a708ff `IADD.PO.SAT.X RZ.CC, R8, R10` (nvdisasm, bits
+    // flipped). The immediate shape's second-source negation prints as a `.NEG` suffix on the
+    // immediate (`0x5.NEG`) and is not described (bit 48 fixed 0 there).
     for (sfx, opc, src) in shapes(0x5c10, 0x4c10, 0x3810) {
-        let f = alu("IADD", sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(49, 2, 0).fix(39, 4, 0).fix(44, 3, 0);
-        let (f, src) = if sfx.is_empty() { (f, rmod(20, Some(48), None)) } else { (f.fix(48, 1, 0), src) };
-        f.m(flag(43, "X")).op(rd_cc(47)).op(r(8)).op(src).done(out);
+        let neg_b = match sfx {
+            "" => Some(rmod(20, Some(48), None)),
+            ".c" => Some(cbank_mod(Some(48), None, None, false)),
+            _ => None,
+        };
+        for mode in ["", ".na", ".po"] {
+            let base: &'static str = Box::leak(format!("IADD{mode}").into_boxed_str());
+            let f = alu(base, sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(39, 4, 0).fix(44, 3, 0);
+            let (f, a, b) = match mode {
+                "" => {
+                    let f = f.fix(49, 1, 0);
+                    match neg_b {
+                        Some(nb) => (f, r(8), nb),
+                        None => (f.fix(48, 1, 0), r(8), src),
+                    }
+                }
+                ".na" => (f.fix(48, 1, 0), rmod(8, Some(49), None), src),
+                _ => (f.fix(48, 2, 3).lit("PO"), r(8), src),
+            };
+            f.m(flag(50, "SAT")).m(flag(43, "X")).op(rd_cc(47)).op(a).op(b).done(out);
+        }
     }
     // IADD32I{.X} Rd{.CC}, Ra, imm32: .CC 52, .X 53, .SAT 54 (not written).
     // IADD3{.X}{.RS|.LS} Rd{.CC}, Ra, Rb, Rc (register shape): negate Rc 49, Rb 50, Ra 51,
@@ -88,16 +110,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .done(out);
     }
 
-    // LOP.op Rd, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, predicate result 48..50 fixed PT.
+    // LOP.op{.X}{.test} {Pd,} Rd{.CC}, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, .X 43, the
+    // predicate test 44..45 (Pd = F, T, result == 0, result != 0), Pd 48..50 (left out when
+    // PT), .CC 47. ptxas 11.8: 0x38403000001706ff `LOP.AND.NZ P0, RZ, R6, 0x1`; nvdisasm, bits
+    // flipped: 0x5c40f80000170600 `LOP.AND.X.NZ P0, R0.CC, R6, R1`. The immediate shape's
+    // inversion (bit 40) prints as an `.INV` suffix on the immediate and is not described.
     for (sfx, opc, src) in shapes(0x5c40, 0x4c40, 0x3840) {
-        let f = alu("LOP", sfx, "LOP", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(48, 3, 7).fix(43, 5, 0).m(g(
-            "op",
-            41,
-            2,
-            &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")],
-        ));
+        let f = alu("LOP", sfx, "LOP", opc)
+            .fix(51, 5, (opc >> 3) & 0x1f)
+            .fix(46, 1, 0)
+            .m(g("op", 41, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
+            .m(flag(43, "X"))
+            .m(g("test", 44, 2, &[(0, ""), (1, "T"), (2, "Z"), (3, "NZ")]));
         let (f, src) = if sfx.is_empty() { (f, rmod(20, None, Some(40))) } else { (f.fix(40, 1, 0), src) };
-        f.op(r(0)).op(rmod(8, None, Some(39))).op(src).done(out);
+        f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, None, Some(39))).op(src).done(out);
     }
     form("LOP32I", "LOP32I", 9, 0x008)
         .fix(52, 1, 0)
@@ -122,7 +148,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.op(imm(34, 13)).done(out);
     }
     // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
-    alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0).m(g("sign", 48, 1, &[(0, "U32"), (1, "")])).op(r(0)).op(r(8)).op(imm20()).done(out);
+    alu("BFE", ".i", "BFE", 0x3800)
+        .fix(49, 7, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(8))
+        .op(imm20())
+        .done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
     alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
     // FLO{.U32} Rd, Rb.
@@ -159,9 +191,24 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(imm(39, 5))
             .done(out);
     }
-    // LEA Rd{.CC}, Ra, c[..], shift: (Ra << shift) + c; LEA.HI.X Rd, Ra, c[..], Rc, shift: the
-    // high word of {Rc, Ra} << shift, plus c, plus the carry. Predicate results fixed PT.
-    form("LEA.c", "LEA", 16, 0x4bd7).fix(44, 3, 0).op(rd_cc(47)).op(r(8)).op(cbank()).op(imm(39, 5)).done(out);
+    // LEA{.X} {Pd,} Rd{.CC}, -Ra, src{, shift}: (Ra << shift) + src; shift 39..43 (left out
+    // when 0: that is its own form), -Ra 45, .X 46, .CC 47, Pd 48..50 (left out when PT).
+    // ptxas 11.8: 0x5bd780000ff70004 `LEA R4.CC, R0, RZ`; nvdisasm, bits flipped:
+    // 0x4bd6c08005470004 `LEA.X P6, R4.CC, R0, c[0x0][0x150], 0x1`, 0x4bd7a08005470004
+    // `LEA R4.CC, -R0, c[0x0][0x150], 0x1`.
+    for (sfx, opc, src) in shapes(0x5bd7, 0x4bd7, 0x36d7) {
+        if sfx == ".i" {
+            continue;
+        }
+        for shifted in [true, false] {
+            let key: &'static str = Box::leak(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }).into_boxed_str());
+            let f = form(key, "LEA", 13, opc >> 3).fix(44, 1, 0).m(flag(46, "X"));
+            let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
+            let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src.clone());
+            let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
+            f.done(out);
+        }
+    }
     form("LEA.HI.X.c", "LEA", 8, 0x1a)
         .fix(48, 3, 7)
         .fix(47, 1, 0)
@@ -199,14 +246,83 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .lit("F32")
         .lit("F16")
         .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(20, 8), flag: Field::new(41, 1), suffix: ".H1", reuse: Some(1) }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(20, 8),
+            flag: Field::new(41, 1),
+            suffix: ".H1",
+            reuse: Some(1),
+        }))
         .done(out);
-    form("I2F", "I2F", 16, 0x5cb8)
+    // I2F.dst.src{.rnd} Rd{.CC}, -|Rb|: result F16/F32/F64 in 8..9, source size 10..11 (8 to
+    // 64 bits), signed 13, rounding 39..40, -Rb 45, |Rb| 49, .CC 47; nvdisasm ignores 12, 48
+    // and 50 (written 0). The byte selectors `Rb.B1`..`.B3` (41..42) are not described.
+    // ptxas 11.8: 0x5cb8000000072a00 `I2F.F32.S32 R0, R0`; nvdisasm, bits flipped:
+    // 0x5cb8008000072a00 `I2F.F32.S32.RM R0, R0`, 0x5cb8200000072a00 `... R0, -R0`.
+    let mut i2f_types = Vec::new();
+    for (dv, dn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
+        for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32"), (3, "64")] {
+            for (gv, gn) in [(0u64, "U"), (1, "S")] {
+                let name: &'static str = Box::leak(format!("{dn}.{gn}{sn}").into_boxed_str());
+                i2f_types.push((dv | sv << 2 | gv << 5, name));
+            }
+        }
+    }
+    let rnd4 = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
+    form("I2F", "I2F", 13, 0x5cb8 >> 3)
         .fix(28, 11, 0)
         .fix(14, 2, 0)
-        .m(g("types", 8, 6, &[(0x0a, "F32.U32"), (0x0b, "F64.U32")]))
-        .op(r(0))
-        .op(r(20))
+        .fix(41, 4, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .fix(50, 1, 0)
+        .m(g("types", 8, 6, &i2f_types))
+        .m(rnd4())
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // I2I.dst.src{.SAT} Rd{.CC}, -|Rb|: result size 8..9 and signed 12, source size 10..11 and
+    // signed 13 (8, 16 or 32 bits), -Rb 45, |Rb| 49, .SAT 50, .CC 47; nvdisasm ignores 14..15,
+    // 28..40, 43..44, 46, 48 (written 0). The byte / half selectors `Rb.B1` / `Rb.H1` (41..42)
+    // are not described. ptxas 11.8: 0x5ce0200000873508 `I2I.S16.S16 R8, -R8`.
+    let mut i2i_types = Vec::new();
+    for (dv, dn) in [(0u64, "8"), (1, "16"), (2, "32")] {
+        for (ds, dsn) in [(0u64, "U"), (1, "S")] {
+            for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32")] {
+                for (ss, ssn) in [(0u64, "U"), (1, "S")] {
+                    let name: &'static str = Box::leak(format!("{dsn}{dn}.{ssn}{sn}").into_boxed_str());
+                    i2i_types.push((dv | sv << 2 | ds << 4 | ss << 5, name));
+                }
+            }
+        }
+    }
+    form("I2I", "I2I", 13, 0x5ce0 >> 3)
+        .fix(28, 15, 0)
+        .fix(43, 2, 0)
+        .fix(14, 2, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .m(g("types", 8, 6, &i2i_types))
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // F2F{.FTZ}.dst.F16{.rnd}{.SAT} Rd{.CC}, -|c[..] [..]|{.H1}: the constant shape from a half
+    // (nvdisasm spaces the constant as for XMAD): types 8..11 (F32 or F64 from F16), rounding
+    // 39..40, .H1 41, .FTZ 44, negate 45, .CC 47, absolute 49, .SAT 50; nvdisasm ignores 12..15,
+    // 42..43, 46, 48 (written 0). ptxas 11.8: 0x4ca8000005470608 `F2F.F32.F16 R8, c[0x0]
+    // [0x150]`; nvdisasm, bits flipped: 0x4ca83a0005470608 `F2F.FTZ.F32.F16 R8, -c[0x0]
+    // [0x150].H1`.
+    form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3)
+        .fix(12, 4, 0)
+        .fix(42, 2, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
+        .m(rnd4())
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), Some(41), true))
         .done(out);
     // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
     form("LOP3.LUT", "LOP3", 16, 0x5be7)
@@ -233,6 +349,25 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
             .op(p(3))
             .op(p(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
+    // (0xffffffff or 0; 1.0 or 0.0 with .BF, bit 44), .CC 47. ptxas 11.8: 0x5b5d038000270305
+    // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
+    // nvdisasm, bits flipped: 0x5b5c1b8000270305 `ISET.BF.GE.U32.X.AND R5, R3, R2, PT`.
+    for (sfx, opc, src) in shapes(0x5b50, 0x4b50, 0x3650) {
+        alu("ISET", sfx, "ISET", opc)
+            .fix(52, 4, (opc >> 4) & 0xf)
+            .m(flag(44, "BF"))
+            .m(cmp())
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(43, "X"))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(rd_cc(47))
             .op(r(8))
             .op(src)
             .op(pn(39, 42))
@@ -287,6 +422,57 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }))
         .op(r(39))
         .done(out);
+
+    // XMAD, constant shape: c[bank][offset] at 20..38 (printed `c[0x0] [0x150]`), Rc 39, .CC 47,
+    // signedness 48 (A) / 49 (B), mode 50..51, B.H1 52, A.H1 53, .X 54, .PSL 55, .MRG 56.
+    // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
+    // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
+    let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
+    let a_h1 = || {
+        OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(8, 8),
+            flag: Field::new(53, 1),
+            suffix: ".H1",
+            reuse: Some(0),
+        })
+    };
+    form("XMAD.c", "XMAD", 7, 0x4e >> 1)
+        .m(sign())
+        .m(flag(55, "PSL"))
+        .m(g("mode", 50, 2, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU")]))
+        .m(flag(56, "MRG"))
+        .m(flag(54, "X"))
+        .op(rd_cc(47))
+        .op(a_h1())
+        .op(cbank_mod(None, None, Some(52), true))
+        .op(r(39))
+        .done(out);
+    // XMAD, immediate shape: a 16-bit immediate at 20..35, unsigned unless B is signed (bit 49:
+    // `XMAD.U16.S16 R3, R0, -0x7ffa, RZ`), .PSL 36, .MRG 37, .X 38, Rc 39, .CC 47, signedness
+    // 48..49, mode 50..52 (5..7 print `???5`), A.H1 53; nvdisasm ignores bit 56 (written 0).
+    // ptxas 11.8: 0x3604019000170903 `XMAD.PSL.CLO R3, R9, 0x1, R3`, 0x36007f8000670003
+    // `XMAD R3, R0, 0x6, RZ`; nvdisasm, bits flipped: 0x3611fff000670003
+    // `XMAD.S16.U16.PSL.CBCC.MRG.X R3.CC, R0, 0x6, RZ`.
+    for (key, b_signed) in [("XMAD.i", false), ("XMAD.i.sb", true)] {
+        let (sign, kind) = if b_signed {
+            (g("sign", 48, 1, &[(0, "U16.S16"), (1, "S16.S16")]), ImmKind::SignedHex)
+        } else {
+            (g("sign", 48, 1, &[(0, ""), (1, "S16.U16")]), ImmKind::Hex)
+        };
+        // Bit 56 lies in the opcode field here, so it is written 0.
+        form(key, "XMAD", 10, 0x3600 >> 6)
+            .fix(49, 1, b_signed as u64)
+            .m(sign)
+            .m(flag(36, "PSL"))
+            .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
+            .m(flag(37, "MRG"))
+            .m(flag(38, "X"))
+            .op(rd_cc(47))
+            .op(a_h1())
+            .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 16), kind }))
+            .op(r(39))
+            .done(out);
+    }
 
     // VOTE.mode Rd, Pd, Pp (ALL / ANY / EQ over the warp); POPC Rd, Rb (register shape).
     // nvdisasm leaves the register result out when it is RZ: that shape is its own form.
@@ -359,14 +545,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(neg_b)
         .done(out);
-    form("DMUL", "DMUL", 15, 0x5c80 >> 1)
-        .fix(28, 11, 0)
-        .fix(41, 7, 0)
-        .m(rnd())
-        .op(r(0))
-        .op(r(8))
-        .op(neg_b)
-        .done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd()).op(r(0)).op(r(8)).op(neg_b).done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
         .fix(28, 11, 0)
         .fix(43, 1, 0)

@@ -135,6 +135,27 @@ pub(super) fn cbank() -> OpSpec {
         shift: 2,
     })
 }
+/// `c[bank][offset]` (as [`cbank`]) with optional negation, absolute-value and `.H1` bits;
+/// `spaced` prints nvdisasm's `c[0x0] [0x150]`.
+pub(super) fn cbank_mod(neg: Option<u8>, abs: Option<u8>, h1: Option<u8>, spaced: bool) -> OpSpec {
+    let bit = |b: Option<u8>| b.map(|b| Field::new(b, 1));
+    OpSpec::Ext(ExtSpec::CBankMod {
+        spec: CBankSpec { bank: Field::new(34, 5), offset: Field::new(20, 14), base: None },
+        shift: 2,
+        neg: bit(neg),
+        abs: bit(abs),
+        h1: bit(h1),
+        spaced,
+    })
+}
+/// Predicate result that nvdisasm leaves out when it is `PT`.
+pub(super) fn p_hidden(lo: u8) -> OpSpec {
+    OpSpec::Pred(PredSpec { field: Field::new(lo, 3), not: None, hide_pt: true })
+}
+/// Register with optional negate and absolute-value bits.
+pub(super) fn rna(lo: u8, neg: u8, abs: u8) -> OpSpec {
+    OpSpec::Reg(RegSpec { neg: Some(Field::new(neg, 1)), abs: Some(Field::new(abs, 1)), ..reg_spec(lo, true) })
+}
 /// `[Ra+offset]` with a signed byte offset at `(lo, width)`.
 pub(super) fn mem(lo: u8, width: u8) -> OpSpec {
     OpSpec::Mem(MemSpec {

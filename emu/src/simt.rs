@@ -257,6 +257,12 @@ impl Simt {
                     Lane::Ready(p) if group >> l & 1 != 0 => Some(p),
                     _ => None,
                 });
+                // Lanes that branch back give way: the others run next.
+                if let Flow::Branch { taken, target } = flow {
+                    if taken != 0 && target <= pc {
+                        *last = Some(target);
+                    }
+                }
                 Ok(())
             }
             Simt::Stack { pc: wpc, active, exited, at_bar, stack } => {

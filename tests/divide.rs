@@ -1,7 +1,7 @@
 //! Integer division against the interpreter on the SASS emulator: 4 × 256 random 32-bit pairs
 //! (magnitudes spread over every bit length, both signs, divisors never 0) through atomc's
-//! sm_90 code and, as the reference for the sequence atomc copies, through ptxas's code for
-//! the same kernel (`filetests/filetests/interpret/divide.atom`'s `%div32`).
+//! sm_90 and sm_50 code and, as the reference for the sequences atomc copies, through ptxas's
+//! code for the same kernel (`filetests/filetests/interpret/divide.atom`'s `%div32`).
 
 use atomc::emulate::{self, Schedule};
 use atomc_emit::oracle::{self, Sm, Tool};
@@ -39,40 +39,47 @@ fn kernel() -> atomc::ir::Function {
 #[test]
 fn random_divisions_match_the_interpreter() {
     let func = kernel();
-    let atomc_cubin = match atomc::compile(&func, atomc::Target::Sm90, atomc::Emit::Cubin) {
-        Ok(atomc::Output::Binary(b)) => b,
-        other => panic!("no cubin: {other:?}"),
-    };
-    let ptxas_cubin = (oracle::require(Tool::Ptxas13).is_some()).then(|| {
-        let ptx = atomc_emit::ptx::emit_ptx(&func, 90).expect("ptx");
-        oracle::ptxas(Sm::Sm90, &ptx).expect("ptxas")
-    });
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let n = 256;
-    for round in 0..4 {
-        let a: Vec<i32> = (0..n).map(|_| rng.int()).collect();
-        let b: Vec<i32> = (0..n)
-            .map(|_| loop {
-                let v = rng.int();
-                if v != 0 {
-                    break v;
-                }
-            })
-            .collect();
-        let list = |v: &[i32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-        let line = format!(
-            "block {n} a: i32[{n}] = [{}], b: i32[{n}] = [{}], out: i32[{}] = 0, %div32(a, b, out)",
-            list(&a),
-            list(&b),
-            4 * n
-        );
-        let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
-        let want = emulate::interpret(&func, &spec).expect("interprets");
-        for (who, cubin) in [("atomc", Some(&atomc_cubin)), ("ptxas", ptxas_cubin.as_ref())] {
-            let Some(cubin) = cubin else { continue };
-            let (exact, _) = emulate::run_and_judge(cubin, &func, &spec, &want, Schedule::RoundRobin)
-                .unwrap_or_else(|e| panic!("round {round}, {who}'s code: {e}"));
-            assert!(exact, "round {round}: {who}'s code differs from the interpreter");
+    for (target, sm, tool) in
+        [(atomc::Target::Sm90, Sm::Sm90, Tool::Ptxas13), (atomc::Target::Sm50, Sm::Sm50, Tool::Ptxas118)]
+    {
+        let atomc_cubin = match atomc::compile(&func, target, atomc::Emit::Cubin) {
+            Ok(atomc::Output::Binary(b)) => b,
+            other => panic!("{target}: no cubin: {other:?}"),
+        };
+        let ptxas_cubin = oracle::require(tool).is_some().then(|| {
+            let ptx = match atomc::compile(&func, target, atomc::Emit::Ptx) {
+                Ok(atomc::Output::Text(t)) => t,
+                other => panic!("{target}: no PTX: {other:?}"),
+            };
+            oracle::ptxas(sm, &ptx).expect("ptxas")
+        });
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let n = 256;
+        for round in 0..4 {
+            let a: Vec<i32> = (0..n).map(|_| rng.int()).collect();
+            let b: Vec<i32> = (0..n)
+                .map(|_| loop {
+                    let v = rng.int();
+                    if v != 0 {
+                        break v;
+                    }
+                })
+                .collect();
+            let list = |v: &[i32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+            let line = format!(
+                "block {n} a: i32[{n}] = [{}], b: i32[{n}] = [{}], out: i32[{}] = 0, %div32(a, b, out)",
+                list(&a),
+                list(&b),
+                4 * n
+            );
+            let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
+            let want = emulate::interpret(&func, &spec).expect("interprets");
+            for (who, cubin) in [("atomc", Some(&atomc_cubin)), ("ptxas", ptxas_cubin.as_ref())] {
+                let Some(cubin) = cubin else { continue };
+                let (exact, _) = emulate::run_and_judge(cubin, &func, &spec, &want, Schedule::RoundRobin)
+                    .unwrap_or_else(|e| panic!("{target} round {round}, {who}'s code: {e}"));
+                assert!(exact, "{target} round {round}: {who}'s code differs from the interpreter");
+            }
         }
     }
 }

@@ -152,6 +152,14 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,
         "ISET" => each(c, iset)?,
+        // `ICMP.cmp Rd, Ra, Rb, Rc`: Rc compared with zero picks Ra (true) or Rb.
+        "ICMP" => each(c, |c, l| {
+            let cmp = pick(c, &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"]).unwrap_or("F");
+            let x = c.raw(3, l)?;
+            let t = crate::alu::icmp(cmp, x as u64, 0, !c.has("U32"), 32).unwrap_or(false);
+            let v = if t { c.raw(1, l)? } else { c.raw(2, l)? };
+            c.set(0, l, v)
+        })?,
         "IMNMX" => each(c, |c, l| {
             let (a, b) = (c.raw(1, l)?, c.raw(2, l)?);
             let min = c.pred(3, l)?;

@@ -542,6 +542,10 @@ fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     }
     let raw = c.raw(1, l)?;
     let x = if c.has("U32") { raw as f64 } else { raw as i32 as f64 };
+    // sm_50's signed division converts `|b|` (`I2F.F32.S32.RP R10, |R0|`).
+    let (neg, abs, _) = c.rmods(1);
+    let x = if abs { x.abs() } else { x };
+    let x = if neg { -x } else { x };
     let mut f = x as f32;
     if (f as f64) < x {
         f = f32::from_bits(if f >= 0.0 { f.to_bits() + 1 } else { f.to_bits() - 1 });

@@ -55,7 +55,7 @@ impl SlotInfo {
         }
         SlotInfo {
             depbar,
-            variable: ins.sched.wr_sb != 7 || hazard::variable_result(t, mnemonic),
+            variable: ins.sched.wr_sb != 7 || hazard::variable_result_of(t, arch, ins),
             pipe: t.pipe(&opcode),
             reader: t.reader(mnemonic, roles.memory),
             unit: hazard::unit(mnemonic),

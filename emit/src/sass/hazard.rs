@@ -155,6 +155,22 @@ pub struct Report {
     pub early_waits: usize,
 }
 
+/// Whether `ins`'s result arrives after a variable delay: [`variable_result`] of its mnemonic,
+/// except sm_50's 32-bit to 32-bit `I2I` (the absolute value of ptxas 11.8's signed division,
+/// `I2I.S32.S32 R4, |R0|`, is read 13 instructions later with no scoreboard set: a fixed
+/// latency), which conversions between sizes are not.
+pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
+    let mnemonic = arch.forms[ins.form as usize].mnemonic;
+    if timing == Timing::Sm50 && mnemonic == "I2I" {
+        let text = arch.opcode_text(ins);
+        let mut types = text.split('.').filter(|t| t.len() == 3 && (t.starts_with('S') || t.starts_with('U')));
+        if types.next().is_some_and(|t| t.ends_with("32")) && types.next().is_some_and(|t| t.ends_with("32")) {
+            return false;
+        }
+    }
+    variable_result(timing, mnemonic)
+}
+
 /// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
 /// classes for which ptxas always sets a write scoreboard when the result is used).
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
@@ -368,7 +384,7 @@ fn step(
     // memory instructions read theirs in issue order: ptxas 13.5 lets `LDS.64 R18` overwrite the
     // R18 that an earlier `STG.E.64 [R26], R18` (SB1 pending) is still to read, without a wait
     // (same file as above). Only a fixed-latency or non-memory write must wait.
-    let late_memory_write = r.memory && (sched.wr_sb != 7 || variable_result(timing, mnemonic));
+    let late_memory_write = r.memory && (sched.wr_sb != 7 || variable_result_of(timing, arch, ins));
     for &l in &r.writes {
         if let Some(set) = st.var_r.get(&l) {
             let reader_is_memory = |p: usize| roles[p].as_ref().is_some_and(|q| q.memory);
@@ -388,7 +404,7 @@ fn step(
         }
     }
     // Effects.
-    let variable = sched.wr_sb != 7 || variable_result(timing, mnemonic);
+    let variable = sched.wr_sb != 7 || variable_result_of(timing, arch, ins);
     if variable && sched.wr_sb < 6 {
         // Results of one unit complete in order: a later scoreboard of the same unit also
         // covers its earlier unsignalled results (ptxas 13.5 issues `SHFL R2` without a

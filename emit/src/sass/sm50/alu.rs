@@ -267,6 +267,63 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             }
         }
     }
+    // F2I{.FTZ}.dst.src.rnd Rd{.CC}, -|Rb| (register shape): result size 8..9 (16, 32, 64 bits)
+    // and signed 12, source 10..11 (F16, F32, F64), rounding 39..40, .FTZ 44, -Rb 45, |Rb| 49,
+    // .CC 47; nvdisasm ignores 13 (written 0); `Rb.H1` (41) is not described. ptxas 11.8's
+    // division: 0x5cb0118000270a02 `F2I.FTZ.U32.F32.TRUNC R2, R2` (bit 39 alone: FLOOR, 40
+    // alone: CEIL, neither: round to nearest, printed as nothing).
+    let mut f2i_types = Vec::new();
+    for (gv, gn) in [(0u64, "U"), (1, "S")] {
+        for (dv, dn) in [(1u64, "16"), (2, "32"), (3, "64")] {
+            for (sv, sn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
+                let name: &'static str = Box::leak(format!("{gn}{dn}.{sn}").into_boxed_str());
+                f2i_types.push((dv | sv << 2 | gv << 4, name));
+            }
+        }
+    }
+    form("F2I", "F2I", 13, 0x5cb0 >> 3)
+        .fix(28, 11, 0)
+        .fix(13, 3, 0)
+        .fix(41, 3, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(g("types", 8, 5, &f2i_types))
+        .m(g("rnd", 39, 2, &[(0, ""), (1, "FLOOR"), (2, "CEIL"), (3, "TRUNC")]))
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // ICMP.cmp{.U32} Rd, Ra, Rb, Rc (register shape): Rd = Rc cmp 0 ? Ra : Rb; the compare in
+    // 49..51, signed when bit 48 is set; nvdisasm ignores 28..38 and 47 (written 0). ptxas
+    // 11.8's signed division: 0x5b45000000970709 `ICMP.EQ R9, R7, R9, R0`.
+    form("ICMP", "ICMP", 12, 0x5b4)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .m(g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .op(r(39))
+        .done(out);
+    // MUFU.op{.SAT} Rd, -|Ra|: the operation in 20..23, |Ra| 46, -Ra 48, .SAT 50; 8..15 of the
+    // operation print as INVALIDMUFUOPCODEn. ptxas 11.8's division: 0x5080000000470000
+    // `MUFU.RCP R0, R0`.
+    form("MUFU", "MUFU", 13, 0x5080 >> 3)
+        .fix(24, 22, 0)
+        .fix(47, 1, 0)
+        .fix(49, 1, 0)
+        .m(g(
+            "op",
+            20,
+            4,
+            &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (6, "RCP64H"), (7, "RSQ64H")],
+        ))
+        .m(flag(50, "SAT"))
+        .op(r(0))
+        .op(rna(8, 48, 46))
+        .done(out);
     let rnd4 = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
     form("I2F", "I2F", 13, 0x5cb8 >> 3)
         .fix(28, 11, 0)

@@ -17,9 +17,11 @@
 //! The signed forms divide the magnitudes (`IABS`) and give the quotient the sign of `a ^ b`,
 //! the remainder the sign of `a`. atomc keeps ptxas's arithmetic and replaces its guarded
 //! instructions by selects, since atomc's selector uses a predicate only right after the
-//! compare that sets it: the correction steps add the compare's predicate as a carry
-//! (`IADD3.X q, q, RZ, RZ, P0, !PT`), and `IMAD.HI.U32`'s 64-bit addend (`R2:R3` = `r << 32`)
-//! becomes a separate add. Sub-word operands are widened by their signedness first.
+//! compare that sets it (`SEL one, RZ, 0x1, !P0` then an add), and `IMAD.HI.U32`'s 64-bit
+//! addend (`R2:R3` = `r << 32`) becomes a separate add. Sub-word operands are widened by their
+//! signedness first. sm_50 gets the same sequence through its rewrites (`I2F.F32.U32.RP`,
+//! `F2I.FTZ.U32.F32.TRUNC`, the high word of an `XMAD` product, `IABS` as shift/xor/subtract),
+//! as ptxas 11.8 divides.
 
 use super::Isel;
 use crate::sass::inst::{Latency, MOp, SassInst};
@@ -56,7 +58,8 @@ impl Isel<'_> {
         for _ in 0..2 {
             self.set_p0("ISETP.GE.U32.AND", rem, MOp::use_(uy));
             let sub = self.alu_to("SEL", [MOp::use_(uy), MOp::rz(), MOp::p0()]);
-            q = self.alu_to("IADD3.X", [MOp::use_(q), MOp::rz(), MOp::rz(), MOp::p0(), MOp::Pred { num: 7, not: true }]);
+            let one = self.alu_to("SEL", [MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]);
+            q = self.alu_to("IADD3", [MOp::use_(q), MOp::use_(one), MOp::rz()]);
             rem = self.alu_to("IADD3", [MOp::use_(rem), MOp::neg(sub), MOp::rz()]);
         }
 
@@ -74,9 +77,11 @@ impl Isel<'_> {
             out = self.alu_to("SEL", [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
         }
         // b == 0: all ones, as ptxas leaves it (`LOP3.LUT R, RZ, b, RZ, 0x33` is ~b).
+        let [l, pt] = super::alu::lop3(0x33);
+        let ones = self.alu_to("LOP3.LUT", [MOp::rz(), MOp::use_(y), MOp::rz(), l, pt]);
         self.set_p0("ISETP.NE.U32.AND", y, MOp::rz());
         let result = if ty.bits() < 32 { self.new_vreg(RegClass::Single) } else { d };
-        self.emit(SassInst::alu("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::Imm(0xffff_ffff), MOp::p0()]));
+        self.emit(SassInst::alu("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
         if ty.bits() < 32 {
             self.narrow(d, ty, result);
         }

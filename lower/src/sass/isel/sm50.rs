@@ -251,6 +251,34 @@ impl Isel<'_> {
                 self.push_raw(alu("XMAD.MRG.BH1", vec![MOp::def(u.reg(), 1), *x, y, MOp::rz()]));
                 self.push_raw(alu("XMAD.PSL.CBCC.AH1.BH1", vec![*d, *x, MOp::use_(u.reg()), MOp::use_(t.reg())]));
             }
+            // Division (`isel/divide.rs`), in ptxas 11.8's spelling: `I2F.F32.U32.RP`,
+            // `MUFU.RCP`, `F2I.FTZ.U32.F32.TRUNC`.
+            ("I2F.U32.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U32.RP", [*d, *x], Latency::Variable)),
+            ("MUFU.RCP", _) => self.push_raw(inst),
+            ("F2I.FTZ.U32.TRUNC.NTZ", [d, x]) => {
+                self.push_raw(SassInst::new("F2I.FTZ.U32.F32.TRUNC", [*d, *x], Latency::Variable))
+            }
+            // The high word of a 32x32 product, as ptxas 11.8 forms it: four 16x16 partial
+            // products, the middle ones summed and shifted by `XMAD.CHI` and `IADD3.RS`.
+            ("IMAD.HI.U32", [d, x @ MOp::Reg { .. }, y @ MOp::Reg { .. }, z]) if is_rz(z) => {
+                let v = |this: &mut Self| this.new_vreg(RegClass::Single);
+                let (ll, lh, hh, chi) = (v(self), v(self), v(self), v(self));
+                self.push_raw(alu("XMAD", vec![MOp::def(ll.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.BH1", vec![MOp::def(lh.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.AH1.BH1", vec![MOp::def(hh.reg(), 1), *x, *y, MOp::rz()]));
+                self.push_raw(alu("XMAD.CHI.AH1", vec![MOp::def(chi.reg(), 1), *x, *y, MOp::use_(ll.reg())]));
+                self.push_raw(alu(
+                    "IADD3.RS",
+                    vec![*d, MOp::use_(chi.reg()), MOp::use_(lh.reg()), MOp::use_(hh.reg())],
+                ));
+            }
+            // |x| = (x ^ s) - s with s = x >> 31 (ptxas 11.8 reads `|c[..]|` through I2I).
+            ("IABS", [d, x @ MOp::Reg { .. }]) => {
+                let (s, t) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
+                self.push_raw(alu("SHR", vec![MOp::def(s.reg(), 1), *x, MOp::Imm(31)]));
+                self.push_raw(alu("LOP3.LUT", vec![MOp::def(t.reg(), 1), *x, MOp::use_(s.reg()), MOp::rz(), MOp::Imm(0x3c)]));
+                self.push_raw(alu("IADD", vec![*d, MOp::use_(t.reg()), MOp::neg(s.reg())]));
+            }
             ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL", _) => self.push_raw(inst),
             // Shifts writing one half of a pair in place keep their tied tuple in front.
             ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*t, *d, *x, *y])),

@@ -7,7 +7,7 @@
 mod sass_util;
 
 use atomc_emit::oracle::Tool;
-use atomc_emit::sass::{sm90, Arch, BaseWidth, ImmKind, Instr, Mem, OpSpec, Operand, Pred, Reg, Sched};
+use atomc_emit::sass::{sm90, Arch, Instr, OpSpec, Operand, Sched, Mem, BaseWidth, ImmKind, Pred, Reg};
 use sass_util::*;
 
 /// Lines as nvdisasm prints them (each is checked, not trusted).
@@ -129,11 +129,7 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
     match spec {
         OpSpec::Reg(_) => Operand::r(if v == 1 && slot == 0 { 255 } else { reg }),
         OpSpec::UReg(_) => Operand::UReg(Reg::r(4 + v as u8 * 2)),
-        OpSpec::Pred(p) => Operand::Pred(if p.hide_pt && v == 0 {
-            Pred::PT
-        } else {
-            Pred { num: (slot % 7) as u8, not: p.not.is_some() && v == 1 }
-        }),
+        OpSpec::Pred(p) => Operand::Pred(if p.hide_pt && v == 0 { Pred::PT } else { Pred { num: (slot % 7) as u8, not: p.not.is_some() && v == 1 } }),
         OpSpec::UPred(_) => Operand::UPred(Pred::PT),
         OpSpec::Imm(i) => Operand::Imm(match (i.kind, v) {
             (ImmKind::F32, 0) => 0.5f32.to_bits() as i64,
@@ -145,9 +141,7 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
             (_, 0) => 0x10.min((1i64 << i.field.width().min(62)) - 1),
             _ => 0x3.min((1i64 << i.field.width().min(62)) - 1),
         }),
-        OpSpec::CBank(c) => {
-            Operand::CBank { bank: 0, base: if c.base.is_some() && v == 1 { 2 } else { 255 }, offset: 0x210 }
-        }
+        OpSpec::CBank(c) => Operand::CBank { bank: 0, base: if c.base.is_some() && v == 1 { 2 } else { 255 }, offset: 0x210 },
         OpSpec::Mem(m) => Operand::Mem(Mem {
             base: 2 + 2 * v as u8,
             width: m.width,
@@ -159,9 +153,7 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
         OpSpec::SReg(_) => Operand::SReg([0x21, 0x25][v]),
         OpSpec::Target(_) => Operand::Target([0x20, -0x40][v]),
         OpSpec::BReg(_) => Operand::BReg(v as u8),
-        OpSpec::Ext(atomc_emit::sass::ExtSpec::CBankScaled { .. }) => {
-            Operand::CBank { bank: 3, base: 255, offset: [0x210, 0x7ffc][v] }
-        }
+        OpSpec::Ext(atomc_emit::sass::ExtSpec::CBankScaled { .. }) => Operand::CBank { bank: 3, base: 255, offset: [0x210, 0x7ffc][v] },
         OpSpec::Ext(_) => Operand::rz(),
     }
     .clone_for(arch)
@@ -199,13 +191,7 @@ fn every_form_and_modifier_value_matches_nvdisasm() {
             let v = k % 2;
             let ops = form.ops.iter().enumerate().map(|(s, o)| sample(arch, o, s, v)).collect();
             let sched = if k % 5 == 3 { Sched { stall: 0, ..Sched::default() } } else { Sched::default() };
-            code.push(Instr {
-                form: fi as u16,
-                guard: if k % 3 == 1 { Pred { num: 1, not: true } } else { Pred::PT },
-                mods: mods.into_iter().collect(),
-                ops,
-                sched,
-            });
+            code.push(Instr { form: fi as u16, guard: if k % 3 == 1 { Pred { num: 1, not: true } } else { Pred::PT }, mods: mods.into_iter().collect(), ops, sched });
         }
     }
     let mut fails = Vec::new();
@@ -221,13 +207,7 @@ fn every_form_and_modifier_value_matches_nvdisasm() {
     }
     let (checked, f) = check_against_nvdisasm(arch, &code);
     fails.extend(f);
-    println!(
-        "sm_90 sweep: {} forms, {} instructions, {} checked against nvdisasm, {} failures",
-        arch.forms.len(),
-        code.len(),
-        checked,
-        fails.len()
-    );
+    println!("sm_90 sweep: {} forms, {} instructions, {} checked against nvdisasm, {} failures", arch.forms.len(), code.len(), checked, fails.len());
     assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
 }
 
@@ -276,11 +256,6 @@ fn random_field_values_match_nvdisasm() {
         }
     }
     let (checked, fails) = check_against_nvdisasm(arch, &code);
-    println!(
-        "sm_90 random fields: {} instructions, {} checked against nvdisasm, {} failures",
-        code.len(),
-        checked,
-        fails.len()
-    );
+    println!("sm_90 random fields: {} instructions, {} checked against nvdisasm, {} failures", code.len(), checked, fails.len());
     assert!(fails.is_empty(), "{} failures:\n{}", fails.len(), fails.join("\n"));
 }

@@ -69,9 +69,7 @@ fn check_batch(arch: &Arch, code: &[Instr], checked: &mut usize, fails: &mut Vec
                 *checked += 1;
             }
         }
-        Ok(lines) if code.len() == 1 => {
-            fails.push(format!("`{}`: nvdisasm printed {} lines", arch.print(&code[0]), lines.len()))
-        }
+        Ok(lines) if code.len() == 1 => fails.push(format!("`{}`: nvdisasm printed {} lines", arch.print(&code[0]), lines.len())),
         Err(e) if code.len() == 1 => {
             let msg = e.lines().find(|l| l.contains("error")).unwrap_or("").trim().to_string();
             fails.push(format!("`{}`: nvdisasm rejected it: {}", arch.print(&code[0]), msg))

@@ -24,6 +24,10 @@ pub struct Args {
     /// Output file (default: stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Use at most N general registers per thread (sm_50, sm_90; like ptxas --maxrregcount):
+    /// the rest spill to local memory. At least 16.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=255))]
+    max_registers: Option<u32>,
 }
 
 /// Parses `--target` and `--platform` into a [`Target`].
@@ -50,9 +54,10 @@ pub fn run(args: Args) -> Result<(), UserError> {
             funcs.len()
         )));
     }
+    let opts = atomc::Options { max_registers: args.max_registers };
     let mut text = String::new();
     for f in funcs {
-        match atomc::compile(f, target, emit) {
+        match atomc::compile_with(f, target, emit, &opts) {
             Ok(Output::Text(t)) => text.push_str(&t),
             Ok(Output::Binary(b)) => {
                 use std::io::IsTerminal;

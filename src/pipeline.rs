@@ -22,14 +22,8 @@ pub(crate) struct SassPlan {
 
 pub(crate) fn sass_plan(target: Target) -> Option<SassPlan> {
     match target {
-        Target::Sm90 => Some(SassPlan {
-            isel: &atomc_lower::sass::SM90,
-            rules: atomc_regalloc::Target::Sm90,
-        }),
-        Target::Sm50 => Some(SassPlan {
-            isel: &atomc_lower::sass::SM50,
-            rules: atomc_regalloc::Target::Sm50,
-        }),
+        Target::Sm90 => Some(SassPlan { isel: &atomc_lower::sass::SM90, rules: atomc_regalloc::Target::Sm90 }),
+        Target::Sm50 => Some(SassPlan { isel: &atomc_lower::sass::SM50, rules: atomc_regalloc::Target::Sm50 }),
         Target::Visa(_) => None,
     }
 }
@@ -84,7 +78,10 @@ pub fn allocate_with(
     let vcode = select(func, target)?;
     let mut ra = AllocOptions::default();
     if let Some(n) = opts.max_registers {
-        ra.max_registers = n;
+        // The cap counts as ptxas's `--maxrregcount` does, i.e. as the cubin's REGCOUNT: on
+        // sm_90 that includes the two registers the hardware reserves.
+        let reserved = if target == Target::Sm90 { 2 } else { 0 };
+        ra.max_registers = n.saturating_sub(reserved);
     }
     let mut allocated = atomc_regalloc::allocate_and_check(&vcode, plan.rules, &ra)
         .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))?;
@@ -118,7 +115,8 @@ pub fn compile_sass_with(func: &Function, target: Target, opts: &crate::Options)
         Target::Sm50 => atomc_emit::sass::sm50(),
         _ => return Err(CompileError::NoSuchOutput { target, emit: "asm" }),
     };
-    let kernel = atomc_emit::codegen::emit(&allocated.code, arch)
-        .map_err(|e| CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}")))?;
+    let kernel = atomc_emit::codegen::emit(&allocated.code, arch).map_err(|e| {
+        CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}"))
+    })?;
     Ok(SassOutput { allocated, kernel, arch })
 }

@@ -97,25 +97,15 @@ pub fn run(args: Args) -> Result<(), UserError> {
     if given.is_empty() {
         let scan = TestFile::scan(&input.source).map_err(UserError)?;
         for (i, range) in scan.funcs.iter().enumerate() {
-            if args
-                .function
-                .as_deref()
-                .is_some_and(|n| n.trim_start_matches('%') != range.name)
-            {
+            if args.function.as_deref().is_some_and(|n| n.trim_start_matches('%') != range.name) {
                 continue;
             }
-            for c in scan
-                .func_comments(range)
-                .filter(|c| !c.note && c.text.starts_with("run"))
-            {
+            for c in scan.func_comments(range).filter(|c| !c.note && c.text.starts_with("run")) {
                 jobs.push((i, c.text.clone(), Some(c.line)));
             }
         }
         if jobs.is_empty() {
-            return Err(UserError(format!(
-                "{}: no `; run:` lines to execute (give one with --run)",
-                input.name
-            )));
+            return Err(UserError(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
         }
     } else {
         let selected = input.select(args.function.as_deref())?;
@@ -126,17 +116,10 @@ pub fn run(args: Args) -> Result<(), UserError> {
                 input.funcs.len()
             )));
         }
-        let index = input
-            .funcs
-            .iter()
-            .position(|f| std::ptr::eq(f, selected[0]))
-            .unwrap_or(0);
+        let index = input.funcs.iter().position(|f| std::ptr::eq(f, selected[0])).unwrap_or(0);
         for r in &given {
-            let line = if r.trim_start().starts_with("run") {
-                r.trim().to_string()
-            } else {
-                format!("run: {}", r.trim())
-            };
+            let line =
+                if r.trim_start().starts_with("run") { r.trim().to_string() } else { format!("run: {}", r.trim()) };
             jobs.push((index, line, None));
         }
     }
@@ -193,10 +176,12 @@ fn emulate(
             println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
             continue;
         }
-        let cubin = cubins.entry(*i).or_insert_with(|| match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers }) {
-            Ok(atomc::Output::Binary(b)) => Ok(b),
-            Ok(_) => Err("no binary output".into()),
-            Err(e) => Err(e.to_string()),
+        let cubin = cubins.entry(*i).or_insert_with(|| {
+            match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers }) {
+                Ok(atomc::Output::Binary(b)) => Ok(b),
+                Ok(_) => Err("no binary output".into()),
+                Err(e) => Err(e.to_string()),
+            }
         });
         let result = cubin.clone().and_then(|cubin| {
             let want = emulate::interpret(f, &spec)?;

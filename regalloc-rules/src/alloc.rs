@@ -8,8 +8,9 @@
 //! regalloc2 numbers at most 64 registers per class, fewer than the 253 (sm_90) or 255 (sm_50)
 //! general registers a thread may name. The rest of the file holds regalloc2's spill slots:
 //! after the mapping, spill slot `s` (in 4-byte units, aligned to its width by regalloc2)
-//! becomes register `R(base + s)`, `base` the first 4-aligned register above those allocated,
-//! so a spill or reload is a `MOV`. Only the slots that do not fit below the register limit
+//! becomes register `R(base + s)`, `base` the first register above those allocated (aligned to
+//! the widest slot), so a spill or reload is a `MOV`. Only the slots that do not fit below the
+//! register limit
 //! (the target's, or [`AllocOptions::max_registers`]) go to local memory (`STL`/`LDL` at
 //! `[R1+offset]`); then `R1` is the frame register ([`FRAME_REG`]), reserved by the mapping.
 
@@ -238,7 +239,8 @@ pub fn allocate<I: MachInst>(
                 continue;
             }
             let slots = out.num_spillslots as u32;
-            let mut plan = SlotPlan::new(map.total, slots, limit, None);
+            let widest = widest_slot(&out);
+            let mut plan = SlotPlan::new(map.total, slots, widest, limit, None);
             if plan.mem_units > 0 {
                 // Local memory needs the frame register: map again around R1.
                 map = HwMap::new(&out, true);
@@ -247,7 +249,7 @@ pub fn allocate<I: MachInst>(
                     shrink = Some(map.total - limit);
                     break;
                 }
-                plan = SlotPlan::new(map.total, slots, limit, HwReg::new(FRAME_REG));
+                plan = SlotPlan::new(map.total, slots, widest, limit, HwReg::new(FRAME_REG));
             }
             let mut stats = AllocStats {
                 max_live,
@@ -282,10 +284,22 @@ pub fn allocate<I: MachInst>(
     Err(AllocError::TooManyRegisters { needed: last_total, usable: limit })
 }
 
+/// The widest spill slot regalloc2 used (1, 2 or 4 units; 1 when none).
+fn widest_slot(out: &ra2::Output) -> u32 {
+    out.edits
+        .iter()
+        .filter_map(|(_, ra2::Edit::Move { from, to })| {
+            let (s, r) = if from.is_stack() { (from, to) } else { (to, from) };
+            s.is_stack().then(|| r.as_reg().map(|p| u32::from(shape_of(p.class()).width()))).flatten()
+        })
+        .max()
+        .unwrap_or(1)
+}
+
 /// Where regalloc2's spill slots live: the first `in_regs` units in registers from `base`
 /// (4-aligned, so every slot keeps its width's alignment), the rest in local memory from
-/// `[R1+0]`, offsets counted from the first unit past those in registers (a multiple of 4, so
-/// pairs stay 8- and quads 16-byte aligned).
+/// `[R1+0]`, offsets counted from the first unit past those in registers (a multiple of the
+/// widest slot, so pairs stay 8- and quads 16-byte aligned).
 #[derive(Copy, Clone, Debug)]
 struct SlotPlan {
     base: u32,
@@ -295,10 +309,12 @@ struct SlotPlan {
 }
 
 impl SlotPlan {
-    fn new(allocated: u32, slots: u32, limit: u32, frame: Option<HwReg>) -> SlotPlan {
-        let base = allocated.div_ceil(4) * 4;
+    fn new(allocated: u32, slots: u32, widest: u32, limit: u32, frame: Option<HwReg>) -> SlotPlan {
+        // Slot registers start 4-aligned only when a slot is wider than one register.
+        let align = widest.max(1);
+        let base = allocated.div_ceil(align) * align;
         let room = limit.saturating_sub(base);
-        let in_regs = if slots <= room { slots } else { room & !3 };
+        let in_regs = if slots <= room { slots } else { room & !(align - 1) };
         SlotPlan { base, in_regs, mem_units: slots - in_regs, frame: frame.filter(|_| slots > in_regs) }
     }
 

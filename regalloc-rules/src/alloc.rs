@@ -10,9 +10,9 @@
 //! after the mapping, spill slot `s` (in 4-byte units, aligned to its width by regalloc2)
 //! becomes register `R(base + s)`, `base` the first register above those allocated (aligned to
 //! the widest slot), so a spill or reload is a `MOV`. Only the slots that do not fit below the
-//! register limit
-//! (the target's, or [`AllocOptions::max_registers`]) go to local memory (`STL`/`LDL` at
-//! `[R1+offset]`); then `R1` is the frame register ([`FRAME_REG`]), reserved by the mapping.
+//! register limit (the target's, or [`AllocOptions::max_registers`]) go to local memory
+//! (`STL`/`LDL` at `[R1+offset]`); then `R1` is the frame register ([`FRAME_REG`]), reserved by
+//! the mapping.
 
 use crate::adapter::{shape_of, Ra2Func};
 use crate::liveness::max_live;

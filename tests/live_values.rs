@@ -57,7 +57,13 @@ fn run_line(n: usize, wide: bool) -> String {
         ("i32", (0..n).map(|_| next() as u32 as i32 as i64).collect())
     };
     let ys: Vec<i64> = (0..n)
-        .map(|j| if wide { xs[j].wrapping_sub(xs[(j + 1) % n]) } else { (xs[j] as i32).wrapping_sub(xs[(j + 1) % n] as i32) as i64 })
+        .map(|j| {
+            if wide {
+                xs[j].wrapping_sub(xs[(j + 1) % n])
+            } else {
+                (xs[j] as i32).wrapping_sub(xs[(j + 1) % n] as i32) as i64
+            }
+        })
         .collect();
     let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
     format!("args(a, o) a: {ty}[{n}] = [{}] o: {ty}[{n}] = 0 => o == [{}]", list(&xs), list(&ys))
@@ -201,4 +207,39 @@ fn the_600_value_kernel_runs_on_the_emulator() {
     for target in [Target::Sm90, Target::Sm50] {
         run_on_emulator("live600", 600, false, target, None);
     }
+}
+
+fn atomc_cli(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--max-registers N` on `atomc compile` and `atomc run --target`: the capped kernel sets up
+/// its frame and spills; out-of-range caps are usage errors (exit 2).
+#[test]
+fn max_registers_on_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("atomc-live-values-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("live40.atom");
+    std::fs::write(&path, format!("{}; run: {}\n", kernel(40, false), run_line(40, false))).expect("write");
+    let file = path.display().to_string();
+    for (target, setup) in [("sm_90", "LDC R1, c[0x0][0x28] ;"), ("sm_50", "MOV R1, c[0x0][0x20] ;")] {
+        let (rc, out, err) = atomc_cli(&["compile", &file, "--target", target, "--emit", "asm"]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(!out.contains("STL") && !out.contains(setup), "{target}: 40 live values fit:\n{out}");
+        let (rc, out, err) =
+            atomc_cli(&["compile", &file, "--target", target, "--emit", "asm", "--max-registers", "32"]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(out.lines().next().is_some_and(|l| l.contains(setup)), "{target}: no frame set-up first:\n{out}");
+        assert!(out.contains("STL [R1") && out.contains("LDL R"), "{target}: no spills:\n{out}");
+        let (rc, out, err) = atomc_cli(&["run", &file, "--target", target, "--max-registers", "32"]);
+        assert_eq!(rc, 0, "{target}: {out}{err}");
+        assert!(out.contains("1 run line(s) passed"), "{out}");
+    }
+    let (rc, _, _) = atomc_cli(&["compile", &file, "--target", "sm_90", "--emit", "asm", "--max-registers", "8"]);
+    assert_eq!(rc, 2, "a cap below 16 is a usage error");
 }

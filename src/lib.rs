@@ -176,25 +176,39 @@ pub enum CompileError {
     },
 }
 
+/// Compile options beyond the target and the output kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Use at most this many general registers per thread (SASS targets), like ptxas's
+    /// `--maxrregcount`: values beyond them are spilled to local memory. `None`: the whole
+    /// register file (R0..R252 on sm_90, R0..R254 on sm_50). Values below 16 count as 16.
+    pub max_registers: Option<u32>,
+}
+
 /// Compiles one function for `target`, producing `emit`.
 pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output, CompileError> {
+    compile_with(func, target, emit, &Options::default())
+}
+
+/// [`compile`] with [`Options`].
+pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Options) -> Result<Output, CompileError> {
     ir::verify::verify(func).map_err(CompileError::Verify)?;
     match emit {
         Emit::Ir => Ok(Output::Text(ir::print::print_function(func))),
         Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
         Emit::Asm if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass(func, target)?;
+            let out = pipeline::compile_sass_with(func, target, opts)?;
             Ok(Output::Text(out.kernel.listing(out.arch, false)))
         }
         Emit::Bin if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass(func, target)?;
+            let out = pipeline::compile_sass_with(func, target, opts)?;
             let bytes = out.kernel.bytes(out.arch).map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
             Ok(Output::Binary(bytes))
         }
         Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
         Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
         Emit::Cubin if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass(func, target)?;
+            let out = pipeline::compile_sass_with(func, target, opts)?;
             let alloc = &out.allocated.alloc;
             let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
             let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
@@ -280,9 +294,9 @@ pub struct ResourceUsage {
 }
 
 /// Compiles `func` for a SASS target and reports its resource usage.
-pub fn resource_usage(func: &ir::Function, target: Target) -> Result<ResourceUsage, CompileError> {
+pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Result<ResourceUsage, CompileError> {
     ir::verify::verify(func).map_err(CompileError::Verify)?;
-    let out = pipeline::compile_sass(func, target)?;
+    let out = pipeline::compile_sass_with(func, target, opts)?;
     let alloc = &out.allocated.alloc;
     let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
         .map_err(|e| CompileError::Internal(format!("cubin: {e}")))?;
@@ -298,12 +312,12 @@ pub fn resource_usage(func: &ir::Function, target: Target) -> Result<ResourceUsa
 
 /// Compiles several kernels for a SASS target into one cubin (a module): each kernel with its
 /// own code, constant bank and attributes, as ptxas writes a module of several entries.
-pub fn compile_cubin_module(funcs: &[ir::Function], target: Target) -> Result<Vec<u8>, CompileError> {
+pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Options) -> Result<Vec<u8>, CompileError> {
     let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
     let mut kernels = Vec::with_capacity(funcs.len());
     for func in funcs {
         ir::verify::verify(func).map_err(CompileError::Verify)?;
-        let out = pipeline::compile_sass(func, target)?;
+        let out = pipeline::compile_sass_with(func, target, opts)?;
         let alloc = &out.allocated.alloc;
         kernels.push(
             atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())

@@ -22,14 +22,8 @@ pub(crate) struct SassPlan {
 
 pub(crate) fn sass_plan(target: Target) -> Option<SassPlan> {
     match target {
-        Target::Sm90 => Some(SassPlan {
-            isel: &atomc_lower::sass::SM90,
-            rules: atomc_regalloc::Target::Sm90,
-        }),
-        Target::Sm50 => Some(SassPlan {
-            isel: &atomc_lower::sass::SM50,
-            rules: atomc_regalloc::Target::Sm50,
-        }),
+        Target::Sm90 => Some(SassPlan { isel: &atomc_lower::sass::SM90, rules: atomc_regalloc::Target::Sm90 }),
+        Target::Sm50 => Some(SassPlan { isel: &atomc_lower::sass::SM50, rules: atomc_regalloc::Target::Sm50 }),
         Target::Visa(_) => None,
     }
 }
@@ -69,13 +63,34 @@ pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, Compil
     isel::select(&legal, plan.isel).map_err(|e| CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc })
 }
 
-/// Passes 1–5.
+/// Passes 1–5, then the frame set-up of a kernel that spills to local memory (after the
+/// checker, which proves nothing else writes the frame register).
 pub fn allocate(func: &Function, target: Target) -> Result<Allocated<SassInst>, CompileError> {
+    allocate_with(func, target, &crate::Options::default())
+}
+
+/// [`allocate`] with compile options (the register cap).
+pub fn allocate_with(
+    func: &Function,
+    target: Target,
+    opts: &crate::Options,
+) -> Result<Allocated<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "asm" })?;
     let vcode = select(func, target)?;
-    let opts = AllocOptions::default();
-    atomc_regalloc::allocate_and_check(&vcode, plan.rules, &opts)
-        .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))
+    let mut ra = AllocOptions::default();
+    if let Some(n) = opts.max_registers {
+        // The cap counts as ptxas's `--maxrregcount` does, i.e. as the cubin's REGCOUNT: on
+        // sm_90 that includes the two registers the hardware reserves.
+        let reserved = if target == Target::Sm90 { 2 } else { 0 };
+        ra.max_registers = n.saturating_sub(reserved);
+    }
+    let mut allocated = atomc_regalloc::allocate_and_check(&vcode, plan.rules, &ra)
+        .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))?;
+    if allocated.alloc.frame_reg.is_some() {
+        let prologue = plan.isel.frame_prologue(allocated.alloc.spill_bytes());
+        allocated.code.prepend(prologue);
+    }
+    Ok(allocated)
 }
 
 /// Everything a SASS compile produced, for reports and the command line.
@@ -90,13 +105,19 @@ pub struct SassOutput {
 
 /// Passes 1–6.
 pub fn compile_sass(func: &Function, target: Target) -> Result<SassOutput, CompileError> {
-    let allocated = allocate(func, target)?;
+    compile_sass_with(func, target, &crate::Options::default())
+}
+
+/// [`compile_sass`] with compile options (the register cap).
+pub fn compile_sass_with(func: &Function, target: Target, opts: &crate::Options) -> Result<SassOutput, CompileError> {
+    let allocated = allocate_with(func, target, opts)?;
     let arch = match target {
         Target::Sm90 => atomc_emit::sass::sm90(),
         Target::Sm50 => atomc_emit::sass::sm50(),
         _ => return Err(CompileError::NoSuchOutput { target, emit: "asm" }),
     };
-    let kernel = atomc_emit::codegen::emit(&allocated.code, arch)
-        .map_err(|e| CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}")))?;
+    let kernel = atomc_emit::codegen::emit(&allocated.code, arch).map_err(|e| {
+        CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}"))
+    })?;
     Ok(SassOutput { allocated, kernel, arch })
 }

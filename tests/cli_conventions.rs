@@ -174,7 +174,7 @@ fn module_cubin_runs_every_kernel_on_the_emulator() {
     let funcs: Vec<atomc::ir::Function> =
         atomc::ir::parse::parse_file(&source).expect("parses").functions.into_iter().map(|f| f.func).collect();
     for target in [atomc::Target::Sm90, atomc::Target::Sm50] {
-        let cubin = atomc::compile_cubin_module(&funcs, target).expect("compiles");
+        let cubin = atomc::compile_cubin_module(&funcs, target, &Default::default()).expect("compiles");
         for f in &funcs {
             let line = source
                 .lines()

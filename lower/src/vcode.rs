@@ -406,6 +406,11 @@ pub struct Operand {
     pub reuse: Option<u32>,
 }
 
+/// The frame register: local-memory spill slots are addressed `[R1+offset]`, as ptxas does; the
+/// allocator reserves it whenever a function spills to memory, and the kernel's prologue loads
+/// it from the driver's stack pointer.
+pub const FRAME_REG: u8 = 1;
+
 /// A spill slot: a byte offset into the thread's local-memory frame (4-byte aligned; pairs
 /// 8-byte, quads 16-byte aligned).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

@@ -4,11 +4,20 @@
 //! the measured pressure. After allocation the used registers are numbered widest first: quads
 //! from R0 in steps of 4, then pairs in steps of 2, then singles, so every pair is even and every
 //! quad 4-aligned with no padding, and the register count is `4*quads + 2*pairs + singles`.
+//!
+//! regalloc2 numbers at most 64 registers per class, fewer than the 253 (sm_90) or 255 (sm_50)
+//! general registers a thread may name. The rest of the file holds regalloc2's spill slots:
+//! after the mapping, spill slot `s` (in 4-byte units, aligned to its width by regalloc2)
+//! becomes register `R(base + s)`, `base` the first register above those allocated (aligned to
+//! the widest slot), so a spill or reload is a `MOV`. Only the slots that do not fit below the
+//! register limit (the target's, or [`AllocOptions::max_registers`]) go to local memory
+//! (`STL`/`LDL` at `[R1+offset]`); then `R1` is the frame register ([`FRAME_REG`]), reserved by
+//! the mapping.
 
 use crate::adapter::{shape_of, Ra2Func};
 use crate::liveness::max_live;
 use crate::rules::TargetRules;
-use atomc_lower::vcode::{HwReg, MachInst, Reg, RegClass, SpillSlot, VCode};
+use atomc_lower::vcode::{HwReg, MachInst, Reg, RegClass, SpillSlot, VCode, FRAME_REG};
 use regalloc2 as ra2;
 
 /// Allocation knobs.
@@ -24,6 +33,10 @@ pub struct AllocOptions {
     /// Cap on registers offered per class (regalloc2 allows at most 64); lower it to force
     /// spills in tests.
     pub max_per_class: u32,
+    /// Cap on the hardware registers the function may use, `R0..R(max_registers-1)`, like
+    /// ptxas's `--maxrregcount` (the target's own limit when larger; at least 16). Values that
+    /// do not fit are spilled to local memory.
+    pub max_registers: u32,
 }
 
 impl Default for AllocOptions {
@@ -33,6 +46,7 @@ impl Default for AllocOptions {
             regalloc2_checker: cfg!(debug_assertions),
             slack: 2,
             max_per_class: 64,
+            max_registers: 255,
         }
     }
 }
@@ -61,13 +75,13 @@ pub enum Edit {
         src: HwReg,
         class: RegClass,
     },
-    /// Store to local memory.
+    /// Store to local memory at `[R1+slot]`.
     Spill {
         slot: SpillSlot,
         src: HwReg,
         class: RegClass,
     },
-    /// Load from local memory.
+    /// Load from local memory at `[R1+slot]`.
     Reload {
         dst: HwReg,
         slot: SpillSlot,
@@ -88,10 +102,15 @@ pub struct EditAt {
 pub struct AllocStats {
     /// Register-to-register moves (each of one value; a pair move may become 2 MOVs).
     pub moves: u32,
-    /// Stores to spill slots.
+    /// Stores to spill slots in local memory (`STL`).
     pub spills: u32,
-    /// Loads from spill slots.
+    /// Loads from spill slots in local memory (`LDL`).
     pub reloads: u32,
+    /// regalloc2 spills and reloads that became register moves because their slot is a
+    /// register of the file above regalloc2's (counted apart from `moves`).
+    pub slot_moves: u32,
+    /// regalloc2's spill slots (4-byte units) held in registers.
+    pub slot_regs: u32,
     /// Measured MaxLive per class (Single, Pair, Quad).
     pub max_live: [u32; 3],
     /// Registers offered per class (preferred + non-preferred) in the successful attempt.
@@ -116,6 +135,10 @@ pub struct Allocation {
     pub num_regs_rounded: u32,
     /// 4-byte local-memory slots used by spills.
     pub spill_slots: u32,
+    /// The frame register (`R1`, set up by the kernel's prologue) when `spill_slots > 0`.
+    pub frame_reg: Option<HwReg>,
+    /// The register limit allocation worked under (the target's, or the option's cap).
+    pub limit: u32,
     pub stats: AllocStats,
 }
 
@@ -127,9 +150,14 @@ impl Allocation {
         &self.field_regs[a as usize..b as usize]
     }
 
-    /// Bytes of local memory the spill slots need.
+    /// Bytes of local memory the spill slots need: the frame size, a multiple of 8 (16 when a
+    /// quad may live there), as ptxas sizes its frames.
     pub fn spill_bytes(&self) -> u32 {
-        self.spill_slots * 4
+        if self.spill_slots == 0 {
+            0
+        } else {
+            (self.spill_slots * 4).div_ceil(16) * 16
+        }
     }
 }
 
@@ -139,9 +167,9 @@ impl std::fmt::Display for AllocStats {
         let [us, up, uq] = self.used;
         write!(
             f,
-            "moves {}, spills {}, reloads {}; max live {s}/{p}/{q}, registers used {us}/{up}/{uq} \
+            "moves {}, spills {}, reloads {}, slot moves {} ({} slot registers); max live {s}/{p}/{q}, registers used {us}/{up}/{uq} \
              (single/pair/quad)",
-            self.moves, self.spills, self.reloads
+            self.moves, self.spills, self.reloads, self.slot_moves, self.slot_regs
         )
     }
 }
@@ -167,74 +195,146 @@ pub fn allocate<I: MachInst>(
 ) -> Result<Allocation, AllocError> {
     let func = Ra2Func::new(vcode);
     let max_live = max_live(vcode);
-    let usable = u32::from(rules.usable);
+    let limit = u32::from(rules.usable).min(opts.max_registers.max(16));
     let cap = opts.max_per_class.clamp(1, 64);
-    // A class nothing is ever live in gets no registers, so it costs no budget.
-    let preferred = fit_budget(
-        max_live.map(|m| {
-            if m == 0 {
-                0
-            } else {
-                (m + opts.slack).clamp(1, cap)
-            }
-        }),
-        usable,
-    );
-    let used_by_pref: u32 = weighted(&preferred);
-    let spare = usable.saturating_sub(used_by_pref);
-    let generous: [u32; 3] = std::array::from_fn(|c| {
-        let w = u32::from(RegClass::ALL[c].width());
-        if max_live[c] == 0 {
-            0
-        } else {
-            (cap - preferred[c]).min(spare / w)
-        }
-    });
     let ra_opts = ra2::RegallocOptions {
         validate_ssa: opts.validate_ssa,
         ..Default::default()
     };
     let mut last_total = 0;
-    for (attempt, extra) in [generous, [0; 3]].into_iter().enumerate() {
-        let attempts = attempt as u32 + 1;
-        let env = machine_env(preferred, extra);
-        let out = ra2::run(&func, &env, &ra_opts)?;
-        if opts.regalloc2_checker {
-            let mut checker = ra2::checker::Checker::new(&func, &env);
-            checker.prepare(&out);
-            checker
-                .run()
-                .map_err(|e| AllocError::Checker(format!("{e:?}")))?;
-        }
-        let map = HwMap::new(&out);
-        if map.total > usable {
-            // Retry without the non-preferred extras: the preferred sets alone fit the budget.
-            last_total = map.total;
-            continue;
-        }
-        let mut stats = AllocStats {
-            max_live,
-            offered: std::array::from_fn(|c| preferred[c] + extra[c]),
-            used: map.count,
-            attempts,
-            ..AllocStats::default()
-        };
-        let (field_regs, field_offsets) = field_regs(vcode, &out, &map)?;
-        let edits = edits(&out, &map, &mut stats);
-        return Ok(Allocation {
-            field_regs,
-            field_offsets,
-            edits,
-            num_regs: map.total,
-            num_regs_rounded: map.total.div_ceil(8) * 8,
-            spill_slots: out.num_spillslots as u32,
-            stats,
+    let mut attempts = 0;
+    // The budget regalloc2's own registers get: the limit, less what the frame register and
+    // the alignment holes it leaves cost when a first try needs local memory.
+    let mut budget = limit;
+    while attempts < 8 {
+        // A class nothing is ever live in gets no registers, so it costs no budget.
+        let preferred = fit_budget(
+            max_live.map(|m| if m == 0 { 0 } else { (m + opts.slack).clamp(1, cap) }),
+            budget,
+        );
+        let used_by_pref: u32 = weighted(&preferred);
+        let spare = budget.saturating_sub(used_by_pref);
+        let generous: [u32; 3] = std::array::from_fn(|c| {
+            let w = u32::from(RegClass::ALL[c].width());
+            if max_live[c] == 0 {
+                0
+            } else {
+                (cap - preferred[c]).min(spare / w)
+            }
         });
+        let mut shrink = None;
+        for extra in [generous, [0; 3]] {
+            attempts += 1;
+            let env = machine_env(preferred, extra);
+            let out = ra2::run(&func, &env, &ra_opts)?;
+            if opts.regalloc2_checker {
+                let mut checker = ra2::checker::Checker::new(&func, &env);
+                checker.prepare(&out);
+                checker.run().map_err(|e| AllocError::Checker(format!("{e:?}")))?;
+            }
+            let mut map = HwMap::new(&out, false);
+            if map.total > budget {
+                // Retry without the non-preferred extras: the preferred sets alone fit the budget.
+                last_total = map.total;
+                continue;
+            }
+            let slots = out.num_spillslots as u32;
+            let widest = widest_slot(&out);
+            let mut plan = SlotPlan::new(map.total, slots, widest, limit, None);
+            if plan.mem_units > 0 {
+                // Local memory needs the frame register: map again around R1.
+                map = HwMap::new(&out, true);
+                if map.total > limit {
+                    last_total = map.total;
+                    shrink = Some(map.total - limit);
+                    break;
+                }
+                plan = SlotPlan::new(map.total, slots, widest, limit, HwReg::new(FRAME_REG));
+            }
+            let mut stats = AllocStats {
+                max_live,
+                offered: std::array::from_fn(|c| preferred[c] + extra[c]),
+                used: map.count,
+                attempts,
+                slot_regs: plan.in_regs,
+                ..AllocStats::default()
+            };
+            let (field_regs, field_offsets) = field_regs(vcode, &out, &map)?;
+            let edits = edits(&out, &map, &plan, &mut stats);
+            let num_regs = plan.num_regs(map.total);
+            return Ok(Allocation {
+                field_regs,
+                field_offsets,
+                edits,
+                num_regs,
+                num_regs_rounded: num_regs.div_ceil(8) * 8,
+                spill_slots: plan.mem_units,
+                frame_reg: plan.frame,
+                limit,
+                stats,
+            });
+        }
+        // Both tries overflowed the budget (or the frame register's holes did): shrink it.
+        let by = shrink.unwrap_or(4).max(1);
+        if budget <= by + 4 {
+            break;
+        }
+        budget -= by;
     }
-    Err(AllocError::TooManyRegisters {
-        needed: last_total,
-        usable,
-    })
+    Err(AllocError::TooManyRegisters { needed: last_total, usable: limit })
+}
+
+/// The widest spill slot regalloc2 used (1, 2 or 4 units; 1 when none).
+fn widest_slot(out: &ra2::Output) -> u32 {
+    out.edits
+        .iter()
+        .filter_map(|(_, ra2::Edit::Move { from, to })| {
+            let (s, r) = if from.is_stack() { (from, to) } else { (to, from) };
+            s.is_stack().then(|| r.as_reg().map(|p| u32::from(shape_of(p.class()).width()))).flatten()
+        })
+        .max()
+        .unwrap_or(1)
+}
+
+/// Where regalloc2's spill slots live: the first `in_regs` units in registers from `base`
+/// (4-aligned, so every slot keeps its width's alignment), the rest in local memory from
+/// `[R1+0]`, offsets counted from the first unit past those in registers (a multiple of the
+/// widest slot, so pairs stay 8- and quads 16-byte aligned).
+#[derive(Copy, Clone, Debug)]
+struct SlotPlan {
+    base: u32,
+    in_regs: u32,
+    mem_units: u32,
+    frame: Option<HwReg>,
+}
+
+impl SlotPlan {
+    fn new(allocated: u32, slots: u32, widest: u32, limit: u32, frame: Option<HwReg>) -> SlotPlan {
+        // Slot registers start 4-aligned only when a slot is wider than one register.
+        let align = widest.max(1);
+        let base = allocated.div_ceil(align) * align;
+        let room = limit.saturating_sub(base);
+        let in_regs = if slots <= room { slots } else { room & !(align - 1) };
+        SlotPlan { base, in_regs, mem_units: slots - in_regs, frame: frame.filter(|_| slots > in_regs) }
+    }
+
+    /// Registers used: those allocated, and the slot registers above them.
+    fn num_regs(&self, allocated: u32) -> u32 {
+        if self.in_regs > 0 {
+            self.base + self.in_regs
+        } else {
+            allocated
+        }
+    }
+
+    /// A slot's home: a register, or a byte offset in the frame.
+    fn home(&self, slot: u32) -> Result<HwReg, SpillSlot> {
+        if slot < self.in_regs {
+            Ok(HwReg::new((self.base + slot) as u8).expect("slot registers lie below the limit"))
+        } else {
+            Err(SpillSlot((slot - self.in_regs) * 4))
+        }
+    }
 }
 
 /// `4*quads + 2*pairs + singles`.
@@ -288,7 +388,9 @@ struct HwMap {
 }
 
 impl HwMap {
-    fn new(out: &ra2::Output) -> HwMap {
+    /// With `frame`, R1 is left out: quads from R4, the first pair in R2, singles in R0, R2, R3
+    /// first (those the pairs left).
+    fn new(out: &ra2::Output, frame: bool) -> HwMap {
         let mut used = [[false; 64]; 3];
         let mut mark = |a: ra2::Allocation| {
             if let Some(p) = a.as_reg() {
@@ -304,18 +406,37 @@ impl HwMap {
         }
         let mut base = [[None; 64]; 3];
         let mut count = [0u32; 3];
-        let mut next = 0u32;
+        let mut next = if frame { 4u32 } else { 0 };
+        let mut pair_holes: Vec<u32> = if frame { vec![2] } else { Vec::new() };
+        let mut single_holes: Vec<u32> = if frame { vec![0] } else { Vec::new() };
         for class in [RegClass::Quad, RegClass::Pair, RegClass::Single] {
             let c = class.index();
+            if class == RegClass::Single {
+                // The R2..R3 hole goes to singles when no pair took it.
+                single_holes.extend(pair_holes.drain(..).flat_map(|p| [p, p + 1]));
+            }
             for e in 0..64 {
                 if used[c][e] {
+                    let holes = match class {
+                        RegClass::Quad => None,
+                        RegClass::Pair => Some(&mut pair_holes),
+                        RegClass::Single => Some(&mut single_holes),
+                    };
+                    let at = match holes.filter(|h| !h.is_empty()) {
+                        Some(h) => h.remove(0),
+                        None => {
+                            let at = next;
+                            next += u32::from(class.width());
+                            at
+                        }
+                    };
                     // Registers beyond R254 cannot exist; `total` reports the overflow.
-                    base[c][e] = u8::try_from(next).ok().filter(|&n| n < 255);
-                    next += u32::from(class.width());
+                    base[c][e] = u8::try_from(at).ok().filter(|&n| n < 255);
                     count[c] += 1;
                 }
             }
         }
+        let next = if frame { next.max(u32::from(FRAME_REG) + 1) } else { next };
         HwMap {
             base,
             count,
@@ -360,38 +481,34 @@ fn field_regs<I: MachInst>(
     Ok((regs, offsets))
 }
 
-fn edits(out: &ra2::Output, map: &HwMap, stats: &mut AllocStats) -> Vec<EditAt> {
+fn edits(out: &ra2::Output, map: &HwMap, plan: &SlotPlan, stats: &mut AllocStats) -> Vec<EditAt> {
     let mut edits = Vec::new();
     for (point, ra2::Edit::Move { from, to }) in &out.edits {
         if from == to {
             continue;
         }
-        let slot = |a: ra2::Allocation| a.as_stack().map(|s| SpillSlot(s.index() as u32 * 4));
+        let slot = |a: ra2::Allocation| a.as_stack().map(|s| plan.home(s.index() as u32));
         let reg = |a: ra2::Allocation| a.as_reg().and_then(|p| map.reg(p).map(|r| (r, p)));
         let edit = match (reg(*from), reg(*to), slot(*from), slot(*to)) {
             (Some((src, p)), Some((dst, _)), _, _) => {
                 stats.moves += 1;
-                Edit::Move {
-                    dst,
-                    src,
-                    class: shape_of(p.class()),
-                }
+                Edit::Move { dst, src, class: shape_of(p.class()) }
             }
-            (Some((src, p)), None, _, Some(slot)) => {
+            (Some((src, p)), None, _, Some(Ok(dst))) => {
+                stats.slot_moves += 1;
+                Edit::Move { dst, src, class: shape_of(p.class()) }
+            }
+            (Some((src, p)), None, _, Some(Err(slot))) => {
                 stats.spills += 1;
-                Edit::Spill {
-                    slot,
-                    src,
-                    class: shape_of(p.class()),
-                }
+                Edit::Spill { slot, src, class: shape_of(p.class()) }
             }
-            (None, Some((dst, p)), Some(slot), _) => {
+            (None, Some((dst, p)), Some(Ok(src)), _) => {
+                stats.slot_moves += 1;
+                Edit::Move { dst, src, class: shape_of(p.class()) }
+            }
+            (None, Some((dst, p)), Some(Err(slot)), _) => {
                 stats.reloads += 1;
-                Edit::Reload {
-                    dst,
-                    slot,
-                    class: shape_of(p.class()),
-                }
+                Edit::Reload { dst, slot, class: shape_of(p.class()) }
             }
             // regalloc2 never emits stack-to-stack moves; nothing else can occur.
             _ => continue,

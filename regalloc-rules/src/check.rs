@@ -103,6 +103,10 @@ pub enum RuleError {
     UnknownEdit { at: At },
     #[error("{at}: spill slot at byte {offset} is not aligned to the {bytes}-byte access")]
     SlotMisaligned { at: At, offset: u32, bytes: u32 },
+    #[error("{at}: writes R{reg}, the frame register of the local-memory spill slots")]
+    FrameClobbered { at: At, reg: u8 },
+    #[error("{at}: spills to local memory, but the function has no frame register")]
+    NoFrame { at: At },
 }
 
 /// Check `code` (the allocated `vcode`) against `rules`. Returns the first violation.
@@ -116,10 +120,36 @@ pub fn check_allocation<I: MachInst>(
         for i in range.clone() {
             let f = fields_of(&code.insts[i as usize]);
             check_local(rules, &f, &code.insts[i as usize], || at(code, b, i))?;
+            check_frame(code, &f, &code.insts[i as usize], || at(code, b, i))?;
             fields.push(f);
         }
     }
     Values::new(rules, vcode, code, &fields).run()
+}
+
+/// The frame register (if any) is written by nothing but the prologue, and a spill to memory
+/// needs one.
+fn check_frame<I: MachInst>(
+    code: &FinalCode<I>,
+    fields: &FieldList,
+    inst: &I,
+    at: impl Fn() -> At,
+) -> Result<(), RuleError> {
+    let Some(frame) = code.frame_reg else {
+        return match inst.spill_info() {
+            Some(_) => Err(RuleError::NoFrame { at: at() }),
+            None => Ok(()),
+        };
+    };
+    let f = frame.number();
+    for (reg, width, rule) in fields {
+        if let (Reg::Hw(r), true) = (reg, rule.is_def()) {
+            if (r.number()..r.number().saturating_add(*width)).contains(&f) {
+                return Err(RuleError::FrameClobbered { at: at(), reg: f });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Check one instruction on hardware registers against `rules`' per-field rules (alignment,
@@ -340,6 +370,8 @@ impl<'a, I: MachInst> Values<'a, I> {
         let inst = &self.code.insts[i as usize];
         match self.code.origins[i as usize] {
             Origin::Inst(v) => self.transfer_inst(b, i, v, fields, state),
+            // The frame set-up is added after checking; it holds no value of the function.
+            Origin::Prologue => Ok(()),
             Origin::Edit(_) => {
                 let copies: SmallVec<[(usize, usize); 4]> = if let Some((d, s)) = inst.is_move() {
                     let width = fields.iter().find(|f| f.2.is_def()).map_or(1, |f| f.1);

@@ -12,6 +12,8 @@ pub enum Origin {
     Inst(u32),
     /// Made by `gen_move` / `gen_spill` / `gen_reload` for allocator edit `n`.
     Edit(u32),
+    /// The frame set-up put before everything once allocation is checked.
+    Prologue,
 }
 
 /// The allocated function: instructions on hardware registers, in layout order.
@@ -22,6 +24,9 @@ pub struct FinalCode<I> {
     pub origins: Vec<Origin>,
     /// Instruction ranges of the VCode's blocks (same block numbering).
     pub blocks: Vec<Range<u32>>,
+    /// The frame register local-memory spill slots are addressed from (`R1`), if any spill
+    /// goes to memory: nothing but the prologue may write it.
+    pub frame_reg: Option<HwReg>,
 }
 
 impl<I> FinalCode<I> {
@@ -34,6 +39,23 @@ impl<I> FinalCode<I> {
     }
 }
 
+impl<I> FinalCode<I> {
+    /// Put `insts` (the kernel's frame set-up) at the start of the entry block; their origin
+    /// reads `Origin::Prologue`.
+    pub fn prepend(&mut self, insts: Vec<I>) {
+        let n = insts.len() as u32;
+        if n == 0 {
+            return;
+        }
+        self.origins.splice(0..0, std::iter::repeat_n(Origin::Prologue, n as usize));
+        self.insts.splice(0..0, insts);
+        for (b, r) in self.blocks.iter_mut().enumerate() {
+            r.start += if b == 0 { 0 } else { n };
+            r.end += n;
+        }
+    }
+}
+
 impl<I: std::fmt::Debug> std::fmt::Display for FinalCode<I> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for (b, range) in self.blocks.iter().enumerate() {
@@ -41,7 +63,7 @@ impl<I: std::fmt::Debug> std::fmt::Display for FinalCode<I> {
             for i in range.clone() {
                 let mark = match self.origins[i as usize] {
                     Origin::Inst(_) => "  ",
-                    Origin::Edit(_) => "+ ",
+                    Origin::Edit(_) | Origin::Prologue => "+ ",
                 };
                 writeln!(f, "  {mark}{:?}", self.insts[i as usize])?;
             }
@@ -71,6 +93,7 @@ pub fn apply<I: MachInst>(vcode: &VCode<I>, alloc: &Allocation) -> FinalCode<I> 
         insts: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
         origins: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
         blocks: Vec::with_capacity(vcode.num_blocks()),
+        frame_reg: alloc.frame_reg,
     };
     let mut next_edit = 0;
     let mut buf = Vec::new();

@@ -463,6 +463,8 @@ fn spill_and_reload_must_agree() {
     let vc = straight_line(300, 36);
     let o = AllocOptions {
         max_per_class: 24,
+        // The register file's slot registers would take every spill: cap it.
+        max_registers: 24,
         ..AllocOptions::default()
     };
     let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
@@ -483,6 +485,7 @@ fn spill_slots_aligned_to_their_access() {
     let vc = straight_line(300, 40);
     let o = AllocOptions {
         max_per_class: 4,
+        max_registers: 16,
         ..AllocOptions::default()
     };
     let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
@@ -563,4 +566,29 @@ fn errors_name_the_instruction_and_rule() {
             && msg.contains("Raw"),
         "{msg}"
     );
+}
+
+#[test]
+fn frame_register_is_reserved_when_spilling_to_memory() {
+    // Capped at 16 registers, 40 live values must spill to local memory: R1 is the frame
+    // register, which no instruction may name as a result.
+    let vc = straight_line(300, 40);
+    let o = AllocOptions {
+        max_registers: 16,
+        ..AllocOptions::default()
+    };
+    let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    assert_eq!(a.code.frame_reg.map(|r| r.number()), Some(1));
+    assert!(a.alloc.spill_slots > 0 && a.alloc.num_regs <= 16);
+    let i = find(&a, |i| matches!(i, T::Const { width: 1, .. }));
+    if let T::Const { dst, .. } = &mut a.code.insts[i] {
+        *dst = hw(1).into();
+    }
+    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    assert!(matches!(&e, RuleError::FrameClobbered { reg: 1, .. }), "{e}");
+    // Without a frame a spill to memory has no base.
+    let mut b = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    b.code.frame_reg = None;
+    let e = check(&vc, &b, Target::Sm50).unwrap_err();
+    assert!(matches!(&e, RuleError::NoFrame { .. }), "{e}");
 }

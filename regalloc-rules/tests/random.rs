@@ -264,29 +264,40 @@ fn kernel(seed: u64, size: usize) -> VCode<T> {
 
 #[test]
 fn random_kernels_allocate_and_check() {
-    let mut totals = [0u32; 4];
+    let mut totals = [0u32; 5];
     for seed in 0..60u64 {
         let vc = kernel(seed, 12 + (seed as usize % 5) * 8);
-        for (t, cap) in [(Target::Sm50, 64), (Target::Sm90, 6), (Target::Sm50, 3)] {
+        // Small classes spill into the register file's slot registers; a register cap as well
+        // sends spills to local memory.
+        for (t, cap, regs) in [
+            (Target::Sm50, 64, 255),
+            (Target::Sm90, 6, 255),
+            (Target::Sm50, 3, 255),
+            (Target::Sm90, 6, 32),
+            (Target::Sm50, 3, 24),
+        ] {
             let o = AllocOptions {
                 validate_ssa: true,
                 regalloc2_checker: true,
                 max_per_class: cap,
+                max_registers: regs,
                 ..AllocOptions::default()
             };
             let a = allocate_and_check(&vc, t, &o)
-                .unwrap_or_else(|e| panic!("seed {seed} {t} cap {cap}: {e}\n{vc}"));
+                .unwrap_or_else(|e| panic!("seed {seed} {t} cap {cap} regs {regs}: {e}\n{vc}"));
             let s = a.alloc.stats;
             totals[0] += s.moves;
             totals[1] += s.spills;
             totals[2] += s.reloads;
             totals[3] += 1;
+            totals[4] += s.slot_moves;
         }
     }
     eprintln!(
-        "random kernels: {} allocations, {} moves, {} spills, {} reloads",
-        totals[3], totals[0], totals[1], totals[2]
+        "random kernels: {} allocations, {} moves, {} spills, {} reloads, {} slot moves",
+        totals[3], totals[0], totals[1], totals[2], totals[4]
     );
+    assert!(totals[4] > 0, "small classes must spill into slot registers");
     assert!(totals[1] > 0, "the tight configurations must spill");
 }
 

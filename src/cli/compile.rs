@@ -33,6 +33,10 @@ pub struct Args {
     /// Print each SASS kernel's resource usage to stderr, as `ptxas -v` does.
     #[arg(short = 'v', long = "resource-usage")]
     resource_usage: bool,
+    /// Use at most N general registers per thread (sm_50, sm_90; like ptxas --maxrregcount):
+    /// the rest spill to local memory. At least 16.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=255))]
+    max_registers: Option<u32>,
 }
 
 /// Parses `--target` and `--platform` into a [`Target`].
@@ -74,6 +78,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .iter()
         .map(|e| Emit::from_name(e).ok_or_else(|| Failure::Usage(format!("unknown emit kind `{e}`"))))
         .collect::<Result<_, _>>()?;
+    let opts = atomc::Options { max_registers: args.max_registers };
     let input = input::parse(&args.file)?;
     let funcs = input.select(args.function.as_deref())?;
     if funcs.is_empty() {
@@ -95,14 +100,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 )));
             };
             for f in &funcs {
-                let out = compile_one(&input, f, target, emit)?;
+                let out = compile_one(&input, f, target, emit, &opts)?;
                 let path = PathBuf::from(format!("{}.{}.{}", stem.display(), f.name, extension(emit)));
                 write_output(Some(&path), &bytes(out))?;
                 eprintln!("atomc: wrote {}", path.display());
             }
             continue;
         }
-        let out = compile_all(&input, &funcs, target, emit)?;
+        let out = compile_all(&input, &funcs, target, emit, &opts)?;
         let path = if one_kind { args.output.clone() } else { stem.map(|s| with_extension(s, emit)) };
         if let Output::Binary(_) = out {
             use std::io::IsTerminal;
@@ -116,7 +121,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         write_output(path.as_ref(), &bytes(out))?;
     }
     if args.resource_usage {
-        report_usage(&input, &funcs, target)?;
+        report_usage(&input, &funcs, target, &opts)?;
     }
     Ok(())
 }
@@ -134,25 +139,31 @@ fn bytes(out: Output) -> Vec<u8> {
 
 /// Every selected function into one output: a PTX module, or texts one after the other (a
 /// listing headed by each kernel's `.text.NAME:` label).
-fn compile_all(input: &input::Input, funcs: &[&Function], target: Target, emit: Emit) -> Result<Output, Failure> {
+fn compile_all(
+    input: &input::Input,
+    funcs: &[&Function],
+    target: Target,
+    emit: Emit,
+    opts: &atomc::Options,
+) -> Result<Output, Failure> {
     if emit == Emit::Ptx || (emit == Emit::Cubin && funcs.len() > 1 && matches!(target, Target::Sm50 | Target::Sm90)) {
         let owned: Vec<Function> = funcs.iter().map(|f| (*f).clone()).collect();
         let module = if emit == Emit::Ptx {
             atomc::compile_ptx_module(&owned, target).map(Output::Text)
         } else {
-            atomc::compile_cubin_module(&owned, target).map(Output::Binary)
+            atomc::compile_cubin_module(&owned, target, opts).map(Output::Binary)
         };
         return module.map_err(|e| failure(input, None, e));
     }
     if funcs.len() == 1 && emit != Emit::Asm {
-        return compile_one(input, funcs[0], target, emit);
+        return compile_one(input, funcs[0], target, emit, opts);
     }
     let mut text = String::new();
     for f in funcs {
         if emit == Emit::Asm {
             text.push_str(&format!(".text.{}:\n", f.name));
         }
-        match compile_one(input, f, target, emit)? {
+        match compile_one(input, f, target, emit, opts)? {
             Output::Text(t) => text.push_str(&t),
             Output::Binary(_) => {
                 return Err(Failure::Internal(format!("--emit {} gave binary output", extension(emit))))
@@ -162,8 +173,14 @@ fn compile_all(input: &input::Input, funcs: &[&Function], target: Target, emit: 
     Ok(Output::Text(text))
 }
 
-fn compile_one(input: &input::Input, f: &Function, target: Target, emit: Emit) -> Result<Output, Failure> {
-    atomc::compile(f, target, emit).map_err(|e| failure(input, Some(f), e))
+fn compile_one(
+    input: &input::Input,
+    f: &Function,
+    target: Target,
+    emit: Emit,
+    opts: &atomc::Options,
+) -> Result<Output, Failure> {
+    atomc::compile_with(f, target, emit, opts).map_err(|e| failure(input, Some(f), e))
 }
 
 /// A compile error as a failure of its kind: the IR (1), the command line (2) or atomc (3).
@@ -186,12 +203,12 @@ fn failure(input: &input::Input, f: Option<&Function>, e: CompileError) -> Failu
 }
 
 /// `-v`: one line per SASS kernel on stderr, in the spirit of `ptxas -v`.
-fn report_usage(input: &input::Input, funcs: &[&Function], target: Target) -> Result<(), Failure> {
+fn report_usage(input: &input::Input, funcs: &[&Function], target: Target, opts: &atomc::Options) -> Result<(), Failure> {
     if !matches!(target, Target::Sm50 | Target::Sm90) {
         return Err(Failure::Usage("--resource-usage reports SASS kernels (--target sm_50 or sm_90)".into()));
     }
     for f in funcs {
-        let u = atomc::resource_usage(f, target).map_err(|e| failure(input, Some(f), e))?;
+        let u = atomc::resource_usage(f, target, opts).map_err(|e| failure(input, Some(f), e))?;
         eprintln!(
             "atomc info: %{} for {target}: {} registers, {} instructions, {} bytes shared, {} bytes stack, {} barriers, {} bytes cmem[0] parameters",
             f.name, u.registers, u.instructions, u.shared_bytes, u.stack_bytes, u.barriers, u.param_bytes

@@ -53,6 +53,9 @@ pub struct Args {
     /// Also print every buffer's final contents (the interpreter's run).
     #[arg(long)]
     show_memory: bool,
+    /// With --target: compile with at most N general registers (spilling the rest).
+    #[arg(long, value_name = "N", requires = "target", value_parser = clap::value_parser!(u32).range(16..=255))]
+    max_registers: Option<u32>,
 }
 
 impl Args {
@@ -124,7 +127,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         }
     }
     if let Some(t) = &args.target {
-        return emulate(&input, &jobs, t, args.seed);
+        return emulate(&input, &jobs, t, args.seed, args.max_registers);
     }
     let mut failed = 0;
     for (i, line, src_line) in &jobs {
@@ -169,6 +172,7 @@ fn emulate(
     jobs: &[(usize, String, Option<usize>)],
     target: &str,
     seed: Option<u64>,
+    max_registers: Option<u32>,
 ) -> Result<(), UserError> {
     use atomc::emulate::{self, Schedule};
     let t = atomc::Target::from_name(target).ok_or_else(|| UserError(format!("unknown target {target}")))?;
@@ -192,10 +196,12 @@ fn emulate(
             println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
             continue;
         }
-        let cubin = cubins.entry(*i).or_insert_with(|| match atomc::compile(f, t, atomc::Emit::Cubin) {
-            Ok(atomc::Output::Binary(b)) => Ok(b),
-            Ok(_) => Err("no binary output".into()),
-            Err(e) => Err(e.to_string()),
+        let cubin = cubins.entry(*i).or_insert_with(|| {
+            match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers }) {
+                Ok(atomc::Output::Binary(b)) => Ok(b),
+                Ok(_) => Err("no binary output".into()),
+                Err(e) => Err(e.to_string()),
+            }
         });
         let result = cubin.clone().and_then(|cubin| {
             let want = emulate::interpret(f, &spec)?;

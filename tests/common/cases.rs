@@ -37,6 +37,9 @@ pub struct Case {
     pub label: String,
     pub func: Function,
     pub spec: RunSpec,
+    /// A `; max-registers: N` comment of the function: atomc compiles it with that register cap
+    /// (`atomc::Options::max_registers`), so the kernel spills to local memory.
+    pub max_registers: Option<u32>,
 }
 
 fn repo() -> PathBuf {
@@ -91,6 +94,10 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
                 .func_comments(range)
                 .filter_map(|c| c.text.strip_prefix("run:"))
                 .collect();
+            let max_registers = file
+                .func_comments(range)
+                .find_map(|c| c.text.strip_prefix("max-registers:"))
+                .and_then(|n| n.trim().parse().ok());
             for (i, line) in runs.iter().enumerate() {
                 let Ok(spec) = interp::parse_run_line(&func, line) else {
                     continue;
@@ -101,6 +108,7 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
                         label,
                         func: func.clone(),
                         spec,
+                        max_registers,
                     });
                 }
             }
@@ -118,6 +126,7 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
                 label: format!("bench/{stem}"),
                 func,
                 spec,
+                max_registers: None,
             }),
             Err(e) => problems.push(format!("bench/{stem}: {e}")),
         }

@@ -16,8 +16,18 @@ pub enum Producer {
 
 /// ptxas's cubin of atomc's PTX, or atomc's own cubin.
 pub fn cubin(func: &atomc::ir::Function, target: Target, who: Producer) -> Result<Vec<u8>, String> {
+    cubin_capped(func, target, who, None)
+}
+
+/// [`cubin`] with atomc's register cap (ptxas's code is not capped).
+pub fn cubin_capped(
+    func: &atomc::ir::Function,
+    target: Target,
+    who: Producer,
+    max_registers: Option<u32>,
+) -> Result<Vec<u8>, String> {
     match who {
-        Producer::Atomc => match atomc::compile(func, target, Emit::Cubin) {
+        Producer::Atomc => match atomc::compile_with(func, target, Emit::Cubin, &atomc::Options { max_registers }) {
             Ok(Output::Binary(b)) => Ok(b),
             Ok(_) => Err("not binary output".into()),
             Err(e) => Err(format!("atomc: {e}")),
@@ -44,7 +54,7 @@ pub struct Ran {
 
 /// Runs every case on the emulator with the cubins of `who` for `target`.
 pub fn run_all(cases: &[Case], target: Target, who: Producer, schedule: Schedule) -> Vec<Ran> {
-    let cubins = super::par_map(cases, |c| cubin(&c.func, target, who));
+    let cubins = super::par_map(cases, |c| cubin_capped(&c.func, target, who, c.max_registers));
     cases
         .iter()
         .zip(cubins)

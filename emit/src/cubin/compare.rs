@@ -301,8 +301,11 @@ pub fn diff(ours: &[u8], theirs: &[u8], depth: Depth, same_code: bool) -> Result
                 // A zero-sized CRS stack (ptxas writes one for sm_90 kernels with
                 // loops) is what having no CRS_STACK_SIZE record means.
                 .filter(|r| !(r.attr == 0x1E && r.as_words() == [0]))
-                // CUDA 13 drops MAX_STACK_SIZE and writes its own API version.
-                .filter(|r| full || (r.attr != attr::MAX_STACK_SIZE && r.attr != attr::CUDA_API_VERSION))
+                // CUDA 13 drops MAX_STACK_SIZE, writes its own API version, and annotates its
+                // spill code (ANNOTATIONS, which ptxas 11.8 and atomc do not write).
+                .filter(|r| {
+                    full || ![attr::MAX_STACK_SIZE, attr::CUDA_API_VERSION, attr::ANNOTATIONS].contains(&r.attr)
+                })
                 .map(|r| if same_code || !CODE_DEPENDENT_ATTRS.contains(&r.attr) { s.record_text(r) } else { r.name() })
                 .collect()
         };

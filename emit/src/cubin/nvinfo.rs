@@ -66,6 +66,10 @@ pub mod attr {
     pub const INT_WARP_WIDE_INSTR_OFFSETS: u8 = 0x31;
     /// u32 CUDA version of the producer (0x76 = 11.8).
     pub const CUDA_API_VERSION: u8 = 0x37;
+    /// ptxas 13's annotations of the code, e.g. `SpillRefill` (kind 1) at each `STL`/`LDL`
+    /// offset of spill code: (kind, offset) word pairs. ptxas 11.8 writes none; the driver
+    /// does not need them, and atomc writes none.
+    pub const ANNOTATIONS: u8 = 0x55;
 
     /// The name cuobjdump prints for a code atomc knows, for reports.
     pub fn name(code: u8) -> Option<&'static str> {
@@ -90,6 +94,7 @@ pub mod attr {
             REGCOUNT => "REGCOUNT",
             SW2393858_WAR => "SW2393858_WAR",
             INT_WARP_WIDE_INSTR_OFFSETS => "INT_WARP_WIDE_INSTR_OFFSETS",
+            ANNOTATIONS => "ANNOTATIONS",
             0x34 => "INDIRECT_BRANCH_TARGETS",
             0x36 => "SW_WAR",
             CUDA_API_VERSION => "CUDA_API_VERSION",

@@ -5,7 +5,7 @@
 //! reads back, so the opcode bits are written down exactly once.
 
 use crate::vcode::{
-    BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot,
+    BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
 use smallvec::{smallvec, SmallVec};
 use std::fmt::{self, Write};
@@ -330,7 +330,7 @@ impl MachInst for SassInst {
             _ => ".128",
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
-            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32, ubase: None },
+            MOp::Mem { base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")), width: 1, offset: slot.0 as i32, ubase: None },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
         let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
@@ -346,7 +346,7 @@ impl MachInst for SassInst {
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
-            MOp::Mem { base: Reg::Zero, width: 1, offset: slot.0 as i32, ubase: None },
+            MOp::Mem { base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")), width: 1, offset: slot.0 as i32, ubase: None },
         ];
         let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });

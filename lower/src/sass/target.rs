@@ -1,5 +1,7 @@
 //! What differs between the SASS targets, as data for the selector.
 
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{HwReg, Reg, FRAME_REG};
 use atomc_ir::{MemOrder, Scope};
 
 /// One SASS target.
@@ -67,6 +69,26 @@ pub static SM50: SassTarget = SassTarget {
 };
 
 impl SassTarget {
+    /// The frame set-up of a kernel that spills to local memory, as ptxas writes it: the
+    /// driver's stack pointer into the frame register `R1`, less the frame's `bytes`
+    /// (sm_90: `LDC R1, c[0x0][0x28]` + `IADD3 R1, R1, -frame, RZ`; sm_50:
+    /// `MOV R1, c[0x0][0x20]` + `IADD32I R1, R1, -frame`). Spill slots are then `[R1+offset]`.
+    pub fn frame_prologue(&self, bytes: u32) -> Vec<SassInst> {
+        let r1 = || Reg::Hw(HwReg::new(FRAME_REG).expect("R1"));
+        let neg = -i64::from(bytes);
+        if self.strong_qualifiers {
+            vec![
+                SassInst::new("LDC", [MOp::def(r1(), 1), MOp::CBank(0x28)], Latency::Variable),
+                SassInst::alu("IADD3", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg), MOp::rz()]),
+            ]
+        } else {
+            vec![
+                SassInst::alu("MOV", [MOp::def(r1(), 1), MOp::CBank(0x20)]),
+                SassInst::alu("IADD32I", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg)]),
+            ]
+        }
+    }
+
     /// The `.STRONG.<scope>` suffix of a relaxed atomic at `scope` (ptxas 13:
     /// relaxed.cta → STRONG.SM, .gpu → STRONG.GPU, .sys → STRONG.SYS;
     /// reference §3.3). Empty on Maxwell.

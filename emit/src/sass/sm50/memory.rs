@@ -1,4 +1,4 @@
-//! sm_50 loads, stores and S2R: LDG/STG (global), LDS/STS (shared).
+//! sm_50 loads, stores and S2R: LDG/STG (global), LDS/STS (shared), LDL/STL (local).
 
 use super::*;
 
@@ -31,5 +31,22 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .done(out);
     }
     form("STS", "STS", 13, 0xef58 >> 3).fix(44, 4, 0).m(ldst_size()).op(mem(20, 24)).op(r(0)).done(out);
+    // Local memory (spill slots): LDL 0xef40, STL 0xef50 (ptxas 11.8: `STL [R1+0x7c], R7`,
+    // `LDL.128 R8, [R14+0x20]` = 0xef46000002070e08, `LDL.LU R4, [R1+0x48]` = 0xef44100004870104);
+    // the cache operator in bits 44..45.
+    form("LDL", "LDL", 13, 0xef40 >> 3)
+        .fix(46, 2, 0)
+        .m(g("cache", 44, 2, &[(0, ""), (1, "LU"), (2, "CI"), (3, "CV")]))
+        .m(ldst_size())
+        .op(r(0))
+        .op(mem(20, 24))
+        .done(out);
+    form("STL", "STL", 13, 0xef50 >> 3)
+        .fix(46, 2, 0)
+        .m(g("cache", 44, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
+        .m(ldst_size())
+        .op(mem(20, 24))
+        .op(r(0))
+        .done(out);
     form("S2R", "S2R", 16, 0xf0c8).fix(28, 20, 0).fix(8, 8, 0).op(r(0)).op(OpSpec::SReg(Field::new(20, 8))).done(out);
 }

@@ -109,6 +109,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Plain) }))
         .op(r(32))
         .done(out);
+    // Local memory (spill slots): `LDL{.size} Rd, [Ra+imm24]` 0x983, `STL{.size} [Ra+imm24], Rb`
+    // 0x387 (ptxas 13.5: `STL [R1+0x1c], R3` = 0x00001c0301007387). The eviction priority
+    // (bits 84..86) is the loads' and stores' group (1 prints nothing).
+    form("LDL", "LDL", 0x983).m(evict()).m(ldst_size()).op(r(16)).op(OpSpec::Mem(mem(BaseWidth::Plain))).done(out);
+    form("STL", "STL", 0x387).m(evict()).m(ldst_size()).op(OpSpec::Mem(mem(BaseWidth::Plain))).op(r(32)).done(out);
     // Constant loads.
     form("LDC", "LDC", 0xb82)
         .m(ldc_size())

@@ -90,7 +90,7 @@ fn samples(arch: &Arch) -> Vec<Instr> {
             let mut ops: SmallVec<[Operand; 6]> = (0..form.ops.len()).map(|k| operand(form, k, v)).collect();
             fill_implied(arch, form, &mut ops);
             // SSY / PBK have no guard: nvdisasm ignores those bits.
-            let guarded = !matches!(form.mnemonic, "SSY" | "PBK");
+            let guarded = !matches!(form.mnemonic, "SSY" | "PBK") && arch.has_guard(form);
             let guard = if guarded { [Pred::PT, Pred { num: 1, not: true }][v] } else { Pred::PT };
             let ins = Instr { form: fi as u16, guard, mods, ops, sched: Sched::default() };
             if arch.encode_word(&ins).is_ok() {

@@ -30,12 +30,7 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
         "BRA" => {
             // sm_90's BRA also has a condition operand (PT unless `.DIV`/`.U` say otherwise).
             let mut taken = c.exec;
-            if let Some(k) = c
-                .ins
-                .ops
-                .iter()
-                .position(|o| matches!(o, Operand::Pred(_) | Operand::UPred(_)))
-            {
+            if let Some(k) = c.ins.ops.iter().position(|o| matches!(o, Operand::Pred(_) | Operand::UPred(_))) {
                 let mut t = 0;
                 for lane in crate::exec::lanes(c.exec) {
                     if c.pred(k, lane)? {
@@ -44,10 +39,7 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
                 }
                 taken = t;
             }
-            Flow::Branch {
-                taken,
-                target: target(c)?,
-            }
+            Flow::Branch { taken, target: target(c)? }
         }
         "EXIT" => Flow::Exit(c.exec),
         "BSSY" => {
@@ -70,20 +62,42 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
             }
             Flow::Bar(c.exec)
         }
-        "SSY" | "PBK" => {
-            let t = target(c)?;
-            Flow::Push {
-                brk: m == "PBK",
-                target: t,
+        // sm_90 `CALL.REL.NOINC target`: the caller has put the return address in a register
+        // (`MOV R8, 0x110`), which the callee's `RET.REL.NODEC R8 base` jumps back to.
+        "CALL" if c.has("REL") => Flow::Branch { taken: c.exec, target: target(c)? },
+        "RET" if c.has("REL") => {
+            let base = c.k.addr(target(c)?);
+            let mut back = None;
+            for lane in crate::exec::lanes(c.exec) {
+                let a = base.wrapping_add(c.raw(1, lane)? as u64);
+                if back.is_some_and(|b| b != a) {
+                    return Err(c.unsupported("lanes returning to different addresses"));
+                }
+                back = Some(a);
+            }
+            match back {
+                None => Flow::Next,
+                Some(a) => Flow::Branch {
+                    taken: c.exec,
+                    target: c.k.slot_at(a).ok_or_else(|| EmuError::Control {
+                        at: c.at(),
+                        text: c.text(),
+                        why: format!("return address {a:#x} is not an instruction"),
+                    })?,
+                },
             }
         }
-        "SYNC" | "BRK" => Flow::Park {
-            brk: m == "BRK",
-            mask: c.exec,
-        },
+        // sm_50 `CAL target` pushes the return address on the reconvergence stack; `RET` pops it.
+        "CAL" => Flow::Call { target: target(c)? },
+        "RET" => Flow::Ret,
+        "SSY" | "PBK" => {
+            let t = target(c)?;
+            Flow::Push { brk: m == "PBK", target: t }
+        }
+        "SYNC" | "BRK" => Flow::Park { brk: m == "BRK", mask: c.exec },
         "WARPSYNC" if c.has("ALL") => Flow::WarpSync(c.exec),
         "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" | "WARPSYNC" => Flow::Next,
-        "CALL" | "RET" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
+        "CALL" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
             return Err(c.unsupported("this control instruction is not modelled"))
         }
         _ => return Ok(None),

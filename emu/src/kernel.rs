@@ -200,6 +200,12 @@ impl Kernel {
     /// The slot a branch from slot `i` with relative offset `off` lands on. ptxas 11.8 aims a
     /// branch at the first instruction of a bundle at the bundle's control word, so the
     /// address one word on is tried too.
+    /// The slot at byte address `a` (for sm_50, also the instruction one word on).
+    pub(crate) fn slot_at(&self, a: u64) -> Option<usize> {
+        let wb = self.arch.word_bytes as u64;
+        self.index.get(&a).or_else(|| self.index.get(&(a + wb))).copied()
+    }
+
     pub(crate) fn branch_target(&self, i: usize, off: i64) -> Option<usize> {
         let wb = self.arch.word_bytes as i64;
         let t = self.addr(i) as i64 + wb + off;

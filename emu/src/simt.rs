@@ -39,6 +39,10 @@ pub enum Flow {
     Push { brk: bool, target: usize },
     /// sm_50 `SYNC`/`BRK`: lanes of the mask park.
     Park { brk: bool, mask: u32 },
+    /// sm_50 `CAL target`: the active lanes call, the return address pushed.
+    Call { target: usize },
+    /// sm_50 `RET`: the active lanes return to the latest call's return address.
+    Ret,
 }
 
 /// A lane's state under the per-lane model.
@@ -66,6 +70,8 @@ pub enum Kind {
     Div,
     Ssy,
     Pbk,
+    /// A `CAL`'s return address.
+    Call,
 }
 
 #[allow(clippy::large_enum_variant)]
@@ -248,7 +254,9 @@ impl Simt {
                             Lane::Ready(pc + 1)
                         }
                     }),
-                    Flow::Push { .. } | Flow::Park { .. } => return Err("an sm_50 reconvergence instruction".into()),
+                    Flow::Push { .. } | Flow::Park { .. } | Flow::Call { .. } | Flow::Ret => {
+                        return Err("an sm_50 reconvergence or call instruction".into())
+                    }
                 }
                 release_warpsync(lanes);
                 // The scheduler stays with the group it issued (at its new pc) until it gives
@@ -317,6 +325,20 @@ impl Simt {
                         }
                         *at_bar = true;
                         *wpc = pc;
+                    }
+                    Flow::Call { target } => {
+                        stack.push(Entry { kind: Kind::Call, mask: *active, pc: pc + 1 });
+                        *wpc = target;
+                    }
+                    Flow::Ret => {
+                        // ptxas's subroutines return with every lane that called (straight-line
+                        // division helpers); a return from divergent code is not modelled.
+                        match stack.pop() {
+                            Some(e) if e.kind == Kind::Call && e.mask & !*exited == *active => {
+                                *wpc = e.pc;
+                            }
+                            _ => return Err("RET without its CAL's lanes on top of the stack".into()),
+                        }
                     }
                     Flow::Bssy(_) | Flow::Bsync(..) => return Err("an sm_90 convergence instruction".into()),
                 }

@@ -185,6 +185,15 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             c.set(0, l, v)
         })?,
         "MUFU" => each(c, uniform, mufu)?,
+        // `R2UR URd, Rb`: the uniform register takes the (warp-uniform) register's value.
+        "R2UR" => each(c, false, |c, l| {
+            let v = c.raw(2, l)?;
+            c.set(1, l, v)?;
+            if !matches!(c.op(0)?, Operand::Pred(p) if p.num == 7) {
+                c.set_pred(0, l, true)?;
+            }
+            Ok(())
+        })?,
         "S2R" | "CS2R" => each(c, false, |c, l| {
             let Operand::SReg(v) = c.op(1)? else {
                 return Err(c.unsupported("no special register"));
@@ -383,8 +392,19 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
 }
 
 fn fp32(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
-    if c.has("RM") || c.has("RP") || c.has("RZ") || c.has("SAT") {
+    if c.has("RM") || c.has("RP") || c.has("SAT") || (c.has("RZ") && m != "FMUL") {
         return Err(c.unsupported("rounding modes"));
+    }
+    if c.has("RZ") {
+        // `FMUL.RZ` (ptxas's 16-bit division): the exact product (an f64 holds it) truncated.
+        let ftz = c.has("FTZ");
+        let f = |x: f32| if ftz { ftz32(x) } else { x };
+        let p = f(c.f32(1, l)?) as f64 * f(c.f32(2, l)?) as f64;
+        let mut r = p as f32;
+        if r.is_finite() && (r as f64).abs() > p.abs() {
+            r = f32::from_bits(r.to_bits() - 1);
+        }
+        return c.set(0, l, f32_out(f(r)));
     }
     let ftz = c.has("FTZ");
     let f = |x: f32| if ftz { ftz32(x) } else { x };

@@ -598,6 +598,18 @@ impl Arch {
                 .filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
                 .collect();
             let mut operands = operands.clone();
+            // `RET.REL.NODEC R4 0x0`: the last two operands share a comma-separated chunk.
+            if form.space_last {
+                if let Some((col, last)) = operands.pop() {
+                    match last.rsplit_once(char::is_whitespace) {
+                        Some((a, b)) => {
+                            operands.push((col, a.trim_end()));
+                            operands.push((col + last.len() - b.len(), b));
+                        }
+                        None => operands.push((col, last)),
+                    }
+                }
+            }
             if operands.len() < form.ops.len() && form.ops.len() - operands.len() <= hideable.len() {
                 let k = form.ops.len() - operands.len();
                 for &h in &hideable[hideable.len() - k..] {

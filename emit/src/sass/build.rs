@@ -11,7 +11,7 @@ pub struct FormBuilder(Form);
 impl FormBuilder {
     /// Starts a form identified by `opcode` in `field`.
     pub fn new(key: &'static str, mnemonic: &'static str, field: Field, opcode: u64) -> FormBuilder {
-        FormBuilder(Form { mnemonic, key, fixed: vec![(field, opcode)], mods: vec![], ops: vec![], alias: None, uniform_guard: false })
+        FormBuilder(Form { mnemonic, key, fixed: vec![(field, opcode)], mods: vec![], ops: vec![], alias: None, uniform_guard: false, space_last: false })
     }
     /// Another identifying field value.
     pub fn fix(mut self, lo: u8, width: u8, v: u64) -> FormBuilder {
@@ -36,6 +36,11 @@ impl FormBuilder {
     /// Marks a uniform-datapath form (guard printed as `@UPn`).
     pub fn uniform(mut self) -> FormBuilder {
         self.0.uniform_guard = true;
+        self
+    }
+    /// The last operand is written after a space, not a comma (`RET.REL.NODEC R4 0x0`).
+    pub fn space_last(mut self) -> FormBuilder {
+        self.0.space_last = true;
         self
     }
     /// The operand-dependent alias rule.

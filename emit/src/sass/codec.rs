@@ -46,8 +46,14 @@ impl Arch {
         if ins.guard.num > 7 {
             return Err(EncodeError::OutOfRange { form: key, what: "guard", value: ins.guard.num as i64 });
         }
-        self.guard.set(&mut w, ins.guard.num as u64);
-        self.guard_not.set(&mut w, ins.guard.not as u64);
+        // A form that fixes the guard field has no guard (sm_50 `CAL`: ptxas writes 0 there and
+        // nvdisasm prints none); it executes unconditionally.
+        if self.has_guard(form) {
+            self.guard.set(&mut w, ins.guard.num as u64);
+            self.guard_not.set(&mut w, ins.guard.not as u64);
+        } else if ins.guard != Pred::PT {
+            return Err(EncodeError::OutOfRange { form: key, what: "guard (the form has none)", value: ins.guard.num as i64 });
+        }
         if ins.mods.len() != form.mods.len() {
             return Err(EncodeError::ModifierCount { form: key, want: form.mods.len(), got: ins.mods.len() });
         }
@@ -292,7 +298,11 @@ impl Arch {
         if stray != 0 {
             return Err(DecodeError::UnknownBits { form: form.key, bits: stray, word: w });
         }
-        let guard = Pred { num: self.guard.get(w) as u8, not: self.guard_not.get(w) != 0 };
+        let guard = if self.has_guard(form) {
+            Pred { num: self.guard.get(w) as u8, not: self.guard_not.get(w) != 0 }
+        } else {
+            Pred::PT
+        };
         let mut mods = SmallVec::new();
         for g in &form.mods {
             let v = g.field.map(|f| f.get(w)).unwrap_or(0);

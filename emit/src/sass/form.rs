@@ -200,6 +200,9 @@ pub struct Form {
     pub alias: Option<AliasFn>,
     /// The guard is a uniform predicate (`@UP0`), as on sm_90's uniform-datapath forms.
     pub uniform_guard: bool,
+    /// The last operand follows the one before it after a space, not a comma (sm_90
+    /// `RET.REL.NODEC R4 0x0`).
+    pub space_last: bool,
 }
 
 /// See [`Form::alias`].

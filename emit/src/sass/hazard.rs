@@ -161,6 +161,15 @@ pub struct Report {
 /// latency), which conversions between sizes are not.
 pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     let mnemonic = arch.forms[ins.form as usize].mnemonic;
+    // Conversions from 8- and 16-bit integers are fixed latency on both targets: ptxas's 16-bit
+    // division reads sm_50 `I2F.F32.U16 R3, R9` 5 instructions later and sm_90 `I2F.U16.RZ R4,
+    // R9` (stall 8) 5 instructions later, neither with a scoreboard.
+    if mnemonic == "I2F" {
+        let text = arch.opcode_text(ins);
+        if text.split('.').any(|t| matches!(t, "U8" | "S8" | "U16" | "S16")) {
+            return false;
+        }
+    }
     if timing == Timing::Sm50 && mnemonic == "I2I" {
         let text = arch.opcode_text(ins);
         let mut types = text.split('.').filter(|t| t.len() == 3 && (t.starts_with('S') || t.starts_with('U')));
@@ -463,6 +472,10 @@ pub fn unit(mnemonic: &str) -> &str {
         // `LDS R10, [UR6+0x8]` with no scoreboard, then `SHFL.IDX R12` setting SB1, and reads R10
         // after its wait on SB1 (filetests/interpret/fuzz-sm90-scoreboard-wait-too-soon.atom).
         "LDS" | "SHFL" => "MIO",
+        // Global and local loads complete in order: ptxas 11.8 loads `LDG.E R254` with no
+        // scoreboard in a spilling kernel, then refills with `LDL.LU R4` setting SB5, and reads
+        // R254 after waiting on SB5 (filetests/interpret/spill-live-values.atom, %live260).
+        "LDG" | "LDL" | "LD" => "LSU",
         m => m,
     }
 }

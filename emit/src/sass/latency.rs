@@ -98,6 +98,8 @@ impl Timing {
             // ptxas 13.5: `I2FP.F32.S32 R0` read by a LOP3 4 cycles later and by an FFMA or STG
             // 5 later, and an FFMA result read by I2FP 5 later: ALU timing both ways.
             "I2FP" => Pipe::Alu,
+            // ptxas 13.5's 16-bit division reads `IABS R7, R9` in `I2F.U16 R4, R7` 4 cycles later.
+            "IABS" => Pipe::Alu,
             "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
             "DADD" | "DMUL" | "DFMA" | "DSETP" => Pipe::Fp64,

@@ -109,6 +109,13 @@ impl Arch {
     }
 
     /// Checks the table for self-consistency: unique keys, no two forms with the same
+    /// Whether `form` has a guard: a form whose fixed bits cover the guard field has none
+    /// (sm_50 `CAL`: ptxas 11.8 writes 0 there and nvdisasm prints no guard); it executes
+    /// unconditionally, encodes as written and decodes with `PT`.
+    pub fn has_guard(&self, form: &Form) -> bool {
+        form.pattern().0 & self.guard.mask() == 0
+    }
+
     /// identifying pattern, no field overlapping another within a form. Returns the problems.
     pub fn lint(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -121,7 +128,8 @@ impl Arch {
             if let Some(k) = pats.insert(f.pattern(), f.key) {
                 out.push(format!("forms {} and {} have the same pattern", k, f.key));
             }
-            let mut used = self.guard.mask() | self.guard_not.mask();
+            // A form fixing the guard field has no guard (see `Arch::has_guard`).
+            let mut used = if self.has_guard(f) { self.guard.mask() | self.guard_not.mask() } else { 0 };
             if let SchedLayout::InWord { lo } = self.sched {
                 used |= Field::new(lo, 21).mask();
             }

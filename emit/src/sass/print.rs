@@ -132,7 +132,8 @@ impl Arch {
             if matches!(spec, OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt) && hidden(k) {
                 continue;
             }
-            s.push_str(if first { " " } else { ", " });
+            let last = k + 1 == form.ops.len();
+            s.push_str(if first || (last && form.space_last) { " " } else { ", " });
             first = false;
             self.operand_text(&mut s, spec, op, ins, addr);
         }

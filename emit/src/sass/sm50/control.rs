@@ -12,6 +12,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (key, top) in [("SSY", 0xe2900u64), ("PBK", 0xe2a00)] {
         form(key, key, 20, top).fix(0, 16, 0xf).fix(20, 2, 0).op(OpSpec::Target(Field::new(22, 22))).done(out);
     }
+    // CAL{.NOINC} target: calls, pushing the return address (bit 6 set: the default increment
+    // of the call depth). ptxas 11.8's 16-bit division: 0xe260000009000040 `CAL 0x120`.
+    form("CAL", "CAL", 20, 0xe2600)
+        .fix(0, 6, 0)
+        .fix(7, 9, 0)
+        .fix(16, 4, 0)
+        .fix(20, 2, 0)
+        .m(g("inc", 6, 1, &[(0, "NOINC"), (1, "")]))
+        .op(OpSpec::Target(Field::new(22, 22)))
+        .done(out);
     form("SYNC", "SYNC", 44, 0xf0f800000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);
     // BRK pops a PBK target (ptxas 11.8: 0xe34000000007000f `BRK`).
     form("BRK", "BRK", 44, 0xe34000000007000f_u64 >> 20).fix(0, 16, 0xf).done(out);

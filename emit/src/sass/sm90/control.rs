@@ -22,6 +22,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Pred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: true }))
         .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
         .done(out);
+    // RET.REL{.NODEC} Rret base: returns to the address in Rret, relative to the function at
+    // `base` (bit 85 makes it absolute; bit 86 is .NODEC); the return register is 24..31
+    // and the base an offset like BRA's. ptxas 13.5 ends its division subroutines with
+    // 0x000fea0003c3fffffffffffc04107950 `RET.REL.NODEC R4 0x0` (the caller set R4 to the
+    // return address with `MOV R8, 0x110` before `CALL.REL.NOINC`).
+    form("RET.REL", "RET", 0x950)
+        .fix(85, 1, 0)
+        .lit("REL")
+        .m(g("dec", 86, 1, &[(0, ""), (1, "NODEC")]))
+        .op(OpSpec::Pred(PredSpec { field: Field::new(87, 3), not: Some(Field::new(90, 1)), hide_pt: true }))
+        .op(r(24))
+        .op(OpSpec::Target(Field::split2((16, 8), (34, 48))))
+        .space_last()
+        .done(out);
     form("BSSY", "BSSY", 0x945)
         .fix(87, 4, 7)
         .op(OpSpec::BReg(Field::new(16, 4)))
@@ -40,6 +54,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(g("size", 80, 1, &[(0, "32"), (1, "")]))
         .op(r(16))
         .op(OpSpec::SReg(Field::new(72, 8)))
+        .done(out);
+    // R2UR [Pu,] URd, Rb: a register's value (one lane's) to a uniform register; the predicate
+    // result 81..83 (hidden when PT; `.OR`, bit 84, prints it always: not described); bit 91
+    // set is no R2UR. ptxas 13.5's spilling code: 0x004fc400000e0000_00000000920872ca
+    // `R2UR UR8, R146`.
+    form("R2UR", "R2UR", 0x2ca)
+        .fix(91, 1, 0)
+        .fix(84, 1, 0)
+        .op(OpSpec::Pred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: true }))
+        .op(ur(16))
+        .op(r(24))
         .done(out);
     form("S2UR", "S2UR", 0x9c3).uniform().op(ur(16)).op(OpSpec::SReg(Field::new(72, 8))).done(out);
 }

@@ -154,6 +154,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("F2F.F16.F32", "F2F", 0x304, &["F16", "F32"][..], 0x2008),
         ("I2F.RP", "I2F", 0x306, &["RP"][..], 0x2094),
         ("I2F.U32.RP", "I2F", 0x306, &["U32", "RP"][..], 0x2090),
+        // ptxas 13.5's 16-bit division: 0x000e240000101000_0000000700047306 `I2F.U16 R4, R7`,
+        // 0x000e62000010d000_0000000400047306 `I2F.U16.RZ R4, R4`.
+        ("I2F.U16", "I2F", 0x306, &["U16"][..], 0x1010),
+        ("I2F.U16.RZ", "I2F", 0x306, &["U16", "RZ"][..], 0x10d0),
     ] {
         let mut f = form(k, mn, opc).fix(72, 16, bits);
         for l in lits {

@@ -4,28 +4,17 @@
 //! code for the same kernel (`filetests/filetests/interpret/divide.atom`'s `%div32`).
 
 use atomc::emulate::{self, Schedule};
+use atomc_emu::Rng;
 use atomc_emit::oracle::{self, Sm, Tool};
 
-/// A small xorshift generator: the test's pairs are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A value of a random bit length (1..=32) and sign.
-    fn int(&mut self) -> i32 {
-        let bits = 1 + self.next() % 32;
-        let v = (self.next() & ((1u64 << bits) - 1)) as u32;
-        if self.next() & 1 == 0 {
-            v as i32
-        } else {
-            (v as i32).wrapping_neg()
-        }
+/// A value of a random bit length (1..=32) and sign.
+fn random_int(rng: &mut Rng) -> i32 {
+    let bits = 1 + rng.next() % 32;
+    let v = (rng.next() & ((1u64 << bits) - 1)) as u32;
+    if rng.next() & 1 == 0 {
+        v as i32
+    } else {
+        (v as i32).wrapping_neg()
     }
 }
 
@@ -53,13 +42,13 @@ fn random_divisions_match_the_interpreter() {
             };
             oracle::ptxas(sm, &ptx).expect("ptxas")
         });
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(0x9e37_79b9);
         let n = 256;
         for round in 0..4 {
-            let a: Vec<i32> = (0..n).map(|_| rng.int()).collect();
+            let a: Vec<i32> = (0..n).map(|_| random_int(&mut rng)).collect();
             let b: Vec<i32> = (0..n)
                 .map(|_| loop {
-                    let v = rng.int();
+                    let v = random_int(&mut rng);
                     if v != 0 {
                         break v;
                     }

@@ -35,6 +35,7 @@ fn every_filetest_function_lowers_or_is_refused_cleanly() {
     files.sort();
     let (mut lowered, mut refused, mut invalid) = (0, 0, 0);
     let mut failures = Vec::new();
+    let mut spilled = Vec::new();
     let mut reasons = std::collections::BTreeMap::new();
     for path in &files {
         let Ok(src) = std::fs::read_to_string(path) else {
@@ -49,8 +50,14 @@ fn every_filetest_function_lowers_or_is_refused_cleanly() {
                 Ok(k) => {
                     lowered += 1;
                     if genx {
-                        if let Err(e) = visa_common::genx_round_trip(&k, Platform::Tgllp) {
-                            failures.push(format!("{name}: {e}"));
+                        match visa_common::genx_round_trip(&k, Platform::Tgllp) {
+                            Ok(()) => {}
+                            // GenX_IR 1.0.12504 exits with status 1 after writing the code of a
+                            // kernel its finalizer had to spill ("Spill memory used = 29664
+                            // bytes" for spill-live-values.atom's 260 live values at SIMD8): a
+                            // limit of the part's register file, reported apart.
+                            Err(e) if e.to_string().contains("Spill memory used") => spilled.push(name),
+                            Err(e) => failures.push(format!("{name}: {e}")),
                         }
                     }
                 }
@@ -76,6 +83,9 @@ fn every_filetest_function_lowers_or_is_refused_cleanly() {
     );
     for (r, n) in &reasons {
         println!("  refused {n:>3}× {r}");
+    }
+    for n in &spilled {
+        println!("  spilled by GenX_IR's finalizer (exit status 1, code written): {n}");
     }
     for f in failures.iter().take(10) {
         println!("FAIL {f}");

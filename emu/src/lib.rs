@@ -43,6 +43,7 @@ mod timing;
 mod warp;
 
 pub use error::EmuError;
+pub use rng::Rng;
 pub use kernel::Kernel;
 
 use std::collections::BTreeMap;

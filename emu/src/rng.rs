@@ -1,6 +1,7 @@
 //! A small seeded generator (xorshift64*) for the random schedule: reproducible from the seed,
-//! no dependency.
+//! no dependency. Tests that want reproducible random inputs use it too.
 
+/// xorshift64*: the same sequence for the same seed.
 pub struct Rng(u64);
 
 impl Rng {

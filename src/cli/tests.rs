@@ -97,7 +97,7 @@ fn compile_emits_ir_and_needs_a_stem_for_many_binaries() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("atomic_cas.i32 acq_rel gpu"), "{text}");
     let _ = std::fs::remove_file(&out);
-    let err = run(&["compile", &file, "--target", "sm_90", "--emit", "cubin"]).unwrap_err();
+    let err = run(&["compile", &file, "--target", "sm_90", "--emit", "bin"]).unwrap_err();
     assert!(err.message().contains("-o STEM"), "{}", err.message());
     assert_eq!(err.code(), 2);
 }

@@ -373,6 +373,10 @@ impl<'k> Sim<'k> {
             Op::Add => V::I(s(1).i() + s(2).i()),
             Op::Mul if float => V::F(s(1).f() * s(2).f()),
             Op::Mul => V::I(s(1).i().wrapping_mul(s(2).i())),
+            // Integer `div`/`mod` on Gen12LP's math unit: the quotient rounds toward zero, the
+            // remainder takes the dividend's sign (the sources read by their types' signedness).
+            Op::Div => V::I(s(1).i().checked_div(s(2).i()).unwrap_or(-1)),
+            Op::Mod => V::I(s(1).i().checked_rem(s(2).i()).unwrap_or(-1)),
             Op::And => V::I(s(1).i() & s(2).i()),
             Op::Or => V::I(s(1).i() | s(2).i()),
             Op::Xor => V::I(s(1).i() ^ s(2).i()),

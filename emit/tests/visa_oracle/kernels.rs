@@ -374,7 +374,7 @@ pub struct Vars {
 }
 
 /// One small kernel per instruction form.
-pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
+pub fn alu_tour(p: Platform) -> Vec<Kernel> {
     use Operand as O;
     let e8 = Exec::new(ExecSize::S8);
     let e1 = Exec::nomask(ExecSize::S1);
@@ -395,6 +395,14 @@ pub fn alu_tour(_p: Platform) -> Vec<Kernel> {
             O::scalar(v.i),
         );
     });
+    // Integer divide: GenX_IR 1.0.12504 makes `math.iqot`/`math.irem` on Gen12LP and refuses
+    // it past that ("int divide/remainder is not supported for this platform").
+    if p.has_int_divide() {
+        add("int_divide", &|k, v| {
+            k.binary(Op::Div, e8, dst(v.u), src(v.x), src(v.u));
+            k.binary(Op::Mod, e8, dst(v.i), src(v.y), src(v.i));
+        });
+    }
     add("carry", &|k, v| {
         k.addc(e8, dst(v.u), dst(v.x), src(v.x), src(v.u));
         k.subb(e8, dst(v.u), dst(v.x), src(v.x), O::imm(Imm::ud(1)));

@@ -307,13 +307,10 @@ impl Isel<'_> {
                 Fmul => SassInst::alu("FMUL", [def, x, y]),
                 _ => SassInst::alu("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
             },
-            Fadd | Fmin | Fmax if ty == Type::F16 => {
-                let base = match op { Fadd => "HADD2", Fmin => "HMNMX2", _ => "HMNMX2" };
-                if op == Fadd {
-                    SassInst::alu(base, [def, x, y])
-                } else {
-                    return Err(self.err("f16 min/max is not selected"));
-                }
+            // Neither form table has HADD2/HMNMX2 (ptxas writes them with operand swizzles,
+            // `UR6.H0_H0`): refused here rather than failing at encoding.
+            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => {
+                return Err(self.err("f16 arithmetic is not selected (HADD2 is not in the form table)"));
             }
             Udiv | Sdiv | Urem | Srem => {
                 self.divide32(d, op, a, b);
@@ -604,7 +601,7 @@ impl Isel<'_> {
                 }
             }
             ConvOp::Fpromote if from == Type::F16 && to == Type::F32 => {
-                self.emit(SassInst::alu("HADD2.F32", [MOp::def(d.reg(), 1), MOp::Reg { reg: crate::vcode::Reg::Zero, width: 1, rule: crate::vcode::OperandRule::Use, neg: true }, MOp::use_(r)]));
+                return Err(self.err("f16 to f32 is not selected (HADD2.F32 is not in the form table)"));
             }
             ConvOp::Fdemote if from == Type::F32 && to == Type::F16 => {
                 self.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)], Latency::Fixed(6)));

@@ -13,8 +13,6 @@ pub use atomc_ir as ir;
 
 pub mod pipeline;
 
-pub mod bench;
-
 pub mod emulate;
 
 #[cfg(feature = "gpu")]

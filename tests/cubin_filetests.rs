@@ -18,7 +18,7 @@ use atomc_emit::cubin::compare::{diff, listing_instructions, Depth};
 use atomc_emit::cubin::describe::param_layout;
 use atomc_emit::cubin::inspect::inspect;
 use atomc_emit::cubin::nvinfo::attr;
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use std::collections::BTreeMap;
 
 /// `cuobjdump -elf -sass` with a chosen cuobjdump.
@@ -274,35 +274,3 @@ fn cubins_match_ptxas_attribute_by_attribute() {
     assert!(compared > 0);
 }
 
-#[test]
-fn command_line_writes_a_cubin() {
-    let dir = oracle::ScratchDir::new().unwrap();
-    let out = dir.path().join("bump.cubin");
-    let src =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/sm90/atomic-add-i32.atom");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_atomc"))
-        .args([
-            "compile",
-            "--target",
-            "sm_90",
-            "--emit",
-            "cubin",
-            "--function",
-            "bump",
-            "-o",
-        ])
-        .arg(&out)
-        .arg(&src)
-        .status()
-        .expect("atomc runs");
-    assert!(status.success());
-    let bytes = std::fs::read(&out).unwrap();
-    let s = inspect(&bytes).unwrap();
-    assert_eq!(
-        (s.header.e_machine, s.header.os_abi, s.header.e_flags),
-        (190, 0x33, 0x5a055a)
-    );
-    let k = s.symbol("bump").expect("kernel symbol");
-    assert_eq!((k.bind, k.kind, k.other), (1, 2, 0x10));
-    assert_eq!(s.section(".nv.constant0.bump").unwrap().size, 0x210 + 12);
-}

@@ -5,7 +5,7 @@
 
 use atomc::emulate::{self, Schedule};
 use atomc_emu::Rng;
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 
 /// A value of a random bit length (1..=32) and sign.
 fn random_int(rng: &mut Rng) -> i32 {

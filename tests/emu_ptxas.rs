@@ -8,7 +8,7 @@ mod common;
 
 use atomc::emulate::Schedule;
 use atomc::Target;
-use atomc_emit::oracle::{self, Tool};
+use atomc_oracle::{self as oracle, Tool};
 use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABLE};
 
 /// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot

@@ -31,7 +31,7 @@ use atomc::gpu::{self, Driver, KernelArg};
 use atomc::emulate::{self, Param, Schedule};
 use atomc::ir::Function;
 use atomc::{Emit, Output, Target};
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use common::cases::{collect_cases, Case};
 
 /// How long one launch may take before the test gives up on the whole run: a kernel that spins

@@ -12,7 +12,7 @@
 mod common;
 
 use atomc::{pipeline, Target};
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use atomc_emit::sass::hazard::{self, Slot};
 use atomc_emit::sass::roles::roles;
 use atomc_emit::sass::latency::{sm90_yield_hint, Timing};

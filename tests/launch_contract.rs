@@ -10,7 +10,7 @@ mod common;
 
 use atomc::{pipeline, Emit, Output, Target};
 use atomc_emit::cubin::inspect::inspect;
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 
 /// Instruction texts of a listing (`/*0040*/  TEXT ;` lines), with their addresses.
 fn lines(listing: &str) -> Vec<(u64, String)> {

@@ -15,7 +15,7 @@
 use atomc::emulate::{self, Schedule};
 use atomc::ir::Function;
 use atomc::{pipeline, Emit, Options, Output, Target};
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 
 /// Live-value counts of the 32-bit kernels.
 const SIZES: [usize; 6] = [40, 64, 100, 200, 300, 600];
@@ -209,39 +209,4 @@ fn the_600_value_kernel_runs_on_the_emulator() {
     }
 }
 
-fn atomc_cli(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
-/// `--max-registers N` on `atomc compile` and `atomc run --target`: the capped kernel sets up
-/// its frame and spills; out-of-range caps are usage errors (exit 2).
-#[test]
-fn max_registers_on_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("atomc-live-values-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("live40.atom");
-    std::fs::write(&path, format!("{}; run: {}\n", kernel(40, false), run_line(40, false))).expect("write");
-    let file = path.display().to_string();
-    for (target, setup) in [("sm_90", "LDC R1, c[0x0][0x28] ;"), ("sm_50", "MOV R1, c[0x0][0x20] ;")] {
-        let (rc, out, err) = atomc_cli(&["compile", &file, "--target", target, "--emit", "asm"]);
-        assert_eq!(rc, 0, "{err}");
-        assert!(!out.contains("STL") && !out.contains(setup), "{target}: 40 live values fit:\n{out}");
-        let (rc, out, err) =
-            atomc_cli(&["compile", &file, "--target", target, "--emit", "asm", "--max-registers", "32"]);
-        assert_eq!(rc, 0, "{err}");
-        // The listing is headed by the kernel's `.text.NAME:` label; the frame set-up comes first.
-        let first = out.lines().find(|l| !l.starts_with(".text."));
-        assert!(first.is_some_and(|l| l.contains(setup)), "{target}: no frame set-up first:\n{out}");
-        assert!(out.contains("STL [R1") && out.contains("LDL R"), "{target}: no spills:\n{out}");
-        let (rc, out, err) = atomc_cli(&["run", &file, "--target", target, "--max-registers", "32"]);
-        assert_eq!(rc, 0, "{target}: {out}{err}");
-        assert!(out.contains("1 run line(s) passed"), "{out}");
-    }
-    let (rc, _, _) = atomc_cli(&["compile", &file, "--target", "sm_90", "--emit", "asm", "--max-registers", "8"]);
-    assert_eq!(rc, 2, "a cap below 16 is a usage error");
-}

@@ -8,7 +8,7 @@
 mod common;
 
 use atomc::{pipeline, Target};
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use std::collections::BTreeMap;
 
 fn atomics(listing: &str) -> BTreeMap<String, usize> {

@@ -8,7 +8,7 @@
 mod visa_common;
 
 use atomc::{CompileError, Target, VisaPlatform};
-use atomc_emit::oracle::{require, Tool};
+use atomc_oracle::{require, Tool};
 use atomc_emit::visa::{ExecSize, Op, Platform};
 use atomc_emit::visa_lower::Options;
 

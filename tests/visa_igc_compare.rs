@@ -12,7 +12,7 @@
 mod visa_common;
 
 use atomc::{Target, VisaPlatform};
-use atomc_emit::oracle::{genx_ir, require, GenxInput, Tool};
+use atomc_oracle::{genx_ir, require, GenxInput, Tool};
 use atomc_emit::visa::{ExecSize, Op};
 use atomc_emit::visa_lower::Options;
 

@@ -10,7 +10,7 @@
 mod visa_common;
 
 use atomc::{Target, VisaPlatform};
-use atomc_emit::oracle::{genx_ir, require, GenxInput, OracleError, Tool};
+use atomc_oracle::{genx_ir, require, GenxInput, OracleError, Tool};
 use atomc_emit::visa::validate::Rule;
 use atomc_emit::visa::*;
 

@@ -1,7 +1,6 @@
 //! (crate under construction)
 pub mod codegen;
 pub mod cubin;
-pub mod oracle;
 pub mod visa;
 pub mod visa_lower;
 pub mod ptx;

@@ -7,7 +7,7 @@
 
 use atomc_emit::cubin::compare::{diff, kernel_from_cubin, listing_instructions, Depth};
 use atomc_emit::cubin::{self, inspect::inspect, CubinArch};
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 
 /// (name, PTX body after the `.target` line, with `TARGET` for the SM).
 const KERNELS: &[(&str, &str)] = &[

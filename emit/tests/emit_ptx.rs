@@ -2,7 +2,7 @@
 //! (sm_50, sm_90, and sm_60/70/80 for the feature gates between) and ptxas 13 (sm_90);
 //! constructs PTX cannot express must fail with an error that names the instruction and target.
 
-use atomc_emit::oracle::{self, Tool};
+use atomc_oracle::{self as oracle, Tool};
 use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::{
     AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder, RmwOp, Scope,
@@ -540,7 +540,7 @@ fn rejections_name_the_instruction_and_target() {
 /// `MEMBAR` on the matching side of the `ATOM`.
 #[test]
 fn orders_and_scopes_reach_the_sass() {
-    use atomc_emit::oracle::{cuobjdump_sass, disasm_instructions, ptxas, Sm};
+    use atomc_oracle::{cuobjdump_sass, disasm_instructions, ptxas, Sm};
     let cases: &[(Sm, MemOrder, Scope, &[&str])] = &[
         (Sm::Sm90, MemOrder::Relaxed, Scope::Gpu, &["ATOMG.E.ADD.STRONG.GPU"]),
         (Sm::Sm90, MemOrder::Relaxed, Scope::Cta, &["ATOMG.E.ADD.STRONG.SM"]),

@@ -3,7 +3,7 @@
 //! emitter) and ptxas 13 (sm_90). Kernels PTX cannot express are counted, not failed; a PTX text
 //! that ptxas rejects is a failure.
 
-use atomc_emit::oracle::{self, Tool};
+use atomc_oracle::{self as oracle, Tool};
 use atomc_emit::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::Function;
 use std::collections::BTreeMap;

@@ -7,7 +7,7 @@
 
 mod sass_sm50_util;
 
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use atomc_emit::sass::{sm50, Sched};
 use object::{Object, ObjectSection};
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@
 
 mod sass_sm50_util;
 
-use atomc_emit::oracle::Tool;
+use atomc_oracle::Tool;
 use atomc_emit::sass::{sm50, Arch, ExtSpec, Form, Instr, Mem, OpSpec, Operand, Pred, Reg, Sched};
 use smallvec::SmallVec;
 
@@ -157,7 +157,7 @@ fn every_form_round_trips_through_text_and_bits() {
 
 #[test]
 fn every_form_matches_nvdisasm() {
-    if !atomc_emit::oracle::require_all(&[Tool::Nvdisasm118]) {
+    if !atomc_oracle::require_all(&[Tool::Nvdisasm118]) {
         return;
     }
     let arch = sm50();

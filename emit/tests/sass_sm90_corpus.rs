@@ -5,7 +5,7 @@
 
 mod sass_util;
 
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use atomc_emit::sass::sm90;
 use object::{Object, ObjectSection};
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@
 
 mod sass_util;
 
-use atomc_emit::oracle::Tool;
+use atomc_oracle::Tool;
 use atomc_emit::sass::{sm90, Arch, BaseWidth, ImmKind, Instr, Mem, OpSpec, Operand, Pred, Reg, Sched};
 use sass_util::*;
 

@@ -9,7 +9,7 @@ mod check;
 #[path = "visa_oracle/kernels.rs"]
 mod kernels;
 
-use atomc_emit::oracle::{require, Tool};
+use atomc_oracle::{require, Tool};
 use atomc_emit::visa::*;
 use check::Tally;
 
@@ -72,7 +72,7 @@ fn predec_binary_only() {
         "predec has no text form"
     );
     let out =
-        atomc_emit::oracle::genx_ir(atomc_emit::oracle::GenxInput::Binary(&k.to_isa()), "TGLLP")
+        atomc_oracle::genx_ir(atomc_oracle::GenxInput::Binary(&k.to_isa()), "TGLLP")
             .expect("GenX_IR reads predec from .isa");
     assert!(out.asm.contains("send"), "{}", out.asm);
     println!("visa oracle [predec]: 1 kernel×platform pair checked (.isa only), 0 failures");

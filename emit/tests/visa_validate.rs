@@ -3,7 +3,7 @@
 //! kernel: the rules marked `Silent` are the ones it compiles with rc 0 and
 //! no message, i.e. the checks only atomc makes.
 
-use atomc_emit::oracle::{genx_ir, require, GenxInput, OracleError, Tool};
+use atomc_oracle::{genx_ir, require, GenxInput, OracleError, Tool};
 use atomc_emit::visa::validate::Rule;
 use atomc_emit::visa::*;
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use atomc::ir::interp::{parse_run_line, RunSpec};
 use atomc::ir::Function;
 use atomc::{CompileError, Emit, Output, Target, VisaPlatform};
-use atomc_emit::oracle::{self, OracleError, Sm};
+use atomc_oracle::{self as oracle, OracleError, Sm};
 
 use crate::gen::{self, Compare, Program};
 use crate::guard::guarded;

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use atomc_emit::oracle::{self, Tool};
+use atomc_oracle::{self as oracle, Tool};
 use atomc_filetests::testfile::TestFile;
 use atomc_fuzz::check::{check_kernel, Options, Verdict};
 

@@ -4,7 +4,7 @@
 use super::cases::Case;
 use atomc::emulate::{self, Schedule};
 use atomc::{Emit, Output, Target};
-use atomc_emit::oracle::{self, Sm};
+use atomc_oracle::{self as oracle, Sm};
 use std::collections::BTreeSet;
 
 /// Who compiled the cubin.

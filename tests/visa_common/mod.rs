@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use atomc::ir::Function;
-use atomc_emit::oracle::{genx_ir, GenxInput};
+use atomc_oracle::{genx_ir, GenxInput};
 use atomc_emit::visa::{Kernel, Platform};
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Helpers shared by the sm_50 oracle tests.
 #![allow(dead_code)]
 
-use atomc_emit::oracle::{self, Sm};
+use atomc_oracle::{self as oracle, Sm};
 use atomc_emit::sass::{Arch, Instr};
 
 /// Every instruction line of an nvdisasm sm_50 listing as (offset, text): the `/* 0x.. */`

@@ -1,7 +1,7 @@
 //! Helpers shared by the sm_90 oracle tests.
 #![allow(dead_code)]
 
-use atomc_emit::oracle::{self, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use atomc_emit::sass::{Arch, Instr};
 
 /// Every instruction line of an nvdisasm listing as (offset, text) with the text exactly as

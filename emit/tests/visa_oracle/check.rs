@@ -1,6 +1,6 @@
 //! Runs one kernel through GenX_IR both ways (visa.md §8) and compares.
 
-use atomc_emit::oracle::{genx_ir, GenxInput};
+use atomc_oracle::{genx_ir, GenxInput};
 use atomc_emit::visa::{Kernel, Platform};
 
 /// Counts for the summary line.

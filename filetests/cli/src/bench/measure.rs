@@ -1,8 +1,8 @@
 //! The measurements of one kernel on one target.
 
 use super::{io_err, BenchError, Config, Kernel, Row};
-use crate::{Emit, Target};
-use atomc_emit::oracle::{self, Sm};
+use atomc::{Emit, Target};
+use atomc_oracle::{self as oracle, Sm};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -111,8 +111,8 @@ fn wait_with_cpu(child: std::process::Child) -> Result<(bool, Option<f64>, Strin
 /// The in-process compile: parse and verify the text, compile to a cubin.
 fn compile_in_process(k: &Kernel, target: Target) -> Result<f64, String> {
     let start = Instant::now();
-    let funcs = crate::ir::parse::parse(&k.source).map_err(|_| "parse failed".to_string())?;
-    let out = crate::compile(&funcs[0], target, Emit::Cubin).map_err(|e| e.to_string())?;
+    let funcs = atomc::ir::parse::parse(&k.source).map_err(|_| "parse failed".to_string())?;
+    let out = atomc::compile(&funcs[0], target, Emit::Cubin).map_err(|e| e.to_string())?;
     let us = start.elapsed().as_secs_f64() * 1e6;
     std::hint::black_box(out);
     Ok(us)
@@ -205,7 +205,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     let mut notes: Vec<String> = Vec::new();
 
     // Code quality, atomc side.
-    let sass = match crate::pipeline::compile_sass(&k.func, target) {
+    let sass = match atomc::pipeline::compile_sass(&k.func, target) {
         Ok(s) => s,
         Err(e) => {
             row.status = format!("atomc failed: {e}");
@@ -230,8 +230,8 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
     let ptx_path = scratch.0.join(format!("{stem}.ptx"));
     let ptxas_cubin = scratch.0.join(format!("{stem}.ptxas.cubin"));
     let atomc_cubin = scratch.0.join(format!("{stem}.atomc.cubin"));
-    let ptxas = match crate::compile(&k.func, target, Emit::Ptx) {
-        Ok(crate::Output::Text(ptx)) => match std::fs::write(&ptx_path, ptx) {
+    let ptxas = match atomc::compile(&k.func, target, Emit::Ptx) {
+        Ok(atomc::Output::Text(ptx)) => match std::fs::write(&ptx_path, ptx) {
             Ok(()) => match oracle::tool(sm.ptxas_tool()) {
                 Ok(p) => Some(p),
                 Err(e) => {

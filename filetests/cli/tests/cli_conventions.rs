@@ -4,7 +4,7 @@
 //! accepts, listings headed by each kernel, one vISA file per kernel GenX_IR accepts),
 //! `disasm` of cubins and stdin, `run` printing values and memory, `-v`, and `--version`.
 
-use atomc_emit::oracle::{self, GenxInput, Sm, Tool};
+use atomc_oracle::{self as oracle, GenxInput, Sm, Tool};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,7 +30,7 @@ fn atomc(args: &[&str]) -> (i32, String, String) {
 }
 
 fn repo(p: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(p).display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(p).display().to_string()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -222,7 +222,7 @@ fn a_users_filetest_lives_anywhere() {
     let git_status = || {
         Command::new("git")
             .args(["status", "--porcelain", "--untracked-files=all"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
             .output()
             .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
             .unwrap_or_default()

@@ -3,14 +3,14 @@
 //! are written. ptxas is optional here: without it the ptxas columns stay
 //! empty and the test says so loudly (and fails under CI).
 
-use atomc::bench::{self, CSV_COLUMNS};
+use atomc_cli::bench::{self, CSV_COLUMNS};
 use atomc::Target;
-use atomc_emit::oracle::{require, Tool};
+use atomc_oracle::{require, Tool};
 use std::path::Path;
 
 #[test]
 fn bench_two_kernels_one_repeat() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let kernels: Vec<_> = ["counter_red.atom", "hist_global.atom"]
         .iter()
         .map(|f| bench::load_kernel(&root.join("filetests/bench").join(f)).expect("corpus kernel loads"))

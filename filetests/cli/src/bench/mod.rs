@@ -27,7 +27,7 @@ pub use measure::{count_ptxas_instrs, parse_reg_count, PtxasResult};
 pub use report::{summarize, write_csv, write_markdown, Summary, CSV_COLUMNS};
 pub use svg::write_svg;
 
-use crate::{ir, Target};
+use atomc::{ir, Target};
 use std::path::{Path, PathBuf};
 
 /// Why the benchmark could not run at all (a single kernel's failure is a
@@ -249,7 +249,7 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 /// The version line of the ptxas that handles `target` (`Cuda compilation
 /// tools, release 13.0, V13.0.88`), if it is installed.
 pub fn ptxas_version(target: Target) -> Option<String> {
-    use atomc_emit::oracle::{self, Tool};
+    use atomc_oracle::{self as oracle, Tool};
     let tool = if target == Target::Sm50 {
         Tool::Ptxas118
     } else {

@@ -15,7 +15,7 @@ fn atomc(args: &[&str]) -> (i32, String, String) {
 }
 
 fn file(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/sm50").join(name).display().to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("filetests/filetests/compile/sm50").join(name).display().to_string()
 }
 
 #[test]

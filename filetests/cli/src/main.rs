@@ -6,6 +6,7 @@
 
 mod cli;
 
+
 fn main() {
     std::process::exit(cli::main());
 }

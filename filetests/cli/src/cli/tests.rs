@@ -6,7 +6,7 @@ use clap::Parser;
 use std::path::PathBuf;
 
 fn repo(path: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").join(path).display().to_string()
 }
 
 fn run(args: &[&str]) -> Result<(), Failure> {

@@ -101,7 +101,7 @@ fn has_assert_location(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::require;
+    use crate::require;
 
     const ADD: &str = ".version 3.6\n.kernel \"k\"\n\
         .decl A v_type=G type=uq num_elts=8 align=GRF\n\

@@ -132,7 +132,7 @@ pub fn disasm_instructions(listing: &str) -> Vec<DisasmLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::require;
+    use crate::require;
 
     fn le64s(words: &[u64]) -> Vec<u8> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn ptxas_and_cuobjdump_round_trip() {
         for sm in [Sm::Sm50, Sm::Sm90] {
-            if !crate::oracle::require_all(&[sm.ptxas_tool(), sm.cuobjdump_tool(), sm.nvdisasm_tool()]) {
+            if !crate::require_all(&[sm.ptxas_tool(), sm.cuobjdump_tool(), sm.nvdisasm_tool()]) {
                 continue;
             }
             let ptx = PTX.replace("TARGET", sm.ptx_arch());

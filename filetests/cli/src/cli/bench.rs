@@ -1,8 +1,8 @@
 //! `atomc bench [--targets sm_90,sm_50] [--corpus DIR] [--out DIR] [--repeat N]`:
-//! atomc against ptxas on the benchmark corpus (see `atomc::bench`).
+//! atomc against ptxas on the benchmark corpus (see `atomc_cli::bench`).
 
 use super::UserError;
-use atomc::bench;
+use atomc_cli::bench;
 use atomc::Target;
 use std::path::PathBuf;
 
@@ -41,7 +41,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
     }
     // Outside the repository the relative default is found from the workspace root.
     let corpus = if args.corpus.is_relative() && !args.corpus.exists() {
-        atomc_emit::oracle::workspace_root().map(|r| r.join(&args.corpus)).unwrap_or(args.corpus.clone())
+        atomc_oracle::workspace_root().map(|r| r.join(&args.corpus)).unwrap_or(args.corpus.clone())
     } else {
         args.corpus.clone()
     };

@@ -1,0 +1,5 @@
+//! The parts of the `atomc` command line that tests and tools reuse: the benchmark driver
+//! behind `atomc bench`. The library proper is the `atomc` crate; this package adds only what a
+//! command line needs (argument parsing, the filetest runner, running ptxas for comparison).
+
+pub mod bench;

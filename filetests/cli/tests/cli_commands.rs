@@ -1,0 +1,129 @@
+//! The `atomc` binary on single commands whose library side is tested elsewhere: a cubin written
+//! to a file, the register cap, Cranelift IR input, and vISA diagnostics and outputs.
+
+use atomc_emit::cubin::inspect::inspect;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root (this package lives in `filetests/cli`).
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `atomc ARGS`: exit code, stdout, stderr.
+fn atomc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A scratch directory for one test, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("atomc-cli-{test}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        Scratch(dir)
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).display().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn compile_writes_a_cubin() {
+    let dir = Scratch::new("cubin");
+    let out = dir.path("bump.cubin");
+    let src = root().join("filetests/filetests/compile/sm90/atomic-add-i32.atom");
+    let src = src.display().to_string();
+    let (rc, _, err) =
+        atomc(&["compile", "--target", "sm_90", "--emit", "cubin", "--function", "bump", "-o", &out, &src]);
+    assert_eq!(rc, 0, "{err}");
+    let bytes = std::fs::read(&out).unwrap();
+    let s = inspect(&bytes).unwrap();
+    assert_eq!((s.header.e_machine, s.header.os_abi, s.header.e_flags), (190, 0x33, 0x5a055a));
+    let k = s.symbol("bump").expect("kernel symbol");
+    assert_eq!((k.bind, k.kind, k.other), (1, 2, 0x10));
+    assert_eq!(s.section(".nv.constant0.bump").unwrap().size, 0x210 + 12);
+}
+
+/// `--max-registers N` on `atomc compile` and `atomc run --target`: the capped kernel sets up
+/// its frame and spills; out-of-range caps are usage errors (exit 2).
+#[test]
+fn max_registers_on_the_command_line() {
+    let file = root().join("filetests/cli/tests/data/live40.atom").display().to_string();
+    for (target, setup) in [("sm_90", "LDC R1, c[0x0][0x28] ;"), ("sm_50", "MOV R1, c[0x0][0x20] ;")] {
+        let (rc, out, err) = atomc(&["compile", &file, "--target", target, "--emit", "asm"]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(!out.contains("STL") && !out.contains(setup), "{target}: 40 live values fit:\n{out}");
+        let (rc, out, err) = atomc(&["compile", &file, "--target", target, "--emit", "asm", "--max-registers", "32"]);
+        assert_eq!(rc, 0, "{err}");
+        // The listing is headed by the kernel's `.text.NAME:` label; the frame set-up comes first.
+        let first = out.lines().find(|l| !l.starts_with(".text."));
+        assert!(first.is_some_and(|l| l.contains(setup)), "{target}: no frame set-up first:\n{out}");
+        assert!(out.contains("STL [R1") && out.contains("LDL R"), "{target}: no spills:\n{out}");
+        let (rc, out, err) = atomc(&["run", &file, "--target", target, "--max-registers", "32"]);
+        assert_eq!(rc, 0, "{target}: {out}{err}");
+        assert!(out.contains("1 run line(s) passed"), "{out}");
+    }
+    let (rc, _, _) = atomc(&["compile", &file, "--target", "sm_90", "--emit", "asm", "--max-registers", "8"]);
+    assert_eq!(rc, 2, "a cap below 16 is a usage error");
+}
+
+#[cfg(feature = "clif")]
+#[test]
+fn compile_reads_clif_files() {
+    let dir = Scratch::new("clif");
+    let good = dir.path("kernel.clif");
+    let kernel = "function %rmw_add_i32(i64, i32) {\nblock0(v0: i64, v1: i32):\n    \
+                  v2 = atomic_rmw.i32 add v0, v1\n    store.i32 v2, v0+8\n    return\n}\n";
+    std::fs::write(&good, format!("test run\ntarget x86_64\n\n{kernel}")).expect("write");
+    let bad = dir.path("bad.clif");
+    std::fs::write(&bad, "function %f(i128) {\nblock0(v0: i128):\n    return\n}\n").expect("write");
+    let (rc, out, err) = atomc(&["compile", &good, "--target", "sm_90", "--emit", "asm"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("ATOMG.E.ADD.STRONG.GPU"), "{out}");
+    let (rc, _, err) = atomc(&["compile", &bad, "--target", "sm_90", "--emit", "asm"]);
+    assert_eq!(rc, 1);
+    assert!(err.contains("bad.clif") && err.contains("i128"), "{err}");
+}
+
+#[test]
+fn a_visa_refusal_is_printed_with_exit_1() {
+    let file = root().join("filetests/filetests/compile/visa/reject/no-fp64.atom").display().to_string();
+    let args = ["compile", &file, "--target", "visa", "--platform", "TGLLP", "--emit", "visaasm", "--function", "fadd64"];
+    let (rc, _, err) = atomc(&args);
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("visa:TGLLP cannot express `v7 = fadd v6, v1`: f64 arithmetic needs an fp64 ALU"),
+        "{err}"
+    );
+}
+
+#[test]
+fn compile_writes_visaasm_and_isa() {
+    let file = root().join("filetests/filetests/compile/visa/rmw-ops.atom").display().to_string();
+    let dir = Scratch::new("visa");
+    for (emit, name) in [("visaasm", "k.visaasm"), ("isa", "k.isa")] {
+        let out = dir.path(name);
+        let args =
+            ["compile", &file, "--target", "visa", "--platform", "DG2", "--emit", emit, "--function", "add", "-o", &out];
+        let (rc, _, err) = atomc(&args);
+        assert_eq!(rc, 0, "{err}");
+    }
+    let text = std::fs::read_to_string(dir.path("k.visaasm")).unwrap();
+    assert!(text.contains("svm_atomic.add (M1, 8)"), "{text}");
+    let isa = std::fs::read(dir.path("k.isa")).unwrap();
+    assert_eq!(&isa[..6], b"CISA\x04\x01");
+}

@@ -209,14 +209,14 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
             let out = pipeline::compile_sass_with(func, target, opts)?;
             let alloc = &out.allocated.alloc;
             let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
-            let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+            let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
                 .map_err(cubin_err)?;
             Ok(Output::Binary(atomc_emit::cubin::write_cubin(&desc).map_err(cubin_err)?))
         }
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
-            atomc_emit::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| match e {
-                atomc_emit::ptx::PtxError::Unsupported { what, why, loc, .. } => {
+            atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| match e {
+                atomc_lower::ptx::PtxError::Unsupported { what, why, loc, .. } => {
                     CompileError::Unsupported { target, op: what, reason: why, loc }
                 }
                 e => CompileError::Internal(e.to_string()),
@@ -234,14 +234,14 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
 }
 
 /// Legalizes `func` for a vISA target and widens it into a checked vISA
-/// kernel (`atomc_emit::visa_lower`); `opts` picks the SIMD width.
+/// kernel (`atomc_lower::visa`); `opts` picks the SIMD width.
 pub fn visa_kernel(
     func: &ir::Function,
     target: Target,
-    opts: &atomc_emit::visa_lower::Options,
+    opts: &atomc_lower::visa::Options,
 ) -> Result<atomc_emit::visa::Kernel, CompileError> {
     use atomc_emit::visa::Platform;
-    use atomc_emit::visa_lower::{lower, LowerError};
+    use atomc_lower::visa::{lower, LowerError};
     let platform = match target {
         Target::Visa(VisaPlatform::Tgllp) => Platform::Tgllp,
         Target::Visa(VisaPlatform::Dg2) => Platform::Dg2,
@@ -266,8 +266,8 @@ pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<Stri
         Target::Sm90 => 90,
         _ => return Err(CompileError::NoSuchOutput { target, emit: "ptx" }),
     };
-    atomc_emit::ptx::emit_ptx_module(funcs, sm).map_err(|e| match e {
-        atomc_emit::ptx::PtxError::Unsupported { what, why, loc, .. } => {
+    atomc_lower::ptx::emit_ptx_module(funcs, sm).map_err(|e| match e {
+        atomc_lower::ptx::PtxError::Unsupported { what, why, loc, .. } => {
             CompileError::Unsupported { target, op: what, reason: why, loc }
         }
         e => CompileError::Internal(e.to_string()),
@@ -296,7 +296,7 @@ pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Re
     ir::verify::verify(func).map_err(CompileError::Verify)?;
     let out = pipeline::compile_sass_with(func, target, opts)?;
     let alloc = &out.allocated.alloc;
-    let desc = atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+    let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
         .map_err(|e| CompileError::Internal(format!("cubin: {e}")))?;
     Ok(ResourceUsage {
         registers: desc.arch.regcount(desc.regs_used),
@@ -318,7 +318,7 @@ pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Optio
         let out = pipeline::compile_sass_with(func, target, opts)?;
         let alloc = &out.allocated.alloc;
         kernels.push(
-            atomc_emit::cubin::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
+            atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
                 .map_err(cubin_err)?,
         );
     }

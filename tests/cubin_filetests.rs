@@ -15,7 +15,7 @@ mod common;
 
 use atomc::{pipeline, Emit, Output, Target};
 use atomc_emit::cubin::compare::{diff, listing_instructions, Depth};
-use atomc_emit::cubin::describe::param_layout;
+use atomc_emit::describe::param_layout;
 use atomc_emit::cubin::inspect::inspect;
 use atomc_emit::cubin::nvinfo::attr;
 use atomc_oracle::{self as oracle, Sm, Tool};
@@ -204,7 +204,7 @@ fn cubins_match_ptxas_attribute_by_attribute() {
     // ptxas runs dominate: run them on a few threads first.
     let tools = [(Tool::Ptxas118, Depth::Full), (Tool::Ptxas13, Depth::Attributes)];
     let ptxas_out = common::par_map(&kernels, |(_, func, _, _, _)| {
-        let ptx = atomc_emit::ptx::emit_ptx(func, 90).map_err(|e| e.to_string())?;
+        let ptx = atomc_lower::ptx::emit_ptx(func, 90).map_err(|e| e.to_string())?;
         Ok::<_, String>(tools.map(|(tool, _)| oracle::ptxas_with(tool, "sm_90", &ptx, &[])))
     });
     for ((name, func, ours, _, _), cubins) in kernels.into_iter().zip(ptxas_out) {

@@ -49,7 +49,7 @@ fn ptxas_kernels(t: Target) -> Vec<(String, Vec<Slot>)> {
     let arch = arch_of(t);
     let kernels = common::filetest_kernels();
     let per = common::par_map(&kernels, |(name, func)| {
-        let ptx = atomc_emit::ptx::emit_ptx(func, num).ok()?;
+        let ptx = atomc_lower::ptx::emit_ptx(func, num).ok()?;
         let cubin = oracle::ptxas(sm, &ptx).ok()?;
         let secs = hazard::code_sections(&cubin).expect("ptxas's cubin reads");
         Some(

@@ -100,7 +100,7 @@ fn ptxas_sm90_does_the_same() {
     }
     let kernels = common::filetest_kernels();
     let results = common::par_map(&kernels, |(_, func)| {
-        let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
+        let ptx = atomc_lower::ptx::emit_ptx(func, 90).ok()?;
         let sass = oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?;
         let code = texts(sass);
         Some((yields_in_loops(&code), uses_shared(&code), has_window_prologue(&code)))
@@ -158,7 +158,7 @@ fn sm90_barrier_count_is_declared() {
         return;
     }
     let declared = common::par_map(&with_bar, |(_, func)| {
-        let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
+        let ptx = atomc_lower::ptx::emit_ptx(func, 90).ok()?;
         let cubin = oracle::ptxas(Sm::Sm90, &ptx).ok()?;
         Some(num_barriers_record(&cubin, &func.name) == Some(1))
     });
@@ -217,7 +217,7 @@ fn divergent_regions_reconverge_as_ptxas_writes_them() {
             continue;
         }
         let results = common::par_map(&kernels, |(_, func)| {
-            let ptx = atomc_emit::ptx::emit_ptx(func, sm.number()).ok()?;
+            let ptx = atomc_lower::ptx::emit_ptx(func, sm.number()).ok()?;
             Some(reconvergence_shape(&texts(oracle::ptxas_sass(sm, &ptx).ok()?), sm90))
         });
         let (mut regions, mut shaped) = (0, 0);
@@ -273,7 +273,7 @@ fn sm90_barriers_after_loops_sync_the_warp() {
     }
     let kernels = common::filetest_kernels();
     let results = common::par_map(&kernels, |(_, func)| {
-        let ptx = atomc_emit::ptx::emit_ptx(func, 90).ok()?;
+        let ptx = atomc_lower::ptx::emit_ptx(func, 90).ok()?;
         Some(warp_syncs_before_barriers(&texts(oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?)))
     });
     let (mut after, mut synced, mut extra) = (0, 0, 0);

@@ -38,7 +38,7 @@ fn atomic_choices_match_ptxas_118() {
             continue;
         }
         let Ok(out) = pipeline::compile_sass(&func, Target::Sm50) else { continue };
-        let Ok(ptx) = atomc_emit::ptx::emit_ptx(&func, 50) else { continue };
+        let Ok(ptx) = atomc_lower::ptx::emit_ptx(&func, 50) else { continue };
         let Ok(cubin) = oracle::ptxas(Sm::Sm50, &ptx) else { continue };
         let theirs = atomics(&oracle::nvdisasm_cubin(Sm::Sm50, &cubin).expect("nvdisasm"));
         let ours = atomics(&out.kernel.listing(out.arch, false));

@@ -14,7 +14,7 @@ use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory};
 use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Kernel, Op, Platform};
-use atomc_emit::visa_lower::Options;
+use atomc_lower::visa::Options;
 
 fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;

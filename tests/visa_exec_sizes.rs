@@ -10,7 +10,7 @@ mod visa_common;
 use atomc::{CompileError, Target, VisaPlatform};
 use atomc_oracle::{require, Tool};
 use atomc_emit::visa::{ExecSize, Op, Platform};
-use atomc_emit::visa_lower::Options;
+use atomc_lower::visa::Options;
 
 #[test]
 fn every_filetest_kernel_at_simd_1_2_4_16_32() {

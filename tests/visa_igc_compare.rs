@@ -14,7 +14,7 @@ mod visa_common;
 use atomc::{Target, VisaPlatform};
 use atomc_oracle::{genx_ir, require, GenxInput, Tool};
 use atomc_emit::visa::{ExecSize, Op};
-use atomc_emit::visa_lower::Options;
+use atomc_lower::visa::Options;
 
 /// vISA instruction lines of a `.visaasm` (labels, declarations and
 /// comments excluded).

@@ -5,6 +5,7 @@
 //! compared bit for bit, and our text is compared with nvdisasm 11.8's listing of the same
 //! bytes. Instructions the table does not know are counted by mnemonic, not failed.
 
+#[path = "../sass/tests/sass_sm50_util/mod.rs"]
 mod sass_sm50_util;
 
 use atomc_oracle::{self as oracle, Sm, Tool};
@@ -41,7 +42,7 @@ fn filetest_kernels() -> Vec<(String, atomc_ir::Function)> {
 
 /// The hand-written PTX kernels, with their header retargeted to sm_50 / PTX 7.8.
 fn retargeted_ptx() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("sass/tests/ptx");
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| {
             d.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptx")).collect()
@@ -78,7 +79,7 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
     let arch = sm50();
     let mut sources: Vec<(String, String)> = Vec::new();
     for (name, func) in filetest_kernels() {
-        if let Ok(ptx) = atomc_emit::ptx::emit_ptx(&func, 50) {
+        if let Ok(ptx) = atomc_lower::ptx::emit_ptx(&func, 50) {
             sources.push((name, ptx));
         }
     }

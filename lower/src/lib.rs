@@ -3,5 +3,7 @@
 
 pub mod caps;
 pub mod legalize;
+pub mod ptx;
 pub mod sass;
 pub mod vcode;
+pub mod visa;

@@ -1,6 +1,6 @@
 //! The command line as the field's tools behave: every documented exit code (0 success,
 //! 1 error in the input, 2 command-line mistake; 3, an internal error, is a caught panic and is
-//! tested in `src/cli/tests.rs`), a file of kernels as one module (one PTX module ptxas
+//! tested in `src/cli/tests.rs` of this package), a file of kernels as one module (one PTX module ptxas
 //! accepts, listings headed by each kernel, one vISA file per kernel GenX_IR accepts),
 //! `disasm` of cubins and stdin, `run` printing values and memory, `-v`, and `--version`.
 

@@ -1,0 +1,676 @@
+//! sm_50 integer ALU forms the selector uses: MOV / MOV32I, IADD / IADD32I, SHL / SHR,
+//! LOP / LOP32I / LOP3.LUT, ISETP, SEL, IMNMX, XMAD. Most come in three shapes that differ
+//! in the second source: a register (Rb at 20), a constant (`c[bank][offset]`) or a signed
+//! 20-bit immediate (sign in bit 56); the shape is part of the opcode in bits 48..63.
+
+use super::*;
+
+/// The three shapes of an ALU instruction: (key suffix, opcode bits 48..63, second source).
+fn shapes(reg: u64, cbank_opc: u64, imm_opc: u64) -> [(&'static str, u64, OpSpec); 3] {
+    [("", reg, r(20)), (".c", cbank_opc, cbank()), (".i", imm_opc, imm20())]
+}
+
+/// Starts an ALU form: the opcode's bits 57..63 (and 56 outside the immediate shape) are
+/// fixed here; bits 48..55 hold per-instruction flags and are fixed by the caller. The
+/// register shape has no meaning for bits 28..38.
+fn alu(base: &str, sfx: &str, mn: &'static str, opc: u64) -> F {
+    let key: &'static str = Box::leak(format!("{base}{sfx}").into_boxed_str());
+    let f = form(key, mn, 7, opc >> 9);
+    let f = if sfx == ".i" { f } else { f.fix(56, 1, (opc >> 8) & 1) };
+    if sfx.is_empty() {
+        f.fix(28, 11, 0)
+    } else {
+        f
+    }
+}
+
+fn cmp() -> ModGroup {
+    g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")])
+}
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // MOV Rd, src with lane mask 0xf (bits 39..42; other masks print an extra operand).
+    for (sfx, opc, src) in shapes(0x5c98, 0x4c98, 0x3898) {
+        alu("MOV", sfx, "MOV", opc).fix(48, 8, opc & 0xff).fix(39, 9, 0xf).fix(8, 8, 0).op(r(0)).op(src).done(out);
+    }
+    form("MOV32I", "MOV32I", 12, 0x010).fix(12, 4, 0xf).fix(8, 4, 0).op(r(0)).op(imm32()).done(out);
+
+    // IADD{.PO}{.SAT}{.X} Rd{.CC}, -Ra, -src: bits 48..49 are the sign mode (1 negates the
+    // second source, 2 the first, 3 is `.PO`: a + b + 1, no negation); each mode is its own
+    // form, so `-Ra, -Rb` (which has no encoding) is refused. .SAT 50, .X 43, .CC 47.
+    // ptxas 11.8: 0x4c1100000547ff03 `IADD R3, RZ, -c[0x0][0x150]`, 0x5c12800000a708ff
+    // `IADD RZ.CC, -R8, R10`; 0x5c17880000a708ff `IADD.PO.SAT.X RZ.CC, R8, R10` (nvdisasm, bits
+    // flipped). The immediate shape's second-source negation prints as a `.NEG` suffix on the
+    // immediate (`0x5.NEG`) and is not described (bit 48 fixed 0 there).
+    for (sfx, opc, src) in shapes(0x5c10, 0x4c10, 0x3810) {
+        let neg_b = match sfx {
+            "" => Some(rmod(20, Some(48), None)),
+            ".c" => Some(cbank_mod(Some(48), None, None, false)),
+            _ => None,
+        };
+        for mode in ["", ".na", ".po"] {
+            let base: &'static str = Box::leak(format!("IADD{mode}").into_boxed_str());
+            let f = alu(base, sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(39, 4, 0).fix(44, 3, 0);
+            let (f, a, b) = match mode {
+                "" => {
+                    let f = f.fix(49, 1, 0);
+                    match neg_b {
+                        Some(nb) => (f, r(8), nb),
+                        None => (f.fix(48, 1, 0), r(8), src),
+                    }
+                }
+                ".na" => (f.fix(48, 1, 0), rmod(8, Some(49), None), src),
+                _ => (f.fix(48, 2, 3).lit("PO"), r(8), src),
+            };
+            f.m(flag(50, "SAT")).m(flag(43, "X")).op(rd_cc(47)).op(a).op(b).done(out);
+        }
+    }
+    // IADD32I{.X} Rd{.CC}, Ra, imm32: .CC 52, .X 53, .SAT 54 (not written).
+    // IADD3{.X}{.RS|.LS} Rd{.CC}, Ra, Rb, Rc (register shape): negate Rc 49, Rb 50, Ra 51,
+    // .X 48, .CC 47, shift mode 37..38 (RS: (Ra + Rb) >> 16 + Rc; LS: << 16).
+    form("IADD3", "IADD3", 12, 0x5cc)
+        .fix(28, 9, 0)
+        .m(flag(48, "X"))
+        .m(g("shift", 37, 2, &[(0, ""), (1, "RS"), (2, "LS")]))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        .op(rmod(20, Some(50), None))
+        .op(rmod(39, Some(49), None))
+        .done(out);
+    form("IADD32I", "IADD32I", 9, 0x1c0 >> 3)
+        .fix(54, 1, 0)
+        .m(flag(53, "X"))
+        .op(rd_cc(52))
+        .op(r(8))
+        .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::SignedHex }))
+        .done(out);
+
+    // SHL Rd, Ra, src / SHR{.U32} Rd, Ra, src (bit 48: signed).
+    for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
+        alu("SHL", sfx, "SHL", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(40, 8, 0)
+            .m(flag(39, "W"))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .done(out);
+    }
+    // `.W` (bit 39) wraps the amount modulo 32 instead of clamping it (ptxas 11.8:
+    // `SHL.W R4, R0, R7` is 0x5c48008000770004, `SHR.U32.W` 0x5c28008000770005).
+    for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
+        alu("SHR", sfx, "SHR", opc)
+            .fix(49, 7, (opc & 0xff) >> 1)
+            .fix(40, 8, 0)
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(39, "W"))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .done(out);
+    }
+
+    // LOP.op{.X}{.test} {Pd,} Rd{.CC}, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, .X 43, the
+    // predicate test 44..45 (Pd = F, T, result == 0, result != 0), Pd 48..50 (left out when
+    // PT), .CC 47. ptxas 11.8: 0x38403000001706ff `LOP.AND.NZ P0, RZ, R6, 0x1`; nvdisasm, bits
+    // flipped: 0x5c40f80000170600 `LOP.AND.X.NZ P0, R0.CC, R6, R1`. The immediate shape's
+    // inversion (bit 40) prints as an `.INV` suffix on the immediate and is not described.
+    for (sfx, opc, src) in shapes(0x5c40, 0x4c40, 0x3840) {
+        let f = alu("LOP", sfx, "LOP", opc)
+            .fix(51, 5, (opc >> 3) & 0x1f)
+            .fix(46, 1, 0)
+            .m(g("op", 41, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
+            .m(flag(43, "X"))
+            .m(g("test", 44, 2, &[(0, ""), (1, "T"), (2, "Z"), (3, "NZ")]));
+        let (f, src) = if sfx.is_empty() { (f, rmod(20, None, Some(40))) } else { (f.fix(40, 1, 0), src) };
+        f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, None, Some(39))).op(src).done(out);
+    }
+    form("LOP32I", "LOP32I", 9, 0x008)
+        .fix(52, 1, 0)
+        .m(g("op", 53, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
+        .op(r(0))
+        .op(r(8))
+        .op(imm32())
+        .done(out);
+    // Forms ptxas 11.8 writes for atomc's kernels (words read from its cubins; the sweep of
+    // `emit/sass/tests/sass_sm50_lines.rs` checks them against nvdisasm).
+    // SHFL.mode PT, Rd, Ra, b, c: mode 30..31, b an immediate (28 set) or a register, c an
+    // immediate in 34..46 (29 set); the predicate result in 48..50.
+    for (key, b_imm) in [("SHFL.ii", true), ("SHFL.ri", false)] {
+        let f = form(key, "SHFL", 13, 0xef10 >> 3)
+            .fix(28, 1, b_imm as u64)
+            .fix(29, 1, 1)
+            .m(g("mode", 30, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+            .op(p(48))
+            .op(r(0))
+            .op(r(8));
+        let f = if b_imm { f.op(imm(20, 5)) } else { f.op(r(20)) };
+        f.op(imm(34, 13)).done(out);
+    }
+    // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
+    alu("BFE", ".i", "BFE", 0x3800)
+        .fix(49, 7, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(8))
+        .op(imm20())
+        .done(out);
+    // BFI Rd, Ra, imm (position | length << 8), Rc.
+    alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
+    // FLO{.U32} Rd, Rb.
+    alu("FLO", "", "FLO", 0x5c30)
+        .fix(49, 7, 0x5c30 >> 1 & 0x7f)
+        .fix(8, 8, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(20))
+        .done(out);
+    // LOP3.LUT Rd, Ra, imm, Rc, lut (immediate shape; lut in 48..55).
+    form("LOP3.LUT.i", "LOP3", 8, 0x3c).lit("LUT").op(r(0)).op(r(8)).op(imm(20, 19)).op(r(39)).op(imm(48, 8)).done(out);
+    // IADD3{.X} Rd{.CC}, Ra, imm, Rc (immediate shape).
+    alu("IADD3", ".i", "IADD3", 0x38c0)
+        .fix(52, 4, 0xc)
+        .m(flag(48, "X"))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        // nvdisasm prints bit 56 as the immediate's bit 19 here, unsigned (`0xffff0`).
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::Hex }))
+        .op(rmod(39, Some(49), None))
+        .done(out);
+    // ISCADD Rd{.CC}, Ra, src, shift (shift 39..43, .CC 47): (Ra << shift) + src.
+    for (sfx, opc, src) in shapes(0x5c18, 0x4c18, 0x3818) {
+        if sfx == ".i" {
+            continue;
+        }
+        alu("ISCADD", sfx, "ISCADD", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(44, 3, 0)
+            .op(rd_cc(47))
+            .op(r(8))
+            .op(src)
+            .op(imm(39, 5))
+            .done(out);
+    }
+    // LEA{.X} {Pd,} Rd{.CC}, -Ra, src{, shift}: (Ra << shift) + src; shift 39..43 (left out
+    // when 0: that is its own form), -Ra 45, .X 46, .CC 47, Pd 48..50 (left out when PT).
+    // ptxas 11.8: 0x5bd780000ff70004 `LEA R4.CC, R0, RZ`; nvdisasm, bits flipped:
+    // 0x4bd6c08005470004 `LEA.X P6, R4.CC, R0, c[0x0][0x150], 0x1`, 0x4bd7a08005470004
+    // `LEA R4.CC, -R0, c[0x0][0x150], 0x1`.
+    for (sfx, opc, src) in shapes(0x5bd7, 0x4bd7, 0x36d7) {
+        if sfx == ".i" {
+            continue;
+        }
+        for shifted in [true, false] {
+            let key: &'static str = Box::leak(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }).into_boxed_str());
+            let f = form(key, "LEA", 13, opc >> 3).fix(44, 1, 0).m(flag(46, "X"));
+            let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
+            let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src.clone());
+            let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
+            f.done(out);
+        }
+    }
+    form("LEA.HI.X.c", "LEA", 8, 0x1a)
+        .fix(48, 3, 7)
+        .fix(47, 1, 0)
+        .lit("HI")
+        .lit("X")
+        .op(r(0))
+        .op(r(8))
+        .op(cbank())
+        .op(r(39))
+        .op(imm(51, 5))
+        .done(out);
+    // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
+    form("LDC", "LDC", 12, 0xef9)
+        .fix(41, 7, 0)
+        .m(g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64")]))
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::CBankScaled {
+            spec: CBankSpec { bank: Field::new(36, 5), offset: Field::new(20, 16), base: Some(Field::new(8, 8)) },
+            shift: 0,
+        }))
+        .done(out);
+    // F2F.F16.F32 / F2F.F32.F16 Rd, Rb{.H1} (types in 8..11, source half 41) and
+    // I2F.F32.U32 / I2F.F64.U32 Rd, Rb (types in 8..13): the variants ptxas 11.8 writes.
+    form("F2F.F16.F32", "F2F", 16, 0x5ca8)
+        .fix(28, 11, 0)
+        .fix(8, 8, 0x9)
+        .lit("F16")
+        .lit("F32")
+        .op(r(0))
+        .op(r(20))
+        .done(out);
+    form("F2F.F32.F16", "F2F", 16, 0x5ca8)
+        .fix(28, 11, 0)
+        .fix(8, 8, 0x6)
+        .lit("F32")
+        .lit("F16")
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(20, 8),
+            flag: Field::new(41, 1),
+            suffix: ".H1",
+            reuse: Some(1),
+        }))
+        .done(out);
+    // I2F.dst.src{.rnd} Rd{.CC}, -|Rb|: result F16/F32/F64 in 8..9, source size 10..11 (8 to
+    // 64 bits), signed 13, rounding 39..40, -Rb 45, |Rb| 49, .CC 47; nvdisasm ignores 12, 48
+    // and 50 (written 0). The byte selectors `Rb.B1`..`.B3` (41..42) are not described.
+    // ptxas 11.8: 0x5cb8000000072a00 `I2F.F32.S32 R0, R0`; nvdisasm, bits flipped:
+    // 0x5cb8008000072a00 `I2F.F32.S32.RM R0, R0`, 0x5cb8200000072a00 `... R0, -R0`.
+    let mut i2f_types = Vec::new();
+    for (dv, dn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
+        for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32"), (3, "64")] {
+            for (gv, gn) in [(0u64, "U"), (1, "S")] {
+                let name: &'static str = Box::leak(format!("{dn}.{gn}{sn}").into_boxed_str());
+                i2f_types.push((dv | sv << 2 | gv << 5, name));
+            }
+        }
+    }
+    // F2I{.FTZ}.dst.src.rnd Rd{.CC}, -|Rb| (register shape): result size 8..9 (16, 32, 64 bits)
+    // and signed 12, source 10..11 (F16, F32, F64), rounding 39..40, .FTZ 44, -Rb 45, |Rb| 49,
+    // .CC 47; nvdisasm ignores 13 (written 0); `Rb.H1` (41) is not described. ptxas 11.8's
+    // division: 0x5cb0118000270a02 `F2I.FTZ.U32.F32.TRUNC R2, R2` (bit 39 alone: FLOOR, 40
+    // alone: CEIL, neither: round to nearest, printed as nothing).
+    let mut f2i_types = Vec::new();
+    for (gv, gn) in [(0u64, "U"), (1, "S")] {
+        for (dv, dn) in [(1u64, "16"), (2, "32"), (3, "64")] {
+            for (sv, sn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
+                let name: &'static str = Box::leak(format!("{gn}{dn}.{sn}").into_boxed_str());
+                f2i_types.push((dv | sv << 2 | gv << 4, name));
+            }
+        }
+    }
+    form("F2I", "F2I", 13, 0x5cb0 >> 3)
+        .fix(28, 11, 0)
+        .fix(13, 3, 0)
+        .fix(41, 3, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(g("types", 8, 5, &f2i_types))
+        .m(g("rnd", 39, 2, &[(0, ""), (1, "FLOOR"), (2, "CEIL"), (3, "TRUNC")]))
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // ICMP.cmp{.U32} Rd, Ra, Rb, Rc (register shape): Rd = Rc cmp 0 ? Ra : Rb; the compare in
+    // 49..51, signed when bit 48 is set; nvdisasm ignores 28..38 and 47 (written 0). ptxas
+    // 11.8's signed division: 0x5b45000000970709 `ICMP.EQ R9, R7, R9, R0`.
+    form("ICMP", "ICMP", 12, 0x5b4)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .m(g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .op(r(39))
+        .done(out);
+    // MUFU.op{.SAT} Rd, -|Ra|: the operation in 20..23, |Ra| 46, -Ra 48, .SAT 50; 8..15 of the
+    // operation print as INVALIDMUFUOPCODEn. ptxas 11.8's division: 0x5080000000470000
+    // `MUFU.RCP R0, R0`.
+    form("MUFU", "MUFU", 13, 0x5080 >> 3)
+        .fix(24, 22, 0)
+        .fix(47, 1, 0)
+        .fix(49, 1, 0)
+        .m(g(
+            "op",
+            20,
+            4,
+            &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (6, "RCP64H"), (7, "RSQ64H")],
+        ))
+        .m(flag(50, "SAT"))
+        .op(r(0))
+        .op(rna(8, 48, 46))
+        .done(out);
+    let rnd4 = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
+    form("I2F", "I2F", 13, 0x5cb8 >> 3)
+        .fix(28, 11, 0)
+        .fix(14, 2, 0)
+        .fix(41, 4, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .fix(50, 1, 0)
+        .m(g("types", 8, 6, &i2f_types))
+        .m(rnd4())
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // I2I.dst.src{.SAT} Rd{.CC}, -|Rb|: result size 8..9 and signed 12, source size 10..11 and
+    // signed 13 (8, 16 or 32 bits), -Rb 45, |Rb| 49, .SAT 50, .CC 47; nvdisasm ignores 14..15,
+    // 28..40, 43..44, 46, 48 (written 0). The byte / half selectors `Rb.B1` / `Rb.H1` (41..42)
+    // are not described. ptxas 11.8: 0x5ce0200000873508 `I2I.S16.S16 R8, -R8`.
+    let mut i2i_types = Vec::new();
+    for (dv, dn) in [(0u64, "8"), (1, "16"), (2, "32")] {
+        for (ds, dsn) in [(0u64, "U"), (1, "S")] {
+            for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32")] {
+                for (ss, ssn) in [(0u64, "U"), (1, "S")] {
+                    let name: &'static str = Box::leak(format!("{dsn}{dn}.{ssn}{sn}").into_boxed_str());
+                    i2i_types.push((dv | sv << 2 | ds << 4 | ss << 5, name));
+                }
+            }
+        }
+    }
+    form("I2I", "I2I", 13, 0x5ce0 >> 3)
+        .fix(28, 15, 0)
+        .fix(43, 2, 0)
+        .fix(14, 2, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .m(g("types", 8, 6, &i2i_types))
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(rna(20, 45, 49))
+        .done(out);
+    // F2F{.FTZ}.dst.F16{.rnd}{.SAT} Rd{.CC}, -|c[..] [..]|{.H1}: the constant shape from a half
+    // (nvdisasm spaces the constant as for XMAD): types 8..11 (F32 or F64 from F16), rounding
+    // 39..40, .H1 41, .FTZ 44, negate 45, .CC 47, absolute 49, .SAT 50; nvdisasm ignores 12..15,
+    // 42..43, 46, 48 (written 0). ptxas 11.8: 0x4ca8000005470608 `F2F.F32.F16 R8, c[0x0]
+    // [0x150]`; nvdisasm, bits flipped: 0x4ca83a0005470608 `F2F.FTZ.F32.F16 R8, -c[0x0]
+    // [0x150].H1`.
+    form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3)
+        .fix(12, 4, 0)
+        .fix(42, 2, 0)
+        .fix(46, 1, 0)
+        .fix(48, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
+        .m(rnd4())
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), Some(41), true))
+        .done(out);
+    // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
+    form("LOP3.LUT", "LOP3", 16, 0x5be7)
+        .fix(36, 3, 0)
+        .fix(47, 1, 0)
+        .lit("LUT")
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .op(r(39))
+        .op(imm(28, 8))
+        .done(out);
+
+    // ISETP.cmp{.U32}{.X}.bop Pd, Pq, Ra, src, Pp.
+    for (sfx, opc, src) in shapes(0x5b60, 0x4b60, 0x3660) {
+        alu("ISETP", sfx, "ISETP", opc)
+            .fix(52, 4, (opc >> 4) & 0xf)
+            .fix(44, 1, 0)
+            .fix(47, 1, 0)
+            .fix(6, 2, 0)
+            .m(cmp())
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(43, "X"))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(3))
+            .op(p(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
+    // (0xffffffff or 0; 1.0 or 0.0 with .BF, bit 44), .CC 47. ptxas 11.8: 0x5b5d038000270305
+    // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
+    // nvdisasm, bits flipped: 0x5b5c1b8000270305 `ISET.BF.GE.U32.X.AND R5, R3, R2, PT`.
+    for (sfx, opc, src) in shapes(0x5b50, 0x4b50, 0x3650) {
+        alu("ISET", sfx, "ISET", opc)
+            .fix(52, 4, (opc >> 4) & 0xf)
+            .m(flag(44, "BF"))
+            .m(cmp())
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(flag(43, "X"))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(rd_cc(47))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
+    for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
+        alu("SEL", sfx, "SEL", opc)
+            .fix(48, 8, opc & 0xff)
+            .fix(43, 5, 0)
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+    for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
+        alu("IMNMX", sfx, "IMNMX", opc)
+            .fix(49, 7, (opc & 0xff) >> 1)
+            .fix(43, 5, 0)
+            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .op(r(0))
+            .op(r(8))
+            .op(src)
+            .op(pn(39, 42))
+            .done(out);
+    }
+
+    // XMAD{.PSL}{.MRG}{.mode} Rd, Ra{.H1}, Rb{.H1}, Rc: 16x16+32 multiply-add (register
+    // shape, unsigned halves). PSL (product shifted left 16) 36, MRG (merge Rb's low half into
+    // the result's high half) 37, A.H1 53, B.H1 35, mode 50..52.
+    form("XMAD", "XMAD", 10, 0x5b00 >> 6)
+        .fix(28, 7, 0)
+        .fix(38, 1, 0)
+        .fix(47, 3, 0)
+        .m(flag(36, "PSL"))
+        .m(flag(37, "MRG"))
+        .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
+        .op(r(0))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(8, 8),
+            flag: Field::new(53, 1),
+            suffix: ".H1",
+            reuse: Some(0),
+        }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(20, 8),
+            flag: Field::new(35, 1),
+            suffix: ".H1",
+            reuse: Some(1),
+        }))
+        .op(r(39))
+        .done(out);
+
+    // XMAD, constant shape: c[bank][offset] at 20..38 (printed `c[0x0] [0x150]`), Rc 39, .CC 47,
+    // signedness 48 (A) / 49 (B), mode 50..51, B.H1 52, A.H1 53, .X 54, .PSL 55, .MRG 56.
+    // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
+    // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
+    let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
+    let a_h1 = || {
+        OpSpec::Ext(ExtSpec::Suffixed {
+            field: Field::new(8, 8),
+            flag: Field::new(53, 1),
+            suffix: ".H1",
+            reuse: Some(0),
+        })
+    };
+    form("XMAD.c", "XMAD", 7, 0x4e >> 1)
+        .m(sign())
+        .m(flag(55, "PSL"))
+        .m(g("mode", 50, 2, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU")]))
+        .m(flag(56, "MRG"))
+        .m(flag(54, "X"))
+        .op(rd_cc(47))
+        .op(a_h1())
+        .op(cbank_mod(None, None, Some(52), true))
+        .op(r(39))
+        .done(out);
+    // XMAD, immediate shape: a 16-bit immediate at 20..35, unsigned unless B is signed (bit 49:
+    // `XMAD.U16.S16 R3, R0, -0x7ffa, RZ`), .PSL 36, .MRG 37, .X 38, Rc 39, .CC 47, signedness
+    // 48..49, mode 50..52 (5..7 print `???5`), A.H1 53; nvdisasm ignores bit 56 (written 0).
+    // ptxas 11.8: 0x3604019000170903 `XMAD.PSL.CLO R3, R9, 0x1, R3`, 0x36007f8000670003
+    // `XMAD R3, R0, 0x6, RZ`; nvdisasm, bits flipped: 0x3611fff000670003
+    // `XMAD.S16.U16.PSL.CBCC.MRG.X R3.CC, R0, 0x6, RZ`.
+    for (key, b_signed) in [("XMAD.i", false), ("XMAD.i.sb", true)] {
+        let (sign, kind) = if b_signed {
+            (g("sign", 48, 1, &[(0, "U16.S16"), (1, "S16.S16")]), ImmKind::SignedHex)
+        } else {
+            (g("sign", 48, 1, &[(0, ""), (1, "S16.U16")]), ImmKind::Hex)
+        };
+        // Bit 56 lies in the opcode field here, so it is written 0.
+        form(key, "XMAD", 10, 0x3600 >> 6)
+            .fix(49, 1, b_signed as u64)
+            .m(sign)
+            .m(flag(36, "PSL"))
+            .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
+            .m(flag(37, "MRG"))
+            .m(flag(38, "X"))
+            .op(rd_cc(47))
+            .op(a_h1())
+            .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 16), kind }))
+            .op(r(39))
+            .done(out);
+    }
+
+    // VOTE.mode Rd, Pd, Pp (ALL / ANY / EQ over the warp); POPC Rd, Rb (register shape).
+    // nvdisasm leaves the register result out when it is RZ: that shape is its own form.
+    for (key, rz) in [("VOTE", false), ("VOTE.rz", true)] {
+        let f = form(key, "VOTE", 14, 0x50d8 >> 2).fix(8, 8, 0).fix(20, 19, 0).fix(43, 2, 0).m(g(
+            "mode",
+            48,
+            2,
+            &[(0, "ALL"), (1, "ANY"), (2, "EQ")],
+        ));
+        let f = if rz { f.fix(0, 8, 255) } else { f.op(rnz(0)) };
+        f.op(p(45)).op(pn(39, 42)).done(out);
+    }
+    form("POPC", "POPC", 16, 0x5c08).fix(8, 8, 0).fix(28, 20, 0).op(r(0)).op(r(20)).done(out);
+
+    float_forms(out);
+}
+
+/// FADD / FMNMX / FSETP / DADD, register shape: negate A 48, absolute A 46, negate B 45,
+/// absolute B 49 (FSETP: negate A 43, absolute A 7, negate B 6, absolute B 44).
+fn float_forms(out: &mut Vec<Form>) {
+    let fsrc = |lo: u8, neg: u8, abs: u8, reuse: u8| {
+        OpSpec::Reg(RegSpec {
+            field: Field::new(lo, 8),
+            rz_ok: true,
+            neg: Some(Field::new(neg, 1)),
+            abs: Some(Field::new(abs, 1)),
+            not: None,
+            reuse: Some(reuse),
+        })
+    };
+    let rnd = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
+    form("FADD", "FADD", 13, 0x5c58 >> 3)
+        .fix(28, 11, 0)
+        .fix(41, 3, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .done(out);
+    form("DADD", "DADD", 13, 0x5c70 >> 3)
+        .fix(28, 11, 0)
+        .fix(41, 4, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .done(out);
+    // FMUL{.FTZ|.FMZ}{.rnd} / DMUL{.rnd} Rd, Ra, -Rb: the product's sign flips with bit 48.
+    let neg_b = OpSpec::Reg(RegSpec {
+        field: Field::new(20, 8),
+        rz_ok: true,
+        neg: Some(Field::new(48, 1)),
+        abs: None,
+        not: None,
+        reuse: Some(1),
+    });
+    form("FMUL", "FMUL", 15, 0x5c68 >> 1)
+        .fix(28, 11, 0)
+        .fix(41, 3, 0)
+        .fix(46, 2, 0)
+        .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(rnd())
+        .op(r(0))
+        .op(r(8))
+        .op(neg_b)
+        .done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd()).op(r(0)).op(r(8)).op(neg_b).done(out);
+    form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
+        .fix(28, 11, 0)
+        .fix(43, 1, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .op(pn(39, 42))
+        .done(out);
+    // The constant shapes of FMNMX and DADD, and DMNMX (FMNMX's layout on doubles), as ptxas
+    // 11.8 writes them for atomc's kernels.
+    form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3)
+        .fix(43, 1, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(flag(44, "FTZ"))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank())
+        .op(pn(39, 42))
+        .done(out);
+    form("DADD.c", "DADD", 13, 0x4c70 >> 3)
+        .fix(41, 4, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank())
+        .done(out);
+    for (key, top, b) in [("DMNMX", 0x5c50u64, fsrc(20, 45, 49, 1)), ("DMNMX.c", 0x4c50, cbank())] {
+        let f = form(key, "DMNMX", 13, top >> 3).fix(43, 2, 0).fix(47, 1, 0).fix(50, 1, 0);
+        let f = if key == "DMNMX" { f.fix(28, 11, 0) } else { f };
+        f.op(r(0)).op(fsrc(8, 48, 46, 0)).op(b).op(pn(39, 42)).done(out);
+    }
+    form("FSETP", "FSETP", 12, 0x5bb)
+        .fix(28, 11, 0)
+        .m(g(
+            "cmp",
+            48,
+            4,
+            &[
+                (0, "F"),
+                (1, "LT"),
+                (2, "EQ"),
+                (3, "LE"),
+                (4, "GT"),
+                (5, "NE"),
+                (6, "GE"),
+                (7, "NUM"),
+                (8, "NAN"),
+                (9, "LTU"),
+                (10, "EQU"),
+                (11, "LEU"),
+                (12, "GTU"),
+                (13, "NEU"),
+                (14, "GEU"),
+                (15, "T"),
+            ],
+        ))
+        .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(fsrc(20, 6, 44, 1))
+        .op(pn(39, 42))
+        .done(out);
+}

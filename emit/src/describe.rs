@@ -1,0 +1,101 @@
+//! From a compiled kernel to the container's description of it: the
+//! parameter layout the instruction selector assumed, the EXIT offsets the
+//! emitter recorded, the barrier and warp-wide instructions in the code.
+
+use crate::cubin::{CubinArch, CubinError, CubinKernel, KernelParam};
+use crate::codegen::SassKernel;
+use crate::sass::Arch;
+use atomc_ir::Function;
+
+/// Mnemonics listed in INT_WARP_WIDE_INSTR_OFFSETS (every thread of the
+/// warp takes part). atomc emits none of them today; ptxas 11.8 lists its
+/// SHFL/VOTEU there (and REDUX under COOP_GROUP_INSTR_OFFSETS instead).
+const WARP_WIDE: [&str; 4] = ["VOTE", "VOTEU", "SHFL", "MATCH"];
+
+/// The cubin architecture of a form table (`sm_50`, `sm_90`).
+pub fn cubin_arch(arch: &Arch) -> Result<CubinArch, CubinError> {
+    match arch.name {
+        "sm_50" => Ok(CubinArch::Sm50),
+        "sm_90" => Ok(CubinArch::Sm90),
+        other => Err(CubinError::BadName(format!("architecture {other}"))),
+    }
+}
+
+/// The parameter layout of `func` in constant bank 0, relative to the
+/// parameter base: each entry-block parameter in order, in a slot of at least
+/// 4 bytes aligned to its size. This is the rule the SASS instruction selector
+/// uses when it loads the parameters (`LDC` / `LDC.64` / `LDC.U16` from
+/// `c[0x0][base+off]`). The declared size is the parameter's own (2 for an
+/// `i16`, as ptxas declares a `.u16`), so a launch writes only those bytes.
+pub fn param_layout(func: &Function) -> Vec<KernelParam> {
+    let mut offset = 0;
+    func.params()
+        .into_iter()
+        .map(|ty| {
+            let slot = ty.bytes().max(4);
+            offset = u32::next_multiple_of(offset, slot);
+            let p = KernelParam { offset, size: ty.bytes() };
+            offset += slot;
+            p
+        })
+        .collect()
+}
+
+/// The byte offset of instruction `i`: sm_50 packs three instructions
+/// after each 8-byte control word in a 32-byte bundle.
+pub fn instr_offset(arch: CubinArch, i: usize) -> u32 {
+    match arch {
+        CubinArch::Sm50 => ((i / 3) * 32 + 8 + (i % 3) * 8) as u32,
+        CubinArch::Sm90 => (i * 16) as u32,
+    }
+}
+
+/// Describes a compiled kernel for [`super::write_cubin`].
+///
+/// `regs_used` is the allocator's register count (R0..R(n-1)),
+/// `local_frame_bytes` the bytes of its spill slots.
+pub fn describe(
+    func: &Function,
+    kernel: &SassKernel,
+    arch: &Arch,
+    regs_used: u32,
+    local_frame_bytes: u32,
+) -> Result<CubinKernel, CubinError> {
+    let carch = cubin_arch(arch)?;
+    let code = kernel
+        .bytes(arch)
+        .map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
+    let mut num_barriers = 0;
+    let mut uses_shared = false;
+    let mut warp_wide_offsets = Vec::new();
+    for (i, ins) in kernel.instrs.iter().enumerate() {
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        if mnemonic == "BAR" {
+            // atomc only synchronizes on barrier 0.
+            num_barriers = 1;
+        }
+        // sm_90: ptxas sizes `.nv.shared.<k>` 0x400 (the reserved window) for every kernel that
+        // touches shared memory, even with dynamic shared memory only; atomc's code addresses
+        // user shared memory past that window. sm_50 has no window, and ptxas 11.8 writes the
+        // section only for declared shared variables, which atomc's kernels have none of.
+        uses_shared |= carch == CubinArch::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
+        if WARP_WIDE.contains(&mnemonic) {
+            warp_wide_offsets.push(instr_offset(carch, i));
+        }
+    }
+    Ok(CubinKernel {
+        arch: carch,
+        name: func.name.clone(),
+        code,
+        regs_used,
+        params: param_layout(func),
+        exit_offsets: kernel.exit_offsets.clone(),
+        warp_wide_offsets,
+        shared_bytes: 0,
+        uses_shared,
+        local_frame_bytes,
+        max_threads: None,
+        num_barriers,
+        extra_records: Vec::new(),
+    })
+}

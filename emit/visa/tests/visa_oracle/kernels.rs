@@ -1,0 +1,620 @@
+//! Kernels for the oracle tests, built with the model.
+
+use atomc_visa::*;
+
+/// How the atomic is issued.
+#[derive(Clone, Copy, Debug)]
+pub enum Form {
+    Plain,
+    Pred,
+    PredNot,
+    PredAny,
+    PredAll,
+    NullDst,
+    NoMask,
+    M5,
+}
+
+fn width_name(w: AtomicWidth) -> &'static str {
+    match w {
+        AtomicWidth::W16 => "16",
+        AtomicWidth::W32 => "32",
+        AtomicWidth::W64 => "64",
+    }
+}
+
+/// The data type the validator requires for `op` at width `w`.
+pub fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
+    let wide = w == AtomicWidth::W64;
+    match op {
+        AtomicOp::IMin | AtomicOp::IMax => {
+            if wide {
+                Type::Q
+            } else {
+                Type::D
+            }
+        }
+        _ if op.is_float() => {
+            if wide {
+                Type::DF
+            } else {
+                Type::F
+            }
+        }
+        _ => {
+            if wide {
+                Type::UQ
+            } else {
+                Type::UD
+            }
+        }
+    }
+}
+
+/// One `svm_atomic` with inputs A (8 × uq) @64, S0 @128, S1 @192, C (8 × ud,
+/// the guard's compare source) @256.
+pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
+    let name = format!("at_{op:?}_{}_{}_{form:?}", width_name(w), exec.size.lanes()).to_lowercase();
+    let mut k = Kernel::new(name);
+    let ty = data_type(op, w);
+    let a = k.decl_simd("A", Type::UQ, 8);
+    let s0 = k.decl_simd("S0", ty, 8);
+    let s1 = k.decl_simd("S1", ty, 8);
+    let d = k.decl_simd("D", ty, 8);
+    let c = k.decl_simd("C", Type::UD, 8);
+    k.input(a, 64);
+    k.input(s0, 128);
+    k.input(s1, 192);
+    k.input(c, 256);
+    let guard: Option<fn(PredId) -> Predicate> = match form {
+        Form::Pred => Some(Predicate::on),
+        Form::PredNot => Some(Predicate::not),
+        Form::PredAny => Some(Predicate::any),
+        Form::PredAll => Some(Predicate::all),
+        _ => None,
+    };
+    let exec = match form {
+        Form::NoMask => Exec {
+            nomask: true,
+            ..exec
+        },
+        Form::M5 => Exec { offset: 4, ..exec },
+        _ => exec,
+    };
+    let p = guard.map(|_| k.decl_pred("P1", 8));
+    if let Some(p) = p {
+        let e = Exec {
+            nomask: false,
+            offset: 0,
+            ..exec
+        };
+        k.cmp(
+            e,
+            Relop::Lt,
+            Operand::pred(p),
+            Operand::src(c),
+            Operand::imm(Imm::ud(10)),
+        );
+    }
+    let n = op.num_sources();
+    let src0 = if n >= 1 {
+        Operand::raw(s0)
+    } else {
+        Operand::null()
+    };
+    let src1 = if n == 2 {
+        Operand::raw(s1)
+    } else {
+        Operand::null()
+    };
+    let dst = if matches!(form, Form::NullDst) {
+        Operand::null()
+    } else {
+        Operand::raw(d)
+    };
+    let i = k.svm_atomic(exec, op, w, Operand::raw(a), dst, src0, src1);
+    if let (Some(g), Some(p)) = (guard, p) {
+        i.predicated(g(p));
+    }
+    k.ret();
+    k
+}
+
+/// A SIMD16/32 atomic issued through [`Kernel::svm_atomic_wide`] as SIMD8
+/// slices M1/M3/M5/M7 with stepped raw offsets.
+pub fn atomic_wide(op: AtomicOp, w: AtomicWidth, lanes: u16) -> Kernel {
+    let name = format!("atw_{op:?}_{}_{lanes}", width_name(w)).to_lowercase();
+    let mut k = Kernel::new(name);
+    k.simd_size = Some(lanes as u8);
+    let ty = data_type(op, w);
+    let a = k.decl_simd("A", Type::UQ, lanes);
+    let s0 = k.decl_simd("S0", ty, lanes);
+    let s1 = k.decl_simd("S1", ty, lanes);
+    let d = k.decl_simd("D", ty, lanes);
+    k.input(a, 64);
+    let n = op.num_sources();
+    let src0 = if n >= 1 {
+        Operand::raw(s0)
+    } else {
+        Operand::null()
+    };
+    let src1 = if n == 2 {
+        Operand::raw(s1)
+    } else {
+        Operand::null()
+    };
+    k.svm_atomic_wide(
+        lanes as u32,
+        op,
+        w,
+        Operand::raw(a),
+        Operand::raw(d),
+        src0,
+        src1,
+    );
+    k.ret();
+    k
+}
+
+/// Every op (but predec, which has no text form) × width × exec size 1/2/4/8
+/// × {plain, predicated, %null dst}, at SIMD8 also `!P`, `.any`, `.all`,
+/// NoMask and M5, and SIMD16/32 through SIMD8 slices.
+pub fn atomic_matrix() -> Vec<Kernel> {
+    let mut v = Vec::new();
+    for op in AtomicOp::ALL {
+        if op == AtomicOp::PreDec {
+            continue;
+        }
+        for w in [AtomicWidth::W16, AtomicWidth::W32, AtomicWidth::W64] {
+            for size in [ExecSize::S1, ExecSize::S2, ExecSize::S4, ExecSize::S8] {
+                for form in [Form::Plain, Form::Pred, Form::NullDst] {
+                    v.push(atomic(op, w, Exec::new(size), form));
+                }
+            }
+            for form in [
+                Form::PredNot,
+                Form::PredAny,
+                Form::PredAll,
+                Form::NoMask,
+                Form::M5,
+            ] {
+                v.push(atomic(op, w, Exec::new(ExecSize::S8), form));
+            }
+            v.push(atomic_wide(op, w, 16));
+            v.push(atomic_wide(op, w, 32));
+        }
+    }
+    v
+}
+
+/// The 32-bit per-lane CAS retry loop of visa.md §5 (float add through
+/// `cmpxchg`), SIMD `lanes` wide: atomics go out in SIMD8 slices M1/M3/…
+/// with raw offsets stepping one GRF of data.
+fn cas32(lanes: u16) -> Kernel {
+    let mut k = Kernel::new(format!("cas32_simd{lanes}"));
+    k.simd_size = Some(lanes as u8);
+    let a = k.decl_simd("A", Type::UQ, lanes);
+    let val = k.decl_simd("VAL", Type::F, lanes);
+    let old = k.decl_simd("OLD", Type::F, lanes);
+    let new = k.decl_simd("NEW", Type::F, lanes);
+    let prev = k.decl_simd("PREV", Type::F, lanes);
+    let oldu = k.alias("OLDu", Type::UD, lanes, old, 0);
+    let newu = k.alias("NEWu", Type::UD, lanes, new, 0);
+    let prevu = k.alias("PREVu", Type::UD, lanes, prev, 0);
+    let res = k.decl_simd("RES", Type::F, lanes);
+    let p1 = k.decl_pred("P1", lanes);
+    let lp = k.label("LOOP");
+    k.input(a, 64);
+    k.input(val, 64 + 8 * lanes);
+    let ew = Exec::new(ExecSize::from_lanes(lanes as u32).expect("simd width"));
+    let l = lanes as u32;
+    let w = AtomicWidth::W32;
+    let (ra, null) = (Operand::raw(a), Operand::null());
+    k.mov(ew, Operand::dst(newu), Operand::imm(Imm::ud(0)));
+    k.svm_atomic_wide(
+        l,
+        AtomicOp::Or,
+        w,
+        ra,
+        Operand::raw(oldu),
+        Operand::raw(newu),
+        null,
+    );
+    k.place(lp);
+    k.add(ew, Operand::dst(new), Operand::src(old), Operand::src(val));
+    k.svm_atomic_wide(
+        l,
+        AtomicOp::CmpXchg,
+        w,
+        ra,
+        Operand::raw(prevu),
+        Operand::raw(newu),
+        Operand::raw(oldu),
+    );
+    k.cmp(
+        ew,
+        Relop::Ne,
+        Operand::pred(p1),
+        Operand::src(prevu),
+        Operand::src(oldu),
+    );
+    k.mov(ew, Operand::dst(old), Operand::src(prev));
+    k.goto(ew, lp).predicated(Predicate::on(p1));
+    k.mov(ew, Operand::dst(res), Operand::src(old));
+    k.ret();
+    k
+}
+
+/// The 64-bit loop: `.64` atomics on uq, the compare on the ud halves.
+fn cas64(swap: Relop) -> Kernel {
+    let mut k = Kernel::new(format!("cas64_{}", swap.name()));
+    let names = ["A", "VAL", "OLD", "NEW", "PREV", "ZERO"];
+    let v: Vec<VarId> = names.iter().map(|n| k.decl_simd(*n, Type::UQ, 8)).collect();
+    let (a, val, old, new, prev, zero) = (v[0], v[1], v[2], v[3], v[4], v[5]);
+    let vald = k.alias("VALd", Type::UD, 16, val, 0);
+    let oldd = k.alias("OLDd", Type::UD, 16, old, 0);
+    let newd = k.alias("NEWd", Type::UD, 16, new, 0);
+    let prevd = k.alias("PREVd", Type::UD, 16, prev, 0);
+    let zerod = k.alias("ZEROd", Type::UD, 16, zero, 0);
+    let carry = k.decl_simd("CARRY", Type::UD, 8);
+    let p1 = k.decl_pred("P1", 8);
+    let p2 = k.decl_pred("P2", 8);
+    let lp = k.label("LOOP");
+    k.input(a, 64);
+    k.input(val, 128);
+    let e8 = Exec::new(ExecSize::S8);
+    let e16 = Exec::new(ExecSize::S16);
+    let s2 = |var, col| Operand::src_at(var, 0, col, Region::STRIDE2);
+    let d2 = |var, col| Operand::dst_at(var, 0, col, 2);
+    k.mov(e16, Operand::dst(zerod), Operand::imm(Imm::ud(0)));
+    k.svm_atomic(
+        e8,
+        AtomicOp::Or,
+        AtomicWidth::W64,
+        Operand::raw(a),
+        Operand::raw(old),
+        Operand::raw(zero),
+        Operand::null(),
+    );
+    k.place(lp);
+    // new = old + val, 64-bit, from 32-bit halves with a carry.
+    k.addc(
+        e8,
+        d2(newd, 0),
+        Operand::dst(carry),
+        s2(oldd, 0),
+        s2(vald, 0),
+    );
+    k.add(e8, d2(newd, 1), s2(oldd, 1), s2(vald, 1));
+    k.add(e8, d2(newd, 1), s2(newd, 1), Operand::src(carry));
+    k.svm_atomic(
+        e8,
+        AtomicOp::CmpXchg,
+        AtomicWidth::W64,
+        Operand::raw(a),
+        Operand::raw(prev),
+        Operand::raw(new),
+        Operand::raw(old),
+    );
+    k.cmp(e8, swap, Operand::pred(p1), s2(prevd, 0), s2(oldd, 0));
+    k.cmp(e8, swap, Operand::pred(p2), s2(prevd, 1), s2(oldd, 1));
+    let combine = if swap == Relop::Ne { Op::Or } else { Op::And };
+    k.binary(
+        combine,
+        e8,
+        Operand::pred(p1),
+        Operand::pred(p1),
+        Operand::pred(p2),
+    );
+    k.mov(e16, Operand::dst(oldd), Operand::src(prevd));
+    let g = if swap == Relop::Ne {
+        Predicate::on(p1)
+    } else {
+        Predicate::not(p1)
+    };
+    k.goto(e8, lp).predicated(g);
+    k.ret();
+    k
+}
+
+/// CAS loops: 32-bit at SIMD8/16/32, 64-bit with `cmp.ne`+`or` and with
+/// `cmp.eq`+`and`+`(!P)`.
+pub fn cas_loops(_p: Platform) -> Vec<Kernel> {
+    vec![
+        cas32(8),
+        cas32(16),
+        cas32(32),
+        cas64(Relop::Ne),
+        cas64(Relop::Eq),
+    ]
+}
+
+/// A kernel frame for ALU tests: inputs X (ud), Y (d), F (f) at 64/128/192
+/// (8 lanes each), plus locals of every type; `body` adds the code.
+fn frame(name: &str, body: impl FnOnce(&mut Kernel, &Vars)) -> Kernel {
+    let mut k = Kernel::new(name);
+    let v = Vars {
+        x: k.decl_simd("X", Type::UD, 8),
+        y: k.decl_simd("Y", Type::D, 8),
+        f: k.decl_simd("F", Type::F, 8),
+        u: k.decl_simd("U", Type::UD, 8),
+        i: k.decl_simd("I", Type::D, 8),
+        g: k.decl_simd("G", Type::F, 8),
+        w: k.decl_simd("W", Type::UW, 16),
+        h: k.decl_simd("H", Type::HF, 16),
+        q: k.decl_simd("Q", Type::UQ, 8),
+        sq: k.decl_simd("SQ", Type::Q, 8),
+        df: k.decl_simd("DF", Type::DF, 8),
+        p1: k.decl_pred("P1", 16),
+        p2: k.decl_pred("P2", 16),
+    };
+    k.input(v.x, 64);
+    k.input(v.y, 128);
+    k.input(v.f, 192);
+    body(&mut k, &v);
+    k.ret();
+    k
+}
+
+/// The variables of [`frame`].
+pub struct Vars {
+    pub x: VarId,
+    pub y: VarId,
+    pub f: VarId,
+    pub u: VarId,
+    pub i: VarId,
+    pub g: VarId,
+    pub w: VarId,
+    pub h: VarId,
+    pub q: VarId,
+    pub sq: VarId,
+    pub df: VarId,
+    pub p1: PredId,
+    pub p2: PredId,
+}
+
+/// One small kernel per instruction form.
+pub fn alu_tour(p: Platform) -> Vec<Kernel> {
+    use Operand as O;
+    let e8 = Exec::new(ExecSize::S8);
+    let e1 = Exec::nomask(ExecSize::S1);
+    let src = O::src;
+    let dst = O::dst;
+    let mut v = Vec::new();
+    let mut add = |name: &str, f: &dyn Fn(&mut Kernel, &Vars)| v.push(frame(name, f));
+
+    add("int_arith", &|k, v| {
+        k.add(e8, dst(v.u), src(v.x), O::imm(Imm::ud(5)));
+        k.add(e8, dst(v.i), src(v.y), src(v.y).with_mod(SrcMod::Neg));
+        k.mul(e8, dst(v.u), src(v.u), src(v.x));
+        k.mad(e8, dst(v.i), src(v.i), src(v.y), O::imm(Imm::d(-3)));
+        k.add(
+            e8,
+            dst(v.i),
+            O::src(v.y).with_mod(SrcMod::Abs),
+            O::scalar(v.i),
+        );
+    });
+    // Integer divide: GenX_IR 1.0.12504 makes `math.iqot`/`math.irem` on Gen12LP and refuses
+    // it past that ("int divide/remainder is not supported for this platform").
+    if p.has_int_divide() {
+        add("int_divide", &|k, v| {
+            k.binary(Op::Div, e8, dst(v.u), src(v.x), src(v.u));
+            k.binary(Op::Mod, e8, dst(v.i), src(v.y), src(v.i));
+        });
+    }
+    add("carry", &|k, v| {
+        k.addc(e8, dst(v.u), dst(v.x), src(v.x), src(v.u));
+        k.subb(e8, dst(v.u), dst(v.x), src(v.x), O::imm(Imm::ud(1)));
+    });
+    add("logic", &|k, v| {
+        for op in [Op::And, Op::Or, Op::Xor, Op::Shl, Op::Shr] {
+            k.binary(op, e8, dst(v.u), src(v.x), O::imm(Imm::ud(3)));
+        }
+        k.binary(Op::Asr, e8, dst(v.i), src(v.y), O::imm(Imm::d(2)));
+        k.unary(Op::Not, e8, dst(v.u), src(v.x));
+        k.binary(
+            Op::And,
+            e8,
+            dst(v.u),
+            src(v.x),
+            src(v.u).with_mod(SrcMod::Not),
+        );
+    });
+    add("minmax", &|k, v| {
+        k.binary(Op::Min, e8, dst(v.u), src(v.x), src(v.u));
+        k.binary(Op::Max, e8, dst(v.i), src(v.y), O::imm(Imm::d(-1)));
+        k.binary(Op::Min, e8, dst(v.g), src(v.f), O::imm(Imm::f(0.5)));
+        k.binary(Op::Max, e8, dst(v.g), src(v.f), src(v.g));
+    });
+    add("float_math", &|k, v| {
+        k.add(e8, dst(v.g), src(v.f), O::imm(Imm::f(1.5)));
+        k.mul(e8, dst(v.g), src(v.g), src(v.f).with_mod(SrcMod::NegAbs));
+        k.mad(e8, dst(v.g), src(v.g), src(v.f), src(v.g));
+        k.unary(Op::Inv, e8, dst(v.g), src(v.g));
+        k.add(e8, dst(v.g), src(v.g), O::imm(Imm::f(0.0)))
+            .saturate();
+    });
+    add("half_math", &|k, v| {
+        let e16 = Exec::new(ExecSize::S16);
+        k.mov(e16, dst(v.h), O::imm(Imm::hf_bits(0x3c00)));
+        k.add(e16, dst(v.h), src(v.h), src(v.h));
+        k.mul(e16, dst(v.h), src(v.h), O::imm(Imm::hf_bits(0x4000)));
+        k.mad(e16, dst(v.h), src(v.h), src(v.h), src(v.h));
+    });
+    add("convert", &|k, v| {
+        k.mov(e8, dst(v.g), src(v.x)); // ud -> f
+        k.mov(e8, dst(v.i), src(v.f)); // f -> d
+        k.mov(e8, dst(v.u), src(v.y)); // d -> ud
+        k.mov(Exec::new(ExecSize::S16), dst(v.w), O::imm(Imm::uw(7)));
+        k.mov(
+            e8,
+            dst(v.u),
+            O::src_at(
+                v.w,
+                0,
+                0,
+                Region {
+                    vstride: 2,
+                    width: 1,
+                    hstride: 0,
+                },
+            ),
+        ); // uw -> ud
+        k.mov(e8, O::dst_at(v.w, 0, 0, 2), src(v.x)); // ud -> uw
+        k.mov(e8, dst(v.h), src(v.f)); // f -> hf
+        k.mov(e8, dst(v.g), src(v.h)); // hf -> f
+        k.mov(e1, O::dst_at(v.u, 0, 3, 1), O::imm(Imm::ud(9)));
+    });
+    add("wide64", &|k, v| {
+        k.mov(e8, dst(v.q), O::imm(Imm::uq(0x1_0000_0001)));
+        k.add(e8, dst(v.q), src(v.q), O::imm(Imm::uq(3)));
+        k.mov(e8, dst(v.sq), src(v.y));
+        k.mov(e8, dst(v.df), src(v.f));
+        k.mul(e8, dst(v.df), src(v.df), O::imm(Imm::df(2.0)));
+        k.mov(e8, dst(v.g), src(v.df));
+    });
+    add("copy64", &|k, v| {
+        k.mov(e8, dst(v.q), O::imm(Imm::uq(0x1_0000_0001)));
+        k.mov(e8, dst(v.sq), src(v.q));
+    });
+    add("compare_select", &|k, v| {
+        for r in [
+            Relop::Eq,
+            Relop::Ne,
+            Relop::Gt,
+            Relop::Ge,
+            Relop::Lt,
+            Relop::Le,
+        ] {
+            k.cmp(e8, r, O::pred(v.p1), src(v.x), O::imm(Imm::ud(4)));
+        }
+        k.cmp(e8, Relop::Lt, O::pred(v.p2), src(v.f), O::imm(Imm::f(1.0)));
+        k.cmp(e8, Relop::Gt, dst(v.u), src(v.x), src(v.u));
+        k.binary(Op::Sel, e8, dst(v.u), src(v.x), src(v.u))
+            .predicated(Predicate::on(v.p1));
+        k.binary(Op::Sel, e8, dst(v.g), src(v.f), O::imm(Imm::f(-2.0)))
+            .predicated(Predicate::not(v.p2));
+        k.setp(Exec::nomask(ExecSize::S16), v.p1, O::imm(Imm::uw(0xff0f)));
+        k.binary(Op::Xor, e8, O::pred(v.p1), O::pred(v.p1), O::pred(v.p2));
+        k.unary(Op::Not, e8, O::pred(v.p2), O::pred(v.p1));
+        k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(1)))
+            .predicated(Predicate::on(v.p2));
+    });
+    add("branches", &|k, v| {
+        let skip = k.label("SKIP");
+        let fwd = k.label("FWD");
+        let back = k.label("BACK");
+        k.cmp(e8, Relop::Eq, O::pred(v.p1), src(v.x), O::imm(Imm::ud(0)));
+        k.jmp(Exec::new(ExecSize::S1), skip)
+            .predicated(Predicate::all(v.p1));
+        k.add(e8, dst(v.u), src(v.x), O::imm(Imm::ud(1)));
+        k.place(skip);
+        k.goto(e8, fwd).predicated(Predicate::on(v.p1));
+        k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(2)));
+        k.place(fwd);
+        k.place(back);
+        k.add(e8, dst(v.u), src(v.u), O::imm(Imm::ud(1)));
+        k.cmp(e8, Relop::Lt, O::pred(v.p2), src(v.u), O::imm(Imm::ud(8)));
+        k.goto(e8, back).predicated(Predicate::on(v.p2));
+        k.jmp(Exec::new(ExecSize::S1), skip)
+            .predicated(Predicate::any(v.p2));
+    });
+    v
+}
+
+/// `svm_gather`/`svm_scatter` at every block shape, SIMD8 and 16, and the
+/// fence forms.
+pub fn memory() -> Vec<Kernel> {
+    let mut v = Vec::new();
+    for (bytes, ty) in [(1u8, Type::UD), (4, Type::UD), (8, Type::UQ)] {
+        for num in [1u8, 2, 4, 8] {
+            for lanes in [8u16, 16] {
+                let mut k = Kernel::new(format!("gs_{bytes}x{num}_simd{lanes}"));
+                k.simd_size = Some(lanes as u8);
+                let elt = if bytes == 8 { 8 } else { 4 };
+                let per_lane = elt * num as u16 / ty.size() as u16;
+                let a = k.decl_simd("A", Type::UQ, lanes);
+                let d = k.decl_simd("D", ty, lanes * per_lane);
+                k.input(a, 64);
+                let e = Exec::new(ExecSize::from_lanes(lanes as u32).expect("lanes"));
+                let b = Blocks {
+                    block_bytes: bytes,
+                    num_blocks: num,
+                };
+                k.svm_gather(e, b, Operand::raw(a), Operand::raw(d));
+                k.svm_scatter(e, b, Operand::raw(a), Operand::raw(d));
+                k.ret();
+                v.push(k);
+            }
+        }
+    }
+    let fences = [
+        Fence::default(),
+        Fence {
+            commit: true,
+            ..Fence::default()
+        },
+        Fence {
+            local: true,
+            ..Fence::default()
+        },
+        Fence {
+            local: true,
+            commit: true,
+            ..Fence::default()
+        },
+        Fence {
+            commit: true,
+            rw: true,
+            ..Fence::default()
+        },
+        Fence {
+            constant: true,
+            sampler: true,
+            ..Fence::default()
+        },
+        Fence {
+            icache: true,
+            ..Fence::default()
+        },
+        Fence {
+            rw: true,
+            ..Fence::default()
+        },
+        Fence {
+            commit: true,
+            icache: true,
+            sampler: true,
+            constant: true,
+            rw: true,
+            l1: true,
+            local: false,
+        },
+        Fence {
+            l1: true,
+            ..Fence::default()
+        },
+    ];
+    for (i, f) in fences.into_iter().enumerate() {
+        let mut k = Kernel::new(format!("fence{i}"));
+        let a = k.decl_simd("A", Type::UQ, 8);
+        let s = k.decl_simd("S", Type::UD, 8);
+        k.input(a, 64);
+        k.input(s, 128);
+        k.fence(f);
+        k.svm_atomic(
+            Exec::new(ExecSize::S8),
+            AtomicOp::Add,
+            AtomicWidth::W32,
+            Operand::raw(a),
+            Operand::null(),
+            Operand::raw(s),
+            Operand::null(),
+        );
+        k.fence(f);
+        k.ret();
+        v.push(k);
+    }
+    v
+}

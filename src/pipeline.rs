@@ -60,7 +60,13 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
 pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "vcode" })?;
     let legal = legalize(func, target)?;
-    isel::select(&legal, plan.isel).map_err(|e| CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc })
+    isel::select(&legal, plan.isel).map_err(|e| {
+        if e.unencodable {
+            CompileError::Internal(format!("{}:{}: `{}` on {target}: {}", e.loc.line, e.loc.col, e.op, e.reason))
+        } else {
+            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc }
+        }
+    })
 }
 
 /// Passes 1–5, then the frame set-up of a kernel that spills to local memory (after the

@@ -24,31 +24,34 @@ fn sm90_selection_and_allocation() {
             Err(e) => internal.push(format!("{name}: {e}")),
         }
     }
-    println!("sm_90: {ok} kernels allocated and checked ({moves} allocator moves), {unsupported} rejected as unsupported:");
+    println!(
+        "sm_90: {ok} kernels allocated and checked ({moves} allocator moves), {unsupported} rejected as unsupported:"
+    );
     for (r, n) in &reasons {
         println!("  {n:3} × {r}");
     }
     assert!(internal.is_empty(), "internal errors:\n{}", internal.join("\n"));
 }
 
+/// Every filetest kernel either compiles or is refused by its target before selection: an
+/// instruction the selector produced and no form encodes stops selection with its location,
+/// and is an internal error here (five such kernels were ICEs after allocation before selected
+/// instructions were resolved against the form tables).
 #[test]
-fn sm90_emission_report() {
-    let (mut ok, mut failed) = (0, 0);
-    let mut reasons = std::collections::BTreeMap::<String, usize>::new();
-    for (_, func) in filetest_kernels() {
-        match pipeline::compile_sass(&func, Target::Sm90) {
-            Ok(_) => ok += 1,
-            Err(CompileError::Internal(msg)) => {
-                failed += 1;
-                *reasons.entry(msg).or_default() += 1;
+fn no_internal_errors_on_the_sass_targets() {
+    let mut internal = Vec::new();
+    for target in [Target::Sm90, Target::Sm50] {
+        let (mut ok, mut refused) = (0, 0);
+        for (name, func) in filetest_kernels() {
+            match pipeline::compile_sass(&func, target) {
+                Ok(_) => ok += 1,
+                Err(CompileError::Internal(msg)) => internal.push(format!("{target} {name}: {msg}")),
+                Err(_) => refused += 1,
             }
-            Err(_) => {}
         }
+        println!("{target}: {ok} kernels encoded, {refused} refused by the target");
     }
-    println!("sm_90 emission: {ok} kernels encoded, {failed} failed");
-    for (r, n) in &reasons {
-        println!("  {n:3} × {r}");
-    }
+    assert!(internal.is_empty(), "internal errors:\n{}", internal.join("\n"));
 }
 
 /// Registers, instructions and allocator moves per sm_90 compile filetest

@@ -418,6 +418,20 @@ impl Arch {
         }
     }
 
+    /// The operand slots of form `form` left out when `given` operands are written: predicates
+    /// nvdisasm hides when they are `PT`, the last ones of them (a partial list fills the first).
+    /// Empty when `given` is not short of the form's slots by at most that many.
+    pub fn hidden_operands(&self, form: u16, given: usize) -> SmallVec<[usize; 4]> {
+        let form = &self.forms[form as usize];
+        let hideable: SmallVec<[usize; 4]> = (0..form.ops.len())
+            .filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
+            .collect();
+        match form.ops.len().checked_sub(given) {
+            Some(k) if k > 0 && k <= hideable.len() => hideable[hideable.len() - k..].iter().copied().collect(),
+            _ => SmallVec::new(),
+        }
+    }
+
     fn candidates(&self, mnemonic: &str) -> &[u16] {
         self.by_mnemonic.get(mnemonic).map(|v| v.as_slice()).unwrap_or(&[])
     }
@@ -593,10 +607,6 @@ impl Arch {
                 _ => (None, &toks[1..]),
             };
             let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
-            // Predicates nvdisasm hides when PT may be left out; a partial list fills the first ones.
-            let hideable: Vec<usize> = (0..form.ops.len())
-                .filter(|&k| matches!(form.ops[k], OpSpec::Pred(p) | OpSpec::UPred(p) if p.hide_pt))
-                .collect();
             let mut operands = operands.clone();
             // `RET.REL.NODEC R4 0x0`: the last two operands share a comma-separated chunk.
             if form.space_last {
@@ -610,12 +620,9 @@ impl Arch {
                     }
                 }
             }
-            if operands.len() < form.ops.len() && form.ops.len() - operands.len() <= hideable.len() {
-                let k = form.ops.len() - operands.len();
-                for &h in &hideable[hideable.len() - k..] {
-                    let pt = if matches!(form.ops[h], OpSpec::UPred(_)) { "UPT" } else { "PT" };
-                    operands.insert(h, (opcode_col, pt));
-                }
+            for h in self.hidden_operands(fi, operands.len()) {
+                let pt = if matches!(form.ops[h], OpSpec::UPred(_)) { "UPT" } else { "PT" };
+                operands.insert(h, (opcode_col, pt));
             }
             if form.ops.len() != operands.len() {
                 let e = (

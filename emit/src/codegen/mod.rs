@@ -1,7 +1,9 @@
 //! From allocated machine code to SASS: block layout (jump threading,
 //! fall-through), the dependency pass ([`schedule`]), then each instruction
-//! printed in nvdisasm syntax and assembled by the architecture's form
-//! table — the only place that knows bits — and encoded.
+//! made encodable: a selected instruction from the form it resolved to at
+//! selection plus its allocated registers; one made after selection (moves,
+//! spills, reconvergence, layout branches) printed in nvdisasm syntax and
+//! assembled. The architecture's form table is the only place that knows bits.
 
 mod layout;
 mod reconverge;
@@ -56,8 +58,15 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let mut exit_offsets = Vec::new();
     for (i, p) in placed.iter().enumerate() {
         let addr = arch.instr_addr(i);
-        let text = p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len)));
-        let mut ins = assemble(arch, &text, addr)?;
+        // The form chosen at selection, with the allocated registers; instructions made after
+        // selection (moves, spills, reconvergence, branches of the layout) are assembled.
+        let mut ins = match p.inst.typed(arch, addr, &|b| addr_of_block(b, body_len)) {
+            Some(ins) => {
+                arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
+                ins
+            }
+            None => assemble(arch, &p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len))), addr)?,
+        };
         let s = sched[i];
         let yield_ = arch.name == "sm_90" && sm90_yield_hint(matches!(p.inst.latency, Latency::Fixed(_)), s.stall);
         ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };

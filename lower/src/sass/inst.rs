@@ -1,12 +1,17 @@
 //! The machine instruction of both SASS targets: one hardware instruction,
 //! spelled as nvdisasm spells it, whose register operands are virtual until
-//! allocation. Encoding knowledge stays in the emitter's form tables: this
-//! type only prints nvdisasm-syntax text that the form table's assembler
-//! reads back, so the opcode bits are written down exactly once.
+//! allocation. Encoding knowledge stays in the form tables (`atomc-sass`): the
+//! selector resolves each instruction to a form and its modifier values when it
+//! is selected ([`SassInst::resolve`]), so an instruction no form encodes stops
+//! selection with its source location, and emission fills the allocated
+//! registers into that form ([`SassInst::typed`]). The opcode bits are written
+//! down exactly once.
 
 use crate::vcode::{
     BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
+use atomc_sass::instr::{Instr, Operand};
+use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
 use std::fmt::{self, Write};
 
@@ -121,6 +126,40 @@ pub struct SassInst {
     pub form: RegForm,
     /// Spill bookkeeping for the checker.
     pub spill: Option<SpillInfo>,
+    /// The form and modifier values chosen at selection ([`SassInst::resolve`]).
+    pub resolved: Option<Box<Resolved>>,
+}
+
+/// What an instruction resolved to in its target's form table when it was selected: the form,
+/// its modifier values, and operand values with a placeholder for every register and branch
+/// target. Emission fills in the allocated registers and the addresses ([`SassInst::typed`]),
+/// so a selected instruction is encoded without being printed and parsed again, and one no form
+/// accepts is refused at selection, before allocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    /// The spelling it was resolved from: a later edit of the opcode or guard makes it stale.
+    opcode: String,
+    guard: Option<(u8, bool)>,
+    /// The operands it was resolved from, compared by [`same_shape`].
+    shape: SmallVec<[MOp; 6]>,
+    /// For each operand slot of `instr`, the written operand (not counting `Tied` ones) it holds.
+    slots: SmallVec<[Option<u8>; 6]>,
+    instr: Instr,
+}
+
+/// Whether two operands encode alike but for their register numbers and branch targets.
+fn same_shape(a: &MOp, b: &MOp) -> bool {
+    let zero = |r: &Reg| *r == Reg::Zero;
+    match (a, b) {
+        (MOp::Reg { reg: r, width: w, neg: n, .. }, MOp::Reg { reg: r2, width: w2, neg: n2, .. }) => {
+            zero(r) == zero(r2) && w == w2 && n == n2
+        }
+        (MOp::Mem { base, width, offset, ubase }, MOp::Mem { base: b2, width: w2, offset: o2, ubase: u2 }) => {
+            zero(base) == zero(b2) && width == w2 && offset == o2 && ubase == u2
+        }
+        (MOp::Label(_), MOp::Label(_)) | (MOp::Tied { .. }, MOp::Tied { .. }) => true,
+        _ => a == b,
+    }
 }
 
 impl SassInst {
@@ -139,6 +178,7 @@ impl SassInst {
             flow: Flow::None,
             form: RegForm::Plain,
             spill: None,
+            resolved: None,
         }
     }
 
@@ -176,6 +216,74 @@ impl SassInst {
 
     /// nvdisasm-syntax text; `label` resolves branch targets to byte addresses.
     pub fn text(&self, label: &dyn Fn(BlockId) -> String) -> String {
+        self.text_with(label, &reg_name)
+    }
+
+    /// Resolves the instruction against `arch`'s form table (see [`Resolved`]). The error is
+    /// the assembler's reason, with the instruction as selected.
+    pub fn resolve(&mut self, arch: &Arch) -> Result<(), String> {
+        if matches!(self.flow, Flow::CondJump { .. }) {
+            // A branch pair until the layout splits it into `BRA`s.
+            return Ok(());
+        }
+        // Every virtual tuple at R0 meets the forms' alignment, not-RZ and implied-register
+        // (`Rb+1`) rules; the allocator's rules and the post-allocation checker own the real
+        // numbers.
+        let placeholder = |r: &Reg| match r {
+            Reg::Virt { sub, .. } => format!("R{sub}"),
+            other => reg_name(other),
+        };
+        let text = self.text_with(&|_| "0x0".to_string(), &placeholder);
+        let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).count();
+        match arch.assemble_line(&text, 0) {
+            Ok(Some(instr)) => {
+                // Which written operand each slot holds; a `PT` nvdisasm hides holds none.
+                let hidden = arch.hidden_operands(instr.form, shown);
+                let mut written = 0..shown as u8;
+                let slots: SmallVec<[Option<u8>; 6]> =
+                    (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
+                if written.next().is_none() && slots.iter().flatten().count() == shown {
+                    let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
+                    self.resolved = Some(Box::new(Resolved { opcode, guard, shape, slots, instr }));
+                }
+                // Otherwise an assembler alias changed the operands: emission assembles the text.
+                Ok(())
+            }
+            Ok(None) => Err(format!("`{self}` is not an instruction")),
+            Err(e) => Err(format!("`{self}`: {}", e.msg)),
+        }
+    }
+
+    /// The encodable instruction at byte address `addr`, from the form chosen at selection and
+    /// this instruction's allocated registers; `label` gives a block's address. `None` when it
+    /// was never resolved, was edited since, or still names a virtual register.
+    pub fn typed(&self, arch: &Arch, addr: u64, label: &dyn Fn(BlockId) -> u64) -> Option<Instr> {
+        let r = self.resolved.as_deref()?;
+        let unchanged = r.opcode == self.opcode
+            && r.guard == self.guard
+            && r.shape.len() == self.ops.len()
+            && r.shape.iter().zip(&self.ops).all(|(a, b)| same_shape(a, b));
+        if !unchanged {
+            return None;
+        }
+        let mut instr = r.instr.clone();
+        let shown: SmallVec<[&MOp; 6]> = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).collect();
+        for (slot, op) in r.slots.iter().zip(instr.ops.iter_mut()) {
+            let Some(k) = slot else { continue };
+            let mop = shown[*k as usize];
+            match (mop, op) {
+                (MOp::Reg { reg, .. }, Operand::Reg(r)) => r.num = reg.encoding()?,
+                (MOp::Mem { base, .. }, Operand::Mem(m)) => m.base = base.encoding()?,
+                (MOp::Label(b), Operand::Target(t)) => *t = label(*b) as i64 - addr as i64 - arch.word_bytes as i64,
+                (MOp::Reg { .. } | MOp::Mem { .. } | MOp::Label(_), _) => return None,
+                _ => {}
+            }
+        }
+        Some(instr)
+    }
+
+    /// [`SassInst::text`] with registers named by `reg`.
+    fn text_with(&self, label: &dyn Fn(BlockId) -> String, reg: &dyn Fn(&Reg) -> String) -> String {
         let mut s = String::new();
         if let Some((p, not)) = self.guard {
             let _ = write!(s, "@{}P{} ", if not { "!" } else { "" }, p);
@@ -184,7 +292,7 @@ impl SassInst {
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. }));
         for (i, op) in shown.enumerate() {
             s.push_str(if i == 0 { " " } else { ", " });
-            write_op(&mut s, op, label);
+            write_op(&mut s, op, label, reg);
         }
         s.push_str(" ;");
         s
@@ -208,7 +316,7 @@ fn hex(v: i64) -> String {
     }
 }
 
-fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
+fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String, reg_name: &dyn Fn(&Reg) -> String) {
     match op {
         MOp::Reg { reg, neg, .. } => {
             if *neg {
@@ -248,10 +356,9 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String) {
                 }
                 (_, None) => s.push_str(&reg_name(base)),
             }
+            // nvdisasm joins the parts with `+`, a negative offset too: `[R2+-0x4]`.
             if *offset != 0 {
-                if *offset > 0 {
-                    s.push('+');
-                }
+                s.push('+');
                 s.push_str(&hex(*offset as i64));
             }
             s.push(']');
@@ -330,7 +437,12 @@ impl MachInst for SassInst {
             _ => ".128",
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
-            MOp::Mem { base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")), width: 1, offset: slot.0 as i32, ubase: None },
+            MOp::Mem {
+                base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")),
+                width: 1,
+                offset: slot.0 as i32,
+                ubase: None
+            },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
         let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
@@ -346,7 +458,12 @@ impl MachInst for SassInst {
         };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
-            MOp::Mem { base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")), width: 1, offset: slot.0 as i32, ubase: None },
+            MOp::Mem {
+                base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")),
+                width: 1,
+                offset: slot.0 as i32,
+                ubase: None
+            },
         ];
         let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });

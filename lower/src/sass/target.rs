@@ -24,6 +24,8 @@ pub struct SassTarget {
     pub red_global: &'static str,
     /// Where user shared memory starts in the block's shared window, if not at 0.
     pub shared_window: Option<SharedWindow>,
+    /// The form table every selected instruction is resolved against.
+    pub arch: fn() -> &'static atomc_sass::Arch,
 }
 
 /// The sm_80+ shared window: the first bytes of a block's shared memory are reserved for the
@@ -52,6 +54,7 @@ pub static SM90: SassTarget = SassTarget {
     atom_global: "ATOMG",
     red_global: "REDG",
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
+    arch: atomc_sass::sm90,
 };
 
 /// Maxwell.
@@ -66,6 +69,7 @@ pub static SM50: SassTarget = SassTarget {
     // ptxas 11.8 addresses sm_50 shared memory from 0 (`ATOMS.ADD RZ, [R0], R5` with R0 the
     // thread's byte offset) and sizes `.nv.shared.<k>` 0 for dynamic shared memory only.
     shared_window: None,
+    arch: atomc_sass::sm50,
 };
 
 impl SassTarget {

@@ -246,13 +246,28 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             .done(out);
     }
     // LEA Rd, [Pu,] Ra, B, shift; LEA.HI[.X] Rd, [Pu,] Ra, B, Rc, shift[, Pcarry]. Shift in
-    // 75..79, .HI bit 80, .X bit 74, carry-out 81..83, carry-in 87..90.
+    // 75..79, .HI bit 80, .X bit 74, carry-out 81..83, carry-in 87..90. `.SX32` (bit 73) takes
+    // the sign of Ra as the high word instead of Rc, whose field holds RZ: ptxas 13.5 writes
+    // `LEA.HI.X.SX32 R3, R0, UR5, 0x1, P0` as 0x000fe200080f0eff_0000000500037c11 for a
+    // sign-extended 32-bit offset added to a pointer.
     for (kind, b91, b) in two(ImmKind::Hex) {
-        for (name, hi, x) in [("LEA", 0u64, 0u64), ("LEA.HI", 1, 0), ("LEA.HI.X", 1, 1)] {
-            let mut f = form(key(name, kind), "LEA", (kind << 8) | 0x11).fix(91, 1, b91).fix(80, 1, hi).fix(74, 1, x);
+        let names = [
+            ("LEA", 0u64, 0u64, 0u64),
+            ("LEA.HI", 1, 0, 0),
+            ("LEA.HI.X", 1, 1, 0),
+            ("LEA.HI.SX32", 1, 0, 1),
+            ("LEA.HI.X.SX32", 1, 1, 1),
+        ];
+        for (name, hi, x, sx) in names {
+            let mut f = form(key(name, kind), "LEA", (kind << 8) | 0x11)
+                .fix(91, 1, b91)
+                .fix(80, 1, hi)
+                .fix(74, 1, x)
+                .fix(73, 1, sx);
             if hi == 1 {
                 f = f.lit("HI");
-            } else {
+            }
+            if hi == 0 || sx == 1 {
                 f = f.fix(64, 8, 0xff);
             }
             if x == 1 {
@@ -260,8 +275,11 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             } else {
                 f = f.fix(87, 4, 0xf);
             }
+            if sx == 1 {
+                f = f.lit("SX32");
+            }
             f = f.op(r(16)).op(p_opt(81)).op(rs(24, 0)).op(b);
-            if hi == 1 {
+            if hi == 1 && sx == 0 {
                 f = f.op(rs(64, 2));
             }
             f = f.op(imm(75, 5, ImmKind::Hex));

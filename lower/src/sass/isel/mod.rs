@@ -39,6 +39,9 @@ pub struct IselError {
     pub reason: String,
     /// Where.
     pub loc: atomc_ir::SrcLoc,
+    /// The selector produced an instruction its target cannot encode: a bug in atomc, not a
+    /// refusal of the input.
+    pub unencodable: bool,
 }
 
 /// The register class of a value of type `ty`.
@@ -68,6 +71,9 @@ pub(crate) struct Isel<'a> {
     /// Why the current instruction has no sm_50 selection (set by the sm_50 rewrites, which
     /// run inside `emit`; checked after each instruction).
     pub sm50_err: Option<String>,
+    /// An instruction the selector produced that no form of the target's table encodes (a
+    /// selector bug, reported before allocation with the IR instruction it came from).
+    pub unencodable: Option<String>,
     /// Coordinate tuples already built in a block, by their values.
     pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
     pub inst: atomc_ir::Inst,
@@ -127,7 +133,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, coord_tuples: HashMap::new() };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, coord_tuples: HashMap::new() };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -141,6 +147,9 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     s.load_params()?;
+    if let Some(why) = s.unencodable.take() {
+        return Err(s.unencodable_err(why));
+    }
     let first = s.blocks[&func.layout[0]];
     s.push_branch(SassInst::jump(first), &[(first, &[])]);
 
@@ -153,6 +162,9 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
             if let Some(reason) = s.sm50_err.take() {
                 return Err(s.err(reason));
             }
+            if let Some(why) = s.unencodable.take() {
+                return Err(s.unencodable_err(why));
+            }
         }
     }
     s.flush();
@@ -161,6 +173,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         op: "(function)".into(),
         reason: format!("internal error building machine code: {e}"),
         loc: Default::default(),
+        unencodable: false,
     })
 }
 
@@ -180,7 +193,12 @@ impl<'a> Isel<'a> {
             op: self.func.insts[self.inst].opcode_name().to_string(),
             reason: reason.into(),
             loc: self.func.inst_locs[self.inst],
+            unencodable: false,
         }
+    }
+
+    fn unencodable_err(&self, why: String) -> IselError {
+        IselError { unencodable: true, ..self.err(format!("selected {why}")) }
     }
 
     fn pending_block(&mut self) -> &mut dce::PendingBlock {
@@ -196,10 +214,22 @@ impl<'a> Isel<'a> {
             return self.emit_sm50(inst);
         }
         let inst = sm90::respell(inst);
+        self.push_selected(inst);
+    }
+
+    /// Appends a finished instruction once its form is resolved (see [`SassInst::resolve`]); one
+    /// no form accepts is recorded for `select` to report with the IR instruction's location.
+    pub(super) fn push_selected(&mut self, mut inst: SassInst) {
+        if let Err(why) = inst.resolve((self.target.arch)()) {
+            self.unencodable.get_or_insert(why);
+        }
         self.pending_block().insts.push(inst);
     }
 
-    fn push_branch(&mut self, inst: SassInst, targets: &[(BlockId, &[VReg])]) {
+    fn push_branch(&mut self, mut inst: SassInst, targets: &[(BlockId, &[VReg])]) {
+        if let Err(why) = inst.resolve((self.target.arch)()) {
+            self.unencodable.get_or_insert(why);
+        }
         let b = self.pending_block();
         b.insts.push(inst);
         b.succ_args = targets.iter().map(|(_, a)| a.to_vec()).collect();

@@ -60,7 +60,7 @@ impl Isel<'_> {
     }
 
     fn push_raw(&mut self, inst: SassInst) {
-        self.pending_block().insts.push(inst);
+        self.push_selected(inst);
     }
 
     /// Rewrites one instruction of the shared selector into sm_50 instructions.

@@ -9,11 +9,26 @@ use atomc_filetests::testfile::TestFile;
 
 /// Benchmark kernels with inputs: (file stem, run line).
 pub const BENCH_RUNS: &[(&str, &str)] = &[
-    ("hist_global", "grid 4 block 64 args(d, h) d: i32[256] = iota h: i32[256] => h all == 1"),
-    ("counter_i64", "block 64 args(c, o, 3) c: i64[1] = 0 o: i64[64] => c == [2208]"),
-    ("argmax_umax64", "grid 2 block 64 args(m, s) m: u64[1] = 0 s: u32[128] = iota => m == [0x7f0000007f]"),
-    ("reduce_shared_sum", "grid 2 block 64 shared 4 args(s, d, 0) s: i32[1] = 0 d: i32[128] = 1 => s == [128]"),
-    ("f32_add_native", "grid 2 block 64 args(o, i, v) o: f32[8] i: i32[128] = 0 v: f32[128] = 1.0 => o[0] == 128.0"),
+    (
+        "hist_global",
+        "grid 4 block 64 args(d, h) d: i32[256] = iota h: i32[256] => h all == 1",
+    ),
+    (
+        "counter_i64",
+        "block 64 args(c, o, 3) c: i64[1] = 0 o: i64[64] => c == [2208]",
+    ),
+    (
+        "argmax_umax64",
+        "grid 2 block 64 args(m, s) m: u64[1] = 0 s: u32[128] = iota => m == [0x7f0000007f]",
+    ),
+    (
+        "reduce_shared_sum",
+        "grid 2 block 64 shared 4 args(s, d, 0) s: i32[1] = 0 d: i32[128] = 1 => s == [128]",
+    ),
+    (
+        "f32_add_native",
+        "grid 2 block 64 args(o, i, v) o: f32[8] i: i32[128] = 0 v: f32[128] = 1.0 => o[0] == 128.0",
+    ),
 ];
 
 /// One launch to try.
@@ -47,8 +62,9 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     let dir = repo().join("filetests/filetests/interpret");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "atom"));
     files.sort();
     for path in &files {
@@ -74,7 +90,10 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
             if !is_gpu_kernel(&func) {
                 continue;
             }
-            let runs: Vec<&str> = file.func_comments(range).filter_map(|c| c.text.strip_prefix("run:")).collect();
+            let runs: Vec<&str> = file
+                .func_comments(range)
+                .filter_map(|c| c.text.strip_prefix("run:"))
+                .collect();
             let max_registers = file
                 .func_comments(range)
                 .find_map(|c| c.text.strip_prefix("max-registers:"))
@@ -85,7 +104,12 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
                 };
                 if is_gpu_launch(&spec) {
                     let label = format!("{stem}:{}#{i}", func.name);
-                    cases.push(Case { label, func: func.clone(), spec, max_registers });
+                    cases.push(Case {
+                        label,
+                        func: func.clone(),
+                        spec,
+                        max_registers,
+                    });
                 }
             }
         }
@@ -98,7 +122,12 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
             continue;
         };
         match interp::parse_run_line(&func, line) {
-            Ok(spec) => cases.push(Case { label: format!("bench/{stem}"), func, spec, max_registers: None }),
+            Ok(spec) => cases.push(Case {
+                label: format!("bench/{stem}"),
+                func,
+                spec,
+                max_registers: None,
+            }),
             Err(e) => problems.push(format!("bench/{stem}: {e}")),
         }
     }

@@ -66,7 +66,11 @@ pub fn run_all(cases: &[Case], target: Target, who: Producer, schedule: Schedule
                 forms.extend(out.stats.forms.keys().cloned());
                 Ok(exact)
             });
-            Ran { label: case.label.clone(), result, forms }
+            Ran {
+                label: case.label.clone(),
+                result,
+                forms,
+            }
         })
         .collect()
 }
@@ -130,8 +134,14 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
 /// Cases ptxas compiles to forms the SASS form table cannot decode yet (so the emulator cannot
 /// run them): (label prefix, what is missing). A listed case that runs fails the test.
 pub const UNDECODABLE: &[(&str, &str)] = &[
-    ("rmw-fadd:fadd_f16#", "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)"),
-    ("rmw-fmin-fmax:fmax_f16#", "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)"),
+    (
+        "rmw-fadd:fadd_f16#",
+        "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)",
+    ),
+    (
+        "rmw-fmin-fmax:fmax_f16#",
+        "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)",
+    ),
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
 ];

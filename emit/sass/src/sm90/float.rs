@@ -53,16 +53,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // FMUL / DMUL.
     for (mn, opc, ik) in [("FMUL", 0x20u64, ImmKind::F32), ("DMUL", 0x28, ImmKind::F64Hi)] {
-        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
-        {
+        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if mn == "FMUL" {
-                f = f.m(ftz()).m(g(
-                    "scale",
-                    84,
-                    3,
-                    &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")],
-                ));
+                f = f.m(ftz()).m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")]));
             }
             let b = match b {
                 OpSpec::Reg(_) => rmod(32, Some(1), Some(63), None, None),
@@ -95,17 +89,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     // FMNMX: Pp selects min (PT) or max (!PT).
-    for (kind, b91, b) in
-        [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
-    {
-        form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09)
-            .fix(91, 1, b91)
-            .m(ftz())
-            .op(r(16))
-            .op(a_src())
-            .op(b)
-            .op(pn(87, 90))
-            .done(out);
+    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+        form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).m(ftz()).op(r(16)).op(a_src()).op(b).op(pn(87, 90)).done(out);
     }
     // FSETP: 4-bit compare 76..79, combine 74..75.
     let fcmp: &[(u64, &'static str)] = &[
@@ -126,9 +111,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         (14, "GEU"),
         (15, "T"),
     ];
-    for (kind, b91, b) in
-        [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
-    {
+    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
         form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b)
             .fix(91, 1, b91)
             .m(g("cmp", 76, 4, fcmp))
@@ -144,21 +127,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // DSETP: FSETP's layout on the FP64 pipe (register or uniform B). The compare values F
     // and T print as MIN and MAX: ptxas 13.5 computes fmax.f64 with `DSETP.MAX.AND P0, P1`
     // then selects by P0 and quietens by P1.
-    let dcmp: Vec<(u64, &'static str)> = fcmp
-        .iter()
-        .map(|&(v, s)| {
-            (
-                v,
-                if v == 0 {
-                    "MIN"
-                } else if v == 15 {
-                    "MAX"
-                } else {
-                    s
-                },
-            )
-        })
-        .collect();
+    let dcmp: Vec<(u64, &'static str)> =
+        fcmp.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
     for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0xe, 1, ur(32))] {
         form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a)
             .fix(91, 1, b91)
@@ -198,14 +168,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.op(r(16)).op(rs(32, 1)).done(out);
     }
     // The uniform-register source variant of the I2F forms (0xD06, bit 91).
-    form("I2F.U32.RP.ur", "I2F", 0xd06)
-        .fix(91, 1, 1)
-        .fix(72, 16, 0x2090)
-        .lit("U32")
-        .lit("RP")
-        .op(r(16))
-        .op(ur(32))
-        .done(out);
+    form("I2F.U32.RP.ur", "I2F", 0xd06).fix(91, 1, 1).fix(72, 16, 0x2090).lit("U32").lit("RP").op(r(16)).op(ur(32)).done(out);
 }
 
 /// Multi-function unit, FCHK, F2FP.
@@ -215,29 +178,13 @@ pub(super) fn mufu(out: &mut Vec<Form>) {
             "op",
             74,
             4,
-            &[
-                (0, "COS"),
-                (1, "SIN"),
-                (2, "EX2"),
-                (3, "LG2"),
-                (4, "RCP"),
-                (5, "RSQ"),
-                (6, "RCP64H"),
-                (7, "RSQ64H"),
-                (8, "SQRT"),
-                (9, "TANH"),
-            ],
+            &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (6, "RCP64H"), (7, "RSQ64H"), (8, "SQRT"), (9, "TANH")],
         ))
         .op(r(16))
         .op(rs(32, 1))
         .done(out);
     form("MUFU.i", "MUFU", 0x908)
-        .m(g(
-            "op",
-            74,
-            4,
-            &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (8, "SQRT"), (9, "TANH")],
-        ))
+        .m(g("op", 74, 4, &[(0, "COS"), (1, "SIN"), (2, "EX2"), (3, "LG2"), (4, "RCP"), (5, "RSQ"), (8, "SQRT"), (9, "TANH")]))
         .op(r(16))
         .op(imm(32, 32, ImmKind::F32))
         .done(out);
@@ -249,15 +196,7 @@ pub(super) fn mufu(out: &mut Vec<Form>) {
         .op(imm(32, 32, ImmKind::F64Hi))
         .done(out);
     form("FCHK", "FCHK", 0x302).op(p(81)).op(rs(24, 0)).op(rs(32, 1)).done(out);
-    form("F2FP.F16.F32.PACK_AB", "F2FP", 0x23e)
-        .fix(64, 8, 0xff)
-        .lit("F16")
-        .lit("F32")
-        .lit("PACK_AB")
-        .op(r(16))
-        .op(rs(24, 0))
-        .op(rs(32, 1))
-        .done(out);
+    form("F2FP.F16.F32.PACK_AB", "F2FP", 0x23e).fix(64, 8, 0xff).lit("F16").lit("F32").lit("PACK_AB").op(r(16)).op(rs(24, 0)).op(rs(32, 1)).done(out);
 }
 
 /// HFMA2.MMA with a packed f16x2 immediate (ptxas uses it to materialise constants): the
@@ -269,11 +208,7 @@ pub(super) fn hfma2(out: &mut Vec<Form>) {
         .fix(85, 1, 0)
         .lit("MMA")
         // Denormal handling is one group over bits 80 (FTZ) and 76 (FMZ); both set is invalid.
-        .m(ModGroup {
-            name: "fmz",
-            field: Some(Field::split2((80, 1), (76, 1))),
-            values: vec![(0, ""), (1, "FTZ"), (2, "FMZ")],
-        })
+        .m(ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: vec![(0, ""), (1, "FTZ"), (2, "FMZ")] })
         .m(flag(77, "SAT"))
         .op(r(16))
         .op(rmod(24, Some(0), Some(72), Some(73), None))

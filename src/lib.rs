@@ -13,6 +13,9 @@ pub use atomc_ir as ir;
 
 pub mod pipeline;
 
+mod error;
+pub use error::{CompileError, InternalError};
+
 pub mod emulate;
 
 #[cfg(feature = "gpu")]
@@ -142,38 +145,6 @@ pub enum Output {
     Binary(Vec<u8>),
 }
 
-/// Why a compile failed.
-#[derive(Debug, thiserror::Error)]
-pub enum CompileError {
-    /// The input IR is not valid.
-    #[error("invalid IR: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
-    Verify(Vec<ir::diagnostic::Diagnostic>),
-    /// The target cannot express an instruction.
-    #[error("{target} cannot express `{op}`: {reason}")]
-    Unsupported {
-        /// The target.
-        target: Target,
-        /// The instruction as the IR spells it (opcode, type and address space).
-        op: String,
-        /// Why.
-        reason: String,
-        /// Where the instruction is in the source (unknown for functions built in code that
-        /// set no location, see [`ir::Function::inst_locs`]).
-        loc: ir::SrcLoc,
-    },
-    /// A bug in atomc: a pass produced something a later pass rejects.
-    #[error("internal compiler error: {0}")]
-    Internal(String),
-    /// This combination of target and emit kind is not available.
-    #[error("--emit {emit} is not available for target {target}")]
-    NoSuchOutput {
-        /// The target.
-        target: Target,
-        /// The emit kind's spelling.
-        emit: &'static str,
-    },
-}
-
 /// Compile options beyond the target and the output kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -200,7 +171,7 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
         }
         Emit::Bin if pipeline::sass_plan(target).is_some() => {
             let out = pipeline::compile_sass_with(func, target, opts)?;
-            let bytes = out.kernel.bytes(out.arch).map_err(|e| CompileError::Internal(format!("encoding: {e}")))?;
+            let bytes = out.kernel.bytes(out.arch).map_err(InternalError::Encoding)?;
             Ok(Output::Binary(bytes))
         }
         Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
@@ -208,19 +179,14 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
         Emit::Cubin if pipeline::sass_plan(target).is_some() => {
             let out = pipeline::compile_sass_with(func, target, opts)?;
             let alloc = &out.allocated.alloc;
-            let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
+            let cubin_err = InternalError::Cubin;
             let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
                 .map_err(cubin_err)?;
             Ok(Output::Binary(atomc_emit::cubin::write_cubin(&desc).map_err(cubin_err)?))
         }
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
-            atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| match e {
-                atomc_lower::ptx::PtxError::Unsupported { what, why, loc, .. } => {
-                    CompileError::Unsupported { target, op: what, reason: why, loc }
-                }
-                e => CompileError::Internal(e.to_string()),
-            })
+            atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| ptx_error(e, target))
         }
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
             let vcode = pipeline::select(func, target)?;
@@ -251,7 +217,7 @@ pub fn visa_kernel(
     let legal = pipeline::legalize(func, target)?;
     lower(&legal, platform, opts).map_err(|e| match e {
         LowerError::Unsupported { op, reason, loc, .. } => CompileError::Unsupported { target, op, reason, loc },
-        e @ LowerError::Rules(_) => CompileError::Internal(e.to_string()),
+        e @ LowerError::Rules(_) => InternalError::Visa(e).into(),
     })
 }
 
@@ -266,12 +232,29 @@ pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<Stri
         Target::Sm90 => 90,
         _ => return Err(CompileError::NoSuchOutput { target, emit: "ptx" }),
     };
-    atomc_lower::ptx::emit_ptx_module(funcs, sm).map_err(|e| match e {
-        atomc_lower::ptx::PtxError::Unsupported { what, why, loc, .. } => {
-            CompileError::Unsupported { target, op: what, reason: why, loc }
-        }
-        e => CompileError::Internal(e.to_string()),
-    })
+    atomc_lower::ptx::emit_ptx_module(funcs, sm).map_err(|e| ptx_error(e, target))
+}
+
+/// What PTX cannot express, and kernel names that are no PTX identifier, are the input's; the
+/// rest is atomc's.
+fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
+    use atomc_lower::ptx::PtxError;
+    match e {
+        PtxError::Unsupported { what, why, loc, .. } => CompileError::Unsupported { target, op: what, reason: why, loc },
+        PtxError::BadName(name) => CompileError::Unsupported {
+            target,
+            op: format!("function %{name}"),
+            reason: "its name is not a PTX identifier (a letter or `_`, then letters, digits, `_` or `$`)".into(),
+            loc: ir::SrcLoc::default(),
+        },
+        PtxError::NotAKernel(name) => CompileError::Unsupported {
+            target,
+            op: format!("function %{name}"),
+            reason: "it returns values; only kernels (no return values) become PTX entries".into(),
+            loc: ir::SrcLoc::default(),
+        },
+        e => InternalError::Ptx(e).into(),
+    }
 }
 
 /// What a compiled SASS kernel needs from the hardware, as `ptxas -v` reports it.
@@ -297,7 +280,7 @@ pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Re
     let out = pipeline::compile_sass_with(func, target, opts)?;
     let alloc = &out.allocated.alloc;
     let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
-        .map_err(|e| CompileError::Internal(format!("cubin: {e}")))?;
+        .map_err(InternalError::Cubin)?;
     Ok(ResourceUsage {
         registers: desc.arch.regcount(desc.regs_used),
         instructions: out.kernel.body_len,
@@ -311,7 +294,7 @@ pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Re
 /// Compiles several kernels for a SASS target into one cubin (a module): each kernel with its
 /// own code, constant bank and attributes, as ptxas writes a module of several entries.
 pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Options) -> Result<Vec<u8>, CompileError> {
-    let cubin_err = |e: atomc_emit::cubin::CubinError| CompileError::Internal(format!("cubin: {e}"));
+    let cubin_err = InternalError::Cubin;
     let mut kernels = Vec::with_capacity(funcs.len());
     for func in funcs {
         ir::verify::verify(func).map_err(CompileError::Verify)?;
@@ -322,5 +305,5 @@ pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Optio
                 .map_err(cubin_err)?,
         );
     }
-    atomc_emit::cubin::write_module(&kernels).map_err(cubin_err)
+    Ok(atomc_emit::cubin::write_module(&kernels).map_err(cubin_err)?)
 }

@@ -7,7 +7,7 @@
 //! 5. allocate registers with regalloc2 and re-check every register rule;
 //! 6. lay out, schedule and encode.
 
-use crate::{CompileError, Target};
+use crate::{CompileError, InternalError, Target};
 use atomc_ir::{verify, Function};
 use atomc_lower::caps::{self, TargetCaps};
 use atomc_lower::sass::{isel, SassInst, SassTarget};
@@ -52,7 +52,7 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
             loc: e.loc,
         }
     })?;
-    verify::verify(&out).map_err(|d| CompileError::Internal(format!("legalized IR does not verify: {d:?}")))?;
+    verify::verify(&out).map_err(|d| CompileError::Internal(InternalError::LegalizedIr(d)))?;
     Ok(out)
 }
 
@@ -62,7 +62,7 @@ pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, Compil
     let legal = legalize(func, target)?;
     isel::select(&legal, plan.isel).map_err(|e| {
         if e.unencodable {
-            CompileError::Internal(format!("{}:{}: `{}` on {target}: {}", e.loc.line, e.loc.col, e.op, e.reason))
+            CompileError::Internal(InternalError::Unencodable { target, op: e.op, reason: e.reason, loc: e.loc })
         } else {
             CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc }
         }
@@ -91,7 +91,7 @@ pub fn allocate_with(
         ra.max_registers = n.saturating_sub(reserved);
     }
     let mut allocated = atomc_regalloc::allocate_and_check(&vcode, plan.rules, &ra)
-        .map_err(|e| CompileError::Internal(format!("register allocation: {e}")))?;
+        .map_err(InternalError::Allocation)?;
     if allocated.alloc.frame_reg.is_some() {
         let prologue = plan.isel.frame_prologue(allocated.alloc.spill_bytes());
         allocated.code.prepend(prologue);
@@ -122,8 +122,6 @@ pub fn compile_sass_with(func: &Function, target: Target, opts: &crate::Options)
         Target::Sm50 => atomc_emit::sass::sm50(),
         _ => return Err(CompileError::NoSuchOutput { target, emit: "asm" }),
     };
-    let kernel = atomc_emit::codegen::emit(&allocated.code, arch).map_err(|e| {
-        CompileError::Internal(format!("instruction selection produced an unencodable instruction: {e}"))
-    })?;
+    let kernel = atomc_emit::codegen::emit(&allocated.code, arch).map_err(InternalError::Emission)?;
     Ok(SassOutput { allocated, kernel, arch })
 }

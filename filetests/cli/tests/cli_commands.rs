@@ -127,3 +127,14 @@ fn compile_writes_visaasm_and_isa() {
     let isa = std::fs::read(dir.path("k.isa")).unwrap();
     assert_eq!(&isa[..6], b"CISA\x04\x01");
 }
+
+/// A kernel name PTX cannot spell is the input's problem (exit 1), not an internal error (3).
+#[test]
+fn a_name_that_is_no_ptx_identifier_is_refused_as_input() {
+    let dir = Scratch::new("ptx-name");
+    let file = dir.path("name.atom");
+    std::fs::write(&file, "function %9lives(ptr.global) {\nblock0(v0: ptr.global):\n    return\n}\n").unwrap();
+    let (rc, _, err) = atomc(&["compile", &file, "--target", "sm_90", "--emit", "ptx"]);
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("`function %9lives`") && err.contains("not a PTX identifier"), "{err}");
+}

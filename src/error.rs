@@ -1,0 +1,76 @@
+//! The errors of a compile, typed to the crate boundary: what the input or target refuses
+//! ([`CompileError`]) apart from atomc's own bugs ([`InternalError`]), which keep the error of
+//! the pass that found them.
+
+use crate::{ir, Target};
+
+/// Why a compile failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    /// The input IR is not valid.
+    #[error("invalid IR: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
+    Verify(Vec<ir::diagnostic::Diagnostic>),
+    /// The target cannot express an instruction.
+    #[error("{target} cannot express `{op}`: {reason}")]
+    Unsupported {
+        /// The target.
+        target: Target,
+        /// The instruction as the IR spells it (opcode, type and address space).
+        op: String,
+        /// Why.
+        reason: String,
+        /// Where the instruction is in the source (unknown for functions built in code that
+        /// set no location, see [`ir::Function::inst_locs`]).
+        loc: ir::SrcLoc,
+    },
+    /// A bug in atomc: a pass produced something a later pass rejects.
+    #[error("internal compiler error: {0}")]
+    Internal(#[from] InternalError),
+    /// This combination of target and emit kind is not available.
+    #[error("--emit {emit} is not available for target {target}")]
+    NoSuchOutput {
+        /// The target.
+        target: Target,
+        /// The emit kind's spelling.
+        emit: &'static str,
+    },
+}
+
+/// A bug in atomc: one pass produced what a later one rejects. Each variant keeps the error
+/// of the pass that found it, so a caller can tell which stage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum InternalError {
+    /// The legalizer produced IR the verifier rejects.
+    #[error("legalized IR does not verify: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
+    LegalizedIr(Vec<ir::diagnostic::Diagnostic>),
+    /// The selector produced an instruction no form of the target's table encodes.
+    #[error("{}:{}: `{op}` on {target}: {reason}", .loc.line, .loc.col)]
+    Unencodable {
+        /// The target.
+        target: Target,
+        /// The IR instruction it was selecting.
+        op: String,
+        /// The instruction as selected, and why no form takes it.
+        reason: String,
+        /// Where the IR instruction is.
+        loc: ir::SrcLoc,
+    },
+    /// Register allocation or its checkers failed.
+    #[error("register allocation: {0}")]
+    Allocation(#[from] atomc_regalloc::AllocError),
+    /// An instruction made after selection has no form.
+    #[error("instruction selection produced an unencodable instruction: {0}")]
+    Emission(#[from] atomc_emit::codegen::EmitError),
+    /// A finished instruction did not encode.
+    #[error("encoding: {0}")]
+    Encoding(#[from] atomc_emit::sass::EncodeError),
+    /// The cubin writer refused the kernel's description.
+    #[error("cubin: {0}")]
+    Cubin(#[from] atomc_emit::cubin::CubinError),
+    /// The PTX emitter failed on IR it should accept.
+    #[error("PTX: {0}")]
+    Ptx(atomc_lower::ptx::PtxError),
+    /// The vISA lowering broke one of vISA's operand rules.
+    #[error("vISA: {0}")]
+    Visa(atomc_lower::visa::LowerError),
+}

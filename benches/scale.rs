@@ -8,7 +8,11 @@
 //! Environment:
 //! - `ATOMC_SCALE_MAX`: the largest size to build (default 1000000);
 //! - `ATOMC_SCALE_TARGETS`: a comma-separated subset of `sm_90,sm_50,visa,ptx`;
-//! - `ATOMC_SCALE_SHAPES`: a comma-separated subset of `chain,branchy`.
+//! - `ATOMC_SCALE_SHAPES`: a comma-separated subset of `chain,branchy`;
+//! - `ATOMC_SCALE_DIGEST=DIR[,DIR..]`: time nothing; instead print a hash of every output
+//!   kind for every target, of each function in the `.atom` files under the directories and
+//!   of the generated kernels (up to `ATOMC_SCALE_MAX`), one line each. Two builds that print
+//!   the same lines emit the same code, which is how a speed-up is checked to change nothing.
 //!
 //! Totals are the best of a few whole compiles through the public entry points; the stage
 //! split comes from one more compile done stage by stage (the same calls those entry points
@@ -211,6 +215,42 @@ fn env_list(name: &str) -> Option<Vec<String>> {
     std::env::var(name).ok().map(|s| s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect())
 }
 
+fn digest(what: &str, func: &atomc::ir::Function) {
+    use std::hash::{Hash, Hasher};
+    let targets = [
+        Target::Sm50,
+        Target::Sm90,
+        Target::Visa(VisaPlatform::Tgllp),
+        Target::Visa(VisaPlatform::Dg2),
+        Target::Visa(VisaPlatform::Pvc),
+    ];
+    for target in targets {
+        for (emit, emit_name) in Emit::ALL {
+            // A fixed-key hasher: the same input hashes the same in every build.
+            let mut h = std::hash::DefaultHasher::new();
+            match atomc::compile(func, target, emit) {
+                Ok(atomc::Output::Text(t)) => t.hash(&mut h),
+                Ok(atomc::Output::Binary(b)) => b.hash(&mut h),
+                Err(e) => e.to_string().hash(&mut h),
+            }
+            println!("{what} {target} {emit_name} {:016x}", h.finish());
+        }
+    }
+}
+
+fn atom_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            atom_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "atom") {
+            out.push(p);
+        }
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument is not supported.
     let max: usize =
@@ -230,6 +270,31 @@ fn main() {
         }
     };
     let sizes: Vec<usize> = [1_000, 10_000, 100_000, 1_000_000].into_iter().filter(|&n| n <= max).collect();
+
+    if let Some(dirs) = env_list("ATOMC_SCALE_DIGEST") {
+        let mut files = Vec::new();
+        for d in &dirs {
+            atom_files(std::path::Path::new(d), &mut files);
+        }
+        for file in &files {
+            let src = std::fs::read_to_string(file).expect("readable");
+            match atomc::ir::parse::parse(&src) {
+                Ok(funcs) => {
+                    for f in &funcs {
+                        digest(&format!("{}:{}", file.display(), f.name), f);
+                    }
+                }
+                Err(_) => println!("{} does not parse", file.display()),
+            }
+        }
+        for shape in &shapes {
+            for &size in &sizes {
+                let func = if *shape == "chain" { chain_kernel(size) } else { branchy_kernel(size) };
+                digest(&format!("{shape}:{size}"), &func);
+            }
+        }
+        return;
+    }
 
     println!(
         "{:<8} {:>9} {:<6} {:>10} {:>8} {:>6}  stages (ms)",

@@ -6,85 +6,90 @@
 
 use atomc_lower::vcode::{MachInst, OperandKind, OperandPos, VCode};
 
-/// A fixed-size bitset over virtual register indices.
-#[derive(Clone, PartialEq, Eq)]
-struct BitSet(Vec<u64>);
+/// A set of virtual register indices with constant-time insert, remove, membership and
+/// clearing (Briggs and Torczon's sparse set): one is reused for every block, so a block costs
+/// its instructions and live values, not the number of registers in the function.
+struct SparseSet {
+    members: Vec<u32>,
+    at: Vec<u32>,
+}
 
-impl BitSet {
+impl SparseSet {
     fn new(n: usize) -> Self {
-        BitSet(vec![0; n.div_ceil(64)])
-    }
-    fn insert(&mut self, i: usize) -> bool {
-        let (w, b) = (i / 64, 1u64 << (i % 64));
-        let was = self.0[w] & b != 0;
-        self.0[w] |= b;
-        !was
-    }
-    fn remove(&mut self, i: usize) -> bool {
-        let (w, b) = (i / 64, 1u64 << (i % 64));
-        let was = self.0[w] & b != 0;
-        self.0[w] &= !b;
-        was
+        SparseSet { members: Vec::new(), at: vec![0; n] }
     }
     fn contains(&self, i: usize) -> bool {
-        self.0[i / 64] & (1u64 << (i % 64)) != 0
+        let k = self.at[i] as usize;
+        k < self.members.len() && self.members[k] as usize == i
     }
-    fn union_with(&mut self, o: &BitSet) {
-        for (a, b) in self.0.iter_mut().zip(&o.0) {
-            *a |= *b;
+    fn insert(&mut self, i: usize) -> bool {
+        if self.contains(i) {
+            return false;
         }
+        self.at[i] = self.members.len() as u32;
+        self.members.push(i as u32);
+        true
     }
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + t)
-            })
-        })
+    fn remove(&mut self, i: usize) -> bool {
+        if !self.contains(i) {
+            return false;
+        }
+        let k = self.at[i] as usize;
+        let last = self.members.pop().expect("a member");
+        if k < self.members.len() {
+            self.members[k] = last;
+            self.at[last as usize] = k as u32;
+        }
+        true
+    }
+    fn clear(&mut self) {
+        self.members.clear();
     }
 }
 
 /// Maximum number of simultaneously live values per class (Single, Pair, Quad), counting every
 /// instruction's results and late sources together with what is live across it.
 pub fn max_live<I: MachInst>(vcode: &VCode<I>) -> [u32; 3] {
-    let n = vcode.num_vregs();
     let nb = vcode.num_blocks();
-    let mut live_in = vec![BitSet::new(n); nb];
+    // Live-in sets, sorted, so that comparing two is comparing the sets.
+    let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
+    let mut live = SparseSet::new(vcode.num_vregs());
     // Iterate to a fixed point, blocks in reverse layout order (fast for forward layouts).
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let live = block_live_in(vcode, b, &live_in, None);
-            if live != live_in[b] {
-                live_in[b] = live;
+            block_live_in(vcode, b, &live_in, &mut live, None);
+            let mut now = live.members.clone();
+            now.sort_unstable();
+            if now != live_in[b] {
+                live_in[b] = now;
                 changed = true;
             }
         }
     }
     let mut max = [0u32; 3];
     for b in 0..nb {
-        block_live_in(vcode, b, &live_in, Some(&mut max));
+        block_live_in(vcode, b, &live_in, &mut live, Some(&mut max));
     }
     max
 }
 
-/// Scan block `b` backwards from its live-out set; optionally record pressure maxima.
+/// Scan block `b` backwards from its live-out set, leaving its live-in set in `live`;
+/// optionally record pressure maxima.
 fn block_live_in<I: MachInst>(
     vcode: &VCode<I>,
     b: usize,
-    live_in: &[BitSet],
+    live_in: &[Vec<u32>],
+    live: &mut SparseSet,
     mut max: Option<&mut [u32; 3]>,
-) -> BitSet {
+) {
     let data = &vcode.blocks()[b];
-    let mut live = BitSet::new(vcode.num_vregs());
+    live.clear();
     for s in &data.succs {
-        live.union_with(&live_in[s.index()]);
+        for &v in &live_in[s.index()] {
+            live.insert(v as usize);
+        }
     }
     for args in &data.succ_args {
         for a in args {
@@ -92,8 +97,8 @@ fn block_live_in<I: MachInst>(
         }
     }
     let mut count = [0u32; 3];
-    for v in live.iter() {
-        count[vcode.vreg_class(v).index()] += 1;
+    for &v in &live.members {
+        count[vcode.vreg_class(v as usize).index()] += 1;
     }
     for i in data.insts.clone().rev() {
         let ops = vcode.inst_operands(i as usize);
@@ -142,7 +147,6 @@ fn block_live_in<I: MachInst>(
     for p in &data.params {
         live.remove(p.index());
     }
-    live
 }
 
 fn bump(max: &mut [u32; 3], now: &[u32; 3]) {

@@ -33,7 +33,29 @@ const SM90_BARRIERS: usize = 16;
 
 struct Loop {
     header: usize,
-    body: Vec<bool>,
+    body: BlockSet,
+}
+
+/// A set of block positions, sorted. Loops and regions hold their own blocks only: a flag per
+/// block of the function for each of them grows with the number of regions times the number
+/// of blocks, which a long kernel with a branch every few dozen instructions makes quadratic.
+#[derive(Clone, Debug, Default)]
+struct BlockSet(Vec<u32>);
+
+impl BlockSet {
+    fn from_unsorted(mut v: Vec<u32>) -> BlockSet {
+        v.sort_unstable();
+        BlockSet(v)
+    }
+    fn contains(&self, b: usize) -> bool {
+        self.0.binary_search(&(b as u32)).is_ok()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().map(|&b| b as usize)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -49,7 +71,7 @@ struct Region {
     /// The block where the region's paths meet.
     join: usize,
     /// Blocks whose edges to `join` end a path of this region.
-    members: Vec<bool>,
+    members: BlockSet,
     count: usize,
     parent: Option<usize>,
     depth: usize,
@@ -97,22 +119,30 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
                 return sync_ids[p];
             }
             match (entry_ids.get(&r.join), loop_of_header.get(&r.join)) {
-                (Some(&entry), Some(&l)) if !loops[l].body[start_block(r)] => entry,
+                (Some(&entry), Some(&l)) if !loops[l].body.contains(start_block(r)) => entry,
                 _ => blocks[r.join].id,
             }
         })
         .collect();
 
     // Redirect the edges that end a region's path, and the edges entering a loop region.
+    let mut joining: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (r, reg) in regions.iter().enumerate() {
+        joining.entry(reg.join).or_default().push(r);
+    }
     for m in 0..n {
         for &j in &succ[m] {
-            let innermost = (0..regions.len())
-                .filter(|&r| regions[r].join == j && regions[r].members[m])
+            let innermost = joining
+                .get(&j)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&r| regions[r].members.contains(m))
                 .max_by_key(|&r| regions[r].depth);
             let to = match innermost {
                 Some(r) => sync_ids[r],
                 None => match (entry_ids.get(&j), loop_of_header.get(&j)) {
-                    (Some(&entry), Some(&l)) if !loops[l].body[m] => entry,
+                    (Some(&entry), Some(&l)) if !loops[l].body.contains(m) => entry,
                     _ => continue,
                 },
             };
@@ -140,7 +170,7 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     for (r, reg) in regions.iter().enumerate() {
         let body = vec![close(sm90, reg.barrier)];
         let term = if sm90 { Term::Jump(cont[r]) } else { Term::Stop };
-        let inside = loop_of_header.get(&reg.join).is_some_and(|&l| loops[l].body[start_block(reg)]);
+        let inside = loop_of_header.get(&reg.join).is_some_and(|&l| loops[l].body.contains(start_block(reg)));
         let key = if inside { 2 * SM90_BARRIERS + 2 - reg.depth } else { SM90_BARRIERS - reg.depth.min(SM90_BARRIERS) };
         before[reg.join].push((key, LBlock { id: sync_ids[r], body, term }));
     }
@@ -189,6 +219,7 @@ fn warp_sync_barriers(blocks: &mut [LBlock], succ: &[Vec<usize>], loops: &[Loop]
 /// it (a `SYNC` does not fall through, so the jump only costs an instruction); a `SYNC` block no
 /// branch or `SSY` refers to any more is dropped.
 fn inline_syncs(blocks: &mut Vec<LBlock>, sync_ids: &[BlockId]) {
+    let sync_ids: std::collections::HashSet<BlockId> = sync_ids.iter().copied().collect();
     for b in blocks.iter_mut() {
         if let Term::Jump(t) = b.term {
             if sync_ids.contains(&t) {
@@ -197,7 +228,7 @@ fn inline_syncs(blocks: &mut Vec<LBlock>, sync_ids: &[BlockId]) {
             }
         }
     }
-    let mut used: Vec<BlockId> = blocks.iter().flat_map(|b| b.term.successors()).collect();
+    let mut used: std::collections::HashSet<BlockId> = blocks.iter().flat_map(|b| b.term.successors()).collect();
     for b in blocks.iter() {
         for i in &b.body {
             used.extend(i.ops.iter().filter_map(|op| match op {
@@ -237,29 +268,31 @@ fn find_loops(succ: &[Vec<usize>]) -> Vec<Loop> {
             preds[s].push(i);
         }
     }
-    let mut loops: Vec<Loop> = Vec::new();
+    // Each loop's blocks while it is built; `in_body[x]` holds the loop (plus one) that last
+    // took block x, so one array serves every loop.
+    let mut headers: Vec<usize> = Vec::new();
+    let mut bodies: Vec<Vec<u32>> = Vec::new();
+    let mut index_of: HashMap<usize, usize> = HashMap::new();
+    let mut in_body: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, ss) in succ.iter().enumerate() {
         for &h in ss.iter().filter(|&&h| h <= i) {
-            let idx = match loops.iter().position(|l| l.header == h) {
-                Some(x) => x,
-                None => {
-                    let mut body = vec![false; n];
-                    body[h] = true;
-                    loops.push(Loop { header: h, body });
-                    loops.len() - 1
-                }
-            };
-            let body = &mut loops[idx].body;
+            let idx = *index_of.entry(h).or_insert_with(|| {
+                headers.push(h);
+                bodies.push(vec![h as u32]);
+                in_body[h].push(headers.len() - 1);
+                headers.len() - 1
+            });
             let mut work = vec![i];
             while let Some(x) = work.pop() {
-                if !body[x] {
-                    body[x] = true;
+                if !in_body[x].contains(&idx) {
+                    in_body[x].push(idx);
+                    bodies[idx].push(x as u32);
                     work.extend(preds[x].iter().copied());
                 }
             }
         }
     }
-    loops
+    headers.into_iter().zip(bodies).map(|(header, body)| Loop { header, body: BlockSet::from_unsorted(body) }).collect()
 }
 
 /// Immediate post-dominators; index `succ.len()` is the virtual exit every exiting block leads
@@ -338,34 +371,45 @@ fn post_dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
     idom
 }
 
-/// Blocks reachable from `from` without passing `join`.
-fn reach(succ: &[Vec<usize>], from: usize, join: usize) -> Vec<bool> {
-    let mut seen = vec![false; succ.len()];
+/// Blocks reachable from `from` without passing `join`. `stamp` is scratch shared by the
+/// calls (a block is seen in this call when it holds `mark`), so each costs what it visits.
+fn reach(succ: &[Vec<usize>], from: usize, join: usize, stamp: &mut [u32], mark: u32) -> BlockSet {
+    let mut seen = Vec::new();
     let mut work = vec![from];
     while let Some(x) = work.pop() {
-        if x == join || seen[x] {
+        if x == join || stamp[x] == mark {
             continue;
         }
-        seen[x] = true;
+        stamp[x] = mark;
+        seen.push(x as u32);
         work.extend(succ[x].iter().copied());
     }
-    seen
+    BlockSet::from_unsorted(seen)
 }
 
 fn find_regions(succ: &[Vec<usize>], loops: &[Loop], ipdom: &[Option<usize>], blocks: &[LBlock]) -> Vec<Region> {
     let n = succ.len();
     let mut out = Vec::new();
+    let mut stamp = vec![0u32; n];
     let mut add = |start: Start, from: usize, join: usize| {
-        let members = reach(succ, from, join);
-        let count = members.iter().filter(|&&m| m).count();
+        let mark = out.len() as u32 + 1;
+        let members = reach(succ, from, join, &mut stamp, mark);
+        let count = members.len();
         out.push(Region { start, join, members, count, parent: None, depth: 0, barrier: 0 });
     };
+    // The loops holding each block.
+    let mut loops_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (l, lp) in loops.iter().enumerate() {
+        for b in lp.body.iter() {
+            loops_of[b].push(l);
+        }
+    }
     for (l, lp) in loops.iter().enumerate() {
         // The first post-dominator of the header outside the loop.
         let mut x = lp.header;
         let join = loop {
             match ipdom[x] {
-                Some(p) if p < n && lp.body[p] => x = p,
+                Some(p) if p < n && lp.body.contains(p) => x = p,
                 Some(p) if p < n => break Some(p),
                 _ => break None,
             }
@@ -382,7 +426,7 @@ fn find_regions(succ: &[Vec<usize>], loops: &[Loop], ipdom: &[Option<usize>], bl
             continue;
         };
         // A branch that leaves a loop is reconverged by the loop's region.
-        if loops.iter().any(|lp| lp.body[b] && !lp.body[join]) {
+        if loops_of[b].iter().any(|&l| !loops[l].body.contains(join)) {
             continue;
         }
         add(Start::Branch(b), b, join);
@@ -400,15 +444,26 @@ fn nest(regions: &mut Vec<Region>, loops: &[Loop], max_regions: usize) {
     };
     regions.sort_by_key(|r| r.count);
     let mut keep = vec![true; regions.len()];
+    // The regions holding each block, in sorted order: the candidates for a region's parent
+    // are those holding its start block, without a scan of every larger region.
+    let nblocks = regions.iter().flat_map(|r| r.members.iter()).max().map_or(0, |b| b + 1);
+    let mut holding: Vec<Vec<usize>> = vec![Vec::new(); nblocks];
+    for (r, reg) in regions.iter().enumerate() {
+        for b in reg.members.iter() {
+            holding[b].push(r);
+        }
+    }
     for r in 0..regions.len() {
         let s = start_block(&regions[r]);
         let mut parent = None;
-        for p in (r + 1)..regions.len() {
-            if !keep[p] || !regions[p].members[s] {
+        // Only region `r` itself changes `keep[r]` below, so every later region is still kept here.
+        let later = holding.get(s).map_or(&[][..], |h| &h[h.partition_point(|&p| p <= r)..]);
+        for &p in later {
+            if !keep[p] {
                 continue;
             }
-            let inside = (0..regions[r].members.len()).all(|b| !regions[r].members[b] || regions[p].members[b]);
-            let joins_inside = regions[r].join == regions[p].join || regions[p].members[regions[r].join];
+            let inside = regions[r].members.iter().all(|b| regions[p].members.contains(b));
+            let joins_inside = regions[r].join == regions[p].join || regions[p].members.contains(regions[r].join);
             if inside && joins_inside {
                 parent = Some(p);
                 break;

@@ -6,6 +6,7 @@
 use super::inst::{Ext, Field, Inst, Slot};
 use super::kernel::Kernel;
 use super::operand::{region_code, Operand};
+use std::collections::HashMap;
 
 /// Attribute `Target`, value 0 = "cm" (visa.md §1.2: always emit it).
 const TARGET_ATTR: &str = "Target";
@@ -37,15 +38,20 @@ impl Buf {
 /// The string pool: kernel name first, then variable, predicate and label
 /// names in declaration order, then attribute names — the order GenX_IR's
 /// own writer uses, so our files match the reference samples byte for byte.
-struct Strings(Vec<String>);
+/// A repeated name gets its first index, found through a map: a kernel declares a name per
+/// variable, so a search of the pool would make the writer quadratic.
+#[derive(Default)]
+struct Strings(Vec<String>, HashMap<String, u32>);
 
 impl Strings {
     fn index(&mut self, s: &str) -> u32 {
-        if let Some(i) = self.0.iter().position(|x| x == s) {
-            return i as u32;
+        if let Some(&i) = self.1.get(s) {
+            return i;
         }
+        let i = self.0.len() as u32;
         self.0.push(s.to_string());
-        self.0.len() as u32 - 1
+        self.1.insert(s.to_string(), i);
+        i
     }
 }
 
@@ -84,7 +90,7 @@ struct Body {
 }
 
 fn body(k: &Kernel) -> Body {
-    let mut pool = Strings(Vec::new());
+    let mut pool = Strings::default();
     let kname = pool.index(&k.name);
     let var_names: Vec<u32> = k.vars.iter().map(|v| pool.index(&v.name)).collect();
     let pred_names: Vec<u32> = k.preds.iter().map(|p| pool.index(&p.name)).collect();
@@ -105,10 +111,7 @@ fn body(k: &Kernel) -> Body {
         b.ud(name);
         b.ub(v.ty.code() | v.align.code() << 4);
         b.uw(v.num_elts);
-        let (alias, off) = v
-            .alias
-            .map(|(base, o)| (base.number(), o))
-            .unwrap_or((0, 0));
+        let (alias, off) = v.alias.map(|(base, o)| (base.number(), o)).unwrap_or((0, 0));
         b.ud(alias);
         b.uw(off);
         b.ub(0); // alias scope
@@ -160,10 +163,7 @@ fn body(k: &Kernel) -> Body {
     }
     debug_assert_eq!(b.len(), entry);
     b.bytes(&code.0);
-    Body {
-        bytes: b.0,
-        inputs_at,
-    }
+    Body { bytes: b.0, inputs_at }
 }
 
 /// Encodes one instruction record by walking its table fields.
@@ -201,15 +201,7 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.uw(offset);
         }
         (Slot::Label, Operand::Label(l)) => b.uw(l.0),
-        (
-            _,
-            Operand::Dst {
-                var,
-                row,
-                col,
-                hstride,
-            },
-        ) => {
+        (_, Operand::Dst { var, row, col, hstride }) => {
             // Tag: class 0 (general), modifier 4 (sat) on a destination.
             b.ub(if sat { 4 << 3 } else { 0 });
             b.ud(var.number());
@@ -217,16 +209,7 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.ub(col);
             b.uw((region_code(hstride) as u16) << 8);
         }
-        (
-            _,
-            Operand::Src {
-                var,
-                row,
-                col,
-                region,
-                modifier,
-            },
-        ) => {
+        (_, Operand::Src { var, row, col, region, modifier }) => {
             b.ub(modifier.code() << 3);
             b.ud(var.number());
             b.ub(row);

@@ -38,6 +38,10 @@ pub struct DominatorTree {
     idom: SecondaryMap<Block, Option<Block>>,
     /// Predecessors among the reachable blocks, in discovery order.
     preds: SecondaryMap<Block, Vec<Block>>,
+    /// Entry and exit numbers of a depth-first walk of the tree: `a` dominates `b` when `b`'s
+    /// interval nests in `a`'s, a constant-time test where walking up from `b` costs the
+    /// tree's depth (which grows with the code in a chain of blocks).
+    interval: SecondaryMap<Block, (u32, u32)>,
 }
 
 impl DominatorTree {
@@ -112,6 +116,33 @@ impl DominatorTree {
             }
         }
         tree.idom[entry] = None;
+
+        let mut children: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        for &b in tree.rpo.iter().skip(1) {
+            if let Some(d) = tree.idom[b] {
+                children[d].push(b);
+            }
+        }
+        // Numbers start at 1: a block the walk never reached keeps (0, 0) and dominates nothing.
+        let mut clock = 1u32;
+        let mut stack = vec![(entry, 0usize)];
+        tree.interval[entry].0 = clock;
+        while let Some(top) = stack.last_mut() {
+            let (b, next) = *top;
+            match children[b].get(next).copied() {
+                Some(c) => {
+                    top.1 += 1;
+                    clock += 1;
+                    tree.interval[c].0 = clock;
+                    stack.push((c, 0));
+                }
+                None => {
+                    clock += 1;
+                    tree.interval[b].1 = clock;
+                    stack.pop();
+                }
+            }
+        }
         tree
     }
 
@@ -162,15 +193,7 @@ impl DominatorTree {
         if !self.is_reachable(a) || !self.is_reachable(b) {
             return false;
         }
-        let mut cur = b;
-        loop {
-            if cur == a {
-                return true;
-            }
-            match self.idom[cur] {
-                Some(up) => cur = up,
-                None => return false,
-            }
-        }
+        let (ia, ib) = (self.interval[a], self.interval[b]);
+        a == b || (ib.0 > 0 && ia.0 <= ib.0 && ib.1 <= ia.1)
     }
 }

@@ -25,27 +25,39 @@
 use super::{atomic_key, edit, edit::Appender};
 use crate::caps::{Lowering, TargetCaps};
 use atomc_ir::{
-    Address, BinaryOp, Block, BlockCall, ConvOp, Function, Inst, InstData, IntCC, MemOrder, RmwOp, Scope, Type,
-    Value,
+    Address, BinaryOp, Block, BlockCall, ConvOp, Function, Inst, InstData, IntCC, MemOrder, RmwOp, Scope, Type, Value,
 };
+use cranelift_entity::SecondaryMap;
 
 /// Rewrites every atomic whose lowering is a CAS loop; returns the count.
 pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
     let mut count = 0;
-    let mut work: Vec<Block> = func.layout.clone();
-    while let Some(block) = work.pop() {
-        let found = func.blocks[block].insts.iter().copied().find_map(|inst| {
-            let (kind, ty, space) = atomic_key(func, &func.insts[inst])?;
-            match caps.lookup(kind, ty, space).lowering {
-                l @ (Lowering::CasLoop | Lowering::SubwordCasLoop) => Some((inst, l)),
-                _ => None,
+    let mut chain = edit::Chain::new(func);
+    let mut replaced: SecondaryMap<Value, Option<Value>> = SecondaryMap::new();
+    // Last block first, and within a block in order: each expansion moves the rest of its
+    // block to a new `done` block, where the next one continues.
+    for &block in func.layout.clone().iter().rev() {
+        let insts = std::mem::take(&mut func.blocks[block].insts);
+        let mut current = block;
+        let mut start = 0;
+        for (at, &inst) in insts.iter().enumerate() {
+            let Some((kind, ty, space)) = atomic_key(func, &func.insts[inst]) else { continue };
+            let lowering = caps.lookup(kind, ty, space).lowering;
+            if !matches!(lowering, Lowering::CasLoop | Lowering::SubwordCasLoop) {
+                continue;
             }
-        });
-        let Some((inst, lowering)) = found else { continue };
-        let done = expand(func, block, inst, lowering == Lowering::SubwordCasLoop);
-        count += 1;
-        // The rest of the block moved to `done`; it may hold more atomics.
-        work.push(done);
+            func.blocks[current].insts.extend_from_slice(&insts[start..at]);
+            let (done, result, old) = expand(func, &mut chain, current, inst, lowering == Lowering::SubwordCasLoop);
+            replaced[result] = Some(old);
+            current = done;
+            start = at + 1;
+            count += 1;
+        }
+        func.blocks[current].insts.extend_from_slice(&insts[start..]);
+    }
+    chain.finish(func);
+    if count > 0 {
+        replace_uses(func, &replaced);
     }
     count
 }
@@ -54,7 +66,10 @@ pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
 enum Update {
     Rmw(RmwOp, Value),
     /// Store `replacement` only if the current value equals `expected`.
-    Cas { expected: Value, replacement: Value },
+    Cas {
+        expected: Value,
+        replacement: Value,
+    },
 }
 
 struct Access {
@@ -65,7 +80,16 @@ struct Access {
     update: Update,
 }
 
-fn expand(func: &mut Function, block: Block, inst: Inst, subword: bool) -> Block {
+/// Expands `inst`, the last instruction placed so far in `block` (the rest of the block is
+/// the caller's to place): returns the block the rest goes to, the atomic's result, and the
+/// value that replaces it.
+fn expand(
+    func: &mut Function,
+    chain: &mut edit::Chain,
+    block: Block,
+    inst: Inst,
+    subword: bool,
+) -> (Block, Value, Value) {
     let access = match func.insts[inst].clone() {
         InstData::AtomicRmw { op, ty, order, scope, addr, arg } => {
             Access { ty, order, scope, addr, update: Update::Rmw(op, arg) }
@@ -78,13 +102,10 @@ fn expand(func: &mut Function, block: Block, inst: Inst, subword: bool) -> Block
     let result = func.inst_result(inst).expect("atomics have results");
     let loc = func.inst_locs[inst];
 
-    // Split: everything after the atomic moves to `done`, after the
-    // instructions that rebuild the old value.
-    let at = func.blocks[block].insts.iter().position(|&i| i == inst).expect("in block");
-    let rest = func.blocks[block].insts.split_off(at + 1);
-    func.blocks[block].insts.pop(); // the atomic itself goes away
-    let loop_block = edit::block_after(func, block);
-    let done = edit::block_after(func, loop_block);
+    // Split: everything after the atomic goes to `done`, after the instructions that rebuild
+    // the old value; the atomic itself goes away.
+    let loop_block = chain.block_after(func, block);
+    let done = chain.block_after(func, loop_block);
 
     let word_ty = if subword { Type::I32 } else { access.ty.as_int().expect("atomic types have an int twin") };
     let cur = func.append_block_param(loop_block, word_ty);
@@ -94,7 +115,8 @@ fn expand(func: &mut Function, block: Block, inst: Inst, subword: bool) -> Block
     let mut b = Appender { func, block, loc };
     let field = subword.then(|| Field::compute(&mut b, access.addr, access.ty));
     let word_addr = field.as_ref().map(|f| Address { ptr: f.word_ptr, offset: 0 }).unwrap_or(access.addr);
-    let first = b.val(InstData::AtomicLoad { ty: word_ty, order: MemOrder::Relaxed, scope: access.scope, addr: word_addr });
+    let first =
+        b.val(InstData::AtomicLoad { ty: word_ty, order: MemOrder::Relaxed, scope: access.scope, addr: word_addr });
     b.ins(InstData::Jump { dest: call(loop_block, &[first]) });
 
     // loop: compute, try, retry.
@@ -111,7 +133,7 @@ fn expand(func: &mut Function, block: Block, inst: Inst, subword: bool) -> Block
             let cur_i = bitcast(&mut l, int_ty, cur_t);
             let exp_i = bitcast(&mut l, int_ty, expected);
             let same = l.val(InstData::Icmp { cond: IntCC::Eq, args: [cur_i, exp_i] });
-            let try_block = edit::block_after(l.func, loop_block);
+            let try_block = chain.block_after(l.func, loop_block);
             l.ins(InstData::Brif { cond: same, then_dest: call(try_block, &[]), else_dest: call(done, &[cur]) });
             l.block = try_block;
             replacement
@@ -132,25 +154,27 @@ fn expand(func: &mut Function, block: Block, inst: Inst, subword: bool) -> Block
     let ok = l.val(InstData::Icmp { cond: IntCC::Eq, args: [got, cur] });
     l.ins(InstData::Brif { cond: ok, then_dest: call(done, &[cur]), else_dest: call(loop_block, &[got]) });
 
-    // done: rebuild the old value, then the moved instructions, which
-    // (like every later use) now read the rebuilt value. The removed
-    // atomic and its result stay in the arenas, outside the layout.
+    // done: rebuild the old value; the moved instructions (like every later use) then read
+    // the rebuilt value. The removed atomic and its result stay in the arenas, outside the
+    // layout.
     let mut d = Appender { func: l.func, block: done, loc };
     let old_t = match &field {
         Some(f) => f.extract(&mut d, old_word),
         None => bitcast(&mut d, access.ty, old_word),
     };
-    let func = d.func;
-    func.blocks[done].insts.extend(rest);
-    replace_uses(func, result, old_t);
-    done
+    (done, result, old_t)
 }
 
-/// Replaces every use of `from` in the laid-out function by `to`.
-fn replace_uses(func: &mut Function, from: Value, to: Value) {
-    let insts: Vec<Inst> = func.inst_order().map(|(_, i)| i).collect();
-    for i in insts {
-        func.insts[i].map_args(|v| if v == from { to } else { v });
+/// Replaces every use of a replaced result in the laid-out function, all in one walk. A
+/// replacement is never itself replaced (it is a fresh value of a `done` block), and uses in
+/// loops built after the result was replaced are covered too.
+fn replace_uses(func: &mut Function, replaced: &SecondaryMap<Value, Option<Value>>) {
+    for k in 0..func.layout.len() {
+        let block = func.layout[k];
+        for j in 0..func.blocks[block].insts.len() {
+            let i = func.blocks[block].insts[j];
+            func.insts[i].map_args(|v| replaced[v].unwrap_or(v));
+        }
     }
 }
 

@@ -9,16 +9,16 @@ use atomc_ir::{Function, InstData, RmwOp, UnaryOp};
 /// Rewrites in place; returns how many were rewritten.
 pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
     let mut count = 0;
-    for (block, inst) in func.inst_order().collect::<Vec<_>>() {
-        let Some((kind, ty, space)) = atomic_key(func, &func.insts[inst]) else { continue };
+    edit::rewrite(func, |func, inst, splice| {
+        let Some((kind, ty, space)) = atomic_key(func, &func.insts[inst]) else { return };
         if caps.lookup(kind, ty, space).lowering != Lowering::NegateToAdd {
-            continue;
+            return;
         }
         let arg = match &func.insts[inst] {
             InstData::AtomicRmw { arg, .. } | InstData::SurfaceRmw { arg, .. } => *arg,
-            _ => continue,
+            _ => return,
         };
-        let neg = edit::insert_before(func, block, inst, InstData::Unary { op: UnaryOp::Ineg, arg });
+        let neg = splice.before(func, inst, InstData::Unary { op: UnaryOp::Ineg, arg });
         match &mut func.insts[inst] {
             InstData::AtomicRmw { op, arg, .. } | InstData::SurfaceRmw { op, arg, .. } => {
                 *op = RmwOp::Add;
@@ -27,6 +27,6 @@ pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
             _ => unreachable!("matched above"),
         }
         count += 1;
-    }
+    });
     count
 }

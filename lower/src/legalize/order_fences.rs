@@ -13,7 +13,7 @@ use atomc_ir::{Function, InstData, MemOrder};
 /// Rewrites in place; returns how many fences were inserted.
 pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
     let mut count = 0;
-    for (block, inst) in func.inst_order().collect::<Vec<_>>() {
+    edit::rewrite(func, |func, inst, splice| {
         let (order, scope) = match &mut func.insts[inst] {
             InstData::AtomicRmw { order, scope, .. }
             | InstData::AtomicCas { order, scope, .. }
@@ -25,17 +25,17 @@ pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
                 *order = MemOrder::Relaxed;
                 found
             }
-            _ => continue,
+            _ => return,
         };
         let fences = caps.fences_for(order);
         if let Some(before) = fences.before {
-            edit::insert_before(func, block, inst, InstData::Fence { order: before, scope });
+            splice.before(func, inst, InstData::Fence { order: before, scope });
             count += 1;
         }
         if let Some(after) = fences.after {
-            edit::insert_after(func, block, inst, InstData::Fence { order: after, scope });
+            splice.after(func, inst, InstData::Fence { order: after, scope });
             count += 1;
         }
-    }
+    });
     count
 }

@@ -7,7 +7,6 @@
 
 use crate::sass::inst::{Flow, Latency, MOp, SassInst};
 use crate::vcode::{Reg, VReg};
-use std::collections::HashMap;
 
 /// One block's instructions and, for its terminator, the successor arguments.
 pub(super) struct PendingBlock {
@@ -32,55 +31,107 @@ fn for_each_reg(inst: &SassInst, mut f: impl FnMut(VReg, bool)) {
     for op in &inst.ops {
         match op {
             MOp::Reg { reg: Reg::Virt { vreg, .. }, rule, .. } => f(*vreg, rule.is_def()),
-            MOp::Mem { base: Reg::Virt { vreg, .. }, .. } | MOp::Tied { reg: Reg::Virt { vreg, .. }, .. } => f(*vreg, false),
+            MOp::Mem { base: Reg::Virt { vreg, .. }, .. } | MOp::Tied { reg: Reg::Virt { vreg, .. }, .. } => {
+                f(*vreg, false)
+            }
             _ => {}
         }
     }
 }
 
 /// Removes dead pure instructions in place; returns how many went.
+///
+/// A worklist over use counts: an instruction dies when no register it writes has a reader
+/// left, and its death can only kill the writers of what it read. Removal is monotone, so
+/// this reaches the same result as sweeping the whole function until nothing changes, without
+/// a sweep per link of a dead chain.
 pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
-    let mut removed = 0;
-    loop {
-        let mut uses: HashMap<VReg, u32> = HashMap::new();
-        for b in blocks.iter() {
-            for inst in &b.insts {
-                for_each_reg(inst, |v, def| {
-                    if !def {
-                        *uses.entry(v).or_default() += 1;
-                    }
-                });
-            }
-            for args in &b.succ_args {
-                for v in args {
-                    *uses.entry(*v).or_default() += 1;
-                }
-            }
+    let mut uses: Vec<u32> = Vec::new();
+    // Every def site of each register (selection may write a register more than once, as
+    // the two halves of a pair), as a linked list through `def_next`.
+    let mut def_head: Vec<u32> = Vec::new();
+    let mut def_next: Vec<u32> = Vec::new();
+    let mut def_site: Vec<(u32, u32)> = Vec::new();
+    const NONE: u32 = u32::MAX;
+    let grow = |v: &mut Vec<u32>, i: usize, fill: u32| {
+        if v.len() <= i {
+            v.resize(i + 1, fill);
         }
-        let mut changed = false;
-        for b in blocks.iter_mut() {
-            b.insts.retain(|inst| {
-                if has_side_effects(inst) {
-                    return true;
+    };
+    for (bi, b) in blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            for_each_reg(inst, |v, def| {
+                let i = v.index();
+                if def {
+                    grow(&mut def_head, i, NONE);
+                    def_next.push(def_head[i]);
+                    def_head[i] = def_site.len() as u32;
+                    def_site.push((bi as u32, ii as u32));
+                } else {
+                    grow(&mut uses, i, 0);
+                    uses[i] += 1;
                 }
-                let mut defs = 0;
-                let mut live = false;
-                for_each_reg(inst, |v, def| {
-                    if def {
-                        defs += 1;
-                        live |= uses.get(&v).copied().unwrap_or(0) > 0;
-                    }
-                });
-                let keep = defs == 0 || live;
-                if !keep {
-                    removed += 1;
-                    changed = true;
-                }
-                keep
             });
         }
-        if !changed {
-            return removed;
+        for v in b.succ_args.iter().flatten() {
+            grow(&mut uses, v.index(), 0);
+            uses[v.index()] += 1;
         }
     }
+    let used = |uses: &[u32], v: VReg| uses.get(v.index()).copied().unwrap_or(0) > 0;
+    let is_dead = |uses: &[u32], inst: &SassInst| {
+        if has_side_effects(inst) {
+            return false;
+        }
+        let (mut defs, mut live) = (0, false);
+        for_each_reg(inst, |v, def| {
+            if def {
+                defs += 1;
+                live |= used(uses, v);
+            }
+        });
+        defs > 0 && !live
+    };
+    let mut dead: Vec<Vec<bool>> = blocks.iter().map(|b| vec![false; b.insts.len()]).collect();
+    let mut work: Vec<(u32, u32)> = Vec::new();
+    for (bi, b) in blocks.iter().enumerate() {
+        for (ii, inst) in b.insts.iter().enumerate() {
+            if is_dead(&uses, inst) {
+                dead[bi][ii] = true;
+                work.push((bi as u32, ii as u32));
+            }
+        }
+    }
+    let mut removed = work.len();
+    let mut freed: Vec<VReg> = Vec::new();
+    while let Some((bi, ii)) = work.pop() {
+        for_each_reg(&blocks[bi as usize].insts[ii as usize], |v, def| {
+            if !def {
+                uses[v.index()] -= 1;
+                if uses[v.index()] == 0 {
+                    freed.push(v);
+                }
+            }
+        });
+        for v in freed.drain(..) {
+            let mut site = def_head.get(v.index()).copied().unwrap_or(NONE);
+            while site != NONE {
+                let (db, di) = def_site[site as usize];
+                if !dead[db as usize][di as usize] && is_dead(&uses, &blocks[db as usize].insts[di as usize]) {
+                    dead[db as usize][di as usize] = true;
+                    work.push((db, di));
+                    removed += 1;
+                }
+                site = def_next[site as usize];
+            }
+        }
+    }
+    for (b, dead) in blocks.iter_mut().zip(&dead) {
+        let mut k = 0;
+        b.insts.retain(|_| {
+            k += 1;
+            !dead[k - 1]
+        });
+    }
+    removed
 }

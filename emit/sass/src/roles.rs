@@ -204,8 +204,9 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
                 };
                 let wide = m.width == BaseWidth::Wide
                     || spec_width == Some(BaseWidth::Wide)
-                    // sm_50: `.E` makes `[R2]` a 64-bit address in R2:R3.
-                    || (sm50 && has("E"));
+                    // `.E` makes `[R2]` a 64-bit address in R2:R3 (sm_50; and sm_90's plain
+                    // forms, which nvdisasm prints without `.64`).
+                    || has("E");
                 if m.base != RZ {
                     let coords = surface_coords(mnemonic, &mods);
                     let w = if coords > 1 {

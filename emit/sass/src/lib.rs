@@ -56,6 +56,7 @@ pub use sm50::sm50;
 pub use sm90::sm90;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// One architecture: its form table and the layout facts shared by all forms.
 #[derive(Debug)]
@@ -77,8 +78,17 @@ pub struct Arch {
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
     by_mnemonic: HashMap<&'static str, Vec<u16>>,
+    /// What decoding needs, built on first use: compiling and assembling never decode, and a
+    /// whole-process compile of a small kernel is mostly start-up.
+    decoding: OnceLock<Decoding>,
+}
+
+/// The decoder's lookup tables.
+#[derive(Debug)]
+struct Decoding {
     /// (mask, value, form) sorted most specific first.
-    decode_order: Vec<(u128, u128, u16)>,
+    order: Vec<(u128, u128, u16)>,
+    /// Every bit each form gives a meaning to.
     known: Vec<u128>,
 }
 
@@ -97,19 +107,23 @@ impl Arch {
         forms: Vec<Form>,
     ) -> Arch {
         let mut by_mnemonic: HashMap<&'static str, Vec<u16>> = HashMap::new();
-        let mut decode_order = Vec::new();
-        let mut known = Vec::new();
         for (i, f) in forms.iter().enumerate() {
             by_mnemonic.entry(f.mnemonic).or_default().push(i as u16);
-            let (m, v) = f.pattern();
-            decode_order.push((m, v, i as u16));
-            known.push(f.known_bits());
         }
-        decode_order.sort_by_key(|&(m, _, i)| (std::cmp::Reverse(m.count_ones()), i));
-        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook: None, by_mnemonic, decode_order, known }
+        let decoding = OnceLock::new();
+        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook: None, by_mnemonic, decoding }
     }
 
     /// Checks the table for self-consistency: unique keys, no two forms with the same
+    fn decoding(&self) -> &Decoding {
+        self.decoding.get_or_init(|| {
+            let mut order: Vec<(u128, u128, u16)> =
+                self.forms.iter().enumerate().map(|(i, f)| (f.pattern().0, f.pattern().1, i as u16)).collect();
+            order.sort_by_key(|&(m, _, i)| (std::cmp::Reverse(m.count_ones()), i));
+            Decoding { order, known: self.forms.iter().map(Form::known_bits).collect() }
+        })
+    }
+
     /// Whether `form` has a guard: a form whose fixed bits cover the guard field has none
     /// (sm_50 `CAL`: ptxas 11.8 writes 0 there and nvdisasm prints no guard); it executes
     /// unconditionally, encodes as written and decodes with `PT`.

@@ -13,6 +13,7 @@ use crate::vcode::{
 use atomc_sass::instr::{Instr, Operand};
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
+use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 /// Fixed predicate used for every condition: conditions are recomputed
@@ -147,6 +148,10 @@ pub struct Resolved {
     instr: Instr,
 }
 
+/// Resolutions by instruction shape, shared by the instructions of one selection.
+#[derive(Debug, Default)]
+pub struct FormCache(HashMap<String, Result<Option<(Instr, SmallVec<[Option<u8>; 6]>)>, String>>);
+
 /// Whether two operands encode alike but for their register numbers and branch targets.
 fn same_shape(a: &MOp, b: &MOp) -> bool {
     let zero = |r: &Reg| *r == Reg::Zero;
@@ -222,6 +227,12 @@ impl SassInst {
     /// Resolves the instruction against `arch`'s form table (see [`Resolved`]). The error is
     /// the assembler's reason, with the instruction as selected.
     pub fn resolve(&mut self, arch: &Arch) -> Result<(), String> {
+        self.resolve_cached(arch, &mut FormCache::default())
+    }
+
+    /// [`SassInst::resolve`] through `cache`: instructions of one shape (the same text with
+    /// their registers as placeholders) resolve alike, so each shape is assembled once.
+    pub fn resolve_cached(&mut self, arch: &Arch, cache: &mut FormCache) -> Result<(), String> {
         if matches!(self.flow, Flow::CondJump { .. }) {
             // A branch pair until the layout splits it into `BRA`s.
             return Ok(());
@@ -235,22 +246,29 @@ impl SassInst {
         };
         let text = self.text_with(&|_| "0x0".to_string(), &placeholder);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).count();
-        match arch.assemble_line(&text, 0) {
+        let found = cache.0.entry(text).or_insert_with_key(|text| match arch.assemble_line(text, 0) {
             Ok(Some(instr)) => {
                 // Which written operand each slot holds; a `PT` nvdisasm hides holds none.
                 let hidden = arch.hidden_operands(instr.form, shown);
                 let mut written = 0..shown as u8;
                 let slots: SmallVec<[Option<u8>; 6]> =
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
-                if written.next().is_none() && slots.iter().flatten().count() == shown {
-                    let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
-                    self.resolved = Some(Box::new(Resolved { opcode, guard, shape, slots, instr }));
-                }
                 // Otherwise an assembler alias changed the operands: emission assembles the text.
+                let whole = written.next().is_none() && slots.iter().flatten().count() == shown;
+                Ok(whole.then_some((instr, slots)))
+            }
+            Ok(None) => Err("not an instruction".to_string()),
+            Err(e) => Err(e.msg),
+        });
+        match found {
+            Ok(Some((instr, slots))) => {
+                let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
+                self.resolved =
+                    Some(Box::new(Resolved { opcode, guard, shape, slots: slots.clone(), instr: instr.clone() }));
                 Ok(())
             }
-            Ok(None) => Err(format!("`{self}` is not an instruction")),
-            Err(e) => Err(format!("`{self}`: {}", e.msg)),
+            Ok(None) => Ok(()),
+            Err(why) => Err(format!("`{self}`: {why}")),
         }
     }
 

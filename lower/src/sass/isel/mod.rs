@@ -19,7 +19,7 @@ mod sm50;
 mod sm90;
 mod surface;
 
-use super::inst::{Flow, Latency, MOp, SassInst};
+use super::inst::{Flow, FormCache, Latency, MOp, SassInst};
 use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
@@ -74,6 +74,8 @@ pub(crate) struct Isel<'a> {
     /// An instruction the selector produced that no form of the target's table encodes (a
     /// selector bug, reported before allocation with the IR instruction it came from).
     pub unencodable: Option<String>,
+    /// Resolutions of the instruction shapes selected so far.
+    pub forms: FormCache,
     /// Coordinate tuples already built in a block, by their values.
     pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
     pub inst: atomc_ir::Inst,
@@ -133,7 +135,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, coord_tuples: HashMap::new() };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), coord_tuples: HashMap::new() };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -220,14 +222,14 @@ impl<'a> Isel<'a> {
     /// Appends a finished instruction once its form is resolved (see [`SassInst::resolve`]); one
     /// no form accepts is recorded for `select` to report with the IR instruction's location.
     pub(super) fn push_selected(&mut self, mut inst: SassInst) {
-        if let Err(why) = inst.resolve((self.target.arch)()) {
+        if let Err(why) = inst.resolve_cached((self.target.arch)(), &mut self.forms) {
             self.unencodable.get_or_insert(why);
         }
         self.pending_block().insts.push(inst);
     }
 
     fn push_branch(&mut self, mut inst: SassInst, targets: &[(BlockId, &[VReg])]) {
-        if let Err(why) = inst.resolve((self.target.arch)()) {
+        if let Err(why) = inst.resolve_cached((self.target.arch)(), &mut self.forms) {
             self.unencodable.get_or_insert(why);
         }
         let b = self.pending_block();

@@ -51,3 +51,29 @@ fn every_reject_filetest_fails_with_its_diagnostic() {
 }
 
 
+
+/// A kernel past a limit of the `.isa` format (here 4095 predicates: a chain of 4,200 compares)
+/// is refused like any other construct vISA cannot express, naming the limit, not reported as an
+/// internal error.
+#[test]
+fn a_kernel_past_a_visa_format_limit_is_refused() {
+    use atomc::ir::{AddrSpace, FunctionBuilder, IntCC, SpecialReg, Type};
+    let mut b = FunctionBuilder::new("many_compares", &[Type::Ptr(AddrSpace::Global)]);
+    let out = b.param(0);
+    let mut acc = b.special(SpecialReg::ThreadIdX);
+    for k in 0..4200 {
+        let c = b.iconst(Type::I32, k);
+        let less = b.icmp(IntCC::Ult, acc, c);
+        acc = b.select(less, c, acc);
+    }
+    b.store(acc, out, 0);
+    b.ret(&[]);
+    let func = b.finish();
+    match atomc::compile(&func, Target::from_name("visa:TGLLP").unwrap(), Emit::Visaasm) {
+        Err(e @ CompileError::Unsupported { .. }) => {
+            assert!(e.to_string().contains("vISA format limit") && e.to_string().contains("predicates"), "{e}")
+        }
+        Err(e) => panic!("wanted a refusal, got: {e}"),
+        Ok(_) => panic!("4,200 live predicates cannot fit the format"),
+    }
+}

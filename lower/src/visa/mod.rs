@@ -107,7 +107,19 @@ pub fn lower(func: &Function, platform: Platform, opts: &Options) -> Result<Kern
     let mut l = Lower::new(func, platform, *opts)?;
     l.run()?;
     let k = l.k;
-    validate(&k, platform).map_err(LowerError::Rules)?;
+    validate(&k, platform).map_err(|errs| {
+        // A kernel too big for the `.isa` record fields (4095 predicates, 65535 labels) is a
+        // limit of the format, not a lowering bug: refuse it like any other construct.
+        match errs.iter().find(|e| e.rule == atomc_visa::Rule::Limits) {
+            Some(e) if errs.iter().all(|e| e.rule == atomc_visa::Rule::Limits) => LowerError::Unsupported {
+                platform,
+                op: format!("function %{}", func.name),
+                reason: format!("the kernel exceeds a vISA format limit: {}", e.message),
+                loc: atomc_ir::SrcLoc::default(),
+            },
+            _ => LowerError::Rules(errs),
+        }
+    })?;
     Ok(k)
 }
 

@@ -61,7 +61,7 @@ impl Isel<'_> {
             InstData::PtrAdd { ptr, offset } => {
                 let (p, o) = (self.reg(*ptr), self.reg(*offset));
                 match (self.is_pair(*ptr), self.is_pair(*offset)) {
-                    (true, true) => self.add64(d, p, o),
+                    (true, true) => self.add64(d, *ptr, *offset),
                     (true, false) => {
                         // Sign-extend the 32-bit offset into the carry chain.
                         let lo = SassInst::alu("IADD3", [MOp::rz(), MOp::Pred { num: 1, not: false }, MOp::use_(p.lo()), MOp::use_(o), MOp::rz()]);
@@ -168,11 +168,37 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn add64(&mut self, d: VReg, a: VReg, b: VReg) {
+    fn add64(&mut self, d: VReg, a: Value, b: Value) {
+        // The second source slot of IADD3 takes a constant: a parameter goes there, read from
+        // the bank (as ptxas reads it, through ULDC) instead of through a register pair.
+        let (a, b) = if self.param_cbank(a).is_some() && self.param_cbank(b).is_none() { (b, a) } else { (a, b) };
+        let (alo, ahi) = self.wide_source(a, false);
+        let (blo, bhi) = self.wide_source(b, true);
         let c = MOp::Pred { num: 1, not: false };
-        let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()]);
-        let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+        let lo = SassInst::alu("IADD3", [MOp::rz(), c, alo, blo, MOp::rz()]);
+        let hi = SassInst::alu("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
         self.pair_op(d, lo, hi);
+    }
+
+    /// The halves of a 64-bit source: a zero-extended 32-bit value is that value and RZ (no
+    /// pair is built for it); with `cbank_ok`, a kernel parameter is its two constant-bank words
+    /// (sm_90 `IADD3`/`IADD3.X` and sm_50 `IADD.CC`/`IADD.X` take a constant there).
+    fn wide_source(&mut self, v: Value, cbank_ok: bool) -> (MOp, MOp) {
+        if let Some(off) = self.param_cbank(v).filter(|_| cbank_ok) {
+            return (MOp::CBank(off), MOp::CBank(off + 4));
+        }
+        let def = match self.func.values[v].def {
+            atomc_ir::ValueDef::Result(i) => Some(&self.func.insts[i]),
+            _ => None,
+        };
+        if let Some(InstData::Convert { op: ConvOp::Uextend, arg, .. }) = def {
+            if self.ty(*arg) == Type::I32 {
+                let x = self.reg(*arg);
+                return (MOp::use_(x), MOp::rz());
+            }
+        }
+        let r = self.reg(v);
+        (MOp::use_(r.lo()), MOp::use_(r.hi()))
     }
 
     /// Clears the bits above an 8/16-bit result (values narrower than 32
@@ -238,7 +264,7 @@ impl Isel<'_> {
         let x = MOp::use_(ra);
         let def = MOp::def(out.reg(), 1);
         if d.class() == RegClass::Pair {
-            return self.binary64(d, op, ty, ra, rb, b);
+            return self.binary64(d, op, ty, ra, rb, a, b);
         }
         let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
         let y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
@@ -325,7 +351,8 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, bv: Value) -> Result<(), IselError> {
+    #[allow(clippy::too_many_arguments)]
+    fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, av: Value, bv: Value) -> Result<(), IselError> {
         use BinaryOp::*;
         match op {
             Iadd => match self.const_value(bv).filter(|_| !self.is_sm50()) {
@@ -338,7 +365,7 @@ impl Isel<'_> {
                     let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), half(k >> 32), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
                     self.pair_op(d, lo, hi);
                 }
-                None => self.add64(d, a, b),
+                None => self.add64(d, av, bv),
             },
             Isub => {
                 let c = MOp::Pred { num: 1, not: false };

@@ -76,6 +76,8 @@ pub(crate) struct Isel<'a> {
     pub unencodable: Option<String>,
     /// Resolutions of the instruction shapes selected so far.
     pub forms: FormCache,
+    /// The constant-bank offset of each kernel parameter.
+    pub param_cbank: HashMap<Value, u32>,
     /// Coordinate tuples already built in a block, by their values.
     pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
     pub inst: atomc_ir::Inst,
@@ -135,7 +137,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), coord_tuples: HashMap::new() };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new() };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -324,6 +326,7 @@ impl<'a> Isel<'a> {
                 _ => "LDC",
             };
             self.emit(SassInst::new(op, [MOp::def(r.reg(), if size == 8 { 2 } else { 1 }), MOp::CBank(offset)], Latency::Variable));
+            self.param_cbank.insert(p, offset);
             offset += size;
         }
         if let Some(w) = &self.target.shared_window {
@@ -392,6 +395,11 @@ impl<'a> Isel<'a> {
     }
 
     /// Whether `v`'s single register is used as a 64-bit pair.
+    /// Where kernel parameter `v` lives in constant bank 0 (`None` for any other value).
+    pub fn param_cbank(&self, v: Value) -> Option<u32> {
+        self.param_cbank.get(&v).copied()
+    }
+
     pub fn is_pair(&self, v: Value) -> bool {
         class_of(self.ty(v)) == RegClass::Pair
     }

@@ -15,6 +15,8 @@ use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
 use std::fmt::{self, Write};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// Fixed predicate used for every condition: conditions are recomputed
 /// right before their use, so no predicate outlives two instructions.
@@ -128,7 +130,7 @@ pub struct SassInst {
     /// Spill bookkeeping for the checker.
     pub spill: Option<SpillInfo>,
     /// The form and modifier values chosen at selection ([`SassInst::resolve`]).
-    pub resolved: Option<Box<Resolved>>,
+    pub resolved: Option<Arc<Resolved>>,
 }
 
 /// What an instruction resolved to in its target's form table when it was selected: the form,
@@ -148,9 +150,58 @@ pub struct Resolved {
     instr: Instr,
 }
 
-/// Resolutions by instruction shape, shared by the instructions of one selection.
+/// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
+/// the shape ([`shape_hash`]) to the resolutions (or the assembler's refusal) of the shapes
+/// with that hash, told apart by [`same_resolution`].
 #[derive(Debug, Default)]
-pub struct FormCache(HashMap<String, Result<Option<(Instr, SmallVec<[Option<u8>; 6]>)>, String>>);
+pub struct FormCache(HashMap<u64, SmallVec<[(SassInst, Result<Option<Arc<Resolved>>, String>); 1]>>);
+
+/// What resolution depends on: the opcode, the guard, and each operand but for which virtual
+/// register it names (its part of a tuple does matter: `v7.1` stands for `R1`).
+fn shape_hash(inst: &SassInst) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    inst.opcode.hash(&mut h);
+    inst.guard.hash(&mut h);
+    for op in &inst.ops {
+        std::mem::discriminant(op).hash(&mut h);
+        match op {
+            MOp::Reg { reg, width, neg, .. } => (placeholder_of(reg), width, neg).hash(&mut h),
+            MOp::Mem { base, width, offset, ubase } => (placeholder_of(base), width, offset, ubase).hash(&mut h),
+            MOp::Pred { num, not } => (num, not).hash(&mut h),
+            MOp::Imm(v) => v.hash(&mut h),
+            MOp::F32(f) => f.to_bits().hash(&mut h),
+            MOp::CBank(o) => o.hash(&mut h),
+            MOp::UReg(n) | MOp::BReg(n) => n.hash(&mut h),
+            MOp::SReg(name) => name.hash(&mut h),
+            MOp::Label(_) | MOp::Tied { .. } => {}
+        }
+    }
+    h.finish()
+}
+
+/// The register a field stands for while its instruction is resolved: a virtual tuple at R0.
+fn placeholder_of(r: &Reg) -> Option<u8> {
+    match r {
+        Reg::Virt { sub, .. } => Some(*sub),
+        Reg::Hw(h) => Some(h.number()),
+        Reg::Zero => None,
+    }
+}
+
+/// Whether two instructions resolve alike (see [`shape_hash`]).
+fn same_resolution(a: &SassInst, b: &SassInst) -> bool {
+    let regs_alike = |x: &MOp, y: &MOp| match (x, y) {
+        (MOp::Reg { reg: r, .. }, MOp::Reg { reg: r2, .. }) | (MOp::Mem { base: r, .. }, MOp::Mem { base: r2, .. }) => {
+            placeholder_of(r) == placeholder_of(r2)
+        }
+        _ => true,
+    };
+    a.opcode == b.opcode
+        && a.guard == b.guard
+        && a.flow == b.flow
+        && a.ops.len() == b.ops.len()
+        && a.ops.iter().zip(&b.ops).all(|(x, y)| same_shape(x, y) && regs_alike(x, y))
+}
 
 /// Whether two operands encode alike but for their register numbers and branch targets.
 fn same_shape(a: &MOp, b: &MOp) -> bool {
@@ -237,6 +288,29 @@ impl SassInst {
             // A branch pair until the layout splits it into `BRA`s.
             return Ok(());
         }
+        let key = shape_hash(self);
+        let bucket = cache.0.entry(key).or_default();
+        let found = match bucket.iter().find(|(seen, _)| same_resolution(seen, self)) {
+            Some((_, found)) => found.clone(),
+            None => {
+                let found = self.resolve_uncached(arch);
+                let mut seen = self.clone();
+                seen.resolved = None;
+                bucket.push((seen, found.clone()));
+                found
+            }
+        };
+        match found {
+            Ok(resolved) => {
+                self.resolved = resolved;
+                Ok(())
+            }
+            Err(why) => Err(format!("`{self}`: {why}")),
+        }
+    }
+
+    /// Assembles the instruction's text with placeholder registers.
+    fn resolve_uncached(&self, arch: &Arch) -> Result<Option<Arc<Resolved>>, String> {
         // Every virtual tuple at R0 meets the forms' alignment, not-RZ and implied-register
         // (`Rb+1`) rules; the allocator's rules and the post-allocation checker own the real
         // numbers.
@@ -246,7 +320,7 @@ impl SassInst {
         };
         let text = self.text_with(&|_| "0x0".to_string(), &placeholder);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).count();
-        let found = cache.0.entry(text).or_insert_with_key(|text| match arch.assemble_line(text, 0) {
+        match arch.assemble_line(&text, 0) {
             Ok(Some(instr)) => {
                 // Which written operand each slot holds; a `PT` nvdisasm hides holds none.
                 let hidden = arch.hidden_operands(instr.form, shown);
@@ -255,20 +329,11 @@ impl SassInst {
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 // Otherwise an assembler alias changed the operands: emission assembles the text.
                 let whole = written.next().is_none() && slots.iter().flatten().count() == shown;
-                Ok(whole.then_some((instr, slots)))
+                let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
+                Ok(whole.then(|| Arc::new(Resolved { opcode, guard, shape, slots, instr })))
             }
             Ok(None) => Err("not an instruction".to_string()),
             Err(e) => Err(e.msg),
-        });
-        match found {
-            Ok(Some((instr, slots))) => {
-                let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
-                self.resolved =
-                    Some(Box::new(Resolved { opcode, guard, shape, slots: slots.clone(), instr: instr.clone() }));
-                Ok(())
-            }
-            Ok(None) => Ok(()),
-            Err(why) => Err(format!("`{self}`: {why}")),
         }
     }
 

@@ -16,6 +16,9 @@ pub mod pipeline;
 mod error;
 pub use error::{CompileError, InternalError};
 
+mod kernel;
+pub use kernel::{compile_kernel, cubin_module, CompiledKernel, ResourceUsage};
+
 pub mod emulate;
 
 #[cfg(feature = "gpu")]
@@ -165,25 +168,11 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
     match emit {
         Emit::Ir => Ok(Output::Text(ir::print::print_function(func))),
         Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
-        Emit::Asm if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass_with(func, target, opts)?;
-            Ok(Output::Text(out.kernel.listing(out.arch, false)))
-        }
-        Emit::Bin if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass_with(func, target, opts)?;
-            let bytes = out.kernel.bytes(out.arch).map_err(InternalError::Encoding)?;
-            Ok(Output::Binary(bytes))
-        }
+        Emit::Asm if pipeline::sass_plan(target).is_some() => Ok(Output::Text(compile_kernel(func, target, opts)?.listing())),
+        Emit::Bin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.words()?)),
         Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
         Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
-        Emit::Cubin if pipeline::sass_plan(target).is_some() => {
-            let out = pipeline::compile_sass_with(func, target, opts)?;
-            let alloc = &out.allocated.alloc;
-            let cubin_err = InternalError::Cubin;
-            let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
-                .map_err(cubin_err)?;
-            Ok(Output::Binary(atomc_emit::cubin::write_cubin(&desc).map_err(cubin_err)?))
-        }
+        Emit::Cubin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.cubin()?)),
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
             atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| ptx_error(e, target))
@@ -257,53 +246,14 @@ fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
     }
 }
 
-/// What a compiled SASS kernel needs from the hardware, as `ptxas -v` reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ResourceUsage {
-    /// The REGCOUNT the cubin declares (general registers, the reserved ones included).
-    pub registers: u32,
-    /// Instructions of the kernel body, the end-of-kernel padding excluded.
-    pub instructions: usize,
-    /// Static shared memory bytes per block (sm_90: beyond the reserved 1 KiB window).
-    pub shared_bytes: u32,
-    /// Per-thread stack (local memory) bytes.
-    pub stack_bytes: u32,
-    /// Block barriers the code uses.
-    pub barriers: u32,
-    /// Bytes of the parameter block in constant bank 0.
-    pub param_bytes: u32,
-}
-
 /// Compiles `func` for a SASS target and reports its resource usage.
 pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Result<ResourceUsage, CompileError> {
-    ir::verify::verify(func).map_err(CompileError::Verify)?;
-    let out = pipeline::compile_sass_with(func, target, opts)?;
-    let alloc = &out.allocated.alloc;
-    let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
-        .map_err(InternalError::Cubin)?;
-    Ok(ResourceUsage {
-        registers: desc.arch.regcount(desc.regs_used),
-        instructions: out.kernel.body_len,
-        shared_bytes: desc.shared_bytes,
-        stack_bytes: desc.local_frame_bytes,
-        barriers: desc.num_barriers,
-        param_bytes: desc.param_bytes(),
-    })
+    compile_kernel(func, target, opts)?.usage()
 }
 
 /// Compiles several kernels for a SASS target into one cubin (a module): each kernel with its
 /// own code, constant bank and attributes, as ptxas writes a module of several entries.
 pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Options) -> Result<Vec<u8>, CompileError> {
-    let cubin_err = InternalError::Cubin;
-    let mut kernels = Vec::with_capacity(funcs.len());
-    for func in funcs {
-        ir::verify::verify(func).map_err(CompileError::Verify)?;
-        let out = pipeline::compile_sass_with(func, target, opts)?;
-        let alloc = &out.allocated.alloc;
-        kernels.push(
-            atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes())
-                .map_err(cubin_err)?,
-        );
-    }
-    Ok(atomc_emit::cubin::write_module(&kernels).map_err(cubin_err)?)
+    let kernels = funcs.iter().map(|f| compile_kernel(f, target, opts)).collect::<Result<Vec<_>, _>>()?;
+    cubin_module(&kernels.iter().collect::<Vec<_>>())
 }

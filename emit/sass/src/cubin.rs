@@ -209,7 +209,7 @@ impl CubinKernel {
 }
 
 /// Why a cubin cannot be written.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum CubinError {
     /// The kernel name is empty or contains a NUL byte.
     #[error("kernel name {0:?} cannot be an ELF symbol")]

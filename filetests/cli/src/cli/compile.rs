@@ -7,7 +7,8 @@
 
 use super::{input, write_output, Failure, UserError};
 use atomc::ir::Function;
-use atomc::{CompileError, Emit, Output, Target};
+use atomc::{CompileError, CompiledKernel, Emit, Output, Target};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `atomc compile`.
@@ -85,6 +86,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         return Err(UserError(format!("{}: no functions to compile", input.name)).into());
     }
     let stem = args.output.as_deref().filter(|p| p.as_os_str() != "-");
+    // Each SASS kernel is compiled once for every output kind asked for and for `-v`.
+    let mut kernels = Kernels::default();
     if emits.len() > 1 && stem.is_none() {
         return Err(Failure::Usage("several --emit kinds write one file each: name their stem with -o STEM".into()));
     }
@@ -100,14 +103,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 )));
             };
             for f in &funcs {
-                let out = compile_one(&input, f, target, emit, &opts)?;
+                let out = compile_one(&input, f, target, emit, &opts, &mut kernels)?;
                 let path = PathBuf::from(format!("{}.{}.{}", stem.display(), f.name, extension(emit)));
                 write_output(Some(&path), &bytes(out))?;
                 eprintln!("atomc: wrote {}", path.display());
             }
             continue;
         }
-        let out = compile_all(&input, &funcs, target, emit, &opts)?;
+        let out = compile_all(&input, &funcs, target, emit, &opts, &mut kernels)?;
         let path = if one_kind { args.output.clone() } else { stem.map(|s| with_extension(s, emit)) };
         if let Output::Binary(_) = out {
             use std::io::IsTerminal;
@@ -121,7 +124,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         write_output(path.as_ref(), &bytes(out))?;
     }
     if args.resource_usage {
-        report_usage(&input, &funcs, target, &opts)?;
+        report_usage(&input, &funcs, target, &opts, &mut kernels)?;
     }
     Ok(())
 }
@@ -145,25 +148,28 @@ fn compile_all(
     target: Target,
     emit: Emit,
     opts: &atomc::Options,
+    kernels: &mut Kernels,
 ) -> Result<Output, Failure> {
     if emit == Emit::Ptx || (emit == Emit::Cubin && funcs.len() > 1 && matches!(target, Target::Sm50 | Target::Sm90)) {
-        let owned: Vec<Function> = funcs.iter().map(|f| (*f).clone()).collect();
-        let module = if emit == Emit::Ptx {
-            atomc::compile_ptx_module(&owned, target).map(Output::Text)
-        } else {
-            atomc::compile_cubin_module(&owned, target, opts).map(Output::Binary)
-        };
-        return module.map_err(|e| failure(input, None, e));
+        if emit == Emit::Ptx {
+            let owned: Vec<Function> = funcs.iter().map(|f| (*f).clone()).collect();
+            return atomc::compile_ptx_module(&owned, target).map(Output::Text).map_err(|e| failure(input, None, e));
+        }
+        for f in funcs {
+            kernels.get(input, f, target, opts)?;
+        }
+        let compiled: Vec<&CompiledKernel> = funcs.iter().map(|f| &kernels.0[&(*f as *const Function)]).collect();
+        return atomc::cubin_module(&compiled).map(Output::Binary).map_err(|e| failure(input, None, e));
     }
     if funcs.len() == 1 && emit != Emit::Asm {
-        return compile_one(input, funcs[0], target, emit, opts);
+        return compile_one(input, funcs[0], target, emit, opts, kernels);
     }
     let mut text = String::new();
     for f in funcs {
         if emit == Emit::Asm {
             text.push_str(&format!(".text.{}:\n", f.name));
         }
-        match compile_one(input, f, target, emit, opts)? {
+        match compile_one(input, f, target, emit, opts, kernels)? {
             Output::Text(t) => text.push_str(&t),
             Output::Binary(_) => {
                 return Err(Failure::Internal(format!("--emit {} gave binary output", extension(emit))))
@@ -179,8 +185,38 @@ fn compile_one(
     target: Target,
     emit: Emit,
     opts: &atomc::Options,
+    kernels: &mut Kernels,
 ) -> Result<Output, Failure> {
-    atomc::compile_with(f, target, emit, opts).map_err(|e| failure(input, Some(f), e))
+    let sass = matches!(target, Target::Sm50 | Target::Sm90);
+    let out = match emit {
+        Emit::Asm if sass => Ok(Output::Text(kernels.get(input, f, target, opts)?.listing())),
+        Emit::Bin if sass => kernels.get(input, f, target, opts)?.words().map(Output::Binary),
+        Emit::Cubin if sass => kernels.get(input, f, target, opts)?.cubin().map(Output::Binary),
+        _ => atomc::compile_with(f, target, emit, opts),
+    };
+    out.map_err(|e| failure(input, Some(f), e))
+}
+
+/// The kernels compiled so far, by the address of their function in the input (names need
+/// not be unique across a file).
+#[derive(Default)]
+struct Kernels(HashMap<*const Function, CompiledKernel>);
+
+impl Kernels {
+    fn get(
+        &mut self,
+        input: &input::Input,
+        f: &Function,
+        target: Target,
+        opts: &atomc::Options,
+    ) -> Result<&CompiledKernel, Failure> {
+        let key = f as *const Function;
+        if !self.0.contains_key(&key) {
+            let k = atomc::compile_kernel(f, target, opts).map_err(|e| failure(input, Some(f), e))?;
+            self.0.insert(key, k);
+        }
+        Ok(&self.0[&key])
+    }
 }
 
 /// A compile error as a failure of its kind: the IR (1), the command line (2) or atomc (3).
@@ -203,12 +239,18 @@ fn failure(input: &input::Input, f: Option<&Function>, e: CompileError) -> Failu
 }
 
 /// `-v`: one line per SASS kernel on stderr, in the spirit of `ptxas -v`.
-fn report_usage(input: &input::Input, funcs: &[&Function], target: Target, opts: &atomc::Options) -> Result<(), Failure> {
+fn report_usage(
+    input: &input::Input,
+    funcs: &[&Function],
+    target: Target,
+    opts: &atomc::Options,
+    kernels: &mut Kernels,
+) -> Result<(), Failure> {
     if !matches!(target, Target::Sm50 | Target::Sm90) {
         return Err(Failure::Usage("--resource-usage reports SASS kernels (--target sm_50 or sm_90)".into()));
     }
     for f in funcs {
-        let u = atomc::resource_usage(f, target, opts).map_err(|e| failure(input, Some(f), e))?;
+        let u = kernels.get(input, f, target, opts)?.usage().map_err(|e| failure(input, Some(f), e))?;
         eprintln!(
             "atomc info: %{} for {target}: {} registers, {} instructions, {} bytes shared, {} bytes stack, {} barriers, {} bytes cmem[0] parameters",
             f.name, u.registers, u.instructions, u.shared_bytes, u.stack_bytes, u.barriers, u.param_bytes

@@ -51,7 +51,14 @@ pub fn compile_kernel(func: &ir::Function, target: Target, opts: &Options) -> Re
     ir::verify::verify(func).map_err(CompileError::Verify)?;
     let out = pipeline::compile_sass_with(func, target, opts)?;
     let alloc = &out.allocated.alloc;
-    let desc = atomc_emit::describe::describe(func, &out.kernel, out.arch, alloc.num_regs, alloc.spill_bytes());
+    let desc = atomc_emit::describe::describe(
+        func,
+        &out.kernel,
+        out.arch,
+        alloc.num_regs,
+        alloc.spill_bytes(),
+        opts.max_registers,
+    );
     Ok(CompiledKernel { out, desc })
 }
 

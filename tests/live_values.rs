@@ -210,3 +210,28 @@ fn the_600_value_kernel_runs_on_the_emulator() {
 }
 
 
+
+/// The register cap travels in the cubin as ptxas writes it: MAXREG_COUNT is the cap under
+/// `--maxrregcount 32` / `--max-registers 32`, and 0xff without one (ptxas 13.5 and 11.8).
+#[test]
+fn the_register_cap_is_written_as_ptxas_writes_it() {
+    use atomc_emit::cubin::{inspect::inspect, nvinfo::attr};
+    let func = parse(&kernel(40, false));
+    for target in [Target::Sm90, Target::Sm50] {
+        let Some(_) = oracle::require(sm(target).ptxas_tool()) else { return };
+        let Ok(Output::Text(ptx)) = atomc::compile(&func, target, Emit::Ptx) else { panic!("PTX") };
+        for cap in [None, Some(32)] {
+            let flag = cap.map(|n| format!("--maxrregcount={n}"));
+            let extra: Vec<&str> = flag.iter().map(String::as_str).collect();
+            let theirs = oracle::ptxas_with(sm(target).ptxas_tool(), sm(target).ptx_arch(), &ptx, &extra).unwrap();
+            let ours = cubin(&func, target, cap);
+            let maxreg = |bytes: &[u8]| {
+                let s = inspect(bytes).unwrap();
+                let r = s.record(&format!(".nv.info.{}", func.name), attr::MAXREG_COUNT).expect("MAXREG_COUNT").clone();
+                r.value
+            };
+            assert_eq!(maxreg(&ours), maxreg(&theirs), "{target} cap {cap:?}");
+            assert_eq!(maxreg(&ours)[0], cap.unwrap_or(0xff) as u8);
+        }
+    }
+}

@@ -53,13 +53,15 @@ pub fn instr_offset(arch: CubinArch, i: usize) -> u32 {
 /// Describes a compiled kernel for [`super::write_cubin`].
 ///
 /// `regs_used` is the allocator's register count (R0..R(n-1)),
-/// `local_frame_bytes` the bytes of its spill slots.
+/// `local_frame_bytes` the bytes of its spill slots, `max_registers` the cap it was compiled
+/// under.
 pub fn describe(
     func: &Function,
     kernel: &SassKernel,
     arch: &Arch,
     regs_used: u32,
     local_frame_bytes: u32,
+    max_registers: Option<u32>,
 ) -> Result<CubinKernel, CubinError> {
     let carch = cubin_arch(arch)?;
     let code = kernel
@@ -95,6 +97,7 @@ pub fn describe(
         uses_shared,
         local_frame_bytes,
         max_threads: None,
+        max_registers,
         num_barriers,
         extra_records: Vec::new(),
     })

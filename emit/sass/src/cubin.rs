@@ -192,6 +192,9 @@ pub struct CubinKernel {
     pub local_frame_bytes: u32,
     /// `.maxntid`, when the kernel declares one.
     pub max_threads: Option<[u32; 3]>,
+    /// The register cap the kernel was compiled under (ptxas's `--maxrregcount`), written as
+    /// MAXREG_COUNT: ptxas 13.5 writes 0xff without a cap and 0x20 under `--maxrregcount 32`.
+    pub max_registers: Option<u32>,
     /// Named barriers the code uses (`BAR.SYNC 0` alone counts 1).
     pub num_barriers: u32,
     /// Further `.nv.info.<k>` records, written as given right after

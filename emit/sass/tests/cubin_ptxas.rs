@@ -196,6 +196,7 @@ fn written_attributes_read_back() {
         uses_shared: true,
         local_frame_bytes: 16,
         max_threads: Some([256, 1, 1]),
+        max_registers: Some(32),
         num_barriers: 1,
         extra_records: vec![],
     };
@@ -238,6 +239,7 @@ fn invalid_descriptions_are_errors() {
         uses_shared: false,
         local_frame_bytes: 0,
         max_threads: None,
+        max_registers: None,
         num_barriers: 0,
         extra_records: vec![],
     };

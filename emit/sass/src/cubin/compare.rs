@@ -136,6 +136,11 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         uses_shared: shared_section.is_some(),
         local_frame_bytes: frame,
         max_threads: (mt.len() == 3).then(|| [mt[0], mt[1], mt[2]]),
+        max_registers: s
+            .record(&kinfo, attr::MAXREG_COUNT)
+            .and_then(|r| Some(u16::from_le_bytes(r.value.get(..2)?.try_into().ok()?)))
+            .filter(|&n| n != 0xff)
+            .map(u32::from),
         // Classic cubins keep the count in the text flags, ptxas 13 in NUM_BARRIERS (one byte).
         num_barriers: s
             .record(&kinfo, attr::NUM_BARRIERS)

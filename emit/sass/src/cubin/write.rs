@@ -41,7 +41,7 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
         }
     }
     out.extend(kparams);
-    out.push(Record::hval(attr::MAXREG_COUNT, 0xff));
+    out.push(Record::hval(attr::MAXREG_COUNT, k.max_registers.map_or(0xff, |n| n.min(0xff) as u16)));
     // sm_90: ptxas 13.5 declares the barrier count in NUM_BARRIERS (its text flags no longer
     // carry it); the flags keep it too, as ptxas 11.8 wrote them, so either reader finds it.
     if k.arch == CubinArch::Sm90 && k.num_barriers > 0 {

@@ -398,6 +398,7 @@ mod nvidia;
 
 pub use genx::{genx_ir, GenxInput, GenxOutput};
 pub use nvidia::{
+    listing_lines,
     cuobjdump, cuobjdump_sass, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain, ptxas, ptxas_sass,
     ptxas_with, DisasmLine,
 };

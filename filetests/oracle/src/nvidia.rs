@@ -103,30 +103,31 @@ pub struct DisasmLine {
 /// [`cuobjdump_sass`], in order. Lines without an `/*offset*/` prefix (headers, labels, the
 /// second hex line of an sm_90 instruction, sm_50 control words) are skipped.
 pub fn disasm_instructions(listing: &str) -> Vec<DisasmLine> {
-    let mut lines = Vec::new();
+    listing_lines(listing)
+        .into_iter()
+        .map(|(offset, text)| DisasmLine { offset, text: text.trim_end_matches(';').trim_end().to_string() })
+        .collect()
+}
+
+/// Every instruction line of an nvdisasm or cuobjdump listing as (offset, text), the text as
+/// printed with `;` (and the blank nvdisasm sometimes leaves before it) kept, the `/* 0x.. */`
+/// encoding comment and sm_50's dual-issue braces `{` `}` removed.
+pub fn listing_lines(listing: &str) -> Vec<(u32, String)> {
+    let mut out = Vec::new();
     for line in listing.lines() {
-        let rest = line.trim_start();
-        let Some(rest) = rest.strip_prefix("/*") else {
-            continue;
-        };
+        let Some(rest) = line.trim_start().strip_prefix("/*") else { continue };
         let Some(end) = rest.find("*/") else { continue };
-        let Ok(offset) = u32::from_str_radix(rest[..end].trim(), 16) else {
-            continue;
-        };
+        let Ok(offset) = u32::from_str_radix(rest[..end].trim(), 16) else { continue };
         let mut text = &rest[end + 2..];
         if let Some(comment) = text.find("/*") {
             text = &text[..comment];
         }
-        let text = text.trim().trim_end_matches(';').trim_end();
-        if text.is_empty() {
-            continue;
+        let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
+        if !text.is_empty() {
+            out.push((offset, text.to_string()));
         }
-        lines.push(DisasmLine {
-            offset,
-            text: text.to_string(),
-        });
     }
-    lines
+    out
 }
 
 #[cfg(test)]

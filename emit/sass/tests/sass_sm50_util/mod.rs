@@ -7,22 +7,7 @@ use atomc_sass::{Arch, Instr};
 /// Every instruction line of an nvdisasm sm_50 listing as (offset, text): the `/* 0x.. */`
 /// encoding comment and the dual-issue braces `{` `}` removed, `;` kept as printed.
 pub fn lines(listing: &str) -> Vec<(u32, String)> {
-    let mut out = Vec::new();
-    for line in listing.lines() {
-        let rest = line.trim_start();
-        let Some(rest) = rest.strip_prefix("/*") else { continue };
-        let Some(end) = rest.find("*/") else { continue };
-        let Ok(off) = u32::from_str_radix(rest[..end].trim(), 16) else { continue };
-        let mut text = &rest[end + 2..];
-        if let Some(c) = text.find("/*") {
-            text = &text[..c];
-        }
-        let text = text.trim().trim_start_matches('{').trim_end_matches('}').trim();
-        if !text.is_empty() {
-            out.push((off, text.to_string()));
-        }
-    }
-    out
+    oracle::listing_lines(listing)
 }
 
 /// nvdisasm prints `INSTR ;` or, inside a dual-issue pair, without the `;`: compare without it.

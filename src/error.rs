@@ -8,7 +8,7 @@ use crate::{ir, Target};
 #[derive(Debug, thiserror::Error)]
 pub enum CompileError {
     /// The input IR is not valid.
-    #[error("invalid IR: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
+    #[error("invalid IR: {}", messages(.0))]
     Verify(Vec<ir::diagnostic::Diagnostic>),
     /// The target cannot express an instruction.
     #[error("{target} cannot express `{op}`: {reason}")]
@@ -41,7 +41,7 @@ pub enum CompileError {
 #[derive(Debug, thiserror::Error)]
 pub enum InternalError {
     /// The legalizer produced IR the verifier rejects.
-    #[error("legalized IR does not verify: {}", .0.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; "))]
+    #[error("legalized IR does not verify: {}", messages(.0))]
     LegalizedIr(Vec<ir::diagnostic::Diagnostic>),
     /// The selector produced an instruction no form of the target's table encodes.
     #[error("{}:{}: `{op}` on {target}: {reason}", .loc.line, .loc.col)]
@@ -73,4 +73,9 @@ pub enum InternalError {
     /// The vISA lowering broke one of vISA's operand rules.
     #[error("vISA: {0}")]
     Visa(atomc_lower::visa::LowerError),
+}
+
+/// The messages of a verifier's diagnostics, on one line.
+fn messages(diags: &[ir::diagnostic::Diagnostic]) -> String {
+    diags.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("; ")
 }

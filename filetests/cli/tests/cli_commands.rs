@@ -1,52 +1,15 @@
 //! The `atomc` binary on single commands whose library side is tested elsewhere: a cubin written
 //! to a file, the register cap, Cranelift IR input, and vISA diagnostics and outputs.
 
+mod common;
+
 use atomc_emit::cubin::inspect::inspect;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// The repository root (this package lives in `filetests/cli`).
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Runs `atomc ARGS`: exit code, stdout, stderr.
-fn atomc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// A scratch directory for one test, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("atomc-cli-{test}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{atomc, repo, scratch};
 
 #[test]
 fn compile_writes_a_cubin() {
-    let dir = Scratch::new("cubin");
-    let out = dir.path("bump.cubin");
-    let src = root().join("filetests/filetests/compile/sm90/atomic-add-i32.atom");
-    let src = src.display().to_string();
+    let out = scratch("cubin").join("bump.cubin").display().to_string();
+    let src = repo("filetests/filetests/compile/sm90/atomic-add-i32.atom");
     let (rc, _, err) =
         atomc(&["compile", "--target", "sm_90", "--emit", "cubin", "--function", "bump", "-o", &out, &src]);
     assert_eq!(rc, 0, "{err}");
@@ -62,7 +25,7 @@ fn compile_writes_a_cubin() {
 /// its frame and spills; out-of-range caps are usage errors (exit 2).
 #[test]
 fn max_registers_on_the_command_line() {
-    let file = root().join("filetests/cli/tests/data/live40.atom").display().to_string();
+    let file = repo("filetests/cli/tests/data/live40.atom");
     for (target, setup) in [("sm_90", "LDC R1, c[0x0][0x28] ;"), ("sm_50", "MOV R1, c[0x0][0x20] ;")] {
         let (rc, out, err) = atomc(&["compile", &file, "--target", target, "--emit", "asm"]);
         assert_eq!(rc, 0, "{err}");
@@ -84,12 +47,12 @@ fn max_registers_on_the_command_line() {
 #[cfg(feature = "clif")]
 #[test]
 fn compile_reads_clif_files() {
-    let dir = Scratch::new("clif");
-    let good = dir.path("kernel.clif");
+    let dir = scratch("clif");
+    let good = dir.join("kernel.clif").display().to_string();
     let kernel = "function %rmw_add_i32(i64, i32) {\nblock0(v0: i64, v1: i32):\n    \
                   v2 = atomic_rmw.i32 add v0, v1\n    store.i32 v2, v0+8\n    return\n}\n";
     std::fs::write(&good, format!("test run\ntarget x86_64\n\n{kernel}")).expect("write");
-    let bad = dir.path("bad.clif");
+    let bad = dir.join("bad.clif").display().to_string();
     std::fs::write(&bad, "function %f(i128) {\nblock0(v0: i128):\n    return\n}\n").expect("write");
     let (rc, out, err) = atomc(&["compile", &good, "--target", "sm_90", "--emit", "asm"]);
     assert_eq!(rc, 0, "{err}");
@@ -101,7 +64,7 @@ fn compile_reads_clif_files() {
 
 #[test]
 fn a_visa_refusal_is_printed_with_exit_1() {
-    let file = root().join("filetests/filetests/compile/visa/reject/no-fp64.atom").display().to_string();
+    let file = repo("filetests/filetests/compile/visa/reject/no-fp64.atom");
     let args = ["compile", &file, "--target", "visa", "--platform", "TGLLP", "--emit", "visaasm", "--function", "fadd64"];
     let (rc, _, err) = atomc(&args);
     assert_eq!(rc, 1);
@@ -113,26 +76,25 @@ fn a_visa_refusal_is_printed_with_exit_1() {
 
 #[test]
 fn compile_writes_visaasm_and_isa() {
-    let file = root().join("filetests/filetests/compile/visa/rmw-ops.atom").display().to_string();
-    let dir = Scratch::new("visa");
+    let file = repo("filetests/filetests/compile/visa/rmw-ops.atom");
+    let dir = scratch("visa");
     for (emit, name) in [("visaasm", "k.visaasm"), ("isa", "k.isa")] {
-        let out = dir.path(name);
+        let out = dir.join(name).display().to_string();
         let args =
             ["compile", &file, "--target", "visa", "--platform", "DG2", "--emit", emit, "--function", "add", "-o", &out];
         let (rc, _, err) = atomc(&args);
         assert_eq!(rc, 0, "{err}");
     }
-    let text = std::fs::read_to_string(dir.path("k.visaasm")).unwrap();
+    let text = std::fs::read_to_string(dir.join("k.visaasm")).unwrap();
     assert!(text.contains("svm_atomic.add (M1, 8)"), "{text}");
-    let isa = std::fs::read(dir.path("k.isa")).unwrap();
+    let isa = std::fs::read(dir.join("k.isa")).unwrap();
     assert_eq!(&isa[..6], b"CISA\x04\x01");
 }
 
 /// A kernel name PTX cannot spell is the input's problem (exit 1), not an internal error (3).
 #[test]
 fn a_name_that_is_no_ptx_identifier_is_refused_as_input() {
-    let dir = Scratch::new("ptx-name");
-    let file = dir.path("name.atom");
+    let file = scratch("ptx-name").join("name.atom").display().to_string();
     std::fs::write(&file, "function %9lives(ptr.global) {\nblock0(v0: ptr.global):\n    return\n}\n").unwrap();
     let (rc, _, err) = atomc(&["compile", &file, "--target", "sm_90", "--emit", "ptx"]);
     assert_eq!(rc, 1, "{err}");

@@ -4,40 +4,16 @@
 //! accepts, listings headed by each kernel, one vISA file per kernel GenX_IR accepts),
 //! `disasm` of cubins and stdin, `run` printing values and memory, `-v`, and `--version`.
 
+mod common;
+
 use atomc_oracle::{self as oracle, GenxInput, Sm, Tool};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use common::{atomc, atomc_with, repo, scratch};
+use std::path::Path;
+use std::process::Command;
 
-fn atomc_with(args: &[&str], stdin: Option<&[u8]>) -> (i32, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_atomc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run atomc");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.unwrap_or_default()).expect("write stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("atomc ends");
-    (out.status.code().unwrap_or(-1), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
-}
 
-fn atomc(args: &[&str]) -> (i32, String, String) {
-    let (rc, out, err) = atomc_with(args, None);
-    (rc, String::from_utf8_lossy(&out).into_owned(), err)
-}
 
-fn repo(p: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(p).display().to_string()
-}
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("atomc-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
 
 const MODULE: &str = "examples/module.atom";
 

@@ -1,19 +1,10 @@
 //! `atomc run FILE --target sm_90|sm_50`: the run lines on the SASS emulator with atomc's
 //! cubin; exit 0 when every line holds, 1 when one fails.
 
-use std::process::Command;
+mod common;
 
-fn atomc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_atomc"))
-        .args(args)
-        .output()
-        .expect("run atomc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::atomc;
+
 
 const KERNEL: &str = "function %count(ptr.global) {
 block0(v0: ptr.global):

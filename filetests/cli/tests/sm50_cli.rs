@@ -2,20 +2,13 @@
 //! `disasm` round trips (control words included), and the assembler's refusal of the seeds'
 //! sparse-predicate forms (exit code 1 with the reason).
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn atomc(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_atomc")).args(args).output().expect("run atomc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{atomc, repo};
+
 
 fn file(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("filetests/filetests/compile/sm50").join(name).display().to_string()
+    repo(&format!("filetests/filetests/compile/sm50/{name}"))
 }
 
 #[test]

@@ -314,10 +314,7 @@ impl SassInst {
         // Every virtual tuple at R0 meets the forms' alignment, not-RZ and implied-register
         // (`Rb+1`) rules; the allocator's rules and the post-allocation checker own the real
         // numbers.
-        let placeholder = |r: &Reg| match r {
-            Reg::Virt { sub, .. } => format!("R{sub}"),
-            other => reg_name(other),
-        };
+        let placeholder = |r: &Reg| placeholder_of(r).map_or_else(|| "RZ".to_string(), |n| format!("R{n}"));
         let text = self.text_with(&|_| "0x0".to_string(), &placeholder);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).count();
         match arch.assemble_line(&text, 0) {

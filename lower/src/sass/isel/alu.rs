@@ -187,15 +187,9 @@ impl Isel<'_> {
         if let Some(off) = self.param_cbank(v).filter(|_| cbank_ok) {
             return (MOp::CBank(off), MOp::CBank(off + 4));
         }
-        let def = match self.func.values[v].def {
-            atomc_ir::ValueDef::Result(i) => Some(&self.func.insts[i]),
-            _ => None,
-        };
-        if let Some(InstData::Convert { op: ConvOp::Uextend, arg, .. }) = def {
-            if self.ty(*arg) == Type::I32 {
-                let x = self.reg(*arg);
-                return (MOp::use_(x), MOp::rz());
-            }
+        if let Some((x, false)) = self.extended_i32(v) {
+            let x = self.reg(x);
+            return (MOp::use_(x), MOp::rz());
         }
         let r = self.reg(v);
         (MOp::use_(r.lo()), MOp::use_(r.hi()))
@@ -496,6 +490,16 @@ impl Isel<'_> {
         }
     }
 
+    /// `v` as a 32-bit value `x` extended to 64 bits: `(x, signed)`.
+    fn extended_i32(&self, v: Value) -> Option<(Value, bool)> {
+        let atomc_ir::ValueDef::Result(i) = self.func.values[v].def else { return None };
+        match self.func.insts[i] {
+            InstData::Convert { op: ConvOp::Uextend, arg, .. } if self.ty(arg) == Type::I32 => Some((arg, false)),
+            InstData::Convert { op: ConvOp::Sextend, arg, .. } if self.ty(arg) == Type::I32 => Some((arg, true)),
+            _ => None,
+        }
+    }
+
     /// `offset` as `x * scale` with `x` a 32-bit value extended to 64 bits:
     /// `(x, scale, signed)`, for folding `ptr_add p, offset` into one `IMAD.WIDE`.
     fn wide_index(&self, offset: Value) -> Option<(Value, u32, bool)> {
@@ -503,22 +507,17 @@ impl Isel<'_> {
             atomc_ir::ValueDef::Result(i) => Some(&self.func.insts[i]),
             _ => None,
         };
-        let ext = |v: Value| match def(v) {
-            Some(InstData::Convert { op: ConvOp::Uextend, arg, .. }) if self.ty(*arg) == Type::I32 => Some((*arg, false)),
-            Some(InstData::Convert { op: ConvOp::Sextend, arg, .. }) if self.ty(*arg) == Type::I32 => Some((*arg, true)),
-            _ => None,
-        };
-        if let Some((x, signed)) = ext(offset) {
+        if let Some((x, signed)) = self.extended_i32(offset) {
             return Some((x, 1, signed));
         }
         match def(offset) {
             Some(InstData::Binary { op: BinaryOp::Imul, args }) => {
-                let (x, signed) = ext(args[0])?;
+                let (x, signed) = self.extended_i32(args[0])?;
                 let c = self.const_value(args[1])?;
                 u32::try_from(c).ok().map(|c| (x, c, signed))
             }
             Some(InstData::Binary { op: BinaryOp::Ishl, args }) => {
-                let (x, signed) = ext(args[0])?;
+                let (x, signed) = self.extended_i32(args[0])?;
                 let k = self.const_value(args[1])?;
                 (k < 32).then(|| (x, 1u32 << k, signed))
             }

@@ -30,26 +30,33 @@ use std::time::Duration;
 use atomc::gpu::{self, Driver, KernelArg};
 use atomc::emulate::{self, Param, Schedule};
 use atomc::ir::Function;
-use atomc::{Emit, Output, Target};
+use atomc::{Emit, Options, Output, Target};
 use atomc_oracle::{self as oracle, Sm, Tool};
 use common::cases::{collect_cases, Case};
 
-/// How long one launch may take before the test gives up on the whole run: a kernel that spins
-/// forever (a lock that is never released, a miscompiled loop) would otherwise hang the suite.
-const LAUNCH_LIMIT: Duration = Duration::from_secs(60);
+/// How long one launch may take before the test gives up on the whole run (`ATOMC_GPU_LAUNCH_LIMIT`
+/// seconds, default 60): a kernel that spins forever (a lock that is never released, a
+/// miscompiled loop) would otherwise hang the suite.
+fn launch_limit() -> Duration {
+    let secs = std::env::var("ATOMC_GPU_LAUNCH_LIMIT").ok().and_then(|s| s.parse().ok()).unwrap_or(60);
+    Duration::from_secs(secs)
+}
 
-/// Starts a thread that ends the process when a launch named on the channel is not followed by
-/// `None` (done) within [`LAUNCH_LIMIT`].
-fn watchdog() -> mpsc::Sender<Option<String>> {
-    let (tx, rx) = mpsc::channel::<Option<String>>();
+/// Starts a thread that ends the process when a launch named on the channel (its label and
+/// whose cubin) is not followed by `None` (done) within [`launch_limit`]. The last line it
+/// prints, `gpu: hung: LABEL`, names the launch for `ATOMC_GPU_SKIP`.
+fn watchdog() -> mpsc::Sender<Option<(String, &'static str)>> {
+    let (tx, rx) = mpsc::channel::<Option<(String, &'static str)>>();
+    let limit = launch_limit();
     std::thread::spawn(move || {
-        let mut current: Option<String> = None;
+        let mut current: Option<(String, &'static str)> = None;
         loop {
-            match rx.recv_timeout(LAUNCH_LIMIT) {
+            match rx.recv_timeout(limit) {
                 Ok(msg) => current = msg,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    if let Some(what) = &current {
-                        eprintln!("gpu: {what} did not finish within {LAUNCH_LIMIT:?}; giving up");
+                    if let Some((label, who)) = &current {
+                        eprintln!("gpu: {label}: {who}'s cubin did not finish within {limit:?}; giving up");
+                        eprintln!("gpu: hung: {label}");
                         std::process::exit(1);
                     }
                 }
@@ -79,19 +86,36 @@ fn gpu_args(case: &Case) -> Result<Vec<KernelArg>, String> {
         .collect())
 }
 
-/// Both compiler outputs for sm_90: atomc's cubin and atomc's PTX.
-fn compile_both(func: &Function) -> Result<(Vec<u8>, String), String> {
-    let cubin = match atomc::compile(func, Target::Sm90, Emit::Cubin) {
-        Ok(Output::Binary(b)) => b,
-        Ok(_) => return Err("cubin: not binary output".into()),
-        Err(e) => return Err(format!("cubin: {e}")),
-    };
+/// atomc's sm_90 cubin of `func` under a register cap (`None`: the whole file).
+fn capped_cubin(func: &Function, max_registers: Option<u32>) -> Result<Vec<u8>, String> {
+    match atomc::compile_with(func, Target::Sm90, Emit::Cubin, &Options { max_registers }) {
+        Ok(Output::Binary(b)) => Ok(b),
+        Ok(_) => Err("cubin: not binary output".into()),
+        Err(e) => Err(format!("cubin: {e}")),
+    }
+}
+
+/// Both compiler outputs for sm_90: atomc's cubin (under the case's register cap) and atomc's PTX.
+fn compile_both(func: &Function, max_registers: Option<u32>) -> Result<(Vec<u8>, String), String> {
+    let cubin = capped_cubin(func, max_registers)?;
     let ptx = match atomc::compile(func, Target::Sm90, Emit::Ptx) {
         Ok(Output::Text(t)) => t,
         Ok(_) => return Err("ptx: not text output".into()),
         Err(e) => return Err(format!("ptx: {e}")),
     };
     Ok((cubin, ptx))
+}
+
+/// The register cap of the second atomc cubin each case runs with: the bench kernels and the
+/// filetests must still compile and run when 32 registers are all a thread may use.
+const TIGHT_CAP: u32 = 32;
+
+/// Labels named in `ATOMC_GPU_SKIP` (comma-separated): launches left out of a hardware run, for
+/// a rerun after one hung (the watchdog ends the process and names it).
+fn skipped_labels() -> Vec<String> {
+    std::env::var("ATOMC_GPU_SKIP")
+        .map(|s| s.split(',').map(|l| l.trim().to_string()).filter(|l| !l.is_empty()).collect())
+        .unwrap_or_default()
 }
 
 /// How one GPU result relates to the interpreter's.
@@ -109,7 +133,7 @@ fn gpu_cases_prepare() {
     let mut compiled = 0;
     let mut bad = Vec::new();
     for case in &cases {
-        match compile_both(&case.func) {
+        match compile_both(&case.func, case.max_registers) {
             Ok(_) => compiled += 1,
             Err(e) => eprintln!("gpu cases: {} is not compiled for sm_90: {e}", case.label),
         }
@@ -161,12 +185,14 @@ fn gpu_run() {
         problems.is_empty(),
         "cannot read the kernels: {problems:#?}"
     );
+    let skip = skipped_labels();
     let (mut run, mut agree, mut bytewise) = (0, 0, 0);
+    let (mut capped_run, mut capped_ok) = (0, 0);
     let mut mismatches = Vec::new();
     let mut not_compiled = 0;
     let dog = watchdog();
-    for case in &cases {
-        let Ok((atomc_cubin, ptx)) = compile_both(&case.func) else {
+    for case in cases.iter().filter(|c| !skip.contains(&c.label)) {
+        let Ok((atomc_cubin, ptx)) = compile_both(&case.func, case.max_registers) else {
             not_compiled += 1;
             continue;
         };
@@ -195,23 +221,42 @@ fn gpu_run() {
         let (grid, block) = sizes(case);
         let name = case.func.name.as_str();
         let shared = case.spec.shared_bytes();
+        // A second atomc cubin under a tight register cap, where that changes the code.
+        let capped = match case.max_registers {
+            None => match capped_cubin(&case.func, Some(TIGHT_CAP)) {
+                Ok(c) if c != atomc_cubin => Some(c),
+                Ok(_) => None,
+                Err(e) => {
+                    mismatches.push(format!("{}: under --max-registers {TIGHT_CAP}: {e}", case.label));
+                    None
+                }
+            },
+            Some(_) => None,
+        };
         run += 1;
         let mut ok = true;
         let mut exact = true;
         let mut results = Vec::new();
-        for (who, cubin) in [("atomc", &atomc_cubin), ("ptxas", &ptxas_cubin)] {
-            let _ = dog.send(Some(format!("{}: {who}'s cubin", case.label)));
+        let mut cubins = vec![("atomc", &atomc_cubin), ("ptxas", &ptxas_cubin)];
+        if let Some(c) = &capped {
+            cubins.push(("atomc --max-registers 32", c));
+            capped_run += 1;
+        }
+        for (who, cubin) in cubins {
+            eprintln!("gpu: {}: {who}", case.label);
+            let _ = dog.send(Some((case.label.clone(), who)));
             let result = gpu::run_kernel(&driver, cubin, name, grid, block, shared, &args, &inits);
             let _ = dog.send(None);
-            match result {
-                Ok(got) => {
-                    match judge(case, &got, &want) {
-                        Ok(same) => exact &= same,
-                        Err(e) => {
-                            ok = false;
-                            mismatches.push(format!("{}: {who}'s cubin {e}", case.label));
-                        }
-                    }
+            let verdict = result.map_err(|e| e.to_string()).and_then(|got| {
+                let same = judge(case, &got, &want)?;
+                Ok((got, same))
+            });
+            match verdict {
+                // The capped cubin is judged against the interpreter alone: it may take other
+                // (equally allowed) interleavings than the uncapped one.
+                Ok(_) if who.starts_with("atomc --max") => capped_ok += 1,
+                Ok((got, same)) => {
+                    exact &= same;
                     results.push(got);
                 }
                 Err(e) => {
@@ -238,7 +283,10 @@ fn gpu_run() {
     eprintln!(
         "gpu: {run} kernels run, atomc == ptxas == interpreter on {agree} \
          ({bytewise} byte for byte, the rest by the run lines' order-independent checks), \
-         {not_compiled} launches skipped (atomc does not compile them for sm_90), mismatches: {list}"
+         {not_compiled} launches skipped (atomc does not compile them for sm_90), \
+         {capped_ok} of {capped_run} atomc cubins under --max-registers {TIGHT_CAP} agree too, \
+         {} left out by ATOMC_GPU_SKIP, mismatches: {list}",
+        skip.len()
     );
     assert!(mismatches.is_empty(), "{} mismatches", mismatches.len());
 }
@@ -254,7 +302,7 @@ fn emulated(why: &str) {
     let (mut run, mut agree, mut known) = (0, 0, 0);
     let mut mismatches = Vec::new();
     for case in &cases {
-        let Ok((atomc_cubin, ptx)) = compile_both(&case.func) else {
+        let Ok((atomc_cubin, ptx)) = compile_both(&case.func, case.max_registers) else {
             continue;
         };
         let ptxas_cubin = match oracle::ptxas(Sm::Sm90, &ptx) {
@@ -294,4 +342,114 @@ fn emulated(why: &str) {
         if mismatches.is_empty() { "none".to_string() } else { mismatches.join("; ") }
     );
     assert!(mismatches.is_empty(), "{} mismatches on the emulator", mismatches.len());
+}
+
+/// Contended-atomic kernels at a size where the hardware's atomic throughput shows: (bench file
+/// stem, run line). The checks hold whatever order the threads win in.
+const THROUGHPUT_RUNS: &[(&str, &str)] = &[
+    ("counter_red", "grid 1024 block 256 args(c) c: i32[1] = 0 => c == [262144]"),
+    (
+        "counter_slot",
+        "grid 1024 block 256 args(c, s) c: i32[1] = 0 s: i32[262144] => c == [262144], s sorted == iota",
+    ),
+    (
+        "counter_i64",
+        "grid 1024 block 256 args(c, o, 3) c: i64[1] = 0 o: i64[256] => c == [34209792]",
+    ),
+    (
+        "hist_global",
+        "grid 1024 block 256 args(d, h) d: i32[262144] = iota h: i32[256] => h all == 1024",
+    ),
+    (
+        "hist_shared",
+        "grid 1024 block 256 shared 1024 args(d, h, 0) d: i32[262144] = iota h: i32[256] => h all == 1024",
+    ),
+    (
+        "f32_add_native",
+        "grid 1024 block 256 args(o, i, v) o: f32[8] i: i32[262144] = 0 v: f32[262144] = 1.0 => o[0] == 262144.0",
+    ),
+];
+
+/// Launches timed per cubin; the median is reported.
+const TIMED_LAUNCHES: usize = 21;
+
+/// atomc's and ptxas's cubins of contended-atomic kernels, timed on the GPU: the median of
+/// [`TIMED_LAUNCHES`] launches each (host clock around launch and synchronize), with the run
+/// line's checks on the first launch's memory. Hardware only: without an sm_90 device it says
+/// so and passes (the emulator's timing says nothing about the hardware's atomic units).
+#[test]
+fn gpu_throughput() {
+    let Ok(driver) = Driver::load() else {
+        return eprintln!("gpu timing: SKIPPED (no CUDA driver)");
+    };
+    let Ok(device) = driver.device(0) else {
+        return eprintln!("gpu timing: SKIPPED (no CUDA device)");
+    };
+    if device.compute_capability().ok() != Some((9, 0)) {
+        return eprintln!("gpu timing: SKIPPED (the device is not sm_90)");
+    }
+    if oracle::require(Tool::Ptxas13).is_none() {
+        return;
+    }
+    let dog = watchdog();
+    let mut failures = Vec::new();
+    for (stem, line) in THROUGHPUT_RUNS {
+        let path = common::cases::repo().join("filetests/bench").join(format!("{stem}.atom"));
+        let src = std::fs::read_to_string(&path).expect("bench kernel");
+        let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+        let spec = atomc::ir::interp::parse_run_line(&func, line).expect("run line");
+        let (cubin, ptx) = compile_both(&func, None).expect("compiles for sm_90");
+        let ptxas_cubin = oracle::ptxas(Sm::Sm90, &ptx).expect("ptxas accepts atomc's PTX");
+        let args: Vec<KernelArg> = emulate::kernel_params(&func, &spec)
+            .expect("parameters")
+            .into_iter()
+            .map(|p| match p {
+                Param::Bytes(b) => KernelArg::Bytes(b),
+                Param::Buffer { index, offset } => KernelArg::Buffer { index, offset },
+            })
+            .collect();
+        let inits: Vec<Vec<u8>> = spec.decls().into_iter().map(|d| d.init).collect();
+        let (grid, block) = emulate::sizes(&spec);
+        let shape = gpu::LaunchShape { grid, block, shared_bytes: spec.shared_bytes() };
+        let mut medians = Vec::new();
+        for (who, image) in [("atomc", &cubin), ("ptxas", &ptxas_cubin)] {
+            let _ = dog.send(Some((format!("timing {stem}"), who)));
+            let timed = gpu::time_kernel(&driver, image, &func.name, shape, &args, &inits, TIMED_LAUNCHES);
+            let _ = dog.send(None);
+            match timed {
+                Ok((memory, mut times)) => {
+                    if let Err(e) = spec.check_contents(&memory) {
+                        failures.push(format!("{stem}: {who}'s cubin: {e}"));
+                    }
+                    times.sort();
+                    medians.push(times[times.len() / 2]);
+                }
+                Err(e) => failures.push(format!("{stem}: {who}'s cubin: {e}")),
+            }
+        }
+        if let [a, p] = medians.as_slice() {
+            eprintln!(
+                "gpu timing: {stem}: {} threads, atomc {:.1} us, ptxas {:.1} us, atomc/ptxas {:.2}",
+                grid.iter().chain(&block).product::<u32>(),
+                a.as_secs_f64() * 1e6,
+                p.as_secs_f64() * 1e6,
+                a.as_secs_f64() / p.as_secs_f64()
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The timed kernels' run lines parse, name every parameter, and both kernels compile: checked
+/// everywhere, so a hardware run does not find a typo.
+#[test]
+fn gpu_throughput_runs_prepare() {
+    for (stem, line) in THROUGHPUT_RUNS {
+        let path = common::cases::repo().join("filetests/bench").join(format!("{stem}.atom"));
+        let src = std::fs::read_to_string(&path).expect("bench kernel");
+        let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+        let spec = atomc::ir::interp::parse_run_line(&func, line).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        emulate::kernel_params(&func, &spec).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        compile_both(&func, None).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    }
 }

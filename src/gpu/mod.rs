@@ -26,7 +26,7 @@
 mod ffi;
 mod run;
 
-pub use run::{run_kernel, KernelArg};
+pub use run::{run_kernel, time_kernel, KernelArg, LaunchShape};
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::marker::PhantomData;

@@ -47,16 +47,42 @@ pub fn run_kernel(
     args: &[KernelArg],
     buffers: &[Vec<u8>],
 ) -> Result<Vec<Vec<u8>>, GpuError> {
+    let launch = LaunchShape { grid, block, shared_bytes };
+    time_kernel(driver, cubin, kernel_name, launch, args, buffers, 1).map(|(bytes, _)| bytes)
+}
+
+/// Grid, block and dynamic shared memory of one launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchShape {
+    /// Blocks per grid (x, y, z).
+    pub grid: [u32; 3],
+    /// Threads per block (x, y, z).
+    pub block: [u32; 3],
+    /// Dynamic shared memory per block, in bytes.
+    pub shared_bytes: u32,
+}
+
+/// Like [`run_kernel`], `repeats` times (at least once) on one module and one set of device
+/// buffers: before each launch the buffers are uploaded again from `buffers` (not timed), then
+/// the launch and `cuCtxSynchronize` are timed on the host clock. Returns the first launch's
+/// final buffers and every launch's time, so a caller can take the median and compare two
+/// cubins of the same kernel under the same conditions.
+pub fn time_kernel(
+    driver: &Driver,
+    cubin: &[u8],
+    kernel_name: &str,
+    launch: LaunchShape,
+    args: &[KernelArg],
+    buffers: &[Vec<u8>],
+    repeats: usize,
+) -> Result<(Vec<Vec<u8>>, Vec<std::time::Duration>), GpuError> {
     let device = driver.device(0)?;
     let ctx = device.context()?;
     let module = ctx.load_module(cubin)?;
     let func = module.function(kernel_name)?;
     let mut dev_bufs = Vec::with_capacity(buffers.len());
     for init in buffers {
-        let b = ctx.alloc(init.len())?;
-        b.fill(0)?;
-        b.upload(init)?;
-        dev_bufs.push(b);
+        dev_bufs.push(ctx.alloc(init.len())?);
     }
     let mut params = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
@@ -76,7 +102,21 @@ pub fn run_kernel(
             }
         });
     }
-    ctx.launch(&func, grid, block, shared_bytes, &params)?;
-    ctx.synchronize()?;
-    dev_bufs.iter().map(|b| b.download()).collect()
+    let mut first = None;
+    let mut times = Vec::with_capacity(repeats.max(1));
+    for _ in 0..repeats.max(1) {
+        for (b, init) in dev_bufs.iter().zip(buffers) {
+            b.fill(0)?;
+            b.upload(init)?;
+        }
+        ctx.synchronize()?;
+        let start = std::time::Instant::now();
+        ctx.launch(&func, launch.grid, launch.block, launch.shared_bytes, &params)?;
+        ctx.synchronize()?;
+        times.push(start.elapsed());
+        if first.is_none() {
+            first = Some(dev_bufs.iter().map(|b| b.download()).collect::<Result<Vec<_>, _>>()?);
+        }
+    }
+    Ok((first.unwrap_or_default(), times))
 }

@@ -29,6 +29,26 @@ pub const BENCH_RUNS: &[(&str, &str)] = &[
         "f32_add_native",
         "grid 2 block 64 args(o, i, v) o: f32[8] i: i32[128] = 0 v: f32[128] = 1.0 => o[0] == 128.0",
     ),
+    (
+        "spinlock_cas",
+        "grid 64 block 32 args(l, c) l: i32[1] = 0 c: i64[1] = 0 => l == [0], c == [64]",
+    ),
+    (
+        "ticket_lock",
+        "grid 2 block 32 args(n, s, c) n: i32[1] = 0 s: i32[1] = 0 c: i32[1] = 0 => n == [64], s == [64], c == [64]",
+    ),
+    (
+        "bitset_or",
+        "grid 2 block 64 args(b, k) b: i32[4] = 0 k: i32[128] = iota => b all == -1",
+    ),
+    (
+        "cas64_max_pair",
+        "grid 2 block 64 args(m, 21474836487) m: u64[1] = 3 => m == [21474836487]",
+    ),
+    (
+        "work_queue_inc_wrap",
+        "grid 2 block 64 args(t, q, 15) t: i32[1] = 0 q: i32[16] = -1 => t == [0]",
+    ),
 ];
 
 /// One launch to try.
@@ -42,8 +62,10 @@ pub struct Case {
     pub max_registers: Option<u32>,
 }
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The repository: `CARGO_MANIFEST_DIR` as cargo sets it when it runs the test, else where the
+/// test was built (a test binary copied to another machine is pointed at its checkout so).
+pub fn repo() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
 /// Whether `func` can run on a GPU from a run line at all.

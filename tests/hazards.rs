@@ -292,3 +292,32 @@ fn sm90_yield_hint_as_ptxas_sets_it() {
     println!("ptxas 13 sm_90: yield hint differs from the rule on {differ} of {compared} instructions");
     assert!(compared > 1000 && differ * 100 <= compared * 3, "{differ}/{compared}");
 }
+
+/// A write scoreboard on a fixed-latency instruction covers nothing: the schedule atomc used to
+/// give `fmin.f64` on sm_90 (`DSETP ... ` setting SB4, the `SEL` reading P0 2 cycles later
+/// after waiting on SB4) selected with a stale predicate on an H100, so the check must report
+/// it as a stall too short, and atomc must space the SEL by the FP64 pipe's latency instead.
+#[test]
+fn scoreboard_on_fixed_latency_producer_is_no_cover() {
+    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/interpret/fminmax-f64.atom"))
+        .expect("filetest");
+    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
+    let arch = arch_of(Target::Sm90);
+    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
+    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let mnemonic = |s: &Slot| s.instr.as_ref().map(|i| arch.forms[i.form as usize].mnemonic).unwrap_or("");
+    let d = slots.iter().position(|s| mnemonic(s) == "DSETP").expect("a DSETP");
+    assert_eq!(slots[d].sched.wr_sb, 7, "atomc sets no scoreboard on DSETP");
+    assert!(slots[d].sched.stall >= 6, "the SEL after the DSETP waits out the FP64 latency");
+    // The old schedule: SB4 on the DSETP, stall 2, the SEL waiting on SB4.
+    slots[d].sched.wr_sb = 4;
+    slots[d].sched.stall = 2;
+    slots[d + 1].sched.wait |= 1 << 4;
+    let report = hazard::check(arch, &slots);
+    assert!(
+        report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
+        "the check accepts a scoreboard as cover for DSETP: {:?}",
+        report.hazards
+    );
+}

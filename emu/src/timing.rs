@@ -7,9 +7,9 @@
 //!
 //! * a fixed-latency result is readable `latency(pipe, reader)` cycles after its producer
 //!   issued;
-//! * a variable-latency result (loads, atomics, `S2R`, `LDC`, ...: an instruction that sets a
-//!   write scoreboard or belongs to [`hazard::variable_result`]'s classes) is readable, or
-//!   overwritable, only after a wait on the scoreboard its producer set;
+//! * a variable-latency result (loads, atomics, `S2R`, `LDC`, ...: [`hazard::signals_scoreboard`],
+//!   which a write scoreboard on a fixed-latency pipe's instruction does not make one) is
+//!   readable, or overwritable, only after a wait on the scoreboard its producer set;
 //! * a late reader's sources (read scoreboard) are overwritten only after a wait on it;
 //! * a wait is effective only 2 or more cycles after the scoreboard was set.
 //!
@@ -55,7 +55,7 @@ impl SlotInfo {
         }
         SlotInfo {
             depbar,
-            variable: ins.sched.wr_sb != 7 || hazard::variable_result_of(t, arch, ins),
+            variable: hazard::signals_scoreboard(t, arch, ins),
             pipe: t.pipe(&opcode),
             reader: t.reader(mnemonic, roles.memory),
             unit: hazard::unit(mnemonic),

@@ -44,8 +44,10 @@ keyword_enum! {
         /// types add lane by lane.
         Fadd = "fadd",
         /// `new = minNum(old, x)`: if exactly one side is NaN the other side
-        /// is the result; if both are NaN the result is the canonical quiet
-        /// NaN; `-0.0` is less than `+0.0`. Packed types work lane by lane.
+        /// is the result; if both are NaN the result is a quiet NaN whose
+        /// payload is the target's (the interpreter gives the canonical
+        /// `0x7fc00000`, NVIDIA's units `0x7fffffff`); `-0.0` is less than
+        /// `+0.0`. Packed types work lane by lane.
         Fmin = "fmin",
         /// `new = maxNum(old, x)`, with the NaN and signed-zero rules of `fmin`.
         Fmax = "fmax",

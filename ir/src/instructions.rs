@@ -267,7 +267,10 @@ pub enum InstData {
     /// `store v, p+off`: a plain store of `v`.
     Store { value: Value, addr: Address },
     /// `vN = atomic_rmw.T op order scope p+off, x`: see [`RmwOp`]; `x` and the
-    /// result have type `T`.
+    /// result have type `T`. An `i8`/`i16` (or `f16`) atomic may be carried out on
+    /// the naturally aligned 32-bit word that holds it (a CAS loop where the target
+    /// has no sub-word atomic, as NVIDIA's compilers do too): that whole word must
+    /// be addressable memory, though only the element's bytes change.
     AtomicRmw {
         op: RmwOp,
         ty: Type,

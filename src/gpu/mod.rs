@@ -73,6 +73,17 @@ pub enum GpuError {
     Invalid(String),
 }
 
+impl GpuError {
+    /// Whether this error leaves the context unusable: a kernel fault (an illegal or
+    /// misaligned address, an illegal instruction, a trap, a launch failure), which every
+    /// later call in the context repeats until the primary context is reset.
+    pub fn is_sticky(&self) -> bool {
+        // CUDA_ERROR_ILLEGAL_ADDRESS (700) .. CUDA_ERROR_LAUNCH_FAILED (719), and
+        // CUDA_ERROR_LAUNCH_TIMEOUT (702) among them.
+        matches!(self, GpuError::Call { code: 700..=719, .. })
+    }
+}
+
 /// The CUDA driver, opened and initialised (`cuInit(0)`).
 pub struct Driver {
     api: Api,
@@ -197,6 +208,16 @@ impl<'d> Device<'d> {
         Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }
             .to_string_lossy()
             .into_owned())
+    }
+
+    /// Destroys the primary context's state (`cuDevicePrimaryCtxReset_v2`): after a kernel
+    /// fault the context is unusable ("sticky" errors such as `CUDA_ERROR_LAUNCH_FAILED`), and
+    /// every later call fails with the same error until it is reset. Call it with no
+    /// [`Context`] of this device alive.
+    pub fn reset(&self) -> Result<(), GpuError> {
+        // SAFETY: takes the device ordinal only.
+        let code = unsafe { (self.driver.api.cu_device_primary_ctx_reset)(self.dev) };
+        self.driver.check("cuDevicePrimaryCtxReset_v2", code)
     }
 
     /// Retains the device's primary context and makes it current on this thread.

@@ -67,7 +67,32 @@ pub struct LaunchShape {
 /// the launch and `cuCtxSynchronize` are timed on the host clock. Returns the first launch's
 /// final buffers and every launch's time, so a caller can take the median and compare two
 /// cubins of the same kernel under the same conditions.
+///
+/// A kernel fault resets the device's primary context before the error is returned, so the
+/// next launch starts clean instead of repeating the fault ([`GpuError::is_sticky`]).
+///
+/// Each buffer's allocation is rounded up to whole 32-bit words: a sub-word atomic works on
+/// the aligned word that holds it (a CAS loop on sm_90, as ptxas's code does too), so a
+/// 1-byte `i8` buffer must still be backed by 4 addressable bytes.
 pub fn time_kernel(
+    driver: &Driver,
+    cubin: &[u8],
+    kernel_name: &str,
+    launch: LaunchShape,
+    args: &[KernelArg],
+    buffers: &[Vec<u8>],
+    repeats: usize,
+) -> Result<(Vec<Vec<u8>>, Vec<std::time::Duration>), GpuError> {
+    let result = launch_and_time(driver, cubin, kernel_name, launch, args, buffers, repeats);
+    if let Err(e) = &result {
+        if e.is_sticky() {
+            driver.device(0)?.reset()?;
+        }
+    }
+    result
+}
+
+fn launch_and_time(
     driver: &Driver,
     cubin: &[u8],
     kernel_name: &str,
@@ -82,7 +107,7 @@ pub fn time_kernel(
     let func = module.function(kernel_name)?;
     let mut dev_bufs = Vec::with_capacity(buffers.len());
     for init in buffers {
-        dev_bufs.push(ctx.alloc(init.len())?);
+        dev_bufs.push(ctx.alloc(init.len().next_multiple_of(4))?);
     }
     let mut params = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
@@ -92,10 +117,10 @@ pub fn time_kernel(
                 let b = dev_bufs.get(*index).ok_or_else(|| {
                     GpuError::Invalid(format!("argument {i} names buffer {index}, but there are {}", buffers.len()))
                 })?;
-                if *offset > b.len() as u64 {
+                let len = buffers[*index].len();
+                if *offset > len as u64 {
                     return Err(GpuError::Invalid(format!(
-                        "argument {i}: offset {offset} is past the end of buffer {index} ({} bytes)",
-                        b.len()
+                        "argument {i}: offset {offset} is past the end of buffer {index} ({len} bytes)",
                     )));
                 }
                 (b.addr() + offset).to_le_bytes().to_vec()
@@ -115,7 +140,13 @@ pub fn time_kernel(
         ctx.synchronize()?;
         times.push(start.elapsed());
         if first.is_none() {
-            first = Some(dev_bufs.iter().map(|b| b.download()).collect::<Result<Vec<_>, _>>()?);
+            let mut memory = Vec::with_capacity(dev_bufs.len());
+            for (b, init) in dev_bufs.iter().zip(buffers) {
+                let mut bytes = b.download()?;
+                bytes.truncate(init.len());
+                memory.push(bytes);
+            }
+            first = Some(memory);
         }
     }
     Ok((first.unwrap_or_default(), times))

@@ -180,6 +180,20 @@ pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     variable_result(timing, mnemonic)
 }
 
+/// Whether `ins`'s result is signalled by a scoreboard: a variable-latency class
+/// ([`variable_result_of`]), or an instruction outside the fixed-latency pipes that sets one.
+/// A write scoreboard on an instruction of a fixed-latency pipe (ALU, FMA, FP64) signals
+/// nothing: on an H100 (driver 580.159), atomc's `DSETP.MIN.AND P0, P1, R0, R2, PT` with SB4
+/// set, read by `SEL R9, R3, R1, !P0` 2 cycles later after a wait on SB4, selected with a
+/// stale P0 (`fminmax-f64.atom`: max(1.5, -2.0) gave -2.0); ptxas 13 never sets one there and
+/// spaces the SEL 6 cycles after the DSETP instead.
+pub fn signals_scoreboard(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
+    if variable_result_of(timing, arch, ins) {
+        return true;
+    }
+    ins.sched.wr_sb != 7 && timing.pipe(&arch.opcode_text(ins)) == Pipe::Other
+}
+
 /// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
 /// classes for which ptxas always sets a write scoreboard when the result is used).
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
@@ -393,7 +407,7 @@ fn step(
     // memory instructions read theirs in issue order: ptxas 13.5 lets `LDS.64 R18` overwrite the
     // R18 that an earlier `STG.E.64 [R26], R18` (SB1 pending) is still to read, without a wait
     // (same file as above). Only a fixed-latency or non-memory write must wait.
-    let late_memory_write = r.memory && (sched.wr_sb != 7 || variable_result_of(timing, arch, ins));
+    let late_memory_write = r.memory && signals_scoreboard(timing, arch, ins);
     for &l in &r.writes {
         if let Some(set) = st.var_r.get(&l) {
             let reader_is_memory = |p: usize| roles[p].as_ref().is_some_and(|q| q.memory);
@@ -413,7 +427,7 @@ fn step(
         }
     }
     // Effects.
-    let variable = sched.wr_sb != 7 || variable_result_of(timing, arch, ins);
+    let variable = signals_scoreboard(timing, arch, ins);
     if variable && sched.wr_sb < 6 {
         // Results of one unit complete in order: a later scoreboard of the same unit also
         // covers its earlier unsignalled results (ptxas 13.5 issues `SHFL R2` without a

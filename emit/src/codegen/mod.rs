@@ -9,7 +9,7 @@ mod layout;
 mod reconverge;
 pub mod schedule;
 
-use crate::sass::latency::{sm90_yield_hint, Timing};
+use crate::sass::latency::{sm90_yield_hint, Pipe, Timing};
 use crate::sass::{Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, Latency, MOp, SassInst};
 use atomc_lower::vcode::BlockId;
@@ -68,7 +68,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
             None => assemble(arch, &p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len))), addr)?,
         };
         let s = sched[i];
-        let yield_ = arch.name == "sm_90" && sm90_yield_hint(matches!(p.inst.latency, Latency::Fixed(_)), s.stall);
+        // Fixed latency as the scheduler saw it (a pipe, no scoreboard).
+        let yield_ = arch.name == "sm_90" && sm90_yield_hint(deps[i].pipe.is_some(), s.stall);
         ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
@@ -147,10 +148,22 @@ fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
     let is_memory = inst.ops.iter().any(|op| matches!(op, MOp::Mem { .. }));
     let (pipe, barrier) = match inst.latency {
         Latency::Fixed(_) => (Some(timing.pipe(&inst.opcode)), false),
+        // The selector marks the FP64 instructions variable-latency, as they are on sm_50; on
+        // sm_90 they are on a fixed-latency pipe, where a scoreboard signals nothing
+        // (`hazard::signals_scoreboard`, seen on an H100), so they are spaced by the pipe's latency.
+        Latency::Variable if !fixed_pipe_has_scoreboard(timing, &inst.opcode) => (Some(timing.pipe(&inst.opcode)), false),
         Latency::Variable => (None, false),
         Latency::Control => (None, true),
     };
     DepInfo { reads, guard, writes, pipe, reader: timing.reader(&inst.opcode, is_memory), barrier, block_start }
+}
+
+/// Whether a variable-latency selection of `opcode` keeps its scoreboard on this target: every
+/// instruction outside the fixed-latency pipes does, and those in them only when the timing
+/// table says their results are variable.
+fn fixed_pipe_has_scoreboard(timing: Timing, opcode: &str) -> bool {
+    let mnemonic = opcode.split('.').next().unwrap_or("");
+    timing.pipe(opcode) == Pipe::Other || crate::sass::hazard::variable_result(timing, mnemonic)
 }
 
 impl SassKernel {

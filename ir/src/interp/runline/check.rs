@@ -170,7 +170,7 @@ pub(super) fn judge(
             )
         }
         (CheckMode::All, Expected::Scalar(x)) => {
-            let bad = got.iter().position(|v| v != x);
+            let bad = got.iter().position(|v| !elem.matches(*v, *x));
             let found = match bad {
                 Some(i) => format!("element {i} is {}", elem.show(got[i])),
                 None => format!("every element is {}", elem.show(*x)),
@@ -183,7 +183,7 @@ pub(super) fn judge(
             )
         }
         (CheckMode::Exact, Expected::Scalar(x)) => (
-            got == [*x],
+            got.len() == 1 && elem.matches(got[0], *x),
             format!("is {}", show(got)),
             elem.show(*x),
             String::new(),
@@ -192,7 +192,7 @@ pub(super) fn judge(
             let mut extra = String::new();
             if got.len() != w.len() {
                 extra = format!(" ({} elements, {} expected)", got.len(), w.len());
-            } else if let Some(i) = got.iter().zip(w).position(|(a, b)| a != b) {
+            } else if let Some(i) = got.iter().zip(w).position(|(a, b)| !elem.matches(*a, *b)) {
                 extra = format!(
                     " (first difference at {i}: {} vs {})",
                     elem.show(got[i]),
@@ -200,7 +200,7 @@ pub(super) fn judge(
                 );
             }
             (
-                got == w.as_slice(),
+                got.len() == w.len() && got.iter().zip(w).all(|(a, b)| elem.matches(*a, *b)),
                 format!("is {}", show(got)),
                 show(w),
                 extra,

@@ -49,6 +49,21 @@ impl Elem {
         DataValue::from_bits(self.ty, bits).to_string()
     }
 
+    /// Whether an element holding `got` meets an expected `want`: the same bits, or, for an
+    /// unpacked float type, `want` is the canonical quiet NaN (the literal `nan`) and `got` is
+    /// any NaN. A computed NaN's payload is the target's (NVIDIA's FP32 units give
+    /// 0x7fffffff where the interpreter gives 0x7fc00000: `rmw-fadd.atom` on an H100), so `nan`
+    /// in an expectation means "a NaN"; a payload that must be kept is written as its bits.
+    pub fn matches(self, got: u64, want: u64) -> bool {
+        if got == want {
+            return true;
+        }
+        match FKind::of(self.ty) {
+            Some(k) if !self.ty.is_packed_float() => want == k.qnan() && k.to_f64(got).is_nan(),
+            _ => false,
+        }
+    }
+
     /// The order used by `sorted` and `as set`: signed or unsigned integer
     /// order, float total order (by value; NaNs after +inf).
     pub fn cmp(self, a: u64, b: u64) -> Ordering {

@@ -252,6 +252,15 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             }
         }
         InstData::Convert { op, to, arg } => convert(l, inst, op, to, arg, res, u)?,
+        InstData::PtrAdd { ptr, offset } if f.value_type(ptr).bits() == 32 => {
+            // A shared pointer: a 32-bit SLM offset plus the offset's low word.
+            let a = l.src(ptr, Type::UD)?;
+            let b = if is64(l.ty(offset)) { l.half(offset, false, Type::UD)? } else { l.src(offset, Type::UD)? };
+            let (a, b) = l.unimm(a, b, Type::UD);
+            let r = l.def_var(res, u)?;
+            let ex = l.exec(u);
+            l.k.add(ex, Operand::dst(r), a, b);
+        }
         InstData::PtrAdd { ptr, offset } => {
             let a = l.halves(ptr, false)?;
             let b = l.halves(offset, true)?;
@@ -260,7 +269,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
         }
         InstData::PtrToGeneric { ptr } => {
             if f.value_type(ptr).bits() != 64 {
-                return Err(l.reject(inst, "shared pointers do not exist in vISA svm code"));
+                return Err(l.reject(inst, "a shared pointer is an SLM offset; generic (A64) addresses of SLM are not emitted"));
             }
             let loc = l.loc(ptr)?;
             l.vals.insert(res, loc);

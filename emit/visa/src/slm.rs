@@ -33,7 +33,14 @@ impl Kernel {
     }
 
     /// `scatter_scaled.<bytes> (exec) %slm base offsets src`: per-lane stores.
-    pub fn scatter_scaled(&mut self, exec: Exec, bytes: u8, base: Operand, offsets: Operand, src: Operand) -> &mut Inst {
+    pub fn scatter_scaled(
+        &mut self,
+        exec: Exec,
+        bytes: u8,
+        base: Operand,
+        offsets: Operand,
+        src: Operand,
+    ) -> &mut Inst {
         self.push(Inst::new(Op::ScatterScaled, exec, Ext::Scaled(bytes), vec![base, offsets, src]))
     }
 

@@ -356,6 +356,13 @@ fn binary(
             )),
             _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
         };
+        // GenX_IR 1.0.12504 splits a SIMD2 float add on DG2 and PVC into two SIMD1 adds and,
+        // under SIMD control flow (a CAS-loop body), finds no emask for them:
+        // "ReduceExecSize.cpp:1422 no legal emask found for the split instruction" (measured
+        // on an f32 add CAS loop at SIMD2; TGLLP keeps `add (2|M0)`).
+        if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
+            return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
+        }
         let vop = match op {
             BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
             BinaryOp::Fmul => Op::Mul,

@@ -20,7 +20,9 @@ use atomc_ir::{AddrSpace, Address, Function, Inst, InstData, MemOrder, Type as I
 
 use super::mem::{after, order_after, order_before, result, rmw_op, width};
 use super::{Lower, LowerError};
-use atomc_visa::{slm_data_type as data_type, AtomicOp, AtomicWidth, Exec, ExecSize, Fence, Imm, Op, Operand, Type, VarId};
+use atomc_visa::{
+    slm_data_type as data_type, AtomicOp, AtomicWidth, Exec, ExecSize, Fence, Imm, Op, Operand, Type, VarId,
+};
 
 /// Whether a memory instruction addresses shared memory.
 pub(crate) fn is_slm(f: &Function, inst: Inst) -> bool {
@@ -43,15 +45,8 @@ pub(crate) fn uses_slm(f: &Function) -> bool {
 }
 
 /// `fence_local.E`: the SLM fence, waiting for the commit.
-pub(crate) const LOCAL_FENCE: Fence = Fence {
-    local: true,
-    commit: true,
-    icache: false,
-    sampler: false,
-    constant: false,
-    rw: false,
-    l1: false,
-};
+pub(crate) const LOCAL_FENCE: Fence =
+    Fence { local: true, commit: true, icache: false, sampler: false, constant: false, rw: false, l1: false };
 
 /// Lowers an SLM access.
 pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {

@@ -33,8 +33,8 @@ const SLM: [Rule; 4] = [
         lowering: Unsupported(
             "no 64-bit atomic on shared local memory: dword_atomic has no .64 and LSC SLM atomics are not emitted",
         ),
-        evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504 rejects `dword_atomic.add.64` \
-                   in the parser and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
+        evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` \
+                   ('only supports 16') and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
                    only support icas'); IGC uses a spinlock for i64 local atomics before PVC-B (reference §6)",
     },
     Rule {

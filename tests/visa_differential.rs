@@ -16,6 +16,9 @@ use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
 
+/// Shared memory per block in both runs.
+const SLM_BYTES: u32 = 2048;
+
 fn bytes(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     (0..n)
@@ -50,6 +53,8 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
                 bufs.push((id, a, init));
                 (DataValue::Ptr(AddrSpace::Global, a), a.to_le_bytes().to_vec())
             }
+            // Shared memory: the block's SLM from offset 0 (zeroed, as the interpreter's).
+            Type::Ptr(AddrSpace::Shared) => (DataValue::Ptr(AddrSpace::Shared, 0), 0u32.to_le_bytes().to_vec()),
             Type::I8 => (DataValue::I8(5), 5u32.to_le_bytes().to_vec()),
             Type::I16 => (DataValue::I16(300), 300u32.to_le_bytes().to_vec()),
             Type::I32 => (DataValue::I32(7 + i as i32), (7 + i as u32).to_le_bytes().to_vec()),
@@ -67,13 +72,15 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
         args.push(dv);
         inputs.push((format!("{p}"), raw));
     }
-    let launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
+    let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
+    launch.shared_bytes = SLM_BYTES;
     if let Err(e) = run_kernel(f, &launch, &mut mem) {
         return Outcome::Skipped(format!("{name} (interpreter: {e})"));
     }
-    let m = visa_sim::Mem {
+    let mut m = visa_sim::Mem {
         bufs: bufs.iter().map(|(_, a, init)| (*a, init.clone())).collect(),
     };
+    m.bufs.push((visa_sim::SLM_BASE, vec![0u8; SLM_BYTES as usize]));
     let mut sim = visa_sim::Sim::new(k, Platform::Tgllp, lanes, m);
     let ids: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (i % lanes).to_le_bytes()).collect();
     for v in &k.vars {

@@ -83,6 +83,10 @@ fn to_bits(v: V, ty: Type) -> u64 {
     }
 }
 
+/// Where the simulated shared local memory (`%slm`) lives in [`Mem`]: SLM
+/// byte offset `o` is address `SLM_BASE + o` (a buffer the caller adds).
+pub const SLM_BASE: u64 = 0x7f00_0000_0000;
+
 /// Flat memory: buffers at fixed addresses.
 #[derive(Default, Clone)]
 pub struct Mem {
@@ -309,7 +313,9 @@ impl<'k> Sim<'k> {
                 })
                 .collect();
             match inst.op {
-                Op::Label | Op::Fence => {}
+                // One simulated hardware thread is the whole thread group: a
+                // barrier has nobody to wait for.
+                Op::Label | Op::Fence | Op::Barrier => {}
                 Op::Ret => return Ok(()),
                 Op::Jmp => {
                     let Some(Operand::Label(l)) = inst.operands.first() else {
@@ -342,7 +348,12 @@ impl<'k> Sim<'k> {
                         continue;
                     }
                 }
-                Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => {
+                Op::SvmAtomic
+                | Op::SvmGather
+                | Op::SvmScatter
+                | Op::DwordAtomic
+                | Op::GatherScaled
+                | Op::ScatterScaled => {
                     for &(l, _) in &on {
                         self.message(&inst, l)?;
                     }
@@ -470,8 +481,26 @@ impl<'k> Sim<'k> {
 
     fn message(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
         let o = &inst.operands;
-        let addr = self.raw_read(&o[0], l, 8);
+        let addr = match inst.op {
+            Op::DwordAtomic => SLM_BASE + self.raw_read(&o[0], l, 4),
+            Op::GatherScaled | Op::ScatterScaled => {
+                SLM_BASE + (self.src(&o[0], 0, 0).i() as u64 & 0xffff_ffff) + self.raw_read(&o[1], l, 4)
+            }
+            _ => self.raw_read(&o[0], l, 8),
+        };
         match inst.ext {
+            Ext::Scaled(n) => {
+                let n = n as usize;
+                if inst.op == Op::GatherScaled {
+                    // The bytes above a 1- or 2-byte read are undefined.
+                    let junk = 0xabab_abab_u64 & !((1u64 << (8 * n)) - 1);
+                    let v = self.mem.load(addr, n)? | junk;
+                    self.raw_write(&o[2], l, 4, v & 0xffff_ffff);
+                } else {
+                    let v = self.raw_read(&o[2], l, 4);
+                    self.mem.store(addr, n, v)?;
+                }
+            }
             Ext::Atomic(op, w) => {
                 let n = match w {
                     AtomicWidth::W16 => 2,

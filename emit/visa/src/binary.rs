@@ -174,11 +174,17 @@ fn encode_inst(b: &mut Buf, inst: &Inst) {
     for f in info.fields {
         match *f {
             Field::Byte(v) => b.ub(v),
+            Field::Slm => b.ub(0),
             Field::Exec => b.ub(inst.exec.byte()),
             Field::Pred => b.uw(inst.pred.map(|p| p.word()).unwrap_or(0)),
             Field::Ext => match inst.ext {
                 Ext::Relop(r) => b.ub(r.code()),
                 Ext::Atomic(op, w) => b.ub(op.code() | w.bits()),
+                // gather/scatter_scaled: block size ignored (0), log2 of the byte count.
+                Ext::Scaled(n) => {
+                    b.ub(0);
+                    b.ub(n.trailing_zeros() as u8);
+                }
                 Ext::Fence(f) => b.ub(f.mask()),
                 Ext::Blocks(bl) => {
                     b.ub(bl.size_code());

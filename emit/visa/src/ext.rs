@@ -313,4 +313,6 @@ pub enum Ext {
     Fence(Fence),
     /// `svm_gather`/`svm_scatter` block shape.
     Blocks(Blocks),
+    /// `gather_scaled`/`scatter_scaled`: bytes per lane (1, 2 or 4).
+    Scaled(u8),
 }

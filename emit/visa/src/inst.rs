@@ -73,6 +73,15 @@ pub enum Op {
     SvmGather,
     /// `svm_scatter.<block bytes>.<blocks>`: per-lane stores.
     SvmScatter,
+    /// `dword_atomic.<op>[.16]` on `%slm`: an atomic on shared local memory
+    /// at per-lane byte offsets (`ud`).
+    DwordAtomic,
+    /// `gather_scaled.<bytes>` from `%slm`: per-lane loads of 1, 2 or 4 bytes.
+    GatherScaled,
+    /// `scatter_scaled.<bytes>` to `%slm`: per-lane stores of 1, 2 or 4 bytes.
+    ScatterScaled,
+    /// `barrier`: waits for every thread of the thread group.
+    Barrier,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -202,6 +211,9 @@ pub enum Field {
     Ext,
     /// The next operand, of the given slot kind.
     Operand(Slot),
+    /// The surface byte, always T0 (`%slm` in the text, written right
+    /// after the exec size).
+    Slm,
 }
 
 /// How the text line is shaped.
@@ -286,7 +298,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 29] = [
+static TABLE: [OpInfo; 33] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -355,6 +367,36 @@ static TABLE: [OpInfo; 29] = [
         &[Byte(4), FExec, FPred, FExt, O(Raw), O(Raw)],
         ID2
     ),
+    // The SLM messages (IGC documentation/visa/instructions: DWORD_ATOMIC 0x7d,
+    // GATHER_SCALED 0x78, SCATTER_SCALED 0x79, BARRIER 0x59), each checked through
+    // GenX_IR's reader by tests/visa_oracle.rs (text and .isa give the same Gen code).
+    // dword_atomic: op byte, exec, pred, surface, offsets, src0, src1, dst (text in
+    // the same order).
+    op!(
+        DwordAtomic,
+        "dword_atomic",
+        0x7D,
+        &[FExt, FExec, FPred, Field::Slm, O(Raw), O(Raw), O(Raw), O(Raw)],
+        ID4
+    ),
+    // gather/scatter_scaled: exec, pred, block size and block count (the extra),
+    // scale (UW, always 0), surface, global offset (a scalar `ud` source), per-lane
+    // offsets, data.
+    op!(
+        GatherScaled,
+        "gather_scaled",
+        0x78,
+        &[FExec, FPred, FExt, Byte(0), Byte(0), Field::Slm, O(Src), O(Raw), O(Raw)],
+        ID3
+    ),
+    op!(
+        ScatterScaled,
+        "scatter_scaled",
+        0x79,
+        &[FExec, FPred, FExt, Byte(0), Byte(0), Field::Slm, O(Src), O(Raw), O(Raw)],
+        ID3
+    ),
+    op!(Barrier, "barrier", 0x59, &[], &[]),
 ];
 
 /// The table entry of an opcode.

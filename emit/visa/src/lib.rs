@@ -14,7 +14,8 @@
 //! Opcodes: add, mul, mad, inv, addc, subb, and, or, xor, not, shl, shr,
 //! asr, mov (also the conversions), sel, min, max, setp, cmp, label, jmp,
 //! goto, ret, fence, svm_atomic (all 19 ops × .16/.32/.64), svm_gather,
-//! svm_scatter. vISA has no `sub`: use `add` with a `(-)` source.
+//! svm_scatter, and for shared local memory dword_atomic, gather_scaled,
+//! scatter_scaled and barrier (builders in [`slm`]). vISA has no `sub`: use `add` with a `(-)` source.
 //!
 //! ```
 //! use atomc_visa::*;
@@ -37,6 +38,7 @@ pub mod inst;
 pub mod kernel;
 pub mod operand;
 pub mod reader;
+pub mod slm;
 pub mod text;
 pub mod types;
 pub mod validate;
@@ -47,4 +49,4 @@ pub use inst::{
 pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};
 pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
-pub use validate::{validate, validate_for_text, Rule, VisaRuleError};
+pub use validate::{slm_data_type, validate, validate_for_text, Rule, VisaRuleError};

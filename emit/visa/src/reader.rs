@@ -238,6 +238,11 @@ fn read_inst(c: &mut Cur<'_>) -> Result<Inst, IsaReadError> {
             Field::Byte(_) => {
                 c.ub()?;
             }
+            Field::Slm => {
+                if c.ub()? != 0 {
+                    return c.bad("surface other than T0 (%slm)");
+                }
+            }
             Field::Exec => {
                 let b = c.ub()?;
                 let size = ExecSize::ALL
@@ -302,7 +307,7 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
                     .map_or_else(|| c.bad("relop"), Ok)?,
             )
         }
-        Op::SvmAtomic => {
+        Op::SvmAtomic | Op::DwordAtomic => {
             let b = c.ub()?;
             let a = AtomicOp::ALL
                 .into_iter()
@@ -346,6 +351,15 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
                 num_blocks: 1 << (num & 3),
             })
         }
+        Op::GatherScaled | Op::ScatterScaled => {
+            c.ub()?;
+            let n = c.ub()?;
+            if n > 2 {
+                return c.bad("gather/scatter_scaled block count");
+            }
+            Ext::Scaled(1 << n)
+        }
+        Op::Barrier => Ext::None,
         _ => {
             c.ub()?;
             Ext::None

@@ -117,6 +117,9 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
             Ext::Blocks(b) => {
                 let _ = write!(s, ".{}.{}", b.block_bytes, b.num_blocks);
             }
+            Ext::Scaled(n) => {
+                let _ = write!(s, ".{n}");
+            }
             Ext::Fence(_) | Ext::None => {}
         }
     }
@@ -125,6 +128,9 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
     }
     if info.has_exec() {
         let _ = write!(s, " {}", inst.exec);
+    }
+    if info.fields.contains(&Field::Slm) {
+        s.push_str(" %slm");
     }
     for &i in info.text_order {
         s.push(' ');

@@ -15,6 +15,9 @@ use super::types::{Align, Platform};
 
 mod insts;
 mod message;
+mod slm;
+
+pub use slm::slm_data_type;
 
 /// The rules. Evidence is in each variant's doc comment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,6 +157,15 @@ pub enum Rule {
     /// counts/lengths). Row/column offsets (UB) and raw offsets (UW) are
     /// bounded by their Rust types.
     Limits,
+    /// SLM messages (`dword_atomic`, `gather_scaled`, `scatter_scaled` on
+    /// `%slm`): per-lane byte offsets in a GRF-aligned `ud` variable, exec size
+    /// at most 16 (IGC DWORD_ATOMIC.md/GATHER_SCALED.md: offsets "Must have type
+    /// UD"); `dword_atomic` has no `.64` (UQ is "SVM only") and no fadd/fsub;
+    /// `cmpxchg.16` and `fcmpwr.16` are refused by GenX_IR 1.0.12504's verifier
+    /// ("src1 in ISA_DWORD_ATOMIC inst must be V0 for non CMPXCHG operations",
+    /// measured on TGLLP, DG2 and PVC); 1, 2 or 4 bytes per lane for the
+    /// scaled gather/scatter.
+    SlmMessage,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -274,6 +286,8 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
         insts::common(&mut c, inst);
         match inst.op {
             Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => message::check(&mut c, inst),
+            Op::DwordAtomic | Op::GatherScaled | Op::ScatterScaled => slm::check(&mut c, inst),
+            Op::Barrier => {}
             Op::Fence => {
                 if let Ext::Fence(f) = inst.ext {
                     if !f.has_text_form() {
@@ -473,8 +487,17 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmAtomic, Ext::Atomic(..))
             | (Op::Fence, Ext::Fence(_))
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
+            | (Op::DwordAtomic, Ext::Atomic(..))
+            | (Op::GatherScaled | Op::ScatterScaled, Ext::Scaled(_))
     ) || (!matches!(
         inst.op,
-        Op::Cmp | Op::SvmAtomic | Op::Fence | Op::SvmGather | Op::SvmScatter
+        Op::Cmp
+            | Op::SvmAtomic
+            | Op::Fence
+            | Op::SvmGather
+            | Op::SvmScatter
+            | Op::DwordAtomic
+            | Op::GatherScaled
+            | Op::ScatterScaled
     ) && inst.ext == Ext::None)
 }

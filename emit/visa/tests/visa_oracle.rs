@@ -8,6 +8,8 @@
 mod check;
 #[path = "visa_oracle/kernels.rs"]
 mod kernels;
+#[path = "visa_oracle/slm_kernels.rs"]
+mod slm_kernels;
 
 use atomc_oracle::{require, Tool};
 use atomc_visa::*;
@@ -49,6 +51,11 @@ fn gather_scatter_and_fences() {
     run("gather/scatter/fence", |_| kernels::memory());
 }
 
+#[test]
+fn slm_messages_and_barrier() {
+    run("SLM dword_atomic/gather_scaled/scatter_scaled/barrier", |_| slm_kernels::slm());
+}
+
 /// predec has no text spelling, so only our `.isa` can carry it: GenX_IR
 /// must read it (rc 0, clean output) on the pre-XeHP platform we test.
 #[test]
@@ -88,6 +95,7 @@ fn oracle_kernels_cover_the_whole_opcode_table() {
         ks.extend(kernels::alu_tour(p));
     }
     ks.extend(kernels::memory());
+    ks.extend(slm_kernels::slm());
     for k in &ks {
         let back = atomc_visa::reader::read(&k.to_isa())
             .unwrap_or_else(|e| panic!("{}: {e}", k.name));

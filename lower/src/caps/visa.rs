@@ -1,6 +1,14 @@
 //! Intel vISA `svm_atomic` per platform. Evidence: seed 002 (ops, widths,
 //! type classes) and the GenX_IR acceptance notes of the project's vISA
 //! reference (§3, §6, §7).
+//!
+//! Shared memory is SLM: `dword_atomic` on `%slm` (T0) on every platform,
+//! the form ocloc's TGLLP and DG2 builds of IGC 1.0.12504 use for local
+//! atomics (reference §6: `dword_atomic` for A32/SLM; LSC only on PVC and
+//! DG2-B0+). PVC gets the same message: GenX_IR 1.0.12504 accepts
+//! `dword_atomic` on `%slm` for PVC and encodes a legacy `send.dc1 … 0x0210A7FE`
+//! ("untyped atomic int32 integer add", BTI 0xFE), just as it keeps `svm_atomic`
+//! legacy there (reference §7); IGC itself would use `lsc_atomic_*.slm`.
 
 use super::t::*;
 use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
@@ -14,20 +22,55 @@ pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2 };
 /// `svm_atomic` does not reach, so a CAS loop.
 pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2 };
 
-const COMMON_HEAD: [Rule; 4] = [
+/// Shared memory (SLM) rows, ahead of the common ones (which then apply to
+/// SLM too: dword_atomic has the same ops, widths and type classes as
+/// svm_atomic for 16 and 32 bits, IGC DWORD_ATOMIC.md's op table).
+const SLM: [Rule; 4] = [
     Rule {
         kinds: &[],
-        types: &[],
-        spaces: &[atomc_ir::AddrSpace::Shared],
-        lowering: Unsupported("svm_atomic addresses shared virtual memory only; SLM atomics are not emitted"),
-        evidence: "seed 002: addresses are virtual (UQ) addresses",
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Unsupported(
+            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and LSC SLM atomics are not emitted",
+        ),
+        evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` \
+                   ('only supports 16') and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
+                   only support icas'); IGC uses a spinlock for i64 local atomics before PVC-B (reference §6)",
     },
+    Rule {
+        kinds: &[AtomicKind::Cas, AtomicKind::Rmw(IncWrap), AtomicKind::Rmw(DecWrap)],
+        types: &[Type::I16, Type::F16],
+        spaces: SHARED,
+        lowering: SubwordCasLoop,
+        evidence: "GenX_IR 1.0.12504's verifier refuses `dword_atomic.cmpxchg.16` on TGLLP, DG2 and PVC ('src1 in \
+                   ISA_DWORD_ATOMIC inst must be V0 for non CMPXCHG operations': it compares the op byte with the \
+                   .16 bit set), so 16-bit CAS is a loop on the 32-bit word",
+    },
+    Rule {
+        kinds: ALL_RMW,
+        types: &[Type::F16],
+        spaces: SHARED,
+        lowering: SubwordCasLoop,
+        evidence: "no 16-bit float dword_atomic op atomc emits; the word's 32-bit cmpxchg (GenX_IR accepts it)",
+    },
+    Rule {
+        kinds: FADD,
+        types: &[Type::F32],
+        spaces: SHARED,
+        lowering: CasLoop,
+        evidence: "DWORD_ATOMIC.md has no fadd (fmin/fmax/fcmpwr only); IGC 1.0.12504 emits a CAS loop for a local \
+                   f32 add (reference §6)",
+    },
+];
+
+const COMMON_HEAD: [Rule; 3] = [
     Rule {
         kinds: LOAD_STORE,
         types: &[],
         spaces: &[],
         lowering: Native,
-        evidence: "svm_gather/svm_scatter with vISA fences",
+        evidence: "svm_atomic/dword_atomic or 0 and xchg (as IGC, reference §6); bytes: svm_gather/svm_scatter, \
+                   gather_scaled.1/scatter_scaled.1 on SLM; with vISA fences",
     },
     Rule {
         kinds: &[AtomicKind::Rmw(Add), AtomicKind::Rmw(Sub), AtomicKind::Rmw(And), AtomicKind::Rmw(Or),
@@ -72,7 +115,8 @@ const COMMON_TAIL: [Rule; 3] = [
 ];
 
 const TGLLP: &[Rule] = &[
-    COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2], COMMON_HEAD[3],
+    SLM[0], SLM[1], SLM[2], SLM[3],
+    COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],
     Rule {
         kinds: ALL_RMW,
@@ -91,7 +135,8 @@ const TGLLP: &[Rule] = &[
 ];
 
 const DG2: &[Rule] = &[
-    COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2], COMMON_HEAD[3],
+    SLM[0], SLM[1], SLM[2], SLM[3],
+    COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],
     Rule {
         kinds: FADD,

@@ -252,6 +252,15 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             }
         }
         InstData::Convert { op, to, arg } => convert(l, inst, op, to, arg, res, u)?,
+        InstData::PtrAdd { ptr, offset } if f.value_type(ptr).bits() == 32 => {
+            // A shared pointer: a 32-bit SLM offset plus the offset's low word.
+            let a = l.src(ptr, Type::UD)?;
+            let b = if is64(l.ty(offset)) { l.half(offset, false, Type::UD)? } else { l.src(offset, Type::UD)? };
+            let (a, b) = l.unimm(a, b, Type::UD);
+            let r = l.def_var(res, u)?;
+            let ex = l.exec(u);
+            l.k.add(ex, Operand::dst(r), a, b);
+        }
         InstData::PtrAdd { ptr, offset } => {
             let a = l.halves(ptr, false)?;
             let b = l.halves(offset, true)?;
@@ -260,7 +269,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
         }
         InstData::PtrToGeneric { ptr } => {
             if f.value_type(ptr).bits() != 64 {
-                return Err(l.reject(inst, "shared pointers do not exist in vISA svm code"));
+                return Err(l.reject(inst, "a shared pointer is an SLM offset; generic (A64) addresses of SLM are not emitted"));
             }
             let loc = l.loc(ptr)?;
             l.vals.insert(res, loc);
@@ -347,6 +356,13 @@ fn binary(
             )),
             _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
         };
+        // GenX_IR 1.0.12504 splits a SIMD2 float add on DG2 and PVC into two SIMD1 adds and,
+        // under SIMD control flow (a CAS-loop body), finds no emask for them:
+        // "ReduceExecSize.cpp:1422 no legal emask found for the split instruction" (measured
+        // on an f32 add CAS loop at SIMD2; TGLLP keeps `add (2|M0)`).
+        if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
+            return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
+        }
         let vop = match op {
             BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
             BinaryOp::Fmul => Op::Mul,

@@ -1,5 +1,6 @@
 //! Memory: `svm_atomic` for atomics, `svm_gather`/`svm_scatter` for plain
-//! loads and stores, `fence_global` for fences.
+//! loads and stores, `fence_global` for fences; shared memory goes to
+//! [`super::slm`].
 //!
 //! Operand conventions (seed 002, visa.md §3): the address is a varying
 //! `uq` variable of 8 elements at least; dst/src0/src1 have the op's type
@@ -71,7 +72,7 @@ impl Lower<'_> {
 }
 
 /// The `svm_atomic` width of an IR type.
-fn width(t: IrType) -> Option<AtomicWidth> {
+pub(super) fn width(t: IrType) -> Option<AtomicWidth> {
     match t.bits() {
         16 => Some(AtomicWidth::W16),
         32 => Some(AtomicWidth::W32),
@@ -81,7 +82,7 @@ fn width(t: IrType) -> Option<AtomicWidth> {
 }
 
 /// The data type `svm_atomic` wants for `op` at width `w` (seed 002 notes).
-fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
+pub(super) fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
     let wide = w == AtomicWidth::W64;
     match op {
         AtomicOp::IMin | AtomicOp::IMax => {
@@ -99,6 +100,9 @@ fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
 
 /// Lowers a memory instruction.
 pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
+    if super::slm::is_slm(l.f, inst) {
+        return super::slm::lower(l, inst);
+    }
     let f = l.f;
     let res = f.inst_result(inst);
     match f.insts[inst].clone() {
@@ -251,19 +255,23 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             };
             if order != MemOrder::Relaxed {
                 l.k.fence(f);
+                // A kernel with shared memory orders SLM too (IR fences carry no space).
+                if super::slm::uses_slm(l.f) {
+                    l.k.fence(super::slm::LOCAL_FENCE);
+                }
             }
         }
         InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => {
             return Err(l.reject(inst, "surface atomics are not emitted for vISA (svm_atomic only)"));
         }
-        InstData::Barrier => return Err(l.reject(inst, "barriers are not lowered for vISA")),
+        InstData::Barrier => super::slm::barrier(l),
         _ => return Err(l.reject(inst, "not a memory instruction")),
     }
     Ok(())
 }
 
 /// The fence before an ordered access (release side).
-fn order_before(o: MemOrder) -> MemOrder {
+pub(super) fn order_before(o: MemOrder) -> MemOrder {
     if o.releases() {
         o
     } else {
@@ -272,7 +280,7 @@ fn order_before(o: MemOrder) -> MemOrder {
 }
 
 /// The fence after an ordered access (acquire side).
-fn order_after(o: MemOrder) -> MemOrder {
+pub(super) fn order_after(o: MemOrder) -> MemOrder {
     if o.acquires() {
         o
     } else {
@@ -283,7 +291,7 @@ fn order_after(o: MemOrder) -> MemOrder {
 /// The `svm_atomic` op for an `atomic_rmw` and its src0 value (`None` for
 /// inc/dec, which take `%null`): adding ±1 is `inc`/`dec` as IGC emits
 /// for `atomic_inc`/`atomic_dec`.
-fn rmw_op(
+pub(super) fn rmw_op(
     l: &Lower<'_>,
     inst: Inst,
     op: RmwOp,
@@ -328,7 +336,7 @@ fn rmw_op(
 
 /// The raw destination of an atomic whose result is `res` (`%null` when
 /// unused), seen as the message's data type `dt`.
-fn result(l: &mut Lower<'_>, res: Option<Value>, dt: Type) -> Result<Operand, LowerError> {
+pub(super) fn result(l: &mut Lower<'_>, res: Option<Value>, dt: Type) -> Result<Operand, LowerError> {
     let Some(r) = res.filter(|r| l.used(*r)) else {
         return Ok(Operand::null());
     };
@@ -338,7 +346,7 @@ fn result(l: &mut Lower<'_>, res: Option<Value>, dt: Type) -> Result<Operand, Lo
 
 /// After a `.16` atomic the upper half of each returned dword is not
 /// defined: clear it (narrow values are kept zero-extended).
-fn after(l: &mut Lower<'_>, res: Option<Value>, _ty: IrType, w: AtomicWidth) {
+pub(super) fn after(l: &mut Lower<'_>, res: Option<Value>, _ty: IrType, w: AtomicWidth) {
     if w != AtomicWidth::W16 {
         return;
     }

@@ -57,6 +57,7 @@ mod alu;
 mod alu64;
 mod cfg;
 mod mem;
+mod slm;
 mod values;
 
 use std::collections::HashMap;

@@ -27,6 +27,8 @@ pub(crate) fn canonical(t: IrType) -> Option<Type> {
         // f16 too: its bits, zero-extended (no f16 arithmetic is lowered,
         // but it can be moved, exchanged and compared-and-swapped).
         IrType::I8 | IrType::I16 | IrType::F16 | IrType::I32 | IrType::F16x2 | IrType::BF16x2 => Type::UD,
+        // A shared pointer: a byte offset into the thread group's SLM.
+        IrType::Ptr(atomc_ir::AddrSpace::Shared) => Type::UD,
         IrType::I64 | IrType::Surface => Type::UQ,
         IrType::Ptr(s) if s.pointer_bits() == 64 => Type::UQ,
         IrType::F32 => Type::F,

@@ -75,7 +75,7 @@ fn address(c: &mut Checker<'_>, o: &Operand, lanes: u32) {
     }
 }
 
-fn raw_align(c: &mut Checker<'_>, v: crate::VarId, offset: u16) {
+pub(super) fn raw_align(c: &mut Checker<'_>, v: crate::VarId, offset: u16) {
     let grf = c.p.grf_bytes();
     if c.var_align(v) < grf || !(offset as u32).is_multiple_of(grf) {
         let name = c.k.var(v).map(|d| d.name.clone()).unwrap_or_default();
@@ -86,7 +86,7 @@ fn raw_align(c: &mut Checker<'_>, v: crate::VarId, offset: u16) {
     }
 }
 
-fn raw_data(c: &mut Checker<'_>, o: &Operand, bytes: u32) {
+pub(super) fn raw_data(c: &mut Checker<'_>, o: &Operand, bytes: u32) {
     let Operand::Raw {
         var: Some(v),
         offset,
@@ -107,7 +107,13 @@ fn raw_data(c: &mut Checker<'_>, o: &Operand, bytes: u32) {
     }
 }
 
-fn atomic(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: AtomicWidth) {
+pub(super) fn atomic(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: AtomicWidth) {
+    atomic_typed(c, inst, op, w, None)
+}
+
+/// [`atomic`] with the data type the message wants given (`None`: the
+/// `svm_atomic` rule).
+pub(super) fn atomic_typed(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: AtomicWidth, data: Option<Type>) {
     // Binary order: addr, src0, src1, dst.
     let (src0, src1, dst) = (inst.operands[1], inst.operands[2], inst.operands[3]);
     let n = op.num_sources();
@@ -130,14 +136,14 @@ fn atomic(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: AtomicWidth) {
         );
     }
     let elt = if w == AtomicWidth::W64 { 8 } else { 4 };
-    let want = match (op, w) {
+    let want = data.unwrap_or(match (op, w) {
         (AtomicOp::IMin | AtomicOp::IMax, AtomicWidth::W64) => Type::Q,
         (AtomicOp::IMin | AtomicOp::IMax, _) => Type::D,
         (_, AtomicWidth::W64) if op.is_float() => Type::DF,
         _ if op.is_float() => Type::F,
         (_, AtomicWidth::W64) => Type::UQ,
         _ => Type::UD,
-    };
+    });
     for (what, o) in [("src0", src0), ("src1", src1), ("dst", dst)] {
         if let Operand::Raw { var: Some(v), .. } = o {
             if let Some(d) = c.k.var(v) {

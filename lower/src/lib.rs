@@ -5,5 +5,6 @@ pub mod caps;
 pub mod legalize;
 pub mod ptx;
 pub mod sass;
+pub mod uniform;
 pub mod vcode;
 pub mod visa;

@@ -29,6 +29,11 @@ pub const BENCH_RUNS: &[(&str, &str)] = &[
         "f32_add_native",
         "grid 2 block 64 args(o, i, v) o: f32[8] i: i32[128] = 0 v: f32[128] = 1.0 => o[0] == 128.0",
     ),
+    ("counter_red", "grid 2 block 64 args(c) c: i32[1] = 0 => c == [128]"),
+    (
+        "counter_slot",
+        "grid 2 block 64 args(c, s) c: i32[1] = 0 s: i32[128] => c == [128], s sorted == iota",
+    ),
     (
         "spinlock_cas",
         "grid 64 block 32 args(l, c) l: i32[1] = 0 c: i64[1] = 0 => l == [0], c == [64]",

@@ -485,7 +485,10 @@ pub fn unit(mnemonic: &str) -> &str {
         // Shared-memory loads and shuffles share the MIO pipe: ptxas 13.5 issues
         // `LDS R10, [UR6+0x8]` with no scoreboard, then `SHFL.IDX R12` setting SB1, and reads R10
         // after its wait on SB1 (filetests/interpret/fuzz-sm90-scoreboard-wait-too-soon.atom).
-        "LDS" | "SHFL" => "MIO",
+        // Shared-memory atomics too: ptxas 11.8 (sm_50) issues `ATOMS.CAS R11, [R0], R10, R11`
+        // with no scoreboard, then `LDS.U.32 R6, [R0]` setting one, and reads R11 in the FADD
+        // after waiting on it (filetests/compile/visa/slm-atomics.atom, %slm_f32).
+        "LDS" | "SHFL" | "ATOMS" => "MIO",
         // Global and local loads complete in order: ptxas 11.8 loads `LDG.E R254` with no
         // scoreboard in a spilling kernel, then refills with `LDL.LU R4` setting SB5, and reads
         // R254 after waiting on SB5 (filetests/interpret/spill-live-values.atom, %live260).

@@ -41,6 +41,8 @@ pub enum MOp {
     Reg { reg: Reg, width: u8, rule: OperandRule, neg: bool },
     /// A predicate, `P0`..`P6` or `PT` (7), possibly negated.
     Pred { num: u8, not: bool },
+    /// A uniform predicate, `UP0`..`UP6` or `UPT` (7) (not allocated, like [`MOp::UReg`]).
+    UPred { num: u8, not: bool },
     /// An integer immediate, printed in hex (`0x1f`, `-0x4`).
     Imm(i64),
     /// An f32 immediate.
@@ -168,6 +170,7 @@ fn shape_hash(inst: &SassInst) -> u64 {
             MOp::Reg { reg, width, neg, .. } => (placeholder_of(reg), width, neg).hash(&mut h),
             MOp::Mem { base, width, offset, ubase } => (placeholder_of(base), width, offset, ubase).hash(&mut h),
             MOp::Pred { num, not } => (num, not).hash(&mut h),
+            MOp::UPred { num, not } => (num, not, 'u').hash(&mut h),
             MOp::Imm(v) => v.hash(&mut h),
             MOp::F32(f) => f.to_bits().hash(&mut h),
             MOp::CBank(o) => o.hash(&mut h),
@@ -412,6 +415,16 @@ fn write_op(s: &mut String, op: &MOp, label: &dyn Fn(BlockId) -> String, reg_nam
                 s.push_str("PT");
             } else {
                 let _ = write!(s, "P{num}");
+            }
+        }
+        MOp::UPred { num, not } => {
+            if *not {
+                s.push('!');
+            }
+            if *num == 7 {
+                s.push_str("UPT");
+            } else {
+                let _ = write!(s, "UP{num}");
             }
         }
         MOp::Imm(v) => s.push_str(&hex(*v)),

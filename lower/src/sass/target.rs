@@ -26,6 +26,20 @@ pub struct SassTarget {
     pub shared_window: Option<SharedWindow>,
     /// The form table every selected instruction is resolved against.
     pub arch: fn() -> &'static atomc_sass::Arch,
+    /// Warp aggregation of atomics with a uniform address and operand, where the target has the
+    /// warp-wide vote it needs (`isel::aggregate`).
+    pub warp_aggregation: Option<WarpAggregation>,
+}
+
+/// ptxas's aggregation of an atomic whose address and operand are the same in every active
+/// lane (ptxas 13 for `counter_red`/`counter_slot`: `VOTEU.ANY UR4, UPT, PT`, `FLO.U32` /
+/// `UFLO.U32` of it for a leader lane, `POPC` for the count, one `@P0 REDG`/`ATOMG` by the
+/// leader, and `SHFL.IDX` of its result plus the lane's rank among the active lanes below it).
+#[derive(Debug)]
+pub struct WarpAggregation {
+    /// The uniform register that receives the active mask; not used by anything else
+    /// (the shared window keeps UR4 and UR5).
+    pub mask_ureg: u8,
 }
 
 /// The sm_80+ shared window: the first bytes of a block's shared memory are reserved for the
@@ -55,6 +69,7 @@ pub static SM90: SassTarget = SassTarget {
     red_global: "REDG",
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
     arch: atomc_sass::sm90,
+    warp_aggregation: Some(WarpAggregation { mask_ureg: 6 }),
 };
 
 /// Maxwell.
@@ -70,6 +85,8 @@ pub static SM50: SassTarget = SassTarget {
     // thread's byte offset) and sizes `.nv.shared.<k>` 0 for dynamic shared memory only.
     shared_window: None,
     arch: atomc_sass::sm50,
+    // Maxwell has `VOTE.ANY` and `SHFL` too; its selection is not written yet.
+    warp_aggregation: None,
 };
 
 impl SassTarget {

@@ -134,6 +134,7 @@ impl Isel<'_> {
                 };
                 self.emit(SassInst::new(opc, [m, v], Latency::Variable));
             }
+            InstData::AtomicRmw { .. } if self.aggregate_rmw(data)? => {}
             InstData::AtomicRmw { op, ty, scope, addr, arg, .. } => {
                 let Some(spelled) = atom_op(*op, *ty) else {
                     return Err(self.err("`sub` must be legalized to `add` first"));

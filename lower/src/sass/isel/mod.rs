@@ -11,6 +11,7 @@
 //! Critical edges are split (regalloc2 needs it): a `brif` target with
 //! several predecessors is reached through an empty block.
 
+mod aggregate;
 mod alu;
 mod dce;
 mod divide;
@@ -81,6 +82,8 @@ pub(crate) struct Isel<'a> {
     /// Coordinate tuples already built in a block, by their values.
     pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
     pub inst: atomc_ir::Inst,
+    /// The warp-uniform values, where the target aggregates atomics.
+    pub uniformity: Option<crate::uniform::Uniformity>,
 }
 
 /// Selects machine instructions for a legalized, verified kernel.
@@ -137,7 +140,7 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new() };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new(), uniformity: target.warp_aggregation.as_ref().map(|_| crate::uniform::Uniformity::of(func)) };
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the

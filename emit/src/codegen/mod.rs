@@ -122,7 +122,7 @@ fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
     }
     // Uniform registers (numbered after the predicates and carry, as in `sass::roles`): the
     // first operand of a uniform-datapath instruction or S2UR is written, any other is read.
-    let uniform_def = inst.opcode.starts_with('U') || inst.opcode.starts_with("S2UR") || inst.opcode.starts_with("VOTEU");
+    let uniform_def = inst.opcode.starts_with('U') || inst.opcode.starts_with("S2UR") || inst.opcode.starts_with("VOTEU") || inst.opcode.starts_with("REDUX");
     for (k, op) in inst.ops.iter().enumerate() {
         match op {
             MOp::UReg(n) if *n != 63 => {

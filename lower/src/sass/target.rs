@@ -40,6 +40,8 @@ pub struct WarpAggregation {
     /// The uniform register that receives the active mask; not used by anything else
     /// (the shared window keeps UR4 and UR5).
     pub mask_ureg: u8,
+    /// The uniform register that receives a `REDUX` of the lanes' operands.
+    pub sum_ureg: u8,
 }
 
 /// The sm_80+ shared window: the first bytes of a block's shared memory are reserved for the
@@ -69,7 +71,7 @@ pub static SM90: SassTarget = SassTarget {
     red_global: "REDG",
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
     arch: atomc_sass::sm90,
-    warp_aggregation: Some(WarpAggregation { mask_ureg: 6 }),
+    warp_aggregation: Some(WarpAggregation { mask_ureg: 6, sum_ureg: 7 }),
 };
 
 /// Maxwell.

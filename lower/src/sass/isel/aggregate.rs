@@ -19,18 +19,18 @@ impl Isel<'_> {
     /// operand are warp-uniform, on a target with [`crate::sass::target::WarpAggregation`].
     pub(super) fn aggregate_rmw(&mut self, data: &InstData) -> Result<bool, IselError> {
         let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
-        let InstData::AtomicRmw { op: RmwOp::Add, ty: Type::I32, order: MemOrder::Relaxed, scope, addr, arg } = data
-        else {
+        let InstData::AtomicRmw { op, ty: Type::I32, order: MemOrder::Relaxed, scope, addr, arg } = data else {
             return Ok(false);
         };
         let uniform = |v: Value| self.uniformity.as_ref().is_some_and(|u| u.is_uniform(v));
-        if !uniform(addr.ptr) || !uniform(*arg) {
+        let space = self.ty(addr.ptr).addr_space();
+        if !uniform(addr.ptr) || space == Some(AddrSpace::Shared) {
             return Ok(false);
+        }
+        if *op != RmwOp::Add || !uniform(*arg) {
+            return self.reduce_rmw(*op, *scope, addr, *arg);
         }
         let (m, space) = self.mem(addr);
-        if space == AddrSpace::Shared {
-            return Ok(false);
-        }
         let mask = MOp::UReg(agg.mask_ureg);
         let t = self.target;
         let strong = t.strong(*scope);
@@ -95,6 +95,55 @@ impl Isel<'_> {
             }
         };
         self.emit(result);
+        Ok(true)
+    }
+
+    /// A result-unused atomic of any lane's operand to a uniform address: the operands reduced
+    /// across the active lanes (`REDUX`, into a uniform register), and one `@P0 REDG` by the
+    /// leader, as ptxas 13 compiles `reduce_minmax` (`REDUX.MIN.S32 UR10, R0`, `IMAD.U32 R7, RZ,
+    /// RZ, UR10`, `@P0 REDG.E.MIN.S32.STRONG.GPU`). A used result would need each lane's prefix.
+    fn reduce_rmw(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
+        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
+        // REDUX's op field prints AND as the bare mnemonic.
+        let (redux, red) = match op {
+            RmwOp::Add => ("REDUX.SUM", "ADD"),
+            RmwOp::And => ("REDUX", "AND"),
+            RmwOp::Or => ("REDUX.OR", "OR"),
+            RmwOp::Xor => ("REDUX.XOR", "XOR"),
+            RmwOp::Smin => ("REDUX.MIN.S32", "MIN.S32"),
+            RmwOp::Smax => ("REDUX.MAX.S32", "MAX.S32"),
+            RmwOp::Umin => ("REDUX.MIN", "MIN"),
+            RmwOp::Umax => ("REDUX.MAX", "MAX"),
+            _ => return Ok(false),
+        };
+        if self.result_used() {
+            return Ok(false);
+        }
+        let (m, space) = self.mem(addr);
+        let (mask, sum) = (MOp::UReg(agg.mask_ureg), MOp::UReg(agg.sum_ureg));
+        let t = self.target;
+        let strong = t.strong(scope);
+        let x = self.reg(arg);
+        let lane = self.single();
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+        self.emit(SassInst::alu("VOTEU.ANY", [mask, MOp::UPred { num: 7, not: false }, MOp::pt()]));
+        let leader = self.single();
+        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        self.emit(SassInst::new(redux, [sum, MOp::use_(x.reg())], Latency::Variable));
+        let total = self.single();
+        self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
+        self.emit(SassInst::alu(
+            "ISETP.EQ.U32.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
+        ));
+        let mut inst = if space == AddrSpace::Global {
+            SassInst::new(format!("{}.E.{red}{strong}", t.red_global), [m, MOp::use_(total.reg())], Latency::Variable)
+        } else {
+            let ops = [MOp::pt(), MOp::rz(), m, MOp::use_(total.reg())];
+            SassInst::new(format!("ATOM.E.{red}{strong}"), ops, Latency::Variable).with_form(RegForm::Atom { wide: false })
+        };
+        inst.guard = Some((COND_PRED, false));
+        self.emit(inst);
         Ok(true)
     }
 

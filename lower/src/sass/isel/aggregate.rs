@@ -15,8 +15,14 @@ use atomc_ir::{AddrSpace, InstData, MemOrder, RmwOp, Type, Value};
 impl Isel<'_> {
     /// Selects `data` aggregated if it qualifies; `Ok(false)` leaves it to the plain selection.
     ///
-    /// Qualifies: a relaxed 32-bit integer `add` on global or generic memory whose address and
-    /// operand are warp-uniform, on a target with [`crate::sass::target::WarpAggregation`].
+    /// Qualifies: a 32-bit integer `add` on global or generic memory whose address and operand
+    /// are warp-uniform, on a target with [`crate::sass::target::WarpAggregation`]; other ops,
+    /// or per-lane operands, when the result is unused ([`Isel::reduce_rmw`]). Orders are fences
+    /// around a relaxed atomic by now (the legalizer's), and every lane executes them; ptxas 13
+    /// aggregates acquire and release adds too (`orders_mixed`), fencing in the leader alone.
+    ///
+    /// Each aggregated atomic takes its own vote: lanes converged at one atomic need not be at
+    /// the next, and a leader chosen earlier might not be active there.
     pub(super) fn aggregate_rmw(&mut self, data: &InstData) -> Result<bool, IselError> {
         let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
         let InstData::AtomicRmw { op, ty: Type::I32, order: MemOrder::Relaxed, scope, addr, arg } = data else {
@@ -129,9 +135,16 @@ impl Isel<'_> {
         self.emit(SassInst::alu("VOTEU.ANY", [mask, MOp::UPred { num: 7, not: false }, MOp::pt()]));
         let leader = self.single();
         self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
-        self.emit(SassInst::new(redux, [sum, MOp::use_(x.reg())], Latency::Variable));
-        let total = self.single();
-        self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
+        // and/or/min/max of one value, however many times, is that value: no reduction needed.
+        let idempotent = !matches!(op, RmwOp::Add | RmwOp::Xor);
+        let total = if idempotent && self.uniformity.as_ref().is_some_and(|u| u.is_uniform(arg)) {
+            x
+        } else {
+            self.emit(SassInst::new(redux, [sum, MOp::use_(x.reg())], Latency::Variable));
+            let total = self.single();
+            self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
+            total
+        };
         self.emit(SassInst::alu(
             "ISETP.EQ.U32.AND",
             [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],

@@ -12,6 +12,7 @@
 //! several predecessors is reached through an empty block.
 
 mod alu;
+mod bits;
 mod dce;
 mod divide;
 mod memory;

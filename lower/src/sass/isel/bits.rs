@@ -3,7 +3,7 @@
 //! ```text
 //! popcnt.i32   POPC d, a
 //! clz.i32      FLO.U32 t, a ; IADD3 d, -t, 0x1f, RZ          (FLO gives -1 for 0: 32)
-//! ctz.i32      IADD3 n, -a ; LOP3 m = a & n ; FLO.U32 t, m ; IADD3 d, -t, 0x1f, RZ
+//! ctz.i32      IADD3 n, -a ; LOP3 m = a & n ; IADD3 m, m, -0x1 ; POPC d, m    (0: POPC(-1) = 32)
 //! umulhi.i32   IMAD.HI.U32 d, a, b, RZ      smulhi.i32   IMAD.HI d, a, b, RZ
 //! fma.f32      FFMA d, a, b, c              fma.f64      DFMA d, a, b, c
 //! ```
@@ -35,8 +35,9 @@ impl Isel<'_> {
                 let m = self.new_vreg(RegClass::Single);
                 let [lut, pt] = lop3(0xc0);
                 self.emit(SassInst::alu("LOP3.LUT", [MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), lut, pt]));
-                let t = self.leading_one(m);
-                self.emit(SassInst::alu("IADD3", [def, MOp::neg(t), MOp::Imm(0x1f), MOp::rz()]));
+                let below = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("IADD3", [MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1), MOp::rz()]));
+                self.emit(SassInst::new("POPC", [def, MOp::use_(below)], Latency::Variable));
             }
             _ => return Err(self.err(format!("{op} is not selected"))),
         }

@@ -29,6 +29,7 @@ pub fn interpret(func: &Function, spec: &RunSpec) -> Result<Vec<Vec<u8>>, String
         shared_bytes: spec.shared_bytes(),
         step_limit: spec.step_limit(),
         args: spec.args().to_vec(),
+        subgroup_size: spec.subgroup_size(),
     };
     interp::run_kernel(func, &launch, &mut mem).map_err(|e| e.to_string())?;
     Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())

@@ -24,6 +24,18 @@ keyword_enum! {
         Fneg = "fneg",
         /// Float absolute value (clears the sign bit).
         Fabs = "fabs",
+        /// Population count: the number of one bits of an integer, as that
+        /// integer type (`popcnt.i64` of all ones is 64).
+        Popcnt = "popcnt",
+        /// Count leading zeros of an integer: the zero bits above its highest
+        /// one bit; the type's width for 0.
+        Clz = "clz",
+        /// Count trailing zeros of an integer: the zero bits below its lowest
+        /// one bit; the type's width for 0.
+        Ctz = "ctz",
+        /// Bit reversal of an integer: bit `i` of the result is bit
+        /// `width - 1 - i` of the operand.
+        Bitrev = "bitrev",
     }
 }
 
@@ -78,6 +90,93 @@ keyword_enum! {
         Fmin = "fmin",
         /// maxNum (see [`RmwOp::Fmax`]).
         Fmax = "fmax",
+        /// The high half of the full `2 × width`-bit product of two unsigned
+        /// integers (`umulhi.i32 a, b` = `(a as u64 * b as u64) >> 32`).
+        Umulhi = "umulhi",
+        /// The high half of the full `2 × width`-bit product of two signed
+        /// integers (two's complement).
+        Smulhi = "smulhi",
+    }
+}
+
+keyword_enum! {
+    /// Three-operand arithmetic; the result has the first operand's type.
+    ///
+    /// The bit-field extracts take the field's position and length from the
+    /// low 8 bits of their `i32` operands (as PTX's `bfe` does): `p = pos &
+    /// 0xff`, `l = len & 0xff`. Field bits at or above the type's width read
+    /// as zero (`ubfe`) or as the sign bit of the value (`sbfe`).
+    pub enum TernaryOp {
+        /// `fma a, b, c`: `a × b + c` with a single rounding (round to nearest
+        /// even), on one scalar float type; NaN results are the canonical NaN.
+        Fma = "fma",
+        /// `ubfe x, pos, len`: the unsigned bit field of integer `x` at bit `p`,
+        /// `l` bits long, zero-extended: bit `i < l` of the result is bit
+        /// `p + i` of `x` (zero where `p + i >= width`); 0 when `l` is 0.
+        Ubfe = "ubfe",
+        /// `sbfe x, pos, len`: the signed bit field: as `ubfe`, then
+        /// sign-extended from the field's top bit, which is bit
+        /// `min(p + l, width) - 1` of `x` (so a field reaching past the top
+        /// takes `x`'s sign bit); 0 when `l` is 0, and a field starting at or
+        /// above the width is all copies of `x`'s sign bit.
+        Sbfe = "sbfe",
+    }
+}
+
+impl TernaryOp {
+    /// Whether the op works on floats (else on integers).
+    pub fn is_float(self) -> bool {
+        self == TernaryOp::Fma
+    }
+}
+
+keyword_enum! {
+    /// The votes of `vote_*`: one `pred` for every active lane of the subgroup.
+    pub enum VoteOp {
+        /// `vote_any c`: whether `c` is true in at least one active lane.
+        Any = "vote_any",
+        /// `vote_all c`: whether `c` is true in every active lane.
+        All = "vote_all",
+        /// `vote_eq x`: whether `x` has one bit pattern in every active lane
+        /// (any value type but `surface`; a `pred` too).
+        Eq = "vote_eq",
+    }
+}
+
+keyword_enum! {
+    /// Where `shuffle` reads from. `n` is the subgroup size, `lane` this
+    /// lane's index, `y` the second operand (an `i32`, read as unsigned).
+    pub enum ShuffleMode {
+        /// Lane `y mod n`.
+        Idx = "idx",
+        /// Lane `lane - y`; out of range (`y > lane`) reads this lane's own value.
+        Up = "up",
+        /// Lane `lane + y`; out of range (`lane + y >= n`) reads this lane's own value.
+        Down = "down",
+        /// Lane `lane ^ (y mod n)` (a butterfly).
+        Xor = "xor",
+    }
+}
+
+keyword_enum! {
+    /// The combining op of `reduce`: integers only, over the active lanes.
+    pub enum ReduceOp {
+        /// Wrapping sum.
+        Add = "add",
+        /// Unsigned minimum.
+        Umin = "umin",
+        /// Unsigned maximum.
+        Umax = "umax",
+        /// Signed minimum.
+        Smin = "smin",
+        /// Signed maximum.
+        Smax = "smax",
+        /// Bitwise and.
+        And = "and",
+        /// Bitwise or.
+        Or = "or",
+        /// Bitwise exclusive or.
+        Xor = "xor",
     }
 }
 
@@ -201,7 +300,8 @@ keyword_enum! {
         GridDimY = "grid_dim.y",
         /// Blocks per grid, z.
         GridDimZ = "grid_dim.z",
-        /// Lane index within the warp (SIMD lane on vISA), 0..32.
+        /// Lane index within the subgroup, `0 .. n` (a warp's lane on NVIDIA,
+        /// the SIMD lane on vISA; see [Subgroups](InstData#subgroups)).
         LaneId = "lane_id",
     }
 }
@@ -230,6 +330,37 @@ pub struct Address {
 pub const MAX_ADDRESS_OFFSET: i32 = (1 << 23) - 1;
 
 /// An instruction: opcode and operands. Text form per variant in brackets.
+///
+/// # Subgroups
+///
+/// The threads of a block form *subgroups* of `n` consecutive threads in
+/// block order (linear thread index, x fastest): lanes `0 .. n` of subgroup
+/// `k` are threads `k·n .. k·n + n`, and `lane_id` is the index within it.
+/// `n` is the target's: 32 on NVIDIA (a warp); on Intel the kernel's SIMD
+/// width (8, 16 or 32); 32 in the interpreter unless the run line says
+/// `subgroup N` (a power of two, 1 to 32). The last subgroup of a block
+/// whose size is not a multiple of `n` is partial: its missing lanes are
+/// never active.
+///
+/// The subgroup instructions (`active_mask`, `ballot`, `vote_*`, `shuffle`,
+/// `match_any`, `reduce`) are executed by the subgroup's *active lanes*
+/// together: the lanes that reach the same instruction together. Control
+/// flow decides which lanes those are: every lane starts converged; a
+/// `brif` whose condition differs between lanes splits them, and the lanes
+/// reconverge where the paths meet again (the branch's immediate
+/// post-dominator). A lane that has returned is inactive. Precisely, a
+/// lane that reaches a subgroup instruction waits until every other live
+/// lane of its subgroup also waits (at a subgroup instruction or a
+/// `barrier`). Then the lanes waiting at a subgroup instruction `S` execute
+/// it together, unless other lanes wait at a subgroup instruction `T` from
+/// which `S` can be reached but which cannot be reached from `S` (those are
+/// behind: `S` waits for them); the rest keep waiting. A lane that never
+/// waits (one that spins on memory another lane of its subgroup writes only
+/// after a subgroup instruction) holds its subgroup back.
+///
+/// Results are defined for every active lane; inactive lanes take no part
+/// (a `ballot` bit of an inactive lane is 0, a `shuffle` from an inactive
+/// lane reads the reader's own value).
 #[derive(Clone, Debug, PartialEq)]
 pub enum InstData {
     /// `vN = iconst.T imm`: an integer constant of integer type `T`. `imm` is
@@ -244,6 +375,16 @@ pub enum InstData {
     Unary { op: UnaryOp, arg: Value },
     /// `vN = op a, b`: see [`BinaryOp`].
     Binary { op: BinaryOp, args: [Value; 2] },
+    /// `vN = op a, b, c`: see [`TernaryOp`]. `fma` takes three operands of
+    /// one scalar float type; `ubfe`/`sbfe` an integer and two `i32`s.
+    Ternary { op: TernaryOp, args: [Value; 3] },
+    /// `vN = bfi x, base, pos, len`: bit-field insert. `x` and `base` have
+    /// one integer type, the result's; `pos` and `len` are `i32`s of which
+    /// the low 8 bits count (`p`, `l`, as for [`TernaryOp::Ubfe`]). The result
+    /// is `base` with bits `p .. p + l` replaced by the low `l` bits of `x`;
+    /// bits at or above the width are dropped (so `base` when `l` is 0 or
+    /// `p >= width`).
+    Bfi { args: [Value; 4] },
     /// `vN = icmp cc a, b`: compares two integers (or two pointers of one
     /// space) → `pred`.
     Icmp { cond: IntCC, args: [Value; 2] },
@@ -329,6 +470,28 @@ pub enum InstData {
     /// `barrier`: waits until every thread of the block reaches it; also
     /// orders shared-memory accesses like `fence acq_rel cta`.
     Barrier,
+    /// `vN = active_mask`: the subgroup's active lanes as an `i32` mask
+    /// (bit `i` is lane `i`). See [Subgroups](InstData#subgroups).
+    ActiveMask,
+    /// `vN = ballot c`: an `i32` mask of the active lanes whose `pred` `c`
+    /// is true (bit `i` is lane `i`; inactive lanes' bits are 0).
+    Ballot { cond: Value },
+    /// `vN = vote_any c` etc.: see [`VoteOp`]; result `pred`, the same in
+    /// every active lane.
+    Vote { op: VoteOp, arg: Value },
+    /// `vN = shuffle mode x, y`: `x` as the source lane given by `mode` and
+    /// the `i32` `y` has it (see [`ShuffleMode`]). `x` is an integer, float,
+    /// packed float or pointer; the result has its type. A source lane that
+    /// is out of range (`up`, `down`), inactive, or past the last thread of
+    /// a partial subgroup gives this lane's own `x`.
+    Shuffle { mode: ShuffleMode, args: [Value; 2] },
+    /// `vN = match_any x`: an `i32` mask of the active lanes whose `x` has
+    /// this lane's bit pattern (this lane's bit always set). `x` is an
+    /// integer, float, packed float or pointer.
+    MatchAny { arg: Value },
+    /// `vN = reduce op x`: `op` (see [`ReduceOp`]) over the integer `x` of
+    /// every active lane; every active lane gets the result, of `x`'s type.
+    Reduce { op: ReduceOp, arg: Value },
     /// `jump blockN(args)`: unconditional branch. A terminator.
     Jump { dest: BlockCall },
     /// `brif c, blockA(args), blockB(args)`: branch to the first target when
@@ -364,6 +527,14 @@ impl InstData {
             InstData::SurfaceRmw { .. } => "surface_rmw",
             InstData::SurfaceCas { .. } => "surface_cas",
             InstData::Barrier => "barrier",
+            InstData::Ternary { op, .. } => op.name(),
+            InstData::Bfi { .. } => "bfi",
+            InstData::ActiveMask => "active_mask",
+            InstData::Ballot { .. } => "ballot",
+            InstData::Vote { op, .. } => op.name(),
+            InstData::Shuffle { .. } => "shuffle",
+            InstData::MatchAny { .. } => "match_any",
+            InstData::Reduce { .. } => "reduce",
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Return { .. } => "return",
@@ -386,6 +557,20 @@ impl InstData {
                 | InstData::Fence { .. }
                 | InstData::SurfaceRmw { .. }
                 | InstData::SurfaceCas { .. }
+        )
+    }
+
+    /// Whether this is a subgroup instruction (executed by the active lanes
+    /// of a subgroup together; see [Subgroups](InstData#subgroups)).
+    pub fn is_subgroup(&self) -> bool {
+        matches!(
+            self,
+            InstData::ActiveMask
+                | InstData::Ballot { .. }
+                | InstData::Vote { .. }
+                | InstData::Shuffle { .. }
+                | InstData::MatchAny { .. }
+                | InstData::Reduce { .. }
         )
     }
 
@@ -441,8 +626,20 @@ impl InstData {
             | InstData::Fconst { .. }
             | InstData::Special { .. }
             | InstData::Fence { .. }
-            | InstData::Barrier => {}
-            InstData::Unary { arg, .. } | InstData::Convert { arg, .. } => *arg = f(*arg),
+            | InstData::Barrier
+            | InstData::ActiveMask => {}
+            InstData::Unary { arg, .. }
+            | InstData::Convert { arg, .. }
+            | InstData::Vote { arg, .. }
+            | InstData::MatchAny { arg }
+            | InstData::Reduce { arg, .. } => *arg = f(*arg),
+            InstData::Ballot { cond } => *cond = f(*cond),
+            InstData::Shuffle { args, .. } => {
+                args[0] = f(args[0]);
+                args[1] = f(args[1]);
+            }
+            InstData::Ternary { args, .. } => args.iter_mut().for_each(|a| *a = f(*a)),
+            InstData::Bfi { args } => args.iter_mut().for_each(|a| *a = f(*a)),
             InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => {
                 args[0] = f(args[0]);
                 args[1] = f(args[1]);
@@ -498,7 +695,12 @@ impl InstData {
     pub fn result_type(&self, value_type: impl Fn(Value) -> Type) -> Option<Type> {
         match self {
             InstData::Iconst { ty, .. } | InstData::Fconst { ty, .. } => Some(*ty),
-            InstData::Unary { arg, .. } => Some(value_type(*arg)),
+            InstData::Unary { arg, .. } | InstData::Reduce { arg, .. } => Some(value_type(*arg)),
+            InstData::Ternary { args, .. } => Some(value_type(args[0])),
+            InstData::Bfi { args } => Some(value_type(args[0])),
+            InstData::Shuffle { args, .. } => Some(value_type(args[0])),
+            InstData::ActiveMask | InstData::Ballot { .. } | InstData::MatchAny { .. } => Some(Type::I32),
+            InstData::Vote { .. } => Some(Type::Pred),
             InstData::Binary { args, .. } | InstData::Select { args, .. } => Some(value_type(args[0])),
             InstData::Icmp { .. } | InstData::Fcmp { .. } => Some(Type::Pred),
             InstData::Convert { to, .. } => Some(*to),

@@ -39,7 +39,7 @@ pub use atomics::{
 pub use builder::FunctionBuilder;
 pub use function::{Block, BlockData, Function, Inst, SrcLoc, Value, ValueData, ValueDef};
 pub use instructions::{
-    Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp,
-    MAX_ADDRESS_OFFSET,
+    Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, ReduceOp, ShuffleMode, SpecialReg,
+    TernaryOp, UnaryOp, VoteOp, MAX_ADDRESS_OFFSET,
 };
 pub use types::{AddrSpace, Type};

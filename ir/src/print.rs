@@ -70,6 +70,14 @@ pub fn write_inst(w: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
         }
         InstData::Unary { arg, .. } => write!(w, "{name} {arg}"),
         InstData::Binary { args: [a, b], .. } => write!(w, "{name} {a}, {b}"),
+        InstData::Ternary { args: [a, b, c], .. } => write!(w, "{name} {a}, {b}, {c}"),
+        InstData::Bfi { args: [x, base, pos, len] } => write!(w, "{name} {x}, {base}, {pos}, {len}"),
+        InstData::ActiveMask => w.write_str(name),
+        InstData::Ballot { cond: a } | InstData::Vote { arg: a, .. } | InstData::MatchAny { arg: a } => {
+            write!(w, "{name} {a}")
+        }
+        InstData::Shuffle { mode, args: [x, y] } => write!(w, "{name} {mode} {x}, {y}"),
+        InstData::Reduce { op, arg } => write!(w, "{name} {op} {arg}"),
         InstData::Icmp { cond, args: [a, b] } => write!(w, "{name} {cond} {a}, {b}"),
         InstData::Fcmp { cond, args: [a, b] } => write!(w, "{name} {cond} {a}, {b}"),
         InstData::Select { cond, args: [a, b] } => write!(w, "{name} {cond}, {a}, {b}"),

@@ -2,6 +2,7 @@
 //! instruction selection into machine IR.
 
 pub mod caps;
+pub mod caps_ops;
 pub mod legalize;
 pub mod ptx;
 pub mod sass;

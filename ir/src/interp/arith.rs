@@ -37,6 +37,8 @@ pub(crate) fn int_binop(op: BinaryOp, ty: Type, a: u64, b: u64) -> Option<u64> {
         BinaryOp::Umax => a.max(b),
         BinaryOp::Smin => sa.min(sb) as u64,
         BinaryOp::Smax => sa.max(sb) as u64,
+        BinaryOp::Umulhi => super::bits::mulhi(false, w, a, b),
+        BinaryOp::Smulhi => super::bits::mulhi(true, w, a, b),
         _ => return float::binop(ty, op, a, b),
     };
     Some(mask(r, w))
@@ -58,6 +60,7 @@ pub(crate) fn unop(op: UnaryOp, ty: Type, a: u64) -> u64 {
         UnaryOp::Bnot => mask(!a, ty.bits()),
         UnaryOp::Fneg => a ^ float::sign_mask(ty).unwrap_or(0),
         UnaryOp::Fabs => a & !float::sign_mask(ty).unwrap_or(0),
+        UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev => super::bits::count(op, ty.bits(), a),
     }
 }
 

@@ -5,8 +5,9 @@
 use super::error::{InterpError, Site};
 use super::memory::mem_size;
 use crate::{
-    AddrSpace, BinaryOp, BlockCall, ConvOp, FloatCC, Function, Inst, InstData, IntCC, RmwOp,
-    SpecialReg, SurfaceAccess, SurfaceRef, Type, UnaryOp, Value,
+    AddrSpace, BinaryOp, BlockCall, ConvOp, FloatCC, Function, Inst, InstData, IntCC, ReduceOp,
+    RmwOp, ShuffleMode, SpecialReg, SurfaceAccess, SurfaceRef, TernaryOp, Type, UnaryOp, Value,
+    VoteOp,
 };
 use cranelift_entity::{EntityRef, SecondaryMap};
 
@@ -66,6 +67,31 @@ pub(crate) enum Op {
     },
     Binary {
         op: BinaryOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    Ternary {
+        op: TernaryOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
+    Bfi {
+        ty: Type,
+        dst: Reg,
+        x: Reg,
+        base: Reg,
+        pos: Reg,
+        len: Reg,
+    },
+    /// A subgroup instruction: the lane waits for its subgroup (see
+    /// `subgroup.rs`); `a` and `b` are its operands where it has them.
+    Subgroup {
+        op: SubOp,
         ty: Type,
         dst: Reg,
         a: Reg,
@@ -168,6 +194,17 @@ pub(crate) enum Op {
     FallOff,
 }
 
+/// Which subgroup instruction an [`Op::Subgroup`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SubOp {
+    ActiveMask,
+    Ballot,
+    Vote(VoteOp),
+    Shuffle(ShuffleMode),
+    MatchAny,
+    Reduce(ReduceOp),
+}
+
 /// A decoded function, ready to run any number of times.
 pub struct Program<'f> {
     pub(crate) func: &'f Function,
@@ -178,6 +215,10 @@ pub struct Program<'f> {
     pub(crate) pool: Vec<Reg>,
     pub(crate) num_values: usize,
     pub(crate) params: Vec<Reg>,
+    /// The layout index of the block of each op, and each block's first
+    /// pc and successors (layout indices): for the subgroup rendezvous.
+    pub(crate) block_of: Vec<u32>,
+    pub(crate) succs: Vec<Vec<u32>>,
 }
 
 impl<'f> Program<'f> {
@@ -247,14 +288,28 @@ impl<'f> Decoder<'f> {
             pool: Vec::new(),
             num_values: func.values.len(),
             params,
+            block_of: Vec::with_capacity(pc as usize),
+            succs: Vec::with_capacity(func.layout.len()),
         };
         Ok(Decoder { func, block_pc, p })
     }
 
     fn run(mut self) -> DResult<Program<'f>> {
         let func = self.func;
-        for &b in &func.layout {
+        let mut layout_index: SecondaryMap<crate::Block, Option<u32>> = SecondaryMap::new();
+        for (i, &b) in func.layout.iter().enumerate() {
+            layout_index[b] = Some(i as u32);
+        }
+        for (bi, &b) in func.layout.iter().enumerate() {
             let insts = &func.blocks[b].insts;
+            let mut succs = Vec::new();
+            if let Some(last) = insts.last().and_then(|&i| func.insts.get(i)) {
+                for call in last.branch_targets() {
+                    succs.extend(layout_index.get(call.block).copied().flatten());
+                }
+            }
+            self.p.succs.push(succs);
+            let before = self.p.code.len();
             for &inst in insts {
                 let Some(data) = func.insts.get(inst) else {
                     return Err(InterpError::BadFunction {
@@ -276,6 +331,8 @@ impl<'f> Decoder<'f> {
                 self.p.code.push(Op::FallOff);
                 self.p.insts.push(last);
             }
+            let added = self.p.code.len() - before;
+            self.p.block_of.extend(std::iter::repeat_n(bi as u32, added));
         }
         Ok(self.p)
     }
@@ -419,6 +476,50 @@ impl<'f> Decoder<'f> {
                     b: self.reg(args[1])?,
                 }
             }
+            InstData::Ternary { op, args } => {
+                let ty = self.ty(args[0])?;
+                let ok = match op {
+                    TernaryOp::Fma => {
+                        ty.is_float() && self.ty(args[1])? == ty && self.ty(args[2])? == ty
+                    }
+                    _ => ty.is_int() && self.ty(args[1])? == Type::I32 && self.ty(args[2])? == Type::I32,
+                };
+                if !ok {
+                    return Err(format!("{op} is not defined on these operand types"));
+                }
+                Op::Ternary {
+                    op: *op,
+                    ty,
+                    dst: self.dst(inst)?,
+                    a: self.reg(args[0])?,
+                    b: self.reg(args[1])?,
+                    c: self.reg(args[2])?,
+                }
+            }
+            InstData::Bfi { args } => {
+                let ty = self.ty(args[0])?;
+                if !ty.is_int()
+                    || self.ty(args[1])? != ty
+                    || self.ty(args[2])? != Type::I32
+                    || self.ty(args[3])? != Type::I32
+                {
+                    return Err("bfi is not defined on these operand types".to_string());
+                }
+                Op::Bfi {
+                    ty,
+                    dst: self.dst(inst)?,
+                    x: self.reg(args[0])?,
+                    base: self.reg(args[1])?,
+                    pos: self.reg(args[2])?,
+                    len: self.reg(args[3])?,
+                }
+            }
+            InstData::ActiveMask
+            | InstData::Ballot { .. }
+            | InstData::Vote { .. }
+            | InstData::Shuffle { .. }
+            | InstData::MatchAny { .. }
+            | InstData::Reduce { .. } => self.subgroup(inst, data)?,
             InstData::Icmp { cond, args } => {
                 let ty = self.ty(args[0])?;
                 if !(ty.is_int() || ty.is_ptr()) || self.ty(args[1])? != ty {
@@ -630,6 +731,40 @@ impl<'f> Decoder<'f> {
                 }
             }
         })
+    }
+}
+
+impl Decoder<'_> {
+    /// A subgroup instruction, its operand types checked as the verifier does.
+    fn subgroup(&mut self, inst: Inst, data: &InstData) -> Result<Op, String> {
+        let dst = self.dst(inst)?;
+        let passable = |t: Type| t.is_int() || t.is_float() || t.is_packed_float() || t.is_ptr();
+        let (op, a, b) = match *data {
+            InstData::ActiveMask => (SubOp::ActiveMask, None, None),
+            InstData::Ballot { cond } => (SubOp::Ballot, Some(cond), None),
+            InstData::Vote { op, arg } => (SubOp::Vote(op), Some(arg), None),
+            InstData::Shuffle { mode, args } => (SubOp::Shuffle(mode), Some(args[0]), Some(args[1])),
+            InstData::MatchAny { arg } => (SubOp::MatchAny, Some(arg), None),
+            InstData::Reduce { op, arg } => (SubOp::Reduce(op), Some(arg), None),
+            _ => return Err("is not a subgroup instruction".to_string()),
+        };
+        let ty = match a {
+            Some(v) => self.ty(v)?,
+            None => Type::I32,
+        };
+        let ok = match op {
+            SubOp::ActiveMask => true,
+            SubOp::Ballot | SubOp::Vote(VoteOp::Any | VoteOp::All) => ty == Type::Pred,
+            SubOp::Vote(VoteOp::Eq) => ty != Type::Surface,
+            SubOp::Shuffle(_) => passable(ty) && b.map(|v| self.ty(v)) == Some(Ok(Type::I32)),
+            SubOp::MatchAny => passable(ty),
+            SubOp::Reduce(_) => ty.is_int(),
+        };
+        if !ok {
+            return Err(format!("{} is not defined on these operand types", data.opcode_name()));
+        }
+        let reg = |v: Option<Value>| v.map_or(Ok(0), |v| self.reg(v));
+        Ok(Op::Subgroup { op, ty, dst, a: reg(a)?, b: reg(b)? })
     }
 }
 

@@ -1,17 +1,18 @@
 //! One instruction of one thread.
 
 use super::arith;
+use super::bits;
 use super::decode::{Addr, Op, Reg, Surf, Target};
 use super::error::Fault;
 use super::float::{self, FKind};
 use super::memory::{self, read_le, write_le, SHARED_WINDOW_BASE};
 use super::sched::{Event, Machine};
-use crate::{AddrSpace, SpecialReg, SurfaceAddressing, SurfaceClamp, SurfaceRef, Type, Value};
+use crate::{AddrSpace, SpecialReg, SurfaceAddressing, SurfaceClamp, SurfaceRef, TernaryOp, Type, Value};
 use cranelift_entity::EntityRef;
 
 impl Machine<'_, '_> {
     #[inline]
-    fn get(&self, base: usize, r: Reg) -> Result<u64, Fault> {
+    pub(crate) fn get(&self, base: usize, r: Reg) -> Result<u64, Fault> {
         let i = base + r as usize;
         if self.def[i] {
             Ok(self.regs[i])
@@ -21,7 +22,7 @@ impl Machine<'_, '_> {
     }
 
     #[inline]
-    fn set(&mut self, base: usize, r: Reg, v: u64) {
+    pub(crate) fn set(&mut self, base: usize, r: Reg, v: u64) {
         let i = base + r as usize;
         self.regs[i] = v;
         self.def[i] = true;
@@ -135,7 +136,7 @@ impl Machine<'_, '_> {
             SpecialReg::GridDimX => self.grid.x,
             SpecialReg::GridDimY => self.grid.y,
             SpecialReg::GridDimZ => self.grid.z,
-            SpecialReg::LaneId => ((t % self.tpb) % 32) as u32,
+            SpecialReg::LaneId => ((t % self.tpb) % self.sg_size) as u32,
         }) as u64
     }
 
@@ -156,6 +157,21 @@ impl Machine<'_, '_> {
                 let v = arith::binop(op, ty, x, y).ok_or(Fault::DivByZero)?;
                 self.set(base, dst, v);
             }
+            Op::Ternary { op, ty, dst, a, b, c } => {
+                let (x, y, z) = (self.get(base, a)?, self.get(base, b)?, self.get(base, c)?);
+                let w = ty.bits();
+                let v = match op {
+                    TernaryOp::Fma => float::fma(FKind::of(ty).unwrap_or(FKind::F64), x, y, z),
+                    TernaryOp::Ubfe => bits::extract(false, w, x, y, z),
+                    TernaryOp::Sbfe => bits::extract(true, w, x, y, z),
+                };
+                self.set(base, dst, v);
+            }
+            Op::Bfi { ty, dst, x, base: b, pos, len } => {
+                let (x, b, p, l) = (self.get(base, x)?, self.get(base, b)?, self.get(base, pos)?, self.get(base, len)?);
+                self.set(base, dst, bits::insert(ty.bits(), x, b, p, l));
+            }
+            Op::Subgroup { .. } => return Ok(Event::Subgroup(pc as u32)),
             Op::Icmp {
                 cond,
                 ty,

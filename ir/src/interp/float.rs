@@ -326,3 +326,48 @@ mod tests {
         assert_eq!(min_max(k, nz, pz, true), pz);
     }
 }
+
+/// `a × b + c` on scalar format `k`, rounded once to nearest even; a NaN
+/// result is the canonical quiet NaN.
+pub(crate) fn fma(k: FKind, a: u64, b: u64, c: u64) -> u64 {
+    let r = match k {
+        FKind::F64 => f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c)).to_bits(),
+        FKind::F32 => {
+            let (x, y, z) = (f32::from_bits(a as u32), f32::from_bits(b as u32), f32::from_bits(c as u32));
+            x.mul_add(y, z).to_bits() as u64
+        }
+        _ => {
+            // The product of two 16-bit floats is exact in f64; the sum is
+            // rounded to odd there (53 bits, at least two more than the
+            // format's), so rounding that to the format is the single rounding.
+            let (x, y, z) = (k.to_f64(a), k.to_f64(b), k.to_f64(c));
+            k.round_from_f64(add_round_to_odd(x * y, z))
+        }
+    };
+    if k.is_nan(r) {
+        k.qnan()
+    } else {
+        r
+    }
+}
+
+/// `x + y` rounded to odd: the nearest f64 toward zero whose last bit is
+/// odd when the sum is inexact (TwoSum gives the rounding error).
+fn add_round_to_odd(x: f64, y: f64) -> f64 {
+    let s = x + y;
+    if !s.is_finite() {
+        return s;
+    }
+    let bb = s - x;
+    let err = (x - (s - bb)) + (y - bb);
+    let bits = s.to_bits();
+    if err == 0.0 || bits & 1 == 1 {
+        return s;
+    }
+    // Step one ulp toward the exact value (away from s on err's side).
+    if (err > 0.0) == (s > 0.0) {
+        f64::from_bits(bits + 1)
+    } else {
+        f64::from_bits(bits - 1)
+    }
+}

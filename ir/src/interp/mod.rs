@@ -7,6 +7,10 @@
 //!   all threads of all blocks round-robin in linear order, one
 //!   instruction per turn; barriers per block; deadlocks and a step limit
 //!   are errors).
+//! * **Subgroups** — see [`InstData`](crate::InstData#subgroups): lanes of
+//!   [`Launch::subgroup_size`] consecutive threads; a subgroup instruction
+//!   parks its lane until the subgroup's other live lanes park too, then
+//!   runs for the lanes that reached it together (`subgroup.rs`).
 //! * **Memory and pointers** — see [`memory`]: global buffers
 //!   at `0x1_0000_0000 * (i + 1)`, shared memory per block addressed by
 //!   32-bit offsets, a shared window at [`SHARED_WINDOW_BASE`] in the
@@ -46,6 +50,7 @@
 //! ```
 
 mod arith;
+mod bits;
 mod decode;
 mod error;
 mod exec;
@@ -53,6 +58,7 @@ mod float;
 pub mod memory;
 pub mod runline;
 pub mod sched;
+mod subgroup;
 mod value;
 
 pub use decode::Program;
@@ -63,7 +69,9 @@ pub use memory::{
     SURFACE_HANDLE_BASE,
 };
 pub use runline::{parse_run_line, run_line, KernelParam, RunLineError, RunReport, RunSpec};
-pub use sched::{Dim3, Launch, RunStats, DEFAULT_STEP_LIMIT, MAX_SHARED_BYTES, MAX_THREADS};
+pub use sched::{
+    Dim3, Launch, RunStats, DEFAULT_STEP_LIMIT, DEFAULT_SUBGROUP_SIZE, MAX_SHARED_BYTES, MAX_THREADS,
+};
 pub use value::DataValue;
 
 use crate::Function;

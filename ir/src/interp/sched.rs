@@ -9,6 +9,10 @@
 //! compete. The interleaving is sequentially consistent, which is why
 //! fences (and the memory orders of atomics) have no further effect.
 //!
+//! A subgroup instruction parks a thread too, until every live thread of
+//! its subgroup is parked; then `subgroup.rs` runs the instruction for the
+//! lanes that reached it together (see [`InstData`](crate::InstData#subgroups)).
+//!
 //! `barrier` parks a thread. When every live (not yet returned) thread of
 //! its block is parked at the *same* barrier instruction, all of them are
 //! released and continue after it in the next round. If every live thread of
@@ -28,6 +32,9 @@ pub const DEFAULT_STEP_LIMIT: u64 = 10_000_000;
 /// The most threads (grid × block) one launch may have; every thread is
 /// resident at once.
 pub const MAX_THREADS: u64 = 1 << 20;
+
+/// The subgroup size of a launch unless it says otherwise (an NVIDIA warp).
+pub const DEFAULT_SUBGROUP_SIZE: u32 = 32;
 
 /// The most shared memory per block, in bytes.
 pub const MAX_SHARED_BYTES: u32 = 1 << 24;
@@ -83,6 +90,9 @@ pub struct Launch {
     pub step_limit: u64,
     /// One value per kernel parameter, of the parameter's type.
     pub args: Vec<DataValue>,
+    /// Lanes per subgroup: a power of two from 1 to 32 (see
+    /// [`InstData`](crate::InstData#subgroups)).
+    pub subgroup_size: u32,
 }
 
 impl Launch {
@@ -94,6 +104,7 @@ impl Launch {
             shared_bytes: 0,
             step_limit: DEFAULT_STEP_LIMIT,
             args,
+            subgroup_size: DEFAULT_SUBGROUP_SIZE,
         }
     }
 }
@@ -110,6 +121,8 @@ pub(crate) enum Status {
     Run,
     /// Parked at the barrier at this pc.
     Wait(u32),
+    /// Parked at the subgroup instruction at this pc.
+    Sub(u32),
     Done,
 }
 
@@ -123,6 +136,7 @@ pub(crate) struct BlockState {
 pub(crate) enum Event {
     Next,
     Barrier(u32),
+    Subgroup(u32),
     Exit,
 }
 
@@ -140,6 +154,8 @@ pub(crate) struct Machine<'a, 'f> {
     pub grid: Dim3,
     pub block: Dim3,
     pub tpb: usize,
+    /// Lanes per subgroup.
+    pub sg_size: usize,
     pub blocks: Vec<BlockState>,
     pub tmp: Vec<u64>,
     /// The values of the first `return` (for single-thread calls).
@@ -163,6 +179,10 @@ impl<'a, 'f> Machine<'a, 'f> {
             return bad(format!(
                 "{threads} threads; at most {MAX_THREADS} are supported"
             ));
+        }
+        let sg = launch.subgroup_size;
+        if !(1..=32).contains(&sg) || !sg.is_power_of_two() {
+            return bad(format!("subgroup size {sg}; it must be a power of two from 1 to 32"));
         }
         if launch.shared_bytes > MAX_SHARED_BYTES {
             return bad(format!(
@@ -224,6 +244,7 @@ impl<'a, 'f> Machine<'a, 'f> {
             grid: g,
             block: b,
             tpb,
+            sg_size: sg as usize,
             blocks: vec![
                 BlockState {
                     live: tpb as u32,
@@ -273,6 +294,11 @@ impl<'a, 'f> Machine<'a, 'f> {
                         let b = t / self.tpb;
                         self.blocks[b].waiting += 1;
                         self.check_barrier(b)?;
+                        self.check_subgroup(t)?;
+                    }
+                    Ok(Event::Subgroup(at)) => {
+                        self.status[t] = Status::Sub(at);
+                        self.check_subgroup(t)?;
                     }
                     Ok(Event::Exit) => {
                         self.status[t] = Status::Done;
@@ -280,6 +306,7 @@ impl<'a, 'f> Machine<'a, 'f> {
                         let b = t / self.tpb;
                         self.blocks[b].live -= 1;
                         self.check_barrier(b)?;
+                        self.check_subgroup(t)?;
                     }
                     Err(f) => return Err(f.at(self.prog.site(pc, Some(self.ids(t))))),
                 }

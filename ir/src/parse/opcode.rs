@@ -6,7 +6,10 @@
 //! opcode by building a prototype instruction and asking it for its name.
 
 use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef};
-use crate::instructions::{Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp};
+use crate::instructions::{
+    Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, ReduceOp, ShuffleMode, SpecialReg, TernaryOp,
+    UnaryOp, VoteOp,
+};
 use crate::{Block, Type, Value};
 use smallvec::SmallVec;
 
@@ -18,6 +21,8 @@ pub(crate) enum Op {
     Fconst,
     Unary(UnaryOp),
     Binary(BinaryOp),
+    Ternary(TernaryOp),
+    Bfi,
     Icmp,
     Fcmp,
     Select,
@@ -35,13 +40,25 @@ pub(crate) enum Op {
     SurfaceRmw,
     SurfaceCas,
     Barrier,
+    ActiveMask,
+    Ballot,
+    Vote(VoteOp),
+    Shuffle,
+    MatchAny,
+    Reduce,
     Jump,
     Brif,
     Return,
 }
 
 /// The opcodes not spelled by a keyword enum.
-const FIXED: [Op; 20] = [
+const FIXED: [Op; 26] = [
+    Op::Bfi,
+    Op::ActiveMask,
+    Op::Ballot,
+    Op::Shuffle,
+    Op::MatchAny,
+    Op::Reduce,
     Op::Iconst,
     Op::Fconst,
     Op::Icmp,
@@ -70,6 +87,8 @@ impl Op {
         UnaryOp::from_name(name)
             .map(Op::Unary)
             .or_else(|| BinaryOp::from_name(name).map(Op::Binary))
+            .or_else(|| TernaryOp::from_name(name).map(Op::Ternary))
+            .or_else(|| VoteOp::from_name(name).map(Op::Vote))
             .or_else(|| ConvOp::from_name(name).map(Op::Convert))
             .or_else(|| SpecialReg::from_name(name).map(Op::Special))
             .or_else(|| FIXED.into_iter().find(|op| op.name() == name))
@@ -104,6 +123,12 @@ impl Op {
             Op::Fconst => "X",
             Op::Unary(_) | Op::Convert(_) => "a",
             Op::Binary(_) => "a, b",
+            Op::Ternary(_) => "a, b, c",
+            Op::Bfi => "x, base, pos, len",
+            Op::ActiveMask => "",
+            Op::Ballot | Op::Vote(_) | Op::MatchAny => "x",
+            Op::Shuffle => "mode x, lane",
+            Op::Reduce => "op x",
             Op::Icmp | Op::Fcmp => "cc a, b",
             Op::Select => "c, a, b",
             Op::PtrAdd => "p, off",
@@ -149,6 +174,14 @@ impl Op {
             Op::Fconst => InstData::Fconst { ty, bits: 0 },
             Op::Unary(op) => InstData::Unary { op, arg: v },
             Op::Binary(op) => InstData::Binary { op, args: [v, v] },
+            Op::Ternary(op) => InstData::Ternary { op, args: [v, v, v] },
+            Op::Bfi => InstData::Bfi { args: [v, v, v, v] },
+            Op::ActiveMask => InstData::ActiveMask,
+            Op::Ballot => InstData::Ballot { cond: v },
+            Op::Vote(op) => InstData::Vote { op, arg: v },
+            Op::Shuffle => InstData::Shuffle { mode: ShuffleMode::Idx, args: [v, v] },
+            Op::MatchAny => InstData::MatchAny { arg: v },
+            Op::Reduce => InstData::Reduce { op: ReduceOp::Add, arg: v },
             Op::Icmp => InstData::Icmp { cond: IntCC::Eq, args: [v, v] },
             Op::Fcmp => InstData::Fcmp { cond: FloatCC::Eq, args: [v, v] },
             Op::Select => InstData::Select { cond: v, args: [v, v] },

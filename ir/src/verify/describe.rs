@@ -32,6 +32,14 @@ fn body(data: &InstData) -> String {
         InstData::Fconst { ty, bits } => format!("{op}.{ty} {}", float_lit(*ty, *bits)),
         InstData::Unary { arg, .. } => format!("{op} {arg}"),
         InstData::Binary { args: [a, b], .. } => format!("{op} {a}, {b}"),
+        InstData::Ternary { args: [a, b, c], .. } => format!("{op} {a}, {b}, {c}"),
+        InstData::Bfi { args: [x, base, pos, len] } => format!("{op} {x}, {base}, {pos}, {len}"),
+        InstData::ActiveMask => op.to_string(),
+        InstData::Ballot { cond: a } | InstData::Vote { arg: a, .. } | InstData::MatchAny { arg: a } => {
+            format!("{op} {a}")
+        }
+        InstData::Shuffle { mode, args: [x, y] } => format!("{op} {mode} {x}, {y}"),
+        InstData::Reduce { op: r, arg } => format!("{op} {r} {arg}"),
         InstData::Icmp { cond, args: [a, b] } => format!("{op} {cond} {a}, {b}"),
         InstData::Fcmp { cond, args: [a, b] } => format!("{op} {cond} {a}, {b}"),
         InstData::Select { cond, args: [a, b] } => format!("{op} {cond}, {a}, {b}"),

@@ -82,6 +82,7 @@
 //! | `convert-type` | `uextend`/`sextend` not to a strictly wider integer, `ireduce` not to a strictly narrower integer, `fpromote`/`fdemote` not to a strictly wider/narrower scalar float, `fcvt_to_*` not float → integer, `fcvt_from_*` not integer → float, `bitcast` between different widths or from/to `pred` |
 //! | `ptr-add-type` | `ptr_add` on a non-pointer, or with an offset that is not `i32`/`i64` |
 //! | `ptr-to-generic-type` | `ptr_to_generic` of anything but a `ptr.global` or `ptr.shared` |
+//! | `bitfield-operand-type` | a `ubfe`/`sbfe`/`bfi` position or length that is not an `i32` (the value operands follow `int-op-type` and, for `bfi`, `operand-type-mismatch`; `fma` follows `float-op-type` and `operand-type-mismatch` over its three operands) |
 //! | `memory-type` | `load` of, or `store` of a value of, a type without a memory representation (`pred`) |
 //!
 //! ## Addresses (`load`, `store`, `atomic_*`)
@@ -101,6 +102,15 @@
 //! | `atomic-operand-type` | an argument, expected, replacement or stored value whose type is not the atomic's type |
 //! | `atomic-order` | a memory order the instruction does not take: `atomic_load` takes `relaxed`/`acquire`/`seq_cst`, `atomic_store` takes `relaxed`/`release`/`seq_cst`, `fence` takes all but `relaxed`; read-modify-writes and CAS (memory and surface) take all five |
 //! | `atomic-scope` | scope `sys` on a `ptr.shared` address (shared memory is private to one block; `cta` and `gpu` are fine on every space, and `sys` on `generic` is left to run time) |
+//!
+//! ## Subgroups (`ballot`, `vote_*`, `shuffle`, `match_any`, `reduce`)
+//!
+//! | rule | what it rejects |
+//! | --- | --- |
+//! | `subgroup-pred-type` | a `ballot`, `vote_any` or `vote_all` operand that is not a `pred` |
+//! | `subgroup-value-type` | a `shuffle` or `match_any` value that is not an integer, float, packed float or pointer; a `vote_eq` of a `surface` |
+//! | `shuffle-lane-type` | a `shuffle` lane, delta or mask operand that is not an `i32` |
+//! | `reduce-type` | a `reduce` of a non-integer |
 //!
 //! ## Surfaces (`surface_rmw`, `surface_cas`)
 //!
@@ -131,6 +141,7 @@
 
 mod describe;
 pub mod dominators;
+mod lanes;
 mod memory;
 mod operands;
 mod ssa;
@@ -157,6 +168,7 @@ pub fn verify(func: &Function) -> Result<(), Vec<Diagnostic>> {
     for (_, inst) in cx.placed_insts() {
         let Some(data) = func.insts.get(inst) else { continue };
         operands::check(&mut cx, inst, data);
+        lanes::check(&mut cx, inst, data);
         memory::check(&mut cx, inst, data);
     }
     if cx.diags.is_empty() {

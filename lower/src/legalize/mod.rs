@@ -4,7 +4,8 @@
 //! ([`crate::caps::TargetCaps`]).
 //!
 //! The passes, in order:
-//! 1. [`check`] — reject what the target cannot express, naming op and target;
+//! 1. [`check`] and [`check_ops`] — reject what the target cannot express (atomics; bit
+//!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
 //! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`;
 //! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
 //! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops.
@@ -14,6 +15,7 @@
 
 pub mod cas_loop;
 pub mod check;
+pub mod check_ops;
 mod edit;
 pub mod negate_sub;
 pub mod order_fences;
@@ -52,7 +54,12 @@ pub struct Stats {
 
 /// Runs every pass. The function must already pass the IR verifier.
 pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Unsupported>> {
-    check::run(func, caps)?;
+    let mut refused = check::run(func, caps).err().unwrap_or_default();
+    refused.extend(check_ops::run(func, caps));
+    if !refused.is_empty() {
+        refused.sort_by_key(|u| (u.loc.line, u.loc.col));
+        return Err(refused);
+    }
     let mut stats = Stats::default();
     stats.negated = negate_sub::run(func, caps);
     stats.fences = order_fences::run(func, caps);

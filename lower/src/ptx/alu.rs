@@ -196,6 +196,7 @@ fn unary(e: &mut Emitter<'_>, op: UnaryOp, d: &str, arg: Value) -> Result<(), Pt
                 e.line(format!("mov{bt} {d}, {t}"));
             }
         }
+        other => return Err(e.unsupported(other.name(), "no PTX lowering (lanes.rs refuses it first)")),
     }
     Ok(())
 }

@@ -56,6 +56,11 @@ impl RunSpec {
         self.shared_bytes
     }
 
+    /// Lanes per subgroup (`subgroup N`; 32 when the line does not say).
+    pub fn subgroup_size(&self) -> u32 {
+        self.subgroup_size
+    }
+
     /// The interpreter's step limit.
     pub fn step_limit(&self) -> u64 {
         self.step_limit
@@ -151,6 +156,7 @@ impl RunSpec {
             shared_bytes: self.shared_bytes,
             step_limit: self.step_limit,
             args: self.args.clone(),
+            subgroup_size: self.subgroup_size,
         };
         crate::interp::run_kernel(func, &launch, &mut mem)?;
         Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())

@@ -74,6 +74,7 @@ impl RunSpec {
                     shared_bytes: self.shared_bytes,
                     step_limit: self.step_limit,
                     args: self.args.clone(),
+                    subgroup_size: self.subgroup_size,
                 };
                 prog.launch(&launch, &mut mem).map(|_| None)
             }

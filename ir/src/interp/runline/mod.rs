@@ -11,6 +11,7 @@
 //! item      := 'grid' DIMS | 'block' DIMS        sizes, DIMS = N | NxM | NxMxK   (default 1)
 //!            | 'shared' N                       bytes of shared memory per block (default 0)
 //!            | 'steps' N                        step limit (default 10 000 000)
+//!            | 'subgroup' N                     lanes per subgroup: 1, 2, 4, 8, 16 or 32 (default 32)
 //!            | 'args' '(' arg,* ')'             kernel arguments, one per parameter
 //!            | '%'NAME '(' arg,* ')' [ ('=='|'!=') results ]    call form (Cranelift's)
 //!            | NAME ':' ['surface'] ELEM '[' [DIMS] ']' ['slot' N] ['=' init]
@@ -103,6 +104,7 @@ pub struct RunSpec {
     pub(crate) block: Dim3,
     pub(crate) shared_bytes: u32,
     pub(crate) step_limit: u64,
+    pub(crate) subgroup_size: u32,
     pub(crate) decls: Vec<Decl>,
     pub(crate) args: Vec<DataValue>,
     pub(crate) call: Option<(bool, Vec<DataValue>)>,

@@ -191,6 +191,7 @@ impl Parser<'_> {
             block: Dim3::x(1),
             shared_bytes: 0,
             step_limit: DEFAULT_STEP_LIMIT,
+            subgroup_size: crate::interp::DEFAULT_SUBGROUP_SIZE,
             decls: Vec::new(),
             args: Vec::new(),
             call: None,
@@ -231,6 +232,14 @@ impl Parser<'_> {
                     let n = self.number("byte count")?;
                     spec.shared_bytes = u32::try_from(n).map_err(|_| perr(col, "shared size too large"))?;
                 }
+                Tok::Ident(kw) if kw == "subgroup" => {
+                    self.pos += 1;
+                    let n = self.number("subgroup size")?;
+                    spec.subgroup_size = u32::try_from(n)
+                        .ok()
+                        .filter(|n| (1..=32).contains(n) && n.is_power_of_two())
+                        .ok_or_else(|| perr(col, "the subgroup size is a power of two from 1 to 32"))?;
+                }
                 Tok::Ident(kw) if kw == "steps" => {
                     self.pos += 1;
                     spec.step_limit = self.number("step limit")?;
@@ -257,7 +266,7 @@ impl Parser<'_> {
                 }
                 _ => {
                     return self.err(format!(
-                        "expected `grid`, `block`, `shared`, `steps`, `args(..)`, `%{}(..)`, a declaration `name: type[n] = ..` or `=>`{}",
+                        "expected `grid`, `block`, `shared`, `subgroup`, `steps`, `args(..)`, `%{}(..)`, a declaration `name: type[n] = ..` or `=>`{}",
                         self.func.name,
                         self.found()
                     ))

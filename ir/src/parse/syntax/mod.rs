@@ -16,7 +16,7 @@ use super::opcode::Op;
 use super::words;
 use crate::atomics::RmwOp;
 use crate::diagnostic::Diagnostic;
-use crate::instructions::{FloatCC, InstData, IntCC};
+use crate::instructions::{FloatCC, InstData, IntCC, ReduceOp, ShuffleMode};
 use crate::{SrcLoc, Type};
 use operands::Uses;
 use smallvec::SmallVec;
@@ -431,6 +431,29 @@ impl<'a> Parser<'_, 'a, '_> {
             Op::Fconst => InstData::Fconst { ty, bits: self.float_literal(ty)? },
             Op::Unary(op) => InstData::Unary { op, arg: self.value(uses)? },
             Op::Binary(op) => InstData::Binary { op, args: self.value_pair(uses)? },
+            Op::Ternary(op) => {
+                let [a, b] = self.value_pair(uses)?;
+                self.expect_punct(',')?;
+                InstData::Ternary { op, args: [a, b, self.value(uses)?] }
+            }
+            Op::Bfi => {
+                let [x, base] = self.value_pair(uses)?;
+                self.expect_punct(',')?;
+                let [pos, len] = self.value_pair(uses)?;
+                InstData::Bfi { args: [x, base, pos, len] }
+            }
+            Op::ActiveMask => InstData::ActiveMask,
+            Op::Ballot => InstData::Ballot { cond: self.value(uses)? },
+            Op::Vote(op) => InstData::Vote { op, arg: self.value(uses)? },
+            Op::Shuffle => {
+                let mode = self.keyword("a shuffle mode", ShuffleMode::from_name, ShuffleMode::ALL, ShuffleMode::name)?;
+                InstData::Shuffle { mode, args: self.value_pair(uses)? }
+            }
+            Op::MatchAny => InstData::MatchAny { arg: self.value(uses)? },
+            Op::Reduce => {
+                let op = self.keyword("a reduction op", ReduceOp::from_name, ReduceOp::ALL, ReduceOp::name)?;
+                InstData::Reduce { op, arg: self.value(uses)? }
+            }
             Op::Icmp => {
                 let cond = self.keyword("an integer condition", IntCC::from_name, IntCC::ALL, IntCC::name)?;
                 InstData::Icmp { cond, args: self.value_pair(uses)? }

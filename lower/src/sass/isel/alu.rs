@@ -28,7 +28,9 @@ impl Isel<'_> {
             InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),
             InstData::Special { reg } => self.special(d, *reg),
             InstData::Unary { op, arg } => self.unary(d, *op, *arg)?,
+            InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => self.mulhi(d, *op, args[0], args[1])?,
             InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
+            InstData::Ternary { op: atomc_ir::TernaryOp::Fma, args } => self.fma(d, args)?,
             InstData::Icmp { .. } | InstData::Fcmp { .. } => {
                 // Conditions of brif/select are re-issued at their use.
                 if self.non_cond_uses[self.func.inst_result(self.inst).expect("compare result")] > 0 {
@@ -164,6 +166,7 @@ impl Isel<'_> {
                     self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), l, pt]));
                 }
             }
+            (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev, _) => return self.bit_count(d, op, a),
         }
         Ok(())
     }

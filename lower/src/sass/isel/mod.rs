@@ -13,6 +13,7 @@
 
 mod aggregate;
 mod alu;
+mod bits;
 mod dce;
 mod divide;
 mod memory;

@@ -191,14 +191,27 @@ fn gpu_run() {
     let mut mismatches = Vec::new();
     let mut not_compiled = 0;
     let dog = watchdog();
+    let mut atomc_alone = 0;
     for case in cases.iter().filter(|c| !skip.contains(&c.label)) {
-        let Ok((atomc_cubin, ptx)) = compile_both(&case.func, case.max_registers) else {
-            not_compiled += 1;
-            continue;
+        // atomc's cubin alone (judged by the interpreter) where atomc writes no PTX for the
+        // kernel: the ops it selects for sm_90 but not yet for PTX.
+        let (atomc_cubin, ptx) = match compile_both(&case.func, case.max_registers) {
+            Ok((c, p)) => (c, Some(p)),
+            Err(_) => match capped_cubin(&case.func, case.max_registers) {
+                Ok(c) => {
+                    atomc_alone += 1;
+                    (c, None)
+                }
+                Err(_) => {
+                    not_compiled += 1;
+                    continue;
+                }
+            },
         };
-        let ptxas_cubin = match oracle::ptxas(Sm::Sm90, &ptx) {
-            Ok(c) => c,
-            Err(e) => {
+        let ptxas_cubin = match ptx.map(|p| oracle::ptxas(Sm::Sm90, &p)) {
+            None => None,
+            Some(Ok(c)) => Some(c),
+            Some(Err(e)) => {
                 mismatches.push(format!("{}: ptxas rejects atomc's PTX: {e}", case.label));
                 continue;
             }
@@ -237,7 +250,10 @@ fn gpu_run() {
         let mut ok = true;
         let mut exact = true;
         let mut results = Vec::new();
-        let mut cubins = vec![("atomc", &atomc_cubin), ("ptxas", &ptxas_cubin)];
+        let mut cubins = vec![("atomc", &atomc_cubin)];
+        if let Some(c) = &ptxas_cubin {
+            cubins.push(("ptxas", c));
+        }
         if let Some(c) = &capped {
             cubins.push(("atomc --max-registers 32", c));
             capped_run += 1;
@@ -284,6 +300,7 @@ fn gpu_run() {
         "gpu: {run} kernels run, atomc == ptxas == interpreter on {agree} \
          ({bytewise} byte for byte, the rest by the run lines' order-independent checks), \
          {not_compiled} launches skipped (atomc does not compile them for sm_90), \
+         {atomc_alone} run with atomc's cubin alone (no PTX for them yet), \
          {capped_ok} of {capped_run} atomc cubins under --max-registers {TIGHT_CAP} agree too, \
          {} left out by ATOMC_GPU_SKIP, mismatches: {list}",
         skip.len()
@@ -367,6 +384,11 @@ const THROUGHPUT_RUNS: &[(&str, &str)] = &[
     (
         "f32_add_native",
         "grid 1024 block 256 args(o, i, v) o: f32[8] i: i32[262144] = 0 v: f32[262144] = 1.0 => o[0] == 262144.0",
+    ),
+    (
+        "reduce_minmax",
+        "grid 1024 block 256 args(r, d) r: i32[4] = [2147483647, -2147483648, -1, 0] d: i32[262144] = iota \
+         => r == [0, 262143, 0, 262143]",
     ),
 ];
 

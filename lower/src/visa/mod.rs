@@ -150,7 +150,7 @@ pub(crate) struct Lower<'f> {
     /// The label of the final `ret`, when some `return` jumps to it.
     pub(crate) exit: Option<LabelId>,
     /// Values found uniform by [`values::analyze`].
-    pub(crate) uniform_set: std::collections::HashSet<Value>,
+    pub(crate) uniform_set: Option<crate::uniform::Uniformity>,
     /// Values some instruction reads.
     pub(crate) used_set: std::collections::HashSet<Value>,
     /// The guard of the memory instructions being emitted (inside an
@@ -185,7 +185,7 @@ impl<'f> Lower<'f> {
             ntmp: 0,
             implicit: HashMap::new(),
             exit: None,
-            uniform_set: Default::default(),
+            uniform_set: None,
             used_set: Default::default(),
             guard: None,
             ifconv: HashMap::new(),

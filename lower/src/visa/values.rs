@@ -1,6 +1,6 @@
 //! Where IR values live in vISA, and the operands that read and write them.
 
-use atomc_ir::{InstData, SpecialReg, Type as IrType, Value, ValueDef};
+use atomc_ir::{InstData, Type as IrType, Value};
 
 use super::{Lower, LowerError};
 use atomc_visa::{Align, Exec, ExecSize, Imm, Operand, PredId, Region, Type, VarId};
@@ -42,58 +42,26 @@ pub(crate) fn is64(t: IrType) -> bool {
     t.bits() == 64
 }
 
-/// Marks every value uniform or varying (block order is reverse post-order,
-/// so every operand but a block parameter is classified before its use).
+/// Marks every value uniform or varying ([`crate::uniform`], the rule warp aggregation uses
+/// too: one SIMD thread's lanes are one work-group's, like one warp's), and the branches on a
+/// varying condition.
 pub(crate) fn analyze(l: &mut Lower<'_>) -> Result<(), LowerError> {
     let f = l.f;
-    let mut uniform = std::collections::HashSet::new();
-    let entry = f.entry_block();
+    let uniform = crate::uniform::Uniformity::of(f);
     for &b in &l.order.clone() {
-        for &inst in &f.blocks[b].insts {
-            let data = &f.insts[inst];
-            let u = match data {
-                InstData::Iconst { .. } | InstData::Fconst { .. } => true,
-                InstData::Special { reg } => !matches!(
-                    reg,
-                    SpecialReg::ThreadIdX | SpecialReg::ThreadIdY | SpecialReg::ThreadIdZ | SpecialReg::LaneId
-                ),
-                InstData::Unary { .. }
-                | InstData::Binary { .. }
-                | InstData::Icmp { .. }
-                | InstData::Fcmp { .. }
-                | InstData::Select { .. }
-                | InstData::Convert { .. }
-                | InstData::PtrAdd { .. }
-                | InstData::PtrToGeneric { .. } => data.args().iter().all(|a| is_uniform(f, entry, &uniform, *a)),
-                _ => false,
-            };
-            if let (true, Some(r)) = (u, f.inst_result(inst)) {
-                uniform.insert(r);
-            }
-            if let InstData::Brif { cond, .. } = data {
-                if !is_uniform(f, entry, &uniform, *cond) {
+        if let Some(t) = f.terminator(b) {
+            if let InstData::Brif { cond, .. } = &f.insts[t] {
+                if !uniform.is_uniform(*cond) {
                     l.varying_branches.push(b);
                 }
             }
         }
     }
-    l.uniform_set = uniform;
+    l.uniform_set = Some(uniform);
     for (_, inst) in f.inst_order() {
         l.used_set.extend(f.insts[inst].args());
     }
     Ok(())
-}
-
-fn is_uniform(
-    f: &atomc_ir::Function,
-    entry: Option<atomc_ir::Block>,
-    set: &std::collections::HashSet<Value>,
-    v: Value,
-) -> bool {
-    match f.values[v].def {
-        ValueDef::Param(b, _) => Some(b) == entry,
-        ValueDef::Result(_) => set.contains(&v),
-    }
 }
 
 impl Lower<'_> {
@@ -114,7 +82,7 @@ impl Lower<'_> {
                 *uniform
             }
             Some(Loc::Const(_)) => true,
-            None => is_uniform(self.f, self.f.entry_block(), &self.uniform_set, v),
+            None => self.uniform_set.as_ref().is_some_and(|u| u.is_uniform(v)),
         }
     }
 

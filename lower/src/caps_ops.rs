@@ -48,6 +48,11 @@ impl OpKind {
 pub enum OpLowering {
     /// The selector has a sequence for it.
     Native,
+    /// The selector has a sequence for it, but only where no loop can have run before it: the
+    /// lanes of a warp may leave a loop at different iterations and reach the instruction
+    /// apart, where the IR's subgroup rule has them meet. Elsewhere the compile fails with this
+    /// reason.
+    NativeOutsideLoops(&'static str),
     /// The compile fails with this reason.
     Unsupported(&'static str),
 }

@@ -1,9 +1,9 @@
 //! Hopper (sm_90): what `sass/isel/bits.rs` selects, and why the rest is refused.
 
 use super::k::*;
-use super::OpKind::Unary;
-use super::{OpLowering::Native, OpLowering::Unsupported, OpRule};
-use atomc_ir::{Type, UnaryOp};
+use super::OpKind::{ActiveMask, Ballot, Reduce, Unary, Vote};
+use super::{OpLowering::Native, OpLowering::NativeOutsideLoops, OpLowering::Unsupported, OpRule};
+use atomc_ir::{ReduceOp, Type, UnaryOp, VoteOp};
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
@@ -31,10 +31,27 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "Volta dropped BFE/BFI (ptxas 13 expands bfe.u32 into SHF + SGXT/LOP3)",
     },
     OpRule {
+        kinds: &[ActiveMask, Vote(VoteOp::Eq), Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax),
+            Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
+        types: &[Type::I32],
+        lowering: NativeOutsideLoops(
+            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
+        ),
+        evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/subgroup.rs)",
+    },
+    OpRule {
+        kinds: &[Ballot, Vote(VoteOp::Any), Vote(VoteOp::All)],
+        types: &[Type::Pred],
+        lowering: NativeOutsideLoops(
+            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
+        ),
+        evidence: "VOTEU.ANY with a predicate source (sass/isel/subgroup.rs)",
+    },
+    OpRule {
         kinds: SUBGROUP,
         types: &[],
         lowering: Unsupported(
-            "subgroup instructions are not selected for sm_90 yet: they need reconvergence the IR's rule guarantees and a VOTE/MATCH form the table lacks (issue 14 part 2)",
+            "shuffles, match_any, vote_eq of a pred and sub-word or 64-bit reductions are not selected for sm_90 yet: a shuffle must give an inactive source lane's reader its own value, and the form table has no MATCH (issue 14 part 2)",
         ),
         evidence: "emit/sass/src/sm90/alu.rs has SHFL, VOTEU and REDUX but no VOTE or MATCH form",
     },

@@ -5,14 +5,23 @@
 use super::Unsupported;
 use crate::caps::TargetCaps;
 use crate::caps_ops::{lookup, op_key, OpLowering};
-use atomc_ir::Function;
+use atomc_ir::{Block, Function};
 
 /// Every refused instruction of `func`.
 pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
     let mut errors = Vec::new();
-    for (_, inst) in func.inst_order() {
+    let mut after_loop = None;
+    for (block, inst) in func.inst_order() {
         let Some((kind, ty)) = op_key(func, &func.insts[inst]) else { continue };
-        if let OpLowering::Unsupported(reason) = lookup(caps.name, kind, ty) {
+        let refusal = match lookup(caps.name, kind, ty) {
+            OpLowering::Native => None,
+            OpLowering::Unsupported(reason) => Some(reason),
+            OpLowering::NativeOutsideLoops(reason) => {
+                let reached = after_loop.get_or_insert_with(|| reached_from_loops(func));
+                reached.contains(&block).then_some(reason)
+            }
+        };
+        if let Some(reason) = refusal {
             errors.push(Unsupported {
                 target: caps.name,
                 op: kind.describe(),
@@ -24,4 +33,32 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
         }
     }
     errors
+}
+
+/// The blocks a loop can reach: the blocks of every cycle and everything after them.
+fn reached_from_loops(func: &Function) -> std::collections::HashSet<Block> {
+    use atomc_ir::verify::dominators::successors;
+    // A block is in a cycle when it reaches itself; the blocks reached from such a block are
+    // the answer. Kernels are small enough for a search per block.
+    let mut reached = std::collections::HashSet::new();
+    for &start in &func.layout {
+        if reached.contains(&start) {
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut work: Vec<Block> = successors(func, start).to_vec();
+        let mut cyclic = false;
+        while let Some(b) = work.pop() {
+            if b == start {
+                cyclic = true;
+            }
+            if seen.insert(b) {
+                work.extend(successors(func, b));
+            }
+        }
+        if cyclic {
+            reached.extend(seen);
+        }
+    }
+    reached
 }

@@ -28,6 +28,9 @@ impl Isel<'_> {
             InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),
             InstData::Special { reg } => self.special(d, *reg),
             InstData::Unary { op, arg } => self.unary(d, *op, *arg)?,
+            InstData::ActiveMask | InstData::Ballot { .. } | InstData::Vote { .. } | InstData::Reduce { .. } => {
+                self.subgroup(d, data)?
+            }
             InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => self.mulhi(d, *op, args[0], args[1])?,
             InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
             InstData::Ternary { op: atomc_ir::TernaryOp::Fma, args } => self.fma(d, args)?,

@@ -19,6 +19,7 @@ mod divide;
 mod memory;
 mod sm50;
 mod sm90;
+mod subgroup;
 mod surface;
 
 use super::inst::{Flow, FormCache, Latency, MOp, SassInst};

@@ -1,0 +1,96 @@
+//! Subgroup instructions on sm_90 that the warp-wide vote and reduction units give directly, on
+//! the lanes converged at the instruction (the IR's rule: the subgroup's active lanes there):
+//!
+//! ```text
+//! active_mask      VOTEU.ANY UR6, UPT, PT ; MOV d, UR6
+//! ballot c         (c into P0) ; VOTEU.ANY UR6, UPT, P0 ; MOV d, UR6
+//! vote_any c       ballot ; ISETP.NE.U32.AND P0, PT, b, RZ, PT ; SEL d, RZ, 0x1, !P0
+//! vote_all c       ballot ; VOTEU.ANY UR7, UPT, PT ; ISETP.EQ.U32.AND P0, PT, b, UR7, PT ; SEL
+//! vote_eq x.i32    REDUX.MIN UR6, x ; REDUX.MAX UR7, x ; MOV t, UR6 ; ISETP.EQ.U32.AND P0, PT, t, UR7, PT ; SEL
+//! reduce op x.i32  REDUX.op UR7, x ; MOV d, UR7
+//! ```
+//!
+//! (ptxas 13 compiles `vote.sync.ballot`/`activemask` to `VOTE`/`VOTEU` and `redux.sync` to
+//! `REDUX` into a uniform register, then a move.) UR6 and UR7 are the scratch uniform registers
+//! warp aggregation uses ([`crate::sass::target::WarpAggregation`]); nothing keeps them live
+//! across instructions. Shuffles and `match_any` are refused by the capability table.
+
+use super::{IselError, Isel};
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{RegClass, VReg};
+use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
+
+impl Isel<'_> {
+    pub(super) fn subgroup(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
+        let Some(agg) = &self.target.warp_aggregation else {
+            return Err(self.err("subgroup instructions are not selected for this target"));
+        };
+        let (u6, u7) = (MOp::UReg(agg.mask_ureg), MOp::UReg(agg.sum_ureg));
+        let def = MOp::def(d.reg(), 1);
+        match *data {
+            InstData::ActiveMask => {
+                self.vote_any_into(u6, None)?;
+                self.emit(SassInst::alu("MOV", [def, u6]));
+            }
+            InstData::Ballot { cond } => {
+                self.vote_any_into(u6, Some(cond))?;
+                self.emit(SassInst::alu("MOV", [def, u6]));
+            }
+            InstData::Vote { op: op @ (VoteOp::Any | VoteOp::All), arg } => {
+                self.vote_any_into(u6, Some(arg))?;
+                let b = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("MOV", [MOp::def(b.reg(), 1), u6]));
+                let other = if op == VoteOp::Any {
+                    MOp::rz()
+                } else {
+                    self.vote_any_into(u7, None)?;
+                    u7
+                };
+                let cc = if op == VoteOp::Any { "NE" } else { "EQ" };
+                self.flag(d, &format!("ISETP.{cc}.U32.AND"), b, other);
+            }
+            InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::I32 => {
+                let x = self.reg(arg);
+                self.emit(SassInst::new("REDUX.MIN", [u6, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::new("REDUX.MAX", [u7, MOp::use_(x.reg())], Latency::Variable));
+                let t = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), u6]));
+                self.flag(d, "ISETP.EQ.U32.AND", t, u7);
+            }
+            InstData::Reduce { op, arg } if self.ty(arg) == Type::I32 => {
+                // REDUX's op field prints AND as the bare mnemonic.
+                let redux = match op {
+                    ReduceOp::Add => "REDUX.SUM",
+                    ReduceOp::And => "REDUX",
+                    ReduceOp::Or => "REDUX.OR",
+                    ReduceOp::Xor => "REDUX.XOR",
+                    ReduceOp::Umin => "REDUX.MIN",
+                    ReduceOp::Umax => "REDUX.MAX",
+                    ReduceOp::Smin => "REDUX.MIN.S32",
+                    ReduceOp::Smax => "REDUX.MAX.S32",
+                };
+                let x = self.reg(arg);
+                self.emit(SassInst::new(redux, [u7, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::alu("MOV", [def, u7]));
+            }
+            _ => return Err(self.err(format!("`{}` is not selected for sm_90", data.opcode_name()))),
+        }
+        Ok(())
+    }
+
+    /// `VOTEU.ANY ur, UPT, P` of the lanes where `cond` holds (every converged lane for `None`).
+    fn vote_any_into(&mut self, ur: MOp, cond: Option<Value>) -> Result<(), IselError> {
+        let p = match cond {
+            Some(c) => MOp::Pred { num: 0, not: self.cond_into_p0(c)? },
+            None => MOp::pt(),
+        };
+        self.emit(SassInst::alu("VOTEU.ANY", [ur, MOp::UPred { num: 7, not: false }, p]));
+        Ok(())
+    }
+
+    /// `d` = 1 where `a <cmp> b` holds, else 0 (a `pred` value in a register).
+    fn flag(&mut self, d: VReg, compare: &str, a: VReg, b: MOp) {
+        self.emit(SassInst::alu(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
+        self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+    }
+}

@@ -321,3 +321,32 @@ fn scoreboard_on_fixed_latency_producer_is_no_cover() {
         report.hazards
     );
 }
+
+/// A vector predicate read by `VOTEU` needs a guard's 13 cycles: on an H100, atomc's
+/// `VOTEU.ANY UR6, UPT, P0` issued 6 cycles after the `ISETP` that wrote P0 read the old P0
+/// (`subgroup-votes.atom`), and ptxas 13 spaces `VOTE.ANY R5, PT, P0` 13 cycles after its
+/// `LOP3.LUT P0`. The check must reject the old spacing, and atomc must not emit it.
+#[test]
+fn vote_reads_its_predicate_late() {
+    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/interpret/subgroup-votes.atom"))
+        .expect("filetest");
+    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
+    let arch = arch_of(Target::Sm90);
+    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
+    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
+    let v = slots
+        .iter()
+        .position(|s| text(s).starts_with("VOTEU.ANY") && text(s).contains(", P0"))
+        .expect("a ballot");
+    assert!(text(&slots[v - 1]).starts_with("ISETP"), "{}", text(&slots[v - 1]));
+    assert!(slots[v - 1].sched.stall >= 13, "atomc waits a guard's latency");
+    slots[v - 1].sched.stall = 6;
+    let report = hazard::check(arch, &slots);
+    assert!(
+        report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
+        "the check accepts VOTEU reading P0 6 cycles after its ISETP: {:?}",
+        report.hazards
+    );
+}

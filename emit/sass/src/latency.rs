@@ -148,6 +148,11 @@ impl Timing {
         }
         // sm_90 (sass-timing facts; NVIDIA's Ampere tables agree).
         match (pipe, reader) {
+            // A vector predicate read by the vote unit, like a guard: ptxas 13 reads
+            // `LOP3.LUT P0, RZ, R5, 0x2, RZ, 0xc0, !PT` in `VOTE.ANY R5, PT, P0` 13 cycles later,
+            // and on an H100 atomc's `VOTEU.ANY UR6, UPT, P0` 6 cycles after the `ISETP` that
+            // wrote P0 read the old P0 (`subgroup-votes.atom`, 2026-11-26).
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide | Pipe::Fp64 | Pipe::Other, Reader::Uniform) if pred => PRED_TO_GUARD,
             (Pipe::Alu, Reader::Alu) => 4,
             (Pipe::Alu, Reader::Fma) | (Pipe::Fma, Reader::Alu) => 5,
             (Pipe::Fma, Reader::Fma) => 4,

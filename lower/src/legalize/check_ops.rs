@@ -35,29 +35,22 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
     errors
 }
 
-/// The blocks a loop can reach: the blocks of every cycle and everything after them.
+/// The blocks a loop can reach: the blocks of every cycle and everything after them. Every cycle
+/// has an edge to a block no later in reverse postorder than its source; the targets of such
+/// edges lie on their cycles, and one search from all of them finds the rest (linear time).
 fn reached_from_loops(func: &Function) -> std::collections::HashSet<Block> {
-    use atomc_ir::verify::dominators::successors;
-    // A block is in a cycle when it reaches itself; the blocks reached from such a block are
-    // the answer. Kernels are small enough for a search per block.
+    use atomc_ir::verify::dominators::{successors, DominatorTree};
+    let dom = DominatorTree::compute(func);
+    let rpo = dom.rpo();
+    let index: std::collections::HashMap<Block, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut work: Vec<Block> = Vec::new();
+    for (i, &b) in rpo.iter().enumerate() {
+        work.extend(successors(func, b).into_iter().filter(|s| index.get(s).is_some_and(|&j| j <= i)));
+    }
     let mut reached = std::collections::HashSet::new();
-    for &start in &func.layout {
-        if reached.contains(&start) {
-            continue;
-        }
-        let mut seen = std::collections::HashSet::new();
-        let mut work: Vec<Block> = successors(func, start).to_vec();
-        let mut cyclic = false;
-        while let Some(b) = work.pop() {
-            if b == start {
-                cyclic = true;
-            }
-            if seen.insert(b) {
-                work.extend(successors(func, b));
-            }
-        }
-        if cyclic {
-            reached.extend(seen);
+    while let Some(b) = work.pop() {
+        if reached.insert(b) {
+            work.extend(successors(func, b));
         }
     }
     reached

@@ -10,7 +10,7 @@
 use super::{IselError, Isel};
 use crate::sass::inst::{Latency, MOp, SassInst, COND_PRED};
 use crate::vcode::{RegClass, RegForm, VReg};
-use atomc_ir::{AddrSpace, InstData, MemOrder, RmwOp, Type, Value};
+use atomc_ir::{AddrSpace, InstData, MemOrder, ReduceOp, RmwOp, Type, Value};
 
 impl Isel<'_> {
     /// Selects `data` aggregated if it qualifies; `Ok(false)` leaves it to the plain selection.
@@ -45,18 +45,11 @@ impl Isel<'_> {
             Some(c) => Operand::Imm(c as u32 as i32 as i64),
             None => Operand::Reg(self.reg(*arg)),
         };
-        let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
-        self.emit(SassInst::alu("VOTEU.ANY", [mask, MOp::UPred { num: 7, not: false }, MOp::pt()]));
-        let leader = self.single();
-        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        let (lane, leader) = self.elect(mask)?;
         let count = self.single();
         self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
         let total = self.times(count, x);
-        self.emit(SassInst::alu(
-            "ISETP.EQ.U32.AND",
-            [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
-        ));
+        self.leader_into_p0(lane, leader);
         let atomic = if self.result_used() {
             let old = self.single();
             let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
@@ -110,16 +103,15 @@ impl Isel<'_> {
     /// RZ, UR10`, `@P0 REDG.E.MIN.S32.STRONG.GPU`). A used result would need each lane's prefix.
     fn reduce_rmw(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
         let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
-        // REDUX's op field prints AND as the bare mnemonic.
-        let (redux, red) = match op {
-            RmwOp::Add => ("REDUX.SUM", "ADD"),
-            RmwOp::And => ("REDUX", "AND"),
-            RmwOp::Or => ("REDUX.OR", "OR"),
-            RmwOp::Xor => ("REDUX.XOR", "XOR"),
-            RmwOp::Smin => ("REDUX.MIN.S32", "MIN.S32"),
-            RmwOp::Smax => ("REDUX.MAX.S32", "MAX.S32"),
-            RmwOp::Umin => ("REDUX.MIN", "MIN"),
-            RmwOp::Umax => ("REDUX.MAX", "MAX"),
+        let (reduce, red) = match op {
+            RmwOp::Add => (ReduceOp::Add, "ADD"),
+            RmwOp::And => (ReduceOp::And, "AND"),
+            RmwOp::Or => (ReduceOp::Or, "OR"),
+            RmwOp::Xor => (ReduceOp::Xor, "XOR"),
+            RmwOp::Smin => (ReduceOp::Smin, "MIN.S32"),
+            RmwOp::Smax => (ReduceOp::Smax, "MAX.S32"),
+            RmwOp::Umin => (ReduceOp::Umin, "MIN"),
+            RmwOp::Umax => (ReduceOp::Umax, "MAX"),
             _ => return Ok(false),
         };
         if self.result_used() {
@@ -130,25 +122,18 @@ impl Isel<'_> {
         let t = self.target;
         let strong = t.strong(scope);
         let x = self.reg(arg);
-        let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
-        self.emit(SassInst::alu("VOTEU.ANY", [mask, MOp::UPred { num: 7, not: false }, MOp::pt()]));
-        let leader = self.single();
-        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        let (lane, leader) = self.elect(mask)?;
         // and/or/min/max of one value, however many times, is that value: no reduction needed.
         let idempotent = !matches!(op, RmwOp::Add | RmwOp::Xor);
         let total = if idempotent && self.uniformity.as_ref().is_some_and(|u| u.is_uniform(arg)) {
             x
         } else {
-            self.emit(SassInst::new(redux, [sum, MOp::use_(x.reg())], Latency::Variable));
+            self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())], Latency::Variable));
             let total = self.single();
             self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
             total
         };
-        self.emit(SassInst::alu(
-            "ISETP.EQ.U32.AND",
-            [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
-        ));
+        self.leader_into_p0(lane, leader);
         let mut inst = if space == AddrSpace::Global {
             SassInst::new(format!("{}.E.{red}{strong}", t.red_global), [m, MOp::use_(total.reg())], Latency::Variable)
         } else {
@@ -158,6 +143,25 @@ impl Isel<'_> {
         inst.guard = Some((COND_PRED, false));
         self.emit(inst);
         Ok(true)
+    }
+
+    /// The lane's index and the leader's (the highest active lane), with the active lanes in
+    /// the uniform register `mask`.
+    fn elect(&mut self, mask: MOp) -> Result<(VReg, VReg), IselError> {
+        let lane = self.single();
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+        self.vote_any_into(mask, None)?;
+        let leader = self.single();
+        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        Ok((lane, leader))
+    }
+
+    /// P0: this lane is the leader.
+    fn leader_into_p0(&mut self, lane: VReg, leader: VReg) {
+        self.emit(SassInst::alu(
+            "ISETP.EQ.U32.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
+        ));
     }
 
     fn single(&mut self) -> VReg {

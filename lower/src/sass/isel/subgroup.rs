@@ -58,19 +58,8 @@ impl Isel<'_> {
                 self.flag(d, "ISETP.EQ.U32.AND", t, u7);
             }
             InstData::Reduce { op, arg } if self.ty(arg) == Type::I32 => {
-                // REDUX's op field prints AND as the bare mnemonic.
-                let redux = match op {
-                    ReduceOp::Add => "REDUX.SUM",
-                    ReduceOp::And => "REDUX",
-                    ReduceOp::Or => "REDUX.OR",
-                    ReduceOp::Xor => "REDUX.XOR",
-                    ReduceOp::Umin => "REDUX.MIN",
-                    ReduceOp::Umax => "REDUX.MAX",
-                    ReduceOp::Smin => "REDUX.MIN.S32",
-                    ReduceOp::Smax => "REDUX.MAX.S32",
-                };
                 let x = self.reg(arg);
-                self.emit(SassInst::new(redux, [u7, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())], Latency::Variable));
                 self.emit(SassInst::alu("MOV", [def, u7]));
             }
             _ => return Err(self.err(format!("`{}` is not selected for sm_90", data.opcode_name()))),
@@ -79,7 +68,7 @@ impl Isel<'_> {
     }
 
     /// `VOTEU.ANY ur, UPT, P` of the lanes where `cond` holds (every converged lane for `None`).
-    fn vote_any_into(&mut self, ur: MOp, cond: Option<Value>) -> Result<(), IselError> {
+    pub(super) fn vote_any_into(&mut self, ur: MOp, cond: Option<Value>) -> Result<(), IselError> {
         let p = match cond {
             Some(c) => MOp::Pred { num: 0, not: self.cond_into_p0(c)? },
             None => MOp::pt(),
@@ -92,5 +81,19 @@ impl Isel<'_> {
     fn flag(&mut self, d: VReg, compare: &str, a: VReg, b: MOp) {
         self.emit(SassInst::alu(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
         self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+    }
+}
+
+/// The `REDUX` spelling of a reduction (its op field prints AND as the bare mnemonic).
+pub(super) fn redux(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Add => "REDUX.SUM",
+        ReduceOp::And => "REDUX",
+        ReduceOp::Or => "REDUX.OR",
+        ReduceOp::Xor => "REDUX.XOR",
+        ReduceOp::Umin => "REDUX.MIN",
+        ReduceOp::Umax => "REDUX.MAX",
+        ReduceOp::Smin => "REDUX.MIN.S32",
+        ReduceOp::Smax => "REDUX.MAX.S32",
     }
 }

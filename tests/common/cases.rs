@@ -31,6 +31,10 @@ pub const BENCH_RUNS: &[(&str, &str)] = &[
     ),
     ("counter_red", "grid 2 block 64 args(c) c: i32[1] = 0 => c == [128]"),
     (
+        "compact_append",
+        "grid 2 block 64 args(c, d, o) c: i32[1] = 0 d: i32[128] = iota o: i32[128] => c == [192]",
+    ),
+    (
         "reduce_minmax",
         "grid 2 block 64 args(r, d) r: i32[4] = [2147483647, -2147483648, -1, 0] d: i32[128] = iota => r == [0, 127, 0, 127]",
     ),

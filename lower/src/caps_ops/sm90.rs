@@ -2,8 +2,11 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, Reduce, Unary, Vote};
-use super::{OpLowering::Native, OpLowering::NativeOutsideLoops, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{ReduceOp, Type, UnaryOp, VoteOp};
+
+/// Why a subgroup instruction with no place to take its lanes' mask from is refused.
+const AFTER_INNER_LOOP: &str = "sm_90 brings the lanes that left a loop apart together with a mask taken where they were together before it, in the same loops as the instruction; after irreducible control flow, or where lanes leaving a loop can come round to the instruction's loop again without passing the instruction, there is no such place";
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
@@ -34,16 +37,16 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[ActiveMask, Vote(VoteOp::Eq), Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax),
             Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
+        lowering: NativeWhereConverged(
+            AFTER_INNER_LOOP,
         ),
         evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/subgroup.rs)",
     },
     OpRule {
         kinds: &[Ballot, Vote(VoteOp::Any), Vote(VoteOp::All)],
         types: &[Type::Pred],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
+        lowering: NativeWhereConverged(
+            AFTER_INNER_LOOP,
         ),
         evidence: "VOTEU.ANY with a predicate source (sass/isel/subgroup.rs)",
     },

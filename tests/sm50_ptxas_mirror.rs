@@ -1,6 +1,6 @@
 //! Does atomc pick the atomic instructions ptxas 11.8 picks for the same kernel? For every
 //! sm_50 filetest kernel, the PTX from `emit_ptx(.., 50)` is compiled by ptxas 11.8 and the
-//! atomic and fence instructions of both listings (ATOM, RED, ATOMS, SUATOM, MEMBAR, and the
+//! atomic and fence instructions of both listings (ATOM, RED, ATOMS, SUATOM, SURED, MEMBAR, and the
 //! volatile LDG.E.CV / STG.E.WT that stand for atomic loads and stores; guards and
 //! operands dropped) are compared as multisets. Prints the table; fails only if atomc uses a
 //! mnemonic-with-modifiers ptxas never uses for that kernel while ptxas compiled it.
@@ -20,7 +20,7 @@ fn atomics(listing: &str) -> BTreeMap<String, usize> {
         // Cache-volatile loads and write-through stores are how sm_50 spells relaxed atomic
         // loads and stores (`ld.volatile` → `LDG.E.CV`, `st.volatile` → `STG.E.WT`).
         let volatile = op.contains(".CV") || op.contains(".WT");
-        if volatile || ["ATOM.", "RED.", "ATOMS.", "SUATOM.", "MEMBAR."].iter().any(|p| op.starts_with(p)) {
+        if volatile || ["ATOM.", "RED.", "ATOMS.", "SUATOM.", "SURED.", "MEMBAR."].iter().any(|p| op.starts_with(p)) {
             *m.entry(op.to_string()).or_default() += 1;
         }
     }

@@ -74,6 +74,8 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
+    // The IR's subgroup on Intel is the hardware thread's SIMD lanes.
+    launch.subgroup_size = lanes;
     if let Err(e) = run_kernel(f, &launch, &mut mem) {
         return Outcome::Skipped(format!("{name} (interpreter: {e})"));
     }

@@ -55,9 +55,11 @@
 mod abi;
 mod alu;
 mod alu64;
+mod bits;
 mod cfg;
 mod mem;
 mod slm;
+mod subgroup;
 mod values;
 
 use std::collections::HashMap;
@@ -253,6 +255,8 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         | SurfaceRmw { .. }
         | SurfaceCas { .. }
         | Barrier => mem::lower(l, inst)?,
+        ref d if bits::handles(d) => bits::lower(l, inst)?,
+        ref d if subgroup::is_subgroup(d) => subgroup::lower(l, inst)?,
         _ => alu::lower(l, inst)?,
     }
     if let Some(r) = l.f.inst_result(inst) {

@@ -53,6 +53,7 @@
 //! natural alignment (`i8`/`i16` zero-extended to a dword).
 
 mod abi;
+mod aggregate;
 mod alu;
 mod alu64;
 mod bits;

@@ -44,7 +44,7 @@ impl Lower<'_> {
 
     /// A scalar `ud` with bit `i` set for each enabled channel `i` (where `guard` holds, when
     /// given).
-    fn lane_bits(&mut self, guard: Option<Predicate>) -> VarId {
+    pub(crate) fn lane_bits(&mut self, guard: Option<Predicate>) -> VarId {
         let all = Exec::nomask(self.simd);
         let t = self.tmp(Type::UD, false);
         self.k.mov(all, Operand::dst(t), ud(0));

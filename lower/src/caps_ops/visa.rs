@@ -6,7 +6,7 @@
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
 use super::{OpLowering::Native, OpLowering::Unsupported, OpRule};
-use atomc_ir::{ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
+use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
@@ -43,7 +43,7 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[Vote(VoteOp::Eq), Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax),
             Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or),
             Reduce(ReduceOp::Xor)],
-        types: &[Type::I32],
+        types: &[Type::I8, Type::I16, Type::I32],
         lowering: Native,
         evidence: "a halving tree of NoMask operations over a copy whose disabled channels hold the identity",
     },
@@ -56,17 +56,18 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down),
             Shuffle(ShuffleMode::Xor), MatchAny],
-        types: &[Type::I32, Type::F32],
+        types: &[Type::I8, Type::I16, Type::I32, Type::I64, Type::F16, Type::F32, Type::F64, Type::F16x2,
+            Type::BF16x2, Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
         lowering: Native,
-        evidence: "one compare and predicated move per source lane, reading it through a <0;1,0> region",
+        evidence: "one compare and predicated move per source lane and dword, reading it through a <0;1,0> region",
     },
     OpRule {
         kinds: SUBGROUP,
         types: &[],
         lowering: Unsupported(
-            "only 32-bit subgroup operands are lowered to vISA (sub-word and 64-bit reductions, shuffles and match_any are not yet)",
+            "64-bit reductions and vote_eq are not lowered to vISA yet (TGLLP and DG2 have no 64-bit integer ALU: the tree would need addc/compare chains)",
         ),
-        evidence: "visa/subgroup.rs reads 32-bit lanes",
+        evidence: "visa/subgroup.rs reduces 32-bit lanes",
     },
     OpRule {
         kinds: &[],

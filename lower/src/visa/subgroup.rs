@@ -89,7 +89,9 @@ impl Lower<'_> {
             ReduceOp::Xor => (Op::Xor, Type::UD, 0),
         };
         let t = self.tmp(ty, false);
-        let s = self.src(x, ty)?;
+        // Narrow values are kept zero-extended: signed orders compare them sign-extended.
+        let bits = self.ty(x).bits();
+        let s = if ty == Type::D && bits < 32 { self.sext32(x)? } else { self.src(x, ty)? };
         self.k.mov(Exec::nomask(self.simd), Operand::dst(t), Operand::imm(Imm { ty, bits: id as u64 }));
         self.k.mov(Exec::new(self.simd), Operand::dst(t), s);
         let mut w = self.simd.lanes() / 2;
@@ -101,6 +103,11 @@ impl Lower<'_> {
             };
             self.k.binary(vop, ex, Operand::dst(t), Operand::src(t), hi);
             w /= 2;
+        }
+        if bits < 32 && matches!(op, ReduceOp::Add | ReduceOp::Smin | ReduceOp::Smax) {
+            let m = Operand::imm(Imm::ud(((1u64 << bits) - 1) as u32));
+            let tu = self.view(t, Type::UD);
+            self.k.binary(Op::And, Exec::nomask(ExecSize::S1), Operand::dst(tu), Operand::scalar(tu), m);
         }
         Ok((t, ty))
     }
@@ -154,20 +161,23 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
         }
         InstData::MatchAny { arg } => {
             let m = l.lane_bits(None);
-            let x = match l.loc(arg)? {
+            let x = match l.mat(arg)? {
                 Loc::Var { var, uniform: false } => var,
                 // The same value in every lane: every active lane matches.
                 _ => return l.broadcast(res, Operand::scalar(m)),
             };
             let r = l.def_var(res, false)?;
             l.k.mov(ex, Operand::dst(r), Operand::scalar(m));
-            let xs = Operand::src(l.view(x, Type::UD));
+            let halves = dwords(l, x);
             let eq = l.tmp_pred();
             for i in 0..l.simd.lanes() {
-                let xi = l.lane_elem(x, Type::UD, i);
-                l.k.cmp(ex, Relop::Eq, Operand::pred(eq), xs, xi);
-                l.k.binary(Op::And, ex, Operand::dst(r), Operand::src(r), ud(!(1u32 << i)))
-                    .predicated(Predicate::not(eq));
+                for h in 0..halves {
+                    let xs = own(l, x, halves, h);
+                    let xi = l.lane_elem(x, Type::UD, i * halves + h);
+                    l.k.cmp(ex, Relop::Eq, Operand::pred(eq), xs, xi);
+                    l.k.binary(Op::And, ex, Operand::dst(r), Operand::src(r), ud(!(1u32 << i)))
+                        .predicated(Predicate::not(eq));
+                }
             }
         }
         InstData::Shuffle { mode, args: [x, y] } => shuffle(l, mode, x, y, res)?,
@@ -181,11 +191,20 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
 fn shuffle(l: &mut Lower<'_>, mode: ShuffleMode, x: Value, y: Value, res: Value) -> Result<(), LowerError> {
     let ex = Exec::new(l.simd);
     let n = l.simd.lanes();
-    let Loc::Var { var: xv, uniform: false } = l.loc(x)? else {
-        // Every lane holds the same x: any source gives it.
+    let Loc::Var { var: xv, uniform: false } = l.mat(x)? else {
+        // Every lane holds the same x: any source gives it (copied as dwords).
         let r = l.def_var(res, false)?;
-        let s = l.src_whole(x, l.k.var(r).map_or(Type::UD, |d| d.ty))?;
-        l.k.mov(ex, Operand::dst(r), s);
+        if super::values::is64(l.ty(x)) {
+            for hi in [false, true] {
+                let s = l.half(x, hi, Type::UD)?;
+                let d = l.half_dst(r, false, hi, Type::UD);
+                l.k.mov(ex, d, s);
+            }
+        } else {
+            let s = l.src(x, Type::UD)?;
+            let d = l.dst(r, Type::UD);
+            l.k.mov(ex, d, s);
+        }
         return Ok(());
     };
     let lane = match super::abi::special(l, atomc_ir::SpecialReg::LaneId) {
@@ -243,21 +262,49 @@ fn shuffle(l: &mut Lower<'_>, mode: ShuffleMode, x: Value, y: Value, res: Value)
         l.k.mov(ex, sd, ud(n)).predicated(Predicate::on(bad));
     }
     let r = l.def_var(res, false)?;
-    let ty = l.k.var(r).map_or(Type::UD, |d| d.ty);
-    let ty = if ty.size() == 4 { Type::UD } else { ty };
-    if ty != Type::UD {
-        return Err(l.unsupported("shuffle", "only 32-bit values are shuffled on vISA"));
+    let halves = dwords(l, xv);
+    for h in 0..halves {
+        let d = half_dst(l, r, halves, h);
+        let xs = own(l, xv, halves, h);
+        l.k.mov(ex, d, xs);
     }
-    let rd = l.dst(r, Type::UD);
-    let xs = Operand::src(l.view(xv, Type::UD));
-    l.k.mov(ex, rd, xs);
     let hit = l.tmp_pred();
     for i in 0..n {
-        let xi = l.lane_elem(xv, Type::UD, i);
         l.k.cmp(ex, Relop::Eq, Operand::pred(hit), ss, ud(i));
-        l.k.mov(ex, rd, xi).predicated(Predicate::on(hit));
+        for h in 0..halves {
+            let d = half_dst(l, r, halves, h);
+            let xi = l.lane_elem(xv, Type::UD, i * halves + h);
+            l.k.mov(ex, d, xi).predicated(Predicate::on(hit));
+        }
     }
     Ok(())
+}
+
+/// Dwords per lane of a varying variable: 2 for 64-bit values, else 1.
+fn dwords(l: &Lower<'_>, var: VarId) -> u32 {
+    if l.k.var(var).is_some_and(|d| d.ty.size() == 8) {
+        2
+    } else {
+        1
+    }
+}
+
+/// Dword `h` of every lane of `var` as a source.
+fn own(l: &mut Lower<'_>, var: VarId, halves: u32, h: u32) -> Operand {
+    if halves == 2 {
+        l.half_of(var, false, h == 1, Type::UD)
+    } else {
+        Operand::src(l.view(var, Type::UD))
+    }
+}
+
+/// Dword `h` of every lane of `var` as a destination.
+fn half_dst(l: &mut Lower<'_>, var: VarId, halves: u32, h: u32) -> Operand {
+    if halves == 2 {
+        l.half_dst(var, false, h == 1, Type::UD)
+    } else {
+        l.dst(var, Type::UD)
+    }
 }
 
 /// `o` in a register.

@@ -11,9 +11,9 @@ use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[Unary(UnaryOp::Popcnt), Unary(UnaryOp::Clz), Unary(UnaryOp::Ctz), Unary(UnaryOp::Bitrev)],
-        types: &[Type::I8, Type::I16, Type::I32],
+        types: &[Type::I8, Type::I16, Type::I32, Type::I64],
         lowering: Native,
-        evidence: "cbit, lzd, fbl (min width), bfrev (GenX_IR: cbit, lzd, fbl, bfrev on TGLLP/DG2/PVC)",
+        evidence: "cbit, lzd, fbl (min width), bfrev, per dword half for i64 (GenX_IR: cbit, lzd, fbl, bfrev on TGLLP/DG2/PVC)",
     },
     OpRule {
         kinds: MULHI,

@@ -59,6 +59,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     let rt = f.value_type(res);
     let width = rt.bits();
     match f.insts[inst] {
+        InstData::Unary { op, arg } if width == 64 => counts64(l, op, arg, res, u)?,
         InstData::Unary { op, arg } => {
             let a = l.src(arg, Type::UD)?;
             let a = if matches!(a, Operand::Imm(_)) {
@@ -193,6 +194,53 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
         }
         _ => return Err(l.reject(inst, "not a bit, fma or multiply-high instruction")),
     }
+    Ok(())
+}
+
+/// The 64-bit bit counts, on the dword halves (TGLLP and DG2 have no 64-bit integer ALU): the
+/// count of the half that decides (the high one for clz, the low one for ctz), or 32 plus the
+/// other's when it is 0; the high half of a count is 0.
+fn counts64(l: &mut Lower<'_>, op: UnaryOp, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
+    let ex = l.exec(u);
+    let lo = l.half(arg, false, Type::UD)?;
+    let hi = l.half(arg, true, Type::UD)?;
+    let lo = reg(l, lo, Type::UD, u);
+    let hi = reg(l, hi, Type::UD, u);
+    let r = l.def_var(res, u)?;
+    let dl = l.half_dst(r, u, false, Type::UD);
+    let dh = l.half_dst(r, u, true, Type::UD);
+    let rl = l.half_of(r, u, false, Type::UD);
+    if op == UnaryOp::Bitrev {
+        l.k.unary(Op::Bfrev, ex, dl, hi);
+        l.k.unary(Op::Bfrev, ex, dh, lo);
+        return Ok(());
+    }
+    match op {
+        UnaryOp::Popcnt => {
+            let t = l.tmp(Type::UD, u);
+            l.k.unary(Op::Cbit, ex, dl, lo);
+            l.k.unary(Op::Cbit, ex, Operand::dst(t), hi);
+            let ts = l.rd(t, u);
+            l.k.add(ex, dl, rl, ts);
+        }
+        UnaryOp::Clz | UnaryOp::Ctz => {
+            let clz = op == UnaryOp::Clz;
+            // The other half's count plus 32, replaced where the deciding half has a one.
+            let (first, other) = if clz { (hi, lo) } else { (lo, hi) };
+            let count = if clz { Op::Lzd } else { Op::Fbl };
+            l.k.unary(count, ex, dl, other);
+            if !clz {
+                l.k.binary(Op::Min, ex, dl, rl, ud(32));
+            }
+            l.k.add(ex, dl, rl, ud(32));
+            let some = l.tmp_pred();
+            let pex = l.pred_exec(u);
+            l.k.cmp(pex, Relop::Ne, Operand::pred(some), first, ud(0));
+            l.k.unary(count, ex, dl, first).predicated(Predicate::on(some));
+        }
+        _ => return Err(l.unsupported("bit count", "not a bit count")),
+    }
+    l.k.mov(ex, dh, ud(0));
     Ok(())
 }
 

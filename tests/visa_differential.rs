@@ -271,5 +271,46 @@ fn subgroup_mask_breakage_is_noticed() {
         }
     }
     println!("vISA differential: {noticed} of {broken} subgroup kernels with a broken mask noticed");
-    assert!(broken >= 4 && noticed == broken, "{noticed} of {broken}");
+    assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
+}
+
+/// The bit-op kernels' results reach memory: swapping `lzd` and `fbl`, `bfrev` for `mov`,
+/// `mulh` for `mul`, or dropping the predicated fix-ups of `bfe`/`bfi` must be noticed.
+#[test]
+fn bit_op_breakage_is_noticed() {
+    let (mut broken, mut noticed) = (0, 0);
+    for (name, f) in visa_common::visa_filetest_kernels().into_iter().filter(|(n, _)| n.starts_with("bits/")) {
+        let Ok(mut k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
+            continue;
+        };
+        let before = k.insts.len();
+        k.insts.retain(|i| !(i.op == Op::Mov && i.pred.is_some()));
+        let mut touched = k.insts.len() != before;
+        for i in k.insts.iter_mut() {
+            let new = match i.op {
+                Op::Lzd => Op::Fbl,
+                Op::Fbl => Op::Lzd,
+                Op::Bfrev => Op::Mov,
+                Op::Mulh => Op::Mul,
+                Op::Cbit => Op::Mov,
+                Op::Mad => Op::Add,
+                _ => continue,
+            };
+            if new == Op::Add {
+                i.operands.truncate(3);
+            }
+            i.op = new;
+            touched = true;
+        }
+        if !touched {
+            continue;
+        }
+        broken += 1;
+        match differential(&name, &f, &k, 8) {
+            Outcome::Differ(_) => noticed += 1,
+            _ => println!("  not noticed: {name}"),
+        }
+    }
+    println!("vISA differential: {noticed} of {broken} broken bit-op kernels noticed");
+    assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
 }

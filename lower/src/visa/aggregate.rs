@@ -50,8 +50,8 @@ fn exec_nm(n: u32) -> Exec {
     Exec::nomask(ExecSize::from_lanes(n).unwrap_or(ExecSize::S1))
 }
 
-/// `(M1_NM, len)` over elements `from..from + len` of `d` (`len` any count below 32: split
-/// into power-of-two pieces).
+/// `len` (below 32) split into power-of-two runs `(start, length)`: the exec sizes that cover
+/// `len` elements.
 fn pieces(len: u32) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -74,7 +74,7 @@ pub(crate) fn rmw(
     src: Option<Value>,
     res: Option<Value>,
 ) -> Result<(), LowerError> {
-    let (cop, ty, id) = combine(op).expect("applies() checked it");
+    let (cop, ty, id) = combine(op).ok_or_else(|| l.unsupported("atomic_rmw", "no combining op for it"))?;
     let n = l.simd.lanes();
     let guard = l.guard;
     let idv = Operand::imm(Imm { ty, bits: id as u64 });
@@ -118,8 +118,14 @@ pub(crate) fn rmw(
     l.k.binary(cop, Exec::nomask(ExecSize::S1), Operand::dst(total), last_scan, last_x);
     // Some lane wants it.
     let any = l.tmp_pred();
-    let m = lane_mask(l, guard);
-    l.k.cmp(exec_nm(l.lanes_alloc() as u32), Relop::Ne, Operand::pred(any), Operand::scalar(m), Operand::imm(Imm::ud(0)));
+    let m = l.lane_bits(guard);
+    l.k.cmp(
+        exec_nm(l.lanes_alloc() as u32),
+        Relop::Ne,
+        Operand::pred(any),
+        Operand::scalar(m),
+        Operand::imm(Imm::ud(0)),
+    );
     let addr_v = l.address_ex(addr, true)?;
     let msg_op = match op {
         AtomicOp::Sub | AtomicOp::Dec => AtomicOp::Sub,
@@ -157,9 +163,4 @@ pub(crate) fn rmw(
         }
     }
     Ok(())
-}
-
-/// The lanes that run the atomic, as a scalar bit mask.
-fn lane_mask(l: &mut Lower<'_>, guard: Option<Predicate>) -> VarId {
-    l.lane_bits(guard)
 }

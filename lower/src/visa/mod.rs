@@ -43,6 +43,15 @@
 //! target's parameter variables before the branch, under the branch
 //! predicate. `return` jumps to the single `ret (M1, 1)` at the end.
 //!
+//! # Subgroups and aggregation
+//!
+//! The IR's subgroup is the thread's `simd` lanes and its active lanes are the channels the
+//! execution mask enables ([`subgroup`]): SIMD `goto` parks the lanes of the other path until
+//! the paths meet, as the IR's rule has them wait. Blocks holding a subgroup instruction are
+//! never if-converted (a predicate would leave the skipped lanes enabled). A 32-bit atomic on
+//! a uniform global address is one `(M1_NM, 1)` message with the lanes' operands combined
+//! ([`aggregate`]).
+//!
 //! # Kernel ABI
 //!
 //! See [`abi`]: the launch fills `.input`s in GRF order: r0 is the thread

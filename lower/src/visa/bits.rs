@@ -123,6 +123,20 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let n = l.low8(args[2], u)?;
             let r = l.def_var(res, u)?;
             let d = l.dst(r, ty);
+            if let (Operand::Imm(pi), Operand::Imm(ni)) = (p, n) {
+                // A constant field: the one case that applies.
+                let (pc, nc) = (pi.bits as u32, ni.bits as u32);
+                let x = reg(l, x, ty, u);
+                if nc == 0 || (pc >= 32 && !signed) {
+                    l.k.mov(ex, d, Operand::imm(Imm { ty, bits: 0 }));
+                } else if pc + nc >= 32 {
+                    let op = if signed { Op::Asr } else { Op::Shr };
+                    l.k.binary(op, ex, d, x, ud(pc.min(31)));
+                } else {
+                    l.k.push(atomc_visa::Inst::new(Op::Bfe, ex, atomc_visa::Ext::None, vec![d, n, p, x]));
+                }
+                return Ok(());
+            }
             // The field reaches the top (or starts above it): x shifted down by p; for sbfe a
             // shift by min(p, 31) also gives the sign copies of a field starting above the top.
             if signed {
@@ -166,6 +180,20 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let n = l.low8(args[3], u)?;
             let r = l.def_var(res, u)?;
             let d = Operand::dst(r);
+            if let (Operand::Imm(pi), Operand::Imm(ni)) = (p, n) {
+                let (pc, nc) = (pi.bits as u32, ni.bits as u32);
+                let xr = reg(l, x, Type::UD, u);
+                let br = reg(l, base, Type::UD, u);
+                if nc == 0 || pc >= 32 {
+                    l.k.mov(ex, d, br);
+                } else if pc == 0 && nc >= 32 {
+                    l.k.mov(ex, d, xr);
+                } else {
+                    let w = ud(nc.min(32 - pc));
+                    l.k.push(atomc_visa::Inst::new(Op::Bfi, ex, atomc_visa::Ext::None, vec![d, w, p, xr, br]));
+                }
+                return Ok(());
+            }
             // The field is min(l, 32 - p) wide; 32 (p = 0, l >= 32) is all of x, which the
             // 5-bit width field cannot say; p >= 32 leaves base.
             let room = l.tmp(Type::D, u);

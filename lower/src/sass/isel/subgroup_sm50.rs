@@ -68,8 +68,9 @@ impl Isel<'_> {
                 let leader = self.lowest_lane(m);
                 let parts = self.parts(arg);
                 for (k, &x) in parts.iter().enumerate() {
-                    let v = self.shfl_idx(x, MOp::use_(leader));
-                    self.isetp("ISETP.EQ.U32.AND", x, MOp::use_(v), if k == 0 { MOp::pt() } else { P0 });
+                    let v = self.shfl_idx(x, leader);
+                    let chain = if k == 0 { MOp::pt() } else { P0 };
+                    self.emit(SassInst::alu("ISETP.EQ.U32.AND", [P0, MOp::pt(), MOp::use_(x), MOp::use_(v), chain]));
                 }
                 let b = self.new_vreg(RegClass::Single);
                 self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0], Latency::Fixed(6));
@@ -79,17 +80,21 @@ impl Isel<'_> {
             InstData::Shuffle { mode, args: [x, y] } => self.shuffle50(d, mode, x, y),
             InstData::MatchAny { arg } => {
                 let mut acc = self.active50();
-                for x in self.parts(arg) {
+                let parts = self.parts(arg);
+                let last = (parts.len() - 1, 31);
+                for (k, &x) in parts.iter().enumerate() {
                     for bit in 0..32 {
                         let s = self.tmp50("BFE", [MOp::use_(x), MOp::Imm(bit | 1 << 8)]);
                         self.isetp("ISETP.NE.U32.AND", s, MOp::rz(), MOp::pt());
                         let b = self.new_vreg(RegClass::Single);
                         self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0], Latency::Fixed(6));
                         // acc & ~(B ^ s): a = 0xf0, b = 0xcc, c = 0xaa.
-                        acc = self.tmp50("LOP3.LUT", [MOp::use_(acc), MOp::use_(b), MOp::use_(s), MOp::Imm(0x90)]);
+                        let next = if (k, bit) == last { d } else { self.new_vreg(RegClass::Single) };
+                        let ops = [MOp::def(next.reg(), 1), MOp::use_(acc), MOp::use_(b), MOp::use_(s), MOp::Imm(0x90)];
+                        self.raw50("LOP3.LUT", ops, Latency::Fixed(6));
+                        acc = next;
                     }
                 }
-                self.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), MOp::use_(acc)]));
             }
             InstData::Reduce { op, arg } if matches!(self.ty(arg), Type::I32 | Type::I64) => self.reduce50(d, op, arg),
             _ => return Err(self.err(format!("`{}` on these operands is not selected for sm_50", data.opcode_name()))),
@@ -126,9 +131,9 @@ impl Isel<'_> {
         let bit = self.tmp50("LOP32I.AND", [MOp::use_(sh), MOp::Imm(1)]);
         self.isetp("ISETP.NE.U32.AND", bit, MOp::rz(), if ranged { P0 } else { MOp::pt() });
         let xs = self.parts(x);
-        let got: Vec<VReg> = xs.iter().map(|&p| self.shfl_idx(p, MOp::use_(src))).collect();
+        let got: Vec<VReg> = xs.iter().map(|&p| self.shfl_idx(p, src)).collect();
         if let [lo, hi] = got[..] {
-            let sel = |t: VReg, own: VReg| SassInst::alu("SEL", [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
+            let sel = |t: VReg, own: Reg| SassInst::alu("SEL", [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
             let (l, h) = (sel(lo, xs[0]), sel(hi, xs[1]));
             self.pair_op(d, l, h);
         } else {
@@ -145,7 +150,7 @@ impl Isel<'_> {
         let mut v = self.reg(x);
         for step in 0..5 {
             let t = self.shfl_value(v, nxt);
-            let n2 = (step < 4).then(|| self.shfl_idx(nxt, MOp::use_(nxt)));
+            let n2 = (step < 4).then(|| self.shfl_idx(nxt.reg(), nxt));
             let c = self.combine50(op, v, t);
             self.isetp("ISETP.GE.AND", nxt, MOp::rz(), MOp::pt());
             v = self.select50(c, v);
@@ -154,8 +159,12 @@ impl Isel<'_> {
             }
         }
         let leader = self.lowest_lane(m);
-        let r = self.shfl_value(v, leader);
-        self.copy50(d, r);
+        if v.class() == RegClass::Pair {
+            let r = self.shfl_value(v, leader);
+            self.make_pair(d, MOp::use_(r.lo()), MOp::use_(r.hi()));
+        } else {
+            self.shfl_into(d, v.reg(), leader);
+        }
     }
 
     /// `op(a, b)` of two i32 or i64 registers (min/max of pairs compare into P0).
@@ -215,9 +224,9 @@ impl Isel<'_> {
     /// `x` (one register or a pair) as lane `lane` has it.
     fn shfl_value(&mut self, x: VReg, lane: VReg) -> VReg {
         if x.class() != RegClass::Pair {
-            return self.shfl_idx(x, MOp::use_(lane));
+            return self.shfl_idx(x.reg(), lane);
         }
-        let (lo, hi) = (self.shfl_idx_reg(x.lo(), lane), self.shfl_idx_reg(x.hi(), lane));
+        let (lo, hi) = (self.shfl_idx(x.lo(), lane), self.shfl_idx(x.hi(), lane));
         let r = self.new_vreg(RegClass::Pair);
         self.make_pair(r, MOp::use_(lo), MOp::use_(hi));
         r
@@ -235,29 +244,14 @@ impl Isel<'_> {
         t
     }
 
-    /// `d = r` (a register or a pair).
-    fn copy50(&mut self, d: VReg, r: VReg) {
-        if r.class() == RegClass::Pair {
-            self.make_pair(d, MOp::use_(r.lo()), MOp::use_(r.hi()));
-        } else {
-            self.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), MOp::use_(r)]));
-        }
-    }
-
-    /// The 32-bit registers of `v` (one, or a pair's two halves as their own vregs' parts).
-    fn parts(&mut self, v: Value) -> Vec<VReg> {
+    /// The 32-bit registers of `v` (one, or a pair's two halves).
+    fn parts(&mut self, v: Value) -> Vec<Reg> {
         let r = self.reg(v);
-        if !self.is_pair(v) {
-            return vec![r];
+        if self.is_pair(v) {
+            vec![r.lo(), r.hi()]
+        } else {
+            vec![r.reg()]
         }
-        [r.lo(), r.hi()]
-            .into_iter()
-            .map(|half| {
-                let t = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), MOp::use_(half)]));
-                t
-            })
-            .collect()
     }
 
     /// `cond` as a predicate operand (compared into P0).
@@ -296,17 +290,15 @@ impl Isel<'_> {
     }
 
     /// `x` as lane `lane` has it (or a stale value for an inactive lane: callers check).
-    fn shfl_idx(&mut self, x: VReg, lane: MOp) -> VReg {
+    fn shfl_idx(&mut self, x: Reg, lane: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.raw50("SHFL.IDX", [MOp::pt(), MOp::def(t.reg(), 1), MOp::use_(x), lane, MOp::Imm(0x1f)], Latency::Variable);
+        self.shfl_into(t, x, lane);
         t
     }
 
-    fn shfl_idx_reg(&mut self, x: Reg, lane: VReg) -> VReg {
-        let t = self.new_vreg(RegClass::Single);
-        let ops = [MOp::pt(), MOp::def(t.reg(), 1), MOp::use_(x), MOp::use_(lane), MOp::Imm(0x1f)];
+    fn shfl_into(&mut self, d: VReg, x: Reg, lane: VReg) {
+        let ops = [MOp::pt(), MOp::def(d.reg(), 1), MOp::use_(x), MOp::use_(lane), MOp::Imm(0x1f)];
         self.raw50("SHFL.IDX", ops, Latency::Variable);
-        t
     }
 
     /// P0 = `a <cmp> b`, combined with `chain` by the compare's boolean op.

@@ -101,11 +101,8 @@ impl Isel<'_> {
             UnaryOp::Popcnt => self.raw50("POPC", [def, MOp::use_(r)], Latency::Variable),
             UnaryOp::Bitrev => self.raw50("BFE.U32.BREV", [def, MOp::use_(r), MOp::Imm(0x2000)], Latency::Fixed(6)),
             _ => {
-                let src = if op == UnaryOp::Ctz {
-                    self.tmp50("BFE.U32.BREV", [MOp::use_(r), MOp::Imm(0x2000)])
-                } else {
-                    r
-                };
+                let src =
+                    if op == UnaryOp::Ctz { self.tmp50("BFE.U32.BREV", [MOp::use_(r), MOp::Imm(0x2000)]) } else { r };
                 let t = self.new_vreg(RegClass::Single);
                 self.raw50("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(src)], Latency::Variable);
                 self.raw50("IADD32I", [def, MOp::neg(t), MOp::Imm(0x1f)], Latency::Fixed(6));

@@ -173,7 +173,9 @@ impl Isel<'_> {
         let wide = a.class() == RegClass::Pair;
         let halves = |r: VReg| if wide { [MOp::use_(r.lo()), MOp::use_(r.hi())] } else { [MOp::use_(r), MOp::rz()] };
         let ([alo, ahi], [blo, bhi]) = (halves(a), halves(b));
-        let lop = |x: MOp, y: MOp, lut: i64| SassInst::alu("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut), MOp::Pred { num: 7, not: true }]);
+        let lop = |x: MOp, y: MOp, lut: i64| {
+            SassInst::alu("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut), MOp::Pred { num: 7, not: true }])
+        };
         let (lo, hi) = match op {
             ReduceOp::Add => {
                 let p1 = MOp::Pred { num: 1, not: false };
@@ -315,6 +317,9 @@ impl Isel<'_> {
 
     /// `d` = 1 where P0 holds, else 0.
     fn p0_flag(&mut self, d: VReg) {
-        self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+        self.emit(SassInst::alu(
+            "SEL",
+            [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
+        ));
     }
 }

@@ -88,7 +88,8 @@ fn is_gpu_kernel(func: &Function) -> bool {
 
 /// Whether this run line describes a launch the GPU can repeat.
 fn is_gpu_launch(spec: &RunSpec) -> bool {
-    spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface)
+    // A run line with subgroups other than 32 lanes is for targets other than NVIDIA's warps.
+    spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface) && spec.subgroup_size() == 32
 }
 
 /// The run lines of the interpret filetests and the bench kernels, as cases; and the problems

@@ -196,6 +196,12 @@ fn emulate(
             println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
             continue;
         }
+        // An NVIDIA warp has 32 lanes: a run line with other subgroups is for other targets.
+        if spec.subgroup_size() != 32 {
+            skipped += 1;
+            println!("{place}skipped %{} (subgroups of {}, warps have 32 lanes): {line}", f.name, spec.subgroup_size());
+            continue;
+        }
         let cubin = cubins.entry(*i).or_insert_with(|| {
             match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers }) {
                 Ok(atomc::Output::Binary(b)) => Ok(b),

@@ -14,12 +14,14 @@
 mod aggregate;
 mod alu;
 mod bits;
+mod bits_sm50;
 mod dce;
 mod divide;
 mod memory;
 mod sm50;
 mod sm90;
 mod subgroup;
+mod subgroup_sm50;
 mod surface;
 
 use super::inst::{Flow, FormCache, Latency, MOp, SassInst};

@@ -28,7 +28,7 @@
 //! the instruction.
 
 use atomc_ir::verify::dominators::{successors, DominatorTree};
-use atomc_ir::{Block, Function, Inst, InstData};
+use atomc_ir::{Block, Function, Inst};
 use std::collections::{HashMap, HashSet};
 
 /// The meeting points of one function's subgroup instructions.
@@ -38,19 +38,6 @@ pub struct SyncPlan {
     pub mask_from: HashMap<Inst, Block>,
     /// Subgroup instructions after a loop with no block to take a mask from.
     pub unplaceable: Vec<Inst>,
-}
-
-/// The subgroup instructions: those whose result depends on which lanes run them together.
-pub fn is_subgroup(data: &InstData) -> bool {
-    matches!(
-        data,
-        InstData::ActiveMask
-            | InstData::Ballot { .. }
-            | InstData::Vote { .. }
-            | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. }
-            | InstData::Reduce { .. }
-    )
 }
 
 struct Loops {
@@ -100,7 +87,7 @@ fn loops(func: &Function, dom: &DominatorTree) -> Loops {
 impl SyncPlan {
     /// The plan for `func`: empty unless a subgroup instruction can follow a loop.
     pub fn of(func: &Function) -> SyncPlan {
-        let ops: Vec<(Block, Inst)> = func.inst_order().filter(|&(_, i)| is_subgroup(&func.insts[i])).collect();
+        let ops: Vec<(Block, Inst)> = func.inst_order().filter(|&(_, i)| func.insts[i].is_subgroup()).collect();
         let mut plan = SyncPlan::default();
         if ops.is_empty() {
             return plan;

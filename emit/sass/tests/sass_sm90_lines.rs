@@ -77,6 +77,14 @@ const LINES: &[&str] = &[
     "BSYNC B0 ;",
     "ERRBAR;",
     "CGAERRBAR ;",
+    // ptxas 13 for match.any.sync, brev, bfe and bfi (emit/sass/src/sm90/bits.rs).
+    "MATCH.ANY R12, R20 ;",
+    "MATCH.ANY.U64 R13, R14 ;",
+    "BREV R14, R20 ;",
+    "SGXT R19, R19, 0x8 ;",
+    "SGXT.U32 R17, R26, R23 ;",
+    "BMSK R18, R5, R0 ;",
+    "SHFL.BFLY P2, R11, R20, R21, 0x1f ;",
 ];
 
 #[test]

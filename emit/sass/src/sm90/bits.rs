@@ -1,0 +1,43 @@
+//! sm_90 bit-manipulation and warp-match forms (ptxas 13 output for `match.any.sync`, `brev`,
+//! `bfe` and `bfi`, each swept against nvdisasm with the rest of the table):
+//!
+//! ```text
+//! MATCH.ANY R12, R20 ;          /* 0x00000000140c73a1 0x000ee200000e8000 */
+//! MATCH.ANY.U64 R13, R14 ;      /* 0x000000000e0d73a1 0x00236200000e8200 */
+//! BREV R14, R20 ;               /* 0x00000014000e7301 0x002e620000000000 */
+//! SGXT R19, R19, 0x8 ;          /* 0x000000081313781a 0x000fe40000000200 */
+//! SGXT.U32 R17, R26, R23 ;      /* 0x000000171a11721a 0x000fe40000000000 */
+//! BMSK R18, R5, R0 ;            /* 0x000000000512721b 0x000fe20000000000 */
+//! ```
+
+use super::*;
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // MATCH: bit 79 picks ANY (1) over ALL (whose predicate result is 81..83, fixed to PT
+    // here as ptxas leaves it for ANY); bit 73 compares register pairs.
+    form("MATCH.ANY", "MATCH", 0x3a1)
+        .fix(79, 1, 1)
+        .fix(81, 3, 7)
+        .lit("ANY")
+        .m(flag(73, "U64"))
+        .op(r(16))
+        .op(rs(24, 0))
+        .done(out);
+    // BREV Rd, Rb: the source in the B slot, like POPC.
+    form("BREV.3", "BREV", 0x301).op(r(16)).op(rs(32, 1)).done(out);
+    // SGXT / BMSK Rd, Ra, B with B a register (kind 0x2) or an immediate (0x8); SGXT's .U32
+    // (bit 73 clear) zero-extends.
+    for (kind, b) in [(0x2u64, rs(32, 1)), (0x8, imm(32, 32, ImmKind::Hex))] {
+        form(leak(format!("SGXT.{kind:x}")), "SGXT", (kind << 8) | 0x1a)
+            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .done(out);
+        form(leak(format!("BMSK.{kind:x}")), "BMSK", (kind << 8) | 0x1b).op(r(16)).op(rs(24, 0)).op(b).done(out);
+    }
+}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}

@@ -12,19 +12,26 @@ pub fn alu(c: &mut Ctx, base: &str, uniform: bool) -> Result<Option<()>, EmuErro
         return Err(c.unsupported(format!("{base}.W")));
     }
     match base {
+        // `MATCH.ANY d, a`: each executing lane gets the executing lanes holding its value;
+        // `MATCH.ALL p, d, a`: whether they all hold one value, and then their mask (else 0).
         "MATCH" => {
-            if !c.has("ANY") {
-                return Err(c.unsupported("MATCH.ALL"));
-            }
+            let all = c.has("ALL");
+            let src = if all { 2 } else { 1 };
             let wide = c.has("U64");
             let mut vals = [0u64; 32];
             for l in lanes(c.exec) {
-                vals[l] = if wide { c.raw64(1, l)? } else { c.raw(1, l)? as u64 };
+                vals[l] = if wide { c.raw64(src, l)? } else { c.raw(src, l)? as u64 };
             }
-            // Each executing lane: the executing lanes holding its value.
+            let first = vals[(c.exec.trailing_zeros() % 32) as usize];
+            let same = lanes(c.exec).all(|l| vals[l] == first);
             for l in lanes(c.exec) {
-                let m = lanes(c.exec).filter(|&k| vals[k] == vals[l]).fold(0u32, |m, k| m | 1 << k);
-                c.set(0, l, m)?;
+                if all {
+                    c.set_pred(0, l, same)?;
+                    c.set(1, l, if same { c.exec } else { 0 })?;
+                } else {
+                    let m = lanes(c.exec).filter(|&k| vals[k] == vals[l]).fold(0u32, |m, k| m | 1 << k);
+                    c.set(0, l, m)?;
+                }
             }
         }
         "BREV" => each(c, uniform, |c, l| {

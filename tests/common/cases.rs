@@ -82,9 +82,10 @@ fn is_gpu_kernel(func: &Function) -> bool {
     func.returns.is_empty() && !func.params().iter().any(|t| matches!(t, Type::Surface))
 }
 
-/// Whether this run line describes a launch the GPU can repeat.
+/// Whether this run line describes a launch the GPU can repeat (an NVIDIA subgroup is a warp
+/// of 32 lanes: a line that asks for another size describes another machine).
 fn is_gpu_launch(spec: &RunSpec) -> bool {
-    spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface)
+    spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface) && spec.subgroup_size() == 32
 }
 
 /// The run lines of the interpret filetests and the bench kernels, as cases; and the problems

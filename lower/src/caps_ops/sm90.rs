@@ -96,19 +96,19 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
             Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
-        types: &[Type::I8, Type::I16],
+        types: &[Type::I8, Type::I16, Type::I64],
         lowering: NativeOutsideLoops(
             "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
         ),
-        evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/subgroup.rs)",
+        evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/subgroup.rs); i64 from REDUXes of its halves and 16-bit parts (sass/isel/reduce64.rs)",
     },
     OpRule {
         kinds: SUBGROUP,
         types: &[],
         lowering: Unsupported(
-            "sm_90 does not select 64-bit reductions (REDUX is 32-bit; a shuffle tree is not written yet) nor match_any/vote_eq of f16, whose register bits above the half are not kept defined (issue 14 part 2)",
+            "sm_90 does not select match_any or vote_eq of an f16, whose register bits above the half are not kept defined (issue 14 part 2)",
         ),
-        evidence: "REDUX reduces 32-bit registers only",
+        evidence: "MATCH and REDUX compare whole 32-bit registers",
     },
     OpRule {
         kinds: &[],

@@ -23,7 +23,8 @@ pub(super) fn owns(data: &InstData) -> bool {
 }
 
 pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) -> Result<(), PtxError> {
-    let refuse = |e: &Emitter<'_>| Err(e.unsupported(data.opcode_name(), "atomc's PTX emitter has no lowering for it yet"));
+    let refuse =
+        |e: &Emitter<'_>| Err(e.unsupported(data.opcode_name(), "atomc's PTX emitter has no lowering for it yet"));
     let (Some(res), true) = (result, e.sm >= 90) else { return refuse(e) };
     let d = e.reg(res);
     // The value operand's register class decides (32- or 64-bit bits, or a pred).
@@ -120,7 +121,11 @@ fn shuffle(e: &mut Emitter<'_>, d: &str, mode: ShuffleMode, x: Value, y: Value) 
             e.line(format!("min.u32 {b}, {yr}, 32"));
             let op = if mode == ShuffleMode::Up { "sub" } else { "add" };
             e.line(format!("{op}.s32 {j}, {lane}, {b}"));
-            if mode == ShuffleMode::Up { ("up", 0) } else { ("down", 31) }
+            if mode == ShuffleMode::Up {
+                ("up", 0)
+            } else {
+                ("down", 31)
+            }
         }
     };
     let (bit, ok) = (t(e), e.regs.temp_class(Class::Pred));

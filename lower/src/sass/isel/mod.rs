@@ -17,6 +17,7 @@ mod bits;
 mod dce;
 mod divide;
 mod memory;
+mod reduce64;
 mod shuffle;
 mod sm50;
 mod sm90;

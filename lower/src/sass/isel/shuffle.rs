@@ -25,13 +25,20 @@
 //! the lanes executing it, the IR's active lanes (ptxas 13: `MATCH.ANY R12, R20`).
 
 use super::alu::lop3;
-use super::{IselError, Isel};
+use super::{Isel, IselError};
 use crate::sass::inst::{Latency, MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ShuffleMode, Value};
 
 impl Isel<'_> {
-    pub(super) fn shuffle(&mut self, d: VReg, mode: ShuffleMode, x: Value, y: Value, mask: MOp) -> Result<(), IselError> {
+    pub(super) fn shuffle(
+        &mut self,
+        d: VReg,
+        mode: ShuffleMode,
+        x: Value,
+        y: Value,
+        mask: MOp,
+    ) -> Result<(), IselError> {
         let (xr, yr) = (self.reg(x), self.reg(y));
         let lane = |s: &mut Self| {
             let l = s.single();
@@ -45,7 +52,10 @@ impl Isel<'_> {
                 let l = lane(self);
                 let j = self.single();
                 let [lut, pt] = lop3(0x3c);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(j.reg(), 1), MOp::use_(l), MOp::use_(yr), MOp::rz(), lut, pt]));
+                self.emit(SassInst::alu(
+                    "LOP3.LUT",
+                    [MOp::def(j.reg(), 1), MOp::use_(l), MOp::use_(yr), MOp::rz(), lut, pt],
+                ));
                 (yr, j, false)
             }
             ShuffleMode::Up | ShuffleMode::Down => {
@@ -94,7 +104,8 @@ impl Isel<'_> {
 
     pub(super) fn match_any(&mut self, d: VReg, x: Value) {
         let xr = self.reg(x);
-        let (name, src) = if self.is_pair(x) { ("MATCH.ANY.U64", MOp::use_pair(xr)) } else { ("MATCH.ANY", MOp::use_(xr)) };
+        let (name, src) =
+            if self.is_pair(x) { ("MATCH.ANY.U64", MOp::use_pair(xr)) } else { ("MATCH.ANY", MOp::use_(xr)) };
         self.emit(SassInst::new(name, [MOp::def(d.reg(), 1), src], Latency::Variable));
     }
 }

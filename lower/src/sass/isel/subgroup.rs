@@ -13,6 +13,7 @@
 //! reduce op x.i32  REDUX.op UR7, x ; MOV d, UR7
 //! reduce op x.i8   as i32 on the zero-extended value (smin/smax: sign-extended first);
 //!                  add, smin and smax then cut back to the type's width
+//! reduce op x.i64  from 32-bit REDUXes (reduce64.rs)
 //! ```
 //!
 //! (ptxas 13 compiles `vote.sync.ballot`/`activemask` to `VOTE`/`VOTEU` and `redux.sync` to
@@ -100,6 +101,7 @@ impl Isel<'_> {
                     self.emit(SassInst::alu("MOV", [def, u7]));
                 }
             }
+            InstData::Reduce { op, arg } if self.ty(arg) == Type::I64 => self.reduce64(d, op, arg, u7)?,
             InstData::Shuffle { mode, args } => self.shuffle(d, mode, args[0], args[1], u6)?,
             InstData::MatchAny { arg } => self.match_any(d, arg),
             _ => return Err(self.err(format!("`{}` is not selected for sm_90", data.opcode_name()))),

@@ -19,9 +19,12 @@ const KERNELS: &[&str] = &[
     "bench/counter_red",
     "bench/counter_slot",
     "bench/reduce_minmax",
+    "bench/compact_append",
     "warp-aggregation:odd_lanes_take_slots#0",
     "warp-aggregation:count_per_block#0",
     "warp-aggregation:reduce_odd_lanes#0",
+    "warp-aggregation-scan:slots_by_lane_operand#0",
+    "warp-aggregation-scan:sums_by_lane_operand#1",
 ];
 
 /// Lane atomics of one launch of `who`'s code for `target`, judged against the interpreter.

@@ -374,6 +374,10 @@ const THROUGHPUT_RUNS: &[(&str, &str)] = &[
         "grid 1024 block 256 args(c, o, 3) c: i64[1] = 0 o: i64[256] => c == [34209792]",
     ),
     (
+        "compact_append",
+        "grid 1024 block 256 args(c, d, o) c: i32[1] = 0 d: i32[262144] = iota o: i32[262144] => c == [393216]",
+    ),
+    (
         "hist_global",
         "grid 1024 block 256 args(d, h) d: i32[262144] = iota h: i32[256] => h all == 1024",
     ),

@@ -74,6 +74,8 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
+    // The IR's subgroup on Intel is the hardware thread's SIMD lanes.
+    launch.subgroup_size = lanes;
     if let Err(e) = run_kernel(f, &launch, &mut mem) {
         return Outcome::Skipped(format!("{name} (interpreter: {e})"));
     }
@@ -235,4 +237,75 @@ fn corpus_differential() {
         }
     }
     println!("vISA corpus differential: {agreed} agree, {differ} differ");
+}
+
+/// The subgroup sequences depend on the execution mask: reading the lane mask with every
+/// channel enabled (`mov (M1_NM, n) t 1`), or leaving the disabled channels of a reduction's
+/// copy without the identity, must be noticed on the kernels that run part of their lanes.
+#[test]
+fn subgroup_mask_breakage_is_noticed() {
+    breakage_is_noticed("subgroup/", "subgroup kernels with a broken mask", |k| {
+        let mut touched = false;
+        for i in k.insts.iter_mut().filter(|i| i.op == Op::Mov && i.exec.size == ExecSize::S8) {
+            if let Some(atomc_emit::visa::Operand::Imm(imm)) = i.operands.get(1) {
+                if !i.exec.nomask && imm.bits == 1 {
+                    i.exec.nomask = true;
+                    touched = true;
+                } else if i.exec.nomask && (imm.bits == 0xffff_ffff || imm.bits == 0x7fff_ffff) {
+                    i.exec.nomask = false;
+                    touched = true;
+                }
+            }
+        }
+        touched
+    });
+}
+
+/// The bit-op kernels' results reach memory: swapping `lzd` and `fbl`, `bfrev` for `mov`,
+/// `mulh` for `mul`, or dropping the predicated fix-ups of `bfe`/`bfi` must be noticed.
+#[test]
+fn bit_op_breakage_is_noticed() {
+    breakage_is_noticed("bits/", "broken bit-op kernels", |k| {
+        let before = k.insts.len();
+        k.insts.retain(|i| !(i.op == Op::Mov && i.pred.is_some()));
+        let mut touched = k.insts.len() != before;
+        for i in k.insts.iter_mut() {
+            let new = match i.op {
+                Op::Lzd => Op::Fbl,
+                Op::Fbl => Op::Lzd,
+                Op::Bfrev => Op::Mov,
+                Op::Mulh => Op::Mul,
+                Op::Cbit => Op::Mov,
+                Op::Mad => Op::Add,
+                _ => continue,
+            };
+            if new == Op::Add {
+                i.operands.truncate(3);
+            }
+            i.op = new;
+            touched = true;
+        }
+        touched
+    });
+}
+
+/// Breaks each TGLLP kernel of the filetests whose name starts with `prefix` with `mutate`
+/// (`false`: nothing to break) and requires the differential run to notice every one.
+fn breakage_is_noticed(prefix: &str, what: &str, mutate: impl Fn(&mut atomc_emit::visa::Kernel) -> bool) {
+    let (mut broken, mut noticed) = (0, 0);
+    for (name, f) in visa_common::visa_filetest_kernels().into_iter().filter(|(n, _)| n.starts_with(prefix)) {
+        let Ok(mut k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
+            continue;
+        };
+        if !mutate(&mut k) {
+            continue;
+        }
+        broken += 1;
+        match differential(&name, &f, &k, 8) {
+            Outcome::Differ(_) => noticed += 1,
+            _ => println!("  not noticed: {name}"),
+        }
+    }
+    println!("vISA differential: {noticed} of {broken} {what} noticed");
+    assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
 }

@@ -95,8 +95,22 @@ pub fn control(c: &mut Ctx, m: &str) -> Result<Option<Flow>, EmuError> {
             Flow::Push { brk: m == "PBK", target: t }
         }
         "SYNC" | "BRK" => Flow::Park { brk: m == "BRK", mask: c.exec },
-        "WARPSYNC" if c.has("ALL") => Flow::WarpSync(c.exec),
-        "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" | "WARPSYNC" => Flow::Next,
+        "WARPSYNC" if c.has("ALL") => Flow::WarpSync(c.exec, u32::MAX),
+        // `WARPSYNC Rn`: the mask of the lanes to meet (every waiting lane names the same one).
+        "WARPSYNC" => {
+            let k = c
+                .ins
+                .ops
+                .iter()
+                .position(|o| matches!(o, Operand::Reg(_)))
+                .ok_or_else(|| c.unsupported("WARPSYNC without a mask"))?;
+            let mut mask = 0;
+            for lane in crate::exec::lanes(c.exec) {
+                mask |= c.int(k, lane)?;
+            }
+            Flow::WarpSync(c.exec, mask | c.exec)
+        }
+        "NOP" | "MEMBAR" | "CCTL" | "ERRBAR" | "CGAERRBAR" | "DEPBAR" | "FENCE" => Flow::Next,
         "CALL" | "BRX" | "JMP" | "JMX" | "KILL" | "BPT" | "CONT" | "PCNT" => {
             return Err(c.unsupported("this control instruction is not modelled"))
         }

@@ -33,8 +33,9 @@ pub enum Flow {
     Yield,
     /// `BAR.SYNC`: lanes of the mask wait for the block.
     Bar(u32),
-    /// sm_90 `WARPSYNC.ALL`: lanes of the mask wait for every lane of the warp.
-    WarpSync(u32),
+    /// sm_90 `WARPSYNC`: lanes of the first mask wait for the lanes of the second
+    /// (`WARPSYNC.ALL`: every lane of the warp).
+    WarpSync(u32, u32),
     /// sm_50 `SSY`/`PBK target`.
     Push { brk: bool, target: usize },
     /// sm_50 `SYNC`/`BRK`: lanes of the mask park.
@@ -51,8 +52,8 @@ pub enum Lane {
     Ready(usize),
     Bsync(u8, usize),
     Bar(usize),
-    /// At a `WARPSYNC.ALL`, until every lane not exited is at one.
-    WarpSync(usize),
+    /// At a `WARPSYNC` with this mask, until every lane of the mask not exited is at one.
+    WarpSync(usize, u32),
     Exited,
 }
 
@@ -247,9 +248,9 @@ impl Simt {
                             Lane::Ready(pc + 1)
                         }
                     }),
-                    Flow::WarpSync(m) => each(lanes, &mut |l| {
+                    Flow::WarpSync(m, sync) => each(lanes, &mut |l| {
                         if m >> l & 1 != 0 {
-                            Lane::WarpSync(pc)
+                            Lane::WarpSync(pc, sync)
                         } else {
                             Lane::Ready(pc + 1)
                         }
@@ -275,7 +276,7 @@ impl Simt {
             }
             Simt::Stack { pc: wpc, active, exited, at_bar, stack } => {
                 match flow {
-                    Flow::Next | Flow::Yield | Flow::WarpSync(_) => *wpc = pc + 1,
+                    Flow::Next | Flow::Yield | Flow::WarpSync(..) => *wpc = pc + 1,
                     Flow::Branch { taken, target } => {
                         if taken == *active {
                             *wpc = target;
@@ -367,7 +368,7 @@ impl Simt {
                         Lane::Ready(pc) => format!("ready at {:04x}", addr(*pc)),
                         Lane::Bsync(b, pc) => format!("in BSYNC B{b} at {:04x}", addr(*pc)),
                         Lane::Bar(pc) => format!("at BAR {:04x}", addr(*pc)),
-                        Lane::WarpSync(pc) => format!("at WARPSYNC {:04x}", addr(*pc)),
+                        Lane::WarpSync(pc, m) => format!("at WARPSYNC {m:#x} {:04x}", addr(*pc)),
                         Lane::Exited => continue,
                     };
                     match parts.last_mut() {
@@ -463,15 +464,19 @@ fn release_bsync(lanes: &mut [Lane; 32], bregs: &mut Bregs) {
     }
 }
 
-/// Lets the lanes at a `WARPSYNC.ALL` go on once every lane not exited is at one (ptxas 13.5
-/// puts one before a `BAR.SYNC` that follows a spin loop, whose lanes may leave its `BSYNC`
-/// apart: the convergence barrier gives way to a yielding path, see [`soft_release`]).
+/// Lets lanes at a `WARPSYNC` go on once every lane of their mask that has not exited is at one
+/// (at any `WARPSYNC`: since Volta the lanes of a `__syncwarp` mask may meet at different ones).
+/// ptxas 13.5 puts `WARPSYNC.ALL` before a `BAR.SYNC` that follows a spin loop, and `WARPSYNC
+/// R0` before a `vote.sync` with a mask after one, and `WARPSYNC.ALL` after lanes exited (a
+/// kernel whose lanes 8..31 `EXIT` first): a loop's lanes may leave its `BSYNC` apart (the
+/// convergence barrier gives way to a yielding path, see [`soft_release`]), and exited lanes
+/// count as arrived.
 fn release_warpsync(lanes: &mut [Lane; 32]) {
-    let waiting = mask_of(lanes, |l| matches!(l, Lane::WarpSync(_)));
-    let alive = mask_of(lanes, |l| l != Lane::Exited);
-    if waiting != 0 && waiting == alive {
-        for l in lanes.iter_mut() {
-            if let Lane::WarpSync(pc) = *l {
+    let waiting = mask_of(lanes, |l| matches!(l, Lane::WarpSync(..)));
+    let exited = mask_of(lanes, |l| l == Lane::Exited);
+    for l in lanes.iter_mut() {
+        if let Lane::WarpSync(pc, m) = *l {
+            if m & !exited & !waiting == 0 {
                 *l = Lane::Ready(pc + 1);
             }
         }

@@ -166,8 +166,11 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let lt = if c.has("U32") { a < b } else { (a as i32) < (b as i32) };
             c.set(0, l, if lt == min { a } else { b })
         })?,
+        // `.BREV` reverses the source's bits before the extract (ptxas 11.8 writes `brev.b32`
+        // as `BFE.U32.BREV Rd, Ra, 0x2000`).
         "BFE" => each(c, |c, l| {
             let a = c.raw(1, l)?;
+            let a = if c.has("BREV") { a.reverse_bits() } else { a };
             let ctl = c.raw(2, l)?;
             let (pos, len) = (ctl & 0xff, (ctl >> 8) & 0xff);
             let signed = !c.has("U32");

@@ -48,11 +48,10 @@ impl OpKind {
 pub enum OpLowering {
     /// The selector has a sequence for it.
     Native,
-    /// The selector has a sequence for it, but only where no loop can have run before it: the
-    /// lanes of a warp may leave a loop at different iterations and reach the instruction
-    /// apart, where the IR's subgroup rule has them meet. Elsewhere the compile fails with this
-    /// reason.
-    NativeOutsideLoops(&'static str),
+    /// The selector has a sequence for it that needs the lanes that reach it together: after a
+    /// loop it waits for them with a mask taken where they were together before
+    /// ([`crate::subgroup_sync`]). Where no such place exists the compile fails with this reason.
+    NativeWhereConverged(&'static str),
     /// The compile fails with this reason.
     Unsupported(&'static str),
 }

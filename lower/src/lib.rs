@@ -6,6 +6,7 @@ pub mod caps_ops;
 pub mod legalize;
 pub mod ptx;
 pub mod sass;
+pub mod subgroup_sync;
 pub mod uniform;
 pub mod vcode;
 pub mod visa;

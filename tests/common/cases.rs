@@ -31,6 +31,10 @@ pub const BENCH_RUNS: &[(&str, &str)] = &[
     ),
     ("counter_red", "grid 2 block 64 args(c) c: i32[1] = 0 => c == [128]"),
     (
+        "compact_append",
+        "grid 2 block 64 args(c, d, o) c: i32[1] = 0 d: i32[128] = iota o: i32[128] => c == [192]",
+    ),
+    (
         "reduce_minmax",
         "grid 2 block 64 args(r, d) r: i32[4] = [2147483647, -2147483648, -1, 0] d: i32[128] = iota => r == [0, 127, 0, 127]",
     ),
@@ -82,9 +86,9 @@ fn is_gpu_kernel(func: &Function) -> bool {
     func.returns.is_empty() && !func.params().iter().any(|t| matches!(t, Type::Surface))
 }
 
-/// Whether this run line describes a launch the GPU can repeat (an NVIDIA subgroup is a warp
-/// of 32 lanes: a line that asks for another size describes another machine).
+/// Whether this run line describes a launch the GPU can repeat.
 fn is_gpu_launch(spec: &RunSpec) -> bool {
+    // A run line with subgroups other than 32 lanes is for targets other than NVIDIA's warps.
     spec.expected_error().is_none() && !spec.decls().iter().any(|d| d.surface) && spec.subgroup_size() == 32
 }
 

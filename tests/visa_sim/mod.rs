@@ -378,8 +378,48 @@ impl<'k> Sim<'k> {
         let float =
             dty.is_some_and(|t| t.is_float()) || o[1..].iter().any(|s| self.src_ty(s).is_some_and(|t| t.is_float()));
         let s = |i: usize| self.src(&o[i], l, c);
+        let u32_of = |v: V| v.i() as u32;
         let v = match inst.op {
+            // A predicate copied into a scalar: its lane bits.
+            Op::Mov if matches!(o[1], Operand::Pred(_)) => {
+                let Operand::Pred(p) = o[1] else { unreachable!() };
+                let n = self.k.pred(p).map_or(32, |d| d.num_elts as usize);
+                V::I((0..n).filter(|&i| self.preds[p.0 as usize][i]).fold(0i128, |m, i| m | 1 << i))
+            }
+            Op::Setp => V::I((s(1).i() >> l) & 1),
             Op::Mov => s(1),
+            Op::Lzd => V::I(u32_of(s(1)).leading_zeros() as i128),
+            Op::Cbit => V::I(u32_of(s(1)).count_ones() as i128),
+            Op::Fbl => V::I(match u32_of(s(1)) {
+                0 => 0xffff_ffff,
+                x => x.trailing_zeros() as i128,
+            }),
+            Op::Bfrev => V::I(u32_of(s(1)).reverse_bits() as i128),
+            // The field src0 bits wide at bit src1 of src2 (both modulo 32, as the hardware
+            // fields), sign-extended for a signed type.
+            Op::Bfe => {
+                let (w, off, x) = (u32_of(s(1)) & 31, u32_of(s(2)) & 31, u32_of(s(3)));
+                let signed = self.src_ty(&o[3]).is_some_and(|t| t.is_signed_int());
+                let v = if w == 0 {
+                    0
+                } else if w + off < 32 {
+                    let t = x << (32 - w - off);
+                    if signed { ((t as i32) >> (32 - w)) as u32 } else { t >> (32 - w) }
+                } else if signed {
+                    ((x as i32) >> off) as u32
+                } else {
+                    x >> off
+                };
+                V::I(if signed { v as i32 as i128 } else { v as i128 })
+            }
+            Op::Bfi => {
+                let (w, off) = (u32_of(s(1)) & 31, u32_of(s(2)) & 31);
+                let mask = (((1u64 << w) - 1) << off) as u32;
+                V::I((((u32_of(s(3)) << off) & mask) | (u32_of(s(4)) & !mask)) as i128)
+            }
+            Op::Mulh => V::I((s(1).i() * s(2).i()) >> 32),
+            Op::Mad if float => V::F(s(1).f().mul_add(s(2).f(), s(3).f())),
+            Op::Mad => V::I(s(1).i().wrapping_mul(s(2).i()) + s(3).i()),
             Op::Add if float => V::F(s(1).f() + s(2).f()),
             Op::Add => V::I(s(1).i() + s(2).i()),
             Op::Mul if float => V::F(s(1).f() * s(2).f()),

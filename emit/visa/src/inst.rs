@@ -82,6 +82,21 @@ pub enum Op {
     ScatterScaled,
     /// `barrier`: waits for every thread of the thread group.
     Barrier,
+    /// `lzd`: leading zero count of a `ud` (32 for 0).
+    Lzd,
+    /// `cbit`: population count.
+    Cbit,
+    /// `fbl`: the index of the lowest set bit (0xffffffff for 0).
+    Fbl,
+    /// `bfrev`: bit reversal.
+    Bfrev,
+    /// `bfe`: dst = the field of src2 at bit src1 (low 5 bits), src0 (low 5 bits) wide;
+    /// sign-extended when the types are signed.
+    Bfe,
+    /// `bfi`: dst = src3 with the field at bit src1, src0 wide, replaced by the low bits of src2.
+    Bfi,
+    /// `mulh`: the high 32 bits of the 64-bit product (signed when the sources are `d`).
+    Mulh,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -298,7 +313,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 33] = [
+static TABLE: [OpInfo; 40] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -397,6 +412,16 @@ static TABLE: [OpInfo; 33] = [
         ID3
     ),
     op!(Barrier, "barrier", 0x59, &[], &[]),
+    // Bit and multiply-high ops (IGC's `visa_igc_common_header.h` ISA_LZD 0x1F, ISA_CBIT 0x27,
+    // ISA_FBL 0x2E, ISA_BFE 0x46, ISA_BFI 0x47, ISA_BFREV 0x48, ISA_MULH 0x0D), each checked
+    // through GenX_IR's reader by tests/visa_oracle.rs (text and .isa give the same Gen code).
+    op!(Lzd, "lzd", 0x1F, ALU1, ID2),
+    op!(Cbit, "cbit", 0x27, ALU1, ID2),
+    op!(Fbl, "fbl", 0x2E, ALU1, ID2),
+    op!(Bfrev, "bfrev", 0x48, ALU1, ID2),
+    op!(Bfe, "bfe", 0x46, ALU3, ID4),
+    op!(Bfi, "bfi", 0x47, &[FExec, FPred, O(Dst), O(Src), O(Src), O(Src), O(Src)], &[0, 1, 2, 3, 4]),
+    op!(Mulh, "mulh", 0x0D, ALU2, ID3),
 ];
 
 /// The table entry of an opcode.

@@ -1,19 +1,68 @@
-//! Maxwell (sm_50): nothing of this family is selected yet.
+//! Maxwell (sm_50): what `sass/isel/bits_sm50.rs` and `sass/isel/subgroup_sm50.rs` select, and
+//! why the rest is refused.
 
 use super::k::*;
-use super::{OpLowering::Unsupported, OpRule};
+use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Vote};
+use super::{OpLowering::Native, OpLowering::Unsupported, OpRule};
+use atomc_ir::{ReduceOp, ShuffleMode, Type, VoteOp};
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: BIT_COUNTS,
+        types: &[Type::I32],
+        lowering: Native,
+        evidence: "POPC, FLO.U32 and BFE.U32.BREV as ptxas 11.8 writes popc/clz/brev (emit/sass/src/sm50, nvdisasm-checked)",
+    },
+    OpRule {
+        kinds: BITFIELD,
+        types: &[Type::I32],
+        lowering: Native,
+        evidence: "BFE/BFI with a `position | length << 8` control, as ptxas 11.8 writes bfe/bfi",
+    },
+    OpRule {
+        kinds: MULHI,
+        types: &[Type::I32],
+        lowering: Native,
+        evidence: "ptxas 11.8's XMAD high-word sequence; smulhi corrects the unsigned product",
+    },
+    OpRule { kinds: FMA, types: &[Type::F32, Type::F64], lowering: Native, evidence: "FFMA and DFMA register forms" },
+    OpRule {
+        kinds: &[ActiveMask, Ballot, Vote(VoteOp::Any), Vote(VoteOp::All), Vote(VoteOp::Eq)],
+        types: &[Type::Pred, Type::I32],
+        lowering: Native,
+        evidence: "VOTE.ANY into a register over the active lanes, as ptxas 11.8 writes activemask and vote.sync.ballot",
+    },
+    OpRule {
+        kinds: &[Vote(VoteOp::Eq), MatchAny],
         types: &[],
-        lowering: Unsupported("not selected for sm_50 yet (POPC/FLO/BREV exist there; issue 14 part 2)"),
-        evidence: "atomc's sm_50 selection has no sequence for it",
+        lowering: Native,
+        evidence: "SHFL.IDX from the lowest active lane / per-bit VOTE.ANY ballots (subgroup_sm50.rs)",
+    },
+    OpRule {
+        kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
+        types: &[],
+        lowering: Native,
+        evidence: "SHFL.IDX per 32-bit half, the source lane checked against the active mask (subgroup_sm50.rs)",
+    },
+    OpRule {
+        kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
+            Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
+        types: &[Type::I32, Type::I64],
+        lowering: Native,
+        evidence: "a SHFL.IDX list reduction over the active lanes (subgroup_sm50.rs)",
+    },
+    OpRule {
+        kinds: SUBGROUP,
+        types: &[],
+        lowering: Unsupported(
+            "sub-word reductions are not selected for sm_50 (their wrapping and sign are not formed): widen to i32",
+        ),
+        evidence: "subgroup_sm50.rs",
     },
     OpRule {
         kinds: &[],
         types: &[],
-        lowering: Unsupported("not selected for sm_50 yet (issue 14 part 2)"),
+        lowering: Unsupported("not selected for sm_50 for this type"),
         evidence: "atomc's sm_50 selection has no sequence for it",
     },
 ];

@@ -2,8 +2,11 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
-use super::{OpLowering::Native, OpLowering::NativeOutsideLoops, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
+
+/// Why a subgroup instruction with no place to take its lanes' mask from is refused.
+const AFTER_INNER_LOOP: &str = "sm_90 brings the lanes that left a loop apart together with a mask taken where they were together before it, in the same loops as the instruction; after irreducible control flow, or where lanes leaving a loop can come round to the instruction's loop again without passing the instruction, there is no such place";
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
@@ -46,60 +49,46 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[ActiveMask, Vote(VoteOp::Eq), Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax),
             Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/subgroup.rs)",
     },
     OpRule {
         kinds: &[Ballot, Vote(VoteOp::Any), Vote(VoteOp::All)],
         types: &[Type::Pred],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "VOTEU.ANY with a predicate source (sass/isel/subgroup.rs)",
     },
     OpRule {
         kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
         types: &[Type::I8, Type::I16, Type::I32, Type::I64, Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
             Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "SHFL per 32-bit half as ptxas 13 encodes shfl.sync, its result kept only where the source lane is active (VOTEU.ANY mask; sass/isel/shuffle.rs)",
     },
     OpRule {
         kinds: &[MatchAny, Vote(VoteOp::Eq)],
         types: &[Type::I8, Type::I16, Type::I64, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
             Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "MATCH.ANY / MATCH.ANY.U64 forms (ptxas 13 for match.any.sync.b32/b64; emit/sass/src/sm90/bits.rs); vote_eq via REDUX.MIN/MAX or MATCH.ANY.U64 against the active mask",
     },
     OpRule {
         kinds: &[MatchAny],
         types: &[Type::I32],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "MATCH.ANY form (ptxas 13 for match.any.sync.b32: `MATCH.ANY R12, R20`)",
     },
     OpRule {
         kinds: &[Vote(VoteOp::Eq)],
         types: &[Type::Pred],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "VOTEU.ANY ballot compared with 0 and with the active mask (sass/isel/subgroup.rs)",
     },
     OpRule {
         kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
             Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I8, Type::I16, Type::I64],
-        lowering: NativeOutsideLoops(
-            "sm_90 selects it only where no loop can have run before it: lanes leaving a loop at different iterations are not yet brought together again before a subgroup instruction (issue 14 part 2)",
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/subgroup.rs); i64 from REDUXes of its halves and 16-bit parts (sass/isel/reduce64.rs)",
     },
     OpRule {

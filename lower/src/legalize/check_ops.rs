@@ -5,23 +5,39 @@
 use super::Unsupported;
 use crate::caps::TargetCaps;
 use crate::caps_ops::{lookup, op_key, OpLowering};
-use atomc_ir::{Block, Function};
+use crate::subgroup_sync::SyncPlan;
+use atomc_ir::{Function, Inst};
 
 /// Every refused instruction of `func`.
 pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
+    refusals(func, caps, |_, lowering| match lowering {
+        OpLowering::Unsupported(reason) => Some(reason),
+        OpLowering::Native | OpLowering::NativeWhereConverged(_) => None,
+    })
+}
+
+/// Every subgroup instruction marked [`OpLowering::NativeWhereConverged`] whose lanes have no
+/// place to be brought together at. Runs after the CAS-loop pass: its loops count too.
+pub fn unconverged(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
+    let mut plan = None;
+    refusals(func, caps, |inst, lowering| match lowering {
+        OpLowering::NativeWhereConverged(reason) => {
+            let plan = plan.get_or_insert_with(|| SyncPlan::of(func));
+            plan.unplaceable.contains(&inst).then_some(reason)
+        }
+        _ => None,
+    })
+}
+
+fn refusals(
+    func: &Function,
+    caps: &TargetCaps,
+    mut refuse: impl FnMut(Inst, OpLowering) -> Option<&'static str>,
+) -> Vec<Unsupported> {
     let mut errors = Vec::new();
-    let mut after_loop = None;
-    for (block, inst) in func.inst_order() {
+    for (_, inst) in func.inst_order() {
         let Some((kind, ty)) = op_key(func, &func.insts[inst]) else { continue };
-        let refusal = match lookup(caps.name, kind, ty) {
-            OpLowering::Native => None,
-            OpLowering::Unsupported(reason) => Some(reason),
-            OpLowering::NativeOutsideLoops(reason) => {
-                let reached = after_loop.get_or_insert_with(|| reached_from_loops(func));
-                reached.contains(&block).then_some(reason)
-            }
-        };
-        if let Some(reason) = refusal {
+        if let Some(reason) = refuse(inst, lookup(caps.name, kind, ty)) {
             errors.push(Unsupported {
                 target: caps.name,
                 op: kind.describe(),
@@ -33,25 +49,4 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
         }
     }
     errors
-}
-
-/// The blocks a loop can reach: the blocks of every cycle and everything after them. Every cycle
-/// has an edge to a block no later in reverse postorder than its source; the targets of such
-/// edges lie on their cycles, and one search from all of them finds the rest (linear time).
-fn reached_from_loops(func: &Function) -> std::collections::HashSet<Block> {
-    use atomc_ir::verify::dominators::{successors, DominatorTree};
-    let dom = DominatorTree::compute(func);
-    let rpo = dom.rpo();
-    let index: std::collections::HashMap<Block, usize> = rpo.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-    let mut work: Vec<Block> = Vec::new();
-    for (i, &b) in rpo.iter().enumerate() {
-        work.extend(successors(func, b).into_iter().filter(|s| index.get(s).is_some_and(|&j| j <= i)));
-    }
-    let mut reached = std::collections::HashSet::new();
-    while let Some(b) = work.pop() {
-        if reached.insert(b) {
-            work.extend(successors(func, b));
-        }
-    }
-    reached
 }

@@ -8,7 +8,9 @@
 //!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
 //! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`;
 //! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
-//! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops.
+//! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
+//! 5. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
+//!    bring together after the loops before it (the CAS loops of step 4 included).
 //!
 //! Unused results are left alone: the instruction selector picks `RED`
 //! when an atomic's result has no uses.
@@ -64,6 +66,10 @@ pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Uns
     stats.negated = negate_sub::run(func, caps);
     stats.fences = order_fences::run(func, caps);
     stats.cas_loops = cas_loop::run(func, caps);
+    let unconverged = check_ops::unconverged(func, caps);
+    if !unconverged.is_empty() {
+        return Err(unconverged);
+    }
     Ok(stats)
 }
 

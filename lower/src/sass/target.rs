@@ -29,6 +29,10 @@ pub struct SassTarget {
     /// Warp aggregation of atomics with a uniform address and operand, where the target has the
     /// warp-wide vote it needs (`isel::aggregate`).
     pub warp_aggregation: Option<WarpAggregation>,
+    /// Lanes that left loops apart are brought together with `WARPSYNC mask` before a subgroup
+    /// instruction ([`crate::subgroup_sync`]): Volta and later, whose convergence barriers give
+    /// way to yielding paths. Maxwell's `SYNC` does not, so lanes meet at the loop's join.
+    pub warpsync_subgroups: bool,
 }
 
 /// ptxas's aggregation of an atomic whose address and operand are the same in every active
@@ -72,6 +76,7 @@ pub static SM90: SassTarget = SassTarget {
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
     arch: atomc_sass::sm90,
     warp_aggregation: Some(WarpAggregation { mask_ureg: 6, sum_ureg: 7 }),
+    warpsync_subgroups: true,
 };
 
 /// Maxwell.
@@ -89,6 +94,7 @@ pub static SM50: SassTarget = SassTarget {
     arch: atomc_sass::sm50,
     // Maxwell has `VOTE.ANY` and `SHFL` too; its selection is not written yet.
     warp_aggregation: None,
+    warpsync_subgroups: false,
 };
 
 impl SassTarget {

@@ -71,11 +71,15 @@ pub(crate) fn declare_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
     let grf = l.p.grf_bytes();
     let mut used = Vec::new();
     for (_, inst) in f.inst_order() {
-        if let InstData::Special { reg } = f.insts[inst] {
-            let i = implicit_of(reg);
-            if !used.contains(&i) {
-                used.push(i);
-            }
+        let reg = match f.insts[inst] {
+            InstData::Special { reg } => reg,
+            // A shuffle other than `idx` computes its source lane from the lane number.
+            InstData::Shuffle { mode, .. } if mode != atomc_ir::ShuffleMode::Idx => SpecialReg::LaneId,
+            _ => continue,
+        };
+        let i = implicit_of(reg);
+        if !used.contains(&i) {
+            used.push(i);
         }
     }
     let mut off = grf;

@@ -81,6 +81,10 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             if !f.blocks[s].params.is_empty() || f.blocks[s].insts.len() > IFCONV_MAX {
                 continue;
             }
+            // Predication would leave the skipped lanes enabled for a subgroup instruction.
+            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup()) {
+                continue;
+            }
             let Some(st) = f.terminator(s) else { continue };
             let ok_term =
                 matches!(&f.insts[st], InstData::Jump { dest } if dest.block == join.block && dest.args.is_empty());

@@ -22,7 +22,7 @@ impl Lower<'_> {
 
     /// [`Self::address`]; `scalar`: only lane 0 is needed (a uniform
     /// address for a `(M1_NM, 1)` message).
-    fn address_ex(&mut self, a: Address, scalar: bool) -> Result<VarId, LowerError> {
+    pub(crate) fn address_ex(&mut self, a: Address, scalar: bool) -> Result<VarId, LowerError> {
         if a.offset == 0 {
             return self.raw_src_ex(a.ptr, Type::UQ, scalar);
         }
@@ -140,13 +140,20 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             // Every lane adding the same amount to one address, result
             // unused: count the lanes, add count × amount once (IGC's
             // uniform-atomic reduction, `k_add_uniform`).
+            // (Under an if-conversion guard lane 0 may be off: aggregate::rmw counts the lanes.)
             let summed = matches!(aop, AtomicOp::Add | AtomicOp::Sub | AtomicOp::Inc | AtomicOp::Dec)
                 && w == AtomicWidth::W32
+                && l.guard.is_none()
                 && res.is_none_or(|r| !l.used(r))
                 && l.is_uniform(addr.ptr)
                 && src.is_none_or(|v| l.is_uniform(v));
             if summed {
                 reduce_add(l, aop, addr, src)?;
+                l.fence_for(order_after(order), scope);
+                return Ok(());
+            }
+            if !scalar && super::aggregate::applies(l, aop, w, addr) {
+                super::aggregate::rmw(l, aop, addr, src, res)?;
                 l.fence_for(order_after(order), scope);
                 return Ok(());
             }

@@ -43,6 +43,15 @@
 //! target's parameter variables before the branch, under the branch
 //! predicate. `return` jumps to the single `ret (M1, 1)` at the end.
 //!
+//! # Subgroups and aggregation
+//!
+//! The IR's subgroup is the thread's `simd` lanes and its active lanes are the channels the
+//! execution mask enables ([`subgroup`]): SIMD `goto` parks the lanes of the other path until
+//! the paths meet, as the IR's rule has them wait. Blocks holding a subgroup instruction are
+//! never if-converted (a predicate would leave the skipped lanes enabled). A 32-bit atomic on
+//! a uniform global address is one `(M1_NM, 1)` message with the lanes' operands combined
+//! ([`aggregate`]).
+//!
 //! # Kernel ABI
 //!
 //! See [`abi`]: the launch fills `.input`s in GRF order: r0 is the thread
@@ -53,11 +62,14 @@
 //! natural alignment (`i8`/`i16` zero-extended to a dword).
 
 mod abi;
+mod aggregate;
 mod alu;
 mod alu64;
+mod bits;
 mod cfg;
 mod mem;
 mod slm;
+mod subgroup;
 mod values;
 
 use std::collections::HashMap;
@@ -253,6 +265,8 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         | SurfaceRmw { .. }
         | SurfaceCas { .. }
         | Barrier => mem::lower(l, inst)?,
+        ref d if bits::handles(d) => bits::lower(l, inst)?,
+        ref d if d.is_subgroup() => subgroup::lower(l, inst)?,
         _ => alu::lower(l, inst)?,
     }
     if let Some(r) = l.f.inst_result(inst) {

@@ -77,11 +77,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(20, Some(50), None))
         .op(rmod(39, Some(49), None))
         .done(out);
-    form("IADD32I", "IADD32I", 9, 0x1c0 >> 3)
+    // Ra negated by bit 56 (ptxas 11.8's `clz`: 0x1d00000001f70b13 `IADD32I R19, -R11, 0x1f`).
+    form("IADD32I", "IADD32I", 7, 0x1c0 >> 5)
+        .fix(55, 1, 0)
         .fix(54, 1, 0)
         .m(flag(53, "X"))
         .op(rd_cc(52))
-        .op(r(8))
+        .op(rmod(8, Some(56), None))
         .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::SignedHex }))
         .done(out);
 
@@ -147,21 +149,26 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = if b_imm { f.op(imm(20, 5)) } else { f.op(r(20)) };
         f.op(imm(34, 13)).done(out);
     }
-    // BFE{.U32} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear.
+    // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
+    // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.
     alu("BFE", ".i", "BFE", 0x3800)
         .fix(49, 7, 0)
+        .fix(41, 7, 0)
         .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(flag(40, "BREV"))
         .op(r(0))
         .op(r(8))
         .op(imm20())
         .done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
     alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
-    // FLO{.U32} Rd, Rb.
+    // FLO{.U32}{.SH} Rd, Rb; .SH (bit 41) gives 31 - index (ptxas 11.8: `bfind.shiftamt.u32`
+    // as 0x5c30020001670006 `FLO.U32.SH R6, R22`).
     alu("FLO", "", "FLO", 0x5c30)
         .fix(49, 7, 0x5c30 >> 1 & 0x7f)
         .fix(8, 8, 0)
         .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(flag(41, "SH"))
         .op(r(0))
         .op(r(20))
         .done(out);

@@ -1,5 +1,6 @@
 //! sm_50 atomics: ATOM (generic address, must hit global memory), ATOM.CAS with its operand
-//! layout field, RED, ATOMS / ATOMS.CAS (shared), SUATOM (bound and bindless surfaces).
+//! layout field, RED, ATOMS / ATOMS.CAS (shared), SUATOM and SURED (bound and bindless
+//! surfaces).
 //! Field positions: reference §2.2, each value checked with nvdisasm 11.8 by the line test.
 
 use super::*;
@@ -152,4 +153,38 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
         f.m(su_size(51)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(imm(36, 13)).done(out);
     }
+
+    sured(out);
+}
+
+/// SURED.D{.BA}.dim.op{.sz}{.clamp} [Ra], Rb, Rc|idx: the surface reduction ptxas 11.8 emits for
+/// every PTX `sured` (fields probed with nvdisasm 11.8 on ptxas's words, e.g.
+/// `0xeb50010006070005` = `SURED.D.1D.OR.IGN [R0], R5, R2`, `0xeb58050006070002` =
+/// `SURED.D.1D.OR.IGN [R0], R2, 0x50`). Unlike SUATOM the data register sits in 0..7 (there is
+/// no Rd), the size moves to 20..22, `.BA` to 23 and the op to 24..26 (ADD..XOR; bit 27 and
+/// 28..32 are ignored by nvdisasm and kept zero, as ptxas does). Bit 52 is `.D` (`.P` when
+/// clear; ptxas 11.8 writes `.D` even for `sured.p`). Bit 51 picks the bound form, whose
+/// 13-bit header index fills 36..48; the bindless form's 36..38 and 47..48 are ignored.
+/// ptxas's index is the word offset of the surface's handle in constant bank 0 (its cubin says
+/// EIATTR_BINDLESS_SURFACE_BANK 0): a `.u64` parameter at c[0x0][0x148] gives 0x52, a module
+/// `.surfref` gives the word after the parameters through an R_CUDA_SURF_HEADER_INDEX relocation.
+fn sured(out: &mut Vec<Form>) {
+    let op = g(
+        "op",
+        24,
+        3,
+        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")],
+    );
+    let start = |key, top: u64| {
+        form(key, "SURED", 13, top)
+            .fix(27, 6, 0)
+            .lit("D")
+            .m(flag(23, "BA"))
+            .m(su_dim())
+            .m(op.clone())
+            .m(su_size(20))
+            .m(su_clamp())
+    };
+    start("SURED", 0xeb50 >> 3).fix(36, 3, 0).fix(47, 2, 0).op(mem0()).op(r(0)).op(r(39)).done(out);
+    start("SURED.bound", 0xeb58 >> 3).op(mem0()).op(r(0)).op(imm(36, 13)).done(out);
 }

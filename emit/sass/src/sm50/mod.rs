@@ -9,6 +9,7 @@
 
 mod alu;
 mod atomics;
+mod bits;
 mod control;
 mod hook;
 mod memory;
@@ -27,6 +28,7 @@ pub fn sm50() -> &'static Arch {
         memory::forms(&mut forms);
         control::forms(&mut forms);
         alu::forms(&mut forms);
+        bits::forms(&mut forms);
         let mut arch = Arch::new(
             "sm_50",
             8,

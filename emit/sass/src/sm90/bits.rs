@@ -9,7 +9,6 @@
 //! MATCH.ALL P1, RZ, R0 ;        /* 0x0000000000ff73a1 0x000e220000020000 */
 //! SHFL.UP PT, R8, R17, R9, RZ ; /* 0x0400000911087389 0x000fe200000e00ff */
 //! SHFL.UP PT, R17, R0, 0x3, RZ ; /* 0x0460000000117989 0x000f2200000e00ff */
-//! WARPSYNC R5 ;                 /* 0x0000000005007348 0x000fea0003800000 */
 //! BREV R14, R20 ;               /* 0x00000014000e7301 0x002e620000000000 */
 //! SGXT R19, R19, 0x8 ;          /* 0x000000081313781a 0x000fe40000000200 */
 //! SGXT.U32 R17, R26, R23 ;      /* 0x000000171a11721a 0x000fe40000000000 */
@@ -65,9 +64,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(imm(53, 5, ImmKind::Hex))
         .op(r(64))
         .done(out);
-    // WARPSYNC with the member mask in a register (ptxas 13 before a `.sync` instruction in a
-    // divergent arm).
-    form("WARPSYNC.r", "WARPSYNC", 0x348).fix(87, 4, 7).op(rs(24, 0)).done(out);
     // BREV Rd, Rb: the source in the B slot, like POPC.
     form("BREV.3", "BREV", 0x301).op(r(16)).op(rs(32, 1)).done(out);
     // SGXT / BMSK Rd, Ra, B with B a register (kind 0x2) or an immediate (0x8); SGXT's .U32

@@ -9,6 +9,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 13.5 ends some divergent regions with `WARPSYNC.ALL` (0x0000000000007948, bits
     // 87..89 set), the whole-warp form of `__syncwarp()`.
     form("WARPSYNC.ALL", "WARPSYNC", 0x948).fix(87, 4, 7).lit("ALL").done(out);
+    // `WARPSYNC Rn`, the mask in a register: ptxas 13.5 writes 0x000fea0003800000_0000000000007348
+    // `WARPSYNC R0` before a `vote.sync` whose mask is not the whole warp, after a spin loop.
+    form("WARPSYNC", "WARPSYNC", 0x348).fix(87, 4, 7).op(r(24)).done(out);
     // Relative branch: signed offset in 4-byte units from the next instruction, bits 16..23
     // then 34..81; bits 32..33 select .U / .DIV.
     form("BRA", "BRA", 0x947)

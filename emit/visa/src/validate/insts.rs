@@ -257,6 +257,12 @@ pub(super) fn alu(c: &mut Checker<'_>, inst: &Inst) {
                 c.err(Rule::Types, format!("`{m}` cannot read a predicate"));
             }
         }
+        // A predicate's lane bits copied into a scalar (the ballot and active-mask sequences).
+        Op::Mov
+            if preds == 1
+                && inst.exec.size.lanes() == 1
+                && matches!(inst.operands.first(), Some(Operand::Dst { .. }))
+                && types.iter().all(|t| matches!(t, Type::UD | Type::UW)) => {}
         _ if preds > 0 => c.err(Rule::Types, format!("`{m}` cannot take predicate operands")),
         _ => {}
     }

@@ -421,6 +421,22 @@ pub fn alu_tour(p: Platform) -> Vec<Kernel> {
             src(v.u).with_mod(SrcMod::Not),
         );
     });
+    // The bit and multiply-high ops, and a predicate's lane bits copied into a scalar (the
+    // subgroup lowering's lane masks).
+    add("bits", &|k, v| {
+        for op in [Op::Lzd, Op::Cbit, Op::Fbl, Op::Bfrev] {
+            k.unary(op, e8, dst(v.u), src(v.x));
+        }
+        let bfe = Inst::new(Op::Bfe, e8, Ext::None, vec![dst(v.i), O::imm(Imm::ud(5)), src(v.x), src(v.y)]);
+        k.push(bfe);
+        let bfi = Inst::new(Op::Bfi, e8, Ext::None, vec![dst(v.u), src(v.x), O::imm(Imm::ud(3)), src(v.u), src(v.x)]);
+        k.push(bfi);
+        k.binary(Op::Mulh, e8, dst(v.u), src(v.x), src(v.u));
+        k.binary(Op::Mulh, e8, dst(v.i), src(v.y), src(v.i));
+        k.setp(Exec::nomask(ExecSize::S8), v.p1, O::imm(Imm::uw(0)));
+        k.cmp(e8, Relop::Ne, O::pred(v.p1), src(v.x), O::imm(Imm::ud(0)));
+        k.mov(e1, O::dst_at(v.u, 0, 0, 1), O::pred(v.p1));
+    });
     add("minmax", &|k, v| {
         k.binary(Op::Min, e8, dst(v.u), src(v.x), src(v.u));
         k.binary(Op::Max, e8, dst(v.i), src(v.y), O::imm(Imm::d(-1)));

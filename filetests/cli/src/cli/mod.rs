@@ -50,6 +50,9 @@ enum Command {
     Verify(verify::Args),
     /// Compare compile time and code with ptxas on the benchmark corpus.
     Bench(bench::Args),
+    /// Compile every atomic access the verifier accepts for every target and print the
+    /// support table (markdown; docs/support.md is its output).
+    Support,
 }
 
 /// An error in the input the user can act on: printed to stderr, exit code 1.
@@ -136,6 +139,11 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Test(a) => Ok(test::run(a)?),
         Command::Verify(a) => Ok(verify::run(a)?),
         Command::Bench(a) => Ok(bench::run(a)?),
+        Command::Support => {
+            let cases = atomc_cli::support::cases();
+            print!("{}", atomc_cli::support::markdown(&cases, &atomc_cli::support::run(&cases)));
+            Ok(())
+        }
     }
 }
 

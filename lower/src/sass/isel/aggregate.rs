@@ -4,6 +4,10 @@
 //! gets the leader's old value plus the operand times its rank among the active lanes (the
 //! lanes' atomics as if done one after another in lane order, one of the orders the IR allows).
 //!
+//! An `add` of a per-lane operand whose result is used goes through the warp's prefix sums when
+//! every lane of the warp is active, and per lane otherwise ([`Isel::scan_add`]); a shared
+//! increment whose result is unused is the hardware's own aggregated `ATOMS.POPC.INC.32`.
+//!
 //! On an H100, 262,144 threads adding 1 to one counter took 202 µs with one atomic per lane and
 //! 15 µs with ptxas's aggregated code (`gpu_throughput` in `tests/gpu_run.rs`).
 
@@ -15,9 +19,10 @@ use atomc_ir::{AddrSpace, InstData, MemOrder, ReduceOp, RmwOp, Type, Value};
 impl Isel<'_> {
     /// Selects `data` aggregated if it qualifies; `Ok(false)` leaves it to the plain selection.
     ///
-    /// Qualifies: a 32-bit integer `add` on global or generic memory whose address and operand
-    /// are warp-uniform, on a target with [`crate::sass::target::WarpAggregation`]; other ops,
-    /// or per-lane operands, when the result is unused ([`Isel::reduce_rmw`]). Orders are fences
+    /// Qualifies: a 32-bit integer `add` whose address and operand are warp-uniform, on a target
+    /// with [`crate::sass::target::WarpAggregation`]; other ops, or per-lane operands, when the
+    /// result is unused ([`Isel::reduce_rmw`]); a per-lane `add` whose result is used
+    /// ([`Isel::scan_add`]); a result-unused shared increment. Orders are fences
     /// around a relaxed atomic by now (the legalizer's), and every lane executes them; ptxas 13
     /// aggregates acquire and release adds too (`orders_mixed`), fencing in the leader alone.
     ///
@@ -29,17 +34,28 @@ impl Isel<'_> {
             return Ok(false);
         };
         let uniform = |v: Value| self.uniformity.as_ref().is_some_and(|u| u.is_uniform(v));
-        let space = self.ty(addr.ptr).addr_space();
-        if !uniform(addr.ptr) || space == Some(AddrSpace::Shared) {
+        let used = self.result_used();
+        // ptxas 13.5 compiles `red.shared.add.u32 [a], 1` to `ATOMS.POPC.INC.32 RZ, [a]`, for a
+        // per-lane address too (`[R0+URZ]`): the shared-memory unit counts the lanes per address.
+        if self.ty(addr.ptr).addr_space() == Some(AddrSpace::Shared)
+            && *op == RmwOp::Add
+            && !used
+            && self.const_value(*arg) == Some(1)
+        {
+            let (m, _) = self.mem(addr);
+            self.emit(SassInst::new("ATOMS.POPC.INC.32", [MOp::rz(), m], Latency::Variable));
+            return Ok(true);
+        }
+        if !uniform(addr.ptr) {
             return Ok(false);
+        }
+        if *op == RmwOp::Add && used && !uniform(*arg) {
+            return self.scan_add(*scope, addr, *arg);
         }
         if *op != RmwOp::Add || !uniform(*arg) {
             return self.reduce_rmw(*op, *scope, addr, *arg);
         }
-        let (m, space) = self.mem(addr);
         let mask = MOp::UReg(agg.mask_ureg);
-        let t = self.target;
-        let strong = t.strong(*scope);
         // The operand: an immediate when it is a constant (1 needs no multiply at all).
         let x = match self.const_value(*arg) {
             Some(c) => Operand::Imm(c as u32 as i32 as i64),
@@ -50,28 +66,9 @@ impl Isel<'_> {
         self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
-        let atomic = if self.result_used() {
-            let old = self.single();
-            let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
-            let ops = [MOp::pt(), MOp::def(old.reg(), 1), m, MOp::use_(total.reg())];
-            let inst = SassInst::new(format!("{mnemonic}.E.ADD{strong}"), ops, Latency::Variable);
-            Some((inst.with_form(RegForm::Atom { wide: false }), old))
-        } else {
-            None
-        };
-        let Some((mut inst, old)) = atomic else {
-            let mut red = if space == AddrSpace::Global {
-                SassInst::new(format!("{}.E.ADD{strong}", t.red_global), [m, MOp::use_(total.reg())], Latency::Variable)
-            } else {
-                let ops = [MOp::pt(), MOp::rz(), m, MOp::use_(total.reg())];
-                SassInst::new(format!("ATOM.E.ADD{strong}"), ops, Latency::Variable).with_form(RegForm::Atom { wide: false })
-            };
-            red.guard = Some((COND_PRED, false));
-            self.emit(red);
+        let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used) else {
             return Ok(true);
         };
-        inst.guard = Some((COND_PRED, false));
-        self.emit(inst);
         // Each lane's old value: the leader's, plus the operand times the active lanes below it.
         let below_mask = self.single();
         self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg("SR_LTMASK")], Latency::Variable));
@@ -97,30 +94,98 @@ impl Isel<'_> {
         Ok(true)
     }
 
+    /// `@P0` atomic `op` of `total` at `addr` by the leader; its old value where `used`.
+    fn leader_atomic(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, total: VReg, used: bool) -> Option<VReg> {
+        let (m, space) = self.mem(addr);
+        let t = self.target;
+        let strong = t.strong(scope);
+        let spelled = super::memory::atom_op(op, Type::I32).expect("an op with a SASS spelling");
+        let old = used.then(|| self.single());
+        let d = old.map_or(MOp::rz(), |o| MOp::def(o.reg(), 1));
+        let x = MOp::use_(total.reg());
+        let inst = match space {
+            AddrSpace::Global if !used => SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable),
+            AddrSpace::Global | AddrSpace::Generic => {
+                let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
+                let ops = [MOp::pt(), d, m, x];
+                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), ops, Latency::Variable).with_form(RegForm::Atom { wide: false })
+            }
+            AddrSpace::Shared => {
+                SassInst::new(format!("ATOMS.{spelled}"), [d, m, x], Latency::Variable).with_form(RegForm::Atom { wide: false })
+            }
+        };
+        let mut inst = inst;
+        inst.guard = Some((COND_PRED, false));
+        self.emit(inst);
+        old
+    }
+
+    /// An `add` of each lane's own operand to a uniform address, result used, as ptxas 13.5
+    /// compiles `atom.global.add.u32` of `%tid.x` (`add_var_used` in
+    /// `emit/sass/tests/ptx/aggregate_scan.ptx`): when all 32 lanes are active, an inclusive
+    /// scan of the operands by five `SHFL.UP`s, one atomic of the total by lane 31, and each
+    /// lane's old value from lane 31's by `SHFL.IDX` plus its exclusive prefix; otherwise each
+    /// lane's own atomic. atomc computes both paths under predicates instead of branching (the
+    /// scan's shuffles of a partial warp are discarded), and takes the exclusive prefix as the
+    /// inclusive one minus the operand rather than shuffling again.
+    fn scan_add(&mut self, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
+        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
+        let mask = MOp::UReg(agg.mask_ureg);
+        let x = self.reg(arg);
+        self.vote_any_into(mask, None)?;
+        let active = self.single();
+        self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+        let mut sum = x;
+        for delta in [1, 2, 4, 8, 16] {
+            let from = self.single();
+            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), MOp::Imm(0)];
+            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            let part = self.single();
+            self.emit(SassInst::alu("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            let next = self.single();
+            self.emit(SassInst::alu("IADD3", [MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg()), MOp::rz()]));
+            sum = next;
+        }
+        let lane = self.single();
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+        // P0: the whole warp is here and this is lane 31.
+        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::Imm(31), MOp::pt()]));
+        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::p0()]));
+        let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
+        let base = self.single();
+        let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
+        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        let scanned = self.single();
+        self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())]));
+        // P0: a partial warp, whose lanes add one by one.
+        self.emit(SassInst::alu("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()]));
+        let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true).expect("a used result");
+        let d = self.result().expect("a used result");
+        self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::use_(own.reg()), MOp::use_(scanned.reg()), MOp::p0()]));
+        Ok(true)
+    }
+
     /// A result-unused atomic of any lane's operand to a uniform address: the operands reduced
     /// across the active lanes (`REDUX`, into a uniform register), and one `@P0 REDG` by the
     /// leader, as ptxas 13 compiles `reduce_minmax` (`REDUX.MIN.S32 UR10, R0`, `IMAD.U32 R7, RZ,
     /// RZ, UR10`, `@P0 REDG.E.MIN.S32.STRONG.GPU`). A used result would need each lane's prefix.
     fn reduce_rmw(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
         let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
-        let (reduce, red) = match op {
-            RmwOp::Add => (ReduceOp::Add, "ADD"),
-            RmwOp::And => (ReduceOp::And, "AND"),
-            RmwOp::Or => (ReduceOp::Or, "OR"),
-            RmwOp::Xor => (ReduceOp::Xor, "XOR"),
-            RmwOp::Smin => (ReduceOp::Smin, "MIN.S32"),
-            RmwOp::Smax => (ReduceOp::Smax, "MAX.S32"),
-            RmwOp::Umin => (ReduceOp::Umin, "MIN"),
-            RmwOp::Umax => (ReduceOp::Umax, "MAX"),
+        let reduce = match op {
+            RmwOp::Add => ReduceOp::Add,
+            RmwOp::And => ReduceOp::And,
+            RmwOp::Or => ReduceOp::Or,
+            RmwOp::Xor => ReduceOp::Xor,
+            RmwOp::Smin => ReduceOp::Smin,
+            RmwOp::Smax => ReduceOp::Smax,
+            RmwOp::Umin => ReduceOp::Umin,
+            RmwOp::Umax => ReduceOp::Umax,
             _ => return Ok(false),
         };
         if self.result_used() {
             return Ok(false);
         }
-        let (m, space) = self.mem(addr);
         let (mask, sum) = (MOp::UReg(agg.mask_ureg), MOp::UReg(agg.sum_ureg));
-        let t = self.target;
-        let strong = t.strong(scope);
         let x = self.reg(arg);
         let (lane, leader) = self.elect(mask)?;
         // and/or/min/max of one value, however many times, is that value: no reduction needed.
@@ -134,14 +199,7 @@ impl Isel<'_> {
             total
         };
         self.leader_into_p0(lane, leader);
-        let mut inst = if space == AddrSpace::Global {
-            SassInst::new(format!("{}.E.{red}{strong}", t.red_global), [m, MOp::use_(total.reg())], Latency::Variable)
-        } else {
-            let ops = [MOp::pt(), MOp::rz(), m, MOp::use_(total.reg())];
-            SassInst::new(format!("ATOM.E.{red}{strong}"), ops, Latency::Variable).with_form(RegForm::Atom { wide: false })
-        };
-        inst.guard = Some((COND_PRED, false));
-        self.emit(inst);
+        self.leader_atomic(op, scope, addr, total, false);
         Ok(true)
     }
 

@@ -23,6 +23,9 @@ impl Isel<'_> {
             }
         }
         let Some(d) = self.result() else { return Ok(()) };
+        if self.select_sm50_op(d, data)? {
+            return Ok(());
+        }
         match data {
             InstData::Iconst { ty, imm } => self.constant(d, *ty, *imm as u64),
             InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),

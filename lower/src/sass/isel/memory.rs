@@ -17,7 +17,7 @@ fn ldst_size(ty: Type) -> &'static str {
 
 /// The op and size spelling of an atomic (`ADD`, `MIN.S32`, `ADD.64`,
 /// `ADD.F32.FTZ.RN`, ...), as seed 004's modifier groups print them.
-fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
+pub(super) fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
     let name = match op {
         RmwOp::Add | RmwOp::Fadd => "ADD",
         RmwOp::And => "AND",

@@ -14,6 +14,7 @@
 mod aggregate;
 mod alu;
 mod bits;
+mod bits_sm50;
 mod dce;
 mod divide;
 mod memory;
@@ -22,6 +23,7 @@ mod shuffle;
 mod sm50;
 mod sm90;
 mod subgroup;
+mod subgroup_sm50;
 mod surface;
 
 use super::inst::{Flow, FormCache, Latency, MOp, SassInst};
@@ -88,6 +90,10 @@ pub(crate) struct Isel<'a> {
     pub inst: atomc_ir::Inst,
     /// The warp-uniform values, where the target aggregates atomics.
     pub uniformity: Option<crate::uniform::Uniformity>,
+    /// Where lanes meet before subgroup instructions after loops, where the target needs it.
+    sync_plan: crate::subgroup_sync::SyncPlan,
+    /// The mask of the lanes at the entry of each block of `sync_plan` that records one.
+    sync_masks: HashMap<Block, VReg>,
 }
 
 /// Selects machine instructions for a legalized, verified kernel.
@@ -144,7 +150,8 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new(), uniformity: target.warp_aggregation.as_ref().map(|_| crate::uniform::Uniformity::of(func)) };
+    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new(), uniformity: target.warp_aggregation.as_ref().map(|_| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
+    let mask_blocks = s.sync_plan.mask_blocks();
 
     // Block parameters of every block but the entry become vreg params;
     // the entry's parameters are the kernel parameters, read from the
@@ -167,8 +174,12 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
     for &blk in &order {
         s.block = s.blocks[&blk];
         s.ir_block = blk;
+        if mask_blocks.contains(&blk) {
+            s.record_lane_mask(blk)?;
+        }
         for &inst in &func.blocks[blk].insts {
             s.inst = inst;
+            s.sync_lanes_before(inst)?;
             s.lower_inst(inst)?;
             if let Some(reason) = s.sm50_err.take() {
                 return Err(s.err(reason));

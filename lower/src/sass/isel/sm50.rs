@@ -364,11 +364,16 @@ impl Isel<'_> {
                 self.push_raw(inst)
             }
             (o, []) if o.starts_with("MEMBAR.") => self.push_raw(inst),
-            // Surface atomics: sm_50 spells the 64-bit size U64 and has no SURED in this
-            // table; an unused result goes to RZ, as ptxas does for shared atomics.
+            // Surface atomics: sm_50 spells the 64-bit size U64. An unused result is a SURED
+            // where ptxas 11.8 emits one for the op and size, otherwise SUATOM into RZ.
             (o, _) if o.starts_with("SUATOM.") || o.starts_with("SURED.") => {
                 let (mn, mods) = o.split_once('.').unwrap_or((o, ""));
                 let mods: Vec<&str> = mods.split('.').map(|t| if t == "64" { "U64" } else { t }).collect();
+                if mn == "SURED" && sured_sm50(&mods) {
+                    inst.opcode = format!("SURED.{}", mods.join("."));
+                    self.push_raw(inst);
+                    return;
+                }
                 inst.opcode = format!("SUATOM.{}", mods.join("."));
                 if mn == "SURED" {
                     let width = match ops.first() {
@@ -503,4 +508,15 @@ fn atom_size_sm50(s: &str) -> Option<String> {
         _ => return None,
     };
     Some(if size.is_empty() { op.to_string() } else { format!("{op}.{size}") })
+}
+
+/// Whether ptxas 11.8 writes a SURED for a surface reduction with these modifiers: its `sured`
+/// kernels (emit/sass/tests/sass_sm50_sured.rs) give ADD on U32, S32 and U64, MIN and MAX on
+/// U32 and S32, AND and OR on 32 bits. PTX has no other `sured` for sm_50, so INC, DEC, XOR
+/// and the other 64-bit reductions keep the SUATOM into RZ that seed 001 vouches for.
+fn sured_sm50(mods: &[&str]) -> bool {
+    const OPS: &[&str] = &["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"];
+    let Some(at) = mods.iter().position(|t| OPS.contains(t)) else { return false };
+    let size = mods.get(at + 1).copied().filter(|t| !matches!(*t, "IGN" | "TRAP")).unwrap_or("");
+    matches!((mods[at], size), ("ADD", "" | "S32" | "U64") | ("MIN" | "MAX", "" | "S32") | ("AND" | "OR", ""))
 }

@@ -109,6 +109,33 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// At the entry of a block the plan names: the mask of the lanes there, for the `WARPSYNC`s
+    /// of the subgroup instructions after the loops that follow.
+    pub(super) fn record_lane_mask(&mut self, blk: atomc_ir::Block) -> Result<(), IselError> {
+        let Some(agg) = &self.target.warp_aggregation else {
+            return Err(self.err("lane masks are recorded only where VOTEU is selected"));
+        };
+        let u6 = MOp::UReg(agg.mask_ureg);
+        let m = self.new_vreg(RegClass::Single);
+        self.vote_any_into(u6, None)?;
+        self.emit(SassInst::alu("MOV", [MOp::def(m.reg(), 1), u6]));
+        self.sync_masks.insert(blk, m);
+        Ok(())
+    }
+
+    /// `WARPSYNC mask` before a subgroup instruction the plan brings lanes together for.
+    pub(super) fn sync_lanes_before(&mut self, inst: atomc_ir::Inst) -> Result<(), IselError> {
+        let Some(blk) = self.sync_plan.mask_from.get(&inst) else {
+            if self.sync_plan.unplaceable.contains(&inst) {
+                return Err(self.err("no place to bring its lanes together (the legalizer should have refused it)"));
+            }
+            return Ok(());
+        };
+        let m = self.sync_masks[blk];
+        self.emit(SassInst::new("WARPSYNC", [MOp::use_(m.reg())], Latency::Control));
+        Ok(())
+    }
+
     /// `VOTEU.ANY ur, UPT, P` of the lanes where `cond` holds (every converged lane for `None`).
     pub(super) fn vote_any_into(&mut self, ur: MOp, cond: Option<Value>) -> Result<(), IselError> {
         let p = match cond {

@@ -48,7 +48,7 @@ fn op_size(op: RmwOp, ty: Type) -> Option<(&'static str, &'static str)> {
         Type::I32 if signed => ".S32",
         Type::I32 => "",
         Type::I64 if signed => ".S64",
-        Type::I64 => ".64",
+        Type::I64 => ".U64",
         Type::F16x2 if op == RmwOp::Fadd => ".F16x2.RN",
         _ => return None,
     };

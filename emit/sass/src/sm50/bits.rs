@@ -1,0 +1,51 @@
+//! sm_50 forms for the bit-field ops and fused multiply-add, as ptxas 11.8 writes them for
+//! `bfe`/`bfi` with register operands and `fma.rn.{f32,f64}` (words from its cubins; the sweep
+//! of `emit/sass/tests/sass_sm50_lines.rs` checks every form against nvdisasm 11.8):
+//!
+//! ```text
+//! 0x5c00000000871607  BFE.U32 R7, R22, R8          (R8 = position | length << 8)
+//! 0x5c01000000871616  BFE R22, R22, R8
+//! 0x5bf0000001771617  BFI R23, R22, R23, R0        (insert R22 into R0 under control R23)
+//! 0x5980068000c70b10  FFMA R16, R11, R12, R13
+//! 0x5b72030000470204  DFMA R4, R2, R4, -R6
+//! ```
+
+use super::*;
+
+pub(super) fn forms(out: &mut Vec<Form>) {
+    // BFE{.U32} Rd, Ra, Rb: signed unless bit 48 is clear; .BREV (bit 40) reverses Ra first.
+    form("BFE.r", "BFE", 15, 0x5c00 >> 1)
+        .fix(28, 12, 0)
+        .fix(41, 7, 0)
+        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(flag(40, "BREV"))
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .done(out);
+    // BFI Rd, Ra, Rb, Rc: Ra's low `length` bits into Rc at `position` (Rb as for BFE).
+    form("BFI.r", "BFI", 16, 0x5bf0).fix(28, 11, 0).fix(47, 1, 0).op(r(0)).op(r(8)).op(r(20)).op(r(39)).done(out);
+    // FFMA{.FTZ|.FMZ}{.rnd} Rd, Ra, -Rb, -Rc: negate the product 48, the addend 49.
+    let neg = |lo: u8, bit: u8| rmod(lo, Some(bit), None);
+    form("FFMA", "FFMA", 9, 0x5980 >> 7)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(g("rnd", 51, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
+        .op(r(0))
+        .op(r(8))
+        .op(neg(20, 48))
+        .op(neg(39, 49))
+        .done(out);
+    // DFMA{.rnd} Rd, Ra, -Rb, -Rc (pairs).
+    form("DFMA", "DFMA", 12, 0x5b7)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .m(g("rnd", 50, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
+        .op(r(0))
+        .op(r(8))
+        .op(neg(20, 48))
+        .op(neg(39, 49))
+        .done(out);
+}

@@ -9,8 +9,9 @@
 //! the IR says (the same test atomc's SASS makes: `sass/isel/shuffle.rs`).
 
 use super::regs::{class_of, Class};
+use crate::subgroup_sync::SyncPlan;
 use super::{Emitter, PtxError};
-use atomc_ir::{BinaryOp, InstData, ReduceOp, ShuffleMode, TernaryOp, Type, UnaryOp, Value, VoteOp};
+use atomc_ir::{BinaryOp, Inst, InstData, ReduceOp, ShuffleMode, TernaryOp, Type, UnaryOp, Value, VoteOp};
 
 /// Whether `data` is one of the instructions this file answers for.
 pub(super) fn owns(data: &InstData) -> bool {
@@ -22,10 +23,19 @@ pub(super) fn owns(data: &InstData) -> bool {
     }
 }
 
-pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) -> Result<(), PtxError> {
+pub(super) fn inst(e: &mut Emitter<'_>, inst: Inst, data: &InstData, result: Option<Value>) -> Result<(), PtxError> {
     let refuse =
         |e: &Emitter<'_>| Err(e.unsupported(data.opcode_name(), "atomc's PTX emitter has no lowering for it yet"));
     let (Some(res), true) = (result, e.sm >= 90) else { return refuse(e) };
+    if data.is_subgroup() {
+        // `activemask` names the lanes that happen to be together; after a loop the IR's lanes
+        // meet first, which atomc's SASS arranges (`subgroup_sync`) and this emitter does not.
+        let plan = SyncPlan::of(e.func);
+        if plan.mask_from.contains_key(&inst) || plan.unplaceable.contains(&inst) {
+            let why = "atomc's PTX emitter does not bring lanes that left a loop apart together before it";
+            return Err(e.unsupported(data.opcode_name(), why));
+        }
+    }
     let d = e.reg(res);
     // The value operand's register class decides (32- or 64-bit bits, or a pred).
     let class = |e: &Emitter<'_>, v: Value| class_of(e.ty(v));

@@ -247,7 +247,7 @@ impl Isel<'_> {
         ));
     }
 
-    fn single(&mut self) -> VReg {
+    pub(super) fn single(&mut self) -> VReg {
         self.new_vreg(RegClass::Single)
     }
 

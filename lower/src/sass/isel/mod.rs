@@ -18,6 +18,8 @@ mod bits_sm50;
 mod dce;
 mod divide;
 mod memory;
+mod reduce64;
+mod shuffle;
 mod sm50;
 mod sm90;
 mod subgroup;

@@ -577,6 +577,14 @@ fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
 /// approximations are within an ulp or two; ptxas's sequences built on them, such as its
 /// integer division, correct for that).
 fn mufu(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if c.has("RCP64H") {
+        // The high word of an f64 in, the high word of ~1/x out (ptxas puts a low word of 1
+        // under it): modelled as 1/x of the high word over a zero low word, truncated, within
+        // 2^-20 of the hardware's. ptxas's division sequences refine it to the exact quotient,
+        // so no result atomc compares depends on the difference.
+        let x = f64::from_bits((c.raw(1, l)? as u64) << 32);
+        return c.set(0, l, ((1.0 / x).to_bits() >> 32) as u32);
+    }
     let x = f32::from_bits(c.raw(1, l)?);
     let r = match pick(c, &["RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS", "TANH"]) {
         Some("RCP") => 1.0 / x,

@@ -60,6 +60,24 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "subgroup_sm50.rs",
     },
     OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I8, Type::I16, Type::I32],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.u32/div.s32 sequence (sass/isel/divide.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I64],
+        lowering: Unsupported("64-bit integer division is not selected for SASS yet (ptxas 13.5 calls a subroutine for div.u64; atomc's selector emits no calls or branches inside an instruction)"),
+        evidence: "sass/isel/divide.rs divides 32-bit values",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[],
+        lowering: Unsupported("float division is not selected for sm_50 yet (sm_90's f32 sequence needs F2F between f32 and f64, which the sm_50 form table lacks; ptxas's div.rn.f64 needs a slow-path subroutine)"),
+        evidence: "sass/isel/fdiv.rs divides f32 on sm_90",
+    },
+    OpRule {
         kinds: &[],
         types: &[],
         lowering: Unsupported("not selected for sm_50 for this type"),

@@ -59,6 +59,30 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "emit/sass/src/sm90/alu.rs has SHFL, VOTEU and REDUX but no VOTE or MATCH form",
     },
     OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I8, Type::I16, Type::I32],
+        lowering: Native,
+        evidence: "ptxas 13.5's div.u32/div.s32 sequence (sass/isel/divide.rs)",
+    },
+    OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I64],
+        lowering: Unsupported("64-bit integer division is not selected for SASS yet (ptxas 13.5 calls a subroutine for div.u64; atomc's selector emits no calls or branches inside an instruction)"),
+        evidence: "sass/isel/divide.rs divides 32-bit values",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[Type::F32],
+        lowering: Native,
+        evidence: "ptxas 13.5's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs)",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[],
+        lowering: Unsupported("only f32 division is selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
+        evidence: "sass/isel/fdiv.rs divides f32",
+    },
+    OpRule {
         kinds: &[],
         types: &[],
         lowering: Unsupported("not selected for sm_90 yet (issue 14 part 2)"),

@@ -1,7 +1,7 @@
 //! f32 division against the interpreter on the SASS emulator: 4 × 256 random pairs of finite
 //! operands (every exponent, subnormals included, both signs; half the divisors within 2^±30
 //! of the dividend, the rest anywhere, so quotients overflow, underflow to subnormals and 0,
-//! and land in between) through atomc's code for `filetests/filetests/interpret/fdiv-edges.atom`'s
+//! and land in between) through atomc's sm_90 and sm_50 code for `filetests/filetests/interpret/fdiv-edges.atom`'s
 //! `%fdiv32`. Zeros, infinities and NaNs are that file's run lines.
 
 use atomc::emulate::{self, Schedule};
@@ -23,7 +23,7 @@ fn kernel() -> atomc::ir::Function {
 #[test]
 fn random_f32_divisions_match_the_interpreter() {
     let func = kernel();
-    for target in [atomc::Target::Sm90] {
+    for target in [atomc::Target::Sm90, atomc::Target::Sm50] {
         let cubin = match atomc::compile(&func, target, atomc::Emit::Cubin) {
             Ok(atomc::Output::Binary(b)) => b,
             other => panic!("{target}: no cubin: {other:?}"),

@@ -73,9 +73,15 @@ pub(super) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: FDIV,
+        types: &[Type::F32],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: FDIV,
         types: &[],
-        lowering: Unsupported("float division is not selected for sm_50 yet (sm_90's f32 sequence needs F2F between f32 and f64, which the sm_50 form table lacks; ptxas's div.rn.f64 needs a slow-path subroutine)"),
-        evidence: "sass/isel/fdiv.rs divides f32 on sm_90",
+        lowering: Unsupported("only f32 division is selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
+        evidence: "sass/isel/fdiv.rs divides f32",
     },
     OpRule {
         kinds: &[],

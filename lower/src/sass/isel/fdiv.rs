@@ -47,10 +47,18 @@ impl Isel<'_> {
         self.emit(SassInst::new("MUFU.RCP64H", [MOp::def(h.reg(), 1), MOp::use_(xb.hi())], Latency::Variable));
         let y0 = self.new_vreg(RegClass::Pair);
         self.make_pair(y0, MOp::Imm(1), MOp::use_(h));
-        let e = self.dfma(neg_b, MOp::use_pair(y0), MOp::F32(1.0));
+        // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
+        let one = if self.target.name == "sm_50" {
+            let one = self.new_vreg(RegClass::Pair);
+            self.make_pair(one, MOp::rz(), MOp::Imm(0x3ff0_0000));
+            MOp::use_pair(one)
+        } else {
+            MOp::F32(1.0)
+        };
+        let e = self.dfma(neg_b, MOp::use_pair(y0), one);
         let e = self.dfma(MOp::use_pair(e), MOp::use_pair(e), MOp::use_pair(e));
         let y1 = self.dfma(MOp::use_pair(y0), MOp::use_pair(e), MOp::use_pair(y0));
-        let e = self.dfma(neg_b, MOp::use_pair(y1), MOp::F32(1.0));
+        let e = self.dfma(neg_b, MOp::use_pair(y1), one);
         let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
         let q = self.new_vreg(RegClass::Pair);
         self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)], Latency::Variable));
@@ -65,27 +73,45 @@ impl Isel<'_> {
         let [l, pt] = super::alu::lop3(0xc0);
         let sign = self.fd_alu([MOp::use_(y), MOp::Imm(0x8000_0000), MOp::rz(), l, pt], "LOP3.LUT");
         let inf = self.fd_alu([MOp::Imm(0x7f80_0000)], "MOV");
-        let one = self.fd_alu([MOp::Imm(0x3f80_0000)], "MOV");
+        let one_f = self.fd_alu([MOp::Imm(0x3f80_0000)], "MOV");
         self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::rz());
-        let c = self.fd_alu([MOp::use_(inf), MOp::use_(one), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::Imm(0x7f80_0000));
+        let c = self.fd_alu([MOp::use_(inf), MOp::use_(one_f), MOp::p0()], "SEL");
+        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::use_(inf));
         let c = self.fd_alu([MOp::rz(), MOp::use_(c), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.GT.U32.AND", mag, MOp::Imm(0x7f80_0000));
+        self.fd_p0("ISETP.GT.U32.AND", mag, MOp::use_(inf));
         let c = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], "SEL");
         let c = self.fd_alu([MOp::use_(c), MOp::use_(sign), MOp::rz()], "IADD3");
         let special = self.fd_alu([MOp::use_(x), MOp::use_(c)], "FMUL");
 
-        // Finite and nonzero: |v| - 1 below 0x7f7fffff, unsigned.
+        // Finite and nonzero: |v| - 1 at most 0x7f7ffffe, unsigned.
+        // sm_50's ISETP immediate is 20 bits, sign-extended.
+        let max_m1 = if self.target.name == "sm_50" {
+            MOp::use_(self.fd_alu([MOp::Imm(0x7f7f_fffe)], "MOV"))
+        } else {
+            MOp::Imm(0x7f7f_fffe)
+        };
         let mut out = fast;
         let [l, pt] = super::alu::lop3(0xc0);
         let mag_a = self.fd_alu([MOp::use_(x), MOp::Imm(0x7fff_ffff), MOp::rz(), l, pt], "LOP3.LUT");
         for (i, m) in [mag_a, mag].into_iter().enumerate() {
             let m1 = self.fd_alu([MOp::use_(m), MOp::Imm(-1), MOp::rz()], "IADD3");
-            self.fd_p0("ISETP.LT.U32.AND", m1, MOp::Imm(0x7f7f_ffff));
+            self.fd_p0("ISETP.LE.U32.AND", m1, max_m1);
             let dst = if i == 1 { d } else { self.new_vreg(RegClass::Single) };
             self.emit(SassInst::alu("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
             out = dst;
         }
+    }
+
+    /// The sm_50 spelling of the f64 instructions above: sm_50's DFMA negates its second
+    /// source only (ptxas 11.8: `DFMA R6, R10, -R8, c[0x2][0x0]`), so `-B * y` becomes
+    /// `y * -B`; F2F and MUFU.RCP64H are spelled as on sm_90.
+    pub(super) fn fdiv_sm50(&mut self, mut inst: SassInst) {
+        if inst.opcode == "DFMA" {
+            if let [_, MOp::Reg { neg: true, .. }, MOp::Reg { neg: false, .. }, _] = inst.ops[..] {
+                inst.ops.swap(1, 2);
+            }
+        }
+        self.push_selected(inst);
     }
 
     /// A fresh pair: `DFMA t, a, b, c`.

@@ -280,6 +280,8 @@ impl Isel<'_> {
                 self.push_raw(alu("IADD", vec![*d, MOp::use_(t.reg()), MOp::neg(s.reg())]));
             }
             ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL", _) => self.push_raw(inst),
+            // f32 division (`isel/fdiv.rs`), as ptxas 11.8's div.rn.f64 spells it.
+            ("F2F.F64.F32" | "F2F.F32.F64" | "MUFU.RCP64H" | "DFMA", _) => self.fdiv_sm50(inst),
             // Shifts writing one half of a pair in place keep their tied tuple in front.
             ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*t, *d, *x, *y])),
             ("SHF.R.U32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => {

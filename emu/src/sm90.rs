@@ -557,8 +557,17 @@ fn redux(c: &mut Ctx) -> Result<(), EmuError> {
 /// `I2F{.U32}.RP Rd, Rb`: an integer to f32, rounded toward +infinity (ptxas's division
 /// starts from `I2F.U32.RP` of the divisor, so the reciprocal underestimates).
 fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.has("F64") || c.has("S64") || c.has("U64") || c.has("F16") {
-        return Err(c.unsupported("I2F.RP other than to f32 from 32 bits"));
+    if c.has("F64") || c.has("S64") || c.has("F16") {
+        return Err(c.unsupported("I2F.RP other than to f32 from 32 bits or U64"));
+    }
+    if c.has("U64") {
+        // ptxas 13.5's div.u64 starts from `I2F.U64.RP` of the divisor.
+        let raw = c.raw64(1, l)?;
+        let mut f = raw as f32;
+        if (f as u128) < raw as u128 {
+            f = f32::from_bits(f.to_bits() + 1);
+        }
+        return c.set(0, l, f.to_bits());
     }
     let raw = c.raw(1, l)?;
     let x = if c.has("U32") { raw as f64 } else { raw as i32 as f64 };

@@ -67,8 +67,8 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: DIVIDE,
         types: &[Type::I64],
-        lowering: Unsupported("64-bit integer division is not selected for SASS yet (ptxas 13.5 calls a subroutine for div.u64; atomc's selector emits no calls or branches inside an instruction)"),
-        evidence: "sass/isel/divide.rs divides 32-bit values",
+        lowering: Native,
+        evidence: "ptxas 13.5's div.u64 subroutine inlined (I2F.U64.RP, MUFU.RCP, F2I.U64.TRUNC, two Newton steps, two corrections; sass/isel/divide64.rs)",
     },
     OpRule {
         kinds: FDIV,

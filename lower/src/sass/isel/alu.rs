@@ -270,6 +270,10 @@ impl Isel<'_> {
             self.fdiv32(d, a, b);
             return Ok(());
         }
+        if matches!(op, Udiv | Sdiv | Urem | Srem) && ty == Type::I64 {
+            self.divide64(d, op, a, b);
+            return Ok(());
+        }
         if d.class() == RegClass::Pair {
             return self.binary64(d, op, ty, ra, rb, a, b);
         }

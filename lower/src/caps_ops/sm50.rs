@@ -68,8 +68,8 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: DIVIDE,
         types: &[Type::I64],
-        lowering: Unsupported("64-bit integer division is not selected for SASS yet (ptxas 13.5 calls a subroutine for div.u64; atomc's selector emits no calls or branches inside an instruction)"),
-        evidence: "sass/isel/divide.rs divides 32-bit values",
+        lowering: Native,
+        evidence: "ptxas 11.8's div.u64 sequence inlined (I2F.F32.U64.RP, MUFU.RCP, F2I.U64.F32.TRUNC, two Newton steps, two corrections; sass/isel/divide64.rs through the sm_50 rewrites)",
     },
     OpRule {
         kinds: FDIV,

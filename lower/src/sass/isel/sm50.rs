@@ -255,6 +255,9 @@ impl Isel<'_> {
             // `MUFU.RCP`, `F2I.FTZ.U32.F32.TRUNC`.
             ("I2F.U32.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U32.RP", [*d, *x], Latency::Variable)),
             ("MUFU.RCP", _) => self.push_raw(inst),
+            // 64-bit division (`isel/divide64.rs`): ptxas 11.8's `I2F.F32.U64.RP`, `F2I.U64.F32.TRUNC`.
+            ("I2F.U64.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U64.RP", [*d, *x], Latency::Variable)),
+            ("F2I.U64.TRUNC", [d, x]) => self.push_raw(SassInst::new("F2I.U64.F32.TRUNC", [*d, *x], Latency::Variable)),
             ("F2I.FTZ.U32.TRUNC.NTZ", [d, x]) => {
                 self.push_raw(SassInst::new("F2I.FTZ.U32.F32.TRUNC", [*d, *x], Latency::Variable))
             }

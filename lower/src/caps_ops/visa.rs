@@ -84,8 +84,8 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: FDIV,
         types: &[],
-        lowering: Unsupported("float division is not lowered for vISA (vISA `div` on floats is approximate; the IEEE sequence, `divm` or IGC's, is not lowered)"),
-        evidence: "visa/alu.rs lowers add, mul, min and max on floats",
+        lowering: Unsupported("float division is not lowered for vISA (vISA `div` on floats is approximate, GenX_IR refuses the IEEE `divm` on TGLLP, and IGC's software sequence is not lowered)"),
+        evidence: "GenX_IR 1.0.12504 on a `divm (M1_NM, 1)` of f: \"IEEE instruction divm is not supported on TGLLP platform\"; visa/alu.rs lowers add, mul, min and max on floats",
     },
     OpRule {
         kinds: &[],

@@ -557,8 +557,17 @@ fn redux(c: &mut Ctx) -> Result<(), EmuError> {
 /// `I2F{.U32}.RP Rd, Rb`: an integer to f32, rounded toward +infinity (ptxas's division
 /// starts from `I2F.U32.RP` of the divisor, so the reciprocal underestimates).
 fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.has("F64") || c.has("S64") || c.has("U64") || c.has("F16") {
-        return Err(c.unsupported("I2F.RP other than to f32 from 32 bits"));
+    if c.has("F64") || c.has("S64") || c.has("F16") {
+        return Err(c.unsupported("I2F.RP other than to f32 from 32 bits or U64"));
+    }
+    if c.has("U64") {
+        // ptxas 13.5's div.u64 starts from `I2F.U64.RP` of the divisor.
+        let raw = c.raw64(1, l)?;
+        let mut f = raw as f32;
+        if (f as u128) < raw as u128 {
+            f = f32::from_bits(f.to_bits() + 1);
+        }
+        return c.set(0, l, f.to_bits());
     }
     let raw = c.raw(1, l)?;
     let x = if c.has("U32") { raw as f64 } else { raw as i32 as f64 };
@@ -577,6 +586,14 @@ fn i2f_rp(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
 /// approximations are within an ulp or two; ptxas's sequences built on them, such as its
 /// integer division, correct for that).
 fn mufu(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if c.has("RCP64H") {
+        // The high word of an f64 in, the high word of ~1/x out (ptxas puts a low word of 1
+        // under it): modelled as 1/x of the high word over a zero low word, truncated, within
+        // 2^-20 of the hardware's. ptxas's division sequences refine it to the exact quotient,
+        // so no result atomc compares depends on the difference.
+        let x = f64::from_bits((c.raw(1, l)? as u64) << 32);
+        return c.set(0, l, ((1.0 / x).to_bits() >> 32) as u32);
+    }
     let x = f32::from_bits(c.raw(1, l)?);
     let r = match pick(c, &["RCP", "RSQ", "SQRT", "EX2", "LG2", "SIN", "COS", "TANH"]) {
         Some("RCP") => 1.0 / x,

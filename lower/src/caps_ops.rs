@@ -1,6 +1,6 @@
 //! Capabilities of the non-atomic instructions that not every target selects: the bit ops
-//! (`popcnt`, `clz`, `ctz`, `bitrev`, `ubfe`, `sbfe`, `bfi`), `fma`, `umulhi`/`smulhi` and
-//! the subgroup instructions. Like [`crate::caps`], one table per target, first matching row
+//! (`popcnt`, `clz`, `ctz`, `bitrev`, `ubfe`, `sbfe`, `bfi`), `fma`, `umulhi`/`smulhi`, integer
+//! and float division and the subgroup instructions. Like [`crate::caps`], one table per target, first matching row
 //! wins, every row with its evidence; the legalizer's check refuses what a table does not mark
 //! native, naming the op, the type, the target and the location, before selection.
 
@@ -92,6 +92,9 @@ pub fn op_key(func: &Function, data: &InstData) -> Option<(OpKind, Type)> {
             (OpKind::Unary(op), ty(arg))
         }
         InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => (OpKind::Binary(op), ty(args[0])),
+        InstData::Binary { op: op @ (BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem | BinaryOp::Fdiv), args } => {
+            (OpKind::Binary(op), ty(args[0]))
+        }
         InstData::Ternary { op, args } => (OpKind::Ternary(op), ty(args[0])),
         InstData::Bfi { args } => (OpKind::Bfi, ty(args[0])),
         InstData::ActiveMask => (OpKind::ActiveMask, Type::I32),
@@ -113,6 +116,9 @@ pub(crate) mod k {
         &[Unary(UnaryOp::Popcnt), Unary(UnaryOp::Clz), Unary(UnaryOp::Ctz), Unary(UnaryOp::Bitrev)];
     pub const MULHI: &[OpKind] = &[Binary(BinaryOp::Umulhi), Binary(BinaryOp::Smulhi)];
     pub const FMA: &[OpKind] = &[Ternary(TernaryOp::Fma)];
+    pub const DIVIDE: &[OpKind] =
+        &[Binary(BinaryOp::Udiv), Binary(BinaryOp::Sdiv), Binary(BinaryOp::Urem), Binary(BinaryOp::Srem)];
+    pub const FDIV: &[OpKind] = &[Binary(BinaryOp::Fdiv)];
     pub const BITFIELD: &[OpKind] = &[Ternary(TernaryOp::Ubfe), Ternary(TernaryOp::Sbfe), Bfi];
     pub const SUBGROUP: &[OpKind] = &[
         ActiveMask,

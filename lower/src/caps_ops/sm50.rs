@@ -63,6 +63,30 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "subgroup_sm50.rs",
     },
     OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I8, Type::I16, Type::I32],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.u32/div.s32 sequence (sass/isel/divide.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I64],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.u64 sequence inlined (I2F.F32.U64.RP, MUFU.RCP, F2I.U64.F32.TRUNC, two Newton steps, two corrections; sass/isel/divide64.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[Type::F32],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[],
+        lowering: Unsupported("only f32 division is selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
+        evidence: "sass/isel/fdiv.rs divides f32",
+    },
+    OpRule {
         kinds: &[],
         types: &[],
         lowering: Unsupported("not selected for sm_50 for this type"),

@@ -70,6 +70,24 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "visa/subgroup.rs reduces 32-bit lanes",
     },
     OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I8, Type::I16, Type::I32],
+        lowering: Native,
+        evidence: "vISA div/mod on d/ud (GenX_IR on TGLLP; the lowering refuses parts without an integer divide)",
+    },
+    OpRule {
+        kinds: DIVIDE,
+        types: &[Type::I64],
+        lowering: Unsupported("64-bit integer division is not lowered for vISA (no Gen instruction divides 64-bit integers)"),
+        evidence: "vISA div/mod take 32-bit integers",
+    },
+    OpRule {
+        kinds: FDIV,
+        types: &[],
+        lowering: Unsupported("float division is not lowered for vISA (vISA `div` on floats is approximate, GenX_IR refuses the IEEE `divm` on TGLLP, and IGC's software sequence is not lowered)"),
+        evidence: "GenX_IR 1.0.12504 on a `divm (M1_NM, 1)` of f: \"IEEE instruction divm is not supported on TGLLP platform\"; visa/alu.rs lowers add, mul, min and max on floats",
+    },
+    OpRule {
         kinds: &[],
         types: &[],
         lowering: Unsupported("not lowered to vISA for this type (bit fields and multiply-high on i32, fma on f32 only)"),

@@ -275,6 +275,14 @@ impl Isel<'_> {
         let out = if narrow { self.new_vreg(RegClass::Single) } else { d };
         let x = MOp::use_(ra);
         let def = MOp::def(out.reg(), 1);
+        if op == Fdiv && ty == Type::F32 {
+            self.fdiv32(d, a, b);
+            return Ok(());
+        }
+        if matches!(op, Udiv | Sdiv | Urem | Srem) && ty == Type::I64 {
+            self.divide64(d, op, a, b);
+            return Ok(());
+        }
         if d.class() == RegClass::Pair {
             return self.binary64(d, op, ty, ra, rb, a, b);
         }

@@ -17,6 +17,8 @@ mod bits;
 mod bits_sm50;
 mod dce;
 mod divide;
+mod divide64;
+mod fdiv;
 mod memory;
 mod reduce64;
 mod shuffle;

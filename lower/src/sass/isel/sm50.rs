@@ -255,6 +255,9 @@ impl Isel<'_> {
             // `MUFU.RCP`, `F2I.FTZ.U32.F32.TRUNC`.
             ("I2F.U32.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U32.RP", [*d, *x], Latency::Variable)),
             ("MUFU.RCP", _) => self.push_raw(inst),
+            // 64-bit division (`isel/divide64.rs`): ptxas 11.8's `I2F.F32.U64.RP`, `F2I.U64.F32.TRUNC`.
+            ("I2F.U64.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U64.RP", [*d, *x], Latency::Variable)),
+            ("F2I.U64.TRUNC", [d, x]) => self.push_raw(SassInst::new("F2I.U64.F32.TRUNC", [*d, *x], Latency::Variable)),
             ("F2I.FTZ.U32.TRUNC.NTZ", [d, x]) => {
                 self.push_raw(SassInst::new("F2I.FTZ.U32.F32.TRUNC", [*d, *x], Latency::Variable))
             }
@@ -280,6 +283,8 @@ impl Isel<'_> {
                 self.push_raw(alu("IADD", vec![*d, MOp::use_(t.reg()), MOp::neg(s.reg())]));
             }
             ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL", _) => self.push_raw(inst),
+            // f32 division (`isel/fdiv.rs`), as ptxas 11.8's div.rn.f64 spells it.
+            ("F2F.F64.F32" | "F2F.F32.F64" | "MUFU.RCP64H" | "DFMA", _) => self.fdiv_sm50(inst),
             // Shifts writing one half of a pair in place keep their tied tuple in front.
             ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*t, *d, *x, *y])),
             ("SHF.R.U32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => {

@@ -1,0 +1,135 @@
+//! f32 division, rounded to nearest even (`fdiv` on f32 is `div.rn.f32`).
+//!
+//! ptxas 13.5's `div.rn.f32` is a fast path (`MUFU.RCP`, `FCHK`, five `FFMA`s) and, for the
+//! operands `FCHK` flags, a call to a slow-path subroutine with branches; atomc's selector
+//! emits no control flow inside an instruction. atomc divides the operands converted to f64
+//! instead, with the fast path of ptxas 13.5's own `div.rn.f64`, and rounds the quotient back:
+//!
+//! ```text
+//! MUFU.RCP64H R3, B.hi          ; R2 = 1: y ~ 1/B
+//! DFMA e, -B, y, 1 ; DFMA e, e, e, e ; DFMA y, y, e, y
+//! DFMA e, -B, y, 1 ; DFMA y, y, e, y
+//! DMUL q, A, y ; DFMA r, -B, q, A ; DFMA q, y, r, q
+//! ```
+//!
+//! ptxas takes that path when `|A.hi| >= 6.58e-37` and `|q.hi| > 1.47e-39` read as f32 (A at
+//! least 2^-969, q normal): every finite nonzero f32 operand pair passes (|A| >= 2^-149, the
+//! quotient within 2^+-277), so q is the correctly rounded f64 quotient. Rounding it to f32
+//! (`F2F.F32.F64`) is then the correctly rounded f32 quotient: double rounding is innocuous
+//! for division when 53 >= 2*24 + 2, and for subnormal f32 results too (an f32 quotient that is
+//! not a midpoint of the subnormal grid lies more than 2^-174 from one, beyond the half ulp of
+//! an f64 near 2^-126). The result does not depend on `MUFU.RCP64H`'s approximation beyond its
+//! ~2^-20 accuracy: the two Newton steps and the final correction make q exact.
+//!
+//! The operands that are zero, infinite or NaN take `a * c` instead, `c` from b: ±inf for ±0,
+//! ±0 for ±inf, b for a NaN and ±1 otherwise (then a is 0, inf or NaN itself): 0/0, inf/inf
+//! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
+
+use super::Isel;
+use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::vcode::{OperandRule, RegClass, VReg};
+use atomc_ir::Value;
+
+impl Isel<'_> {
+    /// Selects `d = a / b` on f32.
+    pub(super) fn fdiv32(&mut self, d: VReg, a: Value, b: Value) {
+        let (x, y) = (self.reg(a), self.reg(b));
+        let wide = |t: &mut Self, s: VReg| {
+            let w = t.new_vreg(RegClass::Pair);
+            t.emit(SassInst::new("F2F.F64.F32", [MOp::def(w.reg(), 2), MOp::use_(s)], Latency::Variable));
+            w
+        };
+        let (xa, xb) = (wide(self, x), wide(self, y));
+        let neg_b = MOp::Reg { reg: xb.reg(), width: 2, rule: OperandRule::Use, neg: true };
+
+        // y0: MUFU.RCP64H's high word over a low word of 1, as ptxas builds it.
+        let h = self.new_vreg(RegClass::Single);
+        self.emit(SassInst::new("MUFU.RCP64H", [MOp::def(h.reg(), 1), MOp::use_(xb.hi())], Latency::Variable));
+        let y0 = self.new_vreg(RegClass::Pair);
+        self.make_pair(y0, MOp::Imm(1), MOp::use_(h));
+        // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
+        let one = if self.target.name == "sm_50" {
+            let one = self.new_vreg(RegClass::Pair);
+            self.make_pair(one, MOp::rz(), MOp::Imm(0x3ff0_0000));
+            MOp::use_pair(one)
+        } else {
+            MOp::F32(1.0)
+        };
+        let e = self.dfma(neg_b, MOp::use_pair(y0), one);
+        let e = self.dfma(MOp::use_pair(e), MOp::use_pair(e), MOp::use_pair(e));
+        let y1 = self.dfma(MOp::use_pair(y0), MOp::use_pair(e), MOp::use_pair(y0));
+        let e = self.dfma(neg_b, MOp::use_pair(y1), one);
+        let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
+        let q = self.new_vreg(RegClass::Pair);
+        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)], Latency::Variable));
+        let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
+        let q = self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q));
+        let fast = self.new_vreg(RegClass::Single);
+        self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)], Latency::Variable));
+
+        // The special operands: a * c.
+        let [l, pt] = super::alu::lop3(0xc0);
+        let mag = self.fd_alu([MOp::use_(y), MOp::Imm(0x7fff_ffff), MOp::rz(), l, pt], "LOP3.LUT");
+        let [l, pt] = super::alu::lop3(0xc0);
+        let sign = self.fd_alu([MOp::use_(y), MOp::Imm(0x8000_0000), MOp::rz(), l, pt], "LOP3.LUT");
+        let inf = self.fd_alu([MOp::Imm(0x7f80_0000)], "MOV");
+        let one_f = self.fd_alu([MOp::Imm(0x3f80_0000)], "MOV");
+        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::rz());
+        let c = self.fd_alu([MOp::use_(inf), MOp::use_(one_f), MOp::p0()], "SEL");
+        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::use_(inf));
+        let c = self.fd_alu([MOp::rz(), MOp::use_(c), MOp::p0()], "SEL");
+        self.fd_p0("ISETP.GT.U32.AND", mag, MOp::use_(inf));
+        let c = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], "SEL");
+        let c = self.fd_alu([MOp::use_(c), MOp::use_(sign), MOp::rz()], "IADD3");
+        let special = self.fd_alu([MOp::use_(x), MOp::use_(c)], "FMUL");
+
+        // Finite and nonzero: |v| - 1 at most 0x7f7ffffe, unsigned.
+        // sm_50's ISETP immediate is 20 bits, sign-extended.
+        let max_m1 = if self.target.name == "sm_50" {
+            MOp::use_(self.fd_alu([MOp::Imm(0x7f7f_fffe)], "MOV"))
+        } else {
+            MOp::Imm(0x7f7f_fffe)
+        };
+        let mut out = fast;
+        let [l, pt] = super::alu::lop3(0xc0);
+        let mag_a = self.fd_alu([MOp::use_(x), MOp::Imm(0x7fff_ffff), MOp::rz(), l, pt], "LOP3.LUT");
+        for (i, m) in [mag_a, mag].into_iter().enumerate() {
+            let m1 = self.fd_alu([MOp::use_(m), MOp::Imm(-1), MOp::rz()], "IADD3");
+            self.fd_p0("ISETP.LE.U32.AND", m1, max_m1);
+            let dst = if i == 1 { d } else { self.new_vreg(RegClass::Single) };
+            self.emit(SassInst::alu("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
+            out = dst;
+        }
+    }
+
+    /// The sm_50 spelling of the f64 instructions above: sm_50's DFMA negates its second
+    /// source only (ptxas 11.8: `DFMA R6, R10, -R8, c[0x2][0x0]`), so `-B * y` becomes
+    /// `y * -B`; F2F and MUFU.RCP64H are spelled as on sm_90.
+    pub(super) fn fdiv_sm50(&mut self, mut inst: SassInst) {
+        if inst.opcode == "DFMA" {
+            if let [_, MOp::Reg { neg: true, .. }, MOp::Reg { neg: false, .. }, _] = inst.ops[..] {
+                inst.ops.swap(1, 2);
+            }
+        }
+        self.push_selected(inst);
+    }
+
+    /// A fresh pair: `DFMA t, a, b, c`.
+    fn dfma(&mut self, a: MOp, b: MOp, c: MOp) -> VReg {
+        let t = self.new_vreg(RegClass::Pair);
+        self.emit(SassInst::new("DFMA", [MOp::def(t.reg(), 2), a, b, c], Latency::Variable));
+        t
+    }
+
+    /// A fresh register defined by the fixed-latency `opcode` with sources `srcs`.
+    fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &str) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(SassInst::alu(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
+        t
+    }
+
+    /// `P0 = cmp(a, b)`.
+    fn fd_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
+        self.emit(SassInst::alu(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
+    }
+}

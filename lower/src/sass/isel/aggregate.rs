@@ -54,7 +54,7 @@ impl Isel<'_> {
             return Ok(false);
         }
         if *op == RmwOp::Add && used && !uniform(*arg) {
-            return if uniform_regs { self.scan_add(*scope, addr, *arg) } else { Ok(false) };
+            return self.scan_add(*scope, addr, *arg);
         }
         if *op != RmwOp::Add || !uniform(*arg) {
             return self.reduce_rmw(*op, *scope, addr, *arg);
@@ -132,17 +132,24 @@ impl Isel<'_> {
     /// scan's shuffles of a partial warp are discarded), and takes the exclusive prefix as the
     /// inclusive one minus the operand rather than shuffling again.
     fn scan_add(&mut self, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
-        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
-        let mask = MOp::UReg(agg.mask_ureg);
         let x = self.reg(arg);
-        self.vote_any_into(mask, None)?;
-        let active = self.single();
-        self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+        let active = match &self.target.warp_aggregation {
+            Some(agg) => {
+                let mask = MOp::UReg(agg.mask_ureg);
+                self.vote_any_into(mask, None)?;
+                let active = self.single();
+                self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+                active
+            }
+            None => self.active50(),
+        };
         let mut sum = x;
         for delta in [1, 2, 4, 8, 16] {
             let from = self.single();
-            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), MOp::Imm(0)];
-            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            // ptxas 11.8 writes sm_50's with a register clamp: `SHFL.UP P0, R5, R0, 0x1, RZ`.
+            let clamp = if self.is_sm50() { MOp::rz() } else { MOp::Imm(0) };
+            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), clamp];
+            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
             let part = self.single();
             self.emit(SassInst::alu("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
@@ -157,9 +164,20 @@ impl Isel<'_> {
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit_both(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
         let scanned = self.single();
-        self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())]));
+        if self.is_sm50() {
+            // No three-input add there: the exclusive prefix shuffled up, as ptxas 11.8 does.
+            let from = self.single();
+            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1), MOp::rz()];
+            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            let below = self.single();
+            self.emit(SassInst::alu("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()]));
+        } else {
+            let ops = [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
+            self.emit(SassInst::alu("IADD3", ops));
+        }
         // P0: a partial warp, whose lanes add one by one.
         self.emit(SassInst::alu("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()]));
         let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true).expect("a used result");

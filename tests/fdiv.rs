@@ -21,7 +21,6 @@ fn kernel() -> atomc::ir::Function {
 }
 
 #[test]
-#[ignore = "f32 division is refused by the capability tables since an H100 disagreed (docs/gpu-runs.md, run 6)"]
 fn random_f32_divisions_match_the_interpreter() {
     let func = kernel();
     for target in [atomc::Target::Sm90, atomc::Target::Sm50] {

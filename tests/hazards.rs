@@ -350,3 +350,29 @@ fn vote_reads_its_predicate_late() {
         report.hazards
     );
 }
+
+/// An H100 ran atomc's f32 division with `DFMA R8, -R4, R6, 1` issued 4 cycles after the
+/// `MOV R7, R10` that completed R6:R7, and read the old R7 (every quotient about -15 times the
+/// right one; docs/gpu-runs.md, run 6). ALU results reach the FP64 pipe 6 cycles later, as
+/// ptxas 13.5 spaces them: atomc now waits so, and the check refuses 4.
+#[test]
+fn fp64_reads_an_alu_result_late() {
+    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/compile/sm90/fdiv.atom"))
+        .expect("filetest");
+    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
+    let arch = arch_of(Target::Sm90);
+    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
+    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
+    let d = slots.iter().position(|s| text(s).starts_with("DFMA")).expect("a DFMA");
+    assert!(text(&slots[d - 1]).starts_with("MOV"), "{}", text(&slots[d - 1]));
+    assert!(slots[d - 1].sched.stall >= 6, "atomc waits the ALU-to-FP64 latency");
+    slots[d - 1].sched.stall = 4;
+    let report = hazard::check(arch, &slots);
+    assert!(
+        report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
+        "the check accepts a DFMA reading a MOV's result 4 cycles later: {:?}",
+        report.hazards
+    );
+}

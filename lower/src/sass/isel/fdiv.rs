@@ -21,6 +21,8 @@
 //! an f64 near 2^-126). The result does not depend on `MUFU.RCP64H`'s approximation beyond its
 //! ~2^-20 accuracy: the two Newton steps and the final correction make q exact.
 //!
+//! The cost is FP64 work where ptxas's fast path is FP32 (sm_50 runs FP64 at 1/32 rate).
+//!
 //! The operands that are zero, infinite or NaN take `a * c` instead, `c` from b: ±inf for ±0,
 //! ±0 for ±inf, b for a NaN and ±1 otherwise (then a is 0, inf or NaN itself): 0/0, inf/inf
 //! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
@@ -61,7 +63,11 @@ impl Isel<'_> {
         let e = self.dfma(neg_b, MOp::use_pair(y1), one);
         let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
         let q = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)], Latency::Variable));
+        self.emit(SassInst::new(
+            "DMUL",
+            [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)],
+            Latency::Variable,
+        ));
         let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
         let q = self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q));
         let fast = self.new_vreg(RegClass::Single);

@@ -142,7 +142,7 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     (
-        "divide64:div64#",
+        "divide64:div64",
         "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",
     ),
 ];

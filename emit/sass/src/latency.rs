@@ -45,6 +45,8 @@ pub enum Reader {
     Guard,
     /// A source operand of a uniform-datapath instruction.
     Uniform,
+    /// A source operand of an FP64-pipe instruction (`DADD`, `DMUL`, `DFMA`, `DSETP`).
+    Fp64,
     /// Any other reader (POPC, FLO, SHFL, REDUX, MUFU, conversions, ...).
     Other,
 }
@@ -124,7 +126,8 @@ impl Timing {
             Pipe::Alu => Reader::Alu,
             Pipe::Fma | Pipe::FmaWide => Reader::Fma,
             Pipe::Uniform | Pipe::UniformMove => Reader::Uniform,
-            Pipe::Other | Pipe::Fp64 => Reader::Other,
+            Pipe::Fp64 => Reader::Fp64,
+            Pipe::Other => Reader::Other,
         }
     }
 
@@ -160,6 +163,11 @@ impl Timing {
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
             // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
+            // An ALU or FMA result in the FP64 pipe: 6. On an H100 (run 6) `DFMA R6, -R2, R4, 1`
+            // 4 cycles after `MOV R5, R11` read the old R5; ptxas 13.5 reads `VIADD R5, R14,
+            // 0x7fe00000` in `DMUL R10, R12, R4` 6 cycles later (div.rn.f64's slow path) and
+            // `MOV R5, R7` in `DSETP.MAX.AND P0, P1, R8, R4` 7 later (fmax.f64's CAS loop).
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Fp64) => 6,
             // ptxas 13.5 reads DSETP's predicates in FSEL/SEL 6 cycles later (the CAS loops of
             // fmax.f64), and in a guard 13 later like every other predicate.
             (Pipe::Fp64, _) if pred => OTHER,

@@ -354,7 +354,8 @@ fn vote_reads_its_predicate_late() {
 /// An H100 ran atomc's f32 division with `DFMA R8, -R4, R6, 1` issued 4 cycles after the
 /// `MOV R7, R10` that completed R6:R7, and read the old R7 (every quotient about -15 times the
 /// right one; docs/gpu-runs.md, run 6). ALU results reach the FP64 pipe 6 cycles later, as
-/// ptxas 13.5 spaces them: atomc now waits so, and the check refuses 4.
+/// ptxas 13.5 spaces them: atomc's `MOV R6, 0x1` (the pair's low word) is that far from the
+/// first DFMA, and the check refuses 4.
 #[test]
 fn fp64_reads_an_alu_result_late() {
     let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/compile/sm90/fdiv.atom"))
@@ -366,9 +367,11 @@ fn fp64_reads_an_alu_result_late() {
     assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
     let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
     let d = slots.iter().position(|s| text(s).starts_with("DFMA")).expect("a DFMA");
-    assert!(text(&slots[d - 1]).starts_with("MOV"), "{}", text(&slots[d - 1]));
-    assert!(slots[d - 1].sched.stall >= 6, "atomc waits the ALU-to-FP64 latency");
-    slots[d - 1].sched.stall = 4;
+    let m = (0..d).rev().find(|&j| text(&slots[j]).starts_with("MOV")).expect("the MOV of a DFMA operand");
+    let between: u32 = (m + 1..d).map(|j| slots[j].sched.stall as u32).sum();
+    assert!(slots[m].sched.stall as u32 + between >= 6, "atomc waits the ALU-to-FP64 latency");
+    assert!(between < 4, "{between} cycles between the MOV and the DFMA already");
+    slots[m].sched.stall = (4 - between) as _;
     let report = hazard::check(arch, &slots);
     assert!(
         report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),

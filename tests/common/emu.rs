@@ -104,6 +104,17 @@ pub fn summary(ran: &[Ran]) -> (usize, usize, usize, Vec<String>, usize, BTreeSe
 /// stale), as does any mismatch not listed.
 pub const KNOWN: &[(&str, &str, &str)] = &[
     (
+        "sm_90",
+        "fdiv-edges:fdiv32#0",
+        "the emulator has no FCHK: ptxas 13.5's div.rn.f32 sends the operands FCHK flags to its slow-path \
+         subroutine, and which the hardware flags is not modelled (atomc's f32 division has no FCHK)",
+    ),
+    (
+        "sm_90",
+        "fdiv-edges:fdiv32_odd#0",
+        "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
+    ),
+    (
         "sm_50",
         "spinlock:locked_add#0",
         "Maxwell has no independent thread scheduling: the lock's winner waits at the loop's reconvergence point \
@@ -130,6 +141,10 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
     ),
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
+    (
+        "divide64:div64",
+        "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",
+    ),
 ];
 
 /// (target, label, why it fails) — the emulator's message at the time of listing.

@@ -167,19 +167,17 @@ impl Timing {
             (Pipe::Fma, Reader::Fma) => 4,
             (Pipe::FmaWide, Reader::Alu | Reader::Fma) => 4,
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
-            // An ALU or FMA result read by the FP64 pipe: on an H100 a `DFMA` issued 4 cycles after
-            // the `MOV R7, R10` that completed its operand pair read the old R7 (atomc's f32
-            // division gave -15 times the quotient, 2026-11-26, docs/gpu-runs.md run 6); ptxas
-            // 13.5 reads `LOP3.LUT R3` in `DFMA R4, R2, R4, R4` 6 cycles later.
-            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Fp64) => OTHER,
             // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
+            // An ALU or FMA result in the FP64 pipe: 6. On an H100 (run 6) `DFMA R6, -R2, R4, 1`
+            // 4 cycles after `MOV R5, R11` read the old R5; ptxas 13.5 reads `VIADD R5, R14,
+            // 0x7fe00000` in `DMUL R10, R12, R4` 6 cycles later (div.rn.f64's slow path) and
+            // `MOV R5, R7` in `DSETP.MAX.AND P0, P1, R8, R4` 7 later (fmax.f64's CAS loop), and
+            // `LOP3.LUT R3` in `DFMA R4, R2, R4, R4` 6 later.
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Fp64) => 6,
             // ptxas 13.5 reads DSETP's predicates in FSEL/SEL 6 cycles later (the CAS loops of
             // fmax.f64), and in a guard 13 later like every other predicate.
             (Pipe::Fp64, _) if pred => OTHER,
-            // ptxas 13.5 reads a DMUL result in `MUFU.RCP64H R3, R7` 6 cycles later (the slow
-            // path of its div.rn.f64).
-            (Pipe::Fp64, Reader::Other) => OTHER,
             // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
             (Pipe::Fp64, _) => 8,
             (Pipe::UniformMove, _) => 2,

@@ -61,7 +61,10 @@ impl Isel<'_> {
             let last = |want: bool| (i == 1 && !signed && quotient == want).then_some(d);
             let q1 = self.add64_halves(MOp::use_(q.lo()), MOp::use_(q.hi()), MOp::use_(one), MOp::rz());
             let r1 = self.sub64(Some(rem), uy);
-            self.emit(SassInst::alu("ISETP.GE.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(rem.lo()), MOp::use_(uy.lo()), MOp::pt()]));
+            self.emit(SassInst::alu(
+                "ISETP.GE.U32.AND",
+                [MOp::p0(), MOp::pt(), MOp::use_(rem.lo()), MOp::use_(uy.lo()), MOp::pt()],
+            ));
             self.emit(SassInst::alu(
                 "ISETP.GE.U32.AND.EX",
                 [MOp::p0(), MOp::pt(), MOp::use_(rem.hi()), MOp::use_(uy.hi()), MOp::pt(), MOp::p0()],
@@ -78,7 +81,10 @@ impl Isel<'_> {
         let sign_of = if quotient {
             let t = self.new_vreg(RegClass::Single);
             let [l, pt] = super::alu::lop3(0x3c);
-            self.emit(SassInst::alu("LOP3.LUT", [MOp::def(t.reg(), 1), MOp::use_(x.hi()), MOp::use_(y.hi()), MOp::rz(), l, pt]));
+            self.emit(SassInst::alu(
+                "LOP3.LUT",
+                [MOp::def(t.reg(), 1), MOp::use_(x.hi()), MOp::use_(y.hi()), MOp::rz(), l, pt],
+            ));
             t.reg()
         } else {
             x.hi()
@@ -145,12 +151,24 @@ impl Isel<'_> {
         let u = self.new_vreg(RegClass::Pair);
         self.emit(SassInst::alu(
             "IMAD",
-            [MOp::Tied { reg: t.reg(), width: 2 }, MOp::reuse_def(u.hi(), 0), MOp::use_(a.lo()), MOp::use_(b.hi()), MOp::use_(t.hi())],
+            [
+                MOp::Tied { reg: t.reg(), width: 2 },
+                MOp::reuse_def(u.hi(), 0),
+                MOp::use_(a.lo()),
+                MOp::use_(b.hi()),
+                MOp::use_(t.hi()),
+            ],
         ));
         let d = self.new_vreg(RegClass::Pair);
         self.emit(SassInst::alu(
             "IMAD",
-            [MOp::Tied { reg: u.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(u.hi())],
+            [
+                MOp::Tied { reg: u.reg(), width: 2 },
+                MOp::reuse_def(d.hi(), 0),
+                MOp::use_(a.hi()),
+                MOp::use_(b.lo()),
+                MOp::use_(u.hi()),
+            ],
         ));
         d
     }

@@ -21,6 +21,8 @@
 //! an f64 near 2^-126). The result does not depend on `MUFU.RCP64H`'s approximation beyond its
 //! ~2^-20 accuracy: the two Newton steps and the final correction make q exact.
 //!
+//! The cost is FP64 work where ptxas's fast path is FP32 (sm_50 runs FP64 at 1/32 rate).
+//!
 //! The operands that are zero, infinite or NaN take `a * c` instead, `c` from b: ±inf for ±0,
 //! ±0 for ±inf, b for a NaN and ±1 otherwise (then a is 0, inf or NaN itself): 0/0, inf/inf
 //! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
@@ -42,11 +44,17 @@ impl Isel<'_> {
         let (xa, xb) = (wide(self, x), wide(self, y));
         let neg_b = MOp::Reg { reg: xb.reg(), width: 2, rule: OperandRule::Use, neg: true };
 
-        // y0: MUFU.RCP64H's high word over a low word of 1, as ptxas builds it.
-        let h = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MUFU.RCP64H", [MOp::def(h.reg(), 1), MOp::use_(xb.hi())], Latency::Variable));
-        let y0 = self.new_vreg(RegClass::Pair);
-        self.make_pair(y0, MOp::Imm(1), MOp::use_(h));
+        // y0: MUFU.RCP64H's high word written over a low word of 1, as ptxas builds it
+        // (`IMAD.MOV.U32 R2, RZ, RZ, 0x1` ... `MUFU.RCP64H R3, R7`): the DFMA then waits on MUFU's
+        // scoreboard only. (Copying MUFU's result into the pair with a MOV read by the DFMA 4
+        // cycles later gave the old high word on an H100: run 6's -15 x quotients.)
+        let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
+        self.emit(SassInst::alu("MOV", [MOp::def(lo.lo(), 2), MOp::Imm(1)]));
+        self.emit(SassInst::new(
+            "MUFU.RCP64H",
+            [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
+            Latency::Variable,
+        ));
         // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
         let one = if self.target.name == "sm_50" {
             let one = self.new_vreg(RegClass::Pair);
@@ -61,7 +69,11 @@ impl Isel<'_> {
         let e = self.dfma(neg_b, MOp::use_pair(y1), one);
         let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
         let q = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)], Latency::Variable));
+        self.emit(SassInst::new(
+            "DMUL",
+            [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)],
+            Latency::Variable,
+        ));
         let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
         let q = self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q));
         let fast = self.new_vreg(RegClass::Single);

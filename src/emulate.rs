@@ -20,6 +20,11 @@ pub fn sizes(spec: &RunSpec) -> ([u32; 3], [u32; 3]) {
 
 /// The interpreter's final contents of every declaration of the run line.
 pub fn interpret(func: &Function, spec: &RunSpec) -> Result<Vec<Vec<u8>>, String> {
+    interpret_with_stats(func, spec).map(|(bufs, _)| bufs)
+}
+
+/// [`interpret`], with what the run did (instructions, atomics: one per lane, as the IR says).
+pub fn interpret_with_stats(func: &Function, spec: &RunSpec) -> Result<(Vec<Vec<u8>>, interp::RunStats), String> {
     let mut mem = Memory::new();
     let ids: Vec<_> = spec.decls().into_iter().map(|d| mem.add_buffer(d.init)).collect();
     let (grid, block) = sizes(spec);
@@ -31,8 +36,8 @@ pub fn interpret(func: &Function, spec: &RunSpec) -> Result<Vec<Vec<u8>>, String
         args: spec.args().to_vec(),
         subgroup_size: spec.subgroup_size(),
     };
-    interp::run_kernel(func, &launch, &mut mem).map_err(|e| e.to_string())?;
-    Ok(ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect())
+    let stats = interp::run_kernel(func, &launch, &mut mem).map_err(|e| e.to_string())?;
+    Ok((ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect(), stats))
 }
 
 /// The kernel parameters as a GPU receives them (see atomc's PTX parameter types): global and

@@ -244,11 +244,7 @@ fn corpus_differential() {
 /// copy without the identity, must be noticed on the kernels that run part of their lanes.
 #[test]
 fn subgroup_mask_breakage_is_noticed() {
-    let (mut broken, mut noticed) = (0, 0);
-    for (name, f) in visa_common::visa_filetest_kernels().into_iter().filter(|(n, _)| n.starts_with("subgroup/")) {
-        let Ok(mut k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
-            continue;
-        };
+    breakage_is_noticed("subgroup/", "subgroup kernels with a broken mask", |k| {
         let mut touched = false;
         for i in k.insts.iter_mut().filter(|i| i.op == Op::Mov && i.exec.size == ExecSize::S8) {
             if let Some(atomc_emit::visa::Operand::Imm(imm)) = i.operands.get(1) {
@@ -261,28 +257,15 @@ fn subgroup_mask_breakage_is_noticed() {
                 }
             }
         }
-        if !touched {
-            continue;
-        }
-        broken += 1;
-        match differential(&name, &f, &k, 8) {
-            Outcome::Differ(_) => noticed += 1,
-            _ => println!("  not noticed: {name}"),
-        }
-    }
-    println!("vISA differential: {noticed} of {broken} subgroup kernels with a broken mask noticed");
-    assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
+        touched
+    });
 }
 
 /// The bit-op kernels' results reach memory: swapping `lzd` and `fbl`, `bfrev` for `mov`,
 /// `mulh` for `mul`, or dropping the predicated fix-ups of `bfe`/`bfi` must be noticed.
 #[test]
 fn bit_op_breakage_is_noticed() {
-    let (mut broken, mut noticed) = (0, 0);
-    for (name, f) in visa_common::visa_filetest_kernels().into_iter().filter(|(n, _)| n.starts_with("bits/")) {
-        let Ok(mut k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
-            continue;
-        };
+    breakage_is_noticed("bits/", "broken bit-op kernels", |k| {
         let before = k.insts.len();
         k.insts.retain(|i| !(i.op == Op::Mov && i.pred.is_some()));
         let mut touched = k.insts.len() != before;
@@ -302,7 +285,19 @@ fn bit_op_breakage_is_noticed() {
             i.op = new;
             touched = true;
         }
-        if !touched {
+        touched
+    });
+}
+
+/// Breaks each TGLLP kernel of the filetests whose name starts with `prefix` with `mutate`
+/// (`false`: nothing to break) and requires the differential run to notice every one.
+fn breakage_is_noticed(prefix: &str, what: &str, mutate: impl Fn(&mut atomc_emit::visa::Kernel) -> bool) {
+    let (mut broken, mut noticed) = (0, 0);
+    for (name, f) in visa_common::visa_filetest_kernels().into_iter().filter(|(n, _)| n.starts_with(prefix)) {
+        let Ok(mut k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
+            continue;
+        };
+        if !mutate(&mut k) {
             continue;
         }
         broken += 1;
@@ -311,6 +306,6 @@ fn bit_op_breakage_is_noticed() {
             _ => println!("  not noticed: {name}"),
         }
     }
-    println!("vISA differential: {noticed} of {broken} broken bit-op kernels noticed");
+    println!("vISA differential: {noticed} of {broken} {what} noticed");
     assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
 }

@@ -37,6 +37,7 @@ mod rng;
 mod simt;
 mod sm50;
 mod sm90;
+mod sm90_bits;
 #[cfg(test)]
 mod tests;
 mod timing;

@@ -8,7 +8,7 @@ use crate::kernel::SM90_SWINHI;
 use crate::EmuError;
 use atomc_emit::sass::Operand;
 
-fn each(c: &mut Ctx, uniform: bool, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Result<(), EmuError> {
+pub(crate) fn each(c: &mut Ctx, uniform: bool, f: impl Fn(&mut Ctx, usize) -> Result<(), EmuError>) -> Result<(), EmuError> {
     if uniform {
         let lane = (c.group.trailing_zeros() % 32) as usize;
         f(c, lane)
@@ -218,7 +218,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         "SHFL" => shfl(c)?,
         "VOTEU" | "VOTE" => vote(c)?,
         "REDUX" => redux(c)?,
-        _ => return Ok(None),
+        _ => return crate::sm90_bits::alu(c, base, uniform),
     }
     Ok(Some(()))
 }

@@ -314,7 +314,7 @@ impl<'a> Emitter<'a> {
                 self.line("bar.sync 0");
                 Ok(())
             }
-            _ if lanes::owns(data) => lanes::inst(self, data),
+            _ if lanes::owns(data) => lanes::inst(self, inst, data, result),
             _ if data.address().is_some() || data.is_atomic() => memory::inst(self, data, result),
             _ => alu::inst(self, data, result),
         }

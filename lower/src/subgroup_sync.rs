@@ -28,7 +28,7 @@
 //! the instruction.
 
 use atomc_ir::verify::dominators::{successors, DominatorTree};
-use atomc_ir::{Block, Function, Inst, InstData};
+use atomc_ir::{Block, Function, Inst};
 use std::collections::{HashMap, HashSet};
 
 /// The meeting points of one function's subgroup instructions.
@@ -38,19 +38,6 @@ pub struct SyncPlan {
     pub mask_from: HashMap<Inst, Block>,
     /// Subgroup instructions after a loop with no block to take a mask from.
     pub unplaceable: Vec<Inst>,
-}
-
-/// The subgroup instructions: those whose result depends on which lanes run them together.
-pub fn is_subgroup(data: &InstData) -> bool {
-    matches!(
-        data,
-        InstData::ActiveMask
-            | InstData::Ballot { .. }
-            | InstData::Vote { .. }
-            | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. }
-            | InstData::Reduce { .. }
-    )
 }
 
 struct Loops {
@@ -97,10 +84,58 @@ fn loops(func: &Function, dom: &DominatorTree) -> Loops {
     Loops { of, bodies: bodies.into_iter().collect(), irreducible }
 }
 
+/// How a target brings lanes that left a loop apart together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meeting {
+    /// `WARPSYNC mask` before the instruction (Volta and later; the plan above).
+    Warpsync,
+    /// The loop's own reconvergence (Maxwell's `SSY`/`SYNC`, `emit/src/codegen/reconverge.rs`):
+    /// only where every exit of the loop leads to one block. A loop with exits to different
+    /// blocks (a `return` inside it) has no join to `SYNC` at, and its lanes would run the
+    /// instruction in groups; such instructions are refused.
+    LoopJoin,
+}
+
 impl SyncPlan {
+    /// The plan for `func` on a target that meets lanes as `meeting` says.
+    pub fn for_target(func: &Function, meeting: Meeting) -> SyncPlan {
+        match meeting {
+            Meeting::Warpsync => SyncPlan::of(func),
+            Meeting::LoopJoin => SyncPlan::split_loops(func),
+        }
+    }
+
+    /// [`Meeting::LoopJoin`]: every subgroup instruction after a loop with exits to different
+    /// blocks (or after irreducible control flow) is unplaceable; nothing gets a mask.
+    fn split_loops(func: &Function) -> SyncPlan {
+        let mut plan = SyncPlan::default();
+        let ops: Vec<(Block, Inst)> = func.inst_order().filter(|&(_, i)| func.insts[i].is_subgroup()).collect();
+        if ops.is_empty() {
+            return plan;
+        }
+        let dom = DominatorTree::compute(func);
+        let loops = loops(func, &dom);
+        let mut reached: HashSet<Block> = HashSet::new();
+        let mut work = loops.irreducible.clone();
+        for (_, body) in &loops.bodies {
+            let exits: HashSet<Block> =
+                body.iter().flat_map(|&b| successors(func, b)).filter(|s| !body.contains(s)).collect();
+            if exits.len() > 1 {
+                work.extend(exits);
+            }
+        }
+        while let Some(b) = work.pop() {
+            if reached.insert(b) {
+                work.extend(successors(func, b));
+            }
+        }
+        plan.unplaceable = ops.into_iter().filter(|(b, _)| reached.contains(b)).map(|(_, i)| i).collect();
+        plan
+    }
+
     /// The plan for `func`: empty unless a subgroup instruction can follow a loop.
     pub fn of(func: &Function) -> SyncPlan {
-        let ops: Vec<(Block, Inst)> = func.inst_order().filter(|&(_, i)| is_subgroup(&func.insts[i])).collect();
+        let ops: Vec<(Block, Inst)> = func.inst_order().filter(|&(_, i)| func.insts[i].is_subgroup()).collect();
         let mut plan = SyncPlan::default();
         if ops.is_empty() {
             return plan;

@@ -151,6 +151,13 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
 pub const KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     (
         "sm_50",
+        "subgroup-after-loops:lock_then_vote#0",
+        "Maxwell has no independent thread scheduling: the lock's winner waits at the acquire loop's \
+         reconvergence point (SYNC) while the other lanes of its warp spin on the lock (step limit), \
+         as spinlock:locked_add below; on sm_90 (and on an H100) it runs",
+    ),
+    (
+        "sm_50",
         "load-store:message#0",
         "step limit: the waiting lanes spin while the writing lane of the same warp waits on the \
          reconvergence stack. The emulator's Maxwell model runs a divergent branch's fall-through \

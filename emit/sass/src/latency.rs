@@ -102,6 +102,12 @@ impl Timing {
             "I2FP" => Pipe::Alu,
             // ptxas 13.5's 16-bit division reads `IABS R7, R9` in `I2F.U16 R4, R7` 4 cycles later.
             "IABS" => Pipe::Alu,
+            // ptxas 13 reads `VOTE.ANY R9, PT, PT` (activemask) in `SHF.R.U32.HI R3, RZ, 0x3, R9`
+            // 4 cycles later.
+            "VOTE" => Pipe::Alu,
+            // ptxas 13 stores `SGXT.U32 R5, R5, R0`'s result with `STG.E` 5 cycles later (its
+            // `bfe.u32`), as it stores an ALU result.
+            "SGXT" => Pipe::Alu,
             "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
             "DADD" | "DMUL" | "DFMA" | "DSETP" => Pipe::Fp64,

@@ -73,7 +73,8 @@ const TWO_PRED_RESULTS: &[&str] = &["ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3"
 
 /// Mnemonics whose leading predicate result is followed by a register result.
 /// (sm_50 `LOP.AND.NZ P0, R3, ...` and `LEA P0, R4.CC, ...` too.)
-const PRED_THEN_REG: &[&str] = &["ATOM", "ATOMG", "LDG", "LD", "LEA", "LOP", "LOP3", "QSPC", "SHFL", "SUATOM", "SULD"];
+const PRED_THEN_REG: &[&str] =
+    &["ATOM", "ATOMG", "LDG", "LD", "LEA", "LOP", "LOP3", "MATCH", "QSPC", "SHFL", "SUATOM", "SULD"];
 
 /// Width in registers of the data a modifier list names (`.64`, `.128`, `F64`, `F32x2`, ...).
 fn data_width(mnemonic: &str, mods: &[&str]) -> u8 {
@@ -161,6 +162,10 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
         if mnemonic == "IMAD" && has("WIDE") {
             // Result and addend are pairs.
             return if def || k == 3 { 2 } else { 1 };
+        }
+        if mnemonic == "MATCH" {
+            // A lane mask from a register (`.U64`: a pair).
+            return if def { 1 } else { data };
         }
         if mnemonic == "CS2R" {
             return if has("32") { 1 } else { 2 };

@@ -77,6 +77,20 @@ const LINES: &[&str] = &[
     "BSYNC B0 ;",
     "ERRBAR;",
     "CGAERRBAR ;",
+    // ptxas 13 for match.any.sync, brev, bfe and bfi (emit/sass/src/sm90/bits.rs).
+    "MATCH.ANY R12, R20 ;",
+    "MATCH.ANY.U64 R13, R14 ;",
+    "BREV R14, R20 ;",
+    "SGXT R19, R19, 0x8 ;",
+    "SGXT.U32 R17, R26, R23 ;",
+    "BMSK R18, R5, R0 ;",
+    "SHFL.BFLY P2, R11, R20, R21, 0x1f ;",
+    "VOTE.ANY R9, PT, PT ;",
+    "MATCH.ALL P1, RZ, R0 ;",
+    "SHFL.UP PT, R8, R17, R9, RZ ;",
+    "SHFL.UP PT, R17, R0, 0x3, RZ ;",
+    "WARPSYNC R5 ;",
+    "I2F.U32.RP R0, 0x3 ;",
 ];
 
 #[test]
@@ -127,7 +141,7 @@ fn check_decode_round_trip(arch: &Arch, code: &[Instr], fails: &mut Vec<String>)
 fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
     let reg = (2 + 2 * slot + 8 * v) as u8;
     match spec {
-        OpSpec::Reg(_) => Operand::r(if v == 1 && slot == 0 { 255 } else { reg }),
+        OpSpec::Reg(r) => Operand::r(if v == 1 && slot == 0 && r.rz_ok { 255 } else { reg }),
         OpSpec::UReg(_) => Operand::UReg(Reg::r(4 + v as u8 * 2)),
         OpSpec::Pred(p) => Operand::Pred(if p.hide_pt && v == 0 {
             Pred::PT

@@ -104,14 +104,14 @@ fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
     let (reads, writes) = inst.hw_regs();
     let mut reads: Vec<u16> = reads.iter().map(|&r| r as u16).collect();
     let mut writes: Vec<u16> = writes.iter().map(|&r| r as u16).collect();
-    // Predicates: the first operand of a SETP (or the carry of IADD3) is
+    // Predicates: the first operand of a SETP or LOP3 (or the carry of IADD3) is
     // written; a predicate operand anywhere else is read.
     for (k, op) in inst.ops.iter().enumerate() {
         if let MOp::Pred { num, .. } = op {
             if *num == 7 {
                 continue;
             }
-            let written = (inst.opcode.contains("SETP") && k == 0)
+            let written = ((inst.opcode.contains("SETP") || inst.opcode.starts_with("LOP3")) && k == 0)
                 || (inst.opcode == "IADD3" && k == 1 && matches!(inst.ops[0], MOp::Reg { .. }));
             if written {
                 writes.push(256 + *num as u16);

@@ -258,6 +258,7 @@ impl Machine<'_, '_> {
                 let old = read_le(bytes);
                 write_le(bytes, arith::rmw(op, ty, old, x));
                 self.set(base, dst, old);
+                self.atomics += 1;
             }
             Op::Cas {
                 ty,
@@ -273,6 +274,7 @@ impl Machine<'_, '_> {
                     write_le(bytes, r);
                 }
                 self.set(base, dst, old);
+                self.atomics += 1;
             }
             Op::SurfRmw {
                 op,

@@ -114,6 +114,9 @@ impl Launch {
 pub struct RunStats {
     /// Instructions executed, over all threads.
     pub steps: u64,
+    /// Atomic read-modify-writes and compare-and-swaps executed, over all threads: the atomics
+    /// a compiler that does not aggregate issues, one per lane.
+    pub atomics: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,6 +163,8 @@ pub(crate) struct Machine<'a, 'f> {
     pub tmp: Vec<u64>,
     /// The values of the first `return` (for single-thread calls).
     pub ret: Option<Vec<u64>>,
+    /// Atomic read-modify-writes and compare-and-swaps executed so far.
+    pub atomics: u64,
 }
 
 impl<'a, 'f> Machine<'a, 'f> {
@@ -254,6 +259,7 @@ impl<'a, 'f> Machine<'a, 'f> {
             ],
             tmp: Vec::new(),
             ret: None,
+            atomics: 0,
         })
     }
 
@@ -320,7 +326,7 @@ impl<'a, 'f> Machine<'a, 'f> {
                 });
             }
         }
-        Ok(RunStats { steps })
+        Ok(RunStats { steps, atomics: self.atomics })
     }
 
     /// Releases block `b`'s barrier when every live thread waits at it.

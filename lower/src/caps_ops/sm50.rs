@@ -3,8 +3,11 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Vote};
-use super::{OpLowering::Native, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{ReduceOp, ShuffleMode, Type, VoteOp};
+
+/// Why a subgroup instruction after a loop whose lanes leave by different exits is refused.
+const SPLIT_LOOP: &str = "sm_50 brings a loop's lanes together again only where its exits meet (SSY/SYNC); after a loop with exits to different blocks (a `return` inside it) or irreducible control flow, the lanes would run the instruction in groups";
 
 pub(super) const RULES: &[OpRule] = &[
     OpRule {
@@ -29,26 +32,26 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[ActiveMask, Ballot, Vote(VoteOp::Any), Vote(VoteOp::All), Vote(VoteOp::Eq)],
         types: &[Type::Pred, Type::I32],
-        lowering: Native,
+        lowering: NativeWhereConverged(SPLIT_LOOP),
         evidence: "VOTE.ANY into a register over the active lanes, as ptxas 11.8 writes activemask and vote.sync.ballot",
     },
     OpRule {
         kinds: &[Vote(VoteOp::Eq), MatchAny],
         types: &[],
-        lowering: Native,
+        lowering: NativeWhereConverged(SPLIT_LOOP),
         evidence: "SHFL.IDX from the lowest active lane / per-bit VOTE.ANY ballots (subgroup_sm50.rs)",
     },
     OpRule {
         kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
         types: &[],
-        lowering: Native,
+        lowering: NativeWhereConverged(SPLIT_LOOP),
         evidence: "SHFL.IDX per 32-bit half, the source lane checked against the active mask (subgroup_sm50.rs)",
     },
     OpRule {
         kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
             Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32, Type::I64],
-        lowering: Native,
+        lowering: NativeWhereConverged(SPLIT_LOOP),
         evidence: "a SHFL.IDX list reduction over the active lanes (subgroup_sm50.rs)",
     },
     OpRule {
@@ -74,13 +77,17 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: FDIV,
         types: &[Type::F32],
+        // H100 run 6 (docs/gpu-runs.md) gave about -15 x every finite quotient: the first DFMA
+        // read the high word of MUFU.RCP64H's result 4 cycles after a MOV copied it, too soon.
+        // MUFU.RCP64H now writes it in place as ptxas does, and an ALU result waits 6 cycles
+        // for an FP64 reader; not yet rerun on the hardware.
         lowering: Native,
         evidence: "ptxas 11.8's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs through the sm_50 rewrites)",
     },
     OpRule {
         kinds: FDIV,
         types: &[],
-        lowering: Unsupported("only f32 division is selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
+        lowering: Unsupported("f64 division is not selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
         evidence: "sass/isel/fdiv.rs divides f32",
     },
     OpRule {

@@ -1,9 +1,9 @@
-//! Hopper (sm_90): what `sass/isel/bits.rs` selects, and why the rest is refused.
+//! Hopper (sm_90): what `sass/isel/{bits,subgroup,shuffle}.rs` select, and why the rest is refused.
 
 use super::k::*;
-use super::OpKind::{ActiveMask, Ballot, Reduce, Unary, Vote};
+use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
 use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
-use atomc_ir::{ReduceOp, Type, UnaryOp, VoteOp};
+use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 
 /// Why a subgroup instruction with no place to take its lanes' mask from is refused.
 const AFTER_INNER_LOOP: &str = "sm_90 brings the lanes that left a loop apart together with a mask taken where they were together before it, in the same loops as the instruction; after irreducible control flow, or where lanes leaving a loop can come round to the instruction's loop again without passing the instruction, there is no such place";
@@ -28,35 +28,76 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "FFMA and DFMA forms (emit/sass/src/sm90/float.rs)",
     },
     OpRule {
+        kinds: &[Unary(UnaryOp::Bitrev)],
+        types: &[Type::I32, Type::I64],
+        lowering: Native,
+        evidence: "BREV form (emit/sass/src/sm90/bits.rs; ptxas 13: `BREV R14, R20` for brev.b32); i64 as two swapped halves",
+    },
+    OpRule {
+        kinds: BITFIELD,
+        types: &[Type::I32],
+        lowering: Native,
+        evidence: "ptxas 13's bfe.u32/bfe.s32/bfi.b32 sequences: PRMT, SHF + SGXT, BMSK + SHF + LOP3 (sass/isel/bits.rs)",
+    },
+    OpRule {
         kinds: BITFIELD,
         types: &[],
-        lowering: Unsupported("sm_90 has no BFE/BFI instruction and atomc does not compose one from SHF/SGXT/BMSK/LOP3 yet"),
-        evidence: "Volta dropped BFE/BFI (ptxas 13 expands bfe.u32 into SHF + SGXT/LOP3)",
+        lowering: Unsupported("sm_90 selects bit-field extract and insert of i32 only"),
+        evidence: "the SHF/SGXT/BMSK sequences are written for one 32-bit register",
     },
     OpRule {
         kinds: &[ActiveMask, Vote(VoteOp::Eq), Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax),
             Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32],
-        lowering: NativeWhereConverged(
-            AFTER_INNER_LOOP,
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/subgroup.rs)",
     },
     OpRule {
         kinds: &[Ballot, Vote(VoteOp::Any), Vote(VoteOp::All)],
         types: &[Type::Pred],
-        lowering: NativeWhereConverged(
-            AFTER_INNER_LOOP,
-        ),
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
         evidence: "VOTEU.ANY with a predicate source (sass/isel/subgroup.rs)",
+    },
+    OpRule {
+        kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
+        types: &[Type::I8, Type::I16, Type::I32, Type::I64, Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
+            Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
+        evidence: "SHFL per 32-bit half as ptxas 13 encodes shfl.sync, its result kept only where the source lane is active (VOTEU.ANY mask; sass/isel/shuffle.rs)",
+    },
+    OpRule {
+        kinds: &[MatchAny, Vote(VoteOp::Eq)],
+        types: &[Type::I8, Type::I16, Type::I64, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
+            Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
+        evidence: "MATCH.ANY / MATCH.ANY.U64 forms (ptxas 13 for match.any.sync.b32/b64; emit/sass/src/sm90/bits.rs); vote_eq via REDUX.MIN/MAX or MATCH.ANY.U64 against the active mask",
+    },
+    OpRule {
+        kinds: &[MatchAny],
+        types: &[Type::I32],
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
+        evidence: "MATCH.ANY form (ptxas 13 for match.any.sync.b32: `MATCH.ANY R12, R20`)",
+    },
+    OpRule {
+        kinds: &[Vote(VoteOp::Eq)],
+        types: &[Type::Pred],
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
+        evidence: "VOTEU.ANY ballot compared with 0 and with the active mask (sass/isel/subgroup.rs)",
+    },
+    OpRule {
+        kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
+            Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: NativeWhereConverged(AFTER_INNER_LOOP),
+        evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/subgroup.rs); i64 from REDUXes of its halves and 16-bit parts (sass/isel/reduce64.rs)",
     },
     OpRule {
         kinds: SUBGROUP,
         types: &[],
         lowering: Unsupported(
-            "shuffles, match_any, vote_eq of a pred and sub-word or 64-bit reductions are not selected for sm_90 yet: a shuffle must give an inactive source lane's reader its own value, and the form table has no MATCH (issue 14 part 2)",
+            "sm_90 does not select match_any or vote_eq of an f16, whose register bits above the half are not kept defined (issue 14 part 2)",
         ),
-        evidence: "emit/sass/src/sm90/alu.rs has SHFL, VOTEU and REDUX but no VOTE or MATCH form",
+        evidence: "MATCH and REDUX compare whole 32-bit registers",
     },
     OpRule {
         kinds: DIVIDE,
@@ -73,13 +114,17 @@ pub(super) const RULES: &[OpRule] = &[
     OpRule {
         kinds: FDIV,
         types: &[Type::F32],
+        // H100 run 6 (docs/gpu-runs.md) gave about -15 x every finite quotient: the first DFMA
+        // read the high word of MUFU.RCP64H's result 4 cycles after a MOV copied it, too soon.
+        // MUFU.RCP64H now writes it in place as ptxas does, and an ALU result waits 6 cycles
+        // for an FP64 reader; not yet rerun on the hardware.
         lowering: Native,
         evidence: "ptxas 13.5's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs)",
     },
     OpRule {
         kinds: FDIV,
         types: &[],
-        lowering: Unsupported("only f32 division is selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
+        lowering: Unsupported("f64 division is not selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
         evidence: "sass/isel/fdiv.rs divides f32",
     },
     OpRule {

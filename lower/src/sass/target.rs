@@ -29,6 +29,11 @@ pub struct SassTarget {
     /// Warp aggregation of atomics with a uniform address and operand, where the target has the
     /// warp-wide vote it needs (`isel::aggregate`).
     pub warp_aggregation: Option<WarpAggregation>,
+    /// Warp aggregation with the vote in a vector register (`VOTE.ANY R, PT, PT`), where the
+    /// target has no uniform registers: sm_50, as ptxas 11.8 aggregates (`VOTE.ANY R0, PT, PT ;
+    /// FLO.U32 ; POPC ; @P0 ATOM.E.ADD ; LOP.AND` of `SR_LTMASK` ; `POPC ; SHFL.IDX ; IADD`).
+    /// No `REDUX` there: only adds, and idempotent ops of a uniform operand, are aggregated.
+    pub vector_aggregation: bool,
     /// Lanes that left loops apart are brought together with `WARPSYNC mask` before a subgroup
     /// instruction ([`crate::subgroup_sync`]): Volta and later, whose convergence barriers give
     /// way to yielding paths. Maxwell's `SYNC` does not, so lanes meet at the loop's join.
@@ -76,6 +81,7 @@ pub static SM90: SassTarget = SassTarget {
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
     arch: atomc_sass::sm90,
     warp_aggregation: Some(WarpAggregation { mask_ureg: 6, sum_ureg: 7 }),
+    vector_aggregation: false,
     warpsync_subgroups: true,
 };
 
@@ -92,8 +98,8 @@ pub static SM50: SassTarget = SassTarget {
     // thread's byte offset) and sizes `.nv.shared.<k>` 0 for dynamic shared memory only.
     shared_window: None,
     arch: atomc_sass::sm50,
-    // Maxwell has `VOTE.ANY` and `SHFL` too; its selection is not written yet.
     warp_aggregation: None,
+    vector_aggregation: true,
     warpsync_subgroups: false,
 };
 

@@ -82,7 +82,7 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
                 continue;
             }
             // Predication would leave the skipped lanes enabled for a subgroup instruction.
-            if f.blocks[s].insts.iter().any(|&i| super::subgroup::is_subgroup(&f.insts[i])) {
+            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup()) {
                 continue;
             }
             let Some(st) = f.terminator(s) else { continue };

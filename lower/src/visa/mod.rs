@@ -266,7 +266,7 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         | SurfaceCas { .. }
         | Barrier => mem::lower(l, inst)?,
         ref d if bits::handles(d) => bits::lower(l, inst)?,
-        ref d if subgroup::is_subgroup(d) => subgroup::lower(l, inst)?,
+        ref d if d.is_subgroup() => subgroup::lower(l, inst)?,
         _ => alu::lower(l, inst)?,
     }
     if let Some(r) = l.f.inst_result(inst) {

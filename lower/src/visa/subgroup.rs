@@ -17,19 +17,6 @@ use super::values::Loc;
 use super::{Lower, LowerError};
 use atomc_visa::{Exec, ExecSize, Imm, Op, Operand, PredId, Predicate, Region, Relop, Type, VarId};
 
-/// Whether the instruction is a subgroup instruction.
-pub(crate) fn is_subgroup(data: &InstData) -> bool {
-    matches!(
-        data,
-        InstData::ActiveMask
-            | InstData::Ballot { .. }
-            | InstData::Vote { .. }
-            | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. }
-            | InstData::Reduce { .. }
-    )
-}
-
 fn ud(v: u32) -> Operand {
     Operand::imm(Imm::ud(v))
 }

@@ -138,16 +138,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // `emit/sass/tests/sass_sm50_lines.rs` checks them against nvdisasm).
     // SHFL.mode PT, Rd, Ra, b, c: mode 30..31, b an immediate (28 set) or a register, c an
     // immediate in 34..46 (29 set); the predicate result in 48..50.
-    for (key, b_imm) in [("SHFL.ii", true), ("SHFL.ri", false)] {
+    // With 29 clear, c is a register in 39..46: ptxas 11.8's warp scan writes 0xef107f8050170005
+    // `SHFL.UP P0, R5, R0, 0x1, RZ`.
+    for (key, b_imm, c_imm) in
+        [("SHFL.ii", true, true), ("SHFL.ri", false, true), ("SHFL.ir", true, false), ("SHFL.rr", false, false)]
+    {
         let f = form(key, "SHFL", 13, 0xef10 >> 3)
             .fix(28, 1, b_imm as u64)
-            .fix(29, 1, 1)
+            .fix(29, 1, c_imm as u64)
             .m(g("mode", 30, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
             .op(p(48))
             .op(r(0))
             .op(r(8));
         let f = if b_imm { f.op(imm(20, 5)) } else { f.op(r(20)) };
-        f.op(imm(34, 13)).done(out);
+        if c_imm { f.op(imm(34, 13)) } else { f.fix(34, 5, 0).fix(47, 1, 0).op(r(39)) }.done(out);
     }
     // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
     // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.

@@ -172,6 +172,18 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.op(r(16)).op(rs(32, 1)).done(out);
     }
     // The uniform-register source variant of the I2F forms (0xD06, bit 91).
+    // The immediate-source variant (0x906): ptxas 13's `urem` by 3 starts with
+    // 0x000e220000209000_0000000300007906 `I2F.U32.RP R0, 0x3`.
+    for (k, bits, lits, kind) in [
+        ("I2F.U32.RP.imm", 0x2090u64, &["U32", "RP"][..], ImmKind::Hex),
+        ("I2F.RP.imm", 0x2094, &["RP"][..], ImmKind::SignedHex),
+    ] {
+        let mut f = form(k, "I2F", 0x906).fix(72, 16, bits);
+        for l in lits {
+            f = f.lit(l);
+        }
+        f.op(r(16)).op(imm(32, 32, kind)).done(out);
+    }
     form("I2F.U32.RP.ur", "I2F", 0xd06).fix(91, 1, 1).fix(72, 16, 0x2090).lit("U32").lit("RP").op(r(16)).op(ur(32)).done(out);
 }
 

@@ -7,6 +7,7 @@
 
 mod alu;
 mod atomics;
+mod bits;
 mod control;
 mod float;
 mod memory;
@@ -30,6 +31,7 @@ pub fn sm90() -> &'static Arch {
         alu::plop3(&mut forms);
         alu::misc(&mut forms);
         alu::uniform(&mut forms);
+        bits::forms(&mut forms);
         float::mufu(&mut forms);
         float::hfma2(&mut forms);
         float::forms(&mut forms);

@@ -29,7 +29,10 @@ impl Isel<'_> {
     /// Each aggregated atomic takes its own vote: lanes converged at one atomic need not be at
     /// the next, and a leader chosen earlier might not be active there.
     pub(super) fn aggregate_rmw(&mut self, data: &InstData) -> Result<bool, IselError> {
-        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
+        let uniform_regs = self.target.warp_aggregation.is_some();
+        if !uniform_regs && !self.target.vector_aggregation {
+            return Ok(false);
+        }
         let InstData::AtomicRmw { op, ty: Type::I32, order: MemOrder::Relaxed, scope, addr, arg } = data else {
             return Ok(false);
         };
@@ -37,7 +40,8 @@ impl Isel<'_> {
         let used = self.result_used();
         // ptxas 13.5 compiles `red.shared.add.u32 [a], 1` to `ATOMS.POPC.INC.32 RZ, [a]`, for a
         // per-lane address too (`[R0+URZ]`): the shared-memory unit counts the lanes per address.
-        if self.ty(addr.ptr).addr_space() == Some(AddrSpace::Shared)
+        if uniform_regs
+            && self.ty(addr.ptr).addr_space() == Some(AddrSpace::Shared)
             && *op == RmwOp::Add
             && !used
             && self.const_value(*arg) == Some(1)
@@ -55,15 +59,14 @@ impl Isel<'_> {
         if *op != RmwOp::Add || !uniform(*arg) {
             return self.reduce_rmw(*op, *scope, addr, *arg);
         }
-        let mask = MOp::UReg(agg.mask_ureg);
         // The operand: an immediate when it is a constant (1 needs no multiply at all).
         let x = match self.const_value(*arg) {
             Some(c) => Operand::Imm(c as u32 as i32 as i64),
             None => Operand::Reg(self.reg(*arg)),
         };
-        let (lane, leader) = self.elect(mask)?;
+        let (lane, leader, mask) = self.elect()?;
         let count = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
+        self.emit_both(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
         let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used) else {
@@ -78,10 +81,10 @@ impl Isel<'_> {
             [MOp::def(below.reg(), 1), MOp::use_(below_mask.reg()), mask, MOp::rz(), MOp::Imm(0xc0), MOp::Pred { num: 7, not: true }],
         ));
         let rank = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())], Latency::Variable));
+        self.emit_both(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())], Latency::Variable));
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(old.reg()), MOp::use_(leader.reg()), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit_both(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
         let d = self.result().expect("a used result");
         let result = match x {
             Operand::Imm(1) => SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()), MOp::rz()]),
@@ -129,17 +132,24 @@ impl Isel<'_> {
     /// scan's shuffles of a partial warp are discarded), and takes the exclusive prefix as the
     /// inclusive one minus the operand rather than shuffling again.
     fn scan_add(&mut self, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
-        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
-        let mask = MOp::UReg(agg.mask_ureg);
         let x = self.reg(arg);
-        self.vote_any_into(mask, None)?;
-        let active = self.single();
-        self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+        let active = match &self.target.warp_aggregation {
+            Some(agg) => {
+                let mask = MOp::UReg(agg.mask_ureg);
+                self.vote_any_into(mask, None)?;
+                let active = self.single();
+                self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+                active
+            }
+            None => self.active50(),
+        };
         let mut sum = x;
         for delta in [1, 2, 4, 8, 16] {
             let from = self.single();
-            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), MOp::Imm(0)];
-            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            // ptxas 11.8 writes sm_50's with a register clamp: `SHFL.UP P0, R5, R0, 0x1, RZ`.
+            let clamp = if self.is_sm50() { MOp::rz() } else { MOp::Imm(0) };
+            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), clamp];
+            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
             let part = self.single();
             self.emit(SassInst::alu("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
@@ -154,9 +164,20 @@ impl Isel<'_> {
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit_both(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
         let scanned = self.single();
-        self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())]));
+        if self.is_sm50() {
+            // No three-input add there: the exclusive prefix shuffled up, as ptxas 11.8 does.
+            let from = self.single();
+            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1), MOp::rz()];
+            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            let below = self.single();
+            self.emit(SassInst::alu("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()]));
+        } else {
+            let ops = [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
+            self.emit(SassInst::alu("IADD3", ops));
+        }
         // P0: a partial warp, whose lanes add one by one.
         self.emit(SassInst::alu("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()]));
         let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true).expect("a used result");
@@ -170,7 +191,6 @@ impl Isel<'_> {
     /// leader, as ptxas 13 compiles `reduce_minmax` (`REDUX.MIN.S32 UR10, R0`, `IMAD.U32 R7, RZ,
     /// RZ, UR10`, `@P0 REDG.E.MIN.S32.STRONG.GPU`). A used result would need each lane's prefix.
     fn reduce_rmw(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
-        let Some(agg) = &self.target.warp_aggregation else { return Ok(false) };
         let reduce = match op {
             RmwOp::Add => ReduceOp::Add,
             RmwOp::And => ReduceOp::And,
@@ -185,33 +205,56 @@ impl Isel<'_> {
         if self.result_used() {
             return Ok(false);
         }
-        let (mask, sum) = (MOp::UReg(agg.mask_ureg), MOp::UReg(agg.sum_ureg));
-        let x = self.reg(arg);
-        let (lane, leader) = self.elect(mask)?;
         // and/or/min/max of one value, however many times, is that value: no reduction needed.
         let idempotent = !matches!(op, RmwOp::Add | RmwOp::Xor);
-        let total = if idempotent && self.uniformity.as_ref().is_some_and(|u| u.is_uniform(arg)) {
-            x
-        } else {
-            self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())], Latency::Variable));
-            let total = self.single();
-            self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
-            total
+        let uniform_arg = self.uniformity.as_ref().is_some_and(|u| u.is_uniform(arg));
+        let redux = self.target.warp_aggregation.as_ref().map(|agg| MOp::UReg(agg.sum_ureg));
+        if !(idempotent && uniform_arg) && redux.is_none() {
+            return Ok(false);
+        }
+        let x = self.reg(arg);
+        let (lane, leader, _) = self.elect()?;
+        let total = match redux {
+            Some(sum) if !(idempotent && uniform_arg) => {
+                self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())], Latency::Variable));
+                let total = self.single();
+                self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
+                total
+            }
+            _ => x,
         };
         self.leader_into_p0(lane, leader);
         self.leader_atomic(op, scope, addr, total, false);
         Ok(true)
     }
 
-    /// The lane's index and the leader's (the highest active lane), with the active lanes in
-    /// the uniform register `mask`.
-    fn elect(&mut self, mask: MOp) -> Result<(VReg, VReg), IselError> {
+    /// The lane's index, the leader's (the highest active lane), and the active lanes: in the
+    /// uniform register of [`crate::sass::target::WarpAggregation`] on sm_90 (`VOTEU.ANY`), in a
+    /// register on sm_50 (`VOTE.ANY R, PT, PT`).
+    fn elect(&mut self) -> Result<(VReg, VReg, MOp), IselError> {
         let lane = self.single();
         self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
-        self.vote_any_into(mask, None)?;
+        let mask = match &self.target.warp_aggregation {
+            Some(agg) => {
+                let m = MOp::UReg(agg.mask_ureg);
+                self.vote_any_into(m, None)?;
+                m
+            }
+            None => MOp::use_(self.active50().reg()),
+        };
         let leader = self.single();
-        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
-        Ok((lane, leader))
+        self.emit_both(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        Ok((lane, leader, mask))
+    }
+
+    /// An instruction both targets spell alike (`FLO.U32`, `POPC`, `SHFL.IDX`): sm_50 takes it
+    /// as it is, past the rewrites of sm_90-style text.
+    fn emit_both(&mut self, inst: SassInst) {
+        if self.is_sm50() {
+            self.push_selected(inst);
+        } else {
+            self.emit(inst);
+        }
     }
 
     /// P0: this lane is the leader.
@@ -222,7 +265,7 @@ impl Isel<'_> {
         ));
     }
 
-    fn single(&mut self) -> VReg {
+    pub(super) fn single(&mut self) -> VReg {
         self.new_vreg(RegClass::Single)
     }
 

@@ -31,12 +31,21 @@ impl Isel<'_> {
             InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),
             InstData::Special { reg } => self.special(d, *reg),
             InstData::Unary { op, arg } => self.unary(d, *op, *arg)?,
-            InstData::ActiveMask | InstData::Ballot { .. } | InstData::Vote { .. } | InstData::Reduce { .. } => {
+            InstData::ActiveMask
+            | InstData::Ballot { .. }
+            | InstData::Vote { .. }
+            | InstData::Reduce { .. }
+            | InstData::Shuffle { .. }
+            | InstData::MatchAny { .. } => {
                 self.subgroup(d, data)?
             }
             InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => self.mulhi(d, *op, args[0], args[1])?,
             InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
             InstData::Ternary { op: atomc_ir::TernaryOp::Fma, args } => self.fma(d, args)?,
+            InstData::Ternary { op, args } => {
+                self.bit_field(d, args[0], None, args[1], args[2], *op == atomc_ir::TernaryOp::Sbfe)?
+            }
+            InstData::Bfi { args } => self.bit_field(d, args[0], Some(args[1]), args[2], args[3], false)?,
             InstData::Icmp { .. } | InstData::Fcmp { .. } => {
                 // Conditions of brif/select are re-issued at their use.
                 if self.non_cond_uses[self.func.inst_result(self.inst).expect("compare result")] > 0 {

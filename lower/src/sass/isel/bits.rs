@@ -6,9 +6,19 @@
 //! ctz.i32      IADD3 n, -a ; LOP3 m = a & n ; IADD3 m, m, -0x1 ; POPC d, m    (0: POPC(-1) = 32)
 //! umulhi.i32   IMAD.HI.U32 d, a, b, RZ      smulhi.i32   IMAD.HI d, a, b, RZ
 //! fma.f32      FFMA d, a, b, c              fma.f64      DFMA d, a, b, c
+//! bitrev.i32   BREV d, a                    bitrev.i64   BREV d.lo, a.hi ; BREV d.hi, a.lo
+//! ubfe.i32     PRMT p, RZ, 0x4, pos ; PRMT l, RZ, 0x4, len ; SHF.R.U32.HI t, RZ, p, x ; SGXT.U32 d, t, l
+//! sbfe.i32     the same with SHF.R.S32.HI and SGXT
+//! bfi.i32      PRMT p ; PRMT l ; BMSK m, p, l ; SHF.L.U32 s, x, p, RZ ; LOP3.LUT d, s, m, base, 0xe2
 //! ```
 //!
-//! POPC and FLO are variable-latency (scoreboarded) as ptxas issues them.
+//! POPC, FLO and BREV are variable-latency (scoreboarded) as ptxas issues them. The bit-field
+//! sequences are ptxas 13's for `bfe.u32`/`bfe.s32`/`bfi.b32` with register operands (Volta
+//! dropped BFE/BFI): `PRMT R17, RZ, 0x4, R16` takes the low byte of the position (the IR's and
+//! PTX's `pos & 0xff`), `SHF.R.U32.HI R26, RZ, R17, R20 ; SGXT.U32 R17, R26, R23` extracts, and
+//! `BMSK R18, R5, R0 ; SHF.L.U32 R5, R20, R5, RZ ; LOP3.LUT R18, R5, R18, R21, 0xe2, !PT`
+//! inserts. The clamped shifts and masks give the IR's edge cases: nothing from a position past
+//! bit 31, the whole rest of the word for a length past it, 0 for a length of 0.
 
 use super::alu::lop3;
 use super::{IselError, Isel};
@@ -18,6 +28,13 @@ use atomc_ir::{BinaryOp, Type, UnaryOp, Value};
 
 impl Isel<'_> {
     pub(super) fn bit_count(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
+        if op == UnaryOp::Bitrev && self.ty(a) == Type::I64 {
+            let r = self.reg(a);
+            let lo = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.hi())], Latency::Variable);
+            let hi = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.lo())], Latency::Variable);
+            self.pair_op(d, lo, hi);
+            return Ok(());
+        }
         if self.ty(a) != Type::I32 {
             return Err(self.err(format!("{op} on {} is not selected", self.ty(a))));
         }
@@ -25,6 +42,7 @@ impl Isel<'_> {
         let def = MOp::def(d.reg(), 1);
         match op {
             UnaryOp::Popcnt => self.emit(SassInst::new("POPC", [def, MOp::use_(r)], Latency::Variable)),
+            UnaryOp::Bitrev => self.emit(SassInst::new("BREV", [def, MOp::use_(r)], Latency::Variable)),
             UnaryOp::Clz => {
                 let t = self.leading_one(r);
                 self.emit(SassInst::alu("IADD3", [def, MOp::neg(t), MOp::Imm(0x1f), MOp::rz()]));
@@ -49,6 +67,39 @@ impl Isel<'_> {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable));
         t
+    }
+
+    /// `ubfe`/`sbfe` (`bfi` when `base` is given) of an i32.
+    pub(super) fn bit_field(&mut self, d: VReg, x: Value, base: Option<Value>, pos: Value, len: Value, signed: bool) -> Result<(), IselError> {
+        if self.ty(x) != Type::I32 {
+            return Err(self.err(format!("bit fields of {} are not selected", self.ty(x))));
+        }
+        let low_byte = |s: &mut Self, v: Value| {
+            let r = s.reg(v);
+            let b = s.new_vreg(RegClass::Single);
+            s.emit(SassInst::alu("PRMT", [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(4), MOp::use_(r)]));
+            b
+        };
+        let (p, l) = (low_byte(self, pos), low_byte(self, len));
+        let xr = self.reg(x);
+        let def = MOp::def(d.reg(), 1);
+        let t = self.new_vreg(RegClass::Single);
+        match base {
+            None => {
+                let shf = if signed { "SHF.R.S32.HI" } else { "SHF.R.U32.HI" };
+                self.emit(SassInst::alu(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(p), MOp::use_(xr)]));
+                self.emit(SassInst::alu(if signed { "SGXT" } else { "SGXT.U32" }, [def, MOp::use_(t), MOp::use_(l)]));
+            }
+            Some(base) => {
+                let m = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("BMSK", [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
+                self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), MOp::rz()]));
+                let br = self.reg(base);
+                let [lut, pt] = lop3(0xe2);
+                self.emit(SassInst::alu("LOP3.LUT", [def, MOp::use_(t), MOp::use_(m), MOp::use_(br), lut, pt]));
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn mulhi(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {

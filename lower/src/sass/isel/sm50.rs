@@ -354,6 +354,7 @@ impl Isel<'_> {
                     SassInst::new(format!("RED.E.{spelled}"), [*m, *x], Latency::Variable)
                 };
                 i.form = inst.form;
+                i.guard = inst.guard;
                 self.push_raw(i);
             }
             (o, [_, _, _]) if o.starts_with("ATOMS.") && !o.starts_with("ATOMS.CAS") => match atom_size_sm50(&o[6..]) {

@@ -7,13 +7,19 @@
 //! vote_any c       ballot ; ISETP.NE.U32.AND P0, PT, b, RZ, PT ; SEL d, RZ, 0x1, !P0
 //! vote_all c       ballot ; VOTEU.ANY UR7, UPT, PT ; ISETP.EQ.U32.AND P0, PT, b, UR7, PT ; SEL
 //! vote_eq x.i32    REDUX.MIN UR6, x ; REDUX.MAX UR7, x ; MOV t, UR6 ; ISETP.EQ.U32.AND P0, PT, t, UR7, PT ; SEL
+//! vote_eq c.pred   ballot b ; VOTEU.ANY UR7, UPT, PT ; ISETP.EQ.U32.AND P0, PT, b, RZ, PT ;
+//!                  ISETP.EQ.U32.OR P0, PT, b, UR7, P0 ; SEL        (no lane or every lane)
+//! vote_eq x.64     MATCH.ANY.U64 m, x ; VOTEU.ANY UR7, UPT, PT ; ISETP.EQ.U32.AND P0, PT, m, UR7, PT ; SEL
 //! reduce op x.i32  REDUX.op UR7, x ; MOV d, UR7
+//! reduce op x.i8   as i32 on the zero-extended value (smin/smax: sign-extended first);
+//!                  add, smin and smax then cut back to the type's width
+//! reduce op x.i64  from 32-bit REDUXes (reduce64.rs)
 //! ```
 //!
 //! (ptxas 13 compiles `vote.sync.ballot`/`activemask` to `VOTE`/`VOTEU` and `redux.sync` to
 //! `REDUX` into a uniform register, then a move.) UR6 and UR7 are the scratch uniform registers
 //! warp aggregation uses ([`crate::sass::target::WarpAggregation`]); nothing keeps them live
-//! across instructions. Shuffles and `match_any` are refused by the capability table.
+//! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
 use super::{IselError, Isel};
 use crate::sass::inst::{Latency, MOp, SassInst};
@@ -49,7 +55,24 @@ impl Isel<'_> {
                 let cc = if op == VoteOp::Any { "NE" } else { "EQ" };
                 self.flag(d, &format!("ISETP.{cc}.U32.AND"), b, other);
             }
-            InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::I32 => {
+            InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::Pred => {
+                self.vote_any_into(u6, Some(arg))?;
+                let b = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::alu("MOV", [MOp::def(b.reg(), 1), u6]));
+                self.vote_any_into(u7, None)?;
+                let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), MOp::rz(), MOp::pt()];
+                self.emit(SassInst::alu("ISETP.EQ.U32.AND", ops));
+                let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), u7, MOp::p0()];
+                self.emit(SassInst::alu("ISETP.EQ.U32.OR", ops));
+                self.emit(SassInst::alu("SEL", [def, MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+            }
+            InstData::Vote { op: VoteOp::Eq, arg } if self.is_pair(arg) => {
+                let m = self.new_vreg(RegClass::Single);
+                self.match_any(m, arg);
+                self.vote_any_into(u7, None)?;
+                self.flag(d, "ISETP.EQ.U32.AND", m, u7);
+            }
+            InstData::Vote { op: VoteOp::Eq, arg } => {
                 let x = self.reg(arg);
                 self.emit(SassInst::new("REDUX.MIN", [u6, MOp::use_(x.reg())], Latency::Variable));
                 self.emit(SassInst::new("REDUX.MAX", [u7, MOp::use_(x.reg())], Latency::Variable));
@@ -62,6 +85,25 @@ impl Isel<'_> {
                 self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())], Latency::Variable));
                 self.emit(SassInst::alu("MOV", [def, u7]));
             }
+            InstData::Reduce { op, arg } if matches!(self.ty(arg), Type::I8 | Type::I16) => {
+                let ty = self.ty(arg);
+                let signed = matches!(op, ReduceOp::Smin | ReduceOp::Smax);
+                let mut x = self.reg(arg);
+                if signed {
+                    x = self.sign_extended(x, ty.bits());
+                }
+                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())], Latency::Variable));
+                if signed || op == ReduceOp::Add {
+                    let t = self.new_vreg(RegClass::Single);
+                    self.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), u7]));
+                    self.narrow(d, ty, t);
+                } else {
+                    self.emit(SassInst::alu("MOV", [def, u7]));
+                }
+            }
+            InstData::Reduce { op, arg } if self.ty(arg) == Type::I64 => self.reduce64(d, op, arg, u7)?,
+            InstData::Shuffle { mode, args } => self.shuffle(d, mode, args[0], args[1], u6)?,
+            InstData::MatchAny { arg } => self.match_any(d, arg),
             _ => return Err(self.err(format!("`{}` is not selected for sm_90", data.opcode_name()))),
         }
         Ok(())

@@ -270,7 +270,7 @@ impl Isel<'_> {
     }
 
     /// The active lanes' mask.
-    fn active50(&mut self) -> VReg {
+    pub(super) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
         self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()], Latency::Fixed(6));
         m

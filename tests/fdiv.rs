@@ -43,15 +43,7 @@ fn random_f32_divisions_match_the_interpreter() {
                 // A zero divisor is the edge file's.
                 b.push(with_exponent(&mut rng, eb).max(1));
             }
-            let list = |v: &[u32]| v.iter().map(|x| format!("0x{x:08x}")).collect::<Vec<_>>().join(", ");
-            let line = format!(
-                "block {n} a: f32[{n}] = [{}], b: f32[{n}] = [{}], out: f32[{n}] = 0, %fdiv32(a, b, out)",
-                list(&a),
-                list(&b)
-            );
-            let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
-            let want = emulate::interpret(&func, &spec).expect("interprets");
-            let (exact, _) = emulate::run_and_judge(&cubin, &func, &spec, &want, Schedule::RoundRobin)
+            let exact = emulated_equals_interpreter(&func, &cubin, &a, &b)
                 .unwrap_or_else(|e| panic!("{target} round {round}: {e}"));
             assert!(exact, "{target} round {round}: atomc's code differs from the interpreter");
         }
@@ -104,16 +96,23 @@ fn ptxas_f64_division_of_widened_f32_matches_the_interpreter() {
             a.push(nonzero(&mut rng, ea));
             b.push(nonzero(&mut rng, eb));
         }
-        let list = |v: &[u32]| v.iter().map(|x| format!("0x{x:08x}")).collect::<Vec<_>>().join(", ");
-        let line = format!(
-            "block {n} a: f32[{n}] = [{}], b: f32[{n}] = [{}], out: f32[{n}] = 0, %fdiv32(a, b, out)",
-            list(&a),
-            list(&b)
-        );
-        let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
-        let want = emulate::interpret(&func, &spec).expect("interprets");
-        let (exact, _) = emulate::run_and_judge(&cubin, &func, &spec, &want, Schedule::RoundRobin)
+        let exact = emulated_equals_interpreter(&func, &cubin, &a, &b)
             .unwrap_or_else(|e| panic!("{target}, ptxas's code: {e}"));
         assert!(exact, "{target}: ptxas's code differs from the interpreter");
     }
+}
+
+/// Runs `cubin`'s `%fdiv32` on the emulator with `a[i] / b[i]` in lane i (f32 bit patterns) and
+/// says whether every byte equals the interpreter's.
+fn emulated_equals_interpreter(func: &atomc::ir::Function, cubin: &[u8], a: &[u32], b: &[u32]) -> Result<bool, String> {
+    let n = a.len();
+    let list = |v: &[u32]| v.iter().map(|x| format!("0x{x:08x}")).collect::<Vec<_>>().join(", ");
+    let line = format!(
+        "block {n} a: f32[{n}] = [{}], b: f32[{n}] = [{}], out: f32[{n}] = 0, %fdiv32(a, b, out)",
+        list(a),
+        list(b)
+    );
+    let spec = atomc::ir::interp::parse_run_line(func, &line).expect("run line");
+    let want = emulate::interpret(func, &spec).expect("interprets");
+    emulate::run_and_judge(cubin, func, &spec, &want, Schedule::RoundRobin).map(|(exact, _)| exact)
 }

@@ -328,13 +328,7 @@ fn scoreboard_on_fixed_latency_producer_is_no_cover() {
 /// `LOP3.LUT P0`. The check must reject the old spacing, and atomc must not emit it.
 #[test]
 fn vote_reads_its_predicate_late() {
-    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/interpret/subgroup-votes.atom"))
-        .expect("filetest");
-    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
-    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
-    let arch = arch_of(Target::Sm90);
-    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
-    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let (arch, mut slots) = sm90_slots("filetests/filetests/interpret/subgroup-votes.atom");
     let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
     let v = slots
         .iter()
@@ -358,13 +352,7 @@ fn vote_reads_its_predicate_late() {
 /// first DFMA, and the check refuses 4.
 #[test]
 fn fp64_reads_an_alu_result_late() {
-    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/compile/sm90/fdiv.atom"))
-        .expect("filetest");
-    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
-    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
-    let arch = arch_of(Target::Sm90);
-    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
-    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let (arch, mut slots) = sm90_slots("filetests/filetests/compile/sm90/fdiv.atom");
     let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
     let d = slots.iter().position(|s| text(s).starts_with("DFMA")).expect("a DFMA");
     let m = (0..d).rev().find(|&j| text(&slots[j]).starts_with("MOV")).expect("the MOV of a DFMA operand");
@@ -378,4 +366,16 @@ fn fp64_reads_an_alu_result_late() {
         "the check accepts a DFMA reading a MOV's result 4 cycles later: {:?}",
         report.hazards
     );
+}
+
+/// The slots of atomc's sm_90 code for the first function of the file at `path` (relative to
+/// the repository), whose schedule must be clean.
+fn sm90_slots(path: &str) -> (&'static atomc_emit::sass::Arch, Vec<Slot>) {
+    let src = std::fs::read_to_string(common::cases::repo().join(path)).expect("filetest");
+    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
+    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
+    let arch = arch_of(Target::Sm90);
+    let slots = hazard::slots_of(arch, &out.kernel.instrs);
+    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    (arch, slots)
 }

@@ -388,23 +388,20 @@ pub(super) fn misc(out: &mut Vec<Form>) {
     for (kind, b91, b) in two(ImmKind::SignedHex) {
         form(key("IABS", kind), "IABS", (kind << 8) | 0x13).fix(91, 1, b91).op(r(16)).op(b).done(out);
     }
-    // SHFL with immediate lane (53..57) and clamp (40..52); mode 58..59.
-    form("SHFL.ii", "SHFL", 0xf89)
-        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
-        .op(p(81))
-        .op(r(16))
-        .op(rs(24, 0))
-        .op(imm(53, 5, ImmKind::Hex))
-        .op(imm(40, 13, ImmKind::Hex))
-        .done(out);
-    form("SHFL.ri", "SHFL", 0x589)
-        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
-        .op(p(81))
-        .op(r(16))
-        .op(rs(24, 0))
-        .op(rs(32, 1))
-        .op(imm(40, 13, ImmKind::Hex))
-        .done(out);
+    // SHFL.mode Pd, Rd, Ra, lane, clamp; mode 58..59. The lane is an immediate (53..57) or a
+    // register (B, 32..39), the clamp an immediate (40..52) or a register (C, 64..71): the
+    // register clamp is ptxas 13's `shfl.sync.up` with a register lane.
+    for (key, opcode, lane_imm, clamp_imm) in
+        [("SHFL.ii", 0xf89, true, true), ("SHFL.ri", 0x589, false, true), ("SHFL.ir", 0x989, true, false), ("SHFL.rr", 0x389, false, false)]
+    {
+        let f = form(key, "SHFL", opcode)
+            .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
+            .op(p(81))
+            .op(r(16))
+            .op(rs(24, 0));
+        let f = if lane_imm { f.op(imm(53, 5, ImmKind::Hex)) } else { f.op(rs(32, 1)) };
+        if clamp_imm { f.op(imm(40, 13, ImmKind::Hex)) } else { f.op(r(64)) }.done(out);
+    }
 }
 
 /// Uniform-datapath integer forms seen in ptxas output for atomc's kernels.

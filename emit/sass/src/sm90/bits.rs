@@ -45,25 +45,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(16))
         .op(rs(24, 0))
         .done(out);
-    // SHFL with the lane and the clamp in registers (B 32..39, C 64..71; ptxas 13's
-    // `shfl.sync.up` with a register lane).
-    form("SHFL.rr", "SHFL", 0x389)
-        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
-        .op(p(81))
-        .op(r(16))
-        .op(rs(24, 0))
-        .op(rs(32, 1))
-        .op(r(64))
-        .done(out);
-    // The same with an immediate lane (53..57), the clamp in a register.
-    form("SHFL.ir", "SHFL", 0x989)
-        .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
-        .op(p(81))
-        .op(r(16))
-        .op(rs(24, 0))
-        .op(imm(53, 5, ImmKind::Hex))
-        .op(r(64))
-        .done(out);
     // BREV Rd, Rb: the source in the B slot, like POPC.
     form("BREV.3", "BREV", 0x301).op(r(16)).op(rs(32, 1)).done(out);
     // SGXT / BMSK Rd, Ra, B with B a register (kind 0x2) or an immediate (0x8); SGXT's .U32

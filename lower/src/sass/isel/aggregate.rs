@@ -66,7 +66,7 @@ impl Isel<'_> {
         };
         let (lane, leader, mask) = self.elect()?;
         let count = self.single();
-        self.emit_both(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
+        self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
         let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used) else {
@@ -81,10 +81,10 @@ impl Isel<'_> {
             [MOp::def(below.reg(), 1), MOp::use_(below_mask.reg()), mask, MOp::rz(), MOp::Imm(0xc0), MOp::Pred { num: 7, not: true }],
         ));
         let rank = self.single();
-        self.emit_both(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())], Latency::Variable));
+        self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())], Latency::Variable));
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(old.reg()), MOp::use_(leader.reg()), MOp::Imm(0x1f)];
-        self.emit_both(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
         let d = self.result().expect("a used result");
         let result = match x {
             Operand::Imm(1) => SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()), MOp::rz()]),
@@ -149,7 +149,7 @@ impl Isel<'_> {
             // ptxas 11.8 writes sm_50's with a register clamp: `SHFL.UP P0, R5, R0, 0x1, RZ`.
             let clamp = if self.is_sm50() { MOp::rz() } else { MOp::Imm(0) };
             let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), clamp];
-            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
             let part = self.single();
             self.emit(SassInst::alu("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
@@ -164,13 +164,13 @@ impl Isel<'_> {
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
-        self.emit_both(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
         let scanned = self.single();
         if self.is_sm50() {
             // No three-input add there: the exclusive prefix shuffled up, as ptxas 11.8 does.
             let from = self.single();
             let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1), MOp::rz()];
-            self.emit_both(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
             let below = self.single();
             self.emit(SassInst::alu("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()]));
@@ -243,18 +243,8 @@ impl Isel<'_> {
             None => MOp::use_(self.active50().reg()),
         };
         let leader = self.single();
-        self.emit_both(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
         Ok((lane, leader, mask))
-    }
-
-    /// An instruction both targets spell alike (`FLO.U32`, `POPC`, `SHFL.IDX`): sm_50 takes it
-    /// as it is, past the rewrites of sm_90-style text.
-    fn emit_both(&mut self, inst: SassInst) {
-        if self.is_sm50() {
-            self.push_selected(inst);
-        } else {
-            self.emit(inst);
-        }
     }
 
     /// P0: this lane is the leader.

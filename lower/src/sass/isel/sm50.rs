@@ -99,6 +99,8 @@ impl Isel<'_> {
             }
             ("MOV", [d, MOp::F32(f)]) => self.push_raw(alu("MOV32I", vec![*d, MOp::Imm(f.to_bits() as i64)])),
             ("MOV", _) | ("SEL", _) | ("S2R", _) | ("EXIT", _) | ("BRA", _) => self.push_raw(inst),
+            // Spelled alike on both targets (warp aggregation's vote, count and broadcast).
+            ("FLO.U32" | "POPC" | "SHFL.IDX" | "SHFL.UP", _) => self.push_raw(inst),
             (o, _) if o.starts_with("ISETP.") && !o.ends_with(".EX") => self.push_raw(inst),
             // 64-bit ordered compare, as ptxas 11.8 does: the low halves' subtraction sets the
             // carry (`IADD RZ.CC, a.lo, -b.lo`), the high halves compare with it (`.X`). The

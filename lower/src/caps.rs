@@ -107,6 +107,9 @@ pub struct TargetCaps {
     pub name: &'static str,
     /// The rules, first match wins.
     pub rules: &'static [Rule],
+    /// How the target brings lanes that left a loop apart together before a subgroup
+    /// instruction, which decides where such an instruction is refused.
+    pub subgroup_meeting: crate::subgroup_sync::Meeting,
 }
 
 impl TargetCaps {

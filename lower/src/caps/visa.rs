@@ -15,12 +15,14 @@ use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
 use atomc_ir::{RmwOp::*, Type};
 
 /// TGLLP (Gen12LP): no float add message.
-pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP };
+// Structured SIMD control flow joins a loop's lanes where its exits meet; the vISA subgroup rows are
+// native everywhere, so no refusal reads the meeting yet.
+pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 /// DG2 (Xe-HPG): f32 add native, no fp64.
-pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2 };
+pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 /// PVC (Xe-HPC): f32 add native; f64 add only through LSC, which
 /// `svm_atomic` does not reach, so a CAS loop.
-pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2 };
+pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 
 /// Shared memory (SLM) rows, ahead of the common ones (which then apply to
 /// SLM too: dword_atomic has the same ops, widths and type classes as

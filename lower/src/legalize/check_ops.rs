@@ -5,7 +5,7 @@
 use super::Unsupported;
 use crate::caps::TargetCaps;
 use crate::caps_ops::{lookup, op_key, OpLowering};
-use crate::subgroup_sync::{Meeting, SyncPlan};
+use crate::subgroup_sync::SyncPlan;
 use atomc_ir::{Function, Inst};
 
 /// Every refused instruction of `func`.
@@ -22,9 +22,7 @@ pub fn unconverged(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
     let mut plan = None;
     refusals(func, caps, |inst, lowering| match lowering {
         OpLowering::NativeWhereConverged(reason) => {
-            // Maxwell meets lanes at a loop's join only; Volta and later with WARPSYNC.
-            let meeting = if caps.name == "sm_50" { Meeting::LoopJoin } else { Meeting::Warpsync };
-            let plan = plan.get_or_insert_with(|| SyncPlan::for_target(func, meeting));
+            let plan = plan.get_or_insert_with(|| SyncPlan::for_target(func, caps.subgroup_meeting));
             plan.unplaceable.contains(&inst).then_some(reason)
         }
         _ => None,

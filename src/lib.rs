@@ -27,7 +27,11 @@ pub mod gpu;
 #[cfg(feature = "clif")]
 pub mod clif;
 
-use std::fmt;
+mod target;
+pub use target::{Target, UnknownTarget, VisaPlatform};
+
+mod options;
+pub use options::{OptLevel, Options, SimdWidth};
 
 /// What a compile produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,68 +81,6 @@ impl Emit {
     }
 }
 
-/// A compilation target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// NVIDIA Maxwell.
-    Sm50,
-    /// NVIDIA Hopper.
-    Sm90,
-    /// Intel vISA for the given Gen platform.
-    Visa(VisaPlatform),
-}
-
-/// An Intel platform as GenX_IR's `-platform` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VisaPlatform {
-    /// Tiger Lake (Gen12LP).
-    Tgllp,
-    /// DG2 (Xe-HPG).
-    Dg2,
-    /// Ponte Vecchio (Xe-HPC).
-    Pvc,
-}
-
-impl VisaPlatform {
-    /// GenX_IR's spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            VisaPlatform::Tgllp => "TGLLP",
-            VisaPlatform::Dg2 => "DG2",
-            VisaPlatform::Pvc => "PVC",
-        }
-    }
-
-    /// Parses GenX_IR's spelling (case-insensitive).
-    pub fn from_name(s: &str) -> Option<VisaPlatform> {
-        [VisaPlatform::Tgllp, VisaPlatform::Dg2, VisaPlatform::Pvc]
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s))
-    }
-}
-
-impl Target {
-    /// Parses `sm_50`, `sm_90`, `visa` (TGLLP) or `visa:DG2`-style names.
-    pub fn from_name(s: &str) -> Option<Target> {
-        match s {
-            "sm_50" => Some(Target::Sm50),
-            "sm_90" => Some(Target::Sm90),
-            "visa" => Some(Target::Visa(VisaPlatform::Tgllp)),
-            _ => s.strip_prefix("visa:").and_then(VisaPlatform::from_name).map(Target::Visa),
-        }
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Target::Sm50 => f.write_str("sm_50"),
-            Target::Sm90 => f.write_str("sm_90"),
-            Target::Visa(p) => write!(f, "visa:{}", p.name()),
-        }
-    }
-}
-
 /// The result of a compile: text or bytes, as the emit kind dictates.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
@@ -146,15 +88,6 @@ pub enum Output {
     Text(String),
     /// Binary output.
     Binary(Vec<u8>),
-}
-
-/// Compile options beyond the target and the output kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Use at most this many general registers per thread (SASS targets), like ptxas's
-    /// `--maxrregcount`: values beyond them are spilled to local memory. `None`: the whole
-    /// register file (R0..R252 on sm_90, R0..R254 on sm_50). Values below 16 count as 16.
-    pub max_registers: Option<u32>,
 }
 
 /// Compiles one function for `target`, producing `emit`.
@@ -170,15 +103,15 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
         Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
         Emit::Asm if pipeline::sass_plan(target).is_some() => Ok(Output::Text(compile_kernel(func, target, opts)?.listing())),
         Emit::Bin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.words()?)),
-        Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
-        Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
+        Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &opts.visa())?.to_text())),
+        Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &opts.visa())?.to_isa())),
         Emit::Cubin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.cubin()?)),
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
             atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| ptx_error(e, target))
         }
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
-            let vcode = pipeline::select(func, target)?;
+            let vcode = pipeline::select_with(func, target, opts)?;
             Ok(Output::Text(vcode.to_string()))
         }
         _ => {

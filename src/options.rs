@@ -87,7 +87,7 @@ impl SimdWidth {
 
 impl Options {
     /// The vISA lowering's options.
-    pub(crate) fn visa(&self) -> atomc_lower::visa::Options {
+    pub fn visa(&self) -> atomc_lower::visa::Options {
         atomc_lower::visa::Options { simd: self.simd.exec_size(), aggregate: self.opt_level.aggregates() }
     }
 }

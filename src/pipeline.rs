@@ -6,6 +6,23 @@
 //! 4. select machine instructions;
 //! 5. allocate registers with regalloc2 and re-check every register rule;
 //! 6. lay out, schedule and encode.
+//!
+//! Each stage is callable on its own, to look at what it made:
+//!
+//! ```
+//! let func = atomc::ir::parse::parse("function %k(ptr.global) {
+//! block0(v0: ptr.global):
+//!     v1 = iconst.i32 1
+//!     v2 = atomic_rmw.i32 sub relaxed gpu v0, v1
+//!     return
+//! }
+//! ").unwrap().remove(0);
+//! let legal = atomc::pipeline::legalize(&func, atomc::Target::Sm50)?;
+//! assert!(legal.to_string().contains("atomic_rmw.i32 add")); // sub of x is add of -x
+//! let out = atomc::pipeline::compile_sass(&func, atomc::Target::Sm50)?;
+//! assert!(out.allocated.alloc.num_regs >= 2);
+//! # Ok::<(), atomc::CompileError>(())
+//! ```
 
 use crate::{CompileError, InternalError, Target};
 use atomc_ir::{verify, Function};

@@ -19,6 +19,23 @@ pub struct ResourceUsage {
     pub barriers: u32,
     /// Bytes of the parameter block in constant bank 0.
     pub param_bytes: u32,
+    /// Where each kernel parameter lies in the parameter block, in parameter order.
+    pub params: Vec<ParamSlot>,
+    /// Bytes the spill code stores to and loads from local memory (`STL`/`LDL`), counted
+    /// statically over the code as `ptxas -v` counts its "spill stores" and "spill loads".
+    pub spill_store_bytes: u32,
+    /// See `spill_store_bytes`.
+    pub spill_load_bytes: u32,
+}
+
+/// One kernel parameter in the parameter block (constant bank 0, from the target's parameter
+/// base: `c[0x0][0x210]` on sm_90, `c[0x0][0x140]` on sm_50).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamSlot {
+    /// Byte offset from the start of the parameter block.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
 }
 
 /// One kernel compiled for a SASS target ([`compile_kernel`]).
@@ -78,10 +95,22 @@ impl CompiledKernel {
         Ok(atomc_emit::cubin::write_cubin(self.desc()?).map_err(InternalError::Cubin)?)
     }
 
-    /// Registers, instructions, shared and stack bytes, barriers and parameter bytes.
+    /// Registers, instructions, shared and stack bytes, barriers, parameters and spill traffic.
     pub fn usage(&self) -> Result<ResourceUsage, CompileError> {
+        use atomc_lower::vcode::SpillInfo;
         let d = self.desc()?;
+        let (mut spill_store_bytes, mut spill_load_bytes) = (0, 0);
+        for inst in &self.out.allocated.code.insts {
+            match inst.spill {
+                Some(SpillInfo::Store { width, .. }) => spill_store_bytes += 4 * u32::from(width),
+                Some(SpillInfo::Load { width, .. }) => spill_load_bytes += 4 * u32::from(width),
+                None => {}
+            }
+        }
         Ok(ResourceUsage {
+            params: d.params.iter().map(|p| ParamSlot { offset: p.offset, size: p.size }).collect(),
+            spill_store_bytes,
+            spill_load_bytes,
             registers: d.arch.regcount(d.regs_used),
             instructions: self.out.kernel.body_len,
             shared_bytes: d.shared_bytes,

@@ -17,7 +17,7 @@ mod error;
 pub use error::{CompileError, InternalError};
 
 mod kernel;
-pub use kernel::{compile_kernel, cubin_module, CompiledKernel, ResourceUsage};
+pub use kernel::{compile_kernel, cubin_module, CompiledKernel, ParamSlot, ResourceUsage};
 
 pub mod emulate;
 

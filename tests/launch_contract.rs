@@ -80,7 +80,10 @@ fn sm90_loops_yield_and_shared_memory_sits_past_the_reserved_window() {
             };
             let s = inspect(&cubin).expect("atomc's cubin reads");
             let size = s.section(&format!(".nv.shared.{}", func.name)).map(|sh| sh.size);
-            if has_window_prologue(&code) && size == Some(0x400) {
+            // The reserved window, then the kernel's declared variables (ptxas sizes
+            // `.nv.shared.<k>` the same way: 0x400 + its static `.shared` bytes).
+            let expected = 0x400 + u64::from(func.shared_layout().static_bytes);
+            if has_window_prologue(&code) && size == Some(expected) {
                 windowed += 1;
             } else {
                 bad.push(format!("{name}: shared memory without the window (prologue or .nv.shared size {size:?})"));

@@ -130,6 +130,12 @@ fn live_value_kernels_compile_and_cuobjdump_reads_them() {
                 } else {
                     assert!(stack > 0, "{name} {target} cap 32 must spill: {alloc}");
                 }
+                // The library's usage report counts the same spill traffic: stores and loads
+                // exactly when there is a stack frame.
+                let usage = atomc::compile_kernel(&func, target, &opts).and_then(|k| k.usage()).expect("usage");
+                assert_eq!(usage.stack_bytes, stack, "{name} {target} cap {cap:?}");
+                assert_eq!(usage.spill_store_bytes > 0, stack > 0, "{name} {target} cap {cap:?}: {usage:?}");
+                assert_eq!(usage.spill_load_bytes > 0, stack > 0, "{name} {target} cap {cap:?}: {usage:?}");
                 let bin = cubin(&func, target, cap);
                 let mut row = format!(
                     "| {name} | {target} | {} | {} | {} | {} |",

@@ -257,7 +257,9 @@ impl<'a> Emitter<'a> {
                 _ => self.line(format!("ld.param{pty} {r}, [{name}]")),
             }
         }
-        if uses_shared_memory(func) {
+        // Declared variables are referenced even when nothing accesses them, so that ptxas
+        // keeps (allocates) them as atomc's own cubin does.
+        if uses_shared_memory(func) || !func.shared_vars.is_empty() {
             // The block's shared memory starts with the declared variables, if any (ptxas
             // places a kernel's static `.shared` arrays first and the dynamic array after
             // them, so either symbol's address is where the IR's offset 0 lies).

@@ -268,8 +268,8 @@ fn report_usage(
     for f in funcs {
         let u = kernels.get(input, f, target, opts)?.usage().map_err(|e| failure(input, Some(f), e))?;
         eprintln!(
-            "atomc info: %{} for {target}: {} registers, {} instructions, {} bytes shared, {} bytes stack, {} barriers, {} bytes cmem[0] parameters",
-            f.name, u.registers, u.instructions, u.shared_bytes, u.stack_bytes, u.barriers, u.param_bytes
+            "atomc info: %{} for {target}: {} registers, {} instructions, {} bytes shared, {} bytes stack, {} bytes spill stores, {} bytes spill loads, {} barriers, {} bytes cmem[0] parameters",
+            f.name, u.registers, u.instructions, u.shared_bytes, u.stack_bytes, u.spill_store_bytes, u.spill_load_bytes, u.barriers, u.param_bytes
         );
     }
     Ok(())

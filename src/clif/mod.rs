@@ -118,6 +118,7 @@
 mod analysis;
 mod endian;
 mod error;
+mod intrinsics;
 mod memory;
 mod ops;
 mod text;
@@ -199,6 +200,29 @@ pub fn frontend_config() -> cranelift_codegen::isa::TargetFrontendConfig {
         pointer_width: target_lexicon::PointerWidth::U64,
         page_size_align_log2: 12,
     }
+}
+
+/// Declares the intrinsic `name` (see [Kernels](self#kernels-gpu-intrinsics-address-spaces-orders))
+/// in the function `b` builds, with the signature the convention gives it, and returns the
+/// reference to `call`: `params` and `returns` are the CLIF types of the arguments and results
+/// (`T` in the table made concrete).
+pub fn intrinsic(
+    b: &mut cranelift_frontend::FunctionBuilder<'_>,
+    name: &str,
+    params: &[cranelift_codegen::ir::Type],
+    returns: &[cranelift_codegen::ir::Type],
+) -> cranelift_codegen::ir::FuncRef {
+    use cranelift_codegen::ir::{AbiParam, ExtFuncData, ExternalName, Signature};
+    let mut sig = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns.extend(returns.iter().map(|&t| AbiParam::new(t)));
+    let signature = b.import_signature(sig);
+    b.import_function(ExtFuncData {
+        name: ExternalName::testcase(name),
+        signature,
+        colocated: false,
+        patchable: false,
+    })
 }
 
 /// The size of the scratch buffer [`StackSlots::Scratch`] lays `func`'s

@@ -20,8 +20,11 @@ pub enum CompileError {
         /// Why.
         reason: String,
         /// Where the instruction is in the source (unknown for functions built in code that
-        /// set no location, see [`ir::Function::inst_locs`]).
+        /// set no location, see [`ir::Function::inst_locs`] and [`ir::FunctionBuilder::set_loc`]).
         loc: ir::SrcLoc,
+        /// The instruction of the input function (none for a refusal of the whole function,
+        /// or of an instruction the legalizer made).
+        inst: Option<ir::Inst>,
     },
     /// A bug in atomc: a pass produced something a later pass rejects.
     #[error("internal compiler error: {0}")]
@@ -34,6 +37,53 @@ pub enum CompileError {
         /// The emit kind's spelling.
         emit: &'static str,
     },
+}
+
+impl CompileError {
+    /// The errors about the input, as the verifier reports them: the verifier's own, or one
+    /// `target-unsupported` diagnostic at the refused instruction (its location and its
+    /// [`ir::Inst`]); empty for the other errors. Render them with
+    /// [`ir::diagnostic::render`] against the source, or print a
+    /// [`headline`](ir::diagnostic::Diagnostic::headline) each for a function built in code.
+    ///
+    /// ```
+    /// use atomc::ir::{AddrSpace, FunctionBuilder, MemOrder, RmwOp, Scope, SrcLoc, Type};
+    ///
+    /// // sm_50's atomics address global memory, not generic; the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("bump", &[Type::Ptr(AddrSpace::Generic)]);
+    /// let one = b.iconst(Type::I32, 1);
+    /// b.set_loc(SrcLoc { line: 7, col: 13 });
+    /// b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    /// let bump = b.last_inst().unwrap();
+    /// b.set_loc(SrcLoc::default());
+    /// b.ret(&[]);
+    /// let func = b.finish();
+    /// let err = atomc::compile_kernel(&func, atomc::Target::Sm50, &Default::default()).err().expect("refused");
+    /// let diags = err.diagnostics();
+    /// assert_eq!(diags[0].inst, Some(bump));
+    /// assert_eq!(diags[0].loc, SrcLoc { line: 7, col: 13 });
+    /// let line = diags[0].headline("bump.rs");
+    /// assert!(line.starts_with(&format!("bump.rs:7:13: {bump}: error[target-unsupported]: sm_50 cannot express")), "{line}");
+    /// ```
+    pub fn diagnostics(&self) -> Vec<ir::diagnostic::Diagnostic> {
+        match self {
+            CompileError::Verify(diags) => diags.clone(),
+            CompileError::Unsupported { loc, inst, .. } => {
+                let d = ir::diagnostic::Diagnostic::new(*loc, "target-unsupported", self.to_string());
+                vec![match inst {
+                    Some(i) => d.at_inst(*i),
+                    None => d,
+                }]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The instruction of the input `func` an error names in the legalized copy: the copy keeps the
+/// input's instructions under their numbers and adds its own after them.
+pub(crate) fn input_inst(func: &ir::Function, inst: Option<ir::Inst>) -> Option<ir::Inst> {
+    inst.filter(|i| func.insts.get(*i).is_some())
 }
 
 /// A bug in atomc: one pass produced what a later one rejects. Each variant keeps the error

@@ -50,6 +50,7 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
             op: format!("{} on {}{}", e.op, e.ty, e.space),
             reason: e.reason.to_string(),
             loc: e.loc,
+            inst: Some(e.inst),
         }
     })?;
     verify::verify(&out).map_err(|d| CompileError::Internal(InternalError::LegalizedIr(d)))?;
@@ -64,7 +65,8 @@ pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, Compil
         if e.unencodable {
             CompileError::Internal(InternalError::Unencodable { target, op: e.op, reason: e.reason, loc: e.loc })
         } else {
-            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc }
+            let inst = crate::error::input_inst(func, e.inst);
+            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc, inst }
         }
     })
 }

@@ -25,6 +25,7 @@ impl atomc_filetests::Backend for FacadeBackend {
                 ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
             };
             vec![atomc::ir::diagnostic::Diagnostic {
+                inst: None,
                 loc: atomc::ir::SrcLoc {
                     line: line as u32,
                     col: 1,

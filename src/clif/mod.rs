@@ -172,10 +172,10 @@
 //! let tid = call(&mut b, tid_x, &[]).unwrap();
 //! let zero = b.ins().iconst(I32, 0);
 //! let bins = call(&mut b, shared, &[zero]).unwrap(); // the block's bins, shared offset 0
-//! let tid4 = b.ins().imul_imm(tid, 4);
+//! let tid4 = b.ins().imul_imm_u(tid, 4);
 //! let tid4 = b.ins().uextend(I64, tid4);
 //! let my_bin = b.ins().iadd(bins, tid4); // &bins[tid]: a shared address
-//! let owner = b.ins().icmp_imm(IntCC::UnsignedLessThan, tid, 16);
+//! let owner = b.ins().icmp_imm_u(IntCC::UnsignedLessThan, tid, 16);
 //! b.ins().brif(owner, zero_bin, &[], count, &[]);
 //! b.switch_to_block(zero_bin);
 //! b.ins().store(flags, zero, my_bin, 0);
@@ -189,12 +189,12 @@
 //! let in_range = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
 //! b.ins().brif(in_range, counted, &[], flush, &[]);
 //! b.switch_to_block(counted);
-//! let i4 = b.ins().imul_imm(i, 4);
+//! let i4 = b.ins().imul_imm_u(i, 4);
 //! let i4 = b.ins().uextend(I64, i4);
 //! let at = b.ins().iadd(data, i4);
 //! let x = b.ins().load(I32, flags, at, 0);
-//! let bin = b.ins().band_imm(x, 15);
-//! let bin4 = b.ins().imul_imm(bin, 4);
+//! let bin = b.ins().band_imm_u(x, 15);
+//! let bin4 = b.ins().imul_imm_u(bin, 4);
 //! let bin4 = b.ins().uextend(I64, bin4);
 //! let slot = b.ins().iadd(bins, bin4); // &bins[bin]: shared too
 //! let one = b.ins().iconst(I32, 1);

@@ -90,7 +90,7 @@ pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnosti
             ClifError::Parse { line, message } => (line, "clif-parse", message),
             ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
         };
-        vec![atomc::ir::diagnostic::Diagnostic { loc: atomc::ir::SrcLoc { line: line as u32, col: 1 }, rule, message }]
+        vec![atomc::ir::diagnostic::Diagnostic { inst: None, loc: atomc::ir::SrcLoc { line: line as u32, col: 1 }, rule, message }]
     })
 }
 
@@ -99,6 +99,7 @@ pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnosti
 pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
     let _ = body;
     Err(vec![atomc::ir::diagnostic::Diagnostic {
+        inst: None,
         loc: Default::default(),
         rule: "clif-import",
         message: "atomc was built without the `clif` feature".to_string(),

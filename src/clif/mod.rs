@@ -274,7 +274,7 @@
 //! and swap back, so they stay atomic.
 //!
 //! **Rejected** (an [`ImportError`] naming the CLIF instruction): calls of
-//! every kind, `i128` and vector values, traps, global values and symbols,
+//! every kind but the [intrinsics](#kernels-gpu-intrinsics-address-spaces-orders), `i128` and vector values, traps, global values and symbols,
 //! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses (unless
 //! emulated), instructions with several results, and any instruction
 //! without an atomc equivalent (`sqrt`, `popcnt`, ...). [`parse_clif_file`]
@@ -288,6 +288,12 @@
 //!
 //! The imported function is verified by atomc's verifier (a failure is
 //! [`ImportError::Invalid`]) and numbered in text order, as if parsed.
+//!
+//! **Locations.** Every atomc instruction made for a CLIF instruction gets
+//! its location, so that a target's refusal points into the front end's
+//! source: CLIF's `SourceLoc` (`FunctionBuilder::set_srcloc`), an opaque
+//! number the front end chose, becomes the line (column 0); for `.clif`
+//! text ([`parse_clif_file`]) the instruction's line and column in the file.
 
 mod analysis;
 mod endian;

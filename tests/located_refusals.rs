@@ -118,10 +118,7 @@ fn calls(name: &str, params: &[cl::Type], returns: &[cl::Type]) -> Result<ir::Fu
     b.switch_to_block(entry);
     b.seal_block(entry);
     let p = b.block_params(entry)[0];
-    let args: Vec<cl::Value> = params
-        .iter()
-        .map(|&t| if t == types::I64 { p } else { b.ins().iconst(t, 1) })
-        .collect();
+    let args: Vec<cl::Value> = params.iter().map(|&t| if t == types::I64 { p } else { b.ins().iconst(t, 1) }).collect();
     b.ins().call(f, &args);
     b.ins().return_(&[]);
     b.finalize(clif::frontend_config());

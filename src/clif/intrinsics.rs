@@ -123,11 +123,7 @@ pub(super) fn check_call(src: &cl::Function, inst: cl::Inst) -> Option<String> {
     };
     let shown = |ts: &[cl::Type]| ts.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ");
     if params != want_p || returns != want_r {
-        return Some(format!(
-            "`%{name}` must be declared {what}, not ({}) -> ({})",
-            shown(&params),
-            shown(&returns)
-        ));
+        return Some(format!("`%{name}` must be declared {what}, not ({}) -> ({})", shown(&params), shown(&returns)));
     }
     if let Intrinsic::Rmw(op, ..) = i {
         let float = t.is_float();

@@ -31,11 +31,12 @@ pub fn parse_clif_file_with(text: &str, opts: &ImportOptions) -> Result<Vec<atom
             let lines = inst_lines(text, func, details.location.line_number);
             import_located(func, opts, Some(&lines)).map_err(|error| {
                 let at = match &error {
-                    ImportError::Unsupported { at, .. } => lines.get(at).map(|l| l.line as usize),
+                    ImportError::Unsupported { at, .. } => lines.get(at).copied(),
                     _ => None,
                 };
                 ClifError::Import {
-                    line: at.unwrap_or(details.location.line_number),
+                    line: at.map_or(details.location.line_number, |l| l.line as usize),
+                    col: at.map_or(1, |l| l.col as usize),
                     error,
                 }
             })

@@ -4,6 +4,23 @@
 //!
 //! Used by `atomc run --target`, `tests/emu_*.rs` and `tests/gpu_run.rs` (its fallback without
 //! a GPU).
+//!
+//! ```
+//! use atomc::emulate::{interpret, run_and_judge, Schedule};
+//! let func = atomc::ir::parse::parse("function %count(ptr.global) {
+//! block0(v0: ptr.global):
+//!     v1 = iconst.i32 1
+//!     v2 = atomic_rmw.i32 add relaxed gpu v0, v1
+//!     return
+//! }
+//! ").unwrap().remove(0);
+//! let spec = atomc::ir::interp::parse_run_line(&func, "grid 2 block 96 args(c) c: i32[1] => c == [192]").unwrap();
+//! let want = interpret(&func, &spec).unwrap();
+//! let atomc::Output::Binary(cubin) = atomc::compile(&func, atomc::Target::Sm50, atomc::Emit::Cubin).unwrap() else { unreachable!() };
+//! let (exact, outcome) = run_and_judge(&cubin, &func, &spec, &want, Schedule::Random(7)).unwrap();
+//! assert!(exact);
+//! assert_eq!(outcome.buffers[0], 192i32.to_le_bytes());
+//! ```
 
 use crate::ir::interp::{self, DataValue, Launch, Memory, RunSpec, GLOBAL_BASE};
 use crate::ir::{AddrSpace, Function, Type};

@@ -5,6 +5,29 @@
 use crate::{ir, Target};
 
 /// Why a compile failed.
+///
+/// ```
+/// use atomc::{CompileError, Emit, Target};
+/// let src = "function %k(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = fconst.f64 1.0
+///     v2 = atomic_rmw.f64 fadd relaxed gpu v0, v1
+///     return
+/// }
+/// ";
+/// let func = atomc::ir::parse::parse(src).unwrap().remove(0);
+/// match atomc::compile(&func, "visa".parse().unwrap(), Emit::Visaasm) {
+///     // Refused by the target, at the instruction's line and column: the input's problem.
+///     Err(CompileError::Unsupported { target, op, reason, loc }) => {
+///         assert_eq!((target.to_string().as_str(), loc.line, loc.col), ("visa:TGLLP", 4, 5));
+///         println!("{op}: {reason}");
+///     }
+///     // atomc's own bug: report it (the command line exits 3 for these).
+///     Err(CompileError::Internal(e)) => panic!("internal compiler error: {e}"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(atomc::compile(&func, Target::Sm90, Emit::Visaasm), Err(CompileError::NoSuchOutput { .. })));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum CompileError {
     /// The input IR is not valid.

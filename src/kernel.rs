@@ -102,6 +102,17 @@ impl CompiledKernel {
 }
 
 /// Several compiled kernels as one cubin (a module), as ptxas writes a file of entries.
+///
+/// ```
+/// let funcs = atomc::ir::parse::parse("function %a() {\nblock0:\n    return\n}\nfunction %b() {\nblock0:\n    return\n}\n").unwrap();
+/// let kernels = funcs.iter().map(|f| atomc::compile_kernel(f, atomc::Target::Sm50, &Default::default())).collect::<Result<Vec<_>, _>>()?;
+/// for k in &kernels {
+///     println!("{:?}", k.usage()?); // registers, instructions, shared/stack bytes, ...
+/// }
+/// let cubin = atomc::cubin_module(&kernels.iter().collect::<Vec<_>>())?;
+/// assert_eq!(&cubin[..4], b"\x7fELF");
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn cubin_module(kernels: &[&CompiledKernel]) -> Result<Vec<u8>, CompileError> {
     let descs = kernels.iter().map(|k| k.desc().cloned()).collect::<Result<Vec<_>, _>>()?;
     Ok(atomc_emit::cubin::write_module(&descs).map_err(InternalError::Cubin)?)

@@ -27,9 +27,19 @@ pub mod gpu;
 #[cfg(feature = "clif")]
 pub mod clif;
 
-use std::fmt;
+mod target;
+pub use target::{Target, UnknownTarget, VisaPlatform};
+
+mod options;
+pub use options::{OptLevel, Options, SimdWidth};
 
 /// What a compile produces.
+///
+/// ```
+/// use atomc::Emit;
+/// assert_eq!(Emit::from_name("cubin"), Some(Emit::Cubin));
+/// assert!(Emit::Cubin.is_binary() && !Emit::Asm.is_binary());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Emit {
     /// The input IR, verified and printed.
@@ -77,69 +87,16 @@ impl Emit {
     }
 }
 
-/// A compilation target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// NVIDIA Maxwell.
-    Sm50,
-    /// NVIDIA Hopper.
-    Sm90,
-    /// Intel vISA for the given Gen platform.
-    Visa(VisaPlatform),
-}
-
-/// An Intel platform as GenX_IR's `-platform` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum VisaPlatform {
-    /// Tiger Lake (Gen12LP).
-    Tgllp,
-    /// DG2 (Xe-HPG).
-    Dg2,
-    /// Ponte Vecchio (Xe-HPC).
-    Pvc,
-}
-
-impl VisaPlatform {
-    /// GenX_IR's spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            VisaPlatform::Tgllp => "TGLLP",
-            VisaPlatform::Dg2 => "DG2",
-            VisaPlatform::Pvc => "PVC",
-        }
-    }
-
-    /// Parses GenX_IR's spelling (case-insensitive).
-    pub fn from_name(s: &str) -> Option<VisaPlatform> {
-        [VisaPlatform::Tgllp, VisaPlatform::Dg2, VisaPlatform::Pvc]
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s))
-    }
-}
-
-impl Target {
-    /// Parses `sm_50`, `sm_90`, `visa` (TGLLP) or `visa:DG2`-style names.
-    pub fn from_name(s: &str) -> Option<Target> {
-        match s {
-            "sm_50" => Some(Target::Sm50),
-            "sm_90" => Some(Target::Sm90),
-            "visa" => Some(Target::Visa(VisaPlatform::Tgllp)),
-            _ => s.strip_prefix("visa:").and_then(VisaPlatform::from_name).map(Target::Visa),
-        }
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Target::Sm50 => f.write_str("sm_50"),
-            Target::Sm90 => f.write_str("sm_90"),
-            Target::Visa(p) => write!(f, "visa:{}", p.name()),
-        }
-    }
-}
-
 /// The result of a compile: text or bytes, as the emit kind dictates.
+///
+/// ```
+/// # let func = atomc::ir::parse::parse("function %k() {\nblock0:\n    return\n}\n").unwrap().remove(0);
+/// match atomc::compile(&func, atomc::Target::Sm50, atomc::Emit::Bin)? {
+///     atomc::Output::Binary(words) => assert_eq!(words.len() % 32, 0), // SM50: control word + 3 instructions
+///     atomc::Output::Text(_) => unreachable!("--emit bin is bytes"),
+/// }
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Output {
     /// Human-readable output.
@@ -148,21 +105,58 @@ pub enum Output {
     Binary(Vec<u8>),
 }
 
-/// Compile options beyond the target and the output kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Options {
-    /// Use at most this many general registers per thread (SASS targets), like ptxas's
-    /// `--maxrregcount`: values beyond them are spilled to local memory. `None`: the whole
-    /// register file (R0..R252 on sm_90, R0..R254 on sm_50). Values below 16 count as 16.
-    pub max_registers: Option<u32>,
-}
-
 /// Compiles one function for `target`, producing `emit`.
+///
+/// ```
+/// let src = "function %count(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = iconst.i32 1
+///     v2 = atomic_rmw.i32 add relaxed gpu v0, v1
+///     return
+/// }
+/// ";
+/// let func = atomc::ir::parse::parse(src).expect("parses").remove(0);
+/// let atomc::Output::Text(ptx) = atomc::compile(&func, atomc::Target::Sm90, atomc::Emit::Ptx)? else { unreachable!() };
+/// assert!(ptx.contains(".entry count"));
+/// let atomc::Output::Text(visa) = atomc::compile(&func, "visa:DG2".parse().unwrap(), atomc::Emit::Visaasm)? else { unreachable!() };
+/// assert!(visa.contains("svm_atomic"));
+/// // A target that cannot express an instruction says which, and why.
+/// let f16 = atomc::ir::parse::parse("function %h(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = fconst.f64 1.0
+///     v2 = atomic_rmw.f64 fadd relaxed gpu v0, v1
+///     return
+/// }
+/// ").unwrap().remove(0);
+/// let err = atomc::compile(&f16, "visa".parse().unwrap(), atomc::Emit::Visaasm).unwrap_err();
+/// assert!(matches!(err, atomc::CompileError::Unsupported { .. }), "{err}");
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn compile(func: &ir::Function, target: Target, emit: Emit) -> Result<Output, CompileError> {
     compile_with(func, target, emit, &Options::default())
 }
 
 /// [`compile`] with [`Options`].
+///
+/// ```
+/// use atomc::{Emit, Options, Output, Target};
+/// let src = "function %count(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = iconst.i32 1
+///     v2 = atomic_rmw.i32 add relaxed gpu v0, v1
+///     return
+/// }
+/// ";
+/// let func = atomc::ir::parse::parse(src).expect("parses").remove(0);
+/// let asm = |opts: &Options| match atomc::compile_with(&func, Target::Sm90, Emit::Asm, opts) {
+///     Ok(Output::Text(t)) => t,
+///     other => panic!("{other:?}"),
+/// };
+/// // By default the warp's lanes add once (a VOTEU of the active lanes, one REDG by a leader).
+/// assert!(asm(&Options::default()).contains("VOTEU.ANY"));
+/// // At OptLevel::None every lane issues its own REDG.
+/// assert!(!asm(&Options { opt_level: atomc::OptLevel::None, ..Default::default() }).contains("VOTEU"));
+/// ```
 pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Options) -> Result<Output, CompileError> {
     ir::verify::verify(func).map_err(CompileError::Verify)?;
     match emit {
@@ -170,15 +164,15 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
         Emit::Legalized => Ok(Output::Text(ir::print::print_function(&pipeline::legalize(func, target)?))),
         Emit::Asm if pipeline::sass_plan(target).is_some() => Ok(Output::Text(compile_kernel(func, target, opts)?.listing())),
         Emit::Bin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.words()?)),
-        Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &Default::default())?.to_text())),
-        Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &Default::default())?.to_isa())),
+        Emit::Visaasm if matches!(target, Target::Visa(_)) => Ok(Output::Text(visa_kernel(func, target, &opts.visa())?.to_text())),
+        Emit::Isa if matches!(target, Target::Visa(_)) => Ok(Output::Binary(visa_kernel(func, target, &opts.visa())?.to_isa())),
         Emit::Cubin if pipeline::sass_plan(target).is_some() => Ok(Output::Binary(compile_kernel(func, target, opts)?.cubin()?)),
         Emit::Ptx if matches!(target, Target::Sm50 | Target::Sm90) => {
             let sm = if target == Target::Sm50 { 50 } else { 90 };
             atomc_lower::ptx::emit_ptx(func, sm).map(Output::Text).map_err(|e| ptx_error(e, target))
         }
         Emit::Vcode if pipeline::sass_plan(target).is_some() => {
-            let vcode = pipeline::select(func, target)?;
+            let vcode = pipeline::select_with(func, target, opts)?;
             Ok(Output::Text(vcode.to_string()))
         }
         _ => {
@@ -190,6 +184,21 @@ pub fn compile_with(func: &ir::Function, target: Target, emit: Emit, opts: &Opti
 
 /// Legalizes `func` for a vISA target and widens it into a checked vISA
 /// kernel (`atomc_lower::visa`); `opts` picks the SIMD width.
+///
+/// ```
+/// let func = atomc::ir::parse::parse("function %k(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = thread_id.x
+///     v2 = atomic_rmw.i32 umax relaxed gpu v0, v1
+///     return
+/// }
+/// ").unwrap().remove(0);
+/// let opts = atomc::Options { simd: atomc::SimdWidth::Simd16, ..Default::default() }.visa();
+/// let kernel = atomc::visa_kernel(&func, atomc::Target::Visa(atomc::VisaPlatform::Tgllp), &opts)?;
+/// assert!(kernel.to_text().contains("svm_atomic.max")); // unsigned: the operand type is :ud
+/// assert_eq!(&kernel.to_isa()[..4], b"CISA");
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn visa_kernel(
     func: &ir::Function,
     target: Target,
@@ -214,6 +223,14 @@ pub fn visa_kernel(
 
 /// Translates several kernels into one PTX module (one `.entry` each), as a file of kernels
 /// is one module for ptxas.
+///
+/// ```
+/// let funcs = atomc::ir::parse::parse("function %a() {\nblock0:\n    return\n}\nfunction %b() {\nblock0:\n    return\n}\n").unwrap();
+/// let ptx = atomc::compile_ptx_module(&funcs, atomc::Target::Sm50)?;
+/// assert_eq!(ptx.matches(".version").count(), 1);
+/// assert!(ptx.contains(".entry a") && ptx.contains(".entry b"));
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<String, CompileError> {
     for f in funcs {
         ir::verify::verify(f).map_err(CompileError::Verify)?;
@@ -253,12 +270,35 @@ fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
 }
 
 /// Compiles `func` for a SASS target and reports its resource usage.
+///
+/// ```
+/// let func = atomc::ir::parse::parse("function %k(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = thread_id.x
+///     store v1, v0
+///     return
+/// }
+/// ").unwrap().remove(0);
+/// let usage = atomc::resource_usage(&func, atomc::Target::Sm90, &Default::default())?;
+/// assert_eq!((usage.param_bytes, usage.stack_bytes, usage.barriers), (8, 0, 0));
+/// assert!(usage.registers >= 2 && usage.instructions >= 3);
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn resource_usage(func: &ir::Function, target: Target, opts: &Options) -> Result<ResourceUsage, CompileError> {
     compile_kernel(func, target, opts)?.usage()
 }
 
 /// Compiles several kernels for a SASS target into one cubin (a module): each kernel with its
 /// own code, constant bank and attributes, as ptxas writes a module of several entries.
+///
+/// ```
+/// let funcs = atomc::ir::parse::parse("function %a() {\nblock0:\n    return\n}\nfunction %b() {\nblock0:\n    return\n}\n").unwrap();
+/// let cubin = atomc::compile_cubin_module(&funcs, atomc::Target::Sm90, &Default::default())?;
+/// assert_eq!(&cubin[..4], b"\x7fELF");
+/// let text = String::from_utf8_lossy(&cubin);
+/// assert!(text.contains(".text.a") && text.contains(".text.b"));
+/// # Ok::<(), atomc::CompileError>(())
+/// ```
 pub fn compile_cubin_module(funcs: &[ir::Function], target: Target, opts: &Options) -> Result<Vec<u8>, CompileError> {
     let kernels = funcs.iter().map(|f| compile_kernel(f, target, opts)).collect::<Result<Vec<_>, _>>()?;
     cubin_module(&kernels.iter().collect::<Vec<_>>())

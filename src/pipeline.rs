@@ -6,6 +6,23 @@
 //! 4. select machine instructions;
 //! 5. allocate registers with regalloc2 and re-check every register rule;
 //! 6. lay out, schedule and encode.
+//!
+//! Each stage is callable on its own, to look at what it made:
+//!
+//! ```
+//! let func = atomc::ir::parse::parse("function %k(ptr.global) {
+//! block0(v0: ptr.global):
+//!     v1 = iconst.i32 1
+//!     v2 = atomic_rmw.i32 sub relaxed gpu v0, v1
+//!     return
+//! }
+//! ").unwrap().remove(0);
+//! let legal = atomc::pipeline::legalize(&func, atomc::Target::Sm50)?;
+//! assert!(legal.to_string().contains("atomic_rmw.i32 add")); // sub of x is add of -x
+//! let out = atomc::pipeline::compile_sass(&func, atomc::Target::Sm50)?;
+//! assert!(out.allocated.alloc.num_regs >= 2);
+//! # Ok::<(), atomc::CompileError>(())
+//! ```
 
 use crate::{CompileError, InternalError, Target};
 use atomc_ir::{verify, Function};
@@ -59,9 +76,14 @@ pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileErro
 
 /// Passes 1–4.
 pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, CompileError> {
+    select_with(func, target, &crate::Options::default())
+}
+
+/// [`select`] with compile options (the optimisation level).
+pub fn select_with(func: &Function, target: Target, opts: &crate::Options) -> Result<VCode<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "vcode" })?;
     let legal = legalize(func, target)?;
-    isel::select(&legal, plan.isel).map_err(|e| {
+    isel::select_with(&legal, plan.isel, opts.opt_level.aggregates()).map_err(|e| {
         if e.unencodable {
             CompileError::Internal(InternalError::Unencodable { target, op: e.op, reason: e.reason, loc: e.loc })
         } else {
@@ -77,14 +99,14 @@ pub fn allocate(func: &Function, target: Target) -> Result<Allocated<SassInst>, 
     allocate_with(func, target, &crate::Options::default())
 }
 
-/// [`allocate`] with compile options (the register cap).
+/// [`allocate`] with compile options (the register cap, the optimisation level).
 pub fn allocate_with(
     func: &Function,
     target: Target,
     opts: &crate::Options,
 ) -> Result<Allocated<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "asm" })?;
-    let vcode = select(func, target)?;
+    let vcode = select_with(func, target, opts)?;
     let mut ra = AllocOptions::default();
     if let Some(n) = opts.max_registers {
         // The cap counts as ptxas's `--maxrregcount` does, i.e. as the cubin's REGCOUNT: on

@@ -65,3 +65,33 @@ fn aggregated_atomics_per_launch() {
         }
     }
 }
+
+/// `OptLevel::None` issues every atomic per lane: the emulator counts as many lane atomics as
+/// the interpreter, the results still agree, and the vISA code loses its combined message.
+#[test]
+fn opt_level_none_keeps_every_lane_atomic() {
+    use atomc::{Emit, OptLevel, Options, Output};
+    let (cases, problems) = collect_cases();
+    assert!(problems.is_empty(), "{problems:#?}");
+    let case = cases.iter().find(|c| c.label == "bench/counter_red").expect("counter_red");
+    let (_, stats) = emulate::interpret_with_stats(&case.func, &case.spec).expect("interprets");
+    let want = emulate::interpret(&case.func, &case.spec).expect("interprets");
+    let plain = Options { opt_level: OptLevel::None, ..Default::default() };
+    for target in [Target::Sm90, Target::Sm50] {
+        let Ok(Output::Binary(image)) = atomc::compile_with(&case.func, target, Emit::Cubin, &plain) else {
+            panic!("{target}: no cubin")
+        };
+        let (_, out) = emulate::run_and_judge(&image, &case.func, &case.spec, &want, Schedule::RoundRobin)
+            .unwrap_or_else(|e| panic!("{target}: {e}"));
+        assert_eq!(out.stats.atomics, stats.atomics, "{target}: one atomic per lane at -O0");
+        let aggregated = lane_atomics(case, target, Producer::Atomc).expect("runs");
+        assert!(aggregated < stats.atomics, "{target}: the default level aggregates");
+    }
+    let visa = |opts: &Options| match atomc::compile_with(&case.func, Target::Visa(atomc::VisaPlatform::Tgllp), Emit::Visaasm, opts) {
+        Ok(Output::Text(t)) => t,
+        other => panic!("vISA: {other:?}"),
+    };
+    // Aggregated, the lanes' operands are summed into one `(M1_NM, 1)` message.
+    assert!(visa(&Options::default()).contains("svm_atomic.add (M1_NM, 1)"));
+    assert!(!visa(&plain).contains("svm_atomic.add (M1_NM, 1)"));
+}

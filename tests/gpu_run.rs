@@ -88,7 +88,7 @@ fn gpu_args(case: &Case) -> Result<Vec<KernelArg>, String> {
 
 /// atomc's sm_90 cubin of `func` under a register cap (`None`: the whole file).
 fn capped_cubin(func: &Function, max_registers: Option<u32>) -> Result<Vec<u8>, String> {
-    match atomc::compile_with(func, Target::Sm90, Emit::Cubin, &Options { max_registers }) {
+    match atomc::compile_with(func, Target::Sm90, Emit::Cubin, &Options { max_registers, ..Default::default() }) {
         Ok(Output::Binary(b)) => Ok(b),
         Ok(_) => Err("cubin: not binary output".into()),
         Err(e) => Err(format!("cubin: {e}")),

@@ -98,7 +98,7 @@ fn res_usage(listing: &str) -> Option<(u32, u32)> {
 }
 
 fn cubin(func: &Function, target: Target, cap: Option<u32>) -> Vec<u8> {
-    match atomc::compile_with(func, target, Emit::Cubin, &Options { max_registers: cap }) {
+    match atomc::compile_with(func, target, Emit::Cubin, &Options { max_registers: cap, ..Default::default() }) {
         Ok(Output::Binary(b)) => b,
         Ok(_) => panic!("%{}: not binary", func.name),
         Err(e) => panic!("%{} on {target} cap {cap:?}: {e}", func.name),
@@ -114,7 +114,7 @@ fn live_value_kernels_compile_and_cuobjdump_reads_them() {
         let func = parse(&kernel(n, wide));
         for target in [Target::Sm90, Target::Sm50] {
             for cap in [None, Some(32)] {
-                let opts = Options { max_registers: cap };
+                let opts = Options { max_registers: cap, ..Default::default() };
                 let out = pipeline::compile_sass_with(&func, target, &opts)
                     .unwrap_or_else(|e| panic!("{name} on {target} cap {cap:?}: {e}"));
                 let alloc = &out.allocated.alloc;

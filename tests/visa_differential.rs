@@ -121,7 +121,7 @@ fn lowered_kernels_compute_what_the_ir_computes() {
     let (mut agreed, mut changed, mut skipped, mut failures) = (0, 0, Vec::new(), Vec::new());
     for (name, f) in visa_common::visa_filetest_kernels() {
         for simd in [ExecSize::S8, ExecSize::S4, ExecSize::S16] {
-            let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options { simd }) else {
+            let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options { simd, ..Default::default() }) else {
                 skipped.push(format!("{name} simd{} (not lowered for TGLLP)", simd.lanes()));
                 continue;
             };

@@ -26,7 +26,7 @@ fn every_filetest_kernel_at_simd_1_2_4_16_32() {
     for simd in [ExecSize::S1, ExecSize::S2, ExecSize::S4, ExecSize::S16, ExecSize::S32] {
         for (name, f) in visa_common::visa_filetest_kernels() {
             for (vp, p) in platforms {
-                let k = match atomc::visa_kernel(&f, Target::Visa(vp), &Options { simd }) {
+                let k = match atomc::visa_kernel(&f, Target::Visa(vp), &Options { simd, ..Default::default() }) {
                     Ok(k) => k,
                     Err(CompileError::Unsupported { .. }) => continue,
                     Err(e) => {
@@ -66,9 +66,9 @@ fn simd16_dword_messages_are_refused_on_pvc() {
     // would start mid-GRF, which GenX_IR's verifier rejects.
     let src = "function %k(ptr.global, i32) {\nblock0(v0: ptr.global, v1: i32):\n    v2 = thread_id.x\n    v3 = uextend.i64 v2\n    v4 = iconst.i64 4\n    v5 = imul v3, v4\n    v6 = ptr_add v0, v5\n    v7 = atomic_rmw.i32 add relaxed gpu v6, v1\n    return\n}\n";
     let f = &atomc::ir::parse::parse(src).unwrap()[0];
-    let e = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Pvc), &Options { simd: ExecSize::S16 }).unwrap_err();
+    let e = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Pvc), &Options { simd: ExecSize::S16, ..Default::default() }).unwrap_err();
     assert!(e.to_string().contains("not GRF aligned on PVC"), "{e}");
-    let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S16 }).unwrap();
+    let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S16, ..Default::default() }).unwrap();
     let text = k.to_text();
     assert!(
         text.contains("svm_atomic.add (M1, 8) v6.0 %null.0 t2.0 %null.0"),

@@ -80,7 +80,7 @@ fn compare_with_igc() {
             .expect("kernel in igc-equivalents.atom")
             .1;
         let size = ExecSize::from_lanes(simd).unwrap();
-        let ours = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: size }).expect("compiles");
+        let ours = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: size, ..Default::default() }).expect("compiles");
         let ov = ours.insts.iter().filter(|i| i.op != Op::Label).count();
         let oa = ours.insts.iter().filter(|i| i.op == Op::SvmAtomic).count();
         let og = gen_insts(
@@ -110,7 +110,7 @@ fn show_k_add_used_simd32() {
         .find(|(n, _)| n == "igc-equivalents/%k_add_used")
         .unwrap()
         .1;
-    let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S32 }).unwrap();
+    let k = atomc::visa_kernel(f, Target::Visa(VisaPlatform::Tgllp), &Options { simd: ExecSize::S32, ..Default::default() }).unwrap();
     println!("{}", k.to_text());
     println!("{}", genx_ir(GenxInput::Text(&k.to_text()), "TGLLP").unwrap().asm);
 }

@@ -79,7 +79,7 @@ pub fn describe(
         // sm_90: ptxas sizes `.nv.shared.<k>` 0x400 (the reserved window) for every kernel that
         // touches shared memory, even with dynamic shared memory only; atomc's code addresses
         // user shared memory past that window. sm_50 has no window, and ptxas 11.8 writes the
-        // section only for declared shared variables, which atomc's kernels have none of.
+        // section only for declared shared variables.
         uses_shared |= carch == CubinArch::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
         if WARP_WIDE.contains(&mnemonic) {
             warp_wide_offsets.push(instr_offset(carch, i));
@@ -93,7 +93,8 @@ pub fn describe(
         params: param_layout(func),
         exit_offsets: kernel.exit_offsets.clone(),
         warp_wide_offsets,
-        shared_bytes: 0,
+        // The declared shared variables (the launch adds its dynamic bytes after them).
+        shared_bytes: func.shared_layout().static_bytes,
         uses_shared,
         local_frame_bytes,
         max_threads: None,

@@ -44,7 +44,7 @@ use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess};
 use crate::instructions::{
     Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp,
 };
-use crate::{Block, Function, Inst, SrcLoc, Type, Value};
+use crate::{Block, Function, Inst, SharedVar, SharedVarData, SrcLoc, Type, Value};
 
 /// Appends instructions to a function, one block at a time.
 ///
@@ -184,6 +184,17 @@ impl FunctionBuilder {
     /// A thread/block id, dimension or lane id.
     pub fn special(&mut self, reg: SpecialReg) -> Value {
         self.value(InstData::Special { reg })
+    }
+
+    /// Declares a shared variable of `size` bytes aligned to `align` (`smN = shared SIZE,
+    /// align A`); [`shared_addr`](Self::shared_addr) gives its address.
+    pub fn declare_shared(&mut self, size: u32, align: u32) -> SharedVar {
+        self.func.shared_vars.push(SharedVarData { size, align })
+    }
+
+    /// `shared_addr smN`: the `ptr.shared` address of a declared shared variable.
+    pub fn shared_addr(&mut self, var: SharedVar) -> Value {
+        self.value(InstData::SharedAddr { var })
     }
 
     /// `load.T p+off`.

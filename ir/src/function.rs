@@ -25,6 +25,37 @@ entity_impl!(Block, "block");
 pub struct Inst(u32);
 entity_impl!(Inst, "inst");
 
+/// A shared-memory variable of a kernel. Text `smN`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SharedVar(u32);
+entity_impl!(SharedVar, "sm");
+
+/// A shared-memory variable, declared before a function's first block as
+/// `smN = shared SIZE, align A`: `SIZE` bytes per block, at an address that is a
+/// multiple of `A` (1, 2, 4, 8 or 16). A block's shared memory holds the declared
+/// variables, in declaration order, then the launch's dynamic shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedVarData {
+    /// Bytes per block; at least 1.
+    pub size: u32,
+    /// Alignment of its first byte.
+    pub align: u32,
+}
+
+/// Where a function's shared variables lie in a block's shared memory
+/// ([`Function::shared_layout`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SharedLayout {
+    /// Each variable's byte offset: a shared pointer with this value points at it.
+    pub offsets: SecondaryMap<SharedVar, u32>,
+    /// Bytes the variables take, rounded up to 16: the offset at which the launch's dynamic
+    /// shared memory begins (0 without variables, so that shared offsets then address the
+    /// dynamic memory alone). ptxas lays a kernel out the same way: its static `.shared`
+    /// variables first, the `extern .shared` array after them (a 0x50-byte static array puts
+    /// the dynamic array at window + 0x50 on sm_50 and sm_90).
+    pub static_bytes: u32,
+}
+
 /// A position in the source text: 1-based line and column (0 = unknown).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SrcLoc {
@@ -87,6 +118,10 @@ pub struct Function {
     pub layout: Vec<Block>,
     /// Source positions of instructions, when parsed from text.
     pub inst_locs: SecondaryMap<Inst, SrcLoc>,
+    /// The shared-memory variables a kernel declares (`smN = shared SIZE, align A`).
+    pub shared_vars: PrimaryMap<SharedVar, SharedVarData>,
+    /// Source positions of the shared-variable declarations, when parsed from text.
+    pub shared_locs: SecondaryMap<SharedVar, SrcLoc>,
 }
 
 impl Function {
@@ -101,7 +136,24 @@ impl Function {
             blocks: PrimaryMap::new(),
             layout: Vec::new(),
             inst_locs: SecondaryMap::new(),
+            shared_vars: PrimaryMap::new(),
+            shared_locs: SecondaryMap::new(),
         }
+    }
+
+    /// Lays the shared variables out in declaration order, each at the next multiple of its
+    /// alignment, from offset 0.
+    pub fn shared_layout(&self) -> SharedLayout {
+        let mut layout = SharedLayout::default();
+        let mut end: u64 = 0;
+        for (var, data) in self.shared_vars.iter() {
+            let align = u64::from(data.align.max(1));
+            let at = end.div_ceil(align) * align;
+            layout.offsets[var] = u32::try_from(at).unwrap_or(u32::MAX);
+            end = at + u64::from(data.size);
+        }
+        layout.static_bytes = u32::try_from(end.div_ceil(16) * 16).unwrap_or(u32::MAX);
+        layout
     }
 
     /// The entry block, if there is one.

@@ -10,7 +10,7 @@
 
 use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess};
 use crate::keywords::keyword_enum;
-use crate::{AddrSpace, Block, Type, Value};
+use crate::{AddrSpace, Block, SharedVar, Type, Value};
 use smallvec::SmallVec;
 
 keyword_enum! {
@@ -403,6 +403,11 @@ pub enum InstData {
     PtrToGeneric { ptr: Value },
     /// `vN = thread_id.x` etc.: see [`SpecialReg`]; result `i32`.
     Special { reg: SpecialReg },
+    /// `vN = shared_addr smK`: the address of the kernel's shared variable `smK` (declared
+    /// `smK = shared SIZE, align A` before the first block), a `ptr.shared` to its first byte.
+    /// Every thread of a block sees the same variable; each block has its own. See
+    /// [`Function::shared_layout`](crate::Function::shared_layout) for where it lies.
+    SharedAddr { var: SharedVar },
     /// `vN = load.T p+off`: a plain (non-atomic, weak) load of memory type `T`.
     Load { ty: Type, addr: Address },
     /// `store v, p+off`: a plain store of `v`.
@@ -517,6 +522,7 @@ impl InstData {
             InstData::PtrAdd { .. } => "ptr_add",
             InstData::PtrToGeneric { .. } => "ptr_to_generic",
             InstData::Special { reg } => reg.name(),
+            InstData::SharedAddr { .. } => "shared_addr",
             InstData::Load { .. } => "load",
             InstData::Store { .. } => "store",
             InstData::AtomicRmw { .. } => "atomic_rmw",
@@ -625,6 +631,7 @@ impl InstData {
             InstData::Iconst { .. }
             | InstData::Fconst { .. }
             | InstData::Special { .. }
+            | InstData::SharedAddr { .. }
             | InstData::Fence { .. }
             | InstData::Barrier
             | InstData::ActiveMask => {}
@@ -707,6 +714,7 @@ impl InstData {
             InstData::PtrAdd { ptr, .. } => Some(value_type(*ptr)),
             InstData::PtrToGeneric { .. } => Some(Type::Ptr(AddrSpace::Generic)),
             InstData::Special { .. } => Some(Type::I32),
+            InstData::SharedAddr { .. } => Some(Type::Ptr(AddrSpace::Shared)),
             InstData::Load { ty, .. }
             | InstData::AtomicRmw { ty, .. }
             | InstData::AtomicCas { ty, .. }

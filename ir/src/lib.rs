@@ -37,7 +37,9 @@ pub use atomics::{
     MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef,
 };
 pub use builder::FunctionBuilder;
-pub use function::{Block, BlockData, Function, Inst, SrcLoc, Value, ValueData, ValueDef};
+pub use function::{
+    Block, BlockData, Function, Inst, SharedLayout, SharedVar, SharedVarData, SrcLoc, Value, ValueData, ValueDef,
+};
 pub use instructions::{
     Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, ReduceOp, ShuffleMode, SpecialReg,
     TernaryOp, UnaryOp, VoteOp, MAX_ADDRESS_OFFSET,

@@ -33,6 +33,9 @@ pub fn write_function(w: &mut dyn Write, func: &Function) -> fmt::Result {
         list(w, func.returns.iter())?;
     }
     w.write_str(" {\n")?;
+    for (var, d) in func.shared_vars.iter() {
+        writeln!(w, "    {var} = {} {}, {} {}", words::SHARED, d.size, words::ALIGN, d.align)?;
+    }
     for &block in &func.layout {
         let Some(data) = func.blocks.get(block) else {
             continue;
@@ -85,6 +88,7 @@ pub fn write_inst(w: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result
         InstData::PtrAdd { ptr, offset } => write!(w, "{name} {ptr}, {offset}"),
         InstData::PtrToGeneric { ptr } => write!(w, "{name} {ptr}"),
         InstData::Special { .. } | InstData::Barrier => w.write_str(name),
+        InstData::SharedAddr { var } => write!(w, "{name} {var}"),
         InstData::Load { ty, addr } => write!(w, "{name}.{ty} {}", Addr(*addr)),
         InstData::Store { value, addr } => write!(w, "{name} {value}, {}", Addr(*addr)),
         InstData::AtomicRmw { op, ty, order, scope, addr, arg } => {

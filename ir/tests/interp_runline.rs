@@ -213,3 +213,98 @@ block0(v0: ptr.global, v1: i64):
     let msg = fail(&f, "%fetch(b, 5) == 7 b: i64[1]");
     assert!(msg.contains("out-of-bounds"), "{msg}");
 }
+
+#[test]
+fn packed_values_fill_and_compare_in_parentheses() {
+    let f = func(
+        "function %keep(ptr.global) {
+block0(v0: ptr.global):
+    return
+}
+",
+    );
+    // `fill` and `(lo, hi)`: a packed value where a bracket would read as a list.
+    pass(&f, "args(b) b: f16x2[3] = fill [1.0 -2.0] => b all == (1.0, -2.0)");
+    pass(&f, "args(b) b: bf16x2[2] = (0.5, inf) => b == [(0.5, inf), [0.5 inf]]");
+    pass(&f, "args(b) b: f16x2[2] = [(1.0, 2.0) (3.0, 4.0)] => b[1] == (3.0, 4.0)");
+    pass(&f, "args(b) b: i32[4] = fill 7 => b all == 7");
+    let msg = fail(&f, "args(b) b: f16x2[2] = fill (1.0, 2.0) => b all == (2.0, 1.0)");
+    assert!(msg.contains("expected"), "{msg}");
+    // Without `fill`, a bracket is a list: two halves are two elements, not one.
+    let (_, msg) = parse_col(&f, "args(b) b: f16x2[3] = [1.0 -2.0]");
+    assert!(msg.contains("a packed f16x2 value is `(lo, hi)`"), "{msg}");
+    let (_, msg) = parse_col(&f, "args(b) b: f16x2[3] = [(1.0, -2.0)]");
+    assert!(msg.contains("1 values for 3 elements"), "{msg}");
+}
+
+#[test]
+fn ranges_in_lists_count_in_the_element_width() {
+    let f = func(
+        "function %keep(ptr.global) {
+block0(v0: ptr.global):
+    return
+}
+",
+    );
+    pass(&f, "args(b) b: i32[6] = [0..4, 9, 10] => b == [0, 1, 2, 3, 9, 10]");
+    pass(&f, "args(b) b: i32[4] = [-2..2] => b == [-2, -1, 0, 1]");
+    pass(&f, "args(b) b: u8[4] = [254..=255, 0..2] => b == [254, 255, 0, 1], b sorted == [0..2, 254..=255]");
+    pass(&f, "args(b) b: i64[3] = [5..=7] => b as set == {7, 6, 5}");
+    pass(&f, "args(b) b: i32[3] = [3..3, 1..=3] => b == [1, 2, 3]");
+    let (_, msg) = parse_col(&f, "args(b) b: f32[2] = [0.0..2.0]");
+    assert!(msg.contains("needs an integer element type"), "{msg}");
+    let (_, msg) = parse_col(&f, "args(b) b: i64[1] = [0..=-1]");
+    assert!(msg.contains("at most"), "{msg}");
+}
+
+/// The `text` blocks of a Markdown or doc-comment text, prefix stripped, in order.
+fn text_blocks(doc: &str, prefix: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in doc.lines() {
+        let Some(l) = line.strip_prefix(prefix) else { continue };
+        let l = if prefix.is_empty() { l } else { l.strip_prefix(' ').unwrap_or(l) };
+        match (&mut cur, l) {
+            (None, "```text") => cur = Some(String::new()),
+            (Some(_), "```") => blocks.push(cur.take().unwrap_or_default()),
+            (Some(b), l) => {
+                b.push_str(l);
+                b.push('\n');
+            }
+            _ => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_filetest_readme_shows_the_parsers_grammar_and_examples() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let module = std::fs::read_to_string(format!("{root}/ir/src/interp/runline/mod.rs")).unwrap();
+    let readme = std::fs::read_to_string(format!("{root}/filetests/README.md")).unwrap();
+    let from_module = text_blocks(&module, "//!");
+    let from_readme = text_blocks(&readme, "");
+    assert_eq!(from_module.len(), 2, "the module documents a grammar and examples");
+    for block in &from_module {
+        assert!(from_readme.contains(block), "filetests/README.md lacks this block of the run-line docs:\n{block}");
+    }
+}
+
+#[test]
+fn the_documented_examples_parse() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let module = std::fs::read_to_string(format!("{root}/ir/src/interp/runline/mod.rs")).unwrap();
+    let examples = &text_blocks(&module, "//!")[1];
+    let count = func(COUNT);
+    for line in examples.lines() {
+        // Each example is written for its own kernel; the grammar must accept every one, so
+        // the only errors allowed are those about the function it is tried on.
+        match run_line(&count, line) {
+            Err(RunLineError::Parse { msg, .. }) => assert!(
+                msg.contains("is for %") || msg.contains("takes only") || msg.contains("parameter") || msg.contains("cannot be passed"),
+                "{line}: {msg}"
+            ),
+            _ => {}
+        }
+    }
+}

@@ -127,6 +127,10 @@ pub fn emit_ptx_module(funcs: &[Function], sm: u32) -> Result<String, PtxError> 
     }
     if any_shared {
         let _ = writeln!(out);
+        for f in funcs.iter().filter(|f| !f.shared_vars.is_empty()) {
+            let bytes = f.shared_layout().static_bytes;
+            let _ = writeln!(out, ".shared .align 16 .b8 {}[{bytes}];", static_shared_symbol(f));
+        }
         let _ = writeln!(out, ".extern .shared .align 16 .b8 {SHARED_SYMBOL}[];");
     }
     out.push_str(&entries);
@@ -260,8 +264,12 @@ impl<'a> Emitter<'a> {
             }
         }
         if uses_shared_memory(func) {
+            // The block's shared memory starts with the declared variables, if any (ptxas
+            // places a kernel's static `.shared` arrays first and the dynamic array after
+            // them, so either symbol's address is where the IR's offset 0 lies).
             let base = self.regs.temp_class(regs::Class::B32);
-            self.line(format!("mov.u32 {base}, {SHARED_SYMBOL}"));
+            let symbol = if func.shared_vars.is_empty() { SHARED_SYMBOL.to_string() } else { static_shared_symbol(func) };
+            self.line(format!("mov.u32 {base}, {symbol}"));
             self.shared_base = Some(base);
         }
         for (n, &b) in func.layout.iter().enumerate() {
@@ -369,6 +377,12 @@ impl<'a> Emitter<'a> {
 
 /// Whether `func` addresses shared memory (loads, stores, atomics, or a generic pointer made from
 /// a shared one).
+/// The array holding a kernel's declared shared variables, laid out as
+/// [`Function::shared_layout`] says.
+fn static_shared_symbol(func: &Function) -> String {
+    format!("{SHARED_SYMBOL}_{}", func.name)
+}
+
 fn uses_shared_memory(func: &Function) -> bool {
     use atomc_ir::{AddrSpace, InstData};
     func.inst_order().any(|(_, i)| {

@@ -27,7 +27,7 @@ pub fn cubin_capped(
     max_registers: Option<u32>,
 ) -> Result<Vec<u8>, String> {
     match who {
-        Producer::Atomc => match atomc::compile_with(func, target, Emit::Cubin, &atomc::Options { max_registers }) {
+        Producer::Atomc => match atomc::compile_with(func, target, Emit::Cubin, &atomc::Options { max_registers, ..Default::default() }) {
             Ok(Output::Binary(b)) => Ok(b),
             Ok(_) => Err("not binary output".into()),
             Err(e) => Err(format!("atomc: {e}")),

@@ -438,6 +438,15 @@ impl<'f> Decoder<'f> {
                 dst: self.dst(inst)?,
                 bits: mask(*bits, ty.bits()),
             },
+            InstData::SharedAddr { var } => {
+                if self.func.shared_vars.get(*var).is_none() {
+                    return Err(format!("{var} is not declared"));
+                }
+                Op::Const {
+                    dst: self.dst(inst)?,
+                    bits: u64::from(self.func.shared_layout().offsets[*var]),
+                }
+            }
             InstData::Unary { op, arg } => {
                 let ty = self.ty(*arg)?;
                 let ok = if op.is_float() {

@@ -84,7 +84,9 @@ pub struct Launch {
     pub grid: Dim3,
     /// Threads per block.
     pub block: Dim3,
-    /// Bytes of shared memory per block (fresh and zeroed for each block).
+    /// Bytes of dynamic shared memory per block, after the kernel's shared variables
+    /// ([`Function::shared_layout`](crate::Function::shared_layout)); all of it fresh and
+    /// zeroed for each block.
     pub shared_bytes: u32,
     /// The most instructions to execute, over all threads.
     pub step_limit: u64,
@@ -189,9 +191,11 @@ impl<'a, 'f> Machine<'a, 'f> {
         if !(1..=32).contains(&sg) || !sg.is_power_of_two() {
             return bad(format!("subgroup size {sg}; it must be a power of two from 1 to 32"));
         }
-        if launch.shared_bytes > MAX_SHARED_BYTES {
+        let static_bytes = prog.func.shared_layout().static_bytes;
+        let shared_total = u64::from(static_bytes) + u64::from(launch.shared_bytes);
+        if shared_total > u64::from(MAX_SHARED_BYTES) {
             return bad(format!(
-                "{} bytes of shared memory; at most {MAX_SHARED_BYTES}",
+                "{shared_total} bytes of shared memory ({static_bytes} declared, {} dynamic); at most {MAX_SHARED_BYTES}",
                 launch.shared_bytes
             ));
         }
@@ -230,7 +234,7 @@ impl<'a, 'f> Machine<'a, 'f> {
         }
         let nblocks = g.count() as usize;
         let tpb = b.count() as usize;
-        let shared_size = launch.shared_bytes as usize;
+        let shared_size = shared_total as usize;
         if shared_size.saturating_mul(nblocks) > MAX_TOTAL_SHARED_BYTES {
             return bad(format!(
                 "{nblocks} blocks × {shared_size} bytes of shared memory exceed {MAX_TOTAL_SHARED_BYTES} bytes"

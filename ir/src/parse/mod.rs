@@ -33,6 +33,12 @@ pub(crate) mod words {
     pub const VALUE: &str = "v";
     /// `blockN`; the same prefix `Block`'s `Display` writes.
     pub const BLOCK: &str = "block";
+    /// `smN`; the same prefix `SharedVar`'s `Display` writes.
+    pub const SHARED_VAR: &str = "sm";
+    /// `smN = shared SIZE, align A`.
+    pub const SHARED: &str = "shared";
+    /// See `SHARED`.
+    pub const ALIGN: &str = "align";
 }
 
 use crate::diagnostic::Diagnostic;

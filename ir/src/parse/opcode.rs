@@ -30,6 +30,7 @@ pub(crate) enum Op {
     PtrAdd,
     PtrToGeneric,
     Special(SpecialReg),
+    SharedAddr,
     Load,
     Store,
     AtomicRmw,
@@ -52,7 +53,8 @@ pub(crate) enum Op {
 }
 
 /// The opcodes not spelled by a keyword enum.
-const FIXED: [Op; 26] = [
+const FIXED: [Op; 27] = [
+    Op::SharedAddr,
     Op::Bfi,
     Op::ActiveMask,
     Op::Ballot,
@@ -134,6 +136,7 @@ impl Op {
             Op::PtrAdd => "p, off",
             Op::PtrToGeneric => "p",
             Op::Special(_) | Op::Barrier => "",
+            Op::SharedAddr => "smN",
             Op::Load => "p+off",
             Op::Store => "v, p+off",
             Op::AtomicRmw => "op order scope p+off, x",
@@ -189,6 +192,7 @@ impl Op {
             Op::PtrAdd => InstData::PtrAdd { ptr: v, offset: v },
             Op::PtrToGeneric => InstData::PtrToGeneric { ptr: v },
             Op::Special(reg) => InstData::Special { reg },
+            Op::SharedAddr => InstData::SharedAddr { var: crate::SharedVar::from_u32(0) },
             Op::Load => InstData::Load { ty, addr },
             Op::Store => InstData::Store { value: v, addr },
             Op::AtomicRmw => InstData::AtomicRmw { op: RmwOp::Add, ty, order, scope, addr, arg: v },

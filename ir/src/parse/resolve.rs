@@ -10,7 +10,7 @@
 
 use super::syntax::RawFunction;
 use crate::diagnostic::Diagnostic;
-use crate::{Block, Function, SrcLoc, Type, Value, ValueData, ValueDef};
+use crate::{Block, Function, InstData, SharedVar, SharedVarData, SrcLoc, Type, Value, ValueData, ValueDef};
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 
@@ -67,7 +67,30 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
             }
         }
     }
+    let mut shared: HashMap<u32, (usize, SrcLoc)> = HashMap::new();
+    for (i, s) in raw.shared.iter().enumerate() {
+        if let Some((_, first)) = shared.get(&s.num) {
+            diags.push(Diagnostic {
+                inst: None,
+                loc: s.loc,
+                rule: "redefined-shared",
+                message: format!("sm{} is already declared at {}:{}", s.num, first.line, first.col),
+            });
+        } else {
+            shared.insert(s.num, (i, s.loc));
+        }
+    }
     for inst in raw.blocks.iter().flat_map(|b| &b.insts) {
+        for &(n, loc) in &inst.shared_uses {
+            if !shared.contains_key(&n) {
+                diags.push(Diagnostic {
+                    inst: None,
+                    loc,
+                    rule: "undefined-shared",
+                    message: format!("shared variable sm{n} is not declared (`sm{n} = shared SIZE, align A` before the first block)"),
+                });
+            }
+        }
         for &(n, loc) in &inst.value_uses {
             if !defs.contains_key(&n) {
                 diags.push(Diagnostic { inst: None, loc, rule: "undefined-value", message: format!("value v{n} is not defined") });
@@ -91,7 +114,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
         return Ok(None);
     }
     let types = infer_types(raw, &defs);
-    Ok(Some(build(raw, &blocks, &types)))
+    Ok(Some(build(raw, &blocks, &shared, &types)))
 }
 
 /// The signature's parameter types must be the entry block's: the printer
@@ -175,8 +198,17 @@ fn infer_types(raw: &RawFunction, defs: &HashMap<u32, (Def, SrcLoc)>) -> HashMap
     types
 }
 
-fn build(raw: &RawFunction, blocks: &HashMap<u32, (usize, SrcLoc)>, types: &HashMap<u32, Type>) -> Function {
+fn build(
+    raw: &RawFunction,
+    blocks: &HashMap<u32, (usize, SrcLoc)>,
+    shared: &HashMap<u32, (usize, SrcLoc)>,
+    types: &HashMap<u32, Type>,
+) -> Function {
     let mut func = Function::new(raw.name.clone(), raw.returns.clone());
+    for s in &raw.shared {
+        let var = func.shared_vars.push(SharedVarData { size: s.size, align: s.align });
+        func.shared_locs[var] = s.loc;
+    }
     let block_ids: Vec<Block> = raw.blocks.iter().map(|_| func.create_block()).collect();
     let mut values: HashMap<u32, Value> = HashMap::with_capacity(types.len());
     for (b, rb) in block_ids.iter().zip(&raw.blocks) {
@@ -201,6 +233,9 @@ fn build(raw: &RawFunction, blocks: &HashMap<u32, (usize, SrcLoc)>, types: &Hash
     let block = |b: Block| blocks.get(&b.as_u32()).map_or(b, |&(i, _)| block_ids[i]);
     for data in func.insts.values_mut() {
         data.map_args(value);
+        if let InstData::SharedAddr { var } = data {
+            *var = shared.get(&var.as_u32()).map_or(*var, |&(i, _)| SharedVar::from_u32(i as u32));
+        }
         for call in data.branch_targets_mut() {
             call.block = block(call.block);
         }

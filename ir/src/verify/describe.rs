@@ -47,6 +47,7 @@ fn body(data: &InstData) -> String {
         InstData::PtrAdd { ptr, offset } => format!("{op} {ptr}, {offset}"),
         InstData::PtrToGeneric { ptr } => format!("{op} {ptr}"),
         InstData::Special { .. } | InstData::Barrier => op.to_string(),
+        InstData::SharedAddr { var } => format!("{op} {var}"),
         InstData::Load { ty, addr } => format!("{op}.{ty} {}", address(addr)),
         InstData::Store { value, addr } => format!("{op} {value}, {}", address(addr)),
         InstData::AtomicRmw { op: rmw, ty, order, scope, addr, arg } => {

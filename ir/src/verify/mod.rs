@@ -113,6 +113,14 @@
 //! | `shuffle-lane-type` | a `shuffle` lane, delta or mask operand that is not an `i32` |
 //! | `reduce-type` | a `reduce` of a non-integer |
 //!
+//! ## Shared variables (`smN = shared SIZE, align A`, `shared_addr`)
+//!
+//! | rule | what it rejects |
+//! | --- | --- |
+//! | `shared-size` | a variable of 0 bytes, or variables that take more than [`MAX_SHARED_VAR_BYTES`] together (laid out as [`Function::shared_layout`] does) |
+//! | `shared-align` | an alignment other than 1, 2, 4, 8 or 16 |
+//! | `shared-undeclared` | a `shared_addr` of a variable the function does not declare |
+//!
 //! ## Surfaces (`surface_rmw`, `surface_cas`)
 //!
 //! | rule | what it rejects |
@@ -139,12 +147,15 @@
 //! [`MAX_ADDRESS_OFFSET`]: crate::MAX_ADDRESS_OFFSET
 //! [`RmwOp::accepts_type`]: crate::RmwOp::accepts_type
 //! [`SurfaceDim::coord_count`]: crate::SurfaceDim::coord_count
+//! [`MAX_SHARED_VAR_BYTES`]: crate::verify::MAX_SHARED_VAR_BYTES
+//! [`Function::shared_layout`]: crate::Function::shared_layout
 
 mod describe;
 pub mod dominators;
 mod lanes;
 mod memory;
 mod operands;
+mod shared;
 mod ssa;
 mod structure;
 
@@ -159,11 +170,16 @@ use std::fmt::Display;
 /// indices (the SASS header index field itself would allow 8192 words).
 pub const MAX_SURFACE_SLOTS: u16 = 128;
 
+/// Bytes a kernel's shared variables may take together: CUDA's limit on static shared
+/// memory per block (48 KiB; more needs dynamic shared memory and an opt-in at launch).
+pub const MAX_SHARED_VAR_BYTES: u32 = 48 * 1024;
+
 /// Checks every rule listed in the module documentation; returns all errors
 /// found, in program order within each group of rules.
 pub fn verify(func: &Function) -> Result<(), Vec<Diagnostic>> {
     let mut cx = Ctx::new(func);
     structure::check(&mut cx);
+    shared::check_declarations(&mut cx);
     let domtree = dominators::DominatorTree::compute(func);
     ssa::check(&mut cx, &domtree);
     for (_, inst) in cx.placed_insts() {
@@ -171,6 +187,7 @@ pub fn verify(func: &Function) -> Result<(), Vec<Diagnostic>> {
         operands::check(&mut cx, inst, data);
         lanes::check(&mut cx, inst, data);
         memory::check(&mut cx, inst, data);
+        shared::check(&mut cx, inst, data);
     }
     if cx.diags.is_empty() {
         return Ok(());

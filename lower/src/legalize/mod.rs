@@ -4,6 +4,7 @@
 //! ([`crate::caps::TargetCaps`]).
 //!
 //! The passes, in order:
+//! 0. [`shared_vars`] — `shared_addr smN` → the variable's constant offset;
 //! 1. [`check`] and [`check_ops`] — reject what the target cannot express (atomics; bit
 //!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
 //! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`;
@@ -21,6 +22,7 @@ pub mod check_ops;
 mod edit;
 pub mod negate_sub;
 pub mod order_fences;
+pub mod shared_vars;
 
 use crate::caps::{AtomicKind, TargetCaps};
 use atomc_ir::{Function, InstData, SrcLoc};
@@ -58,6 +60,7 @@ pub struct Stats {
 
 /// Runs every pass. The function must already pass the IR verifier.
 pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Unsupported>> {
+    shared_vars::run(func);
     let mut refused = check::run(func, caps).err().unwrap_or_default();
     refused.extend(check_ops::run(func, caps));
     if !refused.is_empty() {

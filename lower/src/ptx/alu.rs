@@ -117,6 +117,11 @@ pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) 
             };
             e.line(format!("mov.u32 {d}, {sreg}"));
         }
+        // A shared pointer is an offset in the block's shared memory; accesses add the base.
+        InstData::SharedAddr { var } => {
+            let offset = e.func.shared_layout().offsets[*var];
+            e.line(format!("mov.u32 {d}, {offset}"));
+        }
         other => {
             return Err(PtxError::Invalid(format!(
                 "{} reached the ALU path",

@@ -33,7 +33,7 @@ fn combine(op: AtomicOp) -> Option<(Op, Type, u32)> {
 
 /// Whether [`rmw`] takes the atomic: 32-bit, a combinable op, a uniform address.
 pub(crate) fn applies(l: &Lower<'_>, op: AtomicOp, w: AtomicWidth, addr: Address) -> bool {
-    w == AtomicWidth::W32 && combine(op).is_some() && l.is_uniform(addr.ptr)
+    l.aggregate && w == AtomicWidth::W32 && combine(op).is_some() && l.is_uniform(addr.ptr)
 }
 
 /// Element `i` of `var` as a region start.

@@ -132,7 +132,8 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                     | AtomicOp::FMin
                     | AtomicOp::FMax
             );
-            let scalar = idempotent
+            let scalar = l.aggregate
+                && idempotent
                 && l.guard.is_none()
                 && res.is_none_or(|r| !l.used(r))
                 && l.is_uniform(addr.ptr)
@@ -141,7 +142,8 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             // unused: count the lanes, add count × amount once (IGC's
             // uniform-atomic reduction, `k_add_uniform`).
             // (Under an if-conversion guard lane 0 may be off: aggregate::rmw counts the lanes.)
-            let summed = matches!(aop, AtomicOp::Add | AtomicOp::Sub | AtomicOp::Inc | AtomicOp::Dec)
+            let summed = l.aggregate
+                && matches!(aop, AtomicOp::Add | AtomicOp::Sub | AtomicOp::Inc | AtomicOp::Dec)
                 && w == AtomicWidth::W32
                 && l.guard.is_none()
                 && res.is_none_or(|r| !l.used(r))

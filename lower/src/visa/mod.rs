@@ -86,11 +86,13 @@ pub struct Options {
     /// sizes), or 16 or 32 (each message is then issued as SIMD8 pieces
     /// `(M1, 8)`, `(M3, 8)`, … like IGC's SIMD16/32 kernels).
     pub simd: ExecSize,
+    /// Combine the lanes' atomics on a uniform address into one message ([`aggregate`]).
+    pub aggregate: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { simd: ExecSize::S8 }
+        Options { simd: ExecSize::S8, aggregate: true }
     }
 }
 
@@ -183,6 +185,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) bcast: HashMap<(Value, i32, atomc_visa::Type, bool), VarId>,
     /// Blocks ending in a branch on a varying condition.
     pub(crate) varying_branches: Vec<Block>,
+    /// [`Options::aggregate`].
+    pub(crate) aggregate: bool,
 }
 
 impl<'f> Lower<'f> {
@@ -210,6 +214,7 @@ impl<'f> Lower<'f> {
             varying_branches: Vec::new(),
             def_pos: HashMap::new(),
             bcast: HashMap::new(),
+            aggregate: opts.aggregate,
         };
         if opts.simd > ExecSize::S32 {
             return Err(l.unsupported("kernel", "SIMD width above 32"));

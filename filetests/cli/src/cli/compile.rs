@@ -38,6 +38,18 @@ pub struct Args {
     /// the rest spill to local memory. At least 16.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=255))]
     max_registers: Option<u32>,
+    /// Optimisation level: 0 issues every atomic per lane as written (no warp aggregation),
+    /// 1 aggregates atomics on warp-uniform addresses (the default).
+    #[arg(short = 'O', long = "opt-level", value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    opt_level: u8,
+    /// vISA: lanes per hardware thread (1, 2, 4, 8, 16 or 32).
+    #[arg(long, value_name = "LANES", default_value_t = 8, value_parser = simd_lanes)]
+    simd: u32,
+}
+
+fn simd_lanes(s: &str) -> Result<u32, String> {
+    let n: u32 = s.parse().map_err(|_| format!("`{s}` is not a number of lanes"))?;
+    atomc::SimdWidth::from_lanes(n).map(|_| n).ok_or_else(|| format!("{n} lanes: vISA kernels run 1, 2, 4, 8, 16 or 32"))
 }
 
 /// Parses `--target` and `--platform` into a [`Target`].
@@ -79,7 +91,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .iter()
         .map(|e| Emit::from_name(e).ok_or_else(|| Failure::Usage(format!("unknown emit kind `{e}`"))))
         .collect::<Result<_, _>>()?;
-    let opts = atomc::Options { max_registers: args.max_registers };
+    let opts = atomc::Options {
+        max_registers: args.max_registers,
+        opt_level: if args.opt_level == 0 { atomc::OptLevel::None } else { atomc::OptLevel::Speed },
+        simd: atomc::SimdWidth::from_lanes(args.simd).unwrap_or_default(),
+    };
     let input = input::parse(&args.file)?;
     let funcs = input.select(args.function.as_deref())?;
     if funcs.is_empty() {

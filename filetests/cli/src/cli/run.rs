@@ -203,7 +203,7 @@ fn emulate(
             continue;
         }
         let cubin = cubins.entry(*i).or_insert_with(|| {
-            match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers }) {
+            match atomc::compile_with(f, t, atomc::Emit::Cubin, &atomc::Options { max_registers, ..Default::default() }) {
                 Ok(atomc::Output::Binary(b)) => Ok(b),
                 Ok(_) => Err("no binary output".into()),
                 Err(e) => Err(e.to_string()),

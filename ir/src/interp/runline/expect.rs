@@ -89,8 +89,8 @@ impl Parser<'_> {
             // Negative literal.
         }
         match self.next() {
-            Some(Tok::Punct(open)) if open == "[" || open == "{" => {
-                let close = if open == "[" { "]" } else { "}" };
+            Some(Tok::Punct(open)) if open == "[" || open == "{" || open == "(" => {
+                let close = match open { "[" => "]", "{" => "}", _ => ")" };
                 let mut depth = 1;
                 while depth > 0 {
                     match self.next() {
@@ -98,8 +98,8 @@ impl Parser<'_> {
                             return self
                                 .err(format!("expected `{close}`, found the end of the line"))
                         }
-                        Some(Tok::Punct(p)) if p == "[" || p == "{" => depth += 1,
-                        Some(Tok::Punct(p)) if p == "]" || p == "}" => depth -= 1,
+                        Some(Tok::Punct(p)) if p == "[" || p == "{" || p == "(" => depth += 1,
+                        Some(Tok::Punct(p)) if p == "]" || p == "}" || p == ")" => depth -= 1,
                         _ => {}
                     }
                 }

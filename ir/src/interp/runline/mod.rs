@@ -17,20 +17,23 @@
 //!            | NAME ':' ['surface'] ELEM '[' [DIMS] ']' ['slot' N] ['=' init]
 //!            | ','                              (optional separator)
 //! ELEM      := i8 i16 i32 i64 | u8 u16 u32 u64 (unsigned view) | f16 f32 f64 | f16x2 bf16x2
-//! init      := lit (fill) | 'iota' (0, 1, 2, ..) | '[' lit,* ']'       (no init: zeros)
+//! init      := lit | 'fill' lit (every element) | 'iota' (0, 1, 2, ..) | '[' entry,* ']'  (none: zeros)
 //! arg       := lit | NAME ['+' N | '-' N]   a buffer's address (+ byte offset) for ptr.global /
 //!                                          ptr.generic, a surface's handle for `surface`
 //! results   := lit | '[' lit,* ']'         one value, or all return values
 //! check     := NAME ['[' I ['..' J] ']'] [mode] ('=='|'!=') expected
 //!            | 'error' "TEXT"              the run must fail with an error containing TEXT
 //! mode      := 'sorted' | 'as' 'set' | 'sum' | 'all'
-//! expected  := '[' lit,* ']' | '{' lit,* '}' | 'iota' | lit
+//! expected  := '[' entry,* ']' | '{' entry,* '}' | 'iota' | lit
+//! entry     := lit | INT '..' INT | INT '..=' INT   a range: counts up in the element's width,
+//!                                          the end excluded (`..`) or included (`..=`)
 //! lit       := integer (decimal, 0x, 0b, `_`, may be negative; signed or unsigned spelling)
 //!            | float: 1.5  -0.0  1e-3  inf  -inf  nan (canonical quiet NaN)  0x1.8p3
 //!              (a leading `+` and `Inf`/`NaN` spellings are accepted, as in Cranelift)
 //!              or 0xBITS for a raw pattern (NaN payloads)
 //!            | true | false
-//!            | '[' f f ']' a packed f16x2/bf16x2 value, lane 0 first (or 0xBITS)
+//!            | '(' f ',' f ')' a packed f16x2/bf16x2 value, lane 0 first (or 0xBITS, or
+//!              '[' f f ']' where no list is expected: a call's arguments and results)
 //! ```
 //!
 //! Commas inside lists are optional. Declarations, sizes and arguments may
@@ -59,6 +62,8 @@
 //! ; run: %add(1, 2) == 3
 //! ; run: %minmax(nan, 1.0) == [1.0, 1.0]
 //! ; run: %fetch(b, 5) == 0 b: i64[1] = 0 => b == [5]
+//! ; run: block 8 args(b) b: i32[8] = [0..4, 0..4] => b sorted == [0..=3, 0..=3]
+//! ; run: args(h) h: f16x2[4] = fill (1.0, -0.5) => h all == (1.0, -0.5)
 //! ; run: block 2 args(b) b: i32[1] => error "misaligned"
 //! ```
 

@@ -396,14 +396,25 @@ impl Parser<'_> {
                 )),
             },
             Type::F16x2 | Type::BF16x2 => {
-                if !self.eat("[") {
-                    return self.int_lit(32);
-                }
+                // `(lo, hi)` reads the same in every position; `[lo hi]` is the older spelling,
+                // which a list or a fill of packed values cannot use.
+                let close = if self.eat("(") {
+                    ")"
+                } else if self.eat("[") {
+                    "]"
+                } else {
+                    return self.int_lit(32).map_err(|e| match e {
+                        RunLineError::Parse { col, msg } => {
+                            perr(col, format!("{msg}: a packed {ty} value is `(lo, hi)` or its 32 bits"))
+                        }
+                        e => e,
+                    });
+                };
                 let k = FKind::of(ty).unwrap_or(FKind::F16);
                 let lo = self.float_lit(k)?;
                 self.eat(",");
                 let hi = self.float_lit(k)?;
-                self.expect("]")?;
+                self.expect(close)?;
                 Ok(lo | (hi << 16))
             }
             t if t.is_float() => self.float_lit(FKind::of(t).unwrap_or(FKind::F64)),
@@ -513,12 +524,19 @@ impl Parser<'_> {
         })
     }
 
-    /// `lit` (every element), `iota` (0, 1, 2, ..) or `[lit, ..]`.
+    /// `lit` (every element), `fill lit`, `iota` (0, 1, 2, ..) or `[lit, ..]`.
     fn init(&mut self, elem: Elem, count: Option<u64>) -> PResult<Vec<u64>> {
+        let col = self.col();
         if self.is("[") {
             return self.list(elem.ty, "]");
         }
-        let col = self.col();
+        if self.is_ident("fill") {
+            // Explicit, so that a packed value in brackets (`fill [1.0 2.0]`) is not a list.
+            self.pos += 1;
+            let n = count.ok_or_else(|| perr(col, "a fill value needs the element count"))?;
+            let v = self.value(elem.ty)?;
+            return Ok(vec![v; n as usize]);
+        }
         if self.is_ident("iota") {
             self.pos += 1;
             let n = count.ok_or_else(|| perr(col, "`iota` needs the element count"))?;
@@ -534,7 +552,8 @@ impl Parser<'_> {
         Ok(vec![v; n as usize])
     }
 
-    /// `[a, b, ..]` (or `{..}`) after the opener; commas optional.
+    /// `[a, b, ..]` (or `{..}`) after the opener; commas optional. An element may be a range
+    /// of integers, `a..b` (b excluded) or `a..=b`.
     pub(super) fn list(&mut self, ty: Type, close: &str) -> PResult<Vec<u64>> {
         self.pos += 1;
         let mut out = Vec::new();
@@ -542,10 +561,33 @@ impl Parser<'_> {
             if self.peek().is_none() {
                 return self.err(format!("expected `{close}`, found the end of the line"));
             }
-            out.push(self.value(ty)?);
+            let col = self.col();
+            let v = self.value(ty)?;
+            if self.eat("..") {
+                let inclusive = self.eat("=");
+                let end = self.value(ty)?;
+                self.range_into(&mut out, ty, (v, end, inclusive), col)?;
+            } else {
+                out.push(v);
+            }
             self.eat(",");
         }
         Ok(out)
+    }
+
+    /// Appends `start, start+1, ..` up to `end` (included if `inclusive`), counting in the
+    /// element's width, so `-2..2` is -2, -1, 0, 1 for signed and unsigned spellings alike.
+    fn range_into(&self, out: &mut Vec<u64>, ty: Type, (start, end, inclusive): (u64, u64, bool), col: usize) -> PResult<()> {
+        if !ty.is_int() {
+            return Err(perr(col, format!("a range `a..b` needs an integer element type, not {ty}")));
+        }
+        let bits = ty.bits();
+        let len = crate::interp::decode::mask(end.wrapping_sub(start), bits).saturating_add(u64::from(inclusive));
+        if out.len() as u64 + len > MAX_ELEMS {
+            return Err(perr(col, format!("a range of {len} values: at most {MAX_ELEMS} elements")));
+        }
+        out.extend((0..len).map(|i| crate::interp::decode::mask(start.wrapping_add(i), bits)));
+        Ok(())
     }
 }
 

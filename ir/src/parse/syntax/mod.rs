@@ -41,6 +41,17 @@ pub(crate) struct RawInst {
     pub value_uses: Vec<(u32, SrcLoc)>,
     /// Every block operand: text number and position.
     pub block_uses: Vec<(u32, SrcLoc)>,
+    /// Every shared-variable operand: text number and position.
+    pub shared_uses: Vec<(u32, SrcLoc)>,
+}
+
+/// A shared-variable declaration as written: `smN = shared SIZE, align A`.
+pub(crate) struct RawShared {
+    /// The text number N of `smN`.
+    pub num: u32,
+    pub loc: SrcLoc,
+    pub size: u32,
+    pub align: u32,
 }
 
 /// A function as written.
@@ -52,6 +63,8 @@ pub(crate) struct RawFunction {
     pub sig_params: Vec<(Type, SrcLoc)>,
     pub returns: Vec<Type>,
     pub blocks: Vec<RawBlock>,
+    /// Shared-variable declarations, in text order.
+    pub shared: Vec<RawShared>,
     /// Values defined by lines that failed to parse: uses of them are not
     /// reported again.
     pub broken_defs: Vec<u32>,
@@ -241,6 +254,7 @@ impl<'a> Parser<'_, 'a, '_> {
             sig_params,
             returns,
             blocks: Vec::new(),
+            shared: Vec::new(),
             broken_defs: Vec::new(),
             had_errors: false,
         };
@@ -267,6 +281,8 @@ impl<'a> Parser<'_, 'a, '_> {
             let line = t.loc.line;
             let result = if t.kind == Kind::Word && numbered(t.text, words::BLOCK).is_some() {
                 self.block_header(&mut f)
+            } else if t.kind == Kind::Word && numbered(t.text, words::SHARED_VAR).is_some() {
+                self.shared_decl(&mut f)
             } else {
                 self.instruction(&mut f)
             };
@@ -302,6 +318,22 @@ impl<'a> Parser<'_, 'a, '_> {
         result
     }
 
+    /// `smN = shared SIZE, align A`, before the first block.
+    fn shared_decl(&mut self, f: &mut RawFunction) -> PResult<()> {
+        let t = self.word("a shared variable `smN`")?;
+        let line = t.loc.line;
+        // Operands end with the line, as an instruction's do.
+        self.inst = Some(InstCtx { line, op: None });
+        if !f.blocks.is_empty() {
+            return Err(syntax(t.loc, "declare shared variables before the first block".into()));
+        }
+        let num = self.number_of(t, words::SHARED_VAR)?;
+        self.expect_punct('=')?;
+        let (size, align) = self.shared_decl_body()?;
+        f.shared.push(RawShared { num, loc: t.loc, size, align });
+        self.end_of_line(line, "the declaration")
+    }
+
     fn block_params(&mut self, f: &mut RawFunction, line: u32) -> PResult<()> {
         if self.eat_punct('(') && !self.eat_punct(')') {
             loop {
@@ -334,7 +366,11 @@ impl<'a> Parser<'_, 'a, '_> {
     /// The number N of a `prefixN` word (`v`, `block`).
     fn number_of(&self, t: Token<'_>, prefix: &str) -> PResult<u32> {
         let Some(digits) = numbered(t.text, prefix) else {
-            let what = if prefix == words::VALUE { "a value `vN`" } else { "a block `blockN`" };
+            let what = match prefix {
+                words::VALUE => "a value `vN`",
+                words::SHARED_VAR => "a shared variable `smN`",
+                _ => "a block `blockN`",
+            };
             return Err(syntax(t.loc, format!("expected {what}, found `{}`", t.text)));
         };
         match digits.parse::<u32>() {
@@ -415,7 +451,14 @@ impl<'a> Parser<'_, 'a, '_> {
             _ => {}
         }
         let loc = result.map_or(op_loc, |r| r.1);
-        let raw = RawInst { loc, result, data, value_uses: uses.values, block_uses: uses.blocks };
+        let raw = RawInst {
+            loc,
+            result,
+            data,
+            value_uses: uses.values,
+            block_uses: uses.blocks,
+            shared_uses: uses.shared,
+        };
         if let Some(block) = f.blocks.last_mut() {
             block.insts.push(raw);
         }
@@ -478,6 +521,7 @@ impl<'a> Parser<'_, 'a, '_> {
             }
             Op::PtrToGeneric => InstData::PtrToGeneric { ptr: self.value(uses)? },
             Op::Special(reg) => InstData::Special { reg },
+            Op::SharedAddr => InstData::SharedAddr { var: self.shared_var(uses)? },
             Op::Load => InstData::Load { ty, addr: self.address(uses)? },
             Op::Store => {
                 let value = self.value(uses)?;

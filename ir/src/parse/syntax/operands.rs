@@ -8,7 +8,7 @@ use crate::instructions::{Address, BlockCall};
 use crate::parse::float::{parse_float, FloatError};
 use crate::parse::lexer::{Kind, Token};
 use crate::parse::words;
-use crate::{Block, SrcLoc, Type, Value};
+use crate::{Block, SharedVar, SrcLoc, Type, Value};
 use smallvec::SmallVec;
 
 impl Parser<'_, '_, '_> {
@@ -98,6 +98,38 @@ impl Parser<'_, '_, '_> {
         Ok(Value::from_u32(n))
     }
 
+    /// `smN`: a shared variable, by its text number (resolved to its declaration later).
+    pub(super) fn shared_var(&mut self, uses: &mut Uses) -> PResult<SharedVar> {
+        let t = match self.peek_in_line() {
+            Some(t) if t.kind == Kind::Word && numbered(t.text, words::SHARED_VAR).is_some() => t,
+            _ => return Err(self.expected("a shared variable `smN`")),
+        };
+        let n = self.number_of(t, words::SHARED_VAR)?;
+        self.pos += 1;
+        uses.shared.push((n, t.loc));
+        Ok(SharedVar::from_u32(n))
+    }
+
+    /// After `smN =`: `shared SIZE` and an optional `, align A` (default 16).
+    pub(super) fn shared_decl_body(&mut self) -> PResult<(u32, u32)> {
+        let kw = self.word("`shared`")?;
+        if kw.text != words::SHARED {
+            return Err(syntax(kw.loc, format!("expected `shared SIZE, align A`, found `{}`", kw.text)));
+        }
+        let t = self.word("the variable's size in bytes")?;
+        let size = u32::try_from(parse_unsigned(t)?).map_err(|_| range(t, "shared size", "at most 4294967295"))?;
+        let mut align = 16;
+        if self.eat_punct(',') {
+            let kw = self.word("`align`")?;
+            if kw.text != words::ALIGN {
+                return Err(syntax(kw.loc, format!("expected `align A`, found `{}`", kw.text)));
+            }
+            let t = self.word("an alignment")?;
+            align = u32::try_from(parse_unsigned(t)?).map_err(|_| range(t, "alignment", "1, 2, 4, 8 or 16"))?;
+        }
+        Ok((size, align))
+    }
+
     pub(super) fn value_pair(&mut self, uses: &mut Uses) -> PResult<[Value; 2]> {
         let a = self.value(uses)?;
         self.expect_punct(',')?;
@@ -178,6 +210,7 @@ impl Parser<'_, '_, '_> {
 pub(super) struct Uses {
     pub(super) values: Vec<(u32, SrcLoc)>,
     pub(super) blocks: Vec<(u32, SrcLoc)>,
+    pub(super) shared: Vec<(u32, SrcLoc)>,
 }
 
 fn range(t: Token<'_>, what: &str, allowed: &str) -> Diagnostic {

@@ -118,6 +118,11 @@ fn uses_shared_memory(func: &Function) -> bool {
 }
 
 pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<SassInst>, IselError> {
+    select_with(func, target, true)
+}
+
+/// [`select`], with warp aggregation of atomics (`isel::aggregate`) on or off.
+pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool) -> Result<VCode<SassInst>, IselError> {
     let mut uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     let mut non_cond_uses: SecondaryMap<Value, u32> = SecondaryMap::new();
     for (_, inst) in func.inst_order() {
@@ -155,6 +160,9 @@ pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<Sass
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
     let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
+    if !aggregate {
+        s.uniformity = None;
+    }
     let mask_blocks = s.sync_plan.mask_blocks();
 
     // Block parameters of every block but the entry become vreg params;

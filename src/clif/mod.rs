@@ -68,7 +68,7 @@
 //! | --- | --- | --- |
 //! | `atomc_thread_id_x` `_y` `_z`, `atomc_block_id_*`, `atomc_block_dim_*`, `atomc_grid_dim_*`, `atomc_lane_id` | `() -> i32` | `thread_id.x` .. `lane_id` |
 //! | `atomc_barrier` | `()` | `barrier` (the block's threads meet; shared memory written before is visible after) |
-//! | `atomc_shared` | `(i32) -> i64` | `bitcast.ptr.shared`: the address of that byte offset in the block's shared memory |
+//! | `atomc_shared` | `(i32) -> i64` | `bitcast.ptr.shared`: the address of that byte offset in the block's shared memory (an imported kernel declares no shared variables, so offset 0 is the start of the launch's dynamic shared memory) |
 //! | `atomc_atomic_rmw_<op>_<order>_<scope>` | `(i64, T) -> T` | `atomic_rmw.T <op> <order> <scope>`, `<op>` one of atomc's ([`RmwOp`](atomc_ir::RmwOp): `add` .. `umax`, `fadd`, `fmin`, `fmax`, `inc_wrap`, `dec_wrap`) |
 //! | `atomc_atomic_cas_<order>_<scope>` | `(i64, T, T) -> T` | `atomic_cas.T <order> <scope>` (address, expected, replacement) |
 //! | `atomc_atomic_load_<order>_<scope>` | `(i64) -> T` | `atomic_load.T <order> <scope>` |

@@ -212,10 +212,10 @@ pub fn visa_kernel(
         Target::Visa(VisaPlatform::Pvc) => Platform::Pvc,
         _ => return Err(CompileError::NoSuchOutput { target, emit: "visaasm" }),
     };
-    let legal = pipeline::legalize(func, target)?;
+    let (legal, origins) = pipeline::legalize_traced(func, target)?;
     lower(&legal, platform, opts).map_err(|e| match e {
         LowerError::Unsupported { op, reason, loc, inst, .. } => {
-            CompileError::Unsupported { target, op, reason, loc, inst: error::input_inst(func, inst) }
+            CompileError::Unsupported { target, op, reason, loc, inst: origins.input(inst) }
         }
         e @ LowerError::Rules(_) => InternalError::Visa(e).into(),
     })

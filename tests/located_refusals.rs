@@ -148,3 +148,20 @@ fn misused_intrinsics_are_import_errors_at_the_call() {
     let f = calls("atomc_atomic_rmw_xchg_seq_cst_sys", &[I64, I32], &[I32]).expect("imports");
     assert!(f.to_string().contains("atomic_rmw.i32 xchg seq_cst sys v0"), "{f}");
 }
+
+#[test]
+fn a_refused_instruction_the_legalizer_made_names_the_input_instruction_it_came_from() {
+    // TGLLP has no f64 atomic add: the legalizer makes a CAS loop of it, and the vISA lowering
+    // refuses the loop's 64-bit float compare-and-swap, an instruction the input does not have.
+    let mut b = FunctionBuilder::new("fadd64", &[Type::Ptr(AddrSpace::Global)]);
+    let one = b.fconst(Type::F64, 1.0);
+    b.atomic_rmw(RmwOp::Fadd, Type::F64, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    let inst = b.last_inst().expect("appended");
+    b.ret(&[]);
+    let f = b.finish();
+    let d = refusal(&f, Target::Visa(VisaPlatform::Tgllp));
+    assert_eq!((d.inst, d.loc), (Some(inst), SrcLoc::default()), "{}", d.headline("%fadd64"));
+    // The legalized function has the input's (here: no) locations, not the tracing ones.
+    let legal = atomc::pipeline::legalize(&f, Target::Visa(VisaPlatform::Tgllp)).expect("legalizes");
+    assert!(legal.inst_order().all(|(_, i)| !legal.inst_locs[i].is_known()));
+}

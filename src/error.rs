@@ -18,8 +18,9 @@ use crate::{ir, Target};
 /// let func = atomc::ir::parse::parse(src).unwrap().remove(0);
 /// match atomc::compile(&func, "visa".parse().unwrap(), Emit::Visaasm) {
 ///     // Refused by the target, at the instruction's line and column: the input's problem.
-///     Err(CompileError::Unsupported { target, op, reason, loc }) => {
+///     Err(CompileError::Unsupported { target, op, reason, loc, inst }) => {
 ///         assert_eq!((target.to_string().as_str(), loc.line, loc.col), ("visa:TGLLP", 4, 5));
+///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("atomic_rmw"));
 ///         println!("{op}: {reason}");
 ///     }
 ///     // atomc's own bug: report it (the command line exits 3 for these).
@@ -43,8 +44,11 @@ pub enum CompileError {
         /// Why.
         reason: String,
         /// Where the instruction is in the source (unknown for functions built in code that
-        /// set no location, see [`ir::Function::inst_locs`]).
+        /// set no location, see [`ir::Function::inst_locs`] and [`ir::FunctionBuilder::set_loc`]).
         loc: ir::SrcLoc,
+        /// The instruction of the input function (none for a refusal of the whole function,
+        /// or of an instruction the legalizer made).
+        inst: Option<ir::Inst>,
     },
     /// A bug in atomc: a pass produced something a later pass rejects.
     #[error("internal compiler error: {0}")]
@@ -57,6 +61,103 @@ pub enum CompileError {
         /// The emit kind's spelling.
         emit: &'static str,
     },
+}
+
+impl CompileError {
+    /// The errors about the input, as the verifier reports them: the verifier's own, or one
+    /// `target-unsupported` diagnostic at the refused instruction (its location and its
+    /// [`ir::Inst`]); empty for the other errors. Render them with
+    /// [`ir::diagnostic::render`] against the source, or print a
+    /// [`headline`](ir::diagnostic::Diagnostic::headline) each for a function built in code.
+    ///
+    /// ```
+    /// use atomc::ir::{AddrSpace, FunctionBuilder, MemOrder, RmwOp, Scope, SrcLoc, Type};
+    ///
+    /// // sm_50's atomics address global memory, not generic; the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("bump", &[Type::Ptr(AddrSpace::Generic)]);
+    /// let one = b.iconst(Type::I32, 1);
+    /// b.set_loc(SrcLoc { line: 7, col: 13 });
+    /// b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    /// let bump = b.last_inst().unwrap();
+    /// b.set_loc(SrcLoc::default());
+    /// b.ret(&[]);
+    /// let func = b.finish();
+    /// let err = atomc::compile_kernel(&func, atomc::Target::Sm50, &Default::default()).err().expect("refused");
+    /// let diags = err.diagnostics();
+    /// assert_eq!(diags[0].inst, Some(bump));
+    /// assert_eq!(diags[0].loc, SrcLoc { line: 7, col: 13 });
+    /// let line = diags[0].headline("bump.rs");
+    /// assert!(line.starts_with(&format!("bump.rs:7:13: {bump}: error[target-unsupported]: sm_50 cannot express")), "{line}");
+    /// ```
+    pub fn diagnostics(&self) -> Vec<ir::diagnostic::Diagnostic> {
+        match self {
+            CompileError::Verify(diags) => diags.clone(),
+            CompileError::Unsupported { loc, inst, .. } => {
+                let d = ir::diagnostic::Diagnostic::new(*loc, "target-unsupported", self.to_string());
+                vec![match inst {
+                    Some(i) => d.at_inst(*i),
+                    None => d,
+                }]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// For each instruction of a legalized function, the input instruction it comes from, so that a
+/// refusal of an instruction the legalizer made (a CAS loop's compare-and-swap, say) names the
+/// input's instruction even in a function built in code, where no location tells them apart.
+///
+/// The legalizer gives every instruction it makes its anchor's location; [`Origins::legalize`]
+/// runs it on a copy whose every instruction has a location of its own (the instruction's
+/// number, in a column no text has), reads each result instruction's origin back from its
+/// location, and then gives the result the input's real locations.
+pub(crate) struct Origins(std::collections::HashMap<ir::Inst, ir::Inst>);
+
+/// The column that marks a location as an instruction number (no source line is that long).
+const TRACE_COL: u32 = u32::MAX;
+
+impl Origins {
+    /// Legalizes `func` for `caps` into a copy with the input's locations, and the origins of
+    /// its instructions; a refusal names the input's instruction and location.
+    pub(crate) fn legalize(
+        func: &ir::Function,
+        caps: &atomc_lower::caps::TargetCaps,
+    ) -> Result<(ir::Function, Origins), atomc_lower::legalize::Unsupported> {
+        let mut out = func.clone();
+        for inst in func.insts.keys() {
+            out.inst_locs[inst] = ir::SrcLoc { line: inst.as_u32() + 1, col: TRACE_COL };
+        }
+        let result = atomc_lower::legalize::legalize(&mut out, caps);
+        let mut origins = std::collections::HashMap::new();
+        for inst in out.insts.keys() {
+            let loc = out.inst_locs[inst];
+            let from = (loc.col == TRACE_COL && loc.line > 0).then(|| ir::Inst::from_u32(loc.line - 1));
+            if let Some(from) = from {
+                origins.insert(inst, from);
+            }
+            out.inst_locs[inst] = from.map(|i| func.inst_locs[i]).unwrap_or_default();
+        }
+        let origins = Origins(origins);
+        match result {
+            Ok(_) => Ok((out, origins)),
+            Err(mut errs) => {
+                for e in &mut errs {
+                    let from = origins.input(Some(e.inst));
+                    e.loc = from.map(|i| func.inst_locs[i]).unwrap_or_default();
+                    e.inst = from.unwrap_or(e.inst);
+                }
+                // The first in the text, as the legalizer orders them by their (real) location.
+                errs.sort_by_key(|e| (e.loc.line, e.loc.col));
+                Err(errs.swap_remove(0))
+            }
+        }
+    }
+
+    /// The input instruction `inst` (of the legalized function) comes from.
+    pub(crate) fn input(&self, inst: Option<ir::Inst>) -> Option<ir::Inst> {
+        self.0.get(&inst?).copied()
+    }
 }
 
 /// A bug in atomc: one pass produced what a later one rejects. Each variant keeps the error

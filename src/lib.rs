@@ -212,9 +212,11 @@ pub fn visa_kernel(
         Target::Visa(VisaPlatform::Pvc) => Platform::Pvc,
         _ => return Err(CompileError::NoSuchOutput { target, emit: "visaasm" }),
     };
-    let legal = pipeline::legalize(func, target)?;
+    let (legal, origins) = pipeline::legalize_traced(func, target)?;
     lower(&legal, platform, opts).map_err(|e| match e {
-        LowerError::Unsupported { op, reason, loc, .. } => CompileError::Unsupported { target, op, reason, loc },
+        LowerError::Unsupported { op, reason, loc, inst, .. } => {
+            CompileError::Unsupported { target, op, reason, loc, inst: origins.input(inst) }
+        }
         e @ LowerError::Rules(_) => InternalError::Visa(e).into(),
     })
 }
@@ -246,18 +248,22 @@ pub fn compile_ptx_module(funcs: &[ir::Function], target: Target) -> Result<Stri
 fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
     use atomc_lower::ptx::PtxError;
     match e {
-        PtxError::Unsupported { what, why, loc, .. } => CompileError::Unsupported { target, op: what, reason: why, loc },
+        PtxError::Unsupported { what, why, loc, inst, .. } => {
+            CompileError::Unsupported { target, op: what, reason: why, loc, inst }
+        }
         PtxError::BadName(name) => CompileError::Unsupported {
             target,
             op: format!("function %{name}"),
             reason: "its name is not a PTX identifier (a letter or `_`, then letters, digits, `_` or `$`)".into(),
             loc: ir::SrcLoc::default(),
+            inst: None,
         },
         PtxError::NotAKernel(name) => CompileError::Unsupported {
             target,
             op: format!("function %{name}"),
             reason: "it returns values; only kernels (no return values) become PTX entries".into(),
             loc: ir::SrcLoc::default(),
+            inst: None,
         },
         e => InternalError::Ptx(e).into(),
     }

@@ -24,6 +24,7 @@
 //! # Ok::<(), atomc::CompileError>(())
 //! ```
 
+use crate::error::Origins;
 use crate::{CompileError, InternalError, Target};
 use atomc_ir::{verify, Function};
 use atomc_lower::caps::{self, TargetCaps};
@@ -58,19 +59,22 @@ pub(crate) fn caps_of(target: Target) -> &'static TargetCaps {
 
 /// Passes 1–3: a verified, legalized copy of `func`.
 pub fn legalize(func: &Function, target: Target) -> Result<Function, CompileError> {
+    Ok(legalize_traced(func, target)?.0)
+}
+
+/// [`legalize`], and the input instruction each instruction of the copy comes from (for the
+/// refusals of later passes).
+pub(crate) fn legalize_traced(func: &Function, target: Target) -> Result<(Function, Origins), CompileError> {
     verify::verify(func).map_err(CompileError::Verify)?;
-    let mut out = func.clone();
-    atomc_lower::legalize::legalize(&mut out, caps_of(target)).map_err(|errs| {
-        let e = &errs[0];
-        CompileError::Unsupported {
-            target,
-            op: format!("{} on {}{}", e.op, e.ty, e.space),
-            reason: e.reason.to_string(),
-            loc: e.loc,
-        }
+    let (out, origins) = Origins::legalize(func, caps_of(target)).map_err(|e| CompileError::Unsupported {
+        target,
+        op: format!("{} on {}{}", e.op, e.ty, e.space),
+        reason: e.reason.to_string(),
+        loc: e.loc,
+        inst: Some(e.inst),
     })?;
     verify::verify(&out).map_err(|d| CompileError::Internal(InternalError::LegalizedIr(d)))?;
-    Ok(out)
+    Ok((out, origins))
 }
 
 /// Passes 1–4.
@@ -81,12 +85,13 @@ pub fn select(func: &Function, target: Target) -> Result<VCode<SassInst>, Compil
 /// [`select`] with compile options (the optimisation level).
 pub fn select_with(func: &Function, target: Target, opts: &crate::Options) -> Result<VCode<SassInst>, CompileError> {
     let plan = sass_plan(target).ok_or(CompileError::NoSuchOutput { target, emit: "vcode" })?;
-    let legal = legalize(func, target)?;
+    let (legal, origins) = legalize_traced(func, target)?;
     isel::select_with(&legal, plan.isel, opts.opt_level.aggregates()).map_err(|e| {
         if e.unencodable {
             CompileError::Internal(InternalError::Unencodable { target, op: e.op, reason: e.reason, loc: e.loc })
         } else {
-            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc }
+            let inst = origins.input(e.inst);
+            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc, inst }
         }
     })
 }

@@ -198,7 +198,7 @@ fn errors_name_the_instruction_and_carry_the_opcode() {
     let text = "function %f(i64) -> i64 {\n    fn0 = %g(i64) -> i64\nblock0(v0: i64):\n    v1 = call fn0(v0)\n    \
                 return v1\n}\n";
     let err = clif::parse_clif_file(text).expect_err("calls are rejected");
-    let ClifError::Import { line, error } = &err else {
+    let ClifError::Import { line, error, .. } = &err else {
         panic!("{err}")
     };
     assert_eq!(*line, 4, "the line of the call");

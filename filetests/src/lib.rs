@@ -43,6 +43,7 @@ pub trait Backend: Sync {
     fn import_clif(&self, body: &str) -> Result<Vec<atomc_ir::Function>, Vec<atomc_ir::diagnostic::Diagnostic>> {
         let _ = body;
         Err(vec![atomc_ir::diagnostic::Diagnostic {
+            inst: None,
             loc: Default::default(),
             rule: "clif-import",
             message: "this runner has no CLIF reader".to_string(),

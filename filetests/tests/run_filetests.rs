@@ -18,21 +18,7 @@ impl atomc_filetests::Backend for FacadeBackend {
     }
 
     fn import_clif(&self, body: &str) -> Result<Vec<atomc::ir::Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
-        use atomc::clif::ClifError;
-        atomc::clif::parse_clif_file(body).map_err(|e| {
-            let (line, rule, message) = match e {
-                ClifError::Parse { line, message } => (line, "clif-parse", message),
-                ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
-            };
-            vec![atomc::ir::diagnostic::Diagnostic {
-                loc: atomc::ir::SrcLoc {
-                    line: line as u32,
-                    col: 1,
-                },
-                rule,
-                message,
-            }]
-        })
+        atomc::clif::parse_clif_file(body).map_err(|e| vec![e.diagnostic()])
     }
 }
 

@@ -18,12 +18,33 @@
 //! atomc_ir::verify::verify(&func).expect("a valid kernel");
 //! assert!(func.to_string().contains("atomic_rmw.i32 add relaxed gpu"));
 //! ```
+//!
+//! A front end can give the instructions it appends a location of its own
+//! source ([`FunctionBuilder::set_loc`]), and keep the [`Inst`] handle of one
+//! ([`FunctionBuilder::last_inst`]): diagnostics of the verifier and refusals
+//! of a target name both.
+//!
+//! ```
+//! use atomc_ir::{FunctionBuilder, SrcLoc, Type};
+//!
+//! let mut b = FunctionBuilder::with_returns("f", &[Type::I32], &[Type::I32]);
+//! b.set_loc(SrcLoc { line: 12, col: 5 });
+//! let x = b.iconst(Type::I64, 1);
+//! let bad = b.binary(atomc_ir::BinaryOp::Iadd, b.param(0), x); // i32 + i64
+//! let inst = b.last_inst().expect("an instruction");
+//! b.ret(&[bad]);
+//! let func = b.finish();
+//! let diags = atomc_ir::verify::verify(&func).unwrap_err();
+//! assert_eq!(diags[0].loc, SrcLoc { line: 12, col: 5 });
+//! assert_eq!(diags[0].headline("lib.rs"), format!("lib.rs:12:5: error[{}]: {}", diags[0].rule, diags[0].message));
+//! # let _ = inst;
+//! ```
 
 use crate::atomics::{MemOrder, RmwOp, Scope, SurfaceAccess};
 use crate::instructions::{
     Address, BinaryOp, BlockCall, ConvOp, FloatCC, InstData, IntCC, SpecialReg, UnaryOp,
 };
-use crate::{Block, Function, SharedVar, SharedVarData, Type, Value};
+use crate::{Block, Function, Inst, SharedVar, SharedVarData, SrcLoc, Type, Value};
 
 /// Appends instructions to a function, one block at a time.
 ///
@@ -32,6 +53,10 @@ use crate::{Block, Function, SharedVar, SharedVarData, Type, Value};
 pub struct FunctionBuilder {
     func: Function,
     current: Block,
+    /// The location given to appended instructions.
+    loc: SrcLoc,
+    /// The instruction appended last.
+    last: Option<Inst>,
 }
 
 impl FunctionBuilder {
@@ -48,7 +73,7 @@ impl FunctionBuilder {
         for &ty in params {
             func.append_block_param(entry, ty);
         }
-        FunctionBuilder { func, current: entry }
+        FunctionBuilder { func, current: entry, loc: SrcLoc::default(), last: None }
     }
 
     /// Parameter `n` of the function.
@@ -76,9 +101,28 @@ impl FunctionBuilder {
         self.current
     }
 
+    /// Gives the instructions appended from now on the location `loc` (a position in the
+    /// caller's own source; [`SrcLoc::default`] for none, the start). Diagnostics and target
+    /// refusals report it.
+    pub fn set_loc(&mut self, loc: SrcLoc) {
+        self.loc = loc;
+    }
+
+    /// The location appended instructions get.
+    pub fn loc(&self) -> SrcLoc {
+        self.loc
+    }
+
+    /// The instruction appended last: the handle diagnostics of a built function name.
+    pub fn last_inst(&self) -> Option<Inst> {
+        self.last
+    }
+
     /// Appends any instruction; returns its result, if it has one.
     pub fn ins(&mut self, data: InstData) -> Option<Value> {
         let inst = self.func.append_inst(self.current, data);
+        self.func.inst_locs[inst] = self.loc;
+        self.last = Some(inst);
         self.func.inst_result(inst)
     }
 

@@ -8,8 +8,13 @@
 //! 4 |     v3 = iadd v2, v9
 //!   |                   ^^
 //! ```
+//!
+//! A function built in code has no source text: its diagnostics name the
+//! instruction instead (`%kernel: inst4: error[rule]: message`), and where the
+//! builder attached a location of the caller's own
+//! ([`FunctionBuilder::set_loc`](crate::FunctionBuilder::set_loc)), both.
 
-use crate::SrcLoc;
+use crate::{Inst, SrcLoc};
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Chars, Config};
@@ -25,30 +30,56 @@ pub struct Diagnostic {
     pub rule: &'static str,
     /// What is wrong, in one sentence.
     pub message: String,
+    /// The instruction, where the location alone does not find it (functions built in code).
+    pub inst: Option<Inst>,
 }
 
 impl Diagnostic {
     /// A diagnostic at a known position.
     pub fn new(loc: SrcLoc, rule: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { loc, rule, message: message.into() }
+        Diagnostic { loc, rule, message: message.into(), inst: None }
     }
 
-    /// The one-line form: `FILE:LINE:COL: error[RULE]: MESSAGE`, or
-    /// `FILE: error[RULE]: MESSAGE` when the position is unknown.
-    pub fn headline(&self, file_name: &str) -> String {
+    /// The same diagnostic, naming the instruction `inst` as well.
+    pub fn at_inst(self, inst: Inst) -> Diagnostic {
+        Diagnostic { inst: Some(inst), ..self }
+    }
+
+    /// `LINE:COL` (`LINE` alone for column 0, as CLIF's `SourceLoc` gives), then `INST`, joined
+    /// with `: `; empty when neither is known.
+    fn position(&self) -> String {
+        let mut parts = Vec::new();
         if self.loc.is_known() {
-            format!("{file_name}:{}:{}: error[{}]: {}", self.loc.line, self.loc.col, self.rule, self.message)
-        } else {
-            format!("{file_name}: error[{}]: {}", self.rule, self.message)
+            parts.push(match self.loc.col {
+                0 => self.loc.line.to_string(),
+                col => format!("{}:{col}", self.loc.line),
+            });
+        }
+        if let Some(inst) = self.inst {
+            parts.push(inst.to_string());
+        }
+        parts.join(": ")
+    }
+
+    /// The one-line form: `FILE:LINE:COL: error[RULE]: MESSAGE`;
+    /// `FILE: error[RULE]: MESSAGE` when the position is unknown;
+    /// `FILE: INST: ...` or `FILE:LINE:COL: INST: ...` when the instruction is named.
+    pub fn headline(&self, file_name: &str) -> String {
+        match (self.loc.is_known(), self.position()) {
+            (_, p) if p.is_empty() => format!("{file_name}: error[{}]: {}", self.rule, self.message),
+            (true, p) => format!("{file_name}:{p}: error[{}]: {}", self.rule, self.message),
+            (false, p) => format!("{file_name}: {p}: error[{}]: {}", self.rule, self.message),
         }
     }
 }
 
 impl fmt::Display for Diagnostic {
-    /// The one-line form without a file name: `LINE:COL: error[RULE]: MESSAGE`.
+    /// The one-line form without a file name: `LINE:COL: error[RULE]: MESSAGE` (with the
+    /// instruction, when named, as in [`Diagnostic::headline`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.loc.is_known() {
-            write!(f, "{}:{}: ", self.loc.line, self.loc.col)?;
+        let p = self.position();
+        if !p.is_empty() {
+            write!(f, "{p}: ")?;
         }
         write!(f, "error[{}]: {}", self.rule, self.message)
     }

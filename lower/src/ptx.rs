@@ -77,6 +77,8 @@ pub enum PtxError {
         why: String,
         /// Where the instruction is (unknown for a construct of the whole function).
         loc: atomc_ir::SrcLoc,
+        /// The instruction (none for a construct of the whole function).
+        inst: Option<atomc_ir::Inst>,
     },
 }
 
@@ -154,6 +156,7 @@ fn entry(func: &Function, sm: u32) -> Result<Emitter<'_>, PtxError> {
         surfrefs: Vec::new(),
         shared_base: None,
         cur_loc: Default::default(),
+        cur_inst: None,
     };
     e.function_body()?;
     Ok(e)
@@ -184,6 +187,8 @@ pub(crate) struct Emitter<'a> {
     pub(crate) shared_base: Option<String>,
     /// The source location of the instruction being emitted, for refusals.
     pub(crate) cur_loc: atomc_ir::SrcLoc,
+    /// The instruction being translated.
+    pub(crate) cur_inst: Option<atomc_ir::Inst>,
 }
 
 /// The module's dynamic shared memory array. An IR shared pointer is a byte offset into the
@@ -225,6 +230,7 @@ impl<'a> Emitter<'a> {
             sm: self.sm,
             why: why.into(),
             loc: self.cur_loc,
+            inst: self.cur_inst,
         }
     }
 
@@ -293,6 +299,7 @@ impl<'a> Emitter<'a> {
 
     fn inst(&mut self, inst: atomc_ir::Inst) -> Result<(), PtxError> {
         self.cur_loc = self.func.inst_locs[inst];
+        self.cur_inst = Some(inst);
         let data = &self.func.insts[inst];
         let result = self.func.inst_result(inst);
         match data {

@@ -75,7 +75,8 @@ pub fn pointer_params(func: &ir::Function) -> HashSet<usize> {
     let mut out = HashSet::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(block) {
-            if let Some(addr) = address_operand(&func.dfg.insts[inst]) {
+            let addr = address_operand(&func.dfg.insts[inst]).or_else(|| super::intrinsics::call_address(func, inst));
+            if let Some(addr) = addr {
                 if let Base::Param(i) = base_of(func, &params, addr, 0) {
                     if func.dfg.value_type(func.dfg.block_params(entry)[i]) == ir::types::I64 {
                         out.insert(i);
@@ -123,7 +124,8 @@ fn base_of(func: &ir::Function, params: &HashMap<ir::Value, usize>, v: ir::Value
             opcode: Opcode::Isub,
             args,
         } => base_of(func, params, args[0], depth + 1),
-        InstructionData::StackAddr { .. } | InstructionData::Load { .. } => Base::Other,
+        // A call result (`atomc_shared`) is a base of its own.
+        InstructionData::StackAddr { .. } | InstructionData::Load { .. } | InstructionData::Call { .. } => Base::Other,
         _ => Base::Unknown,
     }
 }

@@ -59,6 +59,19 @@ impl ImportError {
     }
 }
 
+impl ClifError {
+    /// The error as the verifier reports its own: rule `clif-parse` or `clif-import`, at the
+    /// line (and, for an instruction, the column) in the text.
+    pub fn diagnostic(&self) -> atomc_ir::diagnostic::Diagnostic {
+        let (line, col, rule, message) = match self {
+            ClifError::Parse { line, message } => (*line, 1, "clif-parse", message.clone()),
+            ClifError::Import { line, col, error } => (*line, *col, "clif-import", error.to_string()),
+        };
+        let loc = atomc_ir::SrcLoc { line: line as u32, col: col as u32 };
+        atomc_ir::diagnostic::Diagnostic::new(loc, rule, message)
+    }
+}
+
 /// Why a `.clif` file could not be turned into atomc functions.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ClifError {
@@ -76,6 +89,8 @@ pub enum ClifError {
         /// 1-based line of the rejected instruction (of the function when
         /// the error is not about one instruction).
         line: usize,
+        /// 1-based column of the rejected instruction (1 when the error is not about one).
+        col: usize,
         /// The import error.
         error: ImportError,
     },

@@ -53,6 +53,180 @@
 //! }
 //! ```
 //!
+//! # Kernels: GPU intrinsics, address spaces, orders
+//!
+//! CLIF has no thread ids, no barrier, one kind of memory and one kind of
+//! atomic. A kernel gets them through **calls of imported functions with
+//! agreed names** (test-case names, `%atomc_...` in CLIF text;
+//! [`intrinsic`] declares one in a `FunctionBuilder`). A call of such a name
+//! is not a call: it becomes the atomc instruction below. `T` is any type the
+//! atomc instruction takes for the op (the signature's types say which); an
+//! `<order>` is `relaxed acquire release acq_rel seq_cst` and a `<scope>`
+//! `cta gpu sys`.
+//!
+//! | intrinsic (callee name) | signature | atomc |
+//! | --- | --- | --- |
+//! | `atomc_thread_id_x` `_y` `_z`, `atomc_block_id_*`, `atomc_block_dim_*`, `atomc_grid_dim_*`, `atomc_lane_id` | `() -> i32` | `thread_id.x` .. `lane_id` |
+//! | `atomc_barrier` | `()` | `barrier` (the block's threads meet; shared memory written before is visible after) |
+//! | `atomc_shared` | `(i32) -> i64` | `bitcast.ptr.shared`: the address of that byte offset in the block's shared memory (an imported kernel declares no shared variables, so offset 0 is the start of the launch's dynamic shared memory) |
+//! | `atomc_atomic_rmw_<op>_<order>_<scope>` | `(i64, T) -> T` | `atomic_rmw.T <op> <order> <scope>`, `<op>` one of atomc's ([`RmwOp`](atomc_ir::RmwOp): `add` .. `umax`, `fadd`, `fmin`, `fmax`, `inc_wrap`, `dec_wrap`) |
+//! | `atomc_atomic_cas_<order>_<scope>` | `(i64, T, T) -> T` | `atomic_cas.T <order> <scope>` (address, expected, replacement) |
+//! | `atomc_atomic_load_<order>_<scope>` | `(i64) -> T` | `atomic_load.T <order> <scope>` |
+//! | `atomc_atomic_store_<order>_<scope>` | `(T, i64)` | `atomic_store.T <order> <scope>` (value first, as CLIF's `atomic_store`) |
+//! | `atomc_fence_<order>_<scope>` | `()` | `fence <order> <scope>` |
+//!
+//! For example `%atomc_atomic_rmw_add_relaxed_gpu(i64, i32) -> i32` is a
+//! relaxed 32-bit add at gpu scope, and `%atomc_fence_acq_rel_cta()` a
+//! block-scoped fence.
+//!
+//! **Address spaces follow the address**, not the access: an address
+//! computed from `atomc_shared` (through `iadd`/`isub`, as any CLIF
+//! address) is a shared-memory address for every load, store and atomic
+//! that uses it; a pointer parameter is in [`ImportOptions::address_space`]
+//! (`global`). So one function can count into shared bins and add the bins
+//! into a global histogram, as CUDA kernels do.
+//!
+//! **Order and scope** are per access: the intrinsic's name carries them.
+//! CLIF's own `atomic_rmw`, `atomic_cas`, `atomic_load`, `atomic_store` and
+//! `fence` keep their CLIF meaning, `seq_cst` at [`ImportOptions::scope`]:
+//! on sm_90 that costs a `MEMBAR.SC` and the cache invalidations around each
+//! one, which a relaxed counter does not need.
+//!
+//! Why calls and not `MemFlags` bits: a call's name and signature are
+//! visible in the text and checked at import, and the same CLIF still means
+//! something sane to a CPU backend (a call of an external function), while
+//! every `MemFlags` field (alias region, trap code, endianness) already
+//! means something to Cranelift's optimiser. Misuse is an [`ImportError`]
+//! naming the call: an `atomc_` name that is no intrinsic (a typo, an order
+//! or scope atomc lacks), a signature other than the table's, or an rmw op
+//! on a type it does not take. Calls of other names are rejected as before.
+//!
+//! ## A relaxed atomic counter
+//!
+//! ```
+//! use cranelift_codegen::ir::{self, types, AbiParam, InstBuilder, UserFuncName};
+//! use cranelift_codegen::isa::CallConv;
+//! use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+//! use atomc::{clif, Target};
+//!
+//! // fn count(counter: *mut u32) { atomic_add_relaxed_gpu(counter, 1) }
+//! let mut sig = ir::Signature::new(CallConv::SystemV);
+//! sig.params.push(AbiParam::new(types::I64));
+//! let mut func = ir::Function::with_name_signature(UserFuncName::testcase("count"), sig);
+//! let mut ctx = FunctionBuilderContext::new();
+//! let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+//! let add = clif::intrinsic(&mut b, "atomc_atomic_rmw_add_relaxed_gpu", &[types::I64, types::I32], &[types::I32]);
+//! let entry = b.create_block();
+//! b.append_block_params_for_function_params(entry);
+//! b.switch_to_block(entry);
+//! b.seal_block(entry);
+//! let counter = b.block_params(entry)[0];
+//! let one = b.ins().iconst(types::I32, 1);
+//! b.ins().call(add, &[counter, one]);
+//! b.ins().return_(&[]);
+//! b.finalize(clif::frontend_config());
+//!
+//! let kernel = clif::import(&func, &clif::ImportOptions::default()).expect("imports");
+//! assert!(kernel.to_string().contains("atomic_rmw.i32 add relaxed gpu"));
+//! let sass = atomc::compile_kernel(&kernel, Target::Sm90, &Default::default()).expect("compiles").listing();
+//! assert!(sass.contains("REDG.E.ADD.STRONG.GPU"), "{sass}");
+//! assert!(!sass.contains("MEMBAR"), "a relaxed counter needs no fence:\n{sass}");
+//! ```
+//!
+//! ## A shared-memory histogram
+//!
+//! Each block counts into 16 bins in shared memory (relaxed, cta scope),
+//! then thread `b < 16` adds bin `b` into the global histogram (relaxed,
+//! gpu scope). One element per thread; launch with 64 bytes of shared
+//! memory.
+//!
+//! ```
+//! use cranelift_codegen::ir::{self, condcodes::IntCC, types, AbiParam, InstBuilder, MemFlagsData, UserFuncName};
+//! use cranelift_codegen::isa::CallConv;
+//! use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+//! use atomc::{clif, Target};
+//! use types::{I32, I64};
+//!
+//! // fn histogram(data: *const u32, n: u32, hist: *mut u32)
+//! let mut sig = ir::Signature::new(CallConv::SystemV);
+//! sig.params.extend([AbiParam::new(I64), AbiParam::new(I32), AbiParam::new(I64)]);
+//! let mut func = ir::Function::with_name_signature(UserFuncName::testcase("histogram"), sig);
+//! let mut ctx = FunctionBuilderContext::new();
+//! let mut b = FunctionBuilder::new(&mut func, &mut ctx);
+//! let tid_x = clif::intrinsic(&mut b, "atomc_thread_id_x", &[], &[I32]);
+//! let bid_x = clif::intrinsic(&mut b, "atomc_block_id_x", &[], &[I32]);
+//! let bdim_x = clif::intrinsic(&mut b, "atomc_block_dim_x", &[], &[I32]);
+//! let shared = clif::intrinsic(&mut b, "atomc_shared", &[I32], &[I64]);
+//! let barrier = clif::intrinsic(&mut b, "atomc_barrier", &[], &[]);
+//! let add_cta = clif::intrinsic(&mut b, "atomc_atomic_rmw_add_relaxed_cta", &[I64, I32], &[I32]);
+//! let add_gpu = clif::intrinsic(&mut b, "atomc_atomic_rmw_add_relaxed_gpu", &[I64, I32], &[I32]);
+//! let call = |b: &mut FunctionBuilder, f, args: &[ir::Value]| {
+//!     let inst = b.ins().call(f, args);
+//!     b.inst_results(inst).first().copied()
+//! };
+//! let flags = MemFlagsData::trusted();
+//! let [entry, zero_bin, count, counted, flush, add_bin, done] = [(); 7].map(|_| b.create_block());
+//! b.append_block_params_for_function_params(entry);
+//! b.switch_to_block(entry);
+//! let (data, n, hist) = (b.block_params(entry)[0], b.block_params(entry)[1], b.block_params(entry)[2]);
+//! let tid = call(&mut b, tid_x, &[]).unwrap();
+//! let zero = b.ins().iconst(I32, 0);
+//! let bins = call(&mut b, shared, &[zero]).unwrap(); // the block's bins, shared offset 0
+//! let tid4 = b.ins().imul_imm_u(tid, 4);
+//! let tid4 = b.ins().uextend(I64, tid4);
+//! let my_bin = b.ins().iadd(bins, tid4); // &bins[tid]: a shared address
+//! let owner = b.ins().icmp_imm_u(IntCC::UnsignedLessThan, tid, 16);
+//! b.ins().brif(owner, zero_bin, &[], count, &[]);
+//! b.switch_to_block(zero_bin);
+//! b.ins().store(flags, zero, my_bin, 0);
+//! b.ins().jump(count, &[]);
+//! b.switch_to_block(count);
+//! call(&mut b, barrier, &[]); // the bins are zero before anyone counts
+//! let bid = call(&mut b, bid_x, &[]).unwrap();
+//! let bdim = call(&mut b, bdim_x, &[]).unwrap();
+//! let i = b.ins().imul(bid, bdim);
+//! let i = b.ins().iadd(i, tid);
+//! let in_range = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+//! b.ins().brif(in_range, counted, &[], flush, &[]);
+//! b.switch_to_block(counted);
+//! let i4 = b.ins().imul_imm_u(i, 4);
+//! let i4 = b.ins().uextend(I64, i4);
+//! let at = b.ins().iadd(data, i4);
+//! let x = b.ins().load(I32, flags, at, 0);
+//! let bin = b.ins().band_imm_u(x, 15);
+//! let bin4 = b.ins().imul_imm_u(bin, 4);
+//! let bin4 = b.ins().uextend(I64, bin4);
+//! let slot = b.ins().iadd(bins, bin4); // &bins[bin]: shared too
+//! let one = b.ins().iconst(I32, 1);
+//! call(&mut b, add_cta, &[slot, one]);
+//! b.ins().jump(flush, &[]);
+//! b.switch_to_block(flush);
+//! call(&mut b, barrier, &[]); // every count of the block is in
+//! b.ins().brif(owner, add_bin, &[], done, &[]);
+//! b.switch_to_block(add_bin);
+//! let mine = b.ins().load(I32, flags, my_bin, 0);
+//! let global = b.ins().iadd(hist, tid4); // &hist[tid]: a global address
+//! call(&mut b, add_gpu, &[global, mine]);
+//! b.ins().jump(done, &[]);
+//! b.switch_to_block(done);
+//! b.ins().return_(&[]);
+//! b.seal_all_blocks();
+//! b.finalize(clif::frontend_config());
+//!
+//! let kernel = clif::import(&func, &clif::ImportOptions::default()).expect("imports");
+//! let text = kernel.to_string();
+//! assert!(text.contains("function %histogram(ptr.global, i32, ptr.global)"), "{text}");
+//! assert!(text.contains("atomic_rmw.i32 add relaxed cta"), "{text}");
+//! assert!(text.contains("atomic_rmw.i32 add relaxed gpu"), "{text}");
+//! let k = atomc::compile_kernel(&kernel, Target::Sm90, &Default::default()).expect("compiles");
+//! let sass = k.listing();
+//! assert!(sass.contains("BAR.SYNC"), "{sass}");
+//! assert!(sass.contains("ATOMS.") || sass.contains("REDS."), "a shared-memory atomic:\n{sass}");
+//! assert!(sass.contains("REDG.E.ADD.STRONG.GPU"), "{sass}");
+//! assert!(!sass.contains("MEMBAR"), "{sass}");
+//! assert_eq!(k.usage().expect("described").barriers, 1);
+//! ```
+//!
 //! # How CLIF maps to atomc
 //!
 //! | CLIF | atomc |
@@ -100,7 +274,7 @@
 //! and swap back, so they stay atomic.
 //!
 //! **Rejected** (an [`ImportError`] naming the CLIF instruction): calls of
-//! every kind, `i128` and vector values, traps, global values and symbols,
+//! every kind but the [intrinsics](#kernels-gpu-intrinsics-address-spaces-orders), `i128` and vector values, traps, global values and symbols,
 //! stack slots (unless [`StackSlots::Scratch`]), big-endian accesses (unless
 //! emulated), instructions with several results, and any instruction
 //! without an atomc equivalent (`sqrt`, `popcnt`, ...). [`parse_clif_file`]
@@ -114,10 +288,17 @@
 //!
 //! The imported function is verified by atomc's verifier (a failure is
 //! [`ImportError::Invalid`]) and numbered in text order, as if parsed.
+//!
+//! **Locations.** Every atomc instruction made for a CLIF instruction gets
+//! its location, so that a target's refusal points into the front end's
+//! source: CLIF's `SourceLoc` (`FunctionBuilder::set_srcloc`), an opaque
+//! number the front end chose, becomes the line (column 0); for `.clif`
+//! text ([`parse_clif_file`]) the instruction's line and column in the file.
 
 mod analysis;
 mod endian;
 mod error;
+mod intrinsics;
 mod memory;
 mod ops;
 mod text;
@@ -199,6 +380,29 @@ pub fn frontend_config() -> cranelift_codegen::isa::TargetFrontendConfig {
         pointer_width: target_lexicon::PointerWidth::U64,
         page_size_align_log2: 12,
     }
+}
+
+/// Declares the intrinsic `name` (see [Kernels](self#kernels-gpu-intrinsics-address-spaces-orders))
+/// in the function `b` builds, with the signature the convention gives it, and returns the
+/// reference to `call`: `params` and `returns` are the CLIF types of the arguments and results
+/// (`T` in the table made concrete).
+pub fn intrinsic(
+    b: &mut cranelift_frontend::FunctionBuilder<'_>,
+    name: &str,
+    params: &[cranelift_codegen::ir::Type],
+    returns: &[cranelift_codegen::ir::Type],
+) -> cranelift_codegen::ir::FuncRef {
+    use cranelift_codegen::ir::{AbiParam, ExtFuncData, ExternalName, Signature};
+    let mut sig = Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+    sig.params.extend(params.iter().map(|&t| AbiParam::new(t)));
+    sig.returns.extend(returns.iter().map(|&t| AbiParam::new(t)));
+    let signature = b.import_signature(sig);
+    b.import_function(ExtFuncData {
+        name: ExternalName::testcase(name),
+        signature,
+        colocated: false,
+        patchable: false,
+    })
 }
 
 /// The size of the scratch buffer [`StackSlots::Scratch`] lays `func`'s

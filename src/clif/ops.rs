@@ -2,6 +2,7 @@
 //! comparisons, conversions, control flow, and the list of rejections.
 
 use super::error::ImportError;
+use super::intrinsics;
 use super::translate::{Repr, Translator};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, Type, UnaryOp, Value};
 use cranelift_codegen::ir::{self as cl, condcodes as cc, InstructionData as D, Opcode as Op};
@@ -20,8 +21,16 @@ impl Translator<'_> {
         let dfg = &self.src.dfg;
         let data = &dfg.insts[inst];
         let op = data.opcode();
-        if op.is_call() {
-            return Some("calls have no GPU meaning here (atomc compiles one function; inline the callee)".into());
+        if op == Op::Call && intrinsics::is_intrinsic_call(self.src, data) {
+            if let Some(why) = intrinsics::check_call(self.src, inst) {
+                return Some(why);
+            }
+        } else if op.is_call() {
+            return Some(
+                "calls have no GPU meaning here (atomc compiles one function; inline the callee; \
+                 GPU intrinsics are calls of `%atomc_*` names)"
+                    .into(),
+            );
         }
         let why = match data {
             D::Trap { .. } | D::CondTrap { .. } | D::IntAddTrap { .. } => "traps have no atomc equivalent",
@@ -164,6 +173,7 @@ impl Translator<'_> {
                 Ok(())
             }
             D::BranchTable { arg, table, .. } => self.br_table(arg, table),
+            D::Call { .. } => self.intrinsic(inst),
             D::MultiAry { opcode: Op::Return, .. } => {
                 let args: Vec<cl::Value> = self.src.dfg.inst_args(inst).to_vec();
                 let mut vals = Vec::new();

@@ -26,12 +26,27 @@ pub(super) enum Repr {
 
 /// Translates one CLIF function into atomc IR (see the module docs for
 /// the mapping), and verifies the result.
+///
+/// Each atomc instruction gets the location of the CLIF instruction it comes from: CLIF's
+/// `SourceLoc` (set with `FunctionBuilder::set_srcloc`) as the line, column 0.
 pub fn import(src: &cl::Function, opts: &ImportOptions) -> Result<Function, ImportError> {
+    import_located(src, opts, None)
+}
+
+/// [`import`], with the `.clif` text position of each instruction (which wins over `SourceLoc`).
+pub(super) fn import_located(
+    src: &cl::Function,
+    opts: &ImportOptions,
+    lines: Option<&HashMap<cl::Inst, atomc_ir::SrcLoc>>,
+) -> Result<Function, ImportError> {
     let mut t = Translator::new(src, opts)?;
+    t.lines = lines;
     for block in analysis::reverse_postorder(src) {
         t.cur = t.blocks[&block];
         for inst in src.layout.block_insts(block) {
+            let first = t.out.insts.len();
             t.inst(inst)?;
+            t.locate(inst, first);
         }
     }
     let out = t.out;
@@ -44,10 +59,19 @@ pub fn import(src: &cl::Function, opts: &ImportOptions) -> Result<Function, Impo
 
 /// The function with values and blocks numbered in text order (the
 /// translation creates every block parameter first, which reads badly).
-/// Printing and re-parsing is the IR's own canonical numbering.
+/// Printing and re-parsing is the IR's own canonical numbering; the
+/// locations carried over from CLIF are kept (the instruction order is the same).
 fn renumbered(func: Function) -> Function {
     match atomc_ir::parse::parse(&func.to_string()) {
-        Ok(mut funcs) if funcs.len() == 1 => funcs.pop().unwrap_or(func),
+        Ok(mut funcs) if funcs.len() == 1 => {
+            let mut out = funcs.pop().unwrap_or(func.clone());
+            let locs: Vec<_> = func.inst_order().map(|(_, i)| func.inst_locs[i]).collect();
+            let insts: Vec<_> = out.inst_order().map(|(_, i)| i).collect();
+            for (i, loc) in insts.into_iter().zip(locs) {
+                out.inst_locs[i] = loc;
+            }
+            out
+        }
         _ => func,
     }
 }
@@ -66,6 +90,8 @@ pub(super) struct Translator<'a> {
     made: HashMap<(cl::Value, Block, u8), Value>,
     /// Scratch-buffer offsets of the stack slots.
     pub slots: HashMap<cl::StackSlot, u64>,
+    /// Text positions of the CLIF instructions, for `.clif` files.
+    lines: Option<&'a HashMap<cl::Inst, atomc_ir::SrcLoc>>,
 }
 
 impl<'a> Translator<'a> {
@@ -123,6 +149,7 @@ impl<'a> Translator<'a> {
             vals,
             made: HashMap::new(),
             slots: analysis::slot_layout(src).0,
+            lines: None,
         })
     }
 
@@ -275,6 +302,26 @@ impl<'a> Translator<'a> {
             block,
             args: out.into_iter().collect(),
         })
+    }
+
+    /// Gives the atomc instructions made for `inst` (those numbered from `first`) its location:
+    /// its `.clif` text position if known, else CLIF's own
+    /// `SourceLoc` as the line (a number the front end chose; column 0).
+    fn locate(&mut self, inst: cl::Inst, first: usize) {
+        let loc = match self.lines.and_then(|l| l.get(&inst).copied()) {
+            Some(loc) => loc,
+            None => {
+                let s = self.src.srcloc(inst);
+                if s.is_default() {
+                    return;
+                }
+                atomc_ir::SrcLoc { line: s.bits(), col: 0 }
+            }
+        };
+        let made: Vec<atomc_ir::Inst> = self.out.insts.keys().skip(first).collect();
+        for i in made {
+            self.out.inst_locs[i] = loc;
+        }
     }
 
     /// An [`ImportError::Unsupported`] for `inst`.

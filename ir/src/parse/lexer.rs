@@ -57,7 +57,7 @@ fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '.'
 }
 
-fn is_name_char(c: char) -> bool {
+pub(crate) fn is_name_char(c: char) -> bool {
     is_word_char(c) || c == '$' || c == '-'
 }
 
@@ -134,7 +134,7 @@ pub(crate) fn lex(src: &str, first_line: u32) -> Lexed<'_> {
                 if out.errors.len() >= MAX_LEX_ERRORS {
                     continue;
                 }
-                out.errors.push(Diagnostic { loc, rule: "syntax", message: format!("unexpected character {other:?}") });
+                out.errors.push(Diagnostic { inst: None, loc, rule: "syntax", message: format!("unexpected character {other:?}") });
             }
         }
     }

@@ -18,6 +18,7 @@ mod resolve;
 mod syntax;
 
 pub(crate) use float::format_float;
+pub(crate) use lexer::is_name_char;
 
 /// The words of the text format that no enum spells: the printer and the
 /// parser both use these.

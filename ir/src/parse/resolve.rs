@@ -39,6 +39,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
             defs.insert(n, (def, loc));
         }
         Some((_, first)) => diags.push(Diagnostic {
+            inst: None,
             loc,
             rule: "redefined-value",
             message: format!("value v{n} is already defined at {}:{}", first.line, first.col),
@@ -49,6 +50,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
             // Reported by the syntax pass.
         } else if let Some((_, first)) = blocks.get(&b.num) {
             diags.push(Diagnostic {
+                inst: None,
                 loc: b.loc,
                 rule: "redefined-block",
                 message: format!("block{} is already defined at {}:{}", b.num, first.line, first.col),
@@ -69,6 +71,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
     for (i, s) in raw.shared.iter().enumerate() {
         if let Some((_, first)) = shared.get(&s.num) {
             diags.push(Diagnostic {
+                inst: None,
                 loc: s.loc,
                 rule: "redefined-shared",
                 message: format!("sm{} is already declared at {}:{}", s.num, first.line, first.col),
@@ -81,6 +84,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
         for &(n, loc) in &inst.shared_uses {
             if !shared.contains_key(&n) {
                 diags.push(Diagnostic {
+                    inst: None,
                     loc,
                     rule: "undefined-shared",
                     message: format!("shared variable sm{n} is not declared (`sm{n} = shared SIZE, align A` before the first block)"),
@@ -89,12 +93,12 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
         }
         for &(n, loc) in &inst.value_uses {
             if !defs.contains_key(&n) {
-                diags.push(Diagnostic { loc, rule: "undefined-value", message: format!("value v{n} is not defined") });
+                diags.push(Diagnostic { inst: None, loc, rule: "undefined-value", message: format!("value v{n} is not defined") });
             }
         }
         for &(n, loc) in &inst.block_uses {
             if !blocks.contains_key(&n) {
-                diags.push(Diagnostic { loc, rule: "undefined-block", message: format!("block{n} is not defined") });
+                diags.push(Diagnostic { inst: None, loc, rule: "undefined-block", message: format!("block{n} is not defined") });
             }
         }
     }
@@ -120,12 +124,14 @@ fn check_signature(raw: &RawFunction, diags: &mut Vec<Diagnostic>) {
     for (i, &(sig_ty, sig_loc)) in raw.sig_params.iter().enumerate() {
         match params.get(i) {
             Some(&(n, loc, ty)) if ty != sig_ty => diags.push(Diagnostic {
+                inst: None,
                 loc,
                 rule: "signature-mismatch",
                 message: format!("entry block parameter v{n} has type {ty}, but the signature says {sig_ty}"),
             }),
             Some(_) => {}
             None => diags.push(Diagnostic {
+                inst: None,
                 loc: raw.blocks.first().map_or(sig_loc, |b| b.loc),
                 rule: "signature-mismatch",
                 message: format!(
@@ -139,6 +145,7 @@ fn check_signature(raw: &RawFunction, diags: &mut Vec<Diagnostic>) {
     if params.len() > raw.sig_params.len() {
         let (_, loc, _) = params[raw.sig_params.len()];
         diags.push(Diagnostic {
+            inst: None,
             loc,
             rule: "signature-mismatch",
             message: format!("the signature has {} parameters, the entry block {}", raw.sig_params.len(), params.len()),

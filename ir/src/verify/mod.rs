@@ -34,6 +34,7 @@
 //!
 //! | rule | what it rejects |
 //! | --- | --- |
+//! | `function-name` | a function name that is empty or has a character other than ASCII letters, digits and `_ . $ -` (the characters `%name` may have in the text, so that a printed function parses again) |
 //! | `no-blocks` | a function whose layout has no block (reported at an unknown location) |
 //! | `block-unknown` | the layout names a block that does not exist |
 //! | `block-layout-duplicate` | a block appears more than once in the layout |
@@ -274,7 +275,9 @@ impl<'a> Ctx<'a> {
             Some(inst) => self.order[inst].unwrap_or(u32::MAX),
         };
         let loc = anchor.map(|i| self.loc(i)).unwrap_or_default();
-        self.diags.push((key, Diagnostic { loc, rule, message }));
+        // Without a position (a function built in code), the instruction is what finds it.
+        let inst = anchor.filter(|_| !loc.is_known());
+        self.diags.push((key, Diagnostic { loc, rule, message, inst }));
     }
 
     /// Records an error about `inst`: the message quotes the instruction.

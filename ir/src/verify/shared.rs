@@ -14,6 +14,7 @@ pub(super) fn check_declarations(cx: &mut Ctx) {
             cx.diags.push((
                 0,
                 Diagnostic {
+                    inst: None,
                     loc,
                     rule: "shared-size",
                     message: format!("{decl}: a shared variable has at least 1 byte"),
@@ -23,7 +24,7 @@ pub(super) fn check_declarations(cx: &mut Ctx) {
         if !matches!(d.align, 1 | 2 | 4 | 8 | 16) {
             cx.diags.push((
                 0,
-                Diagnostic { loc, rule: "shared-align", message: format!("{decl}: the alignment is 1, 2, 4, 8 or 16") },
+                Diagnostic { inst: None, loc, rule: "shared-align", message: format!("{decl}: the alignment is 1, 2, 4, 8 or 16") },
             ));
         }
     }
@@ -31,6 +32,7 @@ pub(super) fn check_declarations(cx: &mut Ctx) {
     if total > MAX_SHARED_VAR_BYTES {
         let loc = func.shared_locs.values().next().copied().unwrap_or_default();
         cx.diags.push((0, Diagnostic {
+            inst: None,
             loc,
             rule: "shared-size",
             message: format!(

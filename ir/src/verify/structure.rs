@@ -7,6 +7,12 @@ use cranelift_entity::SecondaryMap;
 
 pub(super) fn check(cx: &mut Ctx) {
     let func = cx.func;
+    if func.name.is_empty() {
+        cx.error_at(None, "function-name", "the function has an empty name".to_string());
+    } else if let Some(c) = func.name.chars().find(|&c| !crate::parse::is_name_char(c)) {
+        let msg = format!("function name {:?} has the character {c:?}: names are ASCII letters, digits and `_ . $ -`", func.name);
+        cx.error_at(None, "function-name", msg);
+    }
     if func.layout.is_empty() {
         cx.error_at(None, "no-blocks", format!("function %{} has no blocks", func.name));
     }

@@ -18,6 +18,7 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Result<(), Vec<Unsupported>> {
                 space: space.map(|s| format!(" in {} memory", s.name())).unwrap_or_default(),
                 reason,
                 loc: func.inst_locs[inst],
+                inst,
             });
         }
     }

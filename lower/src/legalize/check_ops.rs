@@ -45,6 +45,7 @@ fn refusals(
                 space: String::new(),
                 reason,
                 loc: func.inst_locs[inst],
+                inst,
             });
         }
     }

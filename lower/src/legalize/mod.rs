@@ -43,6 +43,8 @@ pub struct Unsupported {
     pub reason: &'static str,
     /// Where the instruction is.
     pub loc: SrcLoc,
+    /// The instruction (of the input: the refusals come before any rewrite).
+    pub inst: atomc_ir::Inst,
 }
 
 /// What the legalizer did, for reports and tests.

@@ -110,6 +110,8 @@ pub enum LowerError {
         reason: String,
         /// Where the instruction is (unknown for a construct of the whole function).
         loc: atomc_ir::SrcLoc,
+        /// The instruction of the legalized function (none for the whole function).
+        inst: Option<atomc_ir::Inst>,
     },
     /// A lowering bug: the kernel broke one of the emitter's operand rules.
     #[error("the lowered kernel breaks vISA operand rules: {}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
@@ -131,6 +133,7 @@ pub fn lower(func: &Function, platform: Platform, opts: &Options) -> Result<Kern
                 op: format!("function %{}", func.name),
                 reason: format!("the kernel exceeds a vISA format limit: {}", e.message),
                 loc: atomc_ir::SrcLoc::default(),
+                inst: None,
             },
             _ => LowerError::Rules(errs),
         }
@@ -143,6 +146,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) f: &'f Function,
     /// The source location of the instruction being lowered, for refusals.
     pub(crate) cur_loc: atomc_ir::SrcLoc,
+    /// The instruction being lowered.
+    pub(crate) cur_inst: Option<atomc_ir::Inst>,
     pub(crate) k: Kernel,
     pub(crate) p: Platform,
     pub(crate) simd: ExecSize,
@@ -190,6 +195,7 @@ impl<'f> Lower<'f> {
         let l = Lower {
             f,
             cur_loc: Default::default(),
+            cur_inst: None,
             k: Kernel::new(name),
             p,
             simd: opts.simd,
@@ -229,6 +235,7 @@ impl<'f> Lower<'f> {
             op: op.to_string(),
             reason: reason.to_string(),
             loc: self.cur_loc,
+            inst: self.cur_inst,
         }
     }
 
@@ -259,6 +266,7 @@ impl<'f> Lower<'f> {
 pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), LowerError> {
     use atomc_ir::InstData::*;
     l.cur_loc = l.f.inst_locs[inst];
+    l.cur_inst = Some(inst);
     match l.f.insts[inst] {
         Load { .. }
         | Store { .. }

@@ -245,6 +245,7 @@ fn failure(input: &input::Input, f: Option<&Function>, e: CompileError) -> Failu
         // A refusal points at the instruction, rendered as the verifier renders its errors.
         e @ CompileError::Unsupported { loc, .. } if loc.is_known() => {
             Failure::Input(input.render(&[atomc::ir::diagnostic::Diagnostic {
+                inst: None,
                 loc,
                 rule: "target-unsupported",
                 message: format!("{name}{e}"),

@@ -84,14 +84,7 @@ impl Input {
 /// diagnostics on the line Cranelift's reader or the importer names.
 #[cfg(feature = "clif")]
 pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
-    use atomc::clif::ClifError;
-    atomc::clif::parse_clif_file(body).map_err(|e| {
-        let (line, rule, message) = match e {
-            ClifError::Parse { line, message } => (line, "clif-parse", message),
-            ClifError::Import { line, error } => (line, "clif-import", error.to_string()),
-        };
-        vec![atomc::ir::diagnostic::Diagnostic { loc: atomc::ir::SrcLoc { line: line as u32, col: 1 }, rule, message }]
-    })
+    atomc::clif::parse_clif_file(body).map_err(|e| vec![e.diagnostic()])
 }
 
 /// Without the `clif` feature there is no CLIF reader.
@@ -99,6 +92,7 @@ pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnosti
 pub fn import_clif(body: &str) -> Result<Vec<Function>, Vec<atomc::ir::diagnostic::Diagnostic>> {
     let _ = body;
     Err(vec![atomc::ir::diagnostic::Diagnostic {
+        inst: None,
         loc: Default::default(),
         rule: "clif-import",
         message: "atomc was built without the `clif` feature".to_string(),

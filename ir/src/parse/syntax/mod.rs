@@ -115,7 +115,7 @@ struct Parser<'t, 'a, 'd> {
 }
 
 fn syntax(loc: SrcLoc, message: String) -> Diagnostic {
-    Diagnostic { loc, rule: "syntax", message }
+    Diagnostic { inst: None, loc, rule: "syntax", message }
 }
 
 /// `prefix` followed by decimal digits, e.g. `v12` → 12.
@@ -168,6 +168,7 @@ impl<'a> Parser<'_, 'a, '_> {
         match (self.peek_in_line(), self.inst) {
             (Some(t), _) => syntax(t.loc, format!("expected {what}, found `{}`", t.text)),
             (None, Some(InstCtx { op: Some(op), .. })) => Diagnostic {
+                inst: None,
                 loc: self.here(),
                 rule: "operand-count",
                 message: format!("too few operands: expected `{}`", op.usage()),
@@ -375,6 +376,7 @@ impl<'a> Parser<'_, 'a, '_> {
         match digits.parse::<u32>() {
             Ok(n) if n < u32::MAX => Ok(n),
             _ => Err(Diagnostic {
+                inst: None,
                 loc: t.loc,
                 rule: "number-range",
                 message: format!("`{}` is numbered too high", t.text),
@@ -385,6 +387,7 @@ impl<'a> Parser<'_, 'a, '_> {
     fn ty(&mut self) -> PResult<Type> {
         let t = self.word("a type")?;
         Type::from_name(t.text).ok_or_else(|| Diagnostic {
+            inst: None,
             loc: t.loc,
             rule: "unknown-type",
             message: format!("unknown type `{}`", t.text),
@@ -426,6 +429,7 @@ impl<'a> Parser<'_, 'a, '_> {
             f.broken_defs.extend(result.map(|r| r.0));
             return Err(if t.kind == Kind::Punct(',') {
                 Diagnostic {
+                    inst: None,
                     loc: t.loc,
                     rule: "operand-count",
                     message: format!("too many operands: expected `{}`", op.usage()),
@@ -438,11 +442,11 @@ impl<'a> Parser<'_, 'a, '_> {
             (Some((n, loc)), false) => {
                 f.broken_defs.push(n);
                 let message = format!("`{}` has no result; remove `v{n} =`", op.name());
-                return Err(Diagnostic { loc, rule: "result-count", message });
+                return Err(Diagnostic { inst: None, loc, rule: "result-count", message });
             }
             (None, true) => {
                 let message = format!("`{}` defines a result; write `vN = {}`", op.name(), op.usage());
-                return Err(Diagnostic { loc: op_loc, rule: "result-count", message });
+                return Err(Diagnostic { inst: None, loc: op_loc, rule: "result-count", message });
             }
             _ => {}
         }
@@ -596,6 +600,7 @@ impl<'a> Parser<'_, 'a, '_> {
             None => {
                 let (base, suffix) = t.text.split_once('.').unwrap_or((t.text, ""));
                 let op = Op::from_name(base).ok_or_else(|| Diagnostic {
+                    inst: None,
                     loc: t.loc,
                     rule: "unknown-opcode",
                     message: format!("unknown instruction `{}`", t.text),
@@ -607,6 +612,7 @@ impl<'a> Parser<'_, 'a, '_> {
             (true, Some(s)) => match Type::from_name(s) {
                 Some(ty) => Ok((base, Some(ty))),
                 None => Err(Diagnostic {
+                    inst: None,
                     loc: t.loc,
                     rule: "unknown-type",
                     message: format!("unknown type `{s}` in `{}`", t.text),

@@ -23,6 +23,7 @@ impl Parser<'_, '_, '_> {
         from_name(t.text).ok_or_else(|| {
             let choices: Vec<&str> = all.iter().map(|&k| name(k)).collect();
             Diagnostic {
+                inst: None,
                 loc: t.loc,
                 rule: "unknown-keyword",
                 message: format!(
@@ -185,7 +186,7 @@ impl Parser<'_, '_, '_> {
         if !fits {
             let text = format!("{}{}", if negative { "-" } else { "" }, t.text);
             let message = format!("`{text}` does not fit in {ty}");
-            return Err(Diagnostic { loc: t.loc, rule: "number-range", message });
+            return Err(Diagnostic { inst: None, loc: t.loc, rule: "number-range", message });
         }
         let raw = if negative { mag.wrapping_neg() } else { mag };
         let shift = 64 - bits;
@@ -198,7 +199,7 @@ impl Parser<'_, '_, '_> {
         parse_float(ty, negative, t.text).map_err(|e| match e {
             FloatError::Syntax => syntax(t.loc, format!("invalid float literal `{}`", t.text)),
             FloatError::Range => {
-                Diagnostic { loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in {ty}", t.text) }
+                Diagnostic { inst: None, loc: t.loc, rule: "number-range", message: format!("`{}` does not fit in {ty}", t.text) }
             }
         })
     }
@@ -213,7 +214,7 @@ pub(super) struct Uses {
 }
 
 fn range(t: Token<'_>, what: &str, allowed: &str) -> Diagnostic {
-    Diagnostic { loc: t.loc, rule: "number-range", message: format!("{what} `{}` out of range ({allowed})", t.text) }
+    Diagnostic { inst: None, loc: t.loc, rule: "number-range", message: format!("{what} `{}` out of range ({allowed})", t.text) }
 }
 
 /// A decimal or `0x` hexadecimal number that fits in 64 bits.
@@ -226,6 +227,7 @@ fn parse_unsigned(t: Token<'_>) -> PResult<u64> {
         return Err(syntax(t.loc, format!("expected a number, found `{}`", t.text)));
     }
     u64::from_str_radix(digits, radix).map_err(|_| Diagnostic {
+        inst: None,
         loc: t.loc,
         rule: "number-range",
         message: format!("`{}` does not fit in 64 bits", t.text),

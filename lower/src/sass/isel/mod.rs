@@ -48,6 +48,8 @@ pub struct IselError {
     pub reason: String,
     /// Where.
     pub loc: atomc_ir::SrcLoc,
+    /// The instruction of the legalized function (none for the function as a whole).
+    pub inst: Option<atomc_ir::Inst>,
     /// The selector produced an instruction its target cannot encode: a bug in atomc, not a
     /// refusal of the input.
     pub unencodable: bool,
@@ -205,6 +207,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         op: "(function)".into(),
         reason: format!("internal error building machine code: {e}"),
         loc: Default::default(),
+        inst: None,
         unencodable: false,
     })
 }
@@ -225,6 +228,7 @@ impl<'a> Isel<'a> {
             op: self.func.insts[self.inst].opcode_name().to_string(),
             reason: reason.into(),
             loc: self.func.inst_locs[self.inst],
+            inst: Some(self.inst),
             unencodable: false,
         }
     }

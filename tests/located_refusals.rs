@@ -1,0 +1,167 @@
+//! Refusals name the instruction of the input and its location: functions built in code (the
+//! `Inst`, and the position the caller attached), CLIF built with cranelift-frontend (its
+//! `SourceLoc`) and `.clif` text (line and column), on SASS and vISA targets. Misused CLIF
+//! intrinsics are import errors at the call.
+
+use atomc::clif::{self, ImportError, ImportOptions};
+use atomc::ir::{self, AddrSpace, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
+use atomc::{CompileError, Target, VisaPlatform};
+use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, UserFuncName};
+use cranelift_frontend::{FunctionBuilder as ClifBuilder, FunctionBuilderContext};
+
+/// An atomic add through a pointer of `space` (i32 or i64), at `loc`; returns the atomic.
+fn bump(space: AddrSpace, ty: Type, loc: SrcLoc) -> (ir::Function, ir::Inst) {
+    let mut b = FunctionBuilder::new("bump", &[Type::Ptr(space)]);
+    let one = b.iconst(ty, 1);
+    b.set_loc(loc);
+    b.atomic_rmw(RmwOp::Add, ty, MemOrder::Relaxed, Scope::Cta, b.param(0), 0, one);
+    let inst = b.last_inst().expect("appended");
+    b.set_loc(SrcLoc::default());
+    b.ret(&[]);
+    (b.finish(), inst)
+}
+
+fn refusal(f: &ir::Function, target: Target) -> ir::diagnostic::Diagnostic {
+    let e = match target {
+        Target::Visa(_) => atomc::visa_kernel(f, target, &Default::default()).err(),
+        _ => atomc::compile_kernel(f, target, &Default::default()).err(),
+    };
+    let e = e.unwrap_or_else(|| panic!("{target} compiled:\n{f}"));
+    assert!(matches!(e, CompileError::Unsupported { .. }), "{e}");
+    let mut diags = e.diagnostics();
+    assert_eq!(diags.len(), 1);
+    diags.remove(0)
+}
+
+#[test]
+fn a_built_function_without_locations_gets_the_instruction() {
+    let (f, inst) = bump(AddrSpace::Generic, Type::I32, SrcLoc::default());
+    let d = refusal(&f, Target::Sm50);
+    assert_eq!((d.inst, d.loc, d.rule), (Some(inst), SrcLoc::default(), "target-unsupported"));
+    assert!(d.headline("%bump").starts_with(&format!("%bump: {inst}: error[target-unsupported]: sm_50 cannot")));
+}
+
+#[test]
+fn a_built_function_keeps_the_callers_location_and_the_instruction() {
+    let loc = SrcLoc { line: 31, col: 7 };
+    for (space, ty, target) in [
+        (AddrSpace::Generic, Type::I32, Target::Sm50),
+        // No 64-bit atomics on Intel's shared local memory.
+        (AddrSpace::Shared, Type::I64, Target::Visa(VisaPlatform::Dg2)),
+    ] {
+        let (f, inst) = bump(space, ty, loc);
+        let d = refusal(&f, target);
+        assert_eq!((d.inst, d.loc), (Some(inst), loc), "{target}");
+        assert!(matches!(f.insts[inst], InstData::AtomicRmw { .. }));
+        assert!(d.headline("gen.rs").starts_with(&format!("gen.rs:31:7: {inst}: error[target-unsupported]: ")));
+    }
+}
+
+/// `fn k(p: i64) { p.atomic_add(1) }` with the atomic at CLIF `SourceLoc` `srcloc`.
+fn clif_bump(srcloc: u32) -> cl::Function {
+    let mut sig = cl::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+    sig.params.push(AbiParam::new(types::I64));
+    let mut func = cl::Function::with_name_signature(UserFuncName::testcase("k"), sig);
+    let mut ctx = FunctionBuilderContext::new();
+    let mut b = ClifBuilder::new(&mut func, &mut ctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let p = b.block_params(entry)[0];
+    let one = b.ins().iconst(types::I32, 1);
+    b.set_srcloc(cl::SourceLoc::new(srcloc));
+    b.ins().atomic_rmw(types::I32, cl::MemFlagsData::trusted(), cl::AtomicRmwOp::Add, p, one);
+    b.set_srcloc(cl::SourceLoc::default());
+    b.ins().return_(&[]);
+    b.finalize(clif::frontend_config());
+    func
+}
+
+#[test]
+fn clif_source_locations_come_through_the_import() {
+    let opts = ImportOptions { address_space: AddrSpace::Generic, ..ImportOptions::default() };
+    let f = clif::import(&clif_bump(77), &opts).expect("imports");
+    // The atomic (and the fences its seq_cst order becomes later) carry line 77; `iconst`
+    // and `return` had no SourceLoc.
+    let located: Vec<_> = f.inst_order().filter(|&(_, i)| f.inst_locs[i].is_known()).map(|(_, i)| i).collect();
+    assert_eq!(located.len(), 1, "{f}");
+    assert!(matches!(f.insts[located[0]], InstData::AtomicRmw { .. }));
+    let d = refusal(&f, Target::Sm50);
+    assert_eq!((d.inst, d.loc), (Some(located[0]), SrcLoc { line: 77, col: 0 }));
+    assert!(d.headline("front.rs").starts_with(&format!("front.rs:77: {}: error[target-unsupported]", located[0])));
+}
+
+#[test]
+fn clif_text_positions_come_through_the_import() {
+    let text = "function %k(i64) {\nblock0(v0: i64):\n    v1 = iconst.i32 1\n  @0010  v2 = atomic_rmw.i32 add v0, v1\n    return\n}\n";
+    let opts = ImportOptions { address_space: AddrSpace::Generic, ..ImportOptions::default() };
+    let f = clif::parse_clif_file_with(text, &opts).expect("imports").remove(0);
+    let locs: Vec<(u32, u32)> = f.inst_order().map(|(_, i)| (f.inst_locs[i].line, f.inst_locs[i].col)).collect();
+    assert_eq!(locs, [(3, 5), (4, 10), (5, 5)], "{f}");
+    let d = refusal(&f, Target::Sm50);
+    assert_eq!(d.loc, SrcLoc { line: 4, col: 10 });
+    let shown = ir::diagnostic::render("k.clif", text, std::slice::from_ref(&d));
+    assert!(shown.contains("4 |   @0010  v2 = atomic_rmw.i32 add v0, v1"), "{shown}");
+}
+
+/// A CLIF kernel that calls `name` with the given signature on its pointer parameter.
+fn calls(name: &str, params: &[cl::Type], returns: &[cl::Type]) -> Result<ir::Function, ImportError> {
+    let mut sig = cl::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
+    sig.params.push(AbiParam::new(types::I64));
+    let mut func = cl::Function::with_name_signature(UserFuncName::testcase("k"), sig);
+    let mut ctx = FunctionBuilderContext::new();
+    let mut b = ClifBuilder::new(&mut func, &mut ctx);
+    let f = clif::intrinsic(&mut b, name, params, returns);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let p = b.block_params(entry)[0];
+    let args: Vec<cl::Value> = params.iter().map(|&t| if t == types::I64 { p } else { b.ins().iconst(t, 1) }).collect();
+    b.ins().call(f, &args);
+    b.ins().return_(&[]);
+    b.finalize(clif::frontend_config());
+    clif::import(&func, &ImportOptions::default())
+}
+
+#[test]
+fn misused_intrinsics_are_import_errors_at_the_call() {
+    use types::{I32, I64};
+    let cases: [(&str, &[cl::Type], &[cl::Type], &str); 4] = [
+        ("atomc_thread_id_q", &[], &[I32], "is no atomc intrinsic"),
+        ("atomc_barrier", &[I32], &[], "must be declared ()"),
+        ("atomc_atomic_rmw_add_relaxed_gpu", &[I64, I32], &[I64], "must be declared (i64, T) -> T"),
+        ("atomc_atomic_rmw_add_relaxed_warp", &[I64, I32], &[I32], "is no atomc intrinsic"),
+    ];
+    for (name, params, returns, why) in cases {
+        let e = calls(name, params, returns).expect_err(name);
+        assert_eq!(e.opcode(), Some("call"), "{e}");
+        let ImportError::Unsupported { inst, reason, .. } = &e else { panic!("{e}") };
+        assert!(inst.contains("call fn0("), "{inst}");
+        assert!(reason.contains(why) && reason.contains(name), "{name}: {reason}");
+    }
+    // A call of another name is what it was: a call, rejected.
+    let e = calls("helper", &[I64], &[]).expect_err("helper");
+    assert!(e.to_string().contains("calls have no GPU meaning"), "{e}");
+    // And a correct one imports.
+    let f = calls("atomc_atomic_rmw_xchg_seq_cst_sys", &[I64, I32], &[I32]).expect("imports");
+    assert!(f.to_string().contains("atomic_rmw.i32 xchg seq_cst sys v0"), "{f}");
+}
+
+#[test]
+fn a_refused_instruction_the_legalizer_made_names_the_input_instruction_it_came_from() {
+    // TGLLP has no f64 atomic add: the legalizer makes a CAS loop of it, and the vISA lowering
+    // refuses the loop's 64-bit float compare-and-swap, an instruction the input does not have.
+    let mut b = FunctionBuilder::new("fadd64", &[Type::Ptr(AddrSpace::Global)]);
+    let one = b.fconst(Type::F64, 1.0);
+    b.atomic_rmw(RmwOp::Fadd, Type::F64, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    let inst = b.last_inst().expect("appended");
+    b.ret(&[]);
+    let f = b.finish();
+    let d = refusal(&f, Target::Visa(VisaPlatform::Tgllp));
+    assert_eq!((d.inst, d.loc), (Some(inst), SrcLoc::default()), "{}", d.headline("%fadd64"));
+    // The legalized function has the input's (here: no) locations, not the tracing ones.
+    let legal = atomc::pipeline::legalize(&f, Target::Visa(VisaPlatform::Tgllp)).expect("legalizes");
+    assert!(legal.inst_order().all(|(_, i)| !legal.inst_locs[i].is_known()));
+}

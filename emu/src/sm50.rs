@@ -481,6 +481,7 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let x = if neg { -x } else { x };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
+        "F16" if s == "F64" => crate::alu::f2h(odd_f32(x)) as u64,
         "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
         "F32" => {
             let v = match s {
@@ -533,4 +534,15 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     };
     let n = if d.ends_with("64") { 2 } else { 1 };
     c.set_wide(0, l, out as u128, n)
+}
+
+/// `x` rounded to f32 toward zero with the last bit set when inexact (round to odd): rounding
+/// that to f16 is rounding `x` to f16 once (24 >= 11 + 2), where `x as f32` would round twice.
+fn odd_f32(x: f64) -> f32 {
+    let t = x as f32;
+    if !t.is_finite() || t as f64 == x {
+        return t;
+    }
+    let t = if (t as f64).abs() > x.abs() { f32::from_bits(t.to_bits() - 1) } else { t };
+    f32::from_bits(t.to_bits() | 1)
 }

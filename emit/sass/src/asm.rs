@@ -400,6 +400,17 @@ impl Arch {
                 .filter(|&n| n != self.rz)
                 .map(Operand::r)
                 .ok_or_else(|| bad("a register other than RZ")),
+            OpSpec::Ext(ExtSpec::Swizzled { reg, .. }) => {
+                let (body, swz) = super::form::SWIZZLES
+                    .iter()
+                    .rev()
+                    .find_map(|(v, sfx)| t.strip_suffix(sfx).filter(|_| !sfx.is_empty()).map(|b| (b, *v)))
+                    .unwrap_or((t, 0));
+                match self.parse_operand(&OpSpec::Reg(*reg), body, col, addr, reuse)? {
+                    Operand::Reg(r) => Ok(Operand::Reg(Reg { swz, ..r })),
+                    other => Ok(other),
+                }
+            }
             OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }) => {
                 let body = take_reuse(t, *slot)?;
                 let (body, flag) = match body.strip_suffix(suffix) {

@@ -166,6 +166,13 @@ impl Arch {
                     return Err(EncodeError::Misaligned { form: key, slot });
                 }
             }
+            (OpSpec::Ext(ExtSpec::Swizzled { reg, swz }), Operand::Reg(v)) => {
+                if !super::form::SWIZZLES.iter().any(|(s, _)| *s == v.swz) {
+                    return Err(EncodeError::OutOfRange { form: key, what: "swizzle", value: v.swz as i64 });
+                }
+                self.encode_operand(w, key, slot, &OpSpec::Reg(*reg), &Operand::Reg(Reg { swz: 0, ..*v }))?;
+                swz.set(w, v.swz as u64);
+            }
             (OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }), Operand::Reg(v)) => {
                 if v.neg || v.abs {
                     return Err(mismatch());
@@ -331,7 +338,7 @@ impl Arch {
         let flag = |f: Option<Field>| f.map(|f| f.get(w) != 0).unwrap_or(false);
         match spec {
             OpSpec::Reg(r) | OpSpec::UReg(r) => {
-                let v = Reg { num: r.field.get(w) as u8, neg: flag(r.neg), abs: flag(r.abs), not: flag(r.not) };
+                let v = Reg { num: r.field.get(w) as u8, neg: flag(r.neg), abs: flag(r.abs), not: flag(r.not), swz: 0 };
                 if matches!(spec, OpSpec::Reg(_)) {
                     Operand::Reg(v)
                 } else {
@@ -363,6 +370,10 @@ impl Arch {
             OpSpec::SReg(f) => Operand::SReg(f.get(w) as u16),
             OpSpec::BReg(f) => Operand::BReg(f.get(w) as u8),
             OpSpec::Target(f) => Operand::Target(f.get_signed(w) * 4),
+            OpSpec::Ext(ExtSpec::Swizzled { reg, swz }) => match self.decode_operand(w, &OpSpec::Reg(*reg)) {
+                Operand::Reg(r) => Operand::Reg(Reg { swz: swz.get(w) as u8, ..r }),
+                other => other,
+            },
             OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }) => {
                 Operand::Reg(Reg { num: field.get(w) as u8, not: flag.get(w) != 0, ..Reg::default() })
             }

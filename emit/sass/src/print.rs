@@ -302,6 +302,16 @@ impl Arch {
                 }
             }
             (OpSpec::Ext(ExtSpec::Implied { .. }), Operand::Reg(r)) => s.push_str(&self.reg_text(*r, false)),
+            (OpSpec::Ext(ExtSpec::Swizzled { reg, .. }), Operand::Reg(r)) => {
+                // nvdisasm: `-|R0|.reuse.H0_H0`.
+                self.operand_text(s, &OpSpec::Reg(*reg), &Operand::Reg(Reg { swz: 0, ..*r }), ins, addr);
+                match super::form::SWIZZLES.iter().find(|(v, _)| *v == r.swz) {
+                    Some((_, t)) => s.push_str(t),
+                    None => {
+                        let _ = write!(s, ".INVALID{}", r.swz);
+                    }
+                }
+            }
             (OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }), Operand::Reg(r)) => {
                 s.push_str(&self.reg_text(Reg::r(r.num), false));
                 if r.not {

@@ -320,7 +320,14 @@ impl Arch {
         }
         let mut ops: SmallVec<[Operand; 6]> = SmallVec::new();
         for spec in &form.ops {
-            ops.push(self.decode_operand(w, spec));
+            let op = self.decode_operand(w, spec);
+            // A swizzle nvdisasm prints as `INVALID1` is refused like an illegal modifier.
+            if let (OpSpec::Ext(ExtSpec::Swizzled { .. }), Operand::Reg(r)) = (spec, &op) {
+                if !super::form::SWIZZLES.iter().any(|(v, _)| *v == r.swz) {
+                    return Err(DecodeError::InvalidModifier { form: form.key, group: "swizzle", value: r.swz as u64, word: w });
+                }
+            }
+            ops.push(op);
         }
         for (slot, spec) in form.ops.iter().enumerate() {
             if let OpSpec::Ext(ExtSpec::Implied { from, delta }) = spec {

@@ -133,7 +133,7 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
 pub const UNDECODABLE: &[(&str, &str)] = &[
     (
         "rmw-fadd:fadd_f16#",
-        "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)",
+        "sm_90 HADD2 with a uniform-register source (`UR6.H0_H0`): the table has the register forms only",
     ),
     (
         "rmw-fmin-fmax:fmax_f16#",

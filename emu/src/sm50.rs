@@ -442,7 +442,9 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
+    // `.RM` / `.RP` only on sm_50's f64 to f32 (cvt.rn.f16.f64 rounds to odd through them).
+    let directed = c.form.mnemonic == "F2F" && c.has("F32") && c.has("F64") && !c.has("SAT");
+    if c.mods.iter().any(|m| matches!(*m, "FLOOR" | "CEIL" | "SAT" | "PASS") || (matches!(*m, "RM" | "RP") && !directed)) {
         return Err(c.unsupported("conversion rounding mode"));
     }
     if writes_cc(c) {
@@ -490,7 +492,18 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
                 _ => x as f32,
             };
             // Toward zero: one step back when rounding went away from zero.
-            let v = if rz && v.is_finite() && (v as f64).abs() > x.abs() { f32::from_bits(v.to_bits() - 1) } else { v };
+            // (A finite source beyond f32's range rounds to the largest finite f32.)
+            let v = if rz && !v.is_nan() && x.is_finite() && (v as f64).abs() > x.abs() {
+                f32::from_bits(v.to_bits() - 1)
+            } else {
+                v
+            };
+            // Toward +inf / -inf: one step up or down when rounding went the other way.
+            let v = match (c.has("RP"), c.has("RM")) {
+                (true, _) if (v as f64) < x => next_f32(v, true),
+                (_, true) if (v as f64) > x => next_f32(v, false),
+                _ => v,
+            };
             crate::alu::f32_out(v) as u64
         }
         "F64" => crate::alu::f64_out(x),
@@ -545,4 +558,18 @@ fn odd_f32(x: f64) -> f32 {
     }
     let t = if (t as f64).abs() > x.abs() { f32::from_bits(t.to_bits() - 1) } else { t };
     f32::from_bits(t.to_bits() | 1)
+}
+
+/// The f32 after `v` toward +inf (`up`) or -inf.
+fn next_f32(v: f32, up: bool) -> f32 {
+    if v.is_nan() || (v.is_infinite() && (v > 0.0) == up) {
+        return v;
+    }
+    if v == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = v.to_bits();
+    // Away from zero adds one to the magnitude, toward zero takes one off.
+    f32::from_bits(if (v > 0.0) == up { b + 1 } else { b - 1 })
 }

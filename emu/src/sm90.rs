@@ -362,7 +362,7 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
     let n = c.ins.ops.len();
     let half = |c: &Ctx, k: usize, h: u32| -> Result<f32, EmuError> {
         let swz = match c.op(k)? {
-            Operand::Reg(r) => r.swz,
+            Operand::Reg(r) | Operand::UReg(r) => r.swz,
             _ => 0,
         };
         let h = match swz {

@@ -19,7 +19,7 @@ fn swz(lo: u8, swz: u8, neg: u8, abs: Option<u8>, reuse: Option<u8>) -> OpSpec {
         OpSpec::Reg(r) => r,
         _ => unreachable!("rmod gives a register"),
     };
-    OpSpec::Ext(ExtSpec::Swizzled { reg, swz: Field::new(swz, 2) })
+    OpSpec::Ext(ExtSpec::Swizzled { reg, swz: Field::new(swz, 2), uniform: false })
 }
 
 fn a(reuse: Option<u8>, abs: bool) -> OpSpec {
@@ -30,12 +30,53 @@ fn b(reuse: Option<u8>) -> OpSpec {
     swz(32, 60, 63, Some(62), reuse)
 }
 
+/// B as a uniform register (6 bits at 32), same negate/absolute/swizzle bits.
+fn b_ur() -> OpSpec {
+    let f = |b| Some(Field::new(b, 1));
+    let reg = RegSpec { field: Field::new(32, 6), rz_ok: true, neg: f(63), abs: f(62), not: None, reuse: None };
+    OpSpec::Ext(ExtSpec::Swizzled { reg, swz: Field::new(60, 2), uniform: true })
+}
+
 /// `.FTZ` (80) or `.FMZ` (76); both set is invalid.
 fn fmz() -> ModGroup {
     ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: vec![(0, ""), (1, "FTZ"), (2, "FMZ")] }
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
+    // The uniform-register B shapes (bit 91): ptxas 13.5 adds an f16 to a loop-invariant
+    // operand with `HADD2 R, R, UR6.H0_H0`; nvdisasm 13 reads 0xe30 as HADD2, 0xc32 as HMUL2
+    // and 0xc40 as HMNMX2 with B a uniform register, printed `-|UR0.H1_H1|`.
+    form("HADD2.ur", "HADD2", 0xe30)
+        .fix(91, 1, 1)
+        .fix(78, 1, 0)
+        .m(flag(85, "BF16_V2"))
+        .m(flag(80, "FTZ"))
+        .m(flag(77, "SAT"))
+        .op(r(16))
+        .op(a(Some(0), true))
+        .op(b_ur())
+        .done(out);
+    form("HMUL2.ur", "HMUL2", 0xc32)
+        .fix(91, 1, 1)
+        .fix(78, 1, 0)
+        .m(flag(85, "BF16_V2"))
+        .m(fmz())
+        .m(flag(77, "SAT"))
+        .op(r(16))
+        .op(a(Some(0), true))
+        .op(b_ur())
+        .done(out);
+    form("HMNMX2.ur", "HMNMX2", 0xc40)
+        .fix(91, 1, 1)
+        .fix(78, 1, 0)
+        .m(flag(85, "BF16_V2"))
+        .m(flag(80, "FTZ"))
+        .m(flag(81, "NAN"))
+        .op(r(16))
+        .op(a(Some(0), true))
+        .op(b_ur())
+        .op(pn(87, 90))
+        .done(out);
     // HADD2 / HADD2.F32: `.F32` excludes `.BF16_V2` (nvdisasm refuses the pair).
     form("HADD2", "HADD2", 0x230)
         .fix(78, 1, 0)

@@ -16,7 +16,7 @@
 //! of two halves to f16 is the correctly rounded result (24 >= 2 * 11 + 2), and min/max pick
 //! one of two exact values. f16 to f64 goes through the exact f32 (`F2F.F32.F16`,
 //! `F2F.F64.F32`); ptxas 11.8 rounds that f32 to odd (`.RP`/`.RM`/`.RZ` and a `BFI`) although
-//! it is exact.
+//! it is exact. f64 to f16 does need the f32 rounded to odd (see `narrow64_sm50`).
 
 use super::{Isel, IselError};
 use crate::sass::inst::{Latency, MOp, SassInst};
@@ -94,13 +94,25 @@ impl Isel<'_> {
                 self.push_selected(var("F2F.F64.F32", MOp::def(d.reg(), 2), MOp::use_(t)));
             }
             (Type::F32, Type::F16, true) => self.push_selected(var("F2F.F16.F32", MOp::def(d.reg(), 1), MOp::use_(r))),
-            _ => {
-                return Some(Err(self.err(
-                    "f64 to f16 is not selected for sm_50 (ptxas 11.8 rounds to odd through F2F.F32.F64.RP/.RM/.RZ, \
-                     which the sm_50 form table lacks)",
-                )))
-            }
+            (Type::F64, Type::F16, true) => self.narrow64_sm50(d, r),
+            _ => return Some(Err(self.err(format!("`{op}` from {from} to {to} is not selected")))),
         }
         Some(Ok(()))
+    }
+
+    /// f64 to f16 on sm_50, as ptxas 11.8 writes cvt.rn.f16.f64: the f64 rounded to f32 toward
+    /// zero with its last bit set when `.RP` and `.RM` differ (round to odd), then to f16 (one
+    /// rounding, 24 >= 11 + 2). ptxas sets the bit with `@P0 BFI` from a constant and a `SEL`;
+    /// atomc ORs it in and selects (`LOP32I.OR`, `SEL`).
+    fn narrow64_sm50(&mut self, d: VReg, x: VReg) {
+        let v = |s: &mut Self| s.new_vreg(RegClass::Single);
+        let (up, down, zero, odd, pick) = (v(self), v(self), v(self), v(self), v(self));
+        for (t, m) in [(up, "RP"), (down, "RM"), (zero, "RZ")] {
+            self.push_selected(SassInst::new(format!("F2F.F32.F64.{m}"), [MOp::def(t.reg(), 1), MOp::use_pair(x)], Latency::Variable));
+        }
+        self.push_selected(SassInst::alu("FSETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(up), MOp::use_(down), MOp::pt()]));
+        self.push_selected(SassInst::alu("LOP32I.OR", [MOp::def(odd.reg(), 1), MOp::use_(zero), MOp::Imm(1)]));
+        self.push_selected(SassInst::alu("SEL", [MOp::def(pick.reg(), 1), MOp::use_(odd), MOp::use_(zero), MOp::p0()]));
+        self.push_selected(SassInst::new("F2F.F16.F32", [MOp::def(d.reg(), 1), MOp::use_(pick)], Latency::Variable));
     }
 }

@@ -381,24 +381,33 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
         }
         Ok(x)
     };
+    // `HADD2 d, a, hi, lo`: B as two immediates, printed high half first.
+    let two_imm = n == 4 && matches!(c.op(2)?, Operand::Imm(_));
+    let b = |c: &Ctx, h: u32| -> Result<f32, EmuError> {
+        if two_imm {
+            Ok(to_f(c.raw(if h == 1 { 2 } else { 3 }, l)? as u16))
+        } else {
+            half(c, 2, h)
+        }
+    };
     if c.has("F32") {
         if m != "HADD2" {
             return Err(c.unsupported("HFMA2/HADD2 variant"));
         }
         // The sum of two halves is exact in f32.
-        let v = half(c, 1, 0)? + half(c, 2, 0)?;
+        let v = half(c, 1, 0)? + b(c, 0)?;
         return c.set(0, l, f32_out(v));
     }
     let mut r = 0u32;
     for h in 0..2u32 {
         let a = half(c, 1, h)?;
         let v = match m {
-            "HADD2" => a + half(c, 2, h)?,
-            "HMUL2" => a * half(c, 2, h)?,
+            "HADD2" => a + b(c, h)?,
+            "HMUL2" => a * b(c, h)?,
             "HMNMX2" => {
                 // minNum/maxNum as FMNMX: the f32 values are exact, so is the pick.
                 let min = c.pred(3, l)?;
-                f32::from_bits(fminmax32(a.to_bits(), half(c, 2, h)?.to_bits(), min))
+                f32::from_bits(fminmax32(a.to_bits(), b(c, h)?.to_bits(), min))
             }
             _ => {
                 let b = half(c, 2, h)?;

@@ -154,10 +154,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("I2F.F64", "I2F", 0x312, &["F64"][..], 0x201c),
         ("I2F.F64.U32", "I2F", 0x312, &["F64", "U32"][..], 0x2018),
         ("F2F.F16.F32", "F2F", 0x304, &["F16", "F32"][..], 0x2008),
-        // ptxas 13.5's cvt.f64.f16 / cvt.rn.f16.f64: 0x004e620000101800_1000000000067310
-        // `F2F.F64.F16 R6, R0.H1` (bit 60 the high half; the low half is the form here),
-        // 0x004e240000300800_0000000600077310 `F2F.F16.F64 R7, R6`.
-        ("F2F.F64.F16", "F2F", 0x310, &["F64", "F16"][..], 0x1018),
+        // ptxas 13.5's cvt.rn.f16.f64: 0x004e240000300800_0000000600077310 `F2F.F16.F64 R7, R6`.
         ("F2F.F16.F64", "F2F", 0x310, &["F16", "F64"][..], 0x3008),
         ("I2F.RP", "I2F", 0x306, &["RP"][..], 0x2094),
         ("I2F.U32.RP", "I2F", 0x306, &["U32", "RP"][..], 0x2090),
@@ -176,6 +173,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
         f.op(r(16)).op(rs(32, 1)).done(out);
     }
+    // ptxas 13.5's cvt.f64.f16: 0x004e620000101800_1000000000067310 `F2F.F64.F16 R6, R0.H1`,
+    // bit 60 choosing the high half.
+    form("F2F.F64.F16", "F2F", 0x310)
+        .fix(72, 16, 0x1018)
+        .lit("F64")
+        .lit("F16")
+        .op(r(16))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(32, 8), flag: Field::new(60, 1), suffix: ".H1", reuse: Some(1) }))
+        .done(out);
     // The uniform-register source variant of the I2F forms (0xD06, bit 91).
     // The immediate-source variant (0x906): ptxas 13's `urem` by 3 starts with
     // 0x000e220000209000_0000000300007906 `I2F.U32.RP R0, 0x3`.

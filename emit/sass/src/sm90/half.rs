@@ -87,6 +87,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(a(Some(0), true))
         .op(b(Some(2)))
         .done(out);
+    // The two-immediate shape (0x430): ptxas 13.5's CAS loops add an f16x2 constant with
+    // 0x020fca0000000000_0003000305067430 `HADD2 R6, R5, 1.78813934326171875e-07,
+    // 1.78813934326171875e-07` (high half first, as HFMA2.MMA). `.BF16_V2` would print the
+    // immediates as bf16 and `.F32` takes one: both are left out; A has no reuse flag here.
+    form("HADD2.imm", "HADD2", 0x430)
+        .fix(78, 1, 0)
+        .fix(85, 1, 0)
+        .m(flag(80, "FTZ"))
+        .m(flag(77, "SAT"))
+        .op(r(16))
+        .op(a(None, true))
+        .op(imm(48, 16, ImmKind::F16))
+        .op(imm(32, 16, ImmKind::F16))
+        .done(out);
     form("HADD2.F32", "HADD2", 0x230)
         .fix(78, 1, 1)
         .fix(85, 1, 0)

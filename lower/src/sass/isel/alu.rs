@@ -746,6 +746,8 @@ impl Isel<'_> {
                 let (opc, lat, src) = match self.ty(args[0]) {
                     Type::F32 => ("FSETP", Latency::Fixed(6), [MOp::use_(a), MOp::use_(b)]),
                     Type::F64 => ("DSETP", Latency::Variable, [MOp::use_pair(a), MOp::use_pair(b)]),
+                    // Widened exactly to f32 (sass/isel/half.rs).
+                    Type::F16 => ("FSETP", Latency::Fixed(6), [MOp::use_(self.half_to_f32(a)), MOp::use_(self.half_to_f32(b))]),
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
                 self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()], lat));

@@ -64,6 +64,18 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// A new register holding the f16 in `r` widened to f32 (exact): what `fcmp` on f16 compares.
+    pub(super) fn half_to_f32(&mut self, r: VReg) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        if self.is_sm50() {
+            self.push_selected(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable));
+        } else {
+            let i = SassInst::alu("HADD2.F32", [MOp::def(t.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
+            self.emit(i.with_swizzle(2, 2));
+        }
+        t
+    }
+
     /// `fpromote` from f16 and `fdemote` to f16 (f32 and f64); `None` for other conversions.
     pub(super) fn half_convert(&mut self, d: VReg, op: ConvOp, from: Type, to: Type, a: Value) -> Option<Result<(), IselError>> {
         let pair = (op, from, to);
@@ -80,6 +92,7 @@ impl Isel<'_> {
         match (from, to, sm50) {
             (Type::F16, Type::F32, false) => {
                 let i = SassInst::alu("HADD2.F32", [MOp::def(d.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
+                // B read `.H0_H0` (operand 2): the low half, as ptxas reads it.
                 self.emit(i.with_swizzle(2, 2));
             }
             (Type::F16, Type::F64, false) => self.emit(var("F2F.F64.F16", MOp::def(d.reg(), 2), MOp::use_(r))),

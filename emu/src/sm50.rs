@@ -442,8 +442,8 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    // `.RM` / `.RP` only on sm_50's f64 to f32 (cvt.rn.f16.f64 rounds to odd through them).
-    let directed = c.form.mnemonic == "F2F" && c.has("F32") && c.has("F64") && !c.has("SAT");
+    // `.RM` / `.RP` only on sm_50's f64 and f16 to f32 (ptxas 11.8 rounds to odd through them).
+    let directed = c.form.mnemonic == "F2F" && c.has("F32") && (c.has("F64") || c.has("F16")) && !c.has("SAT");
     if c.mods.iter().any(|m| matches!(*m, "FLOOR" | "CEIL" | "SAT" | "PASS") || (matches!(*m, "RM" | "RP") && !directed)) {
         return Err(c.unsupported("conversion rounding mode"));
     }

@@ -264,11 +264,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = if d == "F32" { f.m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])) } else { f };
         f.op(r(0)).op(r(20)).done(out);
     }
+    // ptxas 11.8's cvt.f64.f16 rounds the (exact) f32 to odd: 0x5ca8010000270600
+    // `F2F.F32.F16.RP R0, R2`, rounding in 39..40 as for F2F.F32.F64.
     form("F2F.F32.F16", "F2F", 16, 0x5ca8)
         .fix(28, 11, 0)
         .fix(8, 8, 0x6)
         .lit("F32")
         .lit("F16")
+        .m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
         .op(r(0))
         .op(OpSpec::Ext(ExtSpec::Suffixed {
             field: Field::new(20, 8),

@@ -9,8 +9,8 @@
 //! modifier spellings. What the emulator does not model is an [`EmuError::Unsupported`] naming
 //! the instruction, never a panic.
 //!
-//! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with
-//! operand swizzles; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
+//! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with a
+//! uniform-register source; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
 //! negated-first-source `IADD`), which run as [`EmuError::Decode`]; the memory is sequentially
 //! consistent (fences are no-ops); `CALL`/`RET`, textures and surfaces are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.

@@ -442,7 +442,9 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
 /// results), toward zero (integer results), saturating, NaN to 0.
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
-    if c.mods.iter().any(|m| matches!(*m, "RM" | "RP" | "FLOOR" | "CEIL" | "SAT" | "PASS")) {
+    // `.RM` / `.RP` only on sm_50's f64 and f16 to f32 (ptxas 11.8 rounds to odd through them).
+    let directed = c.form.mnemonic == "F2F" && c.has("F32") && (c.has("F64") || c.has("F16")) && !c.has("SAT");
+    if c.mods.iter().any(|m| matches!(*m, "FLOOR" | "CEIL" | "SAT" | "PASS") || (matches!(*m, "RM" | "RP") && !directed)) {
         return Err(c.unsupported("conversion rounding mode"));
     }
     if writes_cc(c) {
@@ -481,6 +483,7 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let x = if neg { -x } else { x };
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
+        "F16" if s == "F64" => crate::alu::f2h(odd_f32(x)) as u64,
         "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
         "F32" => {
             let v = match s {
@@ -489,7 +492,18 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
                 _ => x as f32,
             };
             // Toward zero: one step back when rounding went away from zero.
-            let v = if rz && v.is_finite() && (v as f64).abs() > x.abs() { f32::from_bits(v.to_bits() - 1) } else { v };
+            // (A finite source beyond f32's range rounds to the largest finite f32.)
+            let v = if rz && !v.is_nan() && x.is_finite() && (v as f64).abs() > x.abs() {
+                f32::from_bits(v.to_bits() - 1)
+            } else {
+                v
+            };
+            // Toward +inf / -inf: one step up or down when rounding went the other way.
+            let v = match (c.has("RP"), c.has("RM")) {
+                (true, _) if (v as f64) < x => next_f32(v, true),
+                (_, true) if (v as f64) > x => next_f32(v, false),
+                _ => v,
+            };
             crate::alu::f32_out(v) as u64
         }
         "F64" => crate::alu::f64_out(x),
@@ -533,4 +547,29 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     };
     let n = if d.ends_with("64") { 2 } else { 1 };
     c.set_wide(0, l, out as u128, n)
+}
+
+/// `x` rounded to f32 toward zero with the last bit set when inexact (round to odd): rounding
+/// that to f16 is rounding `x` to f16 once (24 >= 11 + 2), where `x as f32` would round twice.
+fn odd_f32(x: f64) -> f32 {
+    let t = x as f32;
+    if !t.is_finite() || t as f64 == x {
+        return t;
+    }
+    let t = if (t as f64).abs() > x.abs() { f32::from_bits(t.to_bits() - 1) } else { t };
+    f32::from_bits(t.to_bits() | 1)
+}
+
+/// The f32 after `v` toward +inf (`up`) or -inf.
+fn next_f32(v: f32, up: bool) -> f32 {
+    if v.is_nan() || (v.is_infinite() && (v > 0.0) == up) {
+        return v;
+    }
+    if v == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let b = v.to_bits();
+    // Away from zero adds one to the magnitude, toward zero takes one off.
+    f32::from_bits(if (v > 0.0) == up { b + 1 } else { b - 1 })
 }

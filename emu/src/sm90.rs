@@ -174,7 +174,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let cv = if c.has("BF16") { f2bf } else { f2h };
             c.set(0, l, (cv(a) as u32) << 16 | cv(b) as u32)
         })?,
-        "HFMA2" | "HADD2" | "HMUL2" => each(c, uniform, |c, l| half2(c, l, base))?,
+        "HFMA2" | "HADD2" | "HMUL2" | "HMNMX2" => each(c, uniform, |c, l| half2(c, l, base))?,
         "FADD" | "FMUL" | "FFMA" => each(c, uniform, |c, l| fp32(c, l, base))?,
         "DADD" | "DMUL" | "DFMA" => each(c, uniform, |c, l| fp64(c, l, base))?,
         "FSETP" | "DSETP" => each(c, uniform, |c, l| fsetp(c, l, base == "DSETP"))?,
@@ -350,16 +350,29 @@ fn lea(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
 }
 
 /// Half-precision pairs: `HFMA2 d, a, b, c` (c a register or two immediates), `HADD2`,
-/// `HMUL2`; per half in f32, rounded once to f16.
+/// `HMUL2`, `HMNMX2`; per half in f32, rounded once to f16 (`.BF16_V2`: bf16). A source's
+/// swizzle picks the halves each result half reads (`.H0_H0` the low one twice, `.H1_H1` the
+/// high one); `HADD2.F32` writes the low result half's sum as one f32.
 fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
-    if c.has("SAT") || c.has("F32") || c.has("BF16_V2") {
+    if c.has("SAT") || c.has("FTZ") || c.has("FMZ") || c.has("NAN") || c.has("RELU") {
         return Err(c.unsupported("HFMA2/HADD2 variant"));
     }
+    let bf16 = c.has("BF16_V2");
+    let to_f = |v: u16| if bf16 { atomc_ir::interp::bf16_bits_to_f32(v) } else { h2f(v) };
     let n = c.ins.ops.len();
     let half = |c: &Ctx, k: usize, h: u32| -> Result<f32, EmuError> {
+        let swz = match c.op(k)? {
+            Operand::Reg(r) | Operand::UReg(r) => r.swz,
+            _ => 0,
+        };
+        let h = match swz {
+            2 => 0,
+            3 => 1,
+            _ => h,
+        };
         let v = (c.raw(k, l)? >> (16 * h)) as u16;
         let (neg, abs, _) = c.rmods(k);
-        let mut x = h2f(v);
+        let mut x = to_f(v);
         if abs {
             x = x.abs();
         }
@@ -368,12 +381,34 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
         }
         Ok(x)
     };
+    // `HADD2 d, a, hi, lo`: B as two immediates, printed high half first.
+    let two_imm = n == 4 && matches!(c.op(2)?, Operand::Imm(_));
+    let b = |c: &Ctx, h: u32| -> Result<f32, EmuError> {
+        if two_imm {
+            Ok(to_f(c.raw(if h == 1 { 2 } else { 3 }, l)? as u16))
+        } else {
+            half(c, 2, h)
+        }
+    };
+    if c.has("F32") {
+        if m != "HADD2" {
+            return Err(c.unsupported("HFMA2/HADD2 variant"));
+        }
+        // The sum of two halves is exact in f32.
+        let v = half(c, 1, 0)? + b(c, 0)?;
+        return c.set(0, l, f32_out(v));
+    }
     let mut r = 0u32;
     for h in 0..2u32 {
         let a = half(c, 1, h)?;
         let v = match m {
-            "HADD2" => a + half(c, 2, h)?,
-            "HMUL2" => a * half(c, 2, h)?,
+            "HADD2" => a + b(c, h)?,
+            "HMUL2" => a * b(c, h)?,
+            "HMNMX2" => {
+                // minNum/maxNum as FMNMX: the f32 values are exact, so is the pick.
+                let min = c.pred(3, l)?;
+                f32::from_bits(fminmax32(a.to_bits(), b(c, h)?.to_bits(), min))
+            }
             _ => {
                 let b = half(c, 2, h)?;
                 let x = if n == 5 {
@@ -386,7 +421,8 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
                 a.mul_add(b, x)
             }
         };
-        r |= (f2h(v) as u32) << (16 * h);
+        let bits = if bf16 { f2bf(v) } else { f2h(v) };
+        r |= (bits as u32) << (16 * h);
     }
     c.set(0, l, r)
 }

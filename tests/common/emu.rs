@@ -132,16 +132,6 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
 /// run them): (label prefix, what is missing). A listed case that runs fails the test.
 pub const UNDECODABLE: &[(&str, &str)] = &[
     (
-        "rmw-fadd:fadd_f16#",
-        "sm_90 HADD2 with an operand swizzle (`UR6.H0_H0`)",
-    ),
-    (
-        "rmw-fmin-fmax:fmax_f16#",
-        "sm_90 HADD2.F32 with an operand swizzle (`R9.H0_H0`)",
-    ),
-    ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-    ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
-    (
         "divide64:div64",
         "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",
     ),

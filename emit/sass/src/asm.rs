@@ -400,6 +400,26 @@ impl Arch {
                 .filter(|&n| n != self.rz)
                 .map(Operand::r)
                 .ok_or_else(|| bad("a register other than RZ")),
+            OpSpec::Ext(ExtSpec::Swizzled { reg, uniform, .. }) => {
+                // A uniform register's bars enclose the swizzle: `-|UR4.H0_H0|` reads as
+                // `-|UR4|` with the swizzle taken out from inside.
+                let split = |t: &str| {
+                    super::form::SWIZZLES
+                        .iter()
+                        .filter(|(_, sfx)| !sfx.is_empty())
+                        .find_map(|(v, sfx)| t.strip_suffix(sfx).map(|b| (b.to_string(), *v)))
+                };
+                let (body, swz) = match (*uniform, t.strip_suffix('|')) {
+                    (true, Some(inner)) => split(inner).map_or((t.to_string(), 0), |(b, v)| (format!("{b}|"), v)),
+                    _ => split(t).unwrap_or((t.to_string(), 0)),
+                };
+                let spec = if *uniform { OpSpec::UReg(*reg) } else { OpSpec::Reg(*reg) };
+                match self.parse_operand(&spec, &body, col, addr, reuse)? {
+                    Operand::Reg(r) => Ok(Operand::Reg(Reg { swz, ..r })),
+                    Operand::UReg(r) => Ok(Operand::UReg(Reg { swz, ..r })),
+                    other => Ok(other),
+                }
+            }
             OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }) => {
                 let body = take_reuse(t, *slot)?;
                 let (body, flag) = match body.strip_suffix(suffix) {

@@ -166,6 +166,18 @@ impl Arch {
                     return Err(EncodeError::Misaligned { form: key, slot });
                 }
             }
+            (OpSpec::Ext(ExtSpec::Swizzled { reg, swz, uniform }), Operand::Reg(v) | Operand::UReg(v))
+                if *uniform == matches!(op, Operand::UReg(_)) =>
+            {
+                if !super::form::SWIZZLES.iter().any(|(s, _)| *s == v.swz) {
+                    return Err(EncodeError::OutOfRange { form: key, what: "swizzle", value: v.swz as i64 });
+                }
+                let plain = Reg { swz: 0, ..*v };
+                let (spec, op) =
+                    if *uniform { (OpSpec::UReg(*reg), Operand::UReg(plain)) } else { (OpSpec::Reg(*reg), Operand::Reg(plain)) };
+                self.encode_operand(w, key, slot, &spec, &op)?;
+                swz.set(w, v.swz as u64);
+            }
             (OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }), Operand::Reg(v)) => {
                 if v.neg || v.abs {
                     return Err(mismatch());
@@ -313,7 +325,14 @@ impl Arch {
         }
         let mut ops: SmallVec<[Operand; 6]> = SmallVec::new();
         for spec in &form.ops {
-            ops.push(self.decode_operand(w, spec));
+            let op = self.decode_operand(w, spec);
+            // A swizzle nvdisasm prints as `INVALID1` is refused like an illegal modifier.
+            if let (OpSpec::Ext(ExtSpec::Swizzled { .. }), Operand::Reg(r) | Operand::UReg(r)) = (spec, &op) {
+                if !super::form::SWIZZLES.iter().any(|(v, _)| *v == r.swz) {
+                    return Err(DecodeError::InvalidModifier { form: form.key, group: "swizzle", value: r.swz as u64, word: w });
+                }
+            }
+            ops.push(op);
         }
         for (slot, spec) in form.ops.iter().enumerate() {
             if let OpSpec::Ext(ExtSpec::Implied { from, delta }) = spec {
@@ -331,7 +350,7 @@ impl Arch {
         let flag = |f: Option<Field>| f.map(|f| f.get(w) != 0).unwrap_or(false);
         match spec {
             OpSpec::Reg(r) | OpSpec::UReg(r) => {
-                let v = Reg { num: r.field.get(w) as u8, neg: flag(r.neg), abs: flag(r.abs), not: flag(r.not) };
+                let v = Reg { num: r.field.get(w) as u8, neg: flag(r.neg), abs: flag(r.abs), not: flag(r.not), swz: 0 };
                 if matches!(spec, OpSpec::Reg(_)) {
                     Operand::Reg(v)
                 } else {
@@ -363,6 +382,14 @@ impl Arch {
             OpSpec::SReg(f) => Operand::SReg(f.get(w) as u16),
             OpSpec::BReg(f) => Operand::BReg(f.get(w) as u8),
             OpSpec::Target(f) => Operand::Target(f.get_signed(w) * 4),
+            OpSpec::Ext(ExtSpec::Swizzled { reg, swz, uniform }) => {
+                let spec = if *uniform { OpSpec::UReg(*reg) } else { OpSpec::Reg(*reg) };
+                match self.decode_operand(w, &spec) {
+                    Operand::Reg(r) => Operand::Reg(Reg { swz: swz.get(w) as u8, ..r }),
+                    Operand::UReg(r) => Operand::UReg(Reg { swz: swz.get(w) as u8, ..r }),
+                    other => other,
+                }
+            }
             OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }) => {
                 Operand::Reg(Reg { num: field.get(w) as u8, not: flag.get(w) != 0, ..Reg::default() })
             }

@@ -131,6 +131,9 @@ pub enum OpSpec {
     Ext(ExtSpec),
 }
 
+/// The spellings of [`ExtSpec::Swizzled`] values.
+pub const SWIZZLES: &[(u8, &str)] = &[(0, ""), (2, ".H0_H0"), (3, ".H1_H1")];
+
 /// Register operands that the plain [`RegSpec`] cannot describe.
 #[derive(Clone, Copy, Debug)]
 pub enum ExtSpec {
@@ -155,6 +158,12 @@ pub enum ExtSpec {
     /// `neg` / `abs` / `h1` flags. `spaced` prints nvdisasm's `c[0x0] [0x150]` (sm_50 XMAD and
     /// F2F from F16 put a space between bank and offset).
     CBankMod { spec: CBankSpec, shift: u8, neg: Option<Field>, abs: Option<Field>, h1: Option<Field>, spaced: bool },
+    /// A general register with a half-precision swizzle after it (sm_90 `HADD2 R8, -R0.H0_H0,
+    /// |R2|.reuse.H1_H1`): `reg`'s register, negate/absolute and reuse bits, and the swizzle
+    /// value in `swz` (0 unprinted, 2 `.H0_H0`, 3 `.H1_H1`; nvdisasm prints 1 as `INVALID1`),
+    /// carried in the operand's `Reg::swz`. `uniform`: a uniform register, whose absolute-value
+    /// bars enclose the swizzle (`-|UR4.H0_H0|`).
+    Swizzled { reg: RegSpec, swz: Field, uniform: bool },
     /// A set of scoreboards `{5,1}` (sm_50 `DEPBAR`): one bit per scoreboard in `field`, printed
     /// highest first; the operand is an immediate holding the mask, never zero.
     SbSet { field: Field },
@@ -264,6 +273,10 @@ pub fn op_fields(op: &OpSpec) -> Vec<Field> {
         }
         OpSpec::SReg(f) | OpSpec::Target(f) | OpSpec::BReg(f) => v.push(*f),
         OpSpec::Ext(ExtSpec::Implied { .. }) => {}
+        OpSpec::Ext(ExtSpec::Swizzled { reg, swz, .. }) => {
+            v.extend(op_fields(&OpSpec::Reg(*reg)));
+            v.push(*swz);
+        }
         OpSpec::Ext(ExtSpec::Suffixed { field, flag, .. }) => {
             v.push(*field);
             v.push(*flag);

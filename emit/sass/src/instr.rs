@@ -17,6 +17,9 @@ pub struct Reg {
     pub neg: bool,
     pub abs: bool,
     pub not: bool,
+    /// Half-precision operand swizzle (`.H0_H0` = 2, `.H1_H1` = 3; 0 the unprinted pair
+    /// order), where the form has one ([`super::form::ExtSpec::Swizzled`]).
+    pub swz: u8,
 }
 
 impl Reg {

@@ -110,6 +110,12 @@ impl Timing {
             "SGXT" => Pipe::Alu,
             "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
+            // ptxas 13.5 reads `HADD2.F32 R5, -RZ, R5.H0_H0` in `FADD`/`FSETP` and `STG` 5 cycles
+            // later, and `HADD2 R6, R5, UR6.H0_H0` in `PRMT` 5 later: FMA timing.
+            "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" => Pipe::Fma,
+            // ptxas 13.5 stores `F2FP.F16.F32.PACK_AB R6, RZ, R6` with `STG` 5 cycles later and
+            // reads `FMNMX R5` in `F2FP.F16.F32.PACK_AB R5, R5, R0` 4 later: ALU timing.
+            "F2FP" => Pipe::Alu,
             "DADD" | "DMUL" | "DFMA" | "DSETP" => Pipe::Fp64,
             "UMOV" | "ULDC" | "VOTEU" => Pipe::UniformMove,
             _ if mnemonic.starts_with('U') => Pipe::Uniform,

@@ -27,8 +27,8 @@
 //! word. Adding a form means one builder call in `sm90/*.rs`; the oracle tests
 //! (`tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
 //!
-//! Known limits of the sm_90 table: HADD2 and other half-precision ALU forms with register
-//! swizzles (`R2.H0_H0`), RET (its `R4 0x0` operand syntax), constant offsets with the sign
+//! Known limits of the sm_90 table: the half-precision ALU forms (HADD2, HMUL2, HFMA2, HMNMX2)
+//! with a uniform-register, immediate or constant second source (`UR6.H0_H0`), RET (its `R4 0x0` operand syntax), constant offsets with the sign
 //! bit set, ATOM/ATOMS CAS with a uniform-register address, and the conversions (I2F/F2I/F2F)
 //! beyond the variants ptxas was seen to use are not described yet. nvdisasm's text hides PT
 //! carry-outs (`IADD3 R1, P1, ...`), so such text does not say which carry-out `P1` is; the

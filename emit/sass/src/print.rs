@@ -302,6 +302,23 @@ impl Arch {
                 }
             }
             (OpSpec::Ext(ExtSpec::Implied { .. }), Operand::Reg(r)) => s.push_str(&self.reg_text(*r, false)),
+            (OpSpec::Ext(ExtSpec::Swizzled { reg, .. }), Operand::Reg(r)) => {
+                // nvdisasm: `-|R0|.reuse.H0_H0`.
+                self.operand_text(s, &OpSpec::Reg(*reg), &Operand::Reg(Reg { swz: 0, ..*r }), ins, addr);
+                s.push_str(&swizzle_text(r.swz));
+            }
+            (OpSpec::Ext(ExtSpec::Swizzled { .. }), Operand::UReg(r)) => {
+                // nvdisasm: `-|UR4.H0_H0|`.
+                let body = format!("{}{}", self.reg_text(*r, true), swizzle_text(r.swz));
+                if r.neg {
+                    s.push('-');
+                }
+                if r.abs {
+                    let _ = write!(s, "|{}|", body);
+                } else {
+                    s.push_str(&body);
+                }
+            }
             (OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }), Operand::Reg(r)) => {
                 s.push_str(&self.reg_text(Reg::r(r.num), false));
                 if r.not {
@@ -361,5 +378,13 @@ mod tests {
         assert_eq!(fmt_float(-0.0, false), "-0.0 ");
         assert_eq!(fmt_float(16777216.0, false), "16777216");
         assert_eq!(fmt_float(1e9, false), "1.00000000000000000000e+09");
+    }
+}
+
+/// The printed swizzle of a half-precision source.
+fn swizzle_text(swz: u8) -> String {
+    match super::form::SWIZZLES.iter().find(|(v, _)| *v == swz) {
+        Some((_, t)) => t.to_string(),
+        None => format!(".INVALID{}", swz),
     }
 }

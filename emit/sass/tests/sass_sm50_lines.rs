@@ -18,6 +18,7 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
             neg: v == 1 && r.neg.is_some(),
             abs: false,
             not: v == 1 && r.not.is_some(),
+            swz: 0,
         }),
         OpSpec::Pred(p) => Operand::Pred(Pred { num: [(slot % 7) as u8, 7][v], not: p.not.is_some() && v == 1 }),
         OpSpec::Imm(i) => {

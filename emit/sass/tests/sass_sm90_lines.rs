@@ -181,6 +181,21 @@ fn sample(arch: &Arch, spec: &OpSpec, slot: usize, v: usize) -> Operand {
         OpSpec::Ext(atomc_sass::ExtSpec::CBankScaled { .. }) => {
             Operand::CBank { bank: 3, base: 255, offset: [0x210, 0x7ffc][v], neg: false, abs: false, h1: false }
         }
+        // Half-precision sources: every swizzle, negated and absolute.
+        OpSpec::Ext(atomc_sass::ExtSpec::Swizzled { reg: r, uniform, .. }) => {
+            let g = Reg {
+                num: if *uniform { 4 + v as u8 * 2 } else { reg },
+                neg: v == 1,
+                abs: v == 0 && r.abs.is_some(),
+                swz: [0, 2, 3][(slot + v) % 3],
+                ..Reg::default()
+            };
+            if *uniform {
+                Operand::UReg(g)
+            } else {
+                Operand::Reg(g)
+            }
+        }
         OpSpec::Ext(_) => Operand::rz(),
     }
     .clone_for(arch)

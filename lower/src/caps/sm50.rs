@@ -34,13 +34,6 @@ const RULES: &[Rule] = &[
         evidence: "no SUB in the ATOM op table (seed 000)",
     },
     Rule {
-        kinds: FADD,
-        types: &[Type::F16],
-        spaces: &[],
-        lowering: Unsupported("the f16 CAS-loop body needs a half-precision add (HADD2), which the sm_50 form table does not have"),
-        evidence: "no HADD2 in the sm_50 form table; ptxas 11.8 converts through F2F and adds in f32",
-    },
-    Rule {
         kinds: &[],
         types: SUBWORD,
         spaces: &[],

@@ -25,13 +25,6 @@ const RULES: &[Rule] = &[
         evidence: "ATOM op field 87..90 has no SUB (seed 004 group 4); PTX has no atom.sub either",
     },
     Rule {
-        kinds: FADD,
-        types: &[Type::F16],
-        spaces: &[],
-        lowering: Unsupported("the f16 CAS-loop body needs a half-precision add (HADD2), which the sm_90 form table does not have"),
-        evidence: "ptxas 13.5 adds the halves with `HADD2 R, R, UR6.H0_H0` (operand swizzles the table lacks: tests/common/emu.rs UNDECODABLE)",
-    },
-    Rule {
         kinds: &[],
         types: SUBWORD,
         spaces: &[],

@@ -133,6 +133,9 @@ pub struct SassInst {
     pub spill: Option<SpillInfo>,
     /// The form and modifier values chosen at selection ([`SassInst::resolve`]).
     pub resolved: Option<Arc<Resolved>>,
+    /// Half-precision swizzles, two bits per written operand (operand `i` at `2i`): 2 prints
+    /// `.H0_H0`, 3 `.H1_H1` after the register (sm_90 `HADD2.F32 R0, -RZ, R2.H0_H0`).
+    pub swizzle: u16,
 }
 
 /// What an instruction resolved to in its target's form table when it was selected: the form,
@@ -164,6 +167,7 @@ fn shape_hash(inst: &SassInst) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
     inst.opcode.hash(&mut h);
     inst.guard.hash(&mut h);
+    inst.swizzle.hash(&mut h);
     for op in &inst.ops {
         std::mem::discriminant(op).hash(&mut h);
         match op {
@@ -201,6 +205,7 @@ fn same_resolution(a: &SassInst, b: &SassInst) -> bool {
     };
     a.opcode == b.opcode
         && a.guard == b.guard
+        && a.swizzle == b.swizzle
         && a.flow == b.flow
         && a.ops.len() == b.ops.len()
         && a.ops.iter().zip(&b.ops).all(|(x, y)| same_shape(x, y) && regs_alike(x, y))
@@ -238,7 +243,14 @@ impl SassInst {
             form: RegForm::Plain,
             spill: None,
             resolved: None,
+            swizzle: 0,
         }
+    }
+
+    /// Sets the swizzle of written operand `i` (2 `.H0_H0`, 3 `.H1_H1`).
+    pub fn with_swizzle(mut self, i: usize, swz: u16) -> SassInst {
+        self.swizzle = (self.swizzle & !(3 << (2 * i))) | (swz & 3) << (2 * i);
+        self
     }
 
     /// Sets the register-rule row.
@@ -376,6 +388,11 @@ impl SassInst {
         for (i, op) in shown.enumerate() {
             s.push_str(if i == 0 { " " } else { ", " });
             write_op(&mut s, op, label, reg);
+            match self.swizzle >> (2 * i) & 3 {
+                2 => s.push_str(".H0_H0"),
+                3 => s.push_str(".H1_H1"),
+                _ => {}
+            }
         }
         s.push_str(" ;");
         s

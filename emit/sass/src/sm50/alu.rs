@@ -253,22 +253,25 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // F2F.F64.F32 / F2F.F32.F64 Rd, Rb (types 3|2<<2 and 2|3<<2): ptxas 11.8's cvt.f64.f32
     // 0x5ca8000000a70b0a `F2F.F64.F32 R10, R10`, cvt.rn.f32.f64 0x5ca8000000870e08
-    // `F2F.F32.F64 R8, R8`.
+    // `F2F.F32.F64 R8, R8`; the narrowing rounds as 39..40 say (cvt.rn.f16.f64 rounds to odd
+    // through 0x5ca8010000270e00 `F2F.F32.F64.RP R0, R2`, `.RM` 0x5ca8008000270e0b, `.RZ`).
     for (types, d, s) in [(0xbu64, "F64", "F32"), (0xe, "F32", "F64")] {
-        form(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, "F2F", 16, 0x5ca8)
+        let f = form(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, "F2F", 16, 0x5ca8)
             .fix(28, 11, 0)
             .fix(8, 8, types)
             .lit(d)
-            .lit(s)
-            .op(r(0))
-            .op(r(20))
-            .done(out);
+            .lit(s);
+        let f = if d == "F32" { f.m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])) } else { f };
+        f.op(r(0)).op(r(20)).done(out);
     }
+    // ptxas 11.8's cvt.f64.f16 rounds the (exact) f32 to odd: 0x5ca8010000270600
+    // `F2F.F32.F16.RP R0, R2`, rounding in 39..40 as for F2F.F32.F64.
     form("F2F.F32.F16", "F2F", 16, 0x5ca8)
         .fix(28, 11, 0)
         .fix(8, 8, 0x6)
         .lit("F32")
         .lit("F16")
+        .m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
         .op(r(0))
         .op(OpSpec::Ext(ExtSpec::Suffixed {
             field: Field::new(20, 8),

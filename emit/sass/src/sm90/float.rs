@@ -154,6 +154,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("I2F.F64", "I2F", 0x312, &["F64"][..], 0x201c),
         ("I2F.F64.U32", "I2F", 0x312, &["F64", "U32"][..], 0x2018),
         ("F2F.F16.F32", "F2F", 0x304, &["F16", "F32"][..], 0x2008),
+        // ptxas 13.5's cvt.rn.f16.f64: 0x004e240000300800_0000000600077310 `F2F.F16.F64 R7, R6`.
+        ("F2F.F16.F64", "F2F", 0x310, &["F16", "F64"][..], 0x3008),
         ("I2F.RP", "I2F", 0x306, &["RP"][..], 0x2094),
         ("I2F.U32.RP", "I2F", 0x306, &["U32", "RP"][..], 0x2090),
         // ptxas 13.5's div.u64: 0x000e300000309000_00000004000a7312 `I2F.U64.RP R10, R4`,
@@ -171,6 +173,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
         f.op(r(16)).op(rs(32, 1)).done(out);
     }
+    // ... and of a uniform f64: 0x000e220008300800_0000000400057d10 `F2F.F16.F64 R5, UR4`.
+    form("F2F.F16.F64.ur", "F2F", 0xd10).fix(91, 1, 1).fix(72, 16, 0x3008).lit("F16").lit("F64").op(r(16)).op(ur(32)).done(out);
+    // ptxas 13.5's cvt.f64.f16: 0x004e620000101800_1000000000067310 `F2F.F64.F16 R6, R0.H1`,
+    // bit 60 choosing the high half.
+    form("F2F.F64.F16", "F2F", 0x310)
+        .fix(72, 16, 0x1018)
+        .lit("F64")
+        .lit("F16")
+        .op(r(16))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(32, 8), flag: Field::new(60, 1), suffix: ".H1", reuse: Some(1) }))
+        .done(out);
     // The uniform-register source variant of the I2F forms (0xD06, bit 91).
     // The immediate-source variant (0x906): ptxas 13's `urem` by 3 starts with
     // 0x000e220000209000_0000000300007906 `I2F.U32.RP R0, 0x3`.
@@ -213,6 +226,18 @@ pub(super) fn mufu(out: &mut Vec<Form>) {
         .done(out);
     form("FCHK", "FCHK", 0x302).op(p(81)).op(rs(24, 0)).op(rs(32, 1)).done(out);
     form("F2FP.F16.F32.PACK_AB", "F2FP", 0x23e).fix(64, 8, 0xff).lit("F16").lit("F32").lit("PACK_AB").op(r(16)).op(rs(24, 0)).op(rs(32, 1)).done(out);
+    // ptxas 13.5 narrows a uniform f32 with 0x000fe200080000ff_00000004ff007c3e
+    // `F2FP.F16.F32.PACK_AB R0, RZ, UR4` (cvt.rn.f16.f32 of a kernel parameter).
+    form("F2FP.F16.F32.PACK_AB.ur", "F2FP", 0xc3e)
+        .fix(91, 1, 1)
+        .fix(64, 8, 0xff)
+        .lit("F16")
+        .lit("F32")
+        .lit("PACK_AB")
+        .op(r(16))
+        .op(rs(24, 0))
+        .op(ur(32))
+        .done(out);
 }
 
 /// HFMA2.MMA with a packed f16x2 immediate (ptxas uses it to materialise constants): the

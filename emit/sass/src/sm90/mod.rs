@@ -10,6 +10,7 @@ mod atomics;
 mod bits;
 mod control;
 mod float;
+mod half;
 mod memory;
 mod sregs;
 
@@ -35,6 +36,7 @@ pub fn sm90() -> &'static Arch {
         float::mufu(&mut forms);
         float::hfma2(&mut forms);
         float::forms(&mut forms);
+        half::forms(&mut forms);
         Arch::new(
             "sm_90",
             16,

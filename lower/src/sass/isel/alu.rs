@@ -353,11 +353,7 @@ impl Isel<'_> {
                 Fmul => SassInst::alu("FMUL", [def, x, y]),
                 _ => SassInst::alu("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
             },
-            // Neither form table has HADD2/HMNMX2 (ptxas writes them with operand swizzles,
-            // `UR6.H0_H0`): refused here rather than failing at encoding.
-            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => {
-                return Err(self.err("f16 arithmetic is not selected (HADD2 is not in the form table)"));
-            }
+            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => return self.half_binary(d, op, a, b),
             Udiv | Sdiv | Urem | Srem => {
                 self.divide32(d, op, a, b);
                 return Ok(());
@@ -606,6 +602,9 @@ impl Isel<'_> {
         let from = self.ty(a);
         let r = self.reg(a);
         let mov = |s: &mut Self, src: MOp| s.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), src]));
+        if let Some(done) = self.half_convert(d, op, from, to, a) {
+            return done;
+        }
         match op {
             ConvOp::Bitcast => {
                 if d.class() == RegClass::Pair {
@@ -651,12 +650,6 @@ impl Isel<'_> {
                     let [l, pt] = lop3(0xc0);
                     self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(src), MOp::Imm(mask), MOp::rz(), l, pt]));
                 }
-            }
-            ConvOp::Fpromote if from == Type::F16 && to == Type::F32 => {
-                return Err(self.err("f16 to f32 is not selected (HADD2.F32 is not in the form table)"));
-            }
-            ConvOp::Fdemote if from == Type::F32 && to == Type::F16 => {
-                self.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)], Latency::Fixed(6)));
             }
             ConvOp::Fpromote if from == Type::F32 && to == Type::F64 => {
                 self.emit(SassInst::new("F2F.F64.F32", [MOp::def(d.reg(), 2), MOp::use_(r)], Latency::Variable));
@@ -753,6 +746,8 @@ impl Isel<'_> {
                 let (opc, lat, src) = match self.ty(args[0]) {
                     Type::F32 => ("FSETP", Latency::Fixed(6), [MOp::use_(a), MOp::use_(b)]),
                     Type::F64 => ("DSETP", Latency::Variable, [MOp::use_pair(a), MOp::use_pair(b)]),
+                    // Widened exactly to f32 (sass/isel/half.rs).
+                    Type::F16 => ("FSETP", Latency::Fixed(6), [MOp::use_(self.half_to_f32(a)), MOp::use_(self.half_to_f32(b))]),
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
                 self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()], lat));

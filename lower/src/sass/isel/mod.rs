@@ -19,6 +19,7 @@ mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
+mod half;
 mod memory;
 mod reduce64;
 mod shuffle;

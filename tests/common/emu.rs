@@ -115,6 +115,16 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
         "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
     ),
     (
+        "sm_90",
+        "generic-window-sm50:window#0",
+        "emulator finding: ptxas 13.5 branches on the P0 of a generic `ATOM.E.MAX.S64.STRONG.GPU P0, RZ, ..` \
+         (whether the atomic unit took the address) with no scoreboard set or waited on, so the hardware \
+         gives that predicate at a fixed latency; the timing model takes every result of an ATOM as \
+         variable-latency and reports a hazard",
+    ),
+    ("sm_90", "generic-window-sm50:window#1", "as generic-window-sm50:window#0"),
+    ("sm_90", "generic-window-sm50:window#2", "as generic-window-sm50:window#0"),
+    (
         "sm_50",
         "spinlock:locked_add#0",
         "Maxwell has no independent thread scheduling: the lock's winner waits at the loop's reconvergence point \
@@ -141,6 +151,11 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
     ),
     ("rmw-packed:fmin_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
     ("rmw-packed:fmax_f16x2#", "sm_90 HADD2.F32 with an operand swizzle"),
+    (
+        "minmax64-sm50:plain#",
+        "sm_90 UISETP with .EX (ptxas 13.5's min.s64/max.u64 of uniform operands: `UISETP.LT.U32.AND` + \
+         `UISETP.LT.AND.EX` + `USEL` per half, the sequence atomc selects in vector registers)",
+    ),
     (
         "divide64:div64",
         "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",

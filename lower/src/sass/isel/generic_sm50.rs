@@ -51,12 +51,22 @@ impl Isel<'_> {
         let lut = |d: VReg, mask: i64| {
             SassInst::alu(
                 "LOP3.LUT",
-                [MOp::def(d.reg(), 1), MOp::use_(pair.lo()), MOp::Imm(mask), MOp::rz(), MOp::Imm(0xc0), MOp::Pred { num: 7, not: true }],
+                [
+                    MOp::def(d.reg(), 1),
+                    MOp::use_(pair.lo()),
+                    MOp::Imm(mask),
+                    MOp::rz(),
+                    MOp::Imm(0xc0),
+                    MOp::Pred { num: 7, not: true },
+                ],
             )
         };
         self.emit(lut(top, 0xff00_0000));
         let p0 = MOp::p0();
-        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [p0, MOp::pt(), MOp::use_(top.reg()), MOp::use_(window.reg()), MOp::pt()]));
+        self.emit(SassInst::alu(
+            "ISETP.EQ.U32.AND",
+            [p0, MOp::pt(), MOp::use_(top.reg()), MOp::use_(window.reg()), MOp::pt()],
+        ));
         self.emit(SassInst::alu("ISETP.EQ.U32.AND", [p0, MOp::pt(), MOp::use_(pair.hi()), MOp::rz(), p0]));
         let off = self.new_vreg(RegClass::Single);
         self.emit(lut(off, 0x00ff_ffff));
@@ -71,7 +81,14 @@ impl Isel<'_> {
         let window = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)], Latency::Variable));
         let lo = self.new_vreg(RegClass::Single);
-        let or = [MOp::def(lo.reg(), 1), MOp::use_(p.reg()), MOp::use_(window.reg()), MOp::rz(), MOp::Imm(0xfc), MOp::Pred { num: 7, not: true }];
+        let or = [
+            MOp::def(lo.reg(), 1),
+            MOp::use_(p.reg()),
+            MOp::use_(window.reg()),
+            MOp::rz(),
+            MOp::Imm(0xfc),
+            MOp::Pred { num: 7, not: true },
+        ];
         self.emit(SassInst::alu("LOP3.LUT", or));
         self.make_pair(d, MOp::use_(lo.reg()), MOp::rz());
     }
@@ -124,7 +141,12 @@ impl Isel<'_> {
             InstData::Store { value, .. } | InstData::AtomicStore { value, .. } => {
                 let ty = self.ty(*value);
                 let r = self.reg(*value);
-                let v = MOp::Reg { reg: r.reg(), width: r.class().width(), rule: crate::vcode::OperandRule::Use, neg: false };
+                let v = MOp::Reg {
+                    reg: r.reg(),
+                    width: r.class().width(),
+                    rule: crate::vcode::OperandRule::Use,
+                    neg: false,
+                };
                 let wt = if atomic { ".WT" } else { "" };
                 (
                     SassInst::new(format!("STS{}", size(ty)), [shared, v], Latency::Variable),
@@ -137,7 +159,12 @@ impl Isel<'_> {
                 };
                 let wide = ty.bits() == 64;
                 let r = self.reg(*arg);
-                let x = MOp::Reg { reg: r.reg(), width: r.class().width(), rule: crate::vcode::OperandRule::Use, neg: false };
+                let x = MOp::Reg {
+                    reg: r.reg(),
+                    width: r.class().width(),
+                    rule: crate::vcode::OperandRule::Use,
+                    neg: false,
+                };
                 let s = SassInst::new(format!("ATOMS.{spelled}"), [ds, shared, x], Latency::Variable);
                 // An unused result reduces on the global path, as on a global pointer (memory.rs).
                 let g = if used || *op == atomc_ir::RmwOp::Xchg {

@@ -115,16 +115,6 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
         "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
     ),
     (
-        "sm_90",
-        "generic-window-sm50:window#0",
-        "emulator finding: ptxas 13.5 branches on the P0 of a generic `ATOM.E.MAX.S64.STRONG.GPU P0, RZ, ..` \
-         (whether the atomic unit took the address) with no scoreboard set or waited on, so the hardware \
-         gives that predicate at a fixed latency; the timing model takes every result of an ATOM as \
-         variable-latency and reports a hazard",
-    ),
-    ("sm_90", "generic-window-sm50:window#1", "as generic-window-sm50:window#0"),
-    ("sm_90", "generic-window-sm50:window#2", "as generic-window-sm50:window#0"),
-    (
         "sm_50",
         "spinlock:locked_add#0",
         "Maxwell has no independent thread scheduling: the lock's winner waits at the loop's reconvergence point \

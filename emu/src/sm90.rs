@@ -54,6 +54,8 @@ pub fn sreg(c: &Ctx, v: u16, lane: usize) -> Result<u32, EmuError> {
         "SR_CLOCKLO" | "SR_CLOCK" | "SR_GLOBALTIMERLO" => c.w.cycle as u32,
         "SR_CLOCKHI" | "SR_GLOBALTIMERHI" => (c.w.cycle >> 32) as u32,
         "SR_VIRTUALSMID" | "SR_SMID" | "SR_VIRTID" => 0,
+        // The zero register: ptxas 13.5 clears a pair with `CS2R R8, SRZ`.
+        "SRZ" => 0,
         _ => return Err(c.unsupported(format!("special register {name}"))),
     })
 }

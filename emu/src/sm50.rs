@@ -160,11 +160,22 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             let v = if t { c.raw(1, l)? } else { c.raw(2, l)? };
             c.set(0, l, v)
         })?,
+        // `.XHI` / `.XLO`: ptxas 11.8's 64-bit min/max, high words first into the condition
+        // code, then the low words (unsigned) decided by it. The code records what the pair
+        // needs (zero: the high words were equal; carry: the first source was picked), not
+        // the hardware's flag bits, which no evidence here shows.
         "IMNMX" => each(c, |c, l| {
             let (a, b) = (c.raw(1, l)?, c.raw(2, l)?);
             let min = c.pred(3, l)?;
-            let lt = if c.has("U32") { a < b } else { (a as i32) < (b as i32) };
-            c.set(0, l, if lt == min { a } else { b })
+            let lt = if c.has("U32") || c.has("XLO") { a < b } else { (a as i32) < (b as i32) };
+            let take_a = match c.w.cc[l] {
+                cc if c.has("XLO") && !cc.zero => cc.carry == 1,
+                _ => lt == min,
+            };
+            if writes_cc(c) {
+                c.w.cc[l] = Cc { carry: take_a as u8, zero: a == b, sign: false, overflow: false };
+            }
+            c.set(0, l, if take_a { a } else { b })
         })?,
         // `.BREV` reverses the source's bits before the extract (ptxas 11.8 writes `brev.b32`
         // as `BFE.U32.BREV Rd, Ra, 0x2000`).

@@ -54,6 +54,8 @@ pub fn sreg(c: &Ctx, v: u16, lane: usize) -> Result<u32, EmuError> {
         "SR_CLOCKLO" | "SR_CLOCK" | "SR_GLOBALTIMERLO" => c.w.cycle as u32,
         "SR_CLOCKHI" | "SR_GLOBALTIMERHI" => (c.w.cycle >> 32) as u32,
         "SR_VIRTUALSMID" | "SR_SMID" | "SR_VIRTID" => 0,
+        // The zero register: ptxas 13.5 clears a pair with `CS2R R8, SRZ`.
+        "SRZ" => 0,
         _ => return Err(c.unsupported(format!("special register {name}"))),
     })
 }
@@ -334,10 +336,13 @@ fn lea(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let a = c.int(2, l)?;
     let b = c.raw(3, l)? as u64;
     if c.has("HI") {
-        let hi = c.raw(4, l)?;
-        let s = c.raw(5, l)? & 63;
+        // `.SX32` without a high source (ptxas 13.5: `LEA.HI.X.SX32 R7, R2, R7, 0x1, P0`, the
+        // high word of a + sext(offset) << 1): the high word is the offset's sign.
+        let sx = c.has("SX32") && c.ins.ops.len() < 7;
+        let (hi, at) = if sx { (((a as i32) >> 31) as u32, 4) } else { (c.raw(4, l)?, 5) };
+        let s = c.raw(at, l)? & 63;
         let v = ((hi as u64) << 32 | a as u64) << s.min(63);
-        let carry = if c.has("X") { c.pred(6, l)? as u64 } else { 0 };
+        let carry = if c.has("X") { c.pred(at + 1, l)? as u64 } else { 0 };
         let r = (v >> 32).wrapping_add(b).wrapping_add(carry);
         c.set_pred(1, l, r >> 32 & 1 != 0)?;
         return c.set(0, l, r as u32);

@@ -34,6 +34,8 @@ pub struct SlotInfo {
     /// Scoreboards an sm_50 `DEPBAR` waits on: its set `{5,1}` and, for `.LE SBn, count`, SBn
     /// (taken as a full wait whatever the count: ptxas's code waits on what it reads next).
     pub depbar: u8,
+    /// Its predicate result is not scoreboarded ([`hazard::predicate_at_issue`]).
+    pub pred_at_issue: bool,
 }
 
 impl SlotInfo {
@@ -55,6 +57,7 @@ impl SlotInfo {
         }
         SlotInfo {
             depbar,
+            pred_at_issue: hazard::predicate_at_issue(mnemonic),
             variable: hazard::signals_scoreboard(t, arch, ins),
             pipe: t.pipe(&opcode),
             reader: t.reader(mnemonic, roles.memory),
@@ -214,6 +217,9 @@ impl WarpTiming {
             self.fixed.remove(&l);
             self.var_w.remove(&l);
             self.var_r.remove(&l);
+            if is_pred_loc(l) && info.pred_at_issue {
+                continue;
+            }
             if info.variable {
                 self.var_w.entry(l).or_default().push((sched.wr_sb, i, group));
             } else {

@@ -132,6 +132,11 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
 /// run them): (label prefix, what is missing). A listed case that runs fails the test.
 pub const UNDECODABLE: &[(&str, &str)] = &[
     (
+        "minmax64-sm50:plain#",
+        "sm_90 UISETP with .EX (ptxas 13.5's min.s64/max.u64 of uniform operands: `UISETP.LT.U32.AND` + \
+         `UISETP.LT.AND.EX` + `USEL` per half, the sequence atomc selects in vector registers)",
+    ),
+    (
         "divide64:div64",
         "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",
     ),

@@ -194,6 +194,16 @@ pub fn signals_scoreboard(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     ins.sched.wr_sb != 7 && timing.pipe(&arch.opcode_text(ins)) == Pipe::Other
 }
 
+/// Whether the predicate `mnemonic` writes is available early although its register result is
+/// not (the timing checks track no latency for it): sm_90's generic `ATOM` says in its predicate whether the atomic unit took the
+/// address (the local window falls back to a load and store), and ptxas 13.5 branches on it
+/// without a wait: `ATOM.E.MAX.S64.STRONG.GPU P0, RZ, ..` (no scoreboard) and `ATOM.E.EXCH.64..
+/// P0, R4, ..` (SB5) each followed by `@P0 BRA` before any wait (atomc's filetests
+/// `generic-window-sm50` and `compile/sm50/generic`).
+pub fn predicate_at_issue(mnemonic: &str) -> bool {
+    mnemonic == "ATOM"
+}
+
 /// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
 /// classes for which ptxas always sets a write scoreboard when the result is used).
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
@@ -454,6 +464,10 @@ fn step(
         st.fixed.remove(&l);
         st.var_w.remove(&l);
         st.var_r.remove(&l);
+        if is_pred_loc(l) && predicate_at_issue(mnemonic) {
+            // No figure for its latency here: ptxas reads it 5 cycles after the ATOM issued.
+            continue;
+        }
         if variable {
             st.var_w.entry(l).or_default().insert((sched.wr_sb, i));
         } else {

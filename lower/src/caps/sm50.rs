@@ -1,5 +1,6 @@
 //! Maxwell (sm_50). Evidence: seed 000 (ATOM ops × sizes), seed 003
-//! (RED), seed 001 (SUATOM), nvdisasm 11.8 field tables (reference §2.2).
+//! (RED), seed 001 (SUATOM), nvdisasm 11.8 field tables (reference §2.2). A generic address is
+//! native where global and shared both are (isel/generic_sm50.rs tests the shared window).
 
 use super::t::*;
 use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
@@ -9,16 +10,6 @@ use atomc_ir::{AddrSpace, RmwOp, Type};
 pub static SM50: TargetCaps = TargetCaps { name: "sm_50", rules: RULES, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 
 const RULES: &[Rule] = &[
-    Rule {
-        kinds: &[],
-        types: &[],
-        spaces: &[AddrSpace::Generic],
-        lowering: Unsupported(
-            "sm_50 ATOM must address global memory (seed 000); a generic pointer needs ptxas's run-time \
-             shared-window test, which atomc does not emit: cast the pointer to global or shared",
-        ),
-        evidence: "seed 000: 'An ATOM instruction must address global memory'; reference §2.3",
-    },
     Rule {
         kinds: LOAD_STORE,
         types: &[],
@@ -87,7 +78,9 @@ const RULES: &[Rule] = &[
         types: &[],
         spaces: &[],
         lowering: CasLoop,
-        evidence: "f64 add, f16x2/bf16x2 ops, float min/max, 64-bit shared ops: ptxas 11.8 uses CAS loops on sm_50",
+        evidence: "f64 add, f16x2/bf16x2 ops, float min/max, 64-bit shared ops: ptxas 11.8 uses CAS loops on sm_50; \
+                   a generic address takes the loop where either of its paths needs one (the native rows above \
+                   without a space cover ATOMS and ATOM both, predicated on the shared-window test: isel/generic_sm50.rs)",
     },
     Rule {
         kinds: SURFACE_INT,

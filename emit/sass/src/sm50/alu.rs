@@ -469,12 +469,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
+    // The 64-bit pair ptxas 11.8 writes for min.s64/max.u64: `.XHI` (bits 43..44 = 3) on the
+    // high words into the condition code, then `.XLO` (1) on the low ones reading it:
+    // 0x4c219b8005970c09 `IMNMX.XHI R9.CC, R12, c[0x0][0x164], PT`, 0x4c200b8005870008
+    // `IMNMX.U32.XLO R8, R0, c[0x0][0x160], PT`.
     for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
         alu("IMNMX", sfx, "IMNMX", opc)
             .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(43, 5, 0)
+            .fix(45, 2, 0)
             .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-            .op(r(0))
+            .m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")]))
+            .op(rd_cc(47))
             .op(r(8))
             .op(src)
             .op(pn(39, 42))

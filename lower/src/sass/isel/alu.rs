@@ -92,6 +92,9 @@ impl Isel<'_> {
                     (false, false) => self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o), MOp::rz()])),
                 }
             }
+            InstData::PtrToGeneric { ptr } if self.is_sm50() && self.ty(*ptr) == Type::Ptr(atomc_ir::AddrSpace::Shared) => {
+                self.shared_to_generic_sm50(d, *ptr);
+            }
             InstData::PtrToGeneric { ptr } => {
                 if self.ty(*ptr) != Type::Ptr(atomc_ir::AddrSpace::Global) {
                     return Err(self.err("a shared pointer cannot be made generic (the shared window base is not emitted)"));
@@ -393,6 +396,19 @@ impl Isel<'_> {
                 let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
                 self.pair_op(d, lo, hi);
             }
+            // a < b (min) or a > b (max) as a 64-bit compare into P0, the halves picked with SEL.
+            // ptxas 11.8 writes `IMNMX.XHI R9.CC, ..` + `IMNMX.U32.XLO R8, ..` on sm_50, whose
+            // carry semantics no form or emulator here knows; the compare is the icmp one.
+            Smin | Smax | Umin | Umax => {
+                let cc = if matches!(op, Smin | Umin) { "LT" } else { "GT" };
+                let u = if matches!(op, Umin | Umax) { ".U32" } else { "" };
+                let lo = [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()];
+                self.emit(SassInst::alu(format!("ISETP.{cc}.U32.AND"), lo));
+                let hi = [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()];
+                self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND.EX"), hi));
+                let sel = |x, y| SassInst::alu("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
+                self.pair_op(d, sel(a.lo(), b.lo()), sel(a.hi(), b.hi()));
+            }
             Band | Bor | Bxor => {
                 let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
                 let [l, pt] = lop3(lut);
@@ -466,6 +482,12 @@ impl Isel<'_> {
             // ptxas 13.5's min.f64/max.f64: `DSETP.MIN.AND P0, P1, a, b, PT` (P0: a is the
             // result, minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`,
             // and `@P1 LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
+            // ptxas 11.8's min.f64/max.f64 on sm_50: `DMNMX R2, R10, c[0x0][0x150], PT` (max:
+            // `!PT`), minNum/maxNum; two NaNs give the canonical NaN.
+            Fmin | Fmax if ty == Type::F64 && self.is_sm50() => {
+                let max = MOp::Pred { num: 7, not: op == Fmax };
+                self.emit(SassInst::new("DMNMX", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), max], Latency::Variable));
+            }
             Fmin | Fmax if ty == Type::F64 => {
                 let cmp = if op == Fmin { "DSETP.MIN.AND" } else { "DSETP.MAX.AND" };
                 let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });

@@ -93,9 +93,25 @@ impl Isel<'_> {
         }
     }
 
+    /// Whether `data` loads, stores or performs an atomic through a generic pointer.
+    fn generic_access(&self, data: &InstData) -> bool {
+        let addr = match data {
+            InstData::Load { addr, .. }
+            | InstData::Store { addr, .. }
+            | InstData::AtomicLoad { addr, .. }
+            | InstData::AtomicStore { addr, .. }
+            | InstData::AtomicRmw { addr, .. } => addr,
+            _ => return false,
+        };
+        self.ty(addr.ptr).addr_space() == Some(AddrSpace::Generic)
+    }
+
     pub(super) fn lower_memory(&mut self, data: &InstData) -> Result<(), IselError> {
         if self.is_sm50() && matches!(data, InstData::AtomicCas { .. }) {
             return self.lower_cas_sm50(data);
+        }
+        if self.is_sm50() && self.generic_access(data) {
+            return self.lower_generic_sm50(data);
         }
         let t = self.target;
         match data {

@@ -19,6 +19,7 @@ mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
+mod generic_sm50;
 mod half;
 mod memory;
 mod reduce64;

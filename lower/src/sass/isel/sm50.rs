@@ -284,7 +284,7 @@ impl Isel<'_> {
                 self.push_raw(alu("LOP3.LUT", vec![MOp::def(t.reg(), 1), *x, MOp::use_(s.reg()), MOp::rz(), MOp::Imm(0x3c)]));
                 self.push_raw(alu("IADD", vec![*d, MOp::use_(t.reg()), MOp::neg(s.reg())]));
             }
-            ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL", _) => self.push_raw(inst),
+            ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL" | "DMNMX", _) => self.push_raw(inst),
             // f32 division (`isel/fdiv.rs`), as ptxas 11.8's div.rn.f64 spells it.
             ("F2F.F64.F32" | "F2F.F32.F64" | "MUFU.RCP64H" | "DFMA", _) => self.fdiv_sm50(inst),
             // Shifts writing one half of a pair in place keep their tied tuple in front.
@@ -416,11 +416,6 @@ impl Isel<'_> {
         };
         let used = self.result_used();
         let (m, space) = self.mem(addr);
-        if space == AddrSpace::Generic {
-            return Err(self.err(
-                "generic-address CAS is not selected for sm_50 (ATOM must target global memory; ptxas tests the shared window at run time): use a global or shared pointer",
-            ));
-        }
         let wide = ty.bits() == 64;
         let (d, _) = self.def_or_rz(used);
         let zero_swap = self.const_value(*replacement) == Some(0) && space == AddrSpace::Global;
@@ -442,6 +437,21 @@ impl Isel<'_> {
             MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false }
         };
         let size = if wide { ".64" } else { "" };
+        if space == AddrSpace::Generic {
+            // Both paths predicated on the shared-window test (generic_sm50.rs).
+            let shared = self.shared_window_test(m);
+            let (ds, vs) = self.path_def(used);
+            let (dg, vg) = self.path_def(used);
+            let form = RegForm::AtomCas { wide };
+            let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc], Latency::Variable).with_form(form);
+            self.push_raw(super::generic_sm50::guarded(s, false));
+            let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc], Latency::Variable).with_form(form);
+            self.push_raw(super::generic_sm50::guarded(g, true));
+            if let (Some(vs), Some(vg), Some(d)) = (vs, vg, self.result()) {
+                self.select_paths(d, vs, vg);
+            }
+            return Ok(());
+        }
         let opc = match space {
             AddrSpace::Shared => format!("ATOMS.CAS{size}"),
             _ => format!("ATOM.E.CAS{size}"),

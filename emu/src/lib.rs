@@ -12,7 +12,7 @@
 //! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with
 //! operand swizzles; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
 //! negated-first-source `IADD`), which run as [`EmuError::Decode`]; the memory is sequentially
-//! consistent (fences are no-ops); `CALL`/`RET`, textures and surfaces are not modelled; which
+//! consistent (fences are no-ops); `CALL`/`RET` and textures are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.
 //!
 //! ```no_run
@@ -38,6 +38,7 @@ mod simt;
 mod sm50;
 mod sm90;
 mod sm90_bits;
+mod surface;
 #[cfg(test)]
 mod tests;
 mod timing;
@@ -83,6 +84,11 @@ pub struct Launch {
     pub step_limit: u64,
     /// Check the schedule fields against the timing model ([`EmuError::Hazard`]).
     pub check_timing: bool,
+    /// Surfaces, with the interpreter's layout; surface `i`'s header word is `i`.
+    pub surfaces: Vec<atomc_ir::interp::Surface>,
+    /// Constant-bank-0 words a driver fills before the launch, `(byte offset, value)`: the
+    /// header words of bound surfaces.
+    pub surface_words: Vec<(u32, u32)>,
 }
 
 impl Launch {
@@ -98,6 +104,8 @@ impl Launch {
             schedule: Schedule::RoundRobin,
             step_limit: 10_000_000,
             check_timing: true,
+            surfaces: Vec::new(),
+            surface_words: Vec::new(),
         }
     }
 }
@@ -119,6 +127,8 @@ pub struct Stats {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub buffers: Vec<Vec<u8>>,
+    /// The surfaces' final contents.
+    pub surfaces: Vec<atomc_ir::interp::Surface>,
     pub stats: Stats,
 }
 

@@ -115,14 +115,7 @@ pub fn judge(spec: &RunSpec, got: &[Vec<u8>], want: &[Vec<u8>]) -> Result<bool, 
 }
 
 /// The emulator's launch of a run line (buffers initialised from its declarations).
-///
-/// `param_base` is where the target's parameters start in constant bank 0.
-pub fn launch_of(
-    func: &Function,
-    spec: &RunSpec,
-    schedule: Schedule,
-    param_base: u32,
-) -> Result<atomc_emu::Launch, String> {
+pub fn launch_of(func: &Function, spec: &RunSpec, schedule: Schedule) -> Result<atomc_emu::Launch, String> {
     let (grid, block) = sizes(spec);
     let mut l = atomc_emu::Launch::new(grid, block);
     l.shared_bytes = spec.shared_bytes();
@@ -135,12 +128,11 @@ pub fn launch_of(
         .iter()
         .map(|&((extent, _), d)| interp::Surface { extent, elem_bytes: d.elem.bytes() as u32, data: d.init.clone() })
         .collect();
-    // Bound slots: the header words the driver fills after the parameters (see the selector's
-    // `surface_slot_words`).
-    for (slot, off) in atomc_lower::sass::isel::surface_slot_words(func, param_base) {
-        let i = surfaces.iter().position(|((_, s), _)| *s == Some(slot));
-        let i = i.ok_or_else(|| format!("no surface is bound at slot {slot}"))?;
-        l.surface_words.push((off, i as u32));
+    // Bound slots, by the surface references atomc's cubins and PTX name `atomc_surface_<slot>`.
+    for (i, ((_, slot), _)) in surfaces.iter().enumerate() {
+        if let Some(n) = slot {
+            l.surface_refs.push((format!("atomc_surface_{n}"), i as u32));
+        }
     }
     l.schedule = schedule;
     l.step_limit = 2_000_000;
@@ -156,10 +148,7 @@ pub fn run_and_judge(
     want: &[Vec<u8>],
     schedule: Schedule,
 ) -> Result<(bool, Outcome), String> {
-    // e_flags bits 0..7: the SM.
-    let sm = cubin.get(48).copied().unwrap_or(0);
-    let target = if sm == 50 { &atomc_lower::sass::SM50 } else { &atomc_lower::sass::SM90 };
-    let launch = launch_of(func, spec, schedule, target.param_base)?;
+    let launch = launch_of(func, spec, schedule)?;
     let mut out = run_cubin(cubin, &func.name, &launch).map_err(|e| e.to_string())?;
     out.buffers = contents(spec, std::mem::take(&mut out.buffers), &out.surfaces);
     let exact = judge(spec, &out.buffers, want)?;

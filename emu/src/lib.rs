@@ -86,9 +86,10 @@ pub struct Launch {
     pub check_timing: bool,
     /// Surfaces, with the interpreter's layout; surface `i`'s header word is `i`.
     pub surfaces: Vec<atomc_ir::interp::Surface>,
-    /// Constant-bank-0 words a driver fills before the launch, `(byte offset, value)`: the
-    /// header words of bound surfaces.
-    pub surface_words: Vec<(u32, u32)>,
+    /// Bound surfaces by the name of the module's surface reference (`(symbol, surface index)`),
+    /// as a driver binds a `.surfref`: the kernel's header word for the symbol is set to the
+    /// index ([`Kernel::surface_refs`]).
+    pub surface_refs: Vec<(String, u32)>,
 }
 
 impl Launch {
@@ -105,7 +106,7 @@ impl Launch {
             step_limit: 10_000_000,
             check_timing: true,
             surfaces: Vec::new(),
-            surface_words: Vec::new(),
+            surface_refs: Vec::new(),
         }
     }
 }

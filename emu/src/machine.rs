@@ -76,10 +76,13 @@ impl Kernel {
         }
         let params = self.param_bytes(launch)?;
         let mut bank0 = self.bank0(launch.grid, launch.block, &params);
-        for &(off, v) in &launch.surface_words {
-            let off = off as usize;
+        for (sym, off) in &self.surface_refs {
+            let Some(&(_, v)) = launch.surface_refs.iter().find(|(s, _)| s == sym) else {
+                return Err(EmuError::Launch(format!("no surface is bound to the kernel's reference {sym}")));
+            };
+            let off = *off as usize;
             if off % 4 != 0 || off >= 0x10000 {
-                return Err(EmuError::Launch(format!("surface word at {off:#x} is not a constant-bank word")));
+                return Err(EmuError::Cubin(format!("{sym}'s header word at {off:#x} is not a constant-bank word")));
             }
             if bank0.len() < off + 4 {
                 bank0.resize(off + 4, 0);

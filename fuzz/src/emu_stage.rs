@@ -48,7 +48,7 @@ pub fn run(
         step_limit: STEP_LIMIT,
         check_timing: true,
         surfaces: Vec::new(),
-        surface_words: Vec::new(),
+        surface_refs: Vec::new(),
     };
     for (who, cubin) in cubins {
         for schedule in [Schedule::RoundRobin, Schedule::Random(seed ^ 0x9e37_79b9)] {

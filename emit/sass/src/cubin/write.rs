@@ -3,6 +3,7 @@
 //! written in the same order.
 
 use super::nvinfo::{self, attr, Record};
+use super::surfref;
 use super::{validate, CubinArch, CubinError, CubinKernel, CUDA_VERSION, SM90_SHARED_RESERVED};
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, SectionIndex, Sym, Writer};
@@ -42,6 +43,9 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     }
     out.extend(kparams);
     out.push(Record::hval(attr::MAXREG_COUNT, k.max_registers.map_or(0xff, |n| n.min(0xff) as u16)));
+    if k.arch == CubinArch::Sm50 && !k.surface_refs.is_empty() {
+        out.push(Record::bval(attr::BINDLESS_SURFACE_BANK, 0));
+    }
     // sm_90: ptxas 13.5 declares the barrier count in NUM_BARRIERS (its text flags no longer
     // carry it); the flags keep it too, as ptxas 11.8 wrote them, so either reader finds it.
     if k.arch == CubinArch::Sm90 && k.num_barriers > 0 {
@@ -58,6 +62,10 @@ fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     if k.arch == CubinArch::Sm90 && has_params {
         out.push(cbank_size());
         out.push(cbank());
+    }
+    if k.arch == CubinArch::Sm90 && !k.surface_refs.is_empty() {
+        out.push(Record::bval(attr::BINDLESS_TEXTURE_BANK, 0));
+        out.push(Record::bval(attr::BINDLESS_SURFACE_BANK, 0));
     }
     out
 }
@@ -102,6 +110,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     }
     // The writer borrows every name until the end.
     let names: Vec<SectionNames> = ks.iter().map(|k| SectionNames::new(&k.name)).collect();
+    let surf_syms = surfref::symbols(ks);
+    let rel_names: Vec<String> = ks.iter().map(|k| surfref::section_name(arch, &k.name)).collect();
+    let rel_action = surfref::rel_action();
     let mut buf = Vec::new();
     let mut w = Writer::new(Endianness::Little, true, &mut buf);
 
@@ -113,6 +124,10 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let symtab_idx = w.reserve_symtab_section_index();
     let info_idx = w.reserve_section_index();
     let kinfo_idx: Vec<SectionIndex> = ks.iter().map(|_| w.reserve_section_index()).collect();
+    // Bound surfaces: sm_50's relocation-kind table, then each kernel's relocations.
+    let rel_action_idx = (arch == CubinArch::Sm50 && !surf_syms.is_empty()).then(|| w.reserve_section_index());
+    let rel_idx: Vec<Option<SectionIndex>> =
+        ks.iter().map(|k| (!k.surface_refs.is_empty()).then(|| w.reserve_section_index())).collect();
     let has_shared: Vec<bool> = ks.iter().map(|k| k.uses_shared || k.shared_bytes > 0).collect();
     let reserve_shared = |w: &mut Writer<'_>| -> Vec<Option<SectionIndex>> {
         has_shared.iter().map(|&h| h.then(|| w.reserve_section_index())).collect()
@@ -137,7 +152,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             text_idx: text_idx[i],
             shared_idx: shared_idx[i],
             const0_idx: const0_idx[i],
-            const0: vec![0u8; (arch.param_base() + k.param_bytes()) as usize],
+            const0: vec![0u8; k.const0_bytes() as usize],
             shared_size: match arch {
                 CubinArch::Sm90 if has_shared[i] => SM90_SHARED_RESERVED + k.shared_bytes,
                 _ => k.shared_bytes,
@@ -150,6 +165,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
         })
         .collect();
     let sh_info_name = w.add_section_name(b".nv.info");
+    let sh_rel_action = rel_action_idx.map(|_| w.add_section_name(b".nv.rel.action"));
+    let sh_rel: Vec<_> = rel_names.iter().map(|n| w.add_section_name(n.as_bytes())).collect();
+    let surf_strs: Vec<_> = surf_syms.iter().map(|n| w.add_string(n.as_bytes())).collect();
     let sh_names: Vec<_> = names
         .iter()
         .map(|n| {
@@ -182,6 +200,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let sym_shared: Vec<_> = shared_sym_idx.iter().map(|s| s.map(|s| w.reserve_symbol_index(Some(s)))).collect();
     let sym_const0: Vec<_> = placed.iter().map(|p| w.reserve_symbol_index(Some(p.const0_idx))).collect();
     let sym_kernel: Vec<_> = placed.iter().map(|p| w.reserve_symbol_index(Some(p.text_idx))).collect();
+    let sym_surf: Vec<_> = surf_syms.iter().map(|_| w.reserve_symbol_index(None)).collect();
+    let surf_index = |name: &str| surf_syms.iter().position(|n| n == name).map_or(0, |i| sym_surf[i].0);
+    let rels: Vec<Vec<u8>> = ks.iter().map(|k| surfref::entries(k, surf_index)).collect();
 
     let info: Vec<Record> = ks.iter().zip(&sym_kernel).flat_map(|(k, s)| global_info(k, s.0)).collect();
     let info = nvinfo::encode_all(&info);
@@ -196,6 +217,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     for p in placed.iter_mut() {
         p.kinfo_off = w.reserve(p.kinfo.len() as u64, 4);
     }
+    let rel_action_off = rel_action_idx.map(|_| w.reserve(rel_action.len() as u64, 8));
+    let rel_off: Vec<Option<u64>> =
+        rel_idx.iter().zip(&rels).map(|(i, r)| i.map(|_| w.reserve(r.len() as u64, 8))).collect();
     match arch {
         CubinArch::Sm90 => {
             for (p, k) in placed.iter_mut().zip(ks) {
@@ -275,11 +299,33 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             st_size: ks[i].code.len() as u64,
         });
     }
+    for (i, &s) in surf_strs.iter().enumerate() {
+        let got = w.write_symbol(&Sym {
+            st_name: name_of(&w, s),
+            section: None,
+            st_info: elf::SymbolInfo::new(elf::STB_GLOBAL, surfref::STT_CUDA_SURFACE),
+            st_other: elf::SymbolOther(0),
+            st_shndx: elf::SymbolSection(0),
+            st_value: 0,
+            st_size: 0,
+        });
+        debug_assert_eq!(got, sym_surf[i]);
+    }
     w.write_align(4);
     w.write(&info);
     for p in &placed {
         w.write_align(4);
         w.write(&p.kinfo);
+    }
+    if rel_action_off.is_some() {
+        w.write_align(8);
+        w.write(&rel_action);
+    }
+    for (r, off) in rels.iter().zip(&rel_off) {
+        if off.is_some() {
+            w.write_align(8);
+            w.write(r);
+        }
     }
     let write_code = |w: &mut Writer<'_>| {
         for k in ks {
@@ -338,6 +384,37 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             sh_entsize: 0,
         });
         debug_assert_eq!(got, p.kinfo_idx);
+    }
+    if let (Some(name), Some(off), Some(idx)) = (sh_rel_action, rel_action_off, rel_action_idx) {
+        let got = w.write_section_header(&SectionHeader {
+            sh_name: w.section_name_offset(Some(name)),
+            sh_type: elf::SectionType(surfref::SHT_CUDA_RELOCINFO),
+            sh_flags: elf::SectionFlags(0),
+            sh_addr: 0,
+            sh_offset: off,
+            sh_size: rel_action.len() as u64,
+            sh_link: 0,
+            sh_info: 0,
+            sh_addralign: 8,
+            sh_entsize: 8,
+        });
+        debug_assert_eq!(got, idx);
+    }
+    for (i, p) in placed.iter().enumerate() {
+        let (Some(idx), Some(off)) = (rel_idx[i], rel_off[i]) else { continue };
+        let got = w.write_section_header(&SectionHeader {
+            sh_name: w.section_name_offset(Some(sh_rel[i])),
+            sh_type: if surfref::rela(arch) { elf::SHT_RELA } else { elf::SHT_REL },
+            sh_flags: elf::SectionFlags(0),
+            sh_addr: 0,
+            sh_offset: off,
+            sh_size: rels[i].len() as u64,
+            sh_link: symtab_idx.0,
+            sh_info: p.const0_idx.0,
+            sh_addralign: 8,
+            sh_entsize: surfref::entry_size(arch),
+        });
+        debug_assert_eq!(got, idx);
     }
     let headers: Vec<(SectionHeader, SectionHeader, SectionHeader)> = placed
         .iter()

@@ -41,7 +41,7 @@ fn ptxas_sm90_surfaces() {
     if oracle::require(Tool::Ptxas13).is_none() {
         return;
     }
-    assert!(check(Target::Sm90, Producer::Ptxas, Schedule::RoundRobin) >= 3);
+    assert!(check(Target::Sm90, Producer::Ptxas, Schedule::RoundRobin) >= 9);
 }
 
 #[test]
@@ -49,7 +49,7 @@ fn ptxas_sm50_surfaces() {
     if oracle::require(Tool::Ptxas118).is_none() {
         return;
     }
-    assert!(check(Target::Sm50, Producer::Ptxas, Schedule::RoundRobin) >= 3);
+    assert!(check(Target::Sm50, Producer::Ptxas, Schedule::RoundRobin) >= 9);
 }
 
 #[test]

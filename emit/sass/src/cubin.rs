@@ -61,6 +61,7 @@
 pub mod compare;
 pub mod inspect;
 pub mod nvinfo;
+mod records;
 mod surfref;
 mod write;
 

@@ -9,6 +9,8 @@
 //! are in bank 0 (BINDLESS_SURFACE_BANK; on sm_90 also BINDLESS_TEXTURE_BANK).
 
 use super::{CubinArch, CubinKernel};
+use object::elf;
+use object::write::elf::SectionHeader;
 
 /// The relocation type.
 pub(super) const R_CUDA_SURF_HEADER_INDEX: u64 = 0x34;
@@ -64,6 +66,39 @@ pub(super) fn entries(k: &CubinKernel, sym_index: impl Fn(&str) -> u32) -> Vec<u
         }
     }
     out
+}
+
+/// `.nv.rel.action`'s header, as ptxas 11.8 writes it (8-byte entries, no link).
+pub(super) fn rel_action_header(name: u32, offset: u64) -> SectionHeader {
+    SectionHeader {
+        sh_name: name,
+        sh_type: elf::SectionType(SHT_CUDA_RELOCINFO),
+        sh_flags: elf::SectionFlags(0),
+        sh_addr: 0,
+        sh_offset: offset,
+        sh_size: (REL_ACTION.len() / 2) as u64,
+        sh_link: 0,
+        sh_info: 0,
+        sh_addralign: 8,
+        sh_entsize: 8,
+    }
+}
+
+/// A kernel's relocation section header: linked to the symbol table, applying to its
+/// `.nv.constant0.<k>` (no flags, as ptxas 11.8 writes it).
+pub(super) fn rel_header(arch: CubinArch, name: u32, offset: u64, size: u64, symtab: u32, const0: u32) -> SectionHeader {
+    SectionHeader {
+        sh_name: name,
+        sh_type: if rela(arch) { elf::SHT_RELA } else { elf::SHT_REL },
+        sh_flags: elf::SectionFlags(0),
+        sh_addr: 0,
+        sh_offset: offset,
+        sh_size: size,
+        sh_link: symtab,
+        sh_info: const0,
+        sh_addralign: 8,
+        sh_entsize: entry_size(arch),
+    }
 }
 
 /// Bytes of one entry.

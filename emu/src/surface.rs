@@ -42,7 +42,7 @@ pub fn surface(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
     for lane in lanes(c.exec) {
         let word = match c.op(handle)? {
             // sm_50's bound form: the index of the header word in constant bank 0.
-            Operand::Imm(i) if c.sm() == crate::kernel::Sm::Sm50 => c.cload(0, (i as u32) * 4, 4)? as u32,
+            Operand::Imm(i) if c.sm() == crate::kernel::Sm::Sm50 => c.cload(0, (i as u32).wrapping_mul(4), 4)? as u32,
             // sm_90's `SURED.ur`: a uniform register plus an immediate.
             Operand::UReg(_) => c.raw(handle, lane)?.wrapping_add(c.raw(handle + 1, lane).unwrap_or(0)),
             _ => c.raw(handle, lane)?,
@@ -91,18 +91,12 @@ fn mask(bytes: u32) -> u128 {
 /// The interpreter's operation and type of a surface atomic's modifiers.
 fn rmw_of(c: &Ctx, wide: bool) -> Result<(RmwOp, Type), EmuError> {
     let signed = c.has("S32") || c.has("S64") || c.has("SD32") || c.has("SD64");
-    let float = if c.has("F16x2") {
-        Some(Type::F16x2)
-    } else if c.has("F32") {
-        Some(Type::F32)
-    } else {
-        None
-    };
     if c.has("F32") {
         // `.F32.FTZ.RN` flushes subnormals, which the interpreter's `fadd` keeps; atomc
-        // selects it nowhere.
+        // selects it nowhere and ptxas writes no float surface atomic.
         return Err(c.unsupported("SUATOM .F32.FTZ.RN"));
     }
+    let float = c.has("F16x2").then_some(Type::F16x2);
     let ty = float.unwrap_or(if wide { Type::I64 } else { Type::I32 });
     let op = match () {
         _ if c.has("ADD") => {

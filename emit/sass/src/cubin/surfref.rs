@@ -86,7 +86,14 @@ pub(super) fn rel_action_header(name: u32, offset: u64) -> SectionHeader {
 
 /// A kernel's relocation section header: linked to the symbol table, applying to its
 /// `.nv.constant0.<k>` (no flags, as ptxas 11.8 writes it).
-pub(super) fn rel_header(arch: CubinArch, name: u32, offset: u64, size: u64, symtab: u32, const0: u32) -> SectionHeader {
+pub(super) fn rel_header(
+    arch: CubinArch,
+    name: u32,
+    offset: u64,
+    size: u64,
+    symtab: u32,
+    const0: u32,
+) -> SectionHeader {
     SectionHeader {
         sh_name: name,
         sh_type: if rela(arch) { elf::SHT_RELA } else { elf::SHT_REL },

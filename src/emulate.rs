@@ -43,7 +43,24 @@ pub fn interpret(func: &Function, spec: &RunSpec) -> Result<Vec<Vec<u8>>, String
 /// [`interpret`], with what the run did (instructions, atomics: one per lane, as the IR says).
 pub fn interpret_with_stats(func: &Function, spec: &RunSpec) -> Result<(Vec<Vec<u8>>, interp::RunStats), String> {
     let mut mem = Memory::new();
-    let ids: Vec<_> = spec.decls().into_iter().map(|d| mem.add_buffer(d.init)).collect();
+    enum Place {
+        Buf(interp::BufferId),
+        Surf(interp::SurfaceId),
+    }
+    let ids: Vec<_> = spec
+        .decls()
+        .into_iter()
+        .map(|d| match d.surface_shape {
+            None => Place::Buf(mem.add_buffer(d.init)),
+            Some((extent, slot)) => {
+                let id = mem.add_surface(interp::Surface { extent, elem_bytes: d.elem.bytes() as u32, data: d.init });
+                if let Some(s) = slot {
+                    mem.bind_slot(s, id);
+                }
+                Place::Surf(id)
+            }
+        })
+        .collect();
     let (grid, block) = sizes(spec);
     let launch = Launch {
         grid: interp::Dim3::new(grid[0], grid[1], grid[2]),
@@ -54,7 +71,11 @@ pub fn interpret_with_stats(func: &Function, spec: &RunSpec) -> Result<(Vec<Vec<
         subgroup_size: spec.subgroup_size(),
     };
     let stats = interp::run_kernel(func, &launch, &mut mem).map_err(|e| e.to_string())?;
-    Ok((ids.into_iter().map(|id| mem.buffer(id).to_vec()).collect(), stats))
+    let contents = ids.into_iter().map(|id| match id {
+        Place::Buf(id) => mem.buffer(id).to_vec(),
+        Place::Surf(id) => mem.surface(id).map(|s| s.data.clone()).unwrap_or_default(),
+    });
+    Ok((contents.collect(), stats))
 }
 
 /// The kernel parameters as a GPU receives them (see atomc's PTX parameter types): global and
@@ -116,7 +137,20 @@ pub fn launch_of(func: &Function, spec: &RunSpec, schedule: Schedule) -> Result<
     let mut l = atomc_emu::Launch::new(grid, block);
     l.shared_bytes = spec.shared_bytes();
     l.params = kernel_params(func, spec)?;
-    l.buffers = spec.decls().into_iter().map(|d| d.init).collect();
+    let decls = spec.decls();
+    l.buffers = decls.iter().filter(|d| d.surface_shape.is_none()).map(|d| d.init.clone()).collect();
+    // Surface `i` (in declaration order, as the interpreter numbers handles) has header word `i`.
+    let surfaces: Vec<_> = decls.iter().filter_map(|d| d.surface_shape.map(|s| (s, d))).collect();
+    l.surfaces = surfaces
+        .iter()
+        .map(|&((extent, _), d)| interp::Surface { extent, elem_bytes: d.elem.bytes() as u32, data: d.init.clone() })
+        .collect();
+    // Bound slots, by the surface references atomc's cubins and PTX name `atomc_surface_<slot>`.
+    for (i, ((_, slot), _)) in surfaces.iter().enumerate() {
+        if let Some(n) = slot {
+            l.surface_refs.push((format!("atomc_surface_{n}"), i as u32));
+        }
+    }
     l.schedule = schedule;
     l.step_limit = 2_000_000;
     Ok(l)
@@ -132,7 +166,22 @@ pub fn run_and_judge(
     schedule: Schedule,
 ) -> Result<(bool, Outcome), String> {
     let launch = launch_of(func, spec, schedule)?;
-    let out = run_cubin(cubin, &func.name, &launch).map_err(|e| e.to_string())?;
+    let mut out = run_cubin(cubin, &func.name, &launch).map_err(|e| e.to_string())?;
+    out.buffers = contents(spec, std::mem::take(&mut out.buffers), &out.surfaces);
     let exact = judge(spec, &out.buffers, want)?;
     Ok((exact, out))
+}
+
+/// The run line's declarations' contents in declaration order, from the emulator's buffers and
+/// surfaces (each in its own declaration order).
+pub fn contents(spec: &RunSpec, buffers: Vec<Vec<u8>>, surfaces: &[interp::Surface]) -> Vec<Vec<u8>> {
+    let (mut b, mut s) = (buffers.into_iter(), surfaces.iter());
+    let decls = spec.decls();
+    decls
+        .iter()
+        .map(|d| match d.surface_shape {
+            None => b.next().unwrap_or_default(),
+            Some(_) => s.next().map(|s| s.data.clone()).unwrap_or_default(),
+        })
+        .collect()
 }

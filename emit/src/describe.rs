@@ -101,5 +101,11 @@ pub fn describe(
         max_registers,
         num_barriers,
         extra_records: Vec::new(),
+        // The selector reads bound slot N's header word here (`surface_slot_words`); the PTX
+        // backend names the same surface reference `atomc_surface_N`.
+        surface_refs: atomc_lower::sass::isel::surface_slot_words(func, carch.param_base())
+            .into_iter()
+            .map(|(n, off)| (format!("atomc_surface_{n}"), off))
+            .collect(),
     })
 }

@@ -295,6 +295,9 @@ pub fn execute(c: &mut Ctx) -> Result<Flow, EmuError> {
     if c.exec == 0 {
         return Ok(Flow::Next);
     }
+    if let Some(()) = crate::surface::surface(c, m)? {
+        return Ok(Flow::Next);
+    }
     if let Some(()) = crate::atomic::memory(c, m)? {
         return Ok(Flow::Next);
     }

@@ -71,6 +71,9 @@ pub struct Kernel {
     /// Constant banks from the cubin (`.nv.constant<N>.<k>`), bank 0 without the launch's
     /// values yet.
     pub(crate) banks: HashMap<u8, Vec<u8>>,
+    /// Bound surface references: (symbol, constant-bank-0 byte offset of the header word the
+    /// driver fills), from the `R_CUDA_SURF_HEADER_INDEX` relocations of `.nv.constant0.<k>`.
+    pub(crate) surface_refs: Vec<(String, u32)>,
 }
 
 impl Kernel {
@@ -162,9 +165,11 @@ impl Kernel {
             bytes.resize((sec.size as usize).min(0x10000), 0);
             banks.insert(bank, bytes);
         }
+        let surface_refs = atomc_emit::cubin::read_surface_refs(cubin, &s, name);
         Ok(Kernel {
             sm,
             arch,
+            surface_refs,
             name: name.to_string(),
             slots,
             text: text.to_vec(),
@@ -173,6 +178,11 @@ impl Kernel {
             static_shared,
             banks,
         })
+    }
+
+    /// The bound surface references: (symbol, constant-bank-0 byte offset of its header word).
+    pub fn surface_refs(&self) -> &[(String, u32)] {
+        &self.surface_refs
     }
 
     /// The parameters' offsets and sizes, in order.

@@ -12,7 +12,7 @@
 //! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with a
 //! uniform-register source; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
 //! negated-first-source `IADD`), which run as [`EmuError::Decode`]; the memory is sequentially
-//! consistent (fences are no-ops); `CALL`/`RET`, textures and surfaces are not modelled; which
+//! consistent (fences are no-ops); `CALL`/`RET` and textures are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.
 //!
 //! ```no_run
@@ -38,6 +38,7 @@ mod simt;
 mod sm50;
 mod sm90;
 mod sm90_bits;
+mod surface;
 #[cfg(test)]
 mod tests;
 mod timing;
@@ -83,6 +84,12 @@ pub struct Launch {
     pub step_limit: u64,
     /// Check the schedule fields against the timing model ([`EmuError::Hazard`]).
     pub check_timing: bool,
+    /// Surfaces, with the interpreter's layout; surface `i`'s header word is `i`.
+    pub surfaces: Vec<atomc_ir::interp::Surface>,
+    /// Bound surfaces by the name of the module's surface reference (`(symbol, surface index)`),
+    /// as a driver binds a `.surfref`: the kernel's header word for the symbol is set to the
+    /// index ([`Kernel::surface_refs`]).
+    pub surface_refs: Vec<(String, u32)>,
 }
 
 impl Launch {
@@ -98,6 +105,8 @@ impl Launch {
             schedule: Schedule::RoundRobin,
             step_limit: 10_000_000,
             check_timing: true,
+            surfaces: Vec::new(),
+            surface_refs: Vec::new(),
         }
     }
 }
@@ -119,6 +128,8 @@ pub struct Stats {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub buffers: Vec<Vec<u8>>,
+    /// The surfaces' final contents.
+    pub surfaces: Vec<atomc_ir::interp::Surface>,
     pub stats: Stats,
 }
 

@@ -75,7 +75,20 @@ impl Kernel {
             return Err(EmuError::Launch("too many buffers".into()));
         }
         let params = self.param_bytes(launch)?;
-        let bank0 = self.bank0(launch.grid, launch.block, &params);
+        let mut bank0 = self.bank0(launch.grid, launch.block, &params);
+        for (sym, off) in &self.surface_refs {
+            let Some(&(_, v)) = launch.surface_refs.iter().find(|(s, _)| s == sym) else {
+                return Err(EmuError::Launch(format!("no surface is bound to the kernel's reference {sym}")));
+            };
+            let off = *off as usize;
+            if off % 4 != 0 || off >= 0x10000 {
+                return Err(EmuError::Cubin(format!("{sym}'s header word at {off:#x} is not a constant-bank word")));
+            }
+            if bank0.len() < off + 4 {
+                bank0.resize(off + 4, 0);
+            }
+            bank0[off..off + 4].copy_from_slice(&v.to_le_bytes());
+        }
         let static_shared = match self.sm {
             Sm::Sm90 => self.static_shared.max(SM90_SHARED_RESERVED),
             Sm::Sm50 => self.static_shared,
@@ -99,6 +112,7 @@ impl Kernel {
                 .collect(),
             shared: vec![vec![0u8; shared]; blocks as usize],
             local: Vec::new(),
+            surfaces: launch.surfaces.clone(),
         };
         let pre = Pre {
             info: self
@@ -182,6 +196,7 @@ impl Kernel {
         });
         Ok(Outcome {
             buffers: buffers.collect(),
+            surfaces: mem.surfaces,
             stats,
         })
     }

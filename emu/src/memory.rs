@@ -47,6 +47,8 @@ pub struct Memory {
     pub shared: Vec<Vec<u8>>,
     /// One per thread (global thread index), allocated on first use.
     pub local: Vec<Option<Box<[u8]>>>,
+    /// The launch's surfaces.
+    pub surfaces: Vec<atomc_ir::interp::Surface>,
 }
 
 /// Where an access lands: the space and the byte offset within the backing store.

@@ -47,6 +47,8 @@ pub fn run(
         schedule: Schedule::RoundRobin,
         step_limit: STEP_LIMIT,
         check_timing: true,
+        surfaces: Vec::new(),
+        surface_refs: Vec::new(),
     };
     for (who, cubin) in cubins {
         for schedule in [Schedule::RoundRobin, Schedule::Random(seed ^ 0x9e37_79b9)] {

@@ -95,6 +95,22 @@ fn is_gpu_launch(spec: &RunSpec) -> bool {
 /// The run lines of the interpret filetests and the bench kernels, as cases; and the problems
 /// met reading them.
 pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
+    let (mut cases, mut problems) = interpret_cases(|f, spec| is_gpu_kernel(f) && is_gpu_launch(spec));
+    bench_cases(&mut cases, &mut problems);
+    (cases, problems)
+}
+
+/// The run lines of the interpret filetests that use surfaces, which the GPU harness does not
+/// bind (only the emulator runs them).
+#[allow(dead_code)]
+pub fn collect_surface_cases() -> (Vec<Case>, Vec<String>) {
+    interpret_cases(|f, spec| {
+        let surfaces = spec.decls().iter().any(|d| d.surface) || f.params().contains(&Type::Surface);
+        surfaces && f.returns.is_empty() && spec.expected_error().is_none() && spec.subgroup_size() == 32
+    })
+}
+
+fn interpret_cases(keep: impl Fn(&Function, &RunSpec) -> bool) -> (Vec<Case>, Vec<String>) {
     let mut cases = Vec::new();
     let mut problems = Vec::new();
     let dir = repo().join("filetests/filetests/interpret");
@@ -123,9 +139,6 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
             let Some(func) = parse_one(&file.func_text(range)) else {
                 continue;
             };
-            if !is_gpu_kernel(&func) {
-                continue;
-            }
             let runs: Vec<&str> = file
                 .func_comments(range)
                 .filter_map(|c| c.text.strip_prefix("run:"))
@@ -138,7 +151,7 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
                 let Ok(spec) = interp::parse_run_line(&func, line) else {
                     continue;
                 };
-                if is_gpu_launch(&spec) {
+                if keep(&func, &spec) {
                     let label = format!("{stem}:{}#{i}", func.name);
                     cases.push(Case {
                         label,
@@ -150,6 +163,10 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
             }
         }
     }
+    (cases, problems)
+}
+
+fn bench_cases(cases: &mut Vec<Case>, problems: &mut Vec<String>) {
     for (stem, line) in BENCH_RUNS {
         let path = repo().join("filetests/bench").join(format!("{stem}.atom"));
         let src = std::fs::read_to_string(&path).unwrap_or_default();
@@ -167,7 +184,6 @@ pub fn collect_cases() -> (Vec<Case>, Vec<String>) {
             Err(e) => problems.push(format!("bench/{stem}: {e}")),
         }
     }
-    (cases, problems)
 }
 
 fn parse_one(text: &str) -> Option<Function> {

@@ -28,9 +28,10 @@
 //! and `tests/cubin_*.rs`, which compare every attribute with ptxas's own
 //! cubin):
 //! * no `.debug_frame` / `.rela.debug_frame` (unwind data for debuggers;
-//!   kernels atomc emits make no calls), no empty `.rela.text.<k>`, and no
-//!   sm_50 `.nv.rel.action` (a table describing relocation kinds, needed
-//!   only when relocations exist; atomc's code has none);
+//!   kernels atomc emits make no calls), no empty `.rela.text.<k>`, and
+//!   sm_50's `.nv.rel.action` (a table describing relocation kinds) only
+//!   with the relocations of bound surfaces (`surfref.rs`), which have no
+//!   section symbol;
 //! * symbols: every LOCAL symbol comes before the GLOBAL kernel symbol, as
 //!   the ELF standard requires, and `.symtab`'s `sh_info` is the index of
 //!   the first non-local symbol (the kernel). ptxas 11.8 for sm_90 places
@@ -60,10 +61,13 @@
 pub mod compare;
 pub mod inspect;
 pub mod nvinfo;
+mod records;
+mod surfref;
 mod write;
 
 use nvinfo::Record;
 
+pub use surfref::read_surface_refs;
 pub use write::{write_cubin, write_module};
 
 /// The CUDA version atomc claims to be in `e_version` and
@@ -202,12 +206,22 @@ pub struct CubinKernel {
     /// ptxas's CRS_STACK_SIZE for sm_50 `SSY`, or INDIRECT_BRANCH_TARGETS)
     /// that must travel with that code.
     pub extra_records: Vec<Record>,
+    /// Bound surfaces the code reads a header word of: (`CUDA_SURFACE` symbol, byte offset of
+    /// the word in constant bank 0, after the parameters). The file asks the driver to fill
+    /// each word (`R_CUDA_SURF_HEADER_INDEX`), as ptxas does for a module `.surfref`.
+    pub surface_refs: Vec<(String, u32)>,
 }
 
 impl CubinKernel {
     /// Bytes of the parameter block (what CBANK_PARAM_SIZE says).
     pub fn param_bytes(&self) -> u32 {
         self.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0)
+    }
+
+    /// Bytes of `.nv.constant0.<k>`: the driver area, the parameters and the surface words.
+    pub fn const0_bytes(&self) -> u32 {
+        let words = self.surface_refs.iter().map(|r| r.1 + 4);
+        words.fold(self.arch.param_base() + self.param_bytes(), u32::max)
     }
 }
 

@@ -199,6 +199,7 @@ fn written_attributes_read_back() {
         max_registers: Some(32),
         num_barriers: 1,
         extra_records: vec![],
+        surface_refs: vec![],
     };
     let bytes = cubin::write_cubin(&k).unwrap();
     let back = kernel_from_cubin(&bytes).unwrap();
@@ -242,6 +243,7 @@ fn invalid_descriptions_are_errors() {
         max_registers: None,
         num_barriers: 0,
         extra_records: vec![],
+        surface_refs: vec![],
     };
     assert!(cubin::write_cubin(&ok).is_ok());
     let bad = [

@@ -167,9 +167,8 @@ fn module_cubin_runs_every_kernel_on_the_emulator() {
 }
 
 /// A kernel the target cannot express is refused at the instruction, with its line and column,
-/// rendered as the verifier renders its errors: by the legalizer (vISA's generic pointers to
-/// shared memory, sm_50's generic atomics) and by the selector (sm_50's half-precision arithmetic
-/// in a CAS loop).
+/// rendered as the verifier renders its errors: vISA's generic pointers to shared memory and
+/// f64 division on SASS, both refused by the target description before selection.
 #[test]
 fn refusals_point_at_the_source() {
     let cases = [
@@ -180,16 +179,16 @@ fn refusals_point_at_the_source() {
             "ptr_to_generic",
         ),
         (
-            "filetests/filetests/interpret/generic-pointers.atom",
+            "filetests/filetests/compile/sm50/reject/fdiv-f64.atom",
             "sm_50",
-            "generic-pointers.atom:8:5: error[target-unsupported]",
-            "atomic_rmw",
+            "fdiv-f64.atom:12:5: error[target-unsupported]",
+            "fdiv v1, v2",
         ),
         (
-            "filetests/filetests/interpret/rmw-fadd.atom",
-            "sm_50",
-            "rmw-fadd.atom:27:5: error[target-unsupported]",
-            "atomic_rmw",
+            "filetests/filetests/compile/sm90/reject/fdiv-f64.atom",
+            "sm_90",
+            "fdiv-f64.atom:",
+            "fdiv v1, v2",
         ),
     ];
     for (file, target, want, source) in cases {

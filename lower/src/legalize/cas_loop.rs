@@ -21,12 +21,19 @@
 //! addressable; allocations on every target are at least 4-byte granular.
 //! Packed float types compute lane by lane in `f32`,
 //! which rounds correctly for f16 and bf16 sums (f32 has ≥ 2p+2 bits).
+//!
+//! A surface atomic loops on `surface_cas.I` at the same coordinates. There is no atomic
+//! surface load, so the loop starts from a guess of 0: a wrong guess only costs one failed
+//! CAS, which returns the current element. An access the clamp mode ignores returns 0 and
+//! stores nothing, so the first try "succeeds" and the result is 0, as the IR defines it.
 
 use super::{atomic_key, edit, edit::Appender};
 use crate::caps::{Lowering, TargetCaps};
 use atomc_ir::{
-    Address, BinaryOp, Block, BlockCall, ConvOp, Function, Inst, InstData, IntCC, MemOrder, RmwOp, Scope, Type, Value,
+    Address, BinaryOp, Block, BlockCall, ConvOp, Function, Inst, InstData, IntCC, MemOrder, RmwOp, Scope, SurfaceAccess,
+    Type, Value,
 };
+use smallvec::SmallVec;
 use cranelift_entity::SecondaryMap;
 
 /// Rewrites every atomic whose lowering is a CAS loop; returns the count.
@@ -72,11 +79,18 @@ enum Update {
     },
 }
 
+/// Where the loop reads and swaps.
+#[derive(Clone)]
+enum Place {
+    Mem(Address),
+    Surface { access: SurfaceAccess, coords: SmallVec<[Value; 3]> },
+}
+
 struct Access {
     ty: Type,
     order: MemOrder,
     scope: Scope,
-    addr: Address,
+    place: Place,
     update: Update,
 }
 
@@ -92,11 +106,21 @@ fn expand(
 ) -> (Block, Value, Value) {
     let access = match func.insts[inst].clone() {
         InstData::AtomicRmw { op, ty, order, scope, addr, arg } => {
-            Access { ty, order, scope, addr, update: Update::Rmw(op, arg) }
+            Access { ty, order, scope, place: Place::Mem(addr), update: Update::Rmw(op, arg) }
         }
         InstData::AtomicCas { ty, order, scope, addr, expected, replacement } => {
-            Access { ty, order, scope, addr, update: Update::Cas { expected, replacement } }
+            Access { ty, order, scope, place: Place::Mem(addr), update: Update::Cas { expected, replacement } }
         }
+        InstData::SurfaceRmw { op, ty, order, scope, access, coords, arg } => {
+            Access { ty, order, scope, place: Place::Surface { access, coords }, update: Update::Rmw(op, arg) }
+        }
+        InstData::SurfaceCas { ty, order, scope, access, coords, expected, replacement } => Access {
+            ty,
+            order,
+            scope,
+            place: Place::Surface { access, coords },
+            update: Update::Cas { expected, replacement },
+        },
         other => unreachable!("the capability tables only loop rmw and cas, got {}", other.opcode_name()),
     };
     let result = func.inst_result(inst).expect("atomics have results");
@@ -113,10 +137,20 @@ fn expand(
 
     // B: address arithmetic (sub-word) and the first load.
     let mut b = Appender { func, block, loc };
-    let field = subword.then(|| Field::compute(&mut b, access.addr, access.ty));
-    let word_addr = field.as_ref().map(|f| Address { ptr: f.word_ptr, offset: 0 }).unwrap_or(access.addr);
-    let first =
-        b.val(InstData::AtomicLoad { ty: word_ty, order: MemOrder::Relaxed, scope: access.scope, addr: word_addr });
+    let field = match &access.place {
+        Place::Mem(addr) if subword => Some(Field::compute(&mut b, *addr, access.ty)),
+        _ => None,
+    };
+    let word_place = match (&field, &access.place) {
+        (Some(f), _) => Place::Mem(Address { ptr: f.word_ptr, offset: 0 }),
+        (None, place) => place.clone(),
+    };
+    let first = match &word_place {
+        Place::Mem(addr) => {
+            b.val(InstData::AtomicLoad { ty: word_ty, order: MemOrder::Relaxed, scope: access.scope, addr: *addr })
+        }
+        Place::Surface { .. } => iconst(&mut b, word_ty, 0),
+    };
     b.ins(InstData::Jump { dest: call(loop_block, &[first]) });
 
     // loop: compute, try, retry.
@@ -143,13 +177,12 @@ fn expand(
         Some(f) => f.insert(&mut l, cur, new_t),
         None => bitcast(&mut l, word_ty, new_t),
     };
-    let got = l.val(InstData::AtomicCas {
-        ty: word_ty,
-        order: access.order,
-        scope: access.scope,
-        addr: word_addr,
-        expected: cur,
-        replacement: new_word,
+    let (ty, order, scope) = (word_ty, access.order, access.scope);
+    let got = l.val(match word_place {
+        Place::Mem(addr) => InstData::AtomicCas { ty, order, scope, addr, expected: cur, replacement: new_word },
+        Place::Surface { access, coords } => {
+            InstData::SurfaceCas { ty, order, scope, access, coords, expected: cur, replacement: new_word }
+        }
     });
     let ok = l.val(InstData::Icmp { cond: IntCC::Eq, args: [got, cur] });
     l.ins(InstData::Brif { cond: ok, then_dest: call(done, &[cur]), else_dest: call(loop_block, &[got]) });

@@ -117,6 +117,8 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         attr::INT_WARP_WIDE_INSTR_OFFSETS,
         attr::EXIT_INSTR_OFFSETS,
         attr::MAX_THREADS,
+        attr::BINDLESS_TEXTURE_BANK,
+        attr::BINDLESS_SURFACE_BANK,
     ];
     let extra_records = s
         .records(&kinfo)
@@ -124,7 +126,9 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
         .filter(|r| !modelled.contains(&r.attr) && !PTXAS_ONLY_ATTRS.contains(&r.attr))
         .cloned()
         .collect();
+    let surface_refs = super::read_surface_refs(data, &s, &name);
     Ok(CubinKernel {
+        surface_refs,
         arch,
         name,
         code,

@@ -54,6 +54,11 @@ pub mod attr {
     pub const NUM_BARRIERS: u8 = 0x4C;
     /// u32 byte offsets of every `EXIT`.
     pub const EXIT_INSTR_OFFSETS: u8 = 0x1C;
+    /// BVAL: the constant bank of bindless texture headers (ptxas 11.8 writes 0 on sm_90
+    /// kernels that use a module `.surfref`).
+    pub const BINDLESS_TEXTURE_BANK: u8 = 0x15;
+    /// BVAL: the constant bank of surface header words (0 wherever a `.surfref` is used).
+    pub const BINDLESS_SURFACE_BANK: u8 = 0x16;
     /// (function symbol, maximum stack bytes including callees).
     pub const MAX_STACK_SIZE: u8 = 0x23;
     /// A driver workaround flag ptxas 11.8 sets on every sm_50 kernel.
@@ -79,6 +84,8 @@ pub mod attr {
             PARAM_CBANK => "PARAM_CBANK",
             0x10 => "REQNTID",
             FRAME_SIZE => "FRAME_SIZE",
+            BINDLESS_TEXTURE_BANK => "BINDLESS_TEXTURE_BANK",
+            BINDLESS_SURFACE_BANK => "BINDLESS_SURFACE_BANK",
             MIN_STACK_SIZE => "MIN_STACK_SIZE",
             KPARAM_INFO => "KPARAM_INFO",
             CBANK_PARAM_SIZE => "CBANK_PARAM_SIZE",

@@ -2,65 +2,13 @@
 //! crate's two-phase ELF writer: every range is reserved first, then
 //! written in the same order.
 
-use super::nvinfo::{self, attr, Record};
-use super::{validate, CubinArch, CubinError, CubinKernel, CUDA_VERSION, SM90_SHARED_RESERVED};
+use super::nvinfo::{self, Record};
+use super::records::{global_info, kernel_info};
+use super::surfref;
+use super::{validate, CubinArch, CubinError, CubinKernel, SM90_SHARED_RESERVED};
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, SectionIndex, Sym, Writer};
 use object::Endianness;
-
-/// The `.nv.info` records (per-function attributes keyed by symbol index),
-/// in ptxas 11.8's order.
-fn global_info(k: &CubinKernel, func_sym: u32) -> Vec<Record> {
-    let frame = k.local_frame_bytes;
-    vec![
-        Record::words(attr::REGCOUNT, &[func_sym, k.arch.regcount(k.regs_used)]),
-        Record::words(attr::MAX_STACK_SIZE, &[func_sym, 0]),
-        Record::words(attr::MIN_STACK_SIZE, &[func_sym, frame]),
-        Record::words(attr::FRAME_SIZE, &[func_sym, frame]),
-    ]
-}
-
-/// The `.nv.info.<k>` records in ptxas 11.8's per-architecture order.
-fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
-    let base = k.arch.param_base();
-    let pbytes = k.param_bytes();
-    let cbank = || Record::words(attr::PARAM_CBANK, &[const0_sym, base | (pbytes << 16)]);
-    let cbank_size = || Record::hval(attr::CBANK_PARAM_SIZE, pbytes as u16);
-    // ptxas lists the parameters last to first.
-    let kparams =
-        k.params.iter().enumerate().rev().map(|(i, p)| nvinfo::kparam_info(i as u16, p.offset as u16, p.size));
-    let has_params = !k.params.is_empty();
-
-    let mut out = vec![Record::words(attr::CUDA_API_VERSION, &[CUDA_VERSION])];
-    if k.arch == CubinArch::Sm50 {
-        out.push(Record::nval(attr::SW2393858_WAR));
-        out.push(Record::nval(attr::SW1850030_WAR));
-        if has_params {
-            out.push(cbank());
-            out.push(cbank_size());
-        }
-    }
-    out.extend(kparams);
-    out.push(Record::hval(attr::MAXREG_COUNT, k.max_registers.map_or(0xff, |n| n.min(0xff) as u16)));
-    // sm_90: ptxas 13.5 declares the barrier count in NUM_BARRIERS (its text flags no longer
-    // carry it); the flags keep it too, as ptxas 11.8 wrote them, so either reader finds it.
-    if k.arch == CubinArch::Sm90 && k.num_barriers > 0 {
-        out.push(Record::bval(attr::NUM_BARRIERS, k.num_barriers as u8));
-    }
-    if !k.warp_wide_offsets.is_empty() {
-        out.push(Record::words(attr::INT_WARP_WIDE_INSTR_OFFSETS, &k.warp_wide_offsets));
-    }
-    out.push(Record::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets));
-    out.extend(k.extra_records.iter().cloned());
-    if let Some(t) = k.max_threads {
-        out.push(Record::words(attr::MAX_THREADS, &t));
-    }
-    if k.arch == CubinArch::Sm90 && has_params {
-        out.push(cbank_size());
-        out.push(cbank());
-    }
-    out
-}
 
 /// Writes `k` as a loadable cubin.
 pub fn write_cubin(k: &CubinKernel) -> Result<Vec<u8>, CubinError> {
@@ -102,6 +50,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     }
     // The writer borrows every name until the end.
     let names: Vec<SectionNames> = ks.iter().map(|k| SectionNames::new(&k.name)).collect();
+    let surf_syms = surfref::symbols(ks);
+    let rel_names: Vec<String> = ks.iter().map(|k| surfref::section_name(arch, &k.name)).collect();
+    let rel_action = surfref::rel_action();
     let mut buf = Vec::new();
     let mut w = Writer::new(Endianness::Little, true, &mut buf);
 
@@ -113,11 +64,22 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let symtab_idx = w.reserve_symtab_section_index();
     let info_idx = w.reserve_section_index();
     let kinfo_idx: Vec<SectionIndex> = ks.iter().map(|_| w.reserve_section_index()).collect();
+    // Bound surfaces: sm_50's relocation-kind table, then each kernel's relocations.
+    let rel_action_idx = (arch == CubinArch::Sm50 && !surf_syms.is_empty()).then(|| w.reserve_section_index());
+    let rel_idx: Vec<Option<SectionIndex>> =
+        ks.iter().map(|k| (!k.surface_refs.is_empty()).then(|| w.reserve_section_index())).collect();
     let has_shared: Vec<bool> = ks.iter().map(|k| k.uses_shared || k.shared_bytes > 0).collect();
     let reserve_shared = |w: &mut Writer<'_>| -> Vec<Option<SectionIndex>> {
         has_shared.iter().map(|&h| h.then(|| w.reserve_section_index())).collect()
     };
-    let (text_idx, shared_idx, const0_idx): (Vec<_>, Vec<_>, Vec<_>) = match arch {
+    // Where the constant banks go: ptxas 11.8 writes sm_50's banks before the code, and sm_90's
+    // too once `.nv.constant0.<k>` has relocations (bound surfaces): banks, code, shared, with
+    // a segment each in that order.
+    let layout = match arch {
+        CubinArch::Sm90 if ks.iter().all(|k| k.surface_refs.is_empty()) => CubinArch::Sm90,
+        _ => CubinArch::Sm50,
+    };
+    let (text_idx, shared_idx, const0_idx): (Vec<_>, Vec<_>, Vec<_>) = match layout {
         CubinArch::Sm90 => {
             let t = ks.iter().map(|_| w.reserve_section_index()).collect();
             let s = reserve_shared(&mut w);
@@ -137,7 +99,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             text_idx: text_idx[i],
             shared_idx: shared_idx[i],
             const0_idx: const0_idx[i],
-            const0: vec![0u8; (arch.param_base() + k.param_bytes()) as usize],
+            const0: vec![0u8; k.const0_bytes() as usize],
             shared_size: match arch {
                 CubinArch::Sm90 if has_shared[i] => SM90_SHARED_RESERVED + k.shared_bytes,
                 _ => k.shared_bytes,
@@ -150,6 +112,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
         })
         .collect();
     let sh_info_name = w.add_section_name(b".nv.info");
+    let sh_rel_action = rel_action_idx.map(|_| w.add_section_name(b".nv.rel.action"));
+    let sh_rel: Vec<_> = rel_names.iter().map(|n| w.add_section_name(n.as_bytes())).collect();
+    let surf_strs: Vec<_> = surf_syms.iter().map(|n| w.add_string(n.as_bytes())).collect();
     let sh_names: Vec<_> = names
         .iter()
         .map(|n| {
@@ -182,6 +147,9 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let sym_shared: Vec<_> = shared_sym_idx.iter().map(|s| s.map(|s| w.reserve_symbol_index(Some(s)))).collect();
     let sym_const0: Vec<_> = placed.iter().map(|p| w.reserve_symbol_index(Some(p.const0_idx))).collect();
     let sym_kernel: Vec<_> = placed.iter().map(|p| w.reserve_symbol_index(Some(p.text_idx))).collect();
+    let sym_surf: Vec<_> = surf_syms.iter().map(|_| w.reserve_symbol_index(None)).collect();
+    let surf_index = |name: &str| surf_syms.iter().position(|n| n == name).map_or(0, |i| sym_surf[i].0);
+    let rels: Vec<Vec<u8>> = ks.iter().map(|k| surfref::entries(k, surf_index)).collect();
 
     let info: Vec<Record> = ks.iter().zip(&sym_kernel).flat_map(|(k, s)| global_info(k, s.0)).collect();
     let info = nvinfo::encode_all(&info);
@@ -196,7 +164,10 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     for p in placed.iter_mut() {
         p.kinfo_off = w.reserve(p.kinfo.len() as u64, 4);
     }
-    match arch {
+    let rel_action_off = rel_action_idx.map(|_| w.reserve(rel_action.len() as u64, 8));
+    let rel_off: Vec<Option<u64>> =
+        rel_idx.iter().zip(&rels).map(|(i, r)| i.map(|_| w.reserve(r.len() as u64, 8))).collect();
+    match layout {
         CubinArch::Sm90 => {
             for (p, k) in placed.iter_mut().zip(ks) {
                 p.text_off = w.reserve(k.code.len() as u64, arch.text_align());
@@ -275,11 +246,33 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             st_size: ks[i].code.len() as u64,
         });
     }
+    for (i, &s) in surf_strs.iter().enumerate() {
+        let got = w.write_symbol(&Sym {
+            st_name: name_of(&w, s),
+            section: None,
+            st_info: elf::SymbolInfo::new(elf::STB_GLOBAL, surfref::STT_CUDA_SURFACE),
+            st_other: elf::SymbolOther(0),
+            st_shndx: elf::SymbolSection(0),
+            st_value: 0,
+            st_size: 0,
+        });
+        debug_assert_eq!(got, sym_surf[i]);
+    }
     w.write_align(4);
     w.write(&info);
     for p in &placed {
         w.write_align(4);
         w.write(&p.kinfo);
+    }
+    if rel_action_off.is_some() {
+        w.write_align(8);
+        w.write(&rel_action);
+    }
+    for (r, off) in rels.iter().zip(&rel_off) {
+        if off.is_some() {
+            w.write_align(8);
+            w.write(r);
+        }
     }
     let write_code = |w: &mut Writer<'_>| {
         for k in ks {
@@ -293,7 +286,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             w.write(&p.const0);
         }
     };
-    match arch {
+    match layout {
         CubinArch::Sm90 => {
             write_code(&mut w);
             write_banks(&mut w);
@@ -338,6 +331,16 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             sh_entsize: 0,
         });
         debug_assert_eq!(got, p.kinfo_idx);
+    }
+    if let (Some(name), Some(off), Some(idx)) = (sh_rel_action, rel_action_off, rel_action_idx) {
+        let got = w.write_section_header(&surfref::rel_action_header(w.section_name_offset(Some(name)), off));
+        debug_assert_eq!(got, idx);
+    }
+    for (i, p) in placed.iter().enumerate() {
+        let (Some(idx), Some(off)) = (rel_idx[i], rel_off[i]) else { continue };
+        let (name, size) = (w.section_name_offset(Some(sh_rel[i])), rels[i].len() as u64);
+        let got = w.write_section_header(&surfref::rel_header(arch, name, off, size, symtab_idx.0, p.const0_idx.0));
+        debug_assert_eq!(got, idx);
     }
     let headers: Vec<(SectionHeader, SectionHeader, SectionHeader)> = placed
         .iter()
@@ -396,7 +399,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             }
         }
     };
-    match arch {
+    match layout {
         CubinArch::Sm90 => {
             headers.iter().for_each(|h| {
                 w.write_section_header(&h.0);
@@ -440,6 +443,15 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let banks_len = placed[last].const0_off + placed[last].const0.len() as u64 - banks_start;
     let mut segs = Vec::new();
     match arch {
+        CubinArch::Sm90 if layout == CubinArch::Sm50 => {
+            segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
+            segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
+            segs.push(seg(elf::PT_LOAD, r, banks_start, banks_len, banks_len));
+            segs.push(seg(elf::PT_LOAD, rx, code_start, code_len, code_len));
+            if any_shared {
+                segs.push(shared_seg);
+            }
+        }
         CubinArch::Sm90 => {
             segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
@@ -469,7 +481,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     // The writer always stores EV_CURRENT (1) in e_version; the classic
     // format keeps the toolkit version there (cuobjdump prints it as
     // "toolkit=118").
-    buf[20..24].copy_from_slice(&CUDA_VERSION.to_le_bytes());
+    buf[20..24].copy_from_slice(&super::CUDA_VERSION.to_le_bytes());
     Ok(buf)
 }
 

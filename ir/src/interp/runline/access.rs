@@ -36,6 +36,8 @@ pub struct DeclInfo<'a> {
     pub elem: Elem,
     /// Whether it is a surface (otherwise a global buffer).
     pub surface: bool,
+    /// A surface's extents (unused ones 1) and the slot it is bound at; `None` for a buffer.
+    pub surface_shape: Option<([u32; 3], Option<u16>)>,
     /// The initial contents, little-endian, `elements × elem.bytes()` long.
     pub init: Vec<u8>,
 }
@@ -97,6 +99,10 @@ impl RunSpec {
                     name: &d.name,
                     elem: d.elem,
                     surface: matches!(d.kind, DeclKind::Surface { .. }),
+                    surface_shape: match d.kind {
+                        DeclKind::Surface { extent, slot } => Some((extent, slot)),
+                        DeclKind::Buffer => None,
+                    },
                     init,
                 }
             })

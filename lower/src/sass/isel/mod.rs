@@ -29,6 +29,7 @@ mod sm90;
 mod subgroup;
 mod subgroup_sm50;
 mod surface;
+pub use surface::surface_slot_words;
 
 use super::inst::{Flow, FormCache, Latency, MOp, SassInst};
 use super::target::SassTarget;

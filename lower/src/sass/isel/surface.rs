@@ -2,13 +2,21 @@
 //! `SUATOM.CAS`. The coordinates travel as one aligned register tuple
 //! (x; x,y; x,y,z in a quad), the CAS data as a packed compare/swap tuple,
 //! the bindless handle in Rc (its low word; seed 001 and nvdisasm 13 agree
-//! that Ra and Rc are never RZ). sm_90 addresses surfaces only through
-//! bindless handles, so a bound slot is rejected.
+//! that Ra and Rc are never RZ).
+//!
+//! A bound slot is what ptxas makes of a module `.surfref`: a 32-bit header word in constant
+//! bank 0 after the parameters, which the driver fills (an `R_CUDA_SURF_HEADER_INDEX`
+//! relocation against the `CUDA_SURFACE` symbol). ptxas 13.5 for `sured.b.add.2d.u32
+//! [s0, ..]` with parameters ending at 0x21c: `ULDC UR4, c[0x0][0x21c]` then `SURED.D.BA.2D.ADD
+//! ... [R2], R5, UR4, 0x0`, the word used as a bindless handle; ptxas 11.8 for sm_50 names the
+//! word by its index in the instruction instead (`SURED.D.BA.2D.ADD.TRAP [R2], R0, 0x53` for
+//! the word at 0x14c). atomc gives the slots it uses one word each, in ascending slot order
+//! ([`surface_slot_words`]); sm_90 loads the word into a register for the Rc form.
 
 use super::{IselError, Isel};
 use crate::sass::inst::{Latency, MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
-use atomc_ir::{InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value};
+use atomc_ir::{Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value};
 
 fn dim_name(d: SurfaceDim) -> &'static str {
     match d {
@@ -50,12 +58,44 @@ fn op_size(op: RmwOp, ty: Type) -> Option<(&'static str, &'static str)> {
         Type::I64 if signed => ".S64",
         Type::I64 => ".U64",
         Type::F16x2 if op == RmwOp::Fadd => ".F16x2.RN",
+        // EXCH moves the 32-bit pattern.
+        Type::F32 | Type::F16x2 if op == RmwOp::Xchg => "",
         _ => return None,
     };
     Some((name, size))
 }
 
+/// The bound surface slots `func` uses, ascending, each with the byte offset in constant bank
+/// 0 of its header word: the words follow the parameters (laid out from `param_base` as the
+/// selector loads them), 4 bytes each, as ptxas places a module's `.surfref` words.
+pub fn surface_slot_words(func: &Function, param_base: u32) -> Vec<(u16, u32)> {
+    let mut end = param_base;
+    for ty in func.params() {
+        let size = ty.bytes().max(4);
+        end = end.next_multiple_of(size) + size;
+    }
+    let mut slots: Vec<u16> = func
+        .inst_order()
+        .filter_map(|(_, i)| match &func.insts[i] {
+            InstData::SurfaceRmw { access, .. } | InstData::SurfaceCas { access, .. } => match access.surface {
+                SurfaceRef::Slot(n) => Some(n),
+                SurfaceRef::Handle(_) => None,
+            },
+            _ => None,
+        })
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    slots.into_iter().enumerate().map(|(i, n)| (n, end + 4 * i as u32)).collect()
+}
+
 impl Isel<'_> {
+    /// The constant-bank byte offset of bound slot `n`'s header word.
+    fn slot_word(&self, n: u16) -> u32 {
+        let words = surface_slot_words(self.func, self.target.param_base);
+        words.iter().find(|w| w.0 == n).map(|w| w.1).expect("every slot the function uses has a word")
+    }
+
     /// Builds one tuple register from 32-bit parts (the rest zero).
     fn tuple(&mut self, parts: &[MOp]) -> VReg {
         let class = RegClass::for_width(parts.len() as u8).expect("1 to 4 parts");
@@ -98,16 +138,22 @@ impl Isel<'_> {
             }
             _ => unreachable!("only surface atomics come here"),
         };
-        // sm_50 also has bound surfaces: the slot is SUATOM's immediate header index.
-        let handle = match access.surface {
-            SurfaceRef::Handle(h) => Some(h),
-            SurfaceRef::Slot(_) if self.is_sm50() => None,
+        // sm_50 names a bound slot's header word by its index in the instruction; sm_90
+        // reads the word and uses it as a bindless handle (see the module comment).
+        let handle_op = match access.surface {
+            SurfaceRef::Handle(h) => {
+                let h = self.reg(h);
+                MOp::use_(if h.class() == RegClass::Pair { h.lo() } else { h.reg() })
+            }
+            SurfaceRef::Slot(n) if self.is_sm50() => MOp::Imm(i64::from(self.slot_word(n) / 4)),
             SurfaceRef::Slot(n) => {
-                return Err(self.err(format!(
-                    "sm_90 surface atomics take a bindless handle; bound slot {n} has no SUATOM form there"
-                )))
+                let word = self.new_vreg(RegClass::Single);
+                let ldc = SassInst::new("LDC", [MOp::def(word.reg(), 1), MOp::CBank(self.slot_word(n))], Latency::Variable);
+                self.emit(ldc);
+                MOp::use_(word.reg())
             }
         };
+        let bindless = !matches!(handle_op, MOp::Imm(_));
         let (opname, size) = match op {
             Some(op) => op_size(op, ty).ok_or_else(|| self.err(format!("no SUATOM form for {op} on {ty}")))?,
             None => ("CAS", if ty.bits() == 64 { ".64" } else { "" }),
@@ -133,14 +179,6 @@ impl Isel<'_> {
         };
         let data_parts: Vec<MOp> = values.iter().flat_map(|&v| self.words(v)).collect();
         let data = self.tuple(&data_parts);
-        let handle_op = match (handle, access.surface) {
-            (Some(handle), _) => {
-                let h = self.reg(handle);
-                MOp::use_(if h.class() == RegClass::Pair { h.lo() } else { h.reg() })
-            }
-            (None, SurfaceRef::Slot(n)) => MOp::Imm(n as i64),
-            (None, SurfaceRef::Handle(_)) => unreachable!("handles are Some above"),
-        };
         let data_field = MOp::Reg { reg: data.reg(), width: data.class().width(), rule: OperandRule::Use, neg: false };
         let used = self.result_used();
         let form = RegForm::SurfaceAtom {
@@ -148,7 +186,7 @@ impl Isel<'_> {
             wide: ty.bits() == 64,
             cas: op.is_none(),
             has_dst: used || op.is_none() || op == Some(RmwOp::Xchg),
-            bindless: handle.is_some(),
+            bindless,
         };
         let addr = MOp::Mem { base: coord.reg(), width: coords.len() as u8, offset: 0, ubase: None };
         let inst = if form_has_dst(&form) {

@@ -39,6 +39,9 @@ pub fn write(k: &Kernel) -> String {
     for p in &k.preds {
         let _ = writeln!(s, ".decl {} v_type=P num_elts={}", p.name, p.num_elts);
     }
+    for t in &k.surfaces {
+        let _ = writeln!(s, ".decl {} v_type=T num_elts=1", t.name);
+    }
     // Target="cm": the binary writer always emits this attribute (without
     // it GenX_IR's reader assumes 3d), so the text says the same.
     s.push_str(".kernel_attr Target=\"cm\"\n");
@@ -53,6 +56,9 @@ pub fn write(k: &Kernel) -> String {
             i.offset,
             i.size
         );
+    }
+    for t in &k.surfaces {
+        let _ = writeln!(s, ".input {} offset={} size=4", t.name, t.offset);
     }
     for inst in &k.insts {
         write_inst(&mut s, k, inst);
@@ -183,6 +189,10 @@ fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
             let _ = write!(s, "{}.{}", var_name(k, v), offset);
         }
         Operand::Label(l) => s.push_str(label_name(k, l)),
+        Operand::Surface(t) => match k.surfaces.get(t.0 as usize) {
+            Some(d) => s.push_str(&d.name),
+            None => s.push_str("<undeclared surface>"),
+        },
     }
 }
 

@@ -65,6 +65,56 @@ const SLM: [Rule; 4] = [
     },
 ];
 
+/// Surface rows: `typed_atomic` (IGC TYPED_ATOMIC.md; lower/src/visa/surface.rs), on bound
+/// slots with out-of-range accesses ignored (the lowering refuses bindless handles and the
+/// `near`/`trap` modes the message lacks).
+const SURFACE_ALL: &[AtomicKind] = &[
+    AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
+    AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
+    AtomicKind::SurfaceRmw(Smin), AtomicKind::SurfaceRmw(Smax), AtomicKind::SurfaceRmw(Umin),
+    AtomicKind::SurfaceRmw(Umax), AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(Fmin),
+    AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
+    AtomicKind::SurfaceCas,
+];
+const SURFACE: [Rule; 4] = [
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
+                 AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
+                 AtomicKind::SurfaceRmw(Smin), AtomicKind::SurfaceRmw(Smax), AtomicKind::SurfaceRmw(Umin),
+                 AtomicKind::SurfaceRmw(Umax), AtomicKind::SurfaceCas],
+        types: &[Type::I32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic add sub and or xor xchg min max imin imax cmpxchg (TYPED_ATOMIC.md); GenX_IR \
+                   1.0.12504 accepts them on TGLLP, DG2 and PVC (tests/visa_oracle.rs, visa/surface-atomics.atom)",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Xchg), AtomicKind::SurfaceCas, AtomicKind::SurfaceRmw(Fmin),
+                 AtomicKind::SurfaceRmw(Fmax)],
+        types: &[Type::F32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic fmin/fmax (TYPED_ATOMIC.md ops 0x10/0x11); xchg/cmpxchg move bit patterns",
+    },
+    Rule {
+        kinds: SURFACE_ALL,
+        types: &[Type::I64],
+        spaces: &[],
+        lowering: Unsupported("typed_atomic has 32-bit data only: no 64-bit surface atomic on vISA"),
+        evidence: "TYPED_ATOMIC.md: bit 5 of the op selects 16-bit data, there is no 64-bit form",
+    },
+    Rule {
+        kinds: SURFACE_ALL,
+        types: &[],
+        spaces: &[],
+        lowering: Unsupported(
+            "no typed_atomic op for it (no fadd, no wrapping inc/dec, no packed halves) and no CAS loop is built on a surface",
+        ),
+        evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
+                   fmin fcmpwr",
+    },
+];
+
 const COMMON_HEAD: [Rule; 3] = [
     Rule {
         kinds: LOAD_STORE,
@@ -127,13 +177,7 @@ const TGLLP: &[Rule] = &[
         lowering: CasLoop,
         evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
     },
-    Rule {
-        kinds: &[],
-        types: &[],
-        spaces: &[],
-        lowering: Unsupported("surface atomics are not emitted for vISA"),
-        evidence: "svm_atomic only",
-    },
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3],
 ];
 
 const DG2: &[Rule] = &[
@@ -154,11 +198,5 @@ const DG2: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
     },
-    Rule {
-        kinds: &[],
-        types: &[],
-        spaces: &[],
-        lowering: Unsupported("surface atomics are not emitted for vISA"),
-        evidence: "svm_atomic only",
-    },
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3],
 ];

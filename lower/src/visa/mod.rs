@@ -70,6 +70,7 @@ mod cfg;
 mod mem;
 mod slm;
 mod subgroup;
+mod surface;
 mod values;
 
 use std::collections::HashMap;
@@ -178,6 +179,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) bcast: HashMap<(Value, i32, atomc_visa::Type, bool), VarId>,
     /// Blocks ending in a branch on a varying condition.
     pub(crate) varying_branches: Vec<Block>,
+    /// Bound surface slots → their surface arguments ([`abi`]).
+    pub(crate) surfaces: HashMap<u16, atomc_visa::SurfId>,
 }
 
 impl<'f> Lower<'f> {
@@ -202,6 +205,7 @@ impl<'f> Lower<'f> {
             guard: None,
             ifconv: HashMap::new(),
             varying_branches: Vec::new(),
+            surfaces: HashMap::new(),
             def_pos: HashMap::new(),
             bcast: HashMap::new(),
         };
@@ -262,9 +266,8 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         | AtomicLoad { .. }
         | AtomicStore { .. }
         | Fence { .. }
-        | SurfaceRmw { .. }
-        | SurfaceCas { .. }
         | Barrier => mem::lower(l, inst)?,
+        SurfaceRmw { .. } | SurfaceCas { .. } => surface::lower(l, inst)?,
         ref d if bits::handles(d) => bits::lower(l, inst)?,
         ref d if d.is_subgroup() => subgroup::lower(l, inst)?,
         _ => alu::lower(l, inst)?,

@@ -187,6 +187,18 @@ fn encode_inst(b: &mut Buf, inst: &Inst) {
         match *f {
             Field::Byte(v) => b.ub(v),
             Field::Slm => b.ub(0),
+            Field::LscOp => b.ub(match inst.ext {
+                Ext::Atomic(op, _) => op.lsc().map_or(0, |(c, _)| c),
+                _ => 0,
+            }),
+            Field::LscSlm => {
+                let w = match inst.ext {
+                    Ext::Atomic(_, w) => w,
+                    _ => super::inst::AtomicWidth::W32,
+                };
+                b.bytes(&super::lsc::slm_shape(w));
+                b.bytes(&super::lsc::FLAT_SURFACE);
+            }
             Field::Exec => b.ub(inst.exec.byte()),
             Field::Pred => b.uw(inst.pred.map(|p| p.word()).unwrap_or(0)),
             Field::Ext => match inst.ext {

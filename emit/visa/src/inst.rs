@@ -100,6 +100,9 @@ pub enum Op {
     /// `typed_atomic.<op>[.16]`: an atomic on a typed surface at per-lane
     /// texel coordinates u, v, r and lod (`ud`); SIMD8 only.
     TypedAtomic,
+    /// `lsc_atomic_<op>.slm`: an LSC atomic on SLM at per-lane `a32` byte
+    /// addresses (DG2, PVC; [`super::lsc`]).
+    LscSlmAtomic,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -234,6 +237,11 @@ pub enum Field {
     /// The surface byte, always T0 (`%slm` in the text, written right
     /// after the exec size).
     Slm,
+    /// The LSC sub-op, from the [`Ext::Atomic`] op.
+    LscOp,
+    /// The LSC flat-SLM message shape for the [`Ext::Atomic`] width and the
+    /// flat surface operand ([`super::lsc::slm_shape`]).
+    LscSlm,
 }
 
 /// How the text line is shaped.
@@ -245,6 +253,8 @@ pub enum TextForm {
     Label,
     /// `fence_global.E` etc.: the extra is the whole mnemonic, no exec.
     Fence,
+    /// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`.
+    LscSlm,
 }
 
 /// The description of one opcode that drives both writers.
@@ -318,7 +328,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 41] = [
+static TABLE: [OpInfo; 42] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -436,6 +446,15 @@ static TABLE: [OpInfo; 41] = [
         0x73,
         &[FExt, FExec, FPred, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
         &[0, 1, 2, 3, 4, 5, 6, 7]
+    ),
+    // lsc_atomic_<op>.slm (LSC_UNTYPED 0x89; layout in super::lsc): dst, addresses, src1, src2.
+    op!(
+        LscSlmAtomic,
+        "lsc_atomic",
+        0x89,
+        &[Field::LscOp, FExec, FPred, Field::LscSlm, O(Raw), O(Raw), O(Raw), O(Raw)],
+        ID4,
+        TextForm::LscSlm
     ),
 ];
 

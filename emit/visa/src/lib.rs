@@ -36,6 +36,7 @@ pub mod binary;
 pub mod ext;
 pub mod inst;
 pub mod kernel;
+pub mod lsc;
 pub mod operand;
 pub mod reader;
 pub mod slm;

@@ -291,6 +291,27 @@ fn read_inst(c: &mut Cur<'_>) -> Result<Inst, IsaReadError> {
                 }
             }
             Field::Ext => ext = read_ext(c, info.op)?,
+            Field::LscOp => {
+                let b = c.ub()?;
+                let op = AtomicOp::ALL
+                    .into_iter()
+                    .find(|o| o.lsc().is_some_and(|(x, _)| x == b))
+                    .map_or_else(|| c.bad("LSC atomic sub-op"), Ok)?;
+                ext = Ext::Atomic(op, AtomicWidth::W32);
+            }
+            Field::LscSlm => {
+                let shape = c.take(15)?.to_vec();
+                let w = [AtomicWidth::W16, AtomicWidth::W32, AtomicWidth::W64]
+                    .into_iter()
+                    .find(|&w| crate::lsc::slm_shape(w)[..] == shape[..])
+                    .map_or_else(|| c.bad("LSC message shape other than flat a32 SLM"), Ok)?;
+                if c.take(6)? != crate::lsc::FLAT_SURFACE {
+                    return c.bad("LSC surface other than flat");
+                }
+                if let Ext::Atomic(op, _) = ext {
+                    ext = Ext::Atomic(op, w);
+                }
+            }
             Field::Operand(slot) => {
                 let (o, s) = read_operand(c, slot)?;
                 sat |= s;

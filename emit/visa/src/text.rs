@@ -96,6 +96,10 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
             let _ = writeln!(s, "    {}", f.text());
             return;
         }
+        TextForm::LscSlm => {
+            write_lsc_slm(s, k, inst);
+            return;
+        }
         TextForm::Normal => {}
     }
     s.push_str("    ");
@@ -146,6 +150,43 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
         }
     }
     s.push('\n');
+}
+
+/// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`; a
+/// raw operand is `V` at offset 0, `V.off` past it (both parse, measured).
+fn write_lsc_slm(s: &mut String, k: &Kernel, inst: &Inst) {
+    let (op, w) = match inst.ext {
+        Ext::Atomic(op, w) => (op, w),
+        _ => (super::inst::AtomicOp::CmpXchg, super::inst::AtomicWidth::W64),
+    };
+    s.push_str("    ");
+    if let Some(p) = inst.pred {
+        let bang = if p.invert { "!" } else { "" };
+        let ctl = match p.ctl {
+            PredCtl::Normal => "",
+            PredCtl::Any => ".any",
+            PredCtl::All => ".all",
+        };
+        let _ = write!(s, "({bang}{}{ctl}) ", pred_name(k, p.pred));
+    }
+    let name = op.lsc().map_or("<no lsc op>", |(_, n)| n);
+    let raw = |o: Option<&Operand>| match o {
+        Some(Operand::Raw { var: Some(v), offset: 0 }) => var_name(k, *v).to_string(),
+        Some(Operand::Raw { var: Some(v), offset }) => format!("{}.{offset}", var_name(k, *v)),
+        Some(Operand::Raw { var: None, .. }) => "%null".to_string(),
+        _ => "<missing>".to_string(),
+    };
+    let o = |i: usize| raw(inst.operands.get(i));
+    let _ = writeln!(
+        s,
+        "lsc_atomic_{name}.slm {} {}:{} flat[{}]:a32 {} {}",
+        inst.exec,
+        o(0),
+        super::lsc::data_suffix(w),
+        o(1),
+        o(2),
+        o(3)
+    );
 }
 
 fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {

@@ -16,6 +16,7 @@ use super::types::{Align, Platform};
 mod insts;
 mod message;
 mod slm;
+mod lsc;
 mod typed;
 
 pub use slm::slm_data_type;
@@ -171,6 +172,10 @@ pub enum Rule {
     /// (u never `%null`), 16- or 32-bit data (no `.64`), no fadd/fsub/predec;
     /// data types as `dword_atomic`'s.
     TypedMessage,
+    /// `lsc_atomic_<op>.slm` (IGC LSC_UNTYPED.md): DG2 and PVC only; `icas`
+    /// on `d64` (`uq`) data only (GenX_IR 1.0.12504: "LSC SLM D64 atomics only
+    /// support icas"); `ud` addresses; exec size at most 16.
+    LscMessage,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -293,6 +298,7 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => message::check(&mut c, inst),
             Op::DwordAtomic | Op::GatherScaled | Op::ScatterScaled => slm::check(&mut c, inst),
             Op::TypedAtomic => typed::check(&mut c, inst),
+            Op::LscSlmAtomic => lsc::check(&mut c, inst),
             Op::Barrier => {}
             Op::Fence => {
                 if let Ext::Fence(f) = inst.ext {
@@ -494,7 +500,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmAtomic, Ext::Atomic(..))
             | (Op::Fence, Ext::Fence(_))
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
-            | (Op::DwordAtomic | Op::TypedAtomic, Ext::Atomic(..))
+            | (Op::DwordAtomic | Op::TypedAtomic | Op::LscSlmAtomic, Ext::Atomic(..))
             | (Op::GatherScaled | Op::ScatterScaled, Ext::Scaled(_))
     ) || (!matches!(
         inst.op,
@@ -505,6 +511,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | Op::SvmScatter
             | Op::DwordAtomic
             | Op::TypedAtomic
+            | Op::LscSlmAtomic
             | Op::GatherScaled
             | Op::ScatterScaled
     ) && inst.ext == Ext::None)

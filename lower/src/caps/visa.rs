@@ -24,7 +24,8 @@ pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, sub
 /// `svm_atomic` does not reach, so a CAS loop.
 pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 
-/// Shared memory (SLM) rows, ahead of the common ones (which then apply to
+/// Shared memory (SLM) rows (`SLM[0]` only matters on TGLLP: DG2 and PVC take 64-bit SLM
+/// atomics in [`SLM64_LSC`] first), ahead of the common ones (which then apply to
 /// SLM too: dword_atomic has the same ops, widths and type classes as
 /// svm_atomic for 16 and 32 bits, IGC DWORD_ATOMIC.md's op table).
 const SLM: [Rule; 4] = [
@@ -33,7 +34,7 @@ const SLM: [Rule; 4] = [
         types: &[Type::I64, Type::F64],
         spaces: SHARED,
         lowering: Unsupported(
-            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and LSC SLM atomics are not emitted",
+            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and TGLLP has no LSC",
         ),
         evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` \
                    ('only supports 16') and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
@@ -115,6 +116,36 @@ const SURFACE: [Rule; 4] = [
     },
 ];
 
+/// 64-bit SLM atomics on DG2 and PVC (ahead of `SLM[0]`): `lsc_atomic_icas.slm` on d64, the one
+/// d64 LSC SLM atomic GenX_IR 1.0.12504 takes (lower/src/visa/slm64.rs).
+const SLM64_LSC: [Rule; 3] = [
+    Rule {
+        kinds: &[AtomicKind::Cas, AtomicKind::Load],
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Native,
+        evidence: "`lsc_atomic_icas.slm (M1, 16) D:d64 flat[A]:a32 E N` compiles to `atomic_icas.slm.d64.a32` on DG2 \
+                   and PVC (GenX_IR 1.0.12504, measured); a load is icas of 0 with 0",
+    },
+    Rule {
+        kinds: ALL_RMW,
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: CasLoop,
+        evidence: "GenX_IR 1.0.12504: 'LSC SLM D64 atomics only support icas'; IGC builds CAS loops for i64 local \
+                   atomics where the part has a 64-bit SLM CAS (reference §6)",
+    },
+    Rule {
+        kinds: &[AtomicKind::Store],
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Unsupported(
+            "no 64-bit atomic store on shared local memory: LSC d64 SLM atomics are icas only and no CAS loop is built for a store",
+        ),
+        evidence: "GenX_IR 1.0.12504: 'LSC SLM D64 atomics only support icas' (no atomic_store/xchg on d64 SLM)",
+    },
+];
+
 const COMMON_HEAD: [Rule; 3] = [
     Rule {
         kinds: LOAD_STORE,
@@ -181,6 +212,7 @@ const TGLLP: &[Rule] = &[
 ];
 
 const DG2: &[Rule] = &[
+    SLM64_LSC[0], SLM64_LSC[1], SLM64_LSC[2],
     SLM[0], SLM[1], SLM[2], SLM[3],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],

@@ -69,6 +69,7 @@ mod bits;
 mod cfg;
 mod mem;
 mod slm;
+mod slm64;
 mod subgroup;
 mod surface;
 mod values;

@@ -166,10 +166,11 @@ const COMMON_HEAD: [Rule; 3] = [
     },
     Rule {
         kinds: &[AtomicKind::Rmw(Xchg), AtomicKind::Cas],
-        types: &[Type::F32, Type::F64, Type::F16x2, Type::BF16x2],
+        types: &[Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2],
         spaces: &[],
         lowering: Native,
-        evidence: "xchg/cmpxchg move bit patterns (type UD/UQ, seed 002)",
+        evidence: "xchg/cmpxchg move bit patterns (type UD/UQ, seed 002; f16 as .16, like i16); shared f16 takes the \
+                   SLM rows above",
     },
 ];
 

@@ -67,6 +67,7 @@ mod alu;
 mod alu64;
 mod bits;
 mod cfg;
+mod half;
 mod mem;
 mod slm;
 mod slm64;

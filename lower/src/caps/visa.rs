@@ -77,7 +77,7 @@ const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
     AtomicKind::SurfaceCas,
 ];
-const SURFACE: [Rule; 4] = [
+const SURFACE: [Rule; 5] = [
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
                  AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -90,12 +90,18 @@ const SURFACE: [Rule; 4] = [
                    1.0.12504 accepts them on TGLLP, DG2 and PVC (tests/visa_oracle.rs, visa/surface-atomics.atom)",
     },
     Rule {
-        kinds: &[AtomicKind::SurfaceRmw(Xchg), AtomicKind::SurfaceCas, AtomicKind::SurfaceRmw(Fmin),
-                 AtomicKind::SurfaceRmw(Fmax)],
+        kinds: &[AtomicKind::SurfaceRmw(Xchg), AtomicKind::SurfaceCas],
+        types: &[Type::F32, Type::F16x2, Type::BF16x2],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic xchg/cmpxchg move 32-bit patterns (ud data)",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Fmin), AtomicKind::SurfaceRmw(Fmax)],
         types: &[Type::F32],
         spaces: &[],
         lowering: Native,
-        evidence: "typed_atomic fmin/fmax (TYPED_ATOMIC.md ops 0x10/0x11); xchg/cmpxchg move bit patterns",
+        evidence: "typed_atomic fmin/fmax (TYPED_ATOMIC.md ops 0x10/0x11)",
     },
     Rule {
         kinds: SURFACE_ALL,
@@ -109,7 +115,7 @@ const SURFACE: [Rule; 4] = [
         types: &[],
         spaces: &[],
         lowering: Unsupported(
-            "no typed_atomic op for it (no fadd, no wrapping inc/dec, no packed halves) and no CAS loop is built on a surface",
+            "no typed_atomic op for it (no fadd, no wrapping inc/dec, no packed-half arithmetic) and no CAS loop is built on a surface",
         ),
         evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
                    fmin fcmpwr",
@@ -209,7 +215,7 @@ const TGLLP: &[Rule] = &[
         lowering: CasLoop,
         evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4],
 ];
 
 const DG2: &[Rule] = &[
@@ -231,5 +237,5 @@ const DG2: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4],
 ];

@@ -12,8 +12,9 @@
 //!   "Out-of-bound Access"), which is the IR's `ign`; `near` and `trap` have no
 //!   typed-message form and are refused;
 //! * ops and types: 32-bit only (no `.64`, and 16-bit elements are not an IR
-//!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; CAS
-//!   is `cmpxchg` with src0 = new, src1 = expected, on bit patterns (`ud`);
+//!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
+//!   (f32 and packed halves too) and CAS (`cmpxchg`, src0 = new, src1 =
+//!   expected) move bit patterns (`ud`);
 //! * SIMD8 only: wider kernels issue `(M1, 8)`, `(M3, 8)`, … pieces like
 //!   `svm_atomic`; kernels narrower than 8 lanes are refused.
 //!
@@ -32,7 +33,6 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     match l.f.insts[inst].clone() {
         InstData::SurfaceRmw { op, ty, order, scope, access, coords, arg } => {
             let aop = match (op, ty) {
-                (RmwOp::Xchg, IrType::F32) => AtomicOp::Xchg,
                 (RmwOp::Fadd, _) => return Err(l.reject(inst, "typed_atomic has no fadd")),
                 (RmwOp::IncWrap | RmwOp::DecWrap, _) => {
                     return Err(l.reject(inst, "typed_atomic inc/dec do not wrap at an operand"))

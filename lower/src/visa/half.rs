@@ -22,6 +22,12 @@ pub(crate) fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 
         BinaryOp::Fmax => Op::Max,
         _ => return Err(l.reject(inst, "f16 division is not lowered for vISA (no exact IEEE divide)")),
     };
+    // As for f32 (alu.rs): GenX_IR 1.0.12504 splits SIMD2 float code into SIMD1 halves on DG2
+    // and PVC and finds no emask for them under SIMD control flow ("ReduceExecSize.cpp:1422 no
+    // legal emask found for the split instruction", measured on an f16 fadd CAS loop at SIMD2).
+    if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
+        return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
+    }
     let a = widen(l, inst, args[0], u)?;
     let b = widen(l, inst, args[1], u)?;
     let ex = l.exec(u);

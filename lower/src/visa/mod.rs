@@ -2,8 +2,10 @@
 //! [`visa::Kernel`](atomc_visa::Kernel).
 //!
 //! The input is the output of `crate::legalize` for a vISA capability
-//! table: every atomic left in it is one `svm_atomic` can do natively (the
-//! rest are CAS loops, fences and plain ALU code by then).
+//! table: every atomic left in it is one `svm_atomic` (global), `dword_atomic`
+//! or `lsc_atomic_icas.slm` ([`slm`], [`slm64`]) or `typed_atomic` ([`surface`])
+//! can do natively (the rest are CAS loops, fences and plain ALU code by then;
+//! f16 arithmetic goes through f32, [`half`]).
 //!
 //! # Widening
 //!
@@ -59,7 +61,8 @@
 //! (`TID_X`, `TID_Y`, `TID_Z`, `LANE_ID`: `simd` × `ud`, each GRF aligned), then
 //! one GRF with the uniform ids (`BLOCK_ID`, `BLOCK_DIM`, `GRID_DIM`: 4 × `ud`
 //! each, x y z and a pad), then the kernel parameters in order, each at its
-//! natural alignment (`i8`/`i16` zero-extended to a dword).
+//! natural alignment (`i8`/`i16` zero-extended to a dword), then one surface
+//! argument per bound surface slot used.
 
 mod abi;
 mod aggregate;

@@ -14,7 +14,14 @@ use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, Region, SrcMod, Type, VarId};
 
 /// An f16 binary op.
-pub(crate) fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 2], res: Value, u: bool) -> Result<(), LowerError> {
+pub(crate) fn binary(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    op: BinaryOp,
+    args: [Value; 2],
+    res: Value,
+    u: bool,
+) -> Result<(), LowerError> {
     let vop = match op {
         BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
         BinaryOp::Fmul => Op::Mul,
@@ -42,7 +49,14 @@ pub(crate) fn binary(l: &mut Lower<'_>, inst: Inst, op: BinaryOp, args: [Value; 
 }
 
 /// `fneg`/`fabs` on f16: flip or clear bit 15.
-pub(crate) fn unary(l: &mut Lower<'_>, inst: Inst, op: UnaryOp, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
+pub(crate) fn unary(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    op: UnaryOp,
+    arg: Value,
+    res: Value,
+    u: bool,
+) -> Result<(), LowerError> {
     let (bop, m) = match op {
         UnaryOp::Fneg => (Op::Xor, 0x8000),
         UnaryOp::Fabs => (Op::And, 0x7fff),

@@ -39,7 +39,13 @@ pub(crate) fn cas(
 }
 
 /// `atomic_load` of 64 bits on SLM: `icas` of 0 with 0.
-pub(crate) fn load(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, order: MemOrder, addr: Address) -> Result<(), LowerError> {
+pub(crate) fn load(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    res: Option<Value>,
+    order: MemOrder,
+    addr: Address,
+) -> Result<(), LowerError> {
     check(l, inst)?;
     fence(l, super::mem::order_before(order));
     let offs = l.slm_offsets(addr)?;
@@ -54,7 +60,9 @@ pub(crate) fn load(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, order: Mem
 
 fn check(l: &Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     if !l.p.is_xehp_plus() {
-        return Err(l.reject(inst, "no 64-bit atomic on shared local memory: dword_atomic has no .64 and TGLLP has no LSC"));
+        return Err(
+            l.reject(inst, "no 64-bit atomic on shared local memory: dword_atomic has no .64 and TGLLP has no LSC")
+        );
     }
     if l.simd.lanes() < 8 {
         return Err(l.reject(inst, "LSC SLM atomics are emitted for SIMD8 and wider kernels only"));

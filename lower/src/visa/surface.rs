@@ -21,7 +21,9 @@
 //! GenX_IR 1.0.12504 accepts these messages on TGLLP, DG2 and PVC (measured:
 //! `send.dc1` with the descriptor in `a0.0`, built from the surface argument).
 
-use atomc_ir::{Inst, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceRef, Type as IrType, Value};
+use atomc_ir::{
+    Inst, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceRef, Type as IrType, Value,
+};
 
 use super::mem::{order_after, order_before, parts, result, rmw_op};
 use super::{Lower, LowerError};
@@ -85,11 +87,9 @@ fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Resu
         }
     }
     match a.surface {
-        SurfaceRef::Slot(n) => l
-            .surfaces
-            .get(&n)
-            .copied()
-            .ok_or_else(|| l.reject(inst, "the surface slot has no kernel argument")),
+        SurfaceRef::Slot(n) => {
+            l.surfaces.get(&n).copied().ok_or_else(|| l.reject(inst, "the surface slot has no kernel argument"))
+        }
         SurfaceRef::Handle(_) => Err(l.reject(
             inst,
             "bindless surface handles are not emitted for vISA (typed_atomic names a bound surface argument)",
@@ -116,7 +116,13 @@ fn coordinates(l: &mut Lower<'_>, a: &SurfaceAccess, coords: &[Value]) -> Result
 
 /// Issues the `typed_atomic` in SIMD8 pieces under the current guard;
 /// `data`: src0, src1, dst.
-fn emit(l: &mut Lower<'_>, op: AtomicOp, surf: SurfId, uvr: [Operand; 3], data: [Operand; 3]) -> Result<(), LowerError> {
+fn emit(
+    l: &mut Lower<'_>,
+    op: AtomicOp,
+    surf: SurfId,
+    uvr: [Operand; 3],
+    data: [Operand; 3],
+) -> Result<(), LowerError> {
     let g = l.guard;
     let shift = |o: Operand, by: u16| match o {
         Operand::Raw { var: Some(v), offset } => Operand::raw_at(v, offset + by),

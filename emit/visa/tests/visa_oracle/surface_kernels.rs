@@ -44,7 +44,16 @@ pub fn typed() -> Vec<Kernel> {
                     let dud = k.alias("D_UD", Type::UD, 16, d, 0);
                     let c = [Operand::raw(u), Operand::null(), Operand::null(), Operand::null()];
                     let e = Exec::new(ExecSize::S8);
-                    k.typed_atomic(e, AtomicOp::Xchg, AtomicWidth::W32, t0, c, Operand::raw(dud), Operand::null(), Operand::null());
+                    k.typed_atomic(
+                        e,
+                        AtomicOp::Xchg,
+                        AtomicWidth::W32,
+                        t0,
+                        c,
+                        Operand::raw(dud),
+                        Operand::null(),
+                        Operand::null(),
+                    );
                 }
                 k.ret();
                 v.push(k);
@@ -82,15 +91,29 @@ pub fn lsc(p: Platform) -> Vec<Kernel> {
             k.cmp(Exec::new(ExecSize::S16), Relop::Eq, Operand::Pred(g), Operand::src(a), Operand::imm(Imm::ud(0)));
         }
         let dst = if used { Operand::raw_at(d, dof) } else { Operand::null() };
-        let i = k.lsc_slm_atomic(exec, AtomicOp::CmpXchg, AtomicWidth::W64, dst, Operand::raw_at(a, ao),
-            Operand::raw_at(e, dof), Operand::raw_at(n, dof));
+        let i = k.lsc_slm_atomic(
+            exec,
+            AtomicOp::CmpXchg,
+            AtomicWidth::W64,
+            dst,
+            Operand::raw_at(a, ao),
+            Operand::raw_at(e, dof),
+            Operand::raw_at(n, dof),
+        );
         if guard {
             i.predicated(Predicate::on(g));
         }
         if used {
             // Feed the result to a second CAS so that it stays live.
-            k.lsc_slm_atomic(exec, AtomicOp::CmpXchg, AtomicWidth::W64, Operand::null(), Operand::raw_at(a, ao),
-                Operand::raw_at(d, dof), Operand::raw_at(n, dof));
+            k.lsc_slm_atomic(
+                exec,
+                AtomicOp::CmpXchg,
+                AtomicWidth::W64,
+                Operand::null(),
+                Operand::raw_at(a, ao),
+                Operand::raw_at(d, dof),
+                Operand::raw_at(n, dof),
+            );
         }
         k.ret();
         v.push(k);

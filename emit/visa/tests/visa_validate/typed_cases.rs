@@ -25,16 +25,46 @@ pub(super) fn cases(v: &mut Vec<Case>) {
     {
         let (mut k, t, [u, s, _]) = kernel("typed16");
         let e = Exec::new(ExecSize::S16);
-        k.typed_atomic(e, AtomicOp::Add, AtomicWidth::W32, t, coords(u), Operand::raw(s), Operand::null(), Operand::null());
+        k.typed_atomic(
+            e,
+            AtomicOp::Add,
+            AtomicWidth::W32,
+            t,
+            coords(u),
+            Operand::raw(s),
+            Operand::null(),
+            Operand::null(),
+        );
         k.ret();
-        v.push(Case { name: "typed_atomic at SIMD16", platform: Platform::Tgllp, rule: Rule::TypedMessage, genx: Genx::NotRun, k });
+        v.push(Case {
+            name: "typed_atomic at SIMD16",
+            platform: Platform::Tgllp,
+            rule: Rule::TypedMessage,
+            genx: Genx::NotRun,
+            k,
+        });
     }
     {
         let (mut k, t, [u, _, q]) = kernel("typed64");
         let e = Exec::new(ExecSize::S8);
-        k.typed_atomic(e, AtomicOp::Add, AtomicWidth::W64, t, coords(u), Operand::raw(q), Operand::null(), Operand::null());
+        k.typed_atomic(
+            e,
+            AtomicOp::Add,
+            AtomicWidth::W64,
+            t,
+            coords(u),
+            Operand::raw(q),
+            Operand::null(),
+            Operand::null(),
+        );
         k.ret();
-        v.push(Case { name: "typed_atomic.64", platform: Platform::Tgllp, rule: Rule::TypedMessage, genx: Genx::NotRun, k });
+        v.push(Case {
+            name: "typed_atomic.64",
+            platform: Platform::Tgllp,
+            rule: Rule::TypedMessage,
+            genx: Genx::NotRun,
+            k,
+        });
     }
     {
         let (mut k, t, [_, s, _]) = kernel("typednou");
@@ -42,27 +72,75 @@ pub(super) fn cases(v: &mut Vec<Case>) {
         let c = [Operand::null(); 4];
         k.typed_atomic(e, AtomicOp::Add, AtomicWidth::W32, t, c, Operand::raw(s), Operand::null(), Operand::null());
         k.ret();
-        v.push(Case { name: "typed_atomic without u", platform: Platform::Tgllp, rule: Rule::TypedMessage, genx: Genx::NotRun, k });
+        v.push(Case {
+            name: "typed_atomic without u",
+            platform: Platform::Tgllp,
+            rule: Rule::TypedMessage,
+            genx: Genx::NotRun,
+            k,
+        });
     }
     {
         let (mut k, _, [u, _, q]) = kernel("lsctgl");
         let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(e, AtomicOp::CmpXchg, AtomicWidth::W64, Operand::null(), Operand::raw(u), Operand::raw(q), Operand::raw(q));
+        k.lsc_slm_atomic(
+            e,
+            AtomicOp::CmpXchg,
+            AtomicWidth::W64,
+            Operand::null(),
+            Operand::raw(u),
+            Operand::raw(q),
+            Operand::raw(q),
+        );
         k.ret();
-        v.push(Case { name: "lsc icas on TGLLP", platform: Platform::Tgllp, rule: Rule::LscMessage, genx: Genx::Rejected, k });
+        v.push(Case {
+            name: "lsc icas on TGLLP",
+            platform: Platform::Tgllp,
+            rule: Rule::LscMessage,
+            genx: Genx::Rejected,
+            k,
+        });
     }
     {
         let (mut k, _, [u, _, q]) = kernel("lscadd");
         let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(e, AtomicOp::Add, AtomicWidth::W64, Operand::null(), Operand::raw(u), Operand::raw(q), Operand::null());
+        k.lsc_slm_atomic(
+            e,
+            AtomicOp::Add,
+            AtomicWidth::W64,
+            Operand::null(),
+            Operand::raw(u),
+            Operand::raw(q),
+            Operand::null(),
+        );
         k.ret();
-        v.push(Case { name: "lsc iadd d64 on SLM", platform: Platform::Dg2, rule: Rule::LscMessage, genx: Genx::Rejected, k });
+        v.push(Case {
+            name: "lsc iadd d64 on SLM",
+            platform: Platform::Dg2,
+            rule: Rule::LscMessage,
+            genx: Genx::Rejected,
+            k,
+        });
     }
     {
         let (mut k, _, [u, s, _]) = kernel("lscud");
         let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(e, AtomicOp::CmpXchg, AtomicWidth::W64, Operand::null(), Operand::raw(u), Operand::raw(s), Operand::raw(s));
+        k.lsc_slm_atomic(
+            e,
+            AtomicOp::CmpXchg,
+            AtomicWidth::W64,
+            Operand::null(),
+            Operand::raw(u),
+            Operand::raw(s),
+            Operand::raw(s),
+        );
         k.ret();
-        v.push(Case { name: "lsc icas d64 with ud data", platform: Platform::Dg2, rule: Rule::LscMessage, genx: Genx::NotRun, k });
+        v.push(Case {
+            name: "lsc icas d64 with ud data",
+            platform: Platform::Dg2,
+            rule: Rule::LscMessage,
+            genx: Genx::NotRun,
+            k,
+        });
     }
 }

@@ -106,6 +106,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             }
             fence(l, order_after(order));
         }
+        InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 => {
+            super::slm64::store(l, inst, order, addr, value)?;
+        }
         InstData::AtomicStore { ty, order, addr, value, .. } => {
             fence(l, order_before(order));
             if ty.bits() == 8 {

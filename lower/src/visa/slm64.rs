@@ -2,8 +2,9 @@
 //! `d64` data, the one d64 SLM atomic GenX_IR 1.0.12504 takes ("LSC SLM D64
 //! atomics only support icas"). An `atomic_cas` is one `icas` (src1 = the
 //! expected value, src2 = the new one); an `atomic_load` is `icas` of 0 with 0,
-//! which returns the value and stores 0 only over 0; the other read-modify-
-//! writes are CAS loops around these (capability table). TGLLP has no LSC and
+//! which returns the value and stores 0 only over 0; an `atomic_store` is an
+//! `icas` retry loop here ([`store`]); the read-modify-writes are CAS loops
+//! around these (capability table). TGLLP has no LSC and
 //! no 64-bit SLM atomic (`dword_atomic` has no `.64`), so it keeps refusing them.
 //!
 //! Messages go out at the kernel's width up to SIMD16, SIMD32 as `(M1, 16)` +
@@ -14,7 +15,7 @@ use atomc_ir::{Address, Inst, MemOrder, Value};
 use super::mem::result;
 use super::slm::fence;
 use super::{Lower, LowerError};
-use atomc_visa::{AtomicOp, AtomicWidth, Exec, ExecSize, Imm, Operand, Type};
+use atomc_visa::{AtomicOp, AtomicWidth, Exec, ExecSize, Imm, Op, Operand, Predicate, Relop, Type};
 
 /// `atomic_cas` of 64 bits on SLM.
 #[allow(clippy::too_many_arguments)]
@@ -54,6 +55,41 @@ pub(crate) fn load(
     l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: Type::UQ, bits: 0 }));
     let dst = result(l, res, Type::UQ)?;
     icas(l, [dst, Operand::raw(offs), Operand::raw(zero), Operand::raw(zero)]);
+    fence(l, super::mem::order_after(order));
+    Ok(())
+}
+
+/// `atomic_store` of 64 bits on SLM: an `icas` retry loop (GenX_IR takes no
+/// d64 SLM store or exchange atomic). The current value is read with `icas`
+/// of 0 with 0; each round tries to swap it for the new value, and the lanes
+/// whose `icas` found something else retry with what it found, closed by a
+/// predicated backward SIMD `goto` (the CAS-loop shape of the reference, §0).
+/// Refused under an if-conversion guard: the loop's predicate would also
+/// have to leave out the guarded-off lanes.
+pub(crate) fn store(l: &mut Lower<'_>, inst: Inst, order: MemOrder, addr: Address, value: Value) -> Result<(), LowerError> {
+    check(l, inst)?;
+    if l.guard.is_some() {
+        return Err(l.reject(inst, "a 64-bit SLM store in an if-converted block (its icas loop would need the guard)"));
+    }
+    fence(l, super::mem::order_before(order));
+    let offs = l.slm_offsets(addr)?;
+    let new = l.raw_src(value, Type::UQ)?;
+    let (zero, cur, got) = (l.tmp(Type::UQ, false), l.tmp(Type::UQ, false), l.tmp(Type::UQ, false));
+    let ex = l.exec(false);
+    l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: Type::UQ, bits: 0 }));
+    icas(l, [Operand::raw(cur), Operand::raw(offs), Operand::raw(zero), Operand::raw(zero)]);
+    let name = l.tmp_name("slm_store");
+    let again = l.k.label(name);
+    l.k.place(again);
+    icas(l, [Operand::raw(got), Operand::raw(offs), Operand::raw(cur), Operand::raw(new)]);
+    let (p, q) = (l.tmp_pred(), l.tmp_pred());
+    for (pred, hi) in [(p, false), (q, true)] {
+        let (a, b) = (l.half_of(got, false, hi, Type::UD), l.half_of(cur, false, hi, Type::UD));
+        l.k.cmp(ex, Relop::Ne, Operand::Pred(pred), a, b);
+    }
+    l.k.binary(Op::Or, ex, Operand::Pred(p), Operand::Pred(p), Operand::Pred(q));
+    l.k.mov(ex, Operand::dst(cur), Operand::src(got)).predicated(Predicate::on(p));
+    l.k.goto(ex, again).predicated(Predicate::on(p));
     fence(l, super::mem::order_after(order));
     Ok(())
 }

@@ -77,7 +77,7 @@ const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
     AtomicKind::SurfaceCas,
 ];
-const SURFACE: [Rule; 5] = [
+const SURFACE: [Rule; 6] = [
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
                  AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -104,6 +104,14 @@ const SURFACE: [Rule; 5] = [
         evidence: "typed_atomic fmin/fmax (TYPED_ATOMIC.md ops 0x10/0x11)",
     },
     Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap)],
+        types: &[Type::F32, Type::I32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "no typed_atomic op: a typed_atomic cmpxchg retry loop built by the lowering \
+                   (lower/src/visa/surface_loop.rs), the CAS-loop shape of reference §0",
+    },
+    Rule {
         kinds: SURFACE_ALL,
         types: &[Type::I64],
         spaces: &[],
@@ -115,7 +123,7 @@ const SURFACE: [Rule; 5] = [
         types: &[],
         spaces: &[],
         lowering: Unsupported(
-            "no typed_atomic op for it (no fadd, no wrapping inc/dec, no packed-half arithmetic) and no CAS loop is built on a surface",
+            "no typed_atomic op for packed-half arithmetic, and no CAS loop is built for it on a surface",
         ),
         evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
                    fmin fcmpwr",
@@ -214,7 +222,7 @@ const TGLLP: &[Rule] = &[
         lowering: CasLoop,
         evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
 ];
 
 const DG2: &[Rule] = &[
@@ -236,5 +244,5 @@ const DG2: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
 ];

@@ -76,6 +76,7 @@ mod slm;
 mod slm64;
 mod subgroup;
 mod surface;
+mod surface_loop;
 mod values;
 
 use std::collections::HashMap;

@@ -15,6 +15,8 @@
 //!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
 //!   (f32 and packed halves too) and CAS (`cmpxchg`, src0 = new, src1 =
 //!   expected) move bit patterns (`ud`);
+//! * f32 fadd and the wrapping inc/dec are `cmpxchg` retry loops on the
+//!   surface ([`super::surface_loop`]);
 //! * SIMD8 only: wider kernels issue `(M1, 8)`, `(M3, 8)`, … pieces like
 //!   `svm_atomic`; kernels narrower than 8 lanes are refused.
 //!
@@ -34,13 +36,10 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
     let res = l.f.inst_result(inst);
     match l.f.insts[inst].clone() {
         InstData::SurfaceRmw { op, ty, order, scope, access, coords, arg } => {
-            let aop = match (op, ty) {
-                (RmwOp::Fadd, _) => return Err(l.reject(inst, "typed_atomic has no fadd")),
-                (RmwOp::IncWrap | RmwOp::DecWrap, _) => {
-                    return Err(l.reject(inst, "typed_atomic inc/dec do not wrap at an operand"))
-                }
-                _ => rmw_op(l, inst, op, ty, arg)?.0,
-            };
+            if matches!(op, RmwOp::Fadd | RmwOp::IncWrap | RmwOp::DecWrap) {
+                return super::surface_loop::rmw(l, inst, op, ty, order, scope, &access, &coords, arg);
+            }
+            let aop = rmw_op(l, inst, op, ty, arg)?.0;
             let src = if aop.num_sources() == 0 { None } else { Some(arg) };
             let surf = prepare(l, inst, ty, &access)?;
             l.fence_for(order_before(order), scope);
@@ -70,7 +69,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
 }
 
 /// Checks what the typed message can express and returns the surface.
-fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Result<SurfId, LowerError> {
+pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Result<SurfId, LowerError> {
     if ty.bits() != 32 {
         return Err(l.reject(inst, "typed_atomic has 32-bit data only (no .64)"));
     }
@@ -98,7 +97,7 @@ fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Resu
 }
 
 /// The u, v, r operands (`%null` past the coordinate count).
-fn coordinates(l: &mut Lower<'_>, a: &SurfaceAccess, coords: &[Value]) -> Result<[Operand; 3], LowerError> {
+pub(super) fn coordinates(l: &mut Lower<'_>, a: &SurfaceAccess, coords: &[Value]) -> Result<[Operand; 3], LowerError> {
     let mut out = [Operand::null(); 3];
     for (i, &c) in coords.iter().enumerate().take(3) {
         let mut v = l.raw_src(c, Type::UD)?;
@@ -116,7 +115,7 @@ fn coordinates(l: &mut Lower<'_>, a: &SurfaceAccess, coords: &[Value]) -> Result
 
 /// Issues the `typed_atomic` in SIMD8 pieces under the current guard;
 /// `data`: src0, src1, dst.
-fn emit(
+pub(super) fn emit(
     l: &mut Lower<'_>,
     op: AtomicOp,
     surf: SurfId,

@@ -10,7 +10,7 @@ mod visa_common;
 #[path = "visa_sim/mod.rs"]
 mod visa_sim;
 
-use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory};
+use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory, Surface};
 use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Kernel, Op, Platform};
@@ -39,7 +39,7 @@ enum Outcome {
     Skipped(String),
 }
 
-fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
+fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -> Outcome {
     let mut mem = Memory::new();
     let (mut args, mut bufs, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
     let entry = f.entry_block().unwrap();
@@ -63,6 +63,10 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
                 (DataValue::I64(v as i64), v.to_le_bytes().to_vec())
             }
             Type::F32 => (DataValue::f32(1.5), 1.5f32.to_bits().to_le_bytes().to_vec()),
+            // 1.5 in f16, zero-extended like every narrow input.
+            Type::F16 => (DataValue::F16(0x3e00), 0x3e00u32.to_le_bytes().to_vec()),
+            // (1.0, 1.5) in f16 halves.
+            Type::F16x2 => (DataValue::F16x2(0x3e00_3c00), 0x3e00_3c00u32.to_le_bytes().to_vec()),
             Type::F64 => (
                 DataValue::F64(2.5f64.to_bits()),
                 2.5f64.to_bits().to_le_bytes().to_vec(),
@@ -71,6 +75,20 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
         };
         args.push(dv);
         inputs.push((format!("{p}"), raw));
+    }
+    // Each bound slot of the lowered kernel (surface argument `SLOTn`) gets a 16×10×10 surface
+    // of pseudo-random i32s: coordinates from the lane ids and the scalars land inside and
+    // outside it (clamp ign).
+    let mut surfs = Vec::new();
+    for (i, t) in k.surfaces.iter().enumerate() {
+        let Some(slot) = t.name.strip_prefix("SLOT").and_then(|n| n.parse::<u16>().ok()) else {
+            return Outcome::Skipped(format!("{name} (surface {})", t.name));
+        };
+        let extent = [16, 10, 10];
+        let data = bytes(100 + i as u64, 16 * 10 * 10 * 4);
+        let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
+        mem.bind_slot(slot, id);
+        surfs.push((id, extent, data));
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
@@ -83,7 +101,11 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
         bufs: bufs.iter().map(|(_, a, init)| (*a, init.clone())).collect(),
     };
     m.bufs.push((visa_sim::SLM_BASE, vec![0u8; SLM_BYTES as usize]));
-    let mut sim = visa_sim::Sim::new(k, Platform::Tgllp, lanes, m);
+    let mut sim = visa_sim::Sim::new(k, p, lanes, m);
+    sim.surfaces = surfs
+        .iter()
+        .map(|(_, extent, data)| visa_sim::typed::SimSurface { extent: *extent, data: data.clone() })
+        .collect();
     let ids: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (i % lanes).to_le_bytes()).collect();
     for v in &k.vars {
         match v.name.as_str() {
@@ -113,6 +135,20 @@ fn differential(name: &str, f: &Function, k: &Kernel, lanes: u32) -> Outcome {
             ));
         }
     }
+    for ((id, _, init), got) in surfs.iter().zip(&sim.surfaces) {
+        let want = &mem.surface(*id).expect("added above").data;
+        if want != &got.data {
+            let first = want.iter().zip(&got.data).position(|(a, b)| a != b).unwrap_or(0);
+            return Outcome::Differ(format!(
+                "{name} simd{lanes}: surface differs from byte {first}: IR {:02x?} vISA {:02x?}",
+                &want[first..(first + 16).min(want.len())],
+                &got.data[first..(first + 16).min(got.data.len())]
+            ));
+        }
+        if want != init {
+            return Outcome::Agree(true);
+        }
+    }
     Outcome::Agree(bufs.iter().any(|(id, _, init)| mem.buffer(*id) != &init[..]))
 }
 
@@ -121,11 +157,18 @@ fn lowered_kernels_compute_what_the_ir_computes() {
     let (mut agreed, mut changed, mut skipped, mut failures) = (0, 0, Vec::new(), Vec::new());
     for (name, f) in visa_common::visa_filetest_kernels() {
         for simd in [ExecSize::S8, ExecSize::S4, ExecSize::S16] {
-            let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options { simd, ..Default::default() }) else {
-                skipped.push(format!("{name} simd{} (not lowered for TGLLP)", simd.lanes()));
+            // TGLLP, or DG2 for what only DG2 and PVC express (64-bit SLM atomics).
+            let lowered = [(VisaPlatform::Tgllp, Platform::Tgllp), (VisaPlatform::Dg2, Platform::Dg2)]
+                .into_iter()
+                .find_map(|(vp, p)| {
+                    let opts = Options { simd, ..Default::default() };
+                    atomc::visa_kernel(&f, Target::Visa(vp), &opts).ok().map(|k| (k, p))
+                });
+            let Some((k, p)) = lowered else {
+                skipped.push(format!("{name} simd{} (not lowered for TGLLP or DG2)", simd.lanes()));
                 continue;
             };
-            match differential(&name, &f, &k, simd.lanes()) {
+            match differential(&name, &f, &k, p, simd.lanes()) {
                 Outcome::Agree(c) => {
                     agreed += 1;
                     changed += c as usize;
@@ -178,7 +221,7 @@ fn broken_lowerings_are_noticed() {
             continue;
         }
         broken += 1;
-        match differential(&name, &f, &k, 8) {
+        match differential(&name, &f, &k, Platform::Tgllp, 8) {
             Outcome::Differ(_) => noticed += 1,
             _ => println!(
                 "  not noticed: {name} (its CAS compares fail either way, or the atomic's effect is not stored)"
@@ -226,7 +269,7 @@ fn corpus_differential() {
             let Ok(k) = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &Options::default()) else {
                 continue;
             };
-            match differential(&name, &f, &k, 8) {
+            match differential(&name, &f, &k, Platform::Tgllp, 8) {
                 Outcome::Agree(_) => agreed += 1,
                 Outcome::Differ(d) => {
                     differ += 1;
@@ -301,7 +344,7 @@ fn breakage_is_noticed(prefix: &str, what: &str, mutate: impl Fn(&mut atomc_emit
             continue;
         }
         broken += 1;
-        match differential(&name, &f, &k, 8) {
+        match differential(&name, &f, &k, Platform::Tgllp, 8) {
             Outcome::Differ(_) => noticed += 1,
             _ => println!("  not noticed: {name}"),
         }

@@ -16,6 +16,8 @@
 use atomc_emit::visa::*;
 use std::collections::HashMap;
 
+pub mod typed;
+
 /// A scalar while computing: integers widened, floats as f64.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum V {
@@ -125,6 +127,8 @@ pub struct Sim<'k> {
     preds: Vec<[bool; 32]>,
     labels: HashMap<u16, usize>,
     pub mem: Mem,
+    /// The kernel's surfaces (`Kernel::surfaces` order), for `typed_atomic`.
+    pub surfaces: Vec<typed::SimSurface>,
 }
 
 impl<'k> Sim<'k> {
@@ -149,6 +153,7 @@ impl<'k> Sim<'k> {
             regs,
             preds: vec![[false; 32]; k.preds.len()],
             labels,
+            surfaces: Vec::new(),
             mem,
         }
     }
@@ -245,7 +250,7 @@ impl<'k> Sim<'k> {
         }
     }
 
-    fn raw_read(&self, o: &Operand, i: u32, size: u32) -> u64 {
+    pub(crate) fn raw_read(&self, o: &Operand, i: u32, size: u32) -> u64 {
         match self.raw_elem(o, i, size) {
             Some((b, at)) => {
                 let mut w = [0u8; 8];
@@ -256,7 +261,7 @@ impl<'k> Sim<'k> {
         }
     }
 
-    fn raw_write(&mut self, o: &Operand, i: u32, size: u32, v: u64) {
+    pub(crate) fn raw_write(&mut self, o: &Operand, i: u32, size: u32, v: u64) {
         if let Some((b, at)) = self.raw_elem(o, i, size) {
             self.regs.get_mut(&b).unwrap()[at..at + size as usize].copy_from_slice(&v.to_le_bytes()[..size as usize]);
         }
@@ -352,6 +357,8 @@ impl<'k> Sim<'k> {
                 | Op::SvmGather
                 | Op::SvmScatter
                 | Op::DwordAtomic
+                | Op::LscSlmAtomic
+                | Op::TypedAtomic
                 | Op::GatherScaled
                 | Op::ScatterScaled => {
                     for &(l, _) in &on {
@@ -521,6 +528,23 @@ impl<'k> Sim<'k> {
 
     fn message(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
         let o = &inst.operands;
+        if inst.op == Op::TypedAtomic {
+            return self.typed_atomic(inst, l);
+        }
+        if inst.op == Op::LscSlmAtomic {
+            // lsc_atomic_icas.slm d64: dst, addresses, src1 (compared), src2 (new).
+            if inst.ext != Ext::Atomic(AtomicOp::CmpXchg, AtomicWidth::W64) {
+                return Err(format!("{:?} not simulated", inst.ext));
+            }
+            let addr = SLM_BASE + self.raw_read(&o[1], l, 4);
+            let (cmp, new) = (self.raw_read(&o[2], l, 8), self.raw_read(&o[3], l, 8));
+            let old = self.mem.load(addr, 8)?;
+            if old == cmp {
+                self.mem.store(addr, 8, new)?;
+            }
+            self.raw_write(&o[0], l, 8, old);
+            return Ok(());
+        }
         let addr = match inst.op {
             Op::DwordAtomic => SLM_BASE + self.raw_read(&o[0], l, 4),
             Op::GatherScaled | Op::ScatterScaled => {

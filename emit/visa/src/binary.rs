@@ -4,7 +4,7 @@
 //! table ([`super::inst::OpInfo`]).
 
 use super::inst::{Ext, Field, Inst, Slot};
-use super::kernel::Kernel;
+use super::kernel::{Kernel, SurfId};
 use super::operand::{region_code, Operand};
 use std::collections::HashMap;
 
@@ -95,6 +95,7 @@ fn body(k: &Kernel) -> Body {
     let var_names: Vec<u32> = k.vars.iter().map(|v| pool.index(&v.name)).collect();
     let pred_names: Vec<u32> = k.preds.iter().map(|p| pool.index(&p.name)).collect();
     let label_names: Vec<u32> = k.labels.iter().map(|l| pool.index(l)).collect();
+    let surf_names: Vec<u32> = k.surfaces.iter().map(|t| pool.index(&t.name)).collect();
     let target = pool.index(TARGET_ATTR);
     let simd = k.simd_size.map(|n| (pool.index(SIMD_SIZE_ATTR), n));
 
@@ -131,15 +132,26 @@ fn body(k: &Kernel) -> Body {
         b.ub(0); // attributes
     }
     b.ub(0); // samplers
-    b.ub(0); // surfaces
+    b.ub(k.surfaces.len() as u8);
+    for &name in &surf_names {
+        b.ud(name);
+        b.uw(1); // one element
+        b.ub(0); // attributes
+    }
     b.ub(0); // vme
     let inputs_at = b.len();
-    b.ud(k.inputs.len() as u32);
+    b.ud((k.inputs.len() + k.surfaces.len()) as u32);
     for i in &k.inputs {
         b.ub(0); // general input
         b.ud(i.var.number());
         b.uw(i.offset);
         b.uw(i.size);
+    }
+    for (i, t) in k.surfaces.iter().enumerate() {
+        b.ub(2); // surface input
+        b.ud(SurfId(i as u8).number() as u32);
+        b.uw(t.offset);
+        b.uw(4);
     }
 
     let mut code = Buf::default();
@@ -175,6 +187,18 @@ fn encode_inst(b: &mut Buf, inst: &Inst) {
         match *f {
             Field::Byte(v) => b.ub(v),
             Field::Slm => b.ub(0),
+            Field::LscOp => b.ub(match inst.ext {
+                Ext::Atomic(op, _) => op.lsc().map_or(0, |(c, _)| c),
+                _ => 0,
+            }),
+            Field::LscSlm => {
+                let w = match inst.ext {
+                    Ext::Atomic(_, w) => w,
+                    _ => super::inst::AtomicWidth::W32,
+                };
+                b.bytes(&super::lsc::slm_shape(w));
+                b.bytes(&super::lsc::FLAT_SURFACE);
+            }
             Field::Exec => b.ub(inst.exec.byte()),
             Field::Pred => b.uw(inst.pred.map(|p| p.word()).unwrap_or(0)),
             Field::Ext => match inst.ext {
@@ -207,6 +231,8 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.uw(offset);
         }
         (Slot::Label, Operand::Label(l)) => b.uw(l.0),
+        (Slot::Surface, Operand::Surface(t)) => b.ub(t.number()),
+        (Slot::Surface, _) => b.ub(0),
         (_, Operand::Dst { var, row, col, hstride }) => {
             // Tag: class 0 (general), modifier 4 (sat) on a destination.
             b.ub(if sat { 4 << 3 } else { 0 });
@@ -241,7 +267,7 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.uw(0);
         }
         (Slot::Label, _) => b.uw(0),
-        (_, Operand::Raw { .. }) | (_, Operand::Label(_)) => {
+        (_, Operand::Raw { .. }) | (_, Operand::Label(_)) | (_, Operand::Surface(_)) => {
             b.ub(0);
             b.ud(0);
             b.ub(0);

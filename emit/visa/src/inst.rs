@@ -97,6 +97,12 @@ pub enum Op {
     Bfi,
     /// `mulh`: the high 32 bits of the 64-bit product (signed when the sources are `d`).
     Mulh,
+    /// `typed_atomic.<op>[.16]`: an atomic on a typed surface at per-lane
+    /// texel coordinates u, v, r and lod (`ud`); SIMD8 only.
+    TypedAtomic,
+    /// `lsc_atomic_<op>.slm`: an LSC atomic on SLM at per-lane `a32` byte
+    /// addresses (DG2, PVC; [`super::lsc`]).
+    LscSlmAtomic,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -211,6 +217,8 @@ pub enum Slot {
     Raw,
     /// Label.
     Label,
+    /// A user surface (one byte, its number).
+    Surface,
 }
 
 /// One field of a binary instruction record, after the opcode byte.
@@ -229,6 +237,11 @@ pub enum Field {
     /// The surface byte, always T0 (`%slm` in the text, written right
     /// after the exec size).
     Slm,
+    /// The LSC sub-op, from the [`Ext::Atomic`] op.
+    LscOp,
+    /// The LSC flat-SLM message shape for the [`Ext::Atomic`] width and the
+    /// flat surface operand ([`super::lsc::slm_shape`]).
+    LscSlm,
 }
 
 /// How the text line is shaped.
@@ -240,6 +253,8 @@ pub enum TextForm {
     Label,
     /// `fence_global.E` etc.: the extra is the whole mnemonic, no exec.
     Fence,
+    /// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`.
+    LscSlm,
 }
 
 /// The description of one opcode that drives both writers.
@@ -313,7 +328,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 40] = [
+static TABLE: [OpInfo; 42] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -422,6 +437,25 @@ static TABLE: [OpInfo; 40] = [
     op!(Bfe, "bfe", 0x46, ALU3, ID4),
     op!(Bfi, "bfi", 0x47, &[FExec, FPred, O(Dst), O(Src), O(Src), O(Src), O(Src)], &[0, 1, 2, 3, 4]),
     op!(Mulh, "mulh", 0x0D, ALU2, ID3),
+    // typed_atomic (IGC documentation/visa/instructions/TYPED_ATOMIC.md, opcode 0x73; field order of
+    // GenX_IR's `.isa` reader): op byte, exec, pred, surface, u, v, r, lod, src0, src1, dst; the text
+    // has the operands in the same order. Checked through GenX_IR's reader by tests/visa_oracle.rs.
+    op!(
+        TypedAtomic,
+        "typed_atomic",
+        0x73,
+        &[FExt, FExec, FPred, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
+        &[0, 1, 2, 3, 4, 5, 6, 7]
+    ),
+    // lsc_atomic_<op>.slm (LSC_UNTYPED 0x89; layout in super::lsc): dst, addresses, src1, src2.
+    op!(
+        LscSlmAtomic,
+        "lsc_atomic",
+        0x89,
+        &[Field::LscOp, FExec, FPred, Field::LscSlm, O(Raw), O(Raw), O(Raw), O(Raw)],
+        ID4,
+        TextForm::LscSlm
+    ),
 ];
 
 /// The table entry of an opcode.

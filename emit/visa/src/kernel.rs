@@ -76,6 +76,29 @@ pub struct Input {
     pub size: u16,
 }
 
+/// A user surface: vISA number `6 + index` (T0–T5 are predefined, T0 =
+/// `%slm`; visa.md §1.2 "Numbering").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SurfId(pub u8);
+
+impl SurfId {
+    /// The number written to the `.isa` file.
+    pub fn number(self) -> u8 {
+        6 + self.0
+    }
+}
+
+/// `.decl NAME v_type=T num_elts=1` plus `.input NAME offset=O size=4`: a
+/// surface the launch binds, its binding-table index preloaded at GRF byte
+/// `offset` (how CM kernels take surface arguments; `.isa` input kind 2).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SurfaceDecl {
+    /// Name (an identifier).
+    pub name: String,
+    /// Byte offset of the argument in the GRF file.
+    pub offset: u16,
+}
+
 /// A vISA kernel.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Kernel {
@@ -89,6 +112,9 @@ pub struct Kernel {
     pub labels: Vec<String>,
     /// Kernel arguments.
     pub inputs: Vec<Input>,
+    /// User surfaces, T6 upwards; each is also a kernel argument (after
+    /// `inputs` in the text and the binary).
+    pub surfaces: Vec<SurfaceDecl>,
     /// Instructions.
     pub insts: Vec<Inst>,
     /// `.kernel_attr SimdSize=N`: the dispatch width (8, 16 or 32) the
@@ -105,6 +131,7 @@ impl Kernel {
             preds: Vec::new(),
             labels: Vec::new(),
             inputs: Vec::new(),
+            surfaces: Vec::new(),
             insts: Vec::new(),
             simd_size: None,
         }
@@ -176,6 +203,12 @@ impl Kernel {
     pub fn input(&mut self, var: VarId, offset: u16) {
         let size = self.var(var).map(|v| v.bytes()).unwrap_or(0) as u16;
         self.inputs.push(Input { var, offset, size });
+    }
+
+    /// Declares a surface argument at GRF byte `offset` (4 bytes).
+    pub fn surface(&mut self, name: impl Into<String>, offset: u16) -> SurfId {
+        self.surfaces.push(SurfaceDecl { name: name.into(), offset });
+        SurfId(self.surfaces.len() as u8 - 1)
     }
 
     /// The declaration of a variable.

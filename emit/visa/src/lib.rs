@@ -36,17 +36,19 @@ pub mod binary;
 pub mod ext;
 pub mod inst;
 pub mod kernel;
+pub mod lsc;
 pub mod operand;
 pub mod reader;
 pub mod slm;
 pub mod text;
+pub mod typed;
 pub mod types;
 pub mod validate;
 
 pub use inst::{
     info, AtomicOp, AtomicWidth, Blocks, Ext, Fence, Inst, Op, OpInfo, Predicate, Relop,
 };
-pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, VarDecl, VarId};
+pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};
 pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
 pub use validate::{slm_data_type, validate, validate_for_text, Rule, VisaRuleError};

@@ -5,7 +5,7 @@
 //! control flow) and *raw* operands (a variable plus a byte offset; message
 //! instructions such as `svm_atomic`). Labels are a third, trivial kind.
 
-use super::kernel::{LabelId, PredId, VarId};
+use super::kernel::{LabelId, PredId, SurfId, VarId};
 use super::types::Type;
 
 /// Source modifier (visa.md §1.3 tag bits 3-5; text `(-)`, `(abs)`,
@@ -228,6 +228,8 @@ pub enum Operand {
     },
     /// A label (jump target).
     Label(LabelId),
+    /// A user surface (the surface byte of a typed message).
+    Surface(SurfId),
 }
 
 impl Operand {

@@ -6,7 +6,7 @@
 use super::inst::{
     self, AtomicOp, AtomicWidth, Blocks, Ext, Fence, Field, Inst, Op, Predicate, Relop, Slot,
 };
-use super::kernel::{Input, Kernel, LabelId, PredDecl, PredId, VarDecl, VarId};
+use super::kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
 use super::operand::{Imm, Operand, Region, SrcMod};
 use super::types::{Align, Exec, ExecSize, PredCtl, Type};
 
@@ -164,18 +164,37 @@ pub fn read(bytes: &[u8]) -> Result<Kernel, IsaReadError> {
         }
         k.labels.push(name);
     }
-    if c.ub()? != 0 || c.ub()? != 0 || c.ub()? != 0 {
-        return c.bad("samplers, surfaces or vme");
+    if c.ub()? != 0 {
+        return c.bad("samplers");
+    }
+    for _ in 0..c.ub()? {
+        let idx = c.ud()?;
+        let name = s(&c, idx)?;
+        if c.uw()? != 1 || c.ub()? != 0 {
+            return c.bad("surface array or attributes");
+        }
+        k.surfaces.push(SurfaceDecl { name, offset: 0 });
+    }
+    if c.ub()? != 0 {
+        return c.bad("vme");
     }
     for _ in 0..c.ud()? {
-        if c.ub()? != 0 {
-            return c.bad("non-general input");
-        }
+        let kind = c.ub()?;
         let n = c.ud()?;
-        let var = var_id(&c, n)?;
         let offset = c.uw()?;
         let size = c.uw()?;
-        k.inputs.push(Input { var, offset, size });
+        match kind {
+            0 => {
+                let var = var_id(&c, n)?;
+                k.inputs.push(Input { var, offset, size });
+            }
+            // A surface argument: its number is T6 upwards.
+            2 => match n.checked_sub(6).and_then(|i| k.surfaces.get_mut(i as usize)) {
+                Some(t) if size == 4 => t.offset = offset,
+                _ => return c.bad(format!("surface input T{n}")),
+            },
+            _ => return c.bad("sampler or implicit input"),
+        }
     }
     let code_len = c.ud()? as usize;
     let entry = c.ud()? as usize;
@@ -272,6 +291,27 @@ fn read_inst(c: &mut Cur<'_>) -> Result<Inst, IsaReadError> {
                 }
             }
             Field::Ext => ext = read_ext(c, info.op)?,
+            Field::LscOp => {
+                let b = c.ub()?;
+                let op = AtomicOp::ALL
+                    .into_iter()
+                    .find(|o| o.lsc().is_some_and(|(x, _)| x == b))
+                    .map_or_else(|| c.bad("LSC atomic sub-op"), Ok)?;
+                ext = Ext::Atomic(op, AtomicWidth::W32);
+            }
+            Field::LscSlm => {
+                let shape = c.take(15)?.to_vec();
+                let w = [AtomicWidth::W16, AtomicWidth::W32, AtomicWidth::W64]
+                    .into_iter()
+                    .find(|&w| crate::lsc::slm_shape(w)[..] == shape[..])
+                    .map_or_else(|| c.bad("LSC message shape other than flat a32 SLM"), Ok)?;
+                if c.take(6)? != crate::lsc::FLAT_SURFACE {
+                    return c.bad("LSC surface other than flat");
+                }
+                if let Ext::Atomic(op, _) = ext {
+                    ext = Ext::Atomic(op, w);
+                }
+            }
             Field::Operand(slot) => {
                 let (o, s) = read_operand(c, slot)?;
                 sat |= s;
@@ -307,7 +347,7 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
                     .map_or_else(|| c.bad("relop"), Ok)?,
             )
         }
-        Op::SvmAtomic | Op::DwordAtomic => {
+        Op::SvmAtomic | Op::DwordAtomic | Op::TypedAtomic => {
             let b = c.ub()?;
             let a = AtomicOp::ALL
                 .into_iter()
@@ -377,6 +417,13 @@ fn read_operand(c: &mut Cur<'_>, slot: Slot) -> Result<(Operand, bool), IsaReadE
             return Ok((Operand::Raw { var, offset }, false));
         }
         Slot::Label => return Ok((Operand::Label(LabelId(c.uw()?)), false)),
+        Slot::Surface => {
+            let n = c.ub()?;
+            return match n.checked_sub(6) {
+                Some(i) => Ok((Operand::Surface(SurfId(i)), false)),
+                None => c.bad(format!("predefined surface T{n}")),
+            };
+        }
         Slot::Dst | Slot::Src => {}
     }
     let tag = c.ub()?;

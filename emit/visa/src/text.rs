@@ -39,6 +39,9 @@ pub fn write(k: &Kernel) -> String {
     for p in &k.preds {
         let _ = writeln!(s, ".decl {} v_type=P num_elts={}", p.name, p.num_elts);
     }
+    for t in &k.surfaces {
+        let _ = writeln!(s, ".decl {} v_type=T num_elts=1", t.name);
+    }
     // Target="cm": the binary writer always emits this attribute (without
     // it GenX_IR's reader assumes 3d), so the text says the same.
     s.push_str(".kernel_attr Target=\"cm\"\n");
@@ -53,6 +56,9 @@ pub fn write(k: &Kernel) -> String {
             i.offset,
             i.size
         );
+    }
+    for t in &k.surfaces {
+        let _ = writeln!(s, ".input {} offset={} size=4", t.name, t.offset);
     }
     for inst in &k.insts {
         write_inst(&mut s, k, inst);
@@ -88,6 +94,10 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
                 _ => Default::default(),
             };
             let _ = writeln!(s, "    {}", f.text());
+            return;
+        }
+        TextForm::LscSlm => {
+            write_lsc_slm(s, k, inst);
             return;
         }
         TextForm::Normal => {}
@@ -142,6 +152,43 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
     s.push('\n');
 }
 
+/// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`; a
+/// raw operand is `V` at offset 0, `V.off` past it (both parse, measured).
+fn write_lsc_slm(s: &mut String, k: &Kernel, inst: &Inst) {
+    let (op, w) = match inst.ext {
+        Ext::Atomic(op, w) => (op, w),
+        _ => (super::inst::AtomicOp::CmpXchg, super::inst::AtomicWidth::W64),
+    };
+    s.push_str("    ");
+    if let Some(p) = inst.pred {
+        let bang = if p.invert { "!" } else { "" };
+        let ctl = match p.ctl {
+            PredCtl::Normal => "",
+            PredCtl::Any => ".any",
+            PredCtl::All => ".all",
+        };
+        let _ = write!(s, "({bang}{}{ctl}) ", pred_name(k, p.pred));
+    }
+    let name = op.lsc().map_or("<no lsc op>", |(_, n)| n);
+    let raw = |o: Option<&Operand>| match o {
+        Some(Operand::Raw { var: Some(v), offset: 0 }) => var_name(k, *v).to_string(),
+        Some(Operand::Raw { var: Some(v), offset }) => format!("{}.{offset}", var_name(k, *v)),
+        Some(Operand::Raw { var: None, .. }) => "%null".to_string(),
+        _ => "<missing>".to_string(),
+    };
+    let o = |i: usize| raw(inst.operands.get(i));
+    let _ = writeln!(
+        s,
+        "lsc_atomic_{name}.slm {} {}:{} flat[{}]:a32 {} {}",
+        inst.exec,
+        o(0),
+        super::lsc::data_suffix(w),
+        o(1),
+        o(2),
+        o(3)
+    );
+}
+
 fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
     match *o {
         Operand::Dst {
@@ -183,6 +230,10 @@ fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
             let _ = write!(s, "{}.{}", var_name(k, v), offset);
         }
         Operand::Label(l) => s.push_str(label_name(k, l)),
+        Operand::Surface(t) => match k.surfaces.get(t.0 as usize) {
+            Some(d) => s.push_str(&d.name),
+            None => s.push_str("<undeclared surface>"),
+        },
     }
 }
 

@@ -16,6 +16,8 @@ use super::types::{Align, Platform};
 mod insts;
 mod message;
 mod slm;
+mod lsc;
+mod typed;
 
 pub use slm::slm_data_type;
 
@@ -166,6 +168,14 @@ pub enum Rule {
     /// measured on TGLLP, DG2 and PVC); 1, 2 or 4 bytes per lane for the
     /// scaled gather/scatter.
     SlmMessage,
+    /// `typed_atomic` (IGC TYPED_ATOMIC.md): exec size 8, `ud` coordinates
+    /// (u never `%null`), 16- or 32-bit data (no `.64`), no fadd/fsub/predec;
+    /// data types as `dword_atomic`'s.
+    TypedMessage,
+    /// `lsc_atomic_<op>.slm` (IGC LSC_UNTYPED.md): DG2 and PVC only; `icas`
+    /// on `d64` (`uq`) data only (GenX_IR 1.0.12504: "LSC SLM D64 atomics only
+    /// support icas"); `ud` addresses; exec size at most 16.
+    LscMessage,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -287,6 +297,8 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
         match inst.op {
             Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => message::check(&mut c, inst),
             Op::DwordAtomic | Op::GatherScaled | Op::ScatterScaled => slm::check(&mut c, inst),
+            Op::TypedAtomic => typed::check(&mut c, inst),
+            Op::LscSlmAtomic => lsc::check(&mut c, inst),
             Op::Barrier => {}
             Op::Fence => {
                 if let Ext::Fence(f) = inst.ext {
@@ -326,7 +338,8 @@ fn decls(c: &mut Checker<'_>) {
         .iter()
         .map(|v| v.name.as_str())
         .chain(k.preds.iter().map(|p| p.name.as_str()))
-        .chain(k.labels.iter().map(|l| l.as_str()));
+        .chain(k.labels.iter().map(|l| l.as_str()))
+        .chain(k.surfaces.iter().map(|t| t.name.as_str()));
     for n in names {
         if !is_ident(n) {
             c.err(Rule::Name, format!("`{n}` is not an identifier"));
@@ -345,7 +358,7 @@ fn decls(c: &mut Checker<'_>) {
             format!("{} predicates (at most 4095)", k.preds.len()),
         );
     }
-    if k.labels.len() > 65535 || k.vars.len() > u32::MAX as usize - 32 {
+    if k.labels.len() > 65535 || k.vars.len() > u32::MAX as usize - 32 || k.surfaces.len() > 249 {
         c.err(Rule::Limits, "too many labels or variables");
     }
     if let Some(n) = std::iter::once(&k.name)
@@ -487,7 +500,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmAtomic, Ext::Atomic(..))
             | (Op::Fence, Ext::Fence(_))
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
-            | (Op::DwordAtomic, Ext::Atomic(..))
+            | (Op::DwordAtomic | Op::TypedAtomic | Op::LscSlmAtomic, Ext::Atomic(..))
             | (Op::GatherScaled | Op::ScatterScaled, Ext::Scaled(_))
     ) || (!matches!(
         inst.op,
@@ -497,6 +510,8 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | Op::SvmGather
             | Op::SvmScatter
             | Op::DwordAtomic
+            | Op::TypedAtomic
+            | Op::LscSlmAtomic
             | Op::GatherScaled
             | Op::ScatterScaled
     ) && inst.ext == Ext::None)

@@ -10,6 +10,8 @@ mod check;
 mod kernels;
 #[path = "visa_oracle/slm_kernels.rs"]
 mod slm_kernels;
+#[path = "visa_oracle/surface_kernels.rs"]
+mod surface_kernels;
 
 use atomc_oracle::{require, Tool};
 use atomc_visa::*;
@@ -56,6 +58,15 @@ fn slm_messages_and_barrier() {
     run("SLM dword_atomic/gather_scaled/scatter_scaled/barrier", |_| slm_kernels::slm());
 }
 
+#[test]
+fn typed_atomic_and_lsc_slm_icas() {
+    run("typed_atomic and lsc_atomic_icas.slm", |p| {
+        let mut ks = surface_kernels::typed();
+        ks.extend(surface_kernels::lsc(p));
+        ks
+    });
+}
+
 /// predec has no text spelling, so only our `.isa` can carry it: GenX_IR
 /// must read it (rc 0, clean output) on the pre-XeHP platform we test.
 #[test]
@@ -96,6 +107,8 @@ fn oracle_kernels_cover_the_whole_opcode_table() {
     }
     ks.extend(kernels::memory());
     ks.extend(slm_kernels::slm());
+    ks.extend(surface_kernels::typed());
+    ks.extend(surface_kernels::lsc(Platform::Pvc));
     for k in &ks {
         let back = atomc_visa::reader::read(&k.to_isa())
             .unwrap_or_else(|e| panic!("{}: {e}", k.name));

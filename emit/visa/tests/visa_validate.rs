@@ -3,6 +3,9 @@
 //! kernel: the rules marked `Silent` are the ones it compiles with rc 0 and
 //! no message, i.e. the checks only atomc makes.
 
+#[path = "visa_validate/typed_cases.rs"]
+mod typed_cases;
+
 use atomc_oracle::{genx_ir, require, GenxInput, OracleError, Tool};
 use atomc_visa::validate::Rule;
 use atomc_visa::*;
@@ -539,6 +542,7 @@ fn cases() -> Vec<Case> {
         b.k.ret();
         case("bad name", tgl, Rule::Name, Genx::Rejected, b.k);
     }
+    typed_cases::cases(&mut v);
     v
 }
 

@@ -24,7 +24,8 @@ pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, sub
 /// `svm_atomic` does not reach, so a CAS loop.
 pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 
-/// Shared memory (SLM) rows, ahead of the common ones (which then apply to
+/// Shared memory (SLM) rows (`SLM[0]` only matters on TGLLP: DG2 and PVC take 64-bit SLM
+/// atomics in [`SLM64_LSC`] first), ahead of the common ones (which then apply to
 /// SLM too: dword_atomic has the same ops, widths and type classes as
 /// svm_atomic for 16 and 32 bits, IGC DWORD_ATOMIC.md's op table).
 const SLM: [Rule; 4] = [
@@ -33,7 +34,7 @@ const SLM: [Rule; 4] = [
         types: &[Type::I64, Type::F64],
         spaces: SHARED,
         lowering: Unsupported(
-            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and LSC SLM atomics are not emitted",
+            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and TGLLP has no LSC",
         ),
         evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` \
                    ('only supports 16') and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
@@ -65,6 +66,99 @@ const SLM: [Rule; 4] = [
     },
 ];
 
+/// Surface rows: `typed_atomic` (IGC TYPED_ATOMIC.md; lower/src/visa/surface.rs), on bound
+/// slots with out-of-range accesses ignored (the lowering refuses bindless handles and the
+/// `near`/`trap` modes the message lacks).
+const SURFACE_ALL: &[AtomicKind] = &[
+    AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
+    AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
+    AtomicKind::SurfaceRmw(Smin), AtomicKind::SurfaceRmw(Smax), AtomicKind::SurfaceRmw(Umin),
+    AtomicKind::SurfaceRmw(Umax), AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(Fmin),
+    AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
+    AtomicKind::SurfaceCas,
+];
+const SURFACE: [Rule; 6] = [
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
+                 AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
+                 AtomicKind::SurfaceRmw(Smin), AtomicKind::SurfaceRmw(Smax), AtomicKind::SurfaceRmw(Umin),
+                 AtomicKind::SurfaceRmw(Umax), AtomicKind::SurfaceCas],
+        types: &[Type::I32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic add sub and or xor xchg min max imin imax cmpxchg (TYPED_ATOMIC.md); GenX_IR \
+                   1.0.12504 accepts them on TGLLP, DG2 and PVC (tests/visa_oracle.rs, visa/surface-atomics.atom)",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Xchg), AtomicKind::SurfaceCas],
+        types: &[Type::F32, Type::F16x2, Type::BF16x2],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic xchg/cmpxchg move 32-bit patterns (ud data)",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Fmin), AtomicKind::SurfaceRmw(Fmax)],
+        types: &[Type::F32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic fmin/fmax (TYPED_ATOMIC.md ops 0x10/0x11)",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap)],
+        types: &[Type::F32, Type::I32],
+        spaces: &[],
+        lowering: Native,
+        evidence: "no typed_atomic op: a typed_atomic cmpxchg retry loop built by the lowering \
+                   (lower/src/visa/surface_loop.rs), the CAS-loop shape of reference §0",
+    },
+    Rule {
+        kinds: SURFACE_ALL,
+        types: &[Type::I64],
+        spaces: &[],
+        lowering: Unsupported("typed_atomic has 32-bit data only: no 64-bit surface atomic on vISA"),
+        evidence: "TYPED_ATOMIC.md: bit 5 of the op selects 16-bit data, there is no 64-bit form",
+    },
+    Rule {
+        kinds: SURFACE_ALL,
+        types: &[],
+        spaces: &[],
+        lowering: Unsupported(
+            "no typed_atomic op for packed-half arithmetic, and no CAS loop is built for it on a surface",
+        ),
+        evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
+                   fmin fcmpwr",
+    },
+];
+
+/// 64-bit SLM atomics on DG2 and PVC (ahead of `SLM[0]`): `lsc_atomic_icas.slm` on d64, the one
+/// d64 LSC SLM atomic GenX_IR 1.0.12504 takes (lower/src/visa/slm64.rs).
+const SLM64_LSC: [Rule; 3] = [
+    Rule {
+        kinds: &[AtomicKind::Cas, AtomicKind::Load],
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Native,
+        evidence: "`lsc_atomic_icas.slm (M1, 16) D:d64 flat[A]:a32 E N` compiles to `atomic_icas.slm.d64.a32` on DG2 \
+                   and PVC (GenX_IR 1.0.12504, measured); a load is icas of 0 with 0",
+    },
+    Rule {
+        kinds: ALL_RMW,
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: CasLoop,
+        evidence: "GenX_IR 1.0.12504: 'LSC SLM D64 atomics only support icas'; IGC builds CAS loops for i64 local \
+                   atomics where the part has a 64-bit SLM CAS (reference §6)",
+    },
+    Rule {
+        kinds: &[AtomicKind::Store],
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Native,
+        evidence: "GenX_IR 1.0.12504: 'LSC SLM D64 atomics only support icas', so the store is an icas retry loop \
+                   in the lowering (lower/src/visa/slm64.rs), the CAS-loop shape of reference §0",
+    },
+];
+
 const COMMON_HEAD: [Rule; 3] = [
     Rule {
         kinds: LOAD_STORE,
@@ -85,10 +179,11 @@ const COMMON_HEAD: [Rule; 3] = [
     },
     Rule {
         kinds: &[AtomicKind::Rmw(Xchg), AtomicKind::Cas],
-        types: &[Type::F32, Type::F64, Type::F16x2, Type::BF16x2],
+        types: &[Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2],
         spaces: &[],
         lowering: Native,
-        evidence: "xchg/cmpxchg move bit patterns (type UD/UQ, seed 002)",
+        evidence: "xchg/cmpxchg move bit patterns (type UD/UQ, seed 002; f16 as .16, like i16); shared f16 takes the \
+                   SLM rows above",
     },
 ];
 
@@ -127,16 +222,11 @@ const TGLLP: &[Rule] = &[
         lowering: CasLoop,
         evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
     },
-    Rule {
-        kinds: &[],
-        types: &[],
-        spaces: &[],
-        lowering: Unsupported("surface atomics are not emitted for vISA"),
-        evidence: "svm_atomic only",
-    },
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
 ];
 
 const DG2: &[Rule] = &[
+    SLM64_LSC[0], SLM64_LSC[1], SLM64_LSC[2],
     SLM[0], SLM[1], SLM[2], SLM[3],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],
@@ -154,11 +244,5 @@ const DG2: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
     },
-    Rule {
-        kinds: &[],
-        types: &[],
-        spaces: &[],
-        lowering: Unsupported("surface atomics are not emitted for vISA"),
-        evidence: "svm_atomic only",
-    },
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
 ];

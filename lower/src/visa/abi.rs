@@ -8,6 +8,7 @@
 //! | next GRF, each GRF aligned | `TID_X`, `TID_Y`, `TID_Z`, `LANE_ID` (only those used, in this order) | per lane: thread index in the block, lane index; `max(simd, 8)` × `ud` |
 //! | next GRF, +0/+4/+8, +16/+20/+24, +32/+36/+40 | `BLOCK_ID_{X,Y,Z}`, `BLOCK_DIM_{X,Y,Z}`, `GRID_DIM_{X,Y,Z}` (only those used) | uniform, 1 × `ud` each |
 //! | next GRF, packed | the kernel parameters, named `vN` after the IR | uniform, 1 element each, naturally aligned; `i8`/`i16` zero-extended to `ud` |
+//! | next dword, packed | `SLOTn`: a surface argument (T6 upwards) per bound surface slot the kernel uses, in slot order | the slot's binding-table index, 4 bytes |
 //!
 //! IGC's own kernels get the local ids the same way (per-lane `.input`s
 //! after r0, `igc_reference/*.visaasm`) and the group id from r0; atomc
@@ -119,6 +120,25 @@ pub(crate) fn declare_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
         input(l, var, off)?;
         l.vals.insert(v, Loc::Var { var, uniform: true });
         off += size;
+    }
+    let mut slots: Vec<u16> = f
+        .inst_order()
+        .filter_map(|(_, inst)| match &f.insts[inst] {
+            InstData::SurfaceRmw { access, .. } | InstData::SurfaceCas { access, .. } => match access.surface {
+                atomc_ir::SurfaceRef::Slot(n) => Some(n),
+                atomc_ir::SurfaceRef::Handle(_) => None,
+            },
+            _ => None,
+        })
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    off = round_up(off, 4);
+    for n in slots {
+        let at = u16::try_from(off).map_err(|_| l.unsupported("kernel parameters", "more than 64 KiB of inputs"))?;
+        let t = l.k.surface(format!("SLOT{n}"), at);
+        l.surfaces.insert(n, t);
+        off += 4;
     }
     Ok(())
 }

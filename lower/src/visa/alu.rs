@@ -282,6 +282,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
 fn unary(l: &mut Lower<'_>, inst: Inst, op: UnaryOp, arg: Value, res: Value, u: bool) -> Result<(), LowerError> {
     let rt = l.ty(res);
     let ex = l.exec(u);
+    if rt == IrType::F16 && matches!(op, UnaryOp::Fneg | UnaryOp::Fabs) {
+        return super::half::unary(l, inst, op, arg, res, u);
+    }
     if rt == IrType::F16 || rt.is_packed_float() {
         return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA"));
     }
@@ -354,7 +357,8 @@ fn binary(
                 inst,
                 "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)",
             )),
-            _ => return Err(l.reject(inst, "f16 and packed-float arithmetic is not lowered for vISA")),
+            IrType::F16 => return super::half::binary(l, inst, op, args, res, u),
+            _ => return Err(l.reject(inst, "packed-float arithmetic is not lowered for vISA")),
         };
         // GenX_IR 1.0.12504 splits a SIMD2 float add on DG2 and PVC into two SIMD1 adds and,
         // under SIMD control flow (a CAS-loop body), finds no emask for them:

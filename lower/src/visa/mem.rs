@@ -58,7 +58,7 @@ impl Lower<'_> {
 
     /// A fence for `order` at `scope`: `fence_global.E` (wait for the
     /// commit), plus `.L1` (flush the L1 cache) beyond the work-group.
-    fn fence_for(&mut self, order: MemOrder, scope: Scope) {
+    pub(super) fn fence_for(&mut self, order: MemOrder, scope: Scope) {
         if order == MemOrder::Relaxed {
             return;
         }
@@ -270,9 +270,6 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 }
             }
         }
-        InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => {
-            return Err(l.reject(inst, "surface atomics are not emitted for vISA (svm_atomic only)"));
-        }
         InstData::Barrier => super::slm::barrier(l),
         _ => return Err(l.reject(inst, "not a memory instruction")),
     }
@@ -474,7 +471,7 @@ fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Valu
 /// (visa.md §3). `per_lane`: data bytes per lane; every piece's data must
 /// start on a GRF boundary (not the case for 4-byte data on PVC's 64-byte
 /// GRFs).
-fn parts(l: &Lower<'_>, per_lane: u16) -> Result<Vec<(Exec, u16)>, LowerError> {
+pub(super) fn parts(l: &Lower<'_>, per_lane: u16) -> Result<Vec<(Exec, u16)>, LowerError> {
     let lanes = l.simd.lanes();
     if lanes <= 8 {
         return Ok(vec![(Exec::new(l.simd), 0)]);

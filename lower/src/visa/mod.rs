@@ -2,8 +2,10 @@
 //! [`visa::Kernel`](atomc_visa::Kernel).
 //!
 //! The input is the output of `crate::legalize` for a vISA capability
-//! table: every atomic left in it is one `svm_atomic` can do natively (the
-//! rest are CAS loops, fences and plain ALU code by then).
+//! table: every atomic left in it is one `svm_atomic` (global), `dword_atomic`
+//! or `lsc_atomic_icas.slm` ([`slm`], [`slm64`]) or `typed_atomic` ([`surface`])
+//! can do natively (the rest are CAS loops, fences and plain ALU code by then;
+//! f16 arithmetic goes through f32, [`half`]).
 //!
 //! # Widening
 //!
@@ -59,7 +61,8 @@
 //! (`TID_X`, `TID_Y`, `TID_Z`, `LANE_ID`: `simd` × `ud`, each GRF aligned), then
 //! one GRF with the uniform ids (`BLOCK_ID`, `BLOCK_DIM`, `GRID_DIM`: 4 × `ud`
 //! each, x y z and a pad), then the kernel parameters in order, each at its
-//! natural alignment (`i8`/`i16` zero-extended to a dword).
+//! natural alignment (`i8`/`i16` zero-extended to a dword), then one surface
+//! argument per bound surface slot used.
 
 mod abi;
 mod aggregate;
@@ -67,9 +70,13 @@ mod alu;
 mod alu64;
 mod bits;
 mod cfg;
+mod half;
 mod mem;
 mod slm;
+mod slm64;
 mod subgroup;
+mod surface;
+mod surface_loop;
 mod values;
 
 use std::collections::HashMap;
@@ -187,6 +194,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) varying_branches: Vec<Block>,
     /// [`Options::aggregate`].
     pub(crate) aggregate: bool,
+    /// Bound surface slots → their surface arguments ([`abi`]).
+    pub(crate) surfaces: HashMap<u16, atomc_visa::SurfId>,
 }
 
 impl<'f> Lower<'f> {
@@ -212,6 +221,7 @@ impl<'f> Lower<'f> {
             guard: None,
             ifconv: HashMap::new(),
             varying_branches: Vec::new(),
+            surfaces: HashMap::new(),
             def_pos: HashMap::new(),
             bcast: HashMap::new(),
             aggregate: opts.aggregate,
@@ -275,9 +285,8 @@ pub(crate) fn lower_inst(l: &mut Lower<'_>, inst: atomc_ir::Inst) -> Result<(), 
         | AtomicLoad { .. }
         | AtomicStore { .. }
         | Fence { .. }
-        | SurfaceRmw { .. }
-        | SurfaceCas { .. }
         | Barrier => mem::lower(l, inst)?,
+        SurfaceRmw { .. } | SurfaceCas { .. } => surface::lower(l, inst)?,
         ref d if bits::handles(d) => bits::lower(l, inst)?,
         ref d if d.is_subgroup() => subgroup::lower(l, inst)?,
         _ => alu::lower(l, inst)?,

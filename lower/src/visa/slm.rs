@@ -14,7 +14,8 @@
 //! * `barrier` is `fence_local.E` (commit the SLM writes) then `barrier`: the IR
 //!   barrier orders shared memory like `fence acq_rel cta`.
 //!
-//! 64-bit SLM atomics are refused by the capability table before lowering.
+//! 64-bit SLM atomics: [`super::slm64`] (DG2, PVC); TGLLP's capability table
+//! refuses them before lowering.
 
 use atomc_ir::{AddrSpace, Address, Function, Inst, InstData, MemOrder, Type as IrType, Value};
 
@@ -69,6 +70,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             fence(l, order_after(order));
         }
         InstData::AtomicCas { ty, order, addr, expected, replacement, .. } => {
+            if ty.bits() == 64 {
+                return super::slm64::cas(l, inst, res, order, addr, expected, replacement);
+            }
             let w = slm_width(l, inst, ty)?;
             if w != AtomicWidth::W32 {
                 return Err(l.reject(inst, "16-bit dword_atomic.cmpxchg is refused by GenX_IR (a loop on the word)"));
@@ -81,6 +85,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let dst = result(l, res, dt)?;
             atomic(l, AtomicOp::CmpXchg, w, [Operand::raw(offs), dst, Operand::raw(new), Operand::raw(exp)]);
             fence(l, order_after(order));
+        }
+        InstData::AtomicLoad { ty, order, addr, .. } if ty.bits() == 64 => {
+            super::slm64::load(l, inst, res, order, addr)?;
         }
         InstData::AtomicLoad { ty, order, addr, .. } => {
             fence(l, order_before(order));
@@ -98,6 +105,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 after(l, res, ty, w);
             }
             fence(l, order_after(order));
+        }
+        InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 => {
+            super::slm64::store(l, inst, order, addr, value)?;
         }
         InstData::AtomicStore { ty, order, addr, value, .. } => {
             fence(l, order_before(order));
@@ -128,7 +138,7 @@ pub(crate) fn barrier(l: &mut Lower<'_>) {
     l.k.barrier();
 }
 
-fn fence(l: &mut Lower<'_>, order: MemOrder) {
+pub(super) fn fence(l: &mut Lower<'_>, order: MemOrder) {
     if order != MemOrder::Relaxed {
         l.k.fence(LOCAL_FENCE);
     }
@@ -144,7 +154,7 @@ fn slm_width(l: &Lower<'_>, inst: Inst, ty: IrType) -> Result<AtomicWidth, Lower
 
 impl Lower<'_> {
     /// The per-lane SLM byte offsets `ptr + offset` as a raw `ud` variable.
-    fn slm_offsets(&mut self, a: Address) -> Result<VarId, LowerError> {
+    pub(super) fn slm_offsets(&mut self, a: Address) -> Result<VarId, LowerError> {
         if a.offset == 0 {
             return self.raw_src(a.ptr, Type::UD);
         }

@@ -42,6 +42,7 @@ pub(super) fn shape(c: &mut Checker<'_>, inst: &Inst) -> bool {
                 )
                 | (Slot::Raw, Operand::Raw { .. })
                 | (Slot::Label, Operand::Label(_))
+                | (Slot::Surface, Operand::Surface(_))
         );
         if !fits {
             c.err(
@@ -57,6 +58,7 @@ pub(super) fn shape(c: &mut Checker<'_>, inst: &Inst) -> bool {
             | Operand::Raw { var: Some(var), .. } => c.k.var(var).is_some(),
             Operand::Pred(p) => c.k.pred(p).is_some(),
             Operand::Label(l) => (l.0 as usize) < c.k.labels.len(),
+            Operand::Surface(t) => (t.0 as usize) < c.k.surfaces.len(),
             Operand::Raw { var: None, .. } | Operand::Imm(_) => true,
         };
         if !known {

@@ -1,0 +1,122 @@
+//! Kernels for `typed_atomic` (every op it has at 32 bits, on 1, 2 and 3
+//! coordinates, with and without a result, in SIMD8 and as two SIMD8 pieces
+//! M1/M3 of a SIMD16 kernel, two surface arguments) and for
+//! `lsc_atomic_icas.slm` on d64 (SIMD8, SIMD16, guarded, and the M5 half of a
+//! SIMD32 kernel; DG2 and PVC only).
+
+use atomc_visa::*;
+
+/// The typed-surface kernels (every platform).
+pub fn typed() -> Vec<Kernel> {
+    let mut v = Vec::new();
+    let ops = AtomicOp::ALL
+        .into_iter()
+        .filter(|op| !matches!(op, AtomicOp::PreDec | AtomicOp::FAdd | AtomicOp::FSub | AtomicOp::FCmpWr));
+    for op in ops {
+        for coords in 1..=3usize {
+            for used in [true, false] {
+                let name = format!("typed_{}_{coords}_{}", op.text().unwrap_or("x"), used as u8);
+                let mut k = Kernel::new(name);
+                k.simd_size = Some(16);
+                let ty = slm_data_type(op, AtomicWidth::W32);
+                let u = k.decl_simd("U", Type::UD, 16);
+                let s0 = k.decl_simd("S0", ty, 16);
+                let s1 = k.decl_simd("S1", ty, 16);
+                let d = k.decl_simd("D", ty, 16);
+                // One 64-byte slot per input: GRF aligned on PVC too.
+                k.input(u, 64);
+                k.input(s0, 128);
+                k.input(s1, 192);
+                let t0 = k.surface("SURF_A", 256);
+                let t1 = k.surface("SURF_B", 260);
+                let n = op.num_sources();
+                for (i, t) in [(0u16, t0), (1, t1)] {
+                    let at = |x: VarId| Operand::raw_at(x, 32 * i);
+                    let c = |j: usize| if j < coords { at(u) } else { Operand::null() };
+                    let src0 = if n >= 1 { at(s0) } else { Operand::null() };
+                    let src1 = if n == 2 { at(s1) } else { Operand::null() };
+                    let dst = if used { at(d) } else { Operand::null() };
+                    let e = Exec::at(ExecSize::S8, 2 * i as u8);
+                    k.typed_atomic(e, op, AtomicWidth::W32, t, [c(0), c(1), c(2), Operand::null()], src0, src1, dst);
+                }
+                if used {
+                    // Feed the result to another message so that it stays live.
+                    let dud = k.alias("D_UD", Type::UD, 16, d, 0);
+                    let c = [Operand::raw(u), Operand::null(), Operand::null(), Operand::null()];
+                    let e = Exec::new(ExecSize::S8);
+                    k.typed_atomic(
+                        e,
+                        AtomicOp::Xchg,
+                        AtomicWidth::W32,
+                        t0,
+                        c,
+                        Operand::raw(dud),
+                        Operand::null(),
+                        Operand::null(),
+                    );
+                }
+                k.ret();
+                v.push(k);
+            }
+        }
+    }
+    v
+}
+
+/// The LSC SLM kernels (none on TGLLP, which has no LSC).
+pub fn lsc(p: Platform) -> Vec<Kernel> {
+    if !p.is_xehp_plus() {
+        return Vec::new();
+    }
+    let mut v = Vec::new();
+    for (lanes, exec, guard, used) in [
+        (8u16, Exec::new(ExecSize::S8), false, true),
+        (16, Exec::new(ExecSize::S16), true, true),
+        (32, Exec::at(ExecSize::S16, 4), false, false),
+    ] {
+        let mut k = Kernel::new(format!("lsc_icas_simd{lanes}_{}{}", guard as u8, used as u8));
+        k.simd_size = Some(lanes as u8);
+        let a = k.decl_simd("A", Type::UD, lanes);
+        let e = k.decl_simd("E", Type::UQ, lanes);
+        let n = k.decl_simd("N", Type::UQ, lanes);
+        let d = k.decl_simd("D", Type::UQ, lanes);
+        let g = k.decl_pred("G", lanes);
+        // GRF-aligned slots on PVC's 64-byte GRFs too, large enough for SIMD32.
+        k.input(a, 64);
+        k.input(e, 192);
+        k.input(n, 448);
+        let half = if exec.offset == 4 { 1 } else { 0 };
+        let (ao, dof) = (64 * half, 128 * half);
+        if guard {
+            k.cmp(Exec::new(ExecSize::S16), Relop::Eq, Operand::Pred(g), Operand::src(a), Operand::imm(Imm::ud(0)));
+        }
+        let dst = if used { Operand::raw_at(d, dof) } else { Operand::null() };
+        let i = k.lsc_slm_atomic(
+            exec,
+            AtomicOp::CmpXchg,
+            AtomicWidth::W64,
+            dst,
+            Operand::raw_at(a, ao),
+            Operand::raw_at(e, dof),
+            Operand::raw_at(n, dof),
+        );
+        if guard {
+            i.predicated(Predicate::on(g));
+        }
+        if used {
+            // Feed the result to a second CAS so that it stays live.
+            k.lsc_slm_atomic(
+                exec,
+                AtomicOp::CmpXchg,
+                AtomicWidth::W64,
+                Operand::null(),
+                Operand::raw_at(a, ao),
+                Operand::raw_at(d, dof),
+                Operand::raw_at(n, dof),
+            );
+        }
+        k.ret();
+        v.push(k);
+    }
+    v
+}

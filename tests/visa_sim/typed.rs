@@ -1,0 +1,54 @@
+//! `typed_atomic` in the simulator: 32-bit elements of a surface laid out
+//! as the IR interpreter's (`((r * h + v) * w + u) * 4`); an access outside
+//! the extent is dropped and returns 0 (TYPED_ATOMIC.md "Out-of-bound Access").
+
+use super::*;
+
+/// A surface as the simulator sees it.
+pub struct SimSurface {
+    /// Width, height, depth (or layers).
+    pub extent: [u32; 3],
+    /// 4-byte elements, little-endian.
+    pub data: Vec<u8>,
+}
+
+impl Sim<'_> {
+    pub(super) fn typed_atomic(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
+        let o = &inst.operands;
+        let Some(Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
+        let Ext::Atomic(op, AtomicWidth::W32) = inst.ext else { return Err(format!("{:?} not simulated", inst.ext)) };
+        let c = [1, 2, 3].map(|i| self.raw_read(&o[i], l, 4) as u32);
+        let (s0, s1) = (self.raw_read(&o[5], l, 4), self.raw_read(&o[6], l, 4));
+        let surf = self.surfaces.get_mut(t.0 as usize).ok_or("unbound surface")?;
+        let e = surf.extent;
+        if c.iter().zip(e).any(|(&x, n)| x >= n) {
+            self.raw_write(&o[7], l, 4, 0);
+            return Ok(());
+        }
+        let at = (((c[2] * e[1] + c[1]) * e[0] + c[0]) * 4) as usize;
+        let old = u32::from_le_bytes(surf.data[at..at + 4].try_into().unwrap());
+        let fl = f32::from_bits;
+        let new = match op {
+            AtomicOp::Add => old.wrapping_add(s0 as u32),
+            AtomicOp::Sub => old.wrapping_sub(s0 as u32),
+            AtomicOp::Inc => old.wrapping_add(1),
+            AtomicOp::Dec => old.wrapping_sub(1),
+            AtomicOp::Min => old.min(s0 as u32),
+            AtomicOp::Max => old.max(s0 as u32),
+            AtomicOp::IMin => (old as i32).min(s0 as i32) as u32,
+            AtomicOp::IMax => (old as i32).max(s0 as i32) as u32,
+            AtomicOp::Xchg => s0 as u32,
+            AtomicOp::CmpXchg if old == s1 as u32 => s0 as u32,
+            AtomicOp::CmpXchg => old,
+            AtomicOp::And => old & s0 as u32,
+            AtomicOp::Or => old | s0 as u32,
+            AtomicOp::Xor => old ^ s0 as u32,
+            AtomicOp::FMin => fl(old).min(fl(s0 as u32)).to_bits(),
+            AtomicOp::FMax => fl(old).max(fl(s0 as u32)).to_bits(),
+            other => return Err(format!("typed {other:?} not simulated")),
+        };
+        surf.data[at..at + 4].copy_from_slice(&new.to_le_bytes());
+        self.raw_write(&o[7], l, 4, old as u64);
+        Ok(())
+    }
+}

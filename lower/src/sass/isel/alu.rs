@@ -67,6 +67,25 @@ impl Isel<'_> {
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
+            InstData::PtrAdd { ptr, offset } if self.cbank_scaled_index(*ptr, *offset).is_some() => {
+                // A parameter plus a zero-extended index times 2^k, with the parameter read from
+                // the constant bank, as ptxas 13.5 does (`LEA R6, P0, R0, UR6, 0x3`, `LEA.HI.X
+                // R7, R0, UR7, RZ, 0x3, P0`) and ptxas 11.8 on sm_50 (`LEA R8.CC, R0,
+                // c[0x0][0x148], 0x3`, `LEA.HI.X R9, R0, c[0x0][0x14c], RZ, 0x3`): the pointer
+                // takes no register pair.
+                let (off, x, k) = self.cbank_scaled_index(*ptr, *offset).expect("checked");
+                let (xr, carry) = (self.reg(x), MOp::Pred { num: 1, not: false });
+                let (lo, hi) = if k == 0 {
+                    let lo = SassInst::alu("IADD3", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::rz()]);
+                    let hi_ops = [MOp::rz(), MOp::rz(), MOp::CBank(off + 4), MOp::rz(), carry, MOp::Pred { num: 7, not: true }];
+                    (lo, SassInst::alu("IADD3.X", hi_ops))
+                } else {
+                    let lo = SassInst::alu("LEA", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::Imm(k)]);
+                    let hi_ops = [MOp::rz(), MOp::use_(xr), MOp::CBank(off + 4), MOp::rz(), MOp::Imm(k), carry];
+                    (lo, SassInst::alu("LEA.HI.X", hi_ops))
+                };
+                self.pair_op(d, lo, hi);
+            }
             InstData::PtrAdd { ptr, offset } if self.is_pair(*ptr) && self.wide_index(*offset).is_some() => {
                 // p + ext(x) * c in one instruction, as ptxas does.
                 let (x, scale, signed) = self.wide_index(*offset).expect("checked");
@@ -524,6 +543,14 @@ impl Isel<'_> {
             InstData::Convert { op: ConvOp::Sextend, arg, .. } if self.ty(arg) == Type::I32 => Some((arg, true)),
             _ => None,
         }
+    }
+
+    /// `(cbank offset, x, k)` when `ptr_add ptr, offset` is a 64-bit kernel parameter plus a
+    /// zero-extended 32-bit `x` times `2^k`.
+    fn cbank_scaled_index(&self, ptr: Value, offset: Value) -> Option<(u32, Value, i64)> {
+        let off = self.param_cbank(ptr).filter(|_| self.is_pair(ptr))?;
+        let (x, scale, signed) = self.wide_index(offset)?;
+        (!signed && scale.is_power_of_two()).then(|| (off, x, scale.trailing_zeros() as i64))
     }
 
     /// `offset` as `x * scale` with `x` a 32-bit value extended to 64 bits:

@@ -162,6 +162,16 @@ impl Isel<'_> {
                 let (a, b) = if matches!(a, MOp::Reg { neg: true, .. }) { (*b, *a) } else { (*a, *b) };
                 self.push_raw(alu("IADD.CC", vec![*d, a, b]));
             }
+            // Low half of a parameter plus a scaled index: LEA d, P1, x, c[..], k (carry out).
+            ("LEA", [d, MOp::Pred { num: 1, .. }, x, c @ MOp::CBank(_), k @ MOp::Imm(_)]) => {
+                self.push_raw(alu("LEA.CC", vec![*d, *x, *c, *k]));
+            }
+            // Its high half: LEA.HI.X d, x, c[..], RZ, k, P1 (carry in; sm_50 has no carry operand).
+            ("LEA.HI.X", [t @ MOp::Tied { .. }, d, x, c @ MOp::CBank(_), z, k @ MOp::Imm(_), MOp::Pred { num: 1, .. }])
+                if is_rz(z) =>
+            {
+                self.push_raw(alu("LEA.HI.X", vec![*t, *d, *x, *c, *z, *k]));
+            }
             // High half: IADD3.X d, a, b, RZ, P1, !PT (carry in).
             ("IADD3.X", [t @ MOp::Tied { .. }, d, a, b, c, MOp::Pred { num: 1, .. }, _]) if is_rz(c) => {
                 self.push_raw(alu("IADD.X", vec![*t, *d, *a, *b]));

@@ -306,7 +306,18 @@ impl Isel<'_> {
             return self.binary64(d, op, ty, ra, rb, a, b);
         }
         let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
-        let y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
+        let mut y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
+        let mut x = x;
+        // A 32-bit parameter of an add or logic op is read from the constant bank in the second
+        // source slot (ptxas 13.5: `VIADD R4, R0, UR6` after `ULDC UR6, c[0x0][0x220]`) rather
+        // than loaded into a register; both operations commute.
+        if ty == Type::I32 && matches!(op, Iadd | Band | Bor | Bxor) && self.const_value(b).is_none() {
+            if let Some(off) = self.param_cbank(b) {
+                y = MOp::CBank(off);
+            } else if let Some(off) = self.param_cbank(a) {
+                (x, y) = (MOp::use_(rb), MOp::CBank(off));
+            }
+        }
         // a * b + c in one IMAD when the product has no other reader.
         if op == Iadd && ty == Type::I32 {
             for (prod, addend) in [(a, b), (b, a)] {
@@ -393,6 +404,17 @@ impl Isel<'_> {
     #[allow(clippy::too_many_arguments)]
     fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, av: Value, bv: Value) -> Result<(), IselError> {
         use BinaryOp::*;
+        if matches!(op, Iadd | Bor | Bxor) {
+            // `(zext x << 32) op zext y` has disjoint halves: the pair is (y, x), with no zero
+            // half built and no 64-bit shift or logic (ptxas packs the same way).
+            for (h, l) in [(av, bv), (bv, av)] {
+                if let (Some(x), Some((y, false))) = (self.shifted_word(h), self.extended_i32(l)) {
+                    let (x, y) = (self.reg(x), self.reg(y));
+                    self.make_pair(d, MOp::use_(y), MOp::use_(x));
+                    return Ok(());
+                }
+            }
+        }
         match op {
             Iadd => match self.const_value(bv).filter(|_| !self.is_sm50()) {
                 // A constant addend goes into the immediate fields (no pair to build;
@@ -414,6 +436,23 @@ impl Isel<'_> {
                 self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
                 let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::neg(b.lo()), MOp::rz()]);
                 let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                self.pair_op(d, lo, hi);
+            }
+            Band | Bor | Bxor if self.const_value(bv).is_some() => {
+                // A 64-bit constant goes into each half's immediate field instead of a pair;
+                // a half whose result is known is a MOV (`band x, 0xffffffff` keeps the low word
+                // and clears the high one).
+                let k = self.const_value(bv).expect("checked");
+                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let half = |src: crate::vcode::Reg, c: u32| {
+                    let [l, pt] = lop3(lut);
+                    match (op, c) {
+                        (Band, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::rz()]),
+                        (Band, u32::MAX) | (Bor | Bxor, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::use_(src)]),
+                        _ => SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), l, pt]),
+                    }
+                };
+                let (lo, hi) = (half(a.lo(), k as u32), half(a.hi(), (k >> 32) as u32));
                 self.pair_op(d, lo, hi);
             }
             Band | Bor | Bxor => {
@@ -543,6 +582,14 @@ impl Isel<'_> {
             InstData::Convert { op: ConvOp::Sextend, arg, .. } if self.ty(arg) == Type::I32 => Some((arg, true)),
             _ => None,
         }
+    }
+
+    /// `x` when `v = ishl (uextend.i64 x), 32`: a 64-bit value whose low word is zero.
+    fn shifted_word(&self, v: Value) -> Option<Value> {
+        let atomc_ir::ValueDef::Result(i) = self.func.values[v].def else { return None };
+        let InstData::Binary { op: BinaryOp::Ishl, args: [z, k] } = self.func.insts[i] else { return None };
+        let (x, signed) = self.extended_i32(z)?;
+        (!signed && self.const_value(k) == Some(32)).then_some(x)
     }
 
     /// `(cbank offset, x, k)` when `ptr_add ptr, offset` is a 64-bit kernel parameter plus a

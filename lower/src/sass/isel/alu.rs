@@ -308,10 +308,13 @@ impl Isel<'_> {
         let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
         let mut y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
         let mut x = x;
-        // A 32-bit parameter of an add or logic op is read from the constant bank in the second
-        // source slot (ptxas 13.5: `VIADD R4, R0, UR6` after `ULDC UR6, c[0x0][0x220]`) rather
-        // than loaded into a register; both operations commute.
-        if ty == Type::I32 && matches!(op, Iadd | Band | Bor | Bxor) && self.const_value(b).is_none() {
+        // A 32-bit parameter of an add, logic op or f32 add/multiply is read from the constant
+        // bank in the second source slot (ptxas 13.5: `VIADD R4, R0, UR6` after `ULDC UR6,
+        // c[0x0][0x220]`; ptxas 11.8: `FADD R5, R4, c[0x0][0x148]`) rather than loaded into a
+        // register; all of them commute.
+        let cbank_b = (ty == Type::I32 && matches!(op, Iadd | Band | Bor | Bxor))
+            || (ty == Type::F32 && matches!(op, Fadd | Fmul));
+        if cbank_b && self.const_value(b).is_none() {
             if let Some(off) = self.param_cbank(b) {
                 y = MOp::CBank(off);
             } else if let Some(off) = self.param_cbank(a) {

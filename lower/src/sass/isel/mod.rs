@@ -351,15 +351,18 @@ impl<'a> Isel<'a> {
     }
 
     /// Kernel parameter `v` in a register, loaded where it is read: once per IR instruction and
-    /// block, right before the code that reads it. A parameter loaded once at entry would hold
-    /// its registers across the whole kernel (three pointers are six registers); ptxas too
-    /// reads parameters next to their use (`LDC.64 R2, c[0x0][0x210]` before the atomic).
+    /// block on sm_90, right before the code that reads it, and once per block on sm_50, where
+    /// a 64-bit parameter takes two `MOV`s from the bank instead of one `LDC.64` (reloading it
+    /// for every reader cost 8% more instructions over the bench and saved one kernel's
+    /// register). A parameter loaded once at entry would hold its registers across the whole
+    /// kernel (three pointers are six registers); ptxas too reads parameters next to their use
+    /// (`LDC.64 R2, c[0x0][0x210]` before the atomic, ptxas 13.5).
     /// Forms that take a constant-bank operand read the parameter there instead
     /// ([`Isel::param_cbank`]), and the load they leave unread goes in dead-code elimination.
     fn param_load(&mut self, v: Value) -> Option<VReg> {
         let offset = self.param_cbank(v)?;
         if let Some(&(inst, block, r)) = self.param_loads.get(&v) {
-            if inst == self.inst && block == self.block {
+            if (inst == self.inst || self.is_sm50()) && block == self.block {
                 return Some(r);
             }
         }

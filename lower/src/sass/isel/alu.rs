@@ -419,9 +419,9 @@ impl Isel<'_> {
             }
         }
         match op {
-            Iadd => match self.const_value(bv).filter(|_| !self.is_sm50()) {
-                // A constant addend goes into the immediate fields (no pair to build;
-                // the sm_50 rewrite of the carry chain takes registers only).
+            Iadd => match self.const_value(bv) {
+                // A constant addend goes into the immediate fields (no pair to build; sm_50
+                // rewrites the halves to `IADD32I.CC` / `IADD32I.X`).
                 Some(k) => {
                     let half = |v: u64| if v as u32 == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i32 as i64) };
                     let c = MOp::Pred { num: 1, not: false };

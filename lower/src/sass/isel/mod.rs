@@ -87,9 +87,9 @@ pub(crate) struct Isel<'a> {
     pub forms: FormCache,
     /// The constant-bank offset of each kernel parameter.
     pub param_cbank: HashMap<Value, u32>,
-    /// The register each parameter was last loaded into, for the IR instruction and block
-    /// that loaded it (see [`Isel::reg`]); empty until the parameters' offsets are known.
-    param_loads: HashMap<Value, (atomc_ir::Inst, BlockId, VReg)>,
+    /// The register each parameter was last loaded into and the block that loaded it (see
+    /// [`Isel::reg`]); empty until the parameters' offsets are known.
+    param_loads: HashMap<Value, (BlockId, VReg)>,
     params_placed: bool,
     /// Coordinate tuples already built in a block, by their values.
     pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
@@ -350,26 +350,26 @@ impl<'a> Isel<'a> {
         self.emit(hi);
     }
 
-    /// Kernel parameter `v` in a register, loaded where it is read: once per IR instruction and
-    /// block on sm_90, right before the code that reads it, and once per block on sm_50, where
-    /// a 64-bit parameter takes two `MOV`s from the bank instead of one `LDC.64` (reloading it
-    /// for every reader cost 8% more instructions over the bench and saved one kernel's
-    /// register). A parameter loaded once at entry would hold its registers across the whole
-    /// kernel (three pointers are six registers); ptxas too reads parameters next to their use
-    /// (`LDC.64 R2, c[0x0][0x210]` before the atomic, ptxas 13.5).
-    /// Forms that take a constant-bank operand read the parameter there instead
-    /// ([`Isel::param_cbank`]), and the load they leave unread goes in dead-code elimination.
+    /// Kernel parameter `v` in a register, loaded where it is read: once per block, right
+    /// before the block's first reader. A parameter loaded once at entry would hold its
+    /// registers across the whole kernel (three pointers are six registers); ptxas too reads
+    /// parameters next to their use (`LDC.64 R2, c[0x0][0x210]` before the atomic, ptxas 13.5).
+    /// Reloading for every reading instruction instead saved no bench kernel a register on
+    /// sm_90 and cost one on sm_50, for 2-8% more instructions (a 64-bit parameter is two
+    /// `MOV`s from the bank on sm_50). Forms that take a constant-bank operand read the
+    /// parameter there instead ([`Isel::param_cbank`]), and a load left unread goes in
+    /// dead-code elimination.
     fn param_load(&mut self, v: Value) -> Option<VReg> {
         let offset = self.param_cbank(v)?;
-        if let Some(&(inst, block, r)) = self.param_loads.get(&v) {
-            if (inst == self.inst || self.is_sm50()) && block == self.block {
+        if let Some(&(block, r)) = self.param_loads.get(&v) {
+            if block == self.block {
                 return Some(r);
             }
         }
         let ty = self.ty(v);
         let r = self.b.new_vreg(class_of(ty));
         self.emit(SassInst::new(param_ldc(ty), [MOp::def(r.reg(), r.class().width()), MOp::CBank(offset)], Latency::Variable));
-        self.param_loads.insert(v, (self.inst, self.block, r));
+        self.param_loads.insert(v, (self.block, r));
         Some(r)
     }
 

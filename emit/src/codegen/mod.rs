@@ -69,7 +69,14 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         };
         let s = sched[i];
         // Fixed latency as the scheduler saw it (a pipe, no scoreboard).
-        let yield_ = arch.name == "sm_90" && sm90_yield_hint(deps[i].pipe.is_some(), s.stall);
+        let mut yield_ = arch.name == "sm_90" && sm90_yield_hint(deps[i].pipe.is_some(), s.stall);
+        // nvdisasm 13 rejects an sm_90 LDC whose yield bit is set with a stall of 12-15
+        // (`Opclass 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11
+        // decode with it set, every stall with it clear). A parameter loaded right before its
+        // reader can carry such a stall; the hint is dropped there.
+        if arch.name == "sm_90" && p.inst.opcode.starts_with("LDC") && s.stall >= 12 {
+            yield_ = false;
+        }
         ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
@@ -104,6 +111,15 @@ fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
     let (reads, writes) = inst.hw_regs();
     let mut reads: Vec<u16> = reads.iter().map(|&r| r as u16).collect();
     let mut writes: Vec<u16> = writes.iter().map(|&r| r as u16).collect();
+    // A bindless surface handle is a 64-bit pair though the field names its first register
+    // (the rule checker's width 1): the instruction reads both halves, so a write of the high
+    // half right before it must be waited for (sm_50's hazard check: `MOV R5, c[0x0][0x144]`
+    // then `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs 2 cycles).
+    if let atomc_lower::vcode::RegForm::SurfaceAtom { bindless: true, .. } = inst.form {
+        if let Some(MOp::Reg { reg: atomc_lower::vcode::Reg::Hw(r), width: 1, .. }) = inst.ops.last() {
+            reads.push(r.number() as u16 + 1);
+        }
+    }
     // Predicates: the first operand of a SETP or LOP3 (or the carry of IADD3) is
     // written; a predicate operand anywhere else is read.
     for (k, op) in inst.ops.iter().enumerate() {

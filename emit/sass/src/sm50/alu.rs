@@ -605,6 +605,29 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 1))
         .done(out);
+    // The constant-bank shapes (bits 20..38 the bank and offset; B's negate and absolute
+    // bits stay clear): ptxas 11.8 reads an f32 parameter there (`FADD R5, R4,
+    // c[0x0][0x148]`).
+    form("FADD.c", "FADD", 13, 0x4c58 >> 3)
+        .fix(41, 3, 0)
+        .fix(45, 1, 0)
+        .fix(47, 1, 0)
+        .fix(49, 2, 0)
+        .m(flag(44, "FTZ"))
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank())
+        .done(out);
+    form("FMUL.c", "FMUL", 15, 0x4c68 >> 1)
+        .fix(41, 3, 0)
+        .fix(46, 3, 0)
+        .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(rnd())
+        .op(r(0))
+        .op(r(8))
+        .op(cbank())
+        .done(out);
     form("DADD", "DADD", 13, 0x5c70 >> 3)
         .fix(28, 11, 0)
         .fix(41, 4, 0)

@@ -1,5 +1,5 @@
 //! The sm_50 assembler hook: accepts input spellings the selector finds easier to write than
-//! nvdisasm's — `IADD.CC Rd, ...` for `IADD Rd.CC, ...`, `XMAD.AH1.BH1 Rd, Ra, Rb, Rc` for
+//! nvdisasm's — `IADD.CC Rd, ...` for `IADD Rd.CC, ...` (and `IADD32I.CC`, `LEA.CC`), `XMAD.AH1.BH1 Rd, Ra, Rb, Rc` for
 //! `XMAD Rd, Ra.H1, Rb.H1, Rc`, `[R2-0x10]` for `[R2+-0x10]` — and refuses the
 //! seed's sparse-predicate forms, which have no bits in sm_50 words.
 //!
@@ -43,7 +43,7 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
         let guard = &stmt[..stmt.len() - body.len()];
         return Ok(Some(format!("{guard}{} {}", base.join("."), ops.join(", "))));
     }
-    if let Some(base) = opcode.strip_suffix(".CC").filter(|_| mnemonic == "IADD") {
+    if let Some(base) = opcode.strip_suffix(".CC").filter(|_| matches!(mnemonic, "IADD" | "IADD32I" | "LEA")) {
         let guard = &stmt[..stmt.len() - body.len()];
         let (first, rest) = operands.split_once(',').unwrap_or((operands, ""));
         return Ok(Some(format!("{guard}{base} {}.CC,{rest}", first.trim())));

@@ -67,6 +67,25 @@ impl Isel<'_> {
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
+            InstData::PtrAdd { ptr, offset } if self.cbank_scaled_index(*ptr, *offset).is_some() => {
+                // A parameter plus a zero-extended index times 2^k, with the parameter read from
+                // the constant bank, as ptxas 13.5 does (`LEA R6, P0, R0, UR6, 0x3`, `LEA.HI.X
+                // R7, R0, UR7, RZ, 0x3, P0`) and ptxas 11.8 on sm_50 (`LEA R8.CC, R0,
+                // c[0x0][0x148], 0x3`, `LEA.HI.X R9, R0, c[0x0][0x14c], RZ, 0x3`): the pointer
+                // takes no register pair.
+                let (off, x, k) = self.cbank_scaled_index(*ptr, *offset).expect("checked");
+                let (xr, carry) = (self.reg(x), MOp::Pred { num: 1, not: false });
+                let (lo, hi) = if k == 0 {
+                    let lo = SassInst::alu("IADD3", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::rz()]);
+                    let hi_ops = [MOp::rz(), MOp::rz(), MOp::CBank(off + 4), MOp::rz(), carry, MOp::Pred { num: 7, not: true }];
+                    (lo, SassInst::alu("IADD3.X", hi_ops))
+                } else {
+                    let lo = SassInst::alu("LEA", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::Imm(k)]);
+                    let hi_ops = [MOp::rz(), MOp::use_(xr), MOp::CBank(off + 4), MOp::rz(), MOp::Imm(k), carry];
+                    (lo, SassInst::alu("LEA.HI.X", hi_ops))
+                };
+                self.pair_op(d, lo, hi);
+            }
             InstData::PtrAdd { ptr, offset } if self.is_pair(*ptr) && self.wide_index(*offset).is_some() => {
                 // p + ext(x) * c in one instruction, as ptxas does.
                 let (x, scale, signed) = self.wide_index(*offset).expect("checked");
@@ -290,7 +309,21 @@ impl Isel<'_> {
             return self.binary64(d, op, ty, ra, rb, a, b);
         }
         let signed_imm = matches!(op, Iadd | Isub | Imul | Smin | Smax | Umin | Umax);
-        let y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
+        let mut y = if ty.is_int() { self.src_b(b, signed_imm) } else { MOp::use_(rb) };
+        let mut x = x;
+        // A 32-bit parameter of an add, logic op or f32 add/multiply is read from the constant
+        // bank in the second source slot (ptxas 13.5: `VIADD R4, R0, UR6` after `ULDC UR6,
+        // c[0x0][0x220]`; ptxas 11.8: `FADD R5, R4, c[0x0][0x148]`) rather than loaded into a
+        // register; all of them commute.
+        let cbank_b = (ty == Type::I32 && matches!(op, Iadd | Band | Bor | Bxor))
+            || (ty == Type::F32 && matches!(op, Fadd | Fmul));
+        if cbank_b && self.const_value(b).is_none() {
+            if let Some(off) = self.param_cbank(b) {
+                y = MOp::CBank(off);
+            } else if let Some(off) = self.param_cbank(a) {
+                (x, y) = (MOp::use_(rb), MOp::CBank(off));
+            }
+        }
         // a * b + c in one IMAD when the product has no other reader.
         if op == Iadd && ty == Type::I32 {
             for (prod, addend) in [(a, b), (b, a)] {
@@ -373,10 +406,21 @@ impl Isel<'_> {
     #[allow(clippy::too_many_arguments)]
     fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, av: Value, bv: Value) -> Result<(), IselError> {
         use BinaryOp::*;
+        if matches!(op, Iadd | Bor | Bxor) {
+            // `(zext x << 32) op zext y` has disjoint halves: the pair is (y, x), with no zero
+            // half built and no 64-bit shift or logic (ptxas packs the same way).
+            for (h, l) in [(av, bv), (bv, av)] {
+                if let (Some(x), Some((y, false))) = (self.shifted_word(h), self.extended_i32(l)) {
+                    let (x, y) = (self.reg(x), self.reg(y));
+                    self.make_pair(d, MOp::use_(y), MOp::use_(x));
+                    return Ok(());
+                }
+            }
+        }
         match op {
-            Iadd => match self.const_value(bv).filter(|_| !self.is_sm50()) {
-                // A constant addend goes into the immediate fields (no pair to build;
-                // the sm_50 rewrite of the carry chain takes registers only).
+            Iadd => match self.const_value(bv) {
+                // A constant addend goes into the immediate fields (no pair to build; sm_50
+                // rewrites the halves to `IADD32I.CC` / `IADD32I.X`).
                 Some(k) => {
                     let half = |v: u64| if v as u32 == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i32 as i64) };
                     let c = MOp::Pred { num: 1, not: false };
@@ -408,6 +452,23 @@ impl Isel<'_> {
                 self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND.EX"), hi));
                 let sel = |x, y| SassInst::alu("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
                 self.pair_op(d, sel(a.lo(), b.lo()), sel(a.hi(), b.hi()));
+            }
+            Band | Bor | Bxor if self.const_value(bv).is_some() => {
+                // A 64-bit constant goes into each half's immediate field instead of a pair;
+                // a half whose result is known is a MOV (`band x, 0xffffffff` keeps the low word
+                // and clears the high one).
+                let k = self.const_value(bv).expect("checked");
+                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let half = |src: crate::vcode::Reg, c: u32| {
+                    let [l, pt] = lop3(lut);
+                    match (op, c) {
+                        (Band, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::rz()]),
+                        (Band, u32::MAX) | (Bor | Bxor, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::use_(src)]),
+                        _ => SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), l, pt]),
+                    }
+                };
+                let (lo, hi) = (half(a.lo(), k as u32), half(a.hi(), (k >> 32) as u32));
+                self.pair_op(d, lo, hi);
             }
             Band | Bor | Bxor => {
                 let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
@@ -542,6 +603,22 @@ impl Isel<'_> {
             InstData::Convert { op: ConvOp::Sextend, arg, .. } if self.ty(arg) == Type::I32 => Some((arg, true)),
             _ => None,
         }
+    }
+
+    /// `x` when `v = ishl (uextend.i64 x), 32`: a 64-bit value whose low word is zero.
+    fn shifted_word(&self, v: Value) -> Option<Value> {
+        let atomc_ir::ValueDef::Result(i) = self.func.values[v].def else { return None };
+        let InstData::Binary { op: BinaryOp::Ishl, args: [z, k] } = self.func.insts[i] else { return None };
+        let (x, signed) = self.extended_i32(z)?;
+        (!signed && self.const_value(k) == Some(32)).then_some(x)
+    }
+
+    /// `(cbank offset, x, k)` when `ptr_add ptr, offset` is a 64-bit kernel parameter plus a
+    /// zero-extended 32-bit `x` times `2^k`.
+    fn cbank_scaled_index(&self, ptr: Value, offset: Value) -> Option<(u32, Value, i64)> {
+        let off = self.param_cbank(ptr).filter(|_| self.is_pair(ptr))?;
+        let (x, scale, signed) = self.wide_index(offset)?;
+        (!signed && scale.is_power_of_two()).then(|| (off, x, scale.trailing_zeros() as i64))
     }
 
     /// `offset` as `x * scale` with `x` a 32-bit value extended to 64 bits:

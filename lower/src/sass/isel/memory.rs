@@ -78,6 +78,11 @@ impl Isel<'_> {
     }
 
     fn data(&mut self, v: atomc_ir::Value) -> MOp {
+        // A 32-bit zero is RZ (`STG.E.STRONG.GPU [R2], RZ`, ptxas 11.8 and 13.5): no register
+        // holds the constant across the blocks between its definition and the store.
+        if self.const_value(v) == Some(0) && self.ty(v).bits() <= 32 {
+            return MOp::rz();
+        }
         let r = self.reg(v);
         MOp::Reg { reg: r.reg(), width: r.class().width(), rule: crate::vcode::OperandRule::Use, neg: false }
     }

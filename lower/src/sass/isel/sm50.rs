@@ -157,10 +157,28 @@ impl Isel<'_> {
                     _ => self.push_raw(alu("IADD", vec![*d, a, b])),
                 }
             }
+            // A 64-bit add of a constant, as ptxas 11.8 does (`IADD32I R6.CC, R6, 0x1`,
+            // `IADD.X R7, RZ, R7`): each half's word in the immediate field.
+            ("IADD3", [d, MOp::Pred { num: 1, .. }, a @ MOp::Reg { neg: false, .. }, MOp::Imm(v), c]) if is_rz(c) => {
+                self.push_raw(alu("IADD32I.CC", vec![*d, *a, MOp::Imm(*v as i32 as i64)]));
+            }
+            ("IADD3.X", [t @ MOp::Tied { .. }, d, a, MOp::Imm(v), c, MOp::Pred { num: 1, .. }, _]) if is_rz(c) => {
+                self.push_raw(alu("IADD32I.X", vec![*t, *d, *a, MOp::Imm(*v as i32 as i64)]));
+            }
             // Low half of a 64-bit add: IADD3 d, P1, a, b, RZ (carry out).
             ("IADD3", [d, MOp::Pred { num: 1, .. }, a, b, c]) if is_rz(c) && !matches!(b, MOp::Imm(_)) => {
                 let (a, b) = if matches!(a, MOp::Reg { neg: true, .. }) { (*b, *a) } else { (*a, *b) };
                 self.push_raw(alu("IADD.CC", vec![*d, a, b]));
+            }
+            // Low half of a parameter plus a scaled index: LEA d, P1, x, c[..], k (carry out).
+            ("LEA", [d, MOp::Pred { num: 1, .. }, x, c @ MOp::CBank(_), k @ MOp::Imm(_)]) => {
+                self.push_raw(alu("LEA.CC", vec![*d, *x, *c, *k]));
+            }
+            // Its high half: LEA.HI.X d, x, c[..], RZ, k, P1 (carry in; sm_50 has no carry operand).
+            ("LEA.HI.X", [t @ MOp::Tied { .. }, d, x, c @ MOp::CBank(_), z, k @ MOp::Imm(_), MOp::Pred { num: 1, .. }])
+                if is_rz(z) =>
+            {
+                self.push_raw(alu("LEA.HI.X", vec![*t, *d, *x, *c, *z, *k]));
             }
             // High half: IADD3.X d, a, b, RZ, P1, !PT (carry in).
             ("IADD3.X", [t @ MOp::Tied { .. }, d, a, b, c, MOp::Pred { num: 1, .. }, _]) if is_rz(c) => {

@@ -71,15 +71,15 @@ impl CompileError {
     /// [`headline`](ir::diagnostic::Diagnostic::headline) each for a function built in code.
     ///
     /// ```
-    /// use atomc::ir::{AddrSpace, FunctionBuilder, MemOrder, RmwOp, Scope, SrcLoc, Type};
+    /// use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, SrcLoc, Type};
     ///
-    /// // sm_50's atomics address global memory, not generic; the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("bump", &[Type::Ptr(AddrSpace::Generic)]);
-    /// let one = b.iconst(Type::I32, 1);
+    /// // SASS has no f64 division (docs/support.md); the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
-    /// b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    /// let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
     /// let bump = b.last_inst().unwrap();
     /// b.set_loc(SrcLoc::default());
+    /// b.store(q, b.param(0), 0);
     /// b.ret(&[]);
     /// let func = b.finish();
     /// let err = atomc::compile_kernel(&func, atomc::Target::Sm50, &Default::default()).err().expect("refused");

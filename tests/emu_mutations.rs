@@ -187,7 +187,13 @@ fn run(target: Target) -> BTreeMap<Class, (usize, usize)> {
             e.0 += 1;
             match emulate::run_and_judge(&mutant, &case.func, &case.spec, &want, Schedule::RoundRobin) {
                 Err(_) => e.1 += 1,
-                Ok(_) => missed.push(format!("{class:?} in {}", case.label)),
+                Ok(_) => {
+                    if std::env::var("ATOMC_MUTANT_DEBUG").is_ok_and(|l| case.label.contains(&l)) {
+                        let text: Vec<String> = m.iter().map(|i| arch.print(i)).collect();
+                        eprintln!("{class:?} in {}:\n{}", case.label, text.join("\n"));
+                    }
+                    missed.push(format!("{class:?} in {}", case.label))
+                }
             }
         }
     }

@@ -1,10 +1,11 @@
 //! Refusals name the instruction of the input and its location: functions built in code (the
 //! `Inst`, and the position the caller attached), CLIF built with cranelift-frontend (its
 //! `SourceLoc`) and `.clif` text (line and column), on SASS and vISA targets. Misused CLIF
-//! intrinsics are import errors at the call.
+//! intrinsics are import errors at the call. The refused instructions are what the targets'
+//! tables refuse today: f64 division on SASS, a 64-bit atomic on TGLLP's shared local memory.
 
 use atomc::clif::{self, ImportError, ImportOptions};
-use atomc::ir::{self, AddrSpace, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
+use atomc::ir::{self, AddrSpace, BinaryOp, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
 use atomc::{CompileError, Target, VisaPlatform};
 use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, UserFuncName};
 use cranelift_frontend::{FunctionBuilder as ClifBuilder, FunctionBuilderContext};
@@ -17,6 +18,18 @@ fn bump(space: AddrSpace, ty: Type, loc: SrcLoc) -> (ir::Function, ir::Inst) {
     b.atomic_rmw(RmwOp::Add, ty, MemOrder::Relaxed, Scope::Cta, b.param(0), 0, one);
     let inst = b.last_inst().expect("appended");
     b.set_loc(SrcLoc::default());
+    b.ret(&[]);
+    (b.finish(), inst)
+}
+
+/// `*p = x / y` in f64, the division at `loc`; returns the division.
+fn divide(loc: SrcLoc) -> (ir::Function, ir::Inst) {
+    let mut b = FunctionBuilder::new("divide", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
+    b.set_loc(loc);
+    let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
+    let inst = b.last_inst().expect("appended");
+    b.set_loc(SrcLoc::default());
+    b.store(q, b.param(0), 0);
     b.ret(&[]);
     (b.finish(), inst)
 }
@@ -35,32 +48,32 @@ fn refusal(f: &ir::Function, target: Target) -> ir::diagnostic::Diagnostic {
 
 #[test]
 fn a_built_function_without_locations_gets_the_instruction() {
-    let (f, inst) = bump(AddrSpace::Generic, Type::I32, SrcLoc::default());
+    let (f, inst) = divide(SrcLoc::default());
     let d = refusal(&f, Target::Sm50);
     assert_eq!((d.inst, d.loc, d.rule), (Some(inst), SrcLoc::default(), "target-unsupported"));
-    assert!(d.headline("%bump").starts_with(&format!("%bump: {inst}: error[target-unsupported]: sm_50 cannot")));
+    assert!(d.headline("%divide").starts_with(&format!("%divide: {inst}: error[target-unsupported]: sm_50 cannot")));
 }
 
 #[test]
 fn a_built_function_keeps_the_callers_location_and_the_instruction() {
     let loc = SrcLoc { line: 31, col: 7 };
-    for (space, ty, target) in [
-        (AddrSpace::Generic, Type::I32, Target::Sm50),
-        // No 64-bit atomics on Intel's shared local memory.
-        (AddrSpace::Shared, Type::I64, Target::Visa(VisaPlatform::Dg2)),
-    ] {
-        let (f, inst) = bump(space, ty, loc);
-        let d = refusal(&f, target);
+    let (divide, division) = divide(loc);
+    // No 64-bit atomics on TGLLP's shared local memory.
+    let (bump, atomic) = bump(AddrSpace::Shared, Type::I64, loc);
+    assert!(matches!(bump.insts[atomic], InstData::AtomicRmw { .. }));
+    for (f, inst, target) in
+        [(&divide, division, Target::Sm50), (&divide, division, Target::Sm90), (&bump, atomic, Target::Visa(VisaPlatform::Tgllp))]
+    {
+        let d = refusal(f, target);
         assert_eq!((d.inst, d.loc), (Some(inst), loc), "{target}");
-        assert!(matches!(f.insts[inst], InstData::AtomicRmw { .. }));
         assert!(d.headline("gen.rs").starts_with(&format!("gen.rs:31:7: {inst}: error[target-unsupported]: ")));
     }
 }
 
-/// `fn k(p: i64) { p.atomic_add(1) }` with the atomic at CLIF `SourceLoc` `srcloc`.
-fn clif_bump(srcloc: u32) -> cl::Function {
+/// `fn k(p: i64, x: f64, y: f64) { *p = x / y }` with the division at CLIF `SourceLoc` `srcloc`.
+fn clif_divide(srcloc: u32) -> cl::Function {
     let mut sig = cl::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-    sig.params.push(AbiParam::new(types::I64));
+    sig.params.extend([AbiParam::new(types::I64), AbiParam::new(types::F64), AbiParam::new(types::F64)]);
     let mut func = cl::Function::with_name_signature(UserFuncName::testcase("k"), sig);
     let mut ctx = FunctionBuilderContext::new();
     let mut b = ClifBuilder::new(&mut func, &mut ctx);
@@ -68,11 +81,12 @@ fn clif_bump(srcloc: u32) -> cl::Function {
     b.append_block_params_for_function_params(entry);
     b.switch_to_block(entry);
     b.seal_block(entry);
-    let p = b.block_params(entry)[0];
-    let one = b.ins().iconst(types::I32, 1);
+    let [p, x, y] = b.block_params(entry) else { unreachable!("three parameters") };
+    let (p, x, y) = (*p, *x, *y);
     b.set_srcloc(cl::SourceLoc::new(srcloc));
-    b.ins().atomic_rmw(types::I32, cl::MemFlagsData::trusted(), cl::AtomicRmwOp::Add, p, one);
+    let q = b.ins().fdiv(x, y);
     b.set_srcloc(cl::SourceLoc::default());
+    b.ins().store(cl::MemFlagsData::trusted(), q, p, 0);
     b.ins().return_(&[]);
     b.finalize(clif::frontend_config());
     func
@@ -80,13 +94,12 @@ fn clif_bump(srcloc: u32) -> cl::Function {
 
 #[test]
 fn clif_source_locations_come_through_the_import() {
-    let opts = ImportOptions { address_space: AddrSpace::Generic, ..ImportOptions::default() };
-    let f = clif::import(&clif_bump(77), &opts).expect("imports");
-    // The atomic (and the fences its seq_cst order becomes later) carry line 77; `iconst`
-    // and `return` had no SourceLoc.
+    let opts = ImportOptions { address_space: AddrSpace::Global, ..ImportOptions::default() };
+    let f = clif::import(&clif_divide(77), &opts).expect("imports");
+    // The division carries line 77; the store and `return` had no SourceLoc.
     let located: Vec<_> = f.inst_order().filter(|&(_, i)| f.inst_locs[i].is_known()).map(|(_, i)| i).collect();
     assert_eq!(located.len(), 1, "{f}");
-    assert!(matches!(f.insts[located[0]], InstData::AtomicRmw { .. }));
+    assert!(matches!(f.insts[located[0]], InstData::Binary { op: BinaryOp::Fdiv, .. }), "{f}");
     let d = refusal(&f, Target::Sm50);
     assert_eq!((d.inst, d.loc), (Some(located[0]), SrcLoc { line: 77, col: 0 }));
     assert!(d.headline("front.rs").starts_with(&format!("front.rs:77: {}: error[target-unsupported]", located[0])));
@@ -94,15 +107,15 @@ fn clif_source_locations_come_through_the_import() {
 
 #[test]
 fn clif_text_positions_come_through_the_import() {
-    let text = "function %k(i64) {\nblock0(v0: i64):\n    v1 = iconst.i32 1\n  @0010  v2 = atomic_rmw.i32 add v0, v1\n    return\n}\n";
-    let opts = ImportOptions { address_space: AddrSpace::Generic, ..ImportOptions::default() };
+    let text = "function %k(i64, f64, f64) {\nblock0(v0: i64, v1: f64, v2: f64):\n  @0010  v3 = fdiv v1, v2\n    store v3, v0\n    return\n}\n";
+    let opts = ImportOptions { address_space: AddrSpace::Global, ..ImportOptions::default() };
     let f = clif::parse_clif_file_with(text, &opts).expect("imports").remove(0);
     let locs: Vec<(u32, u32)> = f.inst_order().map(|(_, i)| (f.inst_locs[i].line, f.inst_locs[i].col)).collect();
-    assert_eq!(locs, [(3, 5), (4, 10), (5, 5)], "{f}");
+    assert_eq!(locs, [(3, 10), (4, 5), (5, 5)], "{f}");
     let d = refusal(&f, Target::Sm50);
-    assert_eq!(d.loc, SrcLoc { line: 4, col: 10 });
+    assert_eq!(d.loc, SrcLoc { line: 3, col: 10 });
     let shown = ir::diagnostic::render("k.clif", text, std::slice::from_ref(&d));
-    assert!(shown.contains("4 |   @0010  v2 = atomic_rmw.i32 add v0, v1"), "{shown}");
+    assert!(shown.contains("3 |   @0010  v3 = fdiv v1, v2"), "{shown}");
 }
 
 /// A CLIF kernel that calls `name` with the given signature on its pointer parameter.

@@ -35,7 +35,8 @@
 //!   enclosing aligned 32-bit word (`ptx/subword.rs`). Below sm_80 (no `cvt.rn.bf16.f32`) a `bf16x2`
 //!   add rounds each lane's f32 sum to bf16 with integer arithmetic.
 //! * Surfaces: PTX has no surface atomic with a result. A `surface_rmw` whose result is unused and
-//!   whose op is `add`, `smin`/`umin`, `smax`/`umax`, `and` or `or` becomes `sured.b`; element
+//!   whose op is `add`, `smin`/`umin`, `smax`/`umax`, `and` or `or` (64-bit: `add` only, as
+//!   ptxas accepts at PTX ISA 7.8) becomes `sured.b`; element
 //!   addressing is turned into byte addressing; a bound slot becomes a module `.surfref`. Every
 //!   other surface atomic (used result, `surface_cas`, other ops, array and buffer shapes) is
 //!   rejected with an error naming it.

@@ -66,8 +66,13 @@ pub const PRED_TO_GUARD: u8 = 13;
 /// that stalls 1 cycle (661/661) and most that stall 2 (231/247), and on none that stall 3 or
 /// more (IMAD 0/61, ISETP 0/42 at 3..13) or 0 (the end-of-kernel self-branch, ERRBAR).
 /// Mesa's NAK likewise sets it on barriers and `BSYNC`. sm_50 code keeps the bit clear.
-pub fn sm90_yield_hint(fixed_latency: bool, stall: u8) -> bool {
-    stall >= 1 && (!fixed_latency || stall <= 2)
+///
+/// One exception: nvdisasm 13 rejects an `LDC` whose hint is set with a stall of 12-15
+/// (`Opclass 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11 decode
+/// with it set, every stall with it clear), so such an `LDC` (a parameter loaded right before
+/// a guarded reader can carry that stall) has it clear.
+pub fn sm90_yield_hint(mnemonic: &str, fixed_latency: bool, stall: u8) -> bool {
+    stall >= 1 && (!fixed_latency || stall <= 2) && !(mnemonic == "LDC" && stall >= 12)
 }
 
 /// The timing facts of one target.

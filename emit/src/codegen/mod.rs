@@ -69,14 +69,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         };
         let s = sched[i];
         // Fixed latency as the scheduler saw it (a pipe, no scoreboard).
-        let mut yield_ = arch.name == "sm_90" && sm90_yield_hint(deps[i].pipe.is_some(), s.stall);
-        // nvdisasm 13 rejects an sm_90 LDC whose yield bit is set with a stall of 12-15
-        // (`Opclass 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11
-        // decode with it set, every stall with it clear). A parameter loaded right before its
-        // reader can carry such a stall; the hint is dropped there.
-        if arch.name == "sm_90" && p.inst.opcode.starts_with("LDC") && s.stall >= 12 {
-            yield_ = false;
-        }
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        let yield_ = arch.name == "sm_90" && sm90_yield_hint(mnemonic, deps[i].pipe.is_some(), s.stall);
         ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);

@@ -138,29 +138,28 @@ pub fn max_index() -> ir::Function {
     import(&f, &ImportOptions::default())
 }
 
-/// A kernel sm_50 refuses (its atomics address global memory, not generic), built in code
-/// with this file's position of the atomic attached; and the file to report it against.
-pub fn generic_bump() -> (ir::Function, &'static str) {
-    let mut b = FunctionBuilder::new("generic_bump", &[ir::Type::Ptr(AddrSpace::Generic)]);
-    let one = b.iconst(ir::Type::I32, 1);
-    b.set_loc(SrcLoc { line: line!() + 1, col: 5 });
-    b.atomic_rmw(RmwOp::Add, ir::Type::I32, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+/// A kernel the SASS targets refuse (f64 division, `docs/support.md`), built in code with this
+/// file's position of the division attached; and the file to report it against.
+pub fn ratio() -> (ir::Function, &'static str) {
+    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::F64, ir::Type::F64];
+    let mut b = FunctionBuilder::new("ratio", &params);
+    b.set_loc(SrcLoc { line: line!() + 1, col: 13 });
+    let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
     b.set_loc(SrcLoc::default());
+    b.store(q, b.param(0), 0);
     b.ret(&[]);
     (b.finish(), file!())
 }
 
 /// The same through cranelift-frontend: CLIF's `SourceLoc` (here this file's line) is the
-/// line of the refusal; `ImportOptions::address_space` makes the address generic.
-pub fn generic_bump_clif() -> (ir::Function, &'static str) {
-    let f = clif_kernel("generic_bump_clif", &[I64], |b, args| {
-        let one = b.ins().iconst(I32, 1);
-        let add = clif::intrinsic(b, "atomc_atomic_rmw_add_relaxed_gpu", &[I64, I32], &[I32]);
+/// line of the refusal.
+pub fn ratio_clif() -> (ir::Function, &'static str) {
+    let f = clif_kernel("ratio_clif", &[I64, types::F64, types::F64], |b, args| {
         b.set_srcloc(cl::SourceLoc::new(line!() + 1));
-        call(b, add, &[args[0], one]);
+        let q = b.ins().fdiv(args[1], args[2]);
         b.set_srcloc(cl::SourceLoc::default());
+        b.ins().store(MemFlagsData::trusted(), q, args[0], 0);
         b.ins().return_(&[]);
     });
-    let opts = ImportOptions { address_space: AddrSpace::Generic, ..ImportOptions::default() };
-    (import(&f, &opts), file!())
+    (import(&f, &ImportOptions::default()), file!())
 }

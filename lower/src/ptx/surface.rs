@@ -30,14 +30,24 @@ pub(super) fn reduction(
 ) -> Result<(), PtxError> {
     let w = ty.bits();
     let int = ty.is_int() && (w == 32 || w == 64);
+    // 64-bit operands: `add` only. ptxas 11.8 and 13.5 reject `sured.b.and/or` of `.b64`
+    // ("Unexpected instruction types specified for 'sured.b'"); 64-bit min/max is "Incorrect
+    // type '.u64' for operation '.max'" in 11.8 and needs PTX ISA 8.1 in 13.5, and atomc
+    // writes 7.8 so that one module serves both.
+    if w == 64 && int && op != RmwOp::Add {
+        return Err(e.unsupported(
+            what,
+            "PTX `sured.b` takes 64-bit operands for add only (and/or never; min/max from PTX ISA 8.1, atomc writes 7.8)",
+        ));
+    }
     let (opname, ptx_ty) = match op {
         RmwOp::Add if int => ("add", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::Smin if int => ("min", if w == 32 { ".s32" } else { ".s64" }),
-        RmwOp::Umin if int => ("min", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::Smax if int => ("max", if w == 32 { ".s32" } else { ".s64" }),
-        RmwOp::Umax if int => ("max", if w == 32 { ".u32" } else { ".u64" }),
-        RmwOp::And if int => ("and", if w == 32 { ".b32" } else { ".b64" }),
-        RmwOp::Or if int => ("or", if w == 32 { ".b32" } else { ".b64" }),
+        RmwOp::Smin if int => ("min", ".s32"),
+        RmwOp::Umin if int => ("min", ".u32"),
+        RmwOp::Smax if int => ("max", ".s32"),
+        RmwOp::Umax if int => ("max", ".u32"),
+        RmwOp::And if int => ("and", ".b32"),
+        RmwOp::Or if int => ("or", ".b32"),
         _ => {
             return Err(e.unsupported(
                 what,

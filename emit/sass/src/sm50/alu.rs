@@ -594,6 +594,11 @@ fn float_forms(out: &mut Vec<Form>) {
         })
     };
     let rnd = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
+    // The adders read B through the third operand port: nvdisasm 11.8 prints `.reuse` on
+    // FADD's and DADD's B for reuse flag 2 of the control word and ignores flag 1 (words
+    // 0x5c58000000270004 and 0x5c70000000270004 under flags 0b010 and 0b100), where FMNMX,
+    // FMUL and DMUL take flag 1; ptxas 11.8 sets flag 2 on an FADD (`FADD R4, R0.reuse,
+    // R2.reuse`, control 0x283fc801e3a007ff, its third slot).
     form("FADD", "FADD", 13, 0x5c58 >> 3)
         .fix(28, 11, 0)
         .fix(41, 3, 0)
@@ -603,7 +608,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .m(rnd())
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
-        .op(fsrc(20, 45, 49, 1))
+        .op(fsrc(20, 45, 49, 2))
         .done(out);
     // The constant-bank shapes (bits 20..38 the bank and offset; B's negate and absolute
     // bits stay clear): ptxas 11.8 reads an f32 parameter there (`FADD R5, R4,
@@ -636,7 +641,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .m(rnd())
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
-        .op(fsrc(20, 45, 49, 1))
+        .op(fsrc(20, 45, 49, 2))
         .done(out);
     // FMUL{.FTZ|.FMZ}{.rnd} / DMUL{.rnd} Rd, Ra, -Rb: the product's sign flips with bit 48.
     let neg_b = OpSpec::Reg(RegSpec {

@@ -80,7 +80,10 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
     // Typed messages drop an out-of-range access (TYPED_ATOMIC.md "Out-of-bound Access"): that
     // is `ign` and nothing else. `trap` must fail the kernel, and neither the message nor vISA has
     // a way to (no trap instruction). `near` could clamp the coordinates first, but needs the
-    // surface's extent, which only vISA's INFO (resinfo) query reads, and atomc does not emit it.
+    // surface's extent, which only vISA's INFO (resinfo) query reads, and atomc does not emit it
+    // yet: GenX_IR 1.0.12504 takes `resinfo.R (M1, 8) SLOTn LOD.0 DST.0` on TGLLP, DG2 and PVC
+    // (measured: a `send.smpl`), but the emitter has neither its text nor its `.isa` record, nor
+    // the simulator its semantics.
     match a.clamp {
         SurfaceClamp::Ign => {}
         SurfaceClamp::Trap => return Err(l.reject(

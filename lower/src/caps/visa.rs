@@ -77,7 +77,7 @@ const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
     AtomicKind::SurfaceCas,
 ];
-const SURFACE: [Rule; 6] = [
+const SURFACE: [Rule; 7] = [
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
                  AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -112,6 +112,14 @@ const SURFACE: [Rule; 6] = [
                    (lower/src/visa/surface_loop.rs), the CAS-loop shape of reference §0",
     },
     Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(Fmin), AtomicKind::SurfaceRmw(Fmax)],
+        types: &[Type::F16x2, Type::BF16x2],
+        spaces: &[],
+        lowering: CasLoop,
+        evidence: "no typed_atomic op for packed halves (TYPED_ATOMIC.md op table): the legalizer's CAS loop on the \
+                   32-bit word (typed_atomic cmpxchg, accepted on TGLLP, DG2 and PVC), the halves computed in f32",
+    },
+    Rule {
         kinds: SURFACE_ALL,
         types: &[Type::I64],
         spaces: &[],
@@ -123,7 +131,7 @@ const SURFACE: [Rule; 6] = [
         types: &[],
         spaces: &[],
         lowering: Unsupported(
-            "no typed_atomic op for packed-half arithmetic, and no CAS loop is built for it on a surface",
+            "no typed_atomic op and no CAS loop for this surface op and type",
         ),
         evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
                    fmin fcmpwr",
@@ -222,7 +230,7 @@ const TGLLP: &[Rule] = &[
         lowering: CasLoop,
         evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
 ];
 
 const DG2: &[Rule] = &[
@@ -244,5 +252,5 @@ const DG2: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
 ];

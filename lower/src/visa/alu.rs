@@ -353,6 +353,12 @@ fn binary(
         let ty = match rt {
             IrType::F32 => Type::F,
             IrType::F64 if !l.no_fp64() => Type::DF,
+            IrType::F64 if matches!(op, BinaryOp::Fmin | BinaryOp::Fmax) => {
+                let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+                let r = l.def_var(res, u)?;
+                l.fminmax64(r, u, op == BinaryOp::Fmax, a, b);
+                return Ok(());
+            }
             IrType::F64 => return Err(l.reject(
                 inst,
                 "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)",

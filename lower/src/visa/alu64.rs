@@ -280,6 +280,109 @@ impl Lower<'_> {
     }
 }
 
+impl Lower<'_> {
+    /// `r = fmin(a, b)` or `fmax(a, b)` on f64 bit patterns, with integer ops on the 32-bit
+    /// halves: min and max only order and pick, so no fp64 ALU is needed (TGLLP and DG2 have
+    /// none, and GenX_IR cannot split a SIMD2 `df` op on PVC). The IR's rules
+    /// (ir/src/interp/float.rs `min_max`): a NaN operand yields the other one, two NaNs the
+    /// canonical quiet NaN; -0 is below +0; everything else, denormals and infinities
+    /// included, by value, and the result is one of the operands' bit patterns.
+    ///
+    /// The order: a pattern with its sign bit clear keeps its bits, one with the sign bit set
+    /// gets its other 63 bits flipped; as signed 64-bit integers these keys order the non-NaN
+    /// doubles by value with -0 (key -1) just below +0 (key 0), and differ wherever the
+    /// patterns do. A NaN: magnitude above infinity's, i.e. `(hi & 0x7fffffff) | (lo != 0)`
+    /// above 0x7ff00000.
+    pub(crate) fn fminmax64(&mut self, r: VarId, u: bool, max: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        let ex = self.exec(u);
+        let pex = self.pred_exec(u);
+        let ud = |n: u32| Operand::imm(Imm::ud(n));
+        let konst = |(lo, hi): (Operand, Operand)| match (lo, hi) {
+            (Operand::Imm(l), Operand::Imm(h)) => Some(((h.bits & 0xffff_ffff) << 32) | (l.bits & 0xffff_ffff)),
+            _ => None,
+        };
+        let key = |l: &mut Self, x: (Operand, Operand)| {
+            if let Some(c) = konst(x) {
+                let k = if c >> 63 == 1 { c ^ 0x7fff_ffff_ffff_ffff } else { c };
+                return (ud(k as u32), ud((k >> 32) as u32));
+            }
+            let (lo, hi) = x;
+            let hd = as_d(l, hi);
+            let sign = l.tmp(Type::D, u);
+            l.k.binary(Op::Asr, ex, Operand::dst(sign), hd, ud(31));
+            let sv = rd(l.view(sign, Type::UD), u);
+            let flip_hi = l.op_tmp(Op::Shr, u, sv, ud(1));
+            let klo = l.op_tmp(Op::Xor, u, lo, sv);
+            let khi = l.op_tmp(Op::Xor, u, hi, flip_hi);
+            (klo, khi)
+        };
+        let nan = |l: &mut Self, x: (Operand, Operand)| {
+            if let Some(c) = konst(x) {
+                return if c & !(1 << 63) > 0x7ff0_0000_0000_0000 { Nan::Always } else { Nan::Never };
+            }
+            let (lo, hi) = x;
+            let mag = l.op_tmp(Op::And, u, hi, ud(0x7fff_ffff));
+            let lo_nz = l.op_tmp(Op::Min, u, lo, ud(1));
+            let m = l.op_tmp(Op::Or, u, mag, lo_nz);
+            let p = l.tmp_pred();
+            l.k.cmp(pex, Relop::Gt, Operand::pred(p), m, ud(0x7ff0_0000));
+            Nan::Pred(p)
+        };
+        // `pick`: where a is the result (a < b for min, a > b for max, on the keys).
+        let (alo_k, ahi_k) = key(self, a);
+        let (blo_k, bhi_k) = key(self, b);
+        let rel = if max { Relop::Gt } else { Relop::Lt };
+        let (pick, eq, low) = (self.tmp_pred(), self.tmp_pred(), self.tmp_pred());
+        let (ahi_d, bhi_d) = (as_d(self, ahi_k), as_d(self, bhi_k));
+        let (ahi_d, bhi_d) = self.unimm(ahi_d, bhi_d, Type::D);
+        self.k.cmp(pex, rel, Operand::pred(pick), ahi_d, bhi_d);
+        let (ahi_k, bhi_k) = self.unimm(ahi_k, bhi_k, Type::UD);
+        self.k.cmp(pex, Relop::Eq, Operand::pred(eq), ahi_k, bhi_k);
+        let (alo_k, blo_k) = self.unimm(alo_k, blo_k, Type::UD);
+        self.k.cmp(pex, rel, Operand::pred(low), alo_k, blo_k);
+        self.k.binary(Op::And, pex, Operand::pred(eq), Operand::pred(eq), Operand::pred(low));
+        self.k.binary(Op::Or, pex, Operand::pred(pick), Operand::pred(pick), Operand::pred(eq));
+        for (hi, x, y) in [(false, a.0, b.0), (true, a.1, b.1)] {
+            let (x, y) = self.unimm(x, y, Type::UD);
+            let d = self.half_dst(r, u, hi, Type::UD);
+            self.k.binary(Op::Sel, ex, d, x, y).predicated(atomc_visa::Predicate::on(pick));
+        }
+        // A NaN b gives a; a NaN a gives b; both give the canonical quiet NaN.
+        let (na, nb) = (nan(self, a), nan(self, b));
+        let both = match (na, nb) {
+            (Nan::Never, _) | (_, Nan::Never) => Nan::Never,
+            (Nan::Always, n) | (n, Nan::Always) => n,
+            (Nan::Pred(p), Nan::Pred(q)) => {
+                let t = self.tmp_pred();
+                self.k.binary(Op::And, pex, Operand::pred(t), Operand::pred(p), Operand::pred(q));
+                Nan::Pred(t)
+            }
+        };
+        for (n, (lo, hi)) in [(nb, a), (na, b), (both, (ud(0), ud(0x7ff8_0000)))] {
+            let guard = match n {
+                Nan::Never => continue,
+                Nan::Always => None,
+                Nan::Pred(p) => Some(atomc_visa::Predicate::on(p)),
+            };
+            for (h, v) in [(false, lo), (true, hi)] {
+                let d = self.half_dst(r, u, h, Type::UD);
+                let m = self.k.mov(ex, d, v);
+                if let Some(g) = guard {
+                    m.predicated(g);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a 64-bit operand is a NaN: known from a constant, or a predicate.
+#[derive(Clone, Copy)]
+enum Nan {
+    Never,
+    Always,
+    Pred(PredId),
+}
+
 /// A `ud` half-source seen as `d`.
 fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
     match o {

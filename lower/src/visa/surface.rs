@@ -10,13 +10,14 @@
 //!   addressing divides x by the 4-byte element;
 //! * out of range: the message drops the write and returns 0 (TYPED_ATOMIC.md
 //!   "Out-of-bound Access"), which is the IR's `ign`; `near` and `trap` have no
-//!   typed-message form and are refused;
+//!   typed-message form and are refused (see [`prepare`]);
 //! * ops and types: 32-bit only (no `.64`, and 16-bit elements are not an IR
 //!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
 //!   (f32 and packed halves too) and CAS (`cmpxchg`, src0 = new, src1 =
 //!   expected) move bit patterns (`ud`);
 //! * f32 fadd and the wrapping inc/dec are `cmpxchg` retry loops on the
-//!   surface ([`super::surface_loop`]);
+//!   surface ([`super::surface_loop`]); packed-half fadd/fmin/fmax are the
+//!   legalizer's CAS loop (capability table), ending in `surface_cas`;
 //! * SIMD8 only: wider kernels issue `(M1, 8)`, `(M3, 8)`, … pieces like
 //!   `svm_atomic`; kernels narrower than 8 lanes are refused.
 //!
@@ -76,12 +77,25 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
     if l.simd.lanes() < 8 {
         return Err(l.reject(inst, "typed_atomic is SIMD8 only; the kernel runs fewer lanes"));
     }
+    // Typed messages drop an out-of-range access (TYPED_ATOMIC.md "Out-of-bound Access"): that
+    // is `ign` and nothing else. `trap` must fail the kernel, and neither the message nor vISA has
+    // a way to (no trap instruction). `near` could clamp the coordinates first, but needs the
+    // surface's extent, which only vISA's INFO (resinfo) query reads, and atomc does not emit it
+    // yet: GenX_IR 1.0.12504 takes `resinfo.R (M1, 8) SLOTn LOD.0 DST.0` on TGLLP, DG2 and PVC
+    // (measured: a `send.smpl`), but the emitter has neither its text nor its `.isa` record, nor
+    // the simulator its semantics.
     match a.clamp {
         SurfaceClamp::Ign => {}
-        SurfaceClamp::Near | SurfaceClamp::Trap => {
+        SurfaceClamp::Trap => return Err(l.reject(
+            inst,
+            "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no trap mode and vISA no trap \
+                 instruction, so an out-of-range access cannot fail the kernel",
+        )),
+        SurfaceClamp::Near => {
             return Err(l.reject(
                 inst,
-                "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no clamp-to-edge or trap mode",
+                "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no clamp-to-edge mode, and \
+                 clamping the coordinates needs the surface size (vISA INFO resinfo), which atomc does not emit",
             ))
         }
     }

@@ -107,28 +107,28 @@ fn mutants(arch: &Arch, slots: &[Slot]) -> Vec<(Class, Vec<Instr>)> {
         .max()
         .copied();
     let spare = (used.unwrap_or(0) as u8).saturating_add(2) & !1;
-    let mut n = 0;
-    for j in 0..instrs.len() {
-        if n >= PER_KERNEL || spare >= 250 {
-            break;
-        }
-        let Some(k) = instrs[j]
-            .ops
-            .iter()
-            .position(|o| matches!(o, Operand::Reg(r) if r.num != 255))
-        else {
-            continue;
-        };
-        let Operand::Reg(r) = instrs[j].ops[k] else { continue };
-        let is_result = rw[j].writes.contains(&(r.num as u16)) && !rw[j].reads.contains(&(r.num as u16));
-        let read_later = (j + 1..instrs.len()).any(|i| rw[i].reads.contains(&(r.num as u16)));
-        if is_result && read_later {
+    // Every result read later is a candidate; the mutants sample them evenly over the kernel.
+    // The first few alone would all fall in a warp-aggregation prologue, where renaming the
+    // leader's lane number away still elects one consistent leader (lane 0): a mutant that
+    // computes the same thing, not a defect the emulator misses.
+    let candidates: Vec<(usize, usize)> = (0..instrs.len())
+        .filter_map(|j| {
+            let k = instrs[j].ops.iter().position(|o| matches!(o, Operand::Reg(r) if r.num != 255))?;
+            let Operand::Reg(r) = instrs[j].ops[k] else { return None };
+            let is_result = rw[j].writes.contains(&(r.num as u16)) && !rw[j].reads.contains(&(r.num as u16));
+            let read_later = (j + 1..instrs.len()).any(|i| rw[i].reads.contains(&(r.num as u16)));
+            (is_result && read_later).then_some((j, k))
+        })
+        .collect();
+    if spare < 250 {
+        let n = candidates.len().min(PER_KERNEL);
+        for c in 0..n {
+            let (j, k) = candidates[c * candidates.len() / n];
             let mut m = instrs.clone();
             if let Operand::Reg(reg) = &mut m[j].ops[k] {
                 reg.num = spare;
             }
             out.push((Class::SwappedRegister, m));
-            n += 1;
         }
     }
     out
@@ -188,7 +188,7 @@ fn run(target: Target) -> BTreeMap<Class, (usize, usize)> {
             match emulate::run_and_judge(&mutant, &case.func, &case.spec, &want, Schedule::RoundRobin) {
                 Err(_) => e.1 += 1,
                 Ok(_) => {
-                    if std::env::var("ATOMC_MUTANT_DEBUG").is_ok_and(|l| case.label.contains(&l)) {
+                    if std::env::var("ATOMC_MUTANT_DEBUG").is_ok_and(|l| l.split(',').any(|l| case.label.contains(l))) {
                         let text: Vec<String> = m.iter().map(|i| arch.print(i)).collect();
                         eprintln!("{class:?} in {}:\n{}", case.label, text.join("\n"));
                     }

@@ -8,6 +8,7 @@
 //! wins, so specific rows come before general ones. Every row carries the
 //! evidence for it.
 
+mod sass_surface;
 mod sm50;
 mod sm90;
 mod visa;

@@ -166,17 +166,7 @@ impl Arch {
         match (spec, op) {
             (OpSpec::Reg(rs), Operand::Reg(r)) | (OpSpec::UReg(rs), Operand::UReg(r)) => {
                 let body = self.reg_text(*r, matches!(spec, OpSpec::UReg(_)));
-                if r.not {
-                    s.push('~');
-                }
-                if r.neg {
-                    s.push('-');
-                }
-                if r.abs {
-                    let _ = write!(s, "|{}|", body);
-                } else {
-                    s.push_str(&body);
-                }
+                signed_text(s, &body, r);
                 if reuse(rs.reuse) {
                     s.push_str(".reuse");
                 }
@@ -310,14 +300,7 @@ impl Arch {
             (OpSpec::Ext(ExtSpec::Swizzled { .. }), Operand::UReg(r)) => {
                 // nvdisasm: `-|UR4.H0_H0|`.
                 let body = format!("{}{}", self.reg_text(*r, true), swizzle_text(r.swz));
-                if r.neg {
-                    s.push('-');
-                }
-                if r.abs {
-                    let _ = write!(s, "|{}|", body);
-                } else {
-                    s.push_str(&body);
-                }
+                signed_text(s, &body, r);
             }
             (OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }), Operand::Reg(r)) => {
                 s.push_str(&self.reg_text(Reg::r(r.num), false));
@@ -386,5 +369,20 @@ fn swizzle_text(swz: u8) -> String {
     match super::form::SWIZZLES.iter().find(|(v, _)| *v == swz) {
         Some((_, t)) => t.to_string(),
         None => format!(".INVALID{}", swz),
+    }
+}
+
+/// A register's text with its modifiers as nvdisasm writes them: `~`, `-`, then `|body|`.
+fn signed_text(s: &mut String, body: &str, r: &Reg) {
+    if r.not {
+        s.push('~');
+    }
+    if r.neg {
+        s.push('-');
+    }
+    if r.abs {
+        let _ = write!(s, "|{body}|");
+    } else {
+        s.push_str(body);
     }
 }

@@ -3,7 +3,7 @@
 //! native where global and shared both are (isel/generic_sm50.rs tests the shared window).
 
 use super::t::*;
-use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
+use super::{sass_surface, AtomicKind, Lowering::*, Rule, TargetCaps};
 use atomc_ir::{AddrSpace, RmwOp, Type};
 
 /// The sm_50 capability table.
@@ -89,28 +89,9 @@ const RULES: &[Rule] = &[
         lowering: Native,
         evidence: "SUATOM sizes U32 S32 U64 S64, ops ADD..EXCH and CAS (seed 001); unused results of the reductions ptxas 11.8 writes as SURED (32-bit add/min/max/and/or, 64-bit add) are SURED",
     },
-    Rule {
-        kinds: &[AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Sub)],
-        types: &[Type::I32, Type::I64],
-        spaces: &[],
-        lowering: NegateToAdd,
-        evidence: "SUATOM/SURED op field has no SUB (seed 001), as for ATOM",
-    },
-    Rule {
-        kinds: &[AtomicKind::SurfaceCas, AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Xchg)],
-        types: &[Type::F32, Type::F16x2],
-        spaces: &[],
-        lowering: Native,
-        evidence: "CAS and EXCH move bit patterns: the 32-bit SUATOM.CAS / SUATOM.EXCH",
-    },
-    Rule {
-        kinds: &[AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fadd), AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fmin),
-            AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fmax)],
-        types: &[Type::F32, Type::F16x2],
-        spaces: &[],
-        lowering: CasLoop,
-        evidence: "ptxas 11.8 and 13.5 accept no float `sured` (\"Unexpected instruction types specified for 'sured.b'\" for .f32/.f16x2 add, min, max), and SUATOM has no F16x2 size and its F32 size is .FTZ (the IR keeps subnormals): a 32-bit SUATOM.CAS loop",
-    },
+    sass_surface::SUB_AS_NEGATED_ADD,
+    sass_surface::FLOAT_BITS,
+    sass_surface::FLOAT_ARITH_LOOP,
     Rule {
         kinds: &[],
         types: &[],

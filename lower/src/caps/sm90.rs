@@ -3,7 +3,7 @@
 //! project's SASS reference (§3.2, §3.3).
 
 use super::t::*;
-use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
+use super::{sass_surface, AtomicKind, Lowering::*, Rule, TargetCaps};
 use atomc_ir::Type;
 
 /// The sm_90 capability table.
@@ -108,28 +108,9 @@ const RULES: &[Rule] = &[
         lowering: Native,
         evidence: "SUATOM size F16x2.RN (reference §3.2)",
     },
-    Rule {
-        kinds: &[AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Sub)],
-        types: &[Type::I32, Type::I64],
-        spaces: &[],
-        lowering: NegateToAdd,
-        evidence: "SUATOM/SURED op field has no SUB (reference §3.2), as for ATOM",
-    },
-    Rule {
-        kinds: &[AtomicKind::SurfaceCas, AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Xchg)],
-        types: &[Type::F32, Type::F16x2],
-        spaces: &[],
-        lowering: Native,
-        evidence: "CAS and EXCH move bit patterns: the 32-bit SUATOM.CAS / SUATOM.EXCH",
-    },
-    Rule {
-        kinds: &[AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fadd), AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fmin),
-            AtomicKind::SurfaceRmw(atomc_ir::RmwOp::Fmax)],
-        types: &[Type::F32, Type::F16x2],
-        spaces: &[],
-        lowering: CasLoop,
-        evidence: "ptxas 13.5 accepts no float `sured` (\"Unexpected instruction types specified for 'sured.b'\" for .f32/.f16x2 add, min, max), and SUATOM's F32 size is .FTZ (the IR keeps subnormals): a 32-bit SUATOM.CAS loop",
-    },
+    sass_surface::SUB_AS_NEGATED_ADD,
+    sass_surface::FLOAT_BITS,
+    sass_surface::FLOAT_ARITH_LOOP,
     Rule {
         kinds: &[],
         types: &[],

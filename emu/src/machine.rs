@@ -160,9 +160,9 @@ impl Kernel {
                     index: wi,
                     first_thread: b * per_block as usize + wi * 32,
                     tid,
-                    regs: vec![0; 255 * 32],
+                    regs: poison(255 * 32, b * 64 + wi),
                     preds: [0; 7],
-                    uregs: [0; 64],
+                    uregs: poison(64, b * 64 + wi + 1).try_into().expect("64 words"),
                     upreds: 0,
                     cc: [Cc::default(); 32],
                     simt,
@@ -367,4 +367,17 @@ fn has_ready(s: &Simt) -> bool {
         Simt::PerLane { lanes, .. } => lanes.iter().any(|l| matches!(l, crate::simt::Lane::Ready(_))),
         Simt::Stack { active, at_bar, .. } => *active != 0 && !at_bar,
     }
+}
+
+/// Registers hold no defined value at launch: each word starts as a distinct, nonzero pattern
+/// (never a buffer address, never 0 or 1), so code that reads a register before writing it
+/// computes garbage here as it would on a GPU, instead of finding the zero that an all-clear
+/// register file would give it for free.
+fn poison(words: usize, seed: usize) -> Vec<u32> {
+    (0..words)
+        .map(|i| {
+            let x = ((seed * 0x1_0000 + i) as u32).wrapping_mul(0x9e37_79b1);
+            (x ^ (x >> 15)) | 0x8000_0010
+        })
+        .collect()
 }

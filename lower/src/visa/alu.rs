@@ -44,7 +44,7 @@ impl Lower<'_> {
     /// No usable fp64 ALU: TGLLP and DG2 have none (ocloc refuses `double`
     /// there), and GenX_IR cannot split a `df` instruction of exec size 2
     /// ("ReduceExecSize.cpp: no legal emask found", measured on PVC).
-    fn no_fp64(&self) -> bool {
+    pub(crate) fn no_fp64(&self) -> bool {
         self.p.lacks_int64_alu() || self.simd == atomc_visa::ExecSize::S2
     }
 
@@ -62,7 +62,7 @@ impl Lower<'_> {
     }
 
     /// `and dst, dst, mask` for narrow integer results.
-    fn narrow(&mut self, var: VarId, t: IrType, uniform: bool) {
+    pub(crate) fn narrow(&mut self, var: VarId, t: IrType, uniform: bool) {
         if let Some(m) = mask(t) {
             let ex = self.exec(uniform);
             let s = if uniform {
@@ -553,21 +553,6 @@ fn convert(
                 }
             }
         }
-        ConvOp::FcvtToSint | ConvOp::FcvtToUint | ConvOp::FcvtFromSint | ConvOp::FcvtFromUint
-            if (from == IrType::F32 && to == IrType::I32) || (from == IrType::I32 && to == IrType::F32) =>
-        {
-            let signed = matches!(op, ConvOp::FcvtToSint | ConvOp::FcvtFromSint);
-            let ity = if signed { Type::D } else { Type::UD };
-            let (sty, dty) = if from == IrType::F32 {
-                (Type::F, ity)
-            } else {
-                (ity, Type::F)
-            };
-            let s = l.src(arg, sty)?;
-            let r = l.def_var(res, u)?;
-            let d = l.dst(r, dty);
-            l.k.mov(ex, d, s);
-        }
         // f16 lives in the low half of a dword: read and write it through
         // an `hf` view with stride 2.
         ConvOp::Fpromote if from == IrType::F16 && to == IrType::F32 => {
@@ -604,7 +589,11 @@ fn convert(
             let r = l.def_var(res, u)?;
             l.k.mov(ex, Operand::dst(r), s);
         }
-        _ => return Err(l.reject(inst, "this conversion is not lowered for vISA")),
+        _ => {
+            if !super::numeric::convert(l, inst, op, to, arg, res, u)? {
+                return Err(l.reject(inst, "this conversion is not lowered for vISA"));
+            }
+        }
     }
     Ok(())
 }

@@ -71,7 +71,7 @@ pub(crate) fn unary(
 }
 
 /// An f16 value as an f32 temporary.
-fn widen(l: &mut Lower<'_>, inst: Inst, v: Value, u: bool) -> Result<VarId, LowerError> {
+pub(crate) fn widen(l: &mut Lower<'_>, inst: Inst, v: Value, u: bool) -> Result<VarId, LowerError> {
     let s = match l.mat(v)? {
         Loc::Const(b) => Operand::imm(Imm::hf_bits(b as u16)),
         Loc::Var { var, uniform } => {

@@ -72,6 +72,7 @@ mod bits;
 mod cfg;
 mod half;
 mod mem;
+mod numeric;
 mod slm;
 mod slm64;
 mod subgroup;

@@ -54,7 +54,10 @@ pub(crate) fn convert(
             return Err(l.reject(inst, "64-bit integer <-> float conversions are not lowered for vISA (64-bit integers are dword pairs; TGLLP and DG2 have no 64-bit integer ALU)"));
         }
         ConvOp::Fdemote if from == IrType::F64 && to == IrType::F16 => {
-            return Err(l.reject(inst, "f64 -> f16 is not lowered for vISA: rounding through f32 can differ from rounding once"));
+            return Err(l.reject(
+                inst,
+                "f64 -> f16 is not lowered for vISA: rounding through f32 can differ from rounding once",
+            ));
         }
         _ if (from == IrType::F64 || to == IrType::F64) && !fp64 => {
             return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks"));

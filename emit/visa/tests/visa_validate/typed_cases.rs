@@ -17,130 +17,67 @@ fn kernel(name: &str) -> (Kernel, SurfId, [VarId; 3]) {
     (k, t, [u, s, q])
 }
 
-fn coords(u: VarId) -> [Operand; 4] {
-    [Operand::raw(u), Operand::null(), Operand::null(), Operand::null()]
+/// The case `name`: kernel `kernel_name` with `body` in it, which `platform` must refuse
+/// under `rule`.
+fn case(
+    name: &'static str,
+    kernel_name: &str,
+    (platform, rule, genx): (Platform, Rule, Genx),
+    body: impl FnOnce(&mut Kernel, SurfId, [VarId; 3]),
+) -> Case {
+    let (mut k, t, vars) = kernel(kernel_name);
+    body(&mut k, t, vars);
+    k.ret();
+    Case { name, platform, rule, genx, k }
+}
+
+/// `typed_atomic.add` of `data` at `coords`, at `size`.
+fn typed(k: &mut Kernel, size: ExecSize, width: AtomicWidth, t: SurfId, coords: [Operand; 4], data: VarId) {
+    k.typed_atomic(
+        Exec::new(size),
+        AtomicOp::Add,
+        width,
+        t,
+        coords,
+        Operand::raw(data),
+        Operand::null(),
+        Operand::null(),
+    );
+}
+
+/// A 64-bit `lsc_atomic_<op>.slm` at SIMD8 with address `u`.
+fn lsc64(k: &mut Kernel, op: AtomicOp, u: VarId, src0: Operand, src1: Operand) {
+    k.lsc_slm_atomic(Exec::new(ExecSize::S8), op, AtomicWidth::W64, Operand::null(), Operand::raw(u), src0, src1);
 }
 
 pub(super) fn cases(v: &mut Vec<Case>) {
-    {
-        let (mut k, t, [u, s, _]) = kernel("typed16");
-        let e = Exec::new(ExecSize::S16);
-        k.typed_atomic(
-            e,
-            AtomicOp::Add,
-            AtomicWidth::W32,
-            t,
-            coords(u),
-            Operand::raw(s),
-            Operand::null(),
-            Operand::null(),
-        );
-        k.ret();
-        v.push(Case {
-            name: "typed_atomic at SIMD16",
-            platform: Platform::Tgllp,
-            rule: Rule::TypedMessage,
-            genx: Genx::NotRun,
-            k,
-        });
-    }
-    {
-        let (mut k, t, [u, _, q]) = kernel("typed64");
-        let e = Exec::new(ExecSize::S8);
-        k.typed_atomic(
-            e,
-            AtomicOp::Add,
-            AtomicWidth::W64,
-            t,
-            coords(u),
-            Operand::raw(q),
-            Operand::null(),
-            Operand::null(),
-        );
-        k.ret();
-        v.push(Case {
-            name: "typed_atomic.64",
-            platform: Platform::Tgllp,
-            rule: Rule::TypedMessage,
-            genx: Genx::NotRun,
-            k,
-        });
-    }
-    {
-        let (mut k, t, [_, s, _]) = kernel("typednou");
-        let e = Exec::new(ExecSize::S8);
-        let c = [Operand::null(); 4];
-        k.typed_atomic(e, AtomicOp::Add, AtomicWidth::W32, t, c, Operand::raw(s), Operand::null(), Operand::null());
-        k.ret();
-        v.push(Case {
-            name: "typed_atomic without u",
-            platform: Platform::Tgllp,
-            rule: Rule::TypedMessage,
-            genx: Genx::NotRun,
-            k,
-        });
-    }
-    {
-        let (mut k, _, [u, _, q]) = kernel("lsctgl");
-        let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(
-            e,
-            AtomicOp::CmpXchg,
-            AtomicWidth::W64,
-            Operand::null(),
-            Operand::raw(u),
-            Operand::raw(q),
-            Operand::raw(q),
-        );
-        k.ret();
-        v.push(Case {
-            name: "lsc icas on TGLLP",
-            platform: Platform::Tgllp,
-            rule: Rule::LscMessage,
-            genx: Genx::Rejected,
-            k,
-        });
-    }
-    {
-        let (mut k, _, [u, _, q]) = kernel("lscadd");
-        let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(
-            e,
-            AtomicOp::Add,
-            AtomicWidth::W64,
-            Operand::null(),
-            Operand::raw(u),
-            Operand::raw(q),
-            Operand::null(),
-        );
-        k.ret();
-        v.push(Case {
-            name: "lsc iadd d64 on SLM",
-            platform: Platform::Dg2,
-            rule: Rule::LscMessage,
-            genx: Genx::Rejected,
-            k,
-        });
-    }
-    {
-        let (mut k, _, [u, s, _]) = kernel("lscud");
-        let e = Exec::new(ExecSize::S8);
-        k.lsc_slm_atomic(
-            e,
-            AtomicOp::CmpXchg,
-            AtomicWidth::W64,
-            Operand::null(),
-            Operand::raw(u),
-            Operand::raw(s),
-            Operand::raw(s),
-        );
-        k.ret();
-        v.push(Case {
-            name: "lsc icas d64 with ud data",
-            platform: Platform::Dg2,
-            rule: Rule::LscMessage,
-            genx: Genx::NotRun,
-            k,
-        });
-    }
+    let at_u = |u: VarId| [Operand::raw(u), Operand::null(), Operand::null(), Operand::null()];
+    let typed_rule = (Platform::Tgllp, Rule::TypedMessage, Genx::NotRun);
+    v.push(case("typed_atomic at SIMD16", "typed16", typed_rule, |k, t, [u, s, _]| {
+        typed(k, ExecSize::S16, AtomicWidth::W32, t, at_u(u), s)
+    }));
+    v.push(case("typed_atomic.64", "typed64", typed_rule, |k, t, [u, _, q]| {
+        typed(k, ExecSize::S8, AtomicWidth::W64, t, at_u(u), q)
+    }));
+    v.push(case("typed_atomic without u", "typednou", typed_rule, |k, t, [_, s, _]| {
+        typed(k, ExecSize::S8, AtomicWidth::W32, t, [Operand::null(); 4], s)
+    }));
+    v.push(case(
+        "lsc icas on TGLLP",
+        "lsctgl",
+        (Platform::Tgllp, Rule::LscMessage, Genx::Rejected),
+        |k, _, [u, _, q]| lsc64(k, AtomicOp::CmpXchg, u, Operand::raw(q), Operand::raw(q)),
+    ));
+    v.push(case(
+        "lsc iadd d64 on SLM",
+        "lscadd",
+        (Platform::Dg2, Rule::LscMessage, Genx::Rejected),
+        |k, _, [u, _, q]| lsc64(k, AtomicOp::Add, u, Operand::raw(q), Operand::null()),
+    ));
+    v.push(case(
+        "lsc icas d64 with ud data",
+        "lscud",
+        (Platform::Dg2, Rule::LscMessage, Genx::NotRun),
+        |k, _, [u, s, _]| lsc64(k, AtomicOp::CmpXchg, u, Operand::raw(s), Operand::raw(s)),
+    ));
 }

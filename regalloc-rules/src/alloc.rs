@@ -465,6 +465,22 @@ impl HwMap {
     /// kept elsewhere lands in the half of sm_50's CAS group without a `MOV`, as ptxas does.
     fn compact<I: MachInst, F: ra2::Function>(vcode: &VCode<I>, func: &F, out: &ra2::Output) -> HwMap {
         let live = Interference::build(vcode, func, out);
+        // Two greedy orders; the one with fewer registers wins, then the one that keeps more
+        // joined copies on one register (they are dropped).
+        let (a, ja) = HwMap::colour(&live, false);
+        let (b, jb) = HwMap::colour(&live, true);
+        if (b.total, std::cmp::Reverse(jb)) < (a.total, std::cmp::Reverse(ja)) {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Greedy colouring in shape order (quads, pairs, singles); within a shape, by regalloc2's
+    /// numbering, or with `joined_first` the registers with a join first, so no other register
+    /// of their shape takes the place the join gives them. Returns the map and how many joins
+    /// it kept on one register.
+    fn colour(live: &Interference, joined_first: bool) -> (HwMap, usize) {
         let mut base = [[None; 64]; 3];
         let mut count = [0u32; 3];
         // Hardware registers each regalloc2 register occupies once placed.
@@ -473,11 +489,12 @@ impl HwMap {
         for class in [RegClass::Quad, RegClass::Pair, RegClass::Single] {
             let c = class.index();
             let w = u32::from(class.width());
-            for e in 0..64 {
-                let id = c * 64 + e;
-                if !live.used(id) {
-                    continue;
-                }
+            let mut order: Vec<usize> = (0..64).map(|e| c * 64 + e).filter(|&id| live.used(id)).collect();
+            if joined_first {
+                order.sort_by_key(|&id| !live.joins.iter().any(|j| !j.broken && (j.d == id || j.s == id)));
+            }
+            for id in order {
+                let e = id % 64;
                 let clashes = |at: u32| {
                     placed.iter().any(|&(other, ob, ow)| {
                         live.interferes(id, other)
@@ -510,7 +527,13 @@ impl HwMap {
                 total = total.max(at + w);
             }
         }
-        HwMap { base, count, total }
+        let at = |id: usize| placed.iter().find(|p| p.0 == id).map(|p| p.1);
+        let kept = live
+            .joins
+            .iter()
+            .filter(|j| matches!((at(j.d), at(j.s)), (Some(d), Some(s)) if d + u32::from(j.dk) == s + u32::from(j.sk)))
+            .count();
+        (HwMap { base, count, total }, kept)
     }
 
     fn reg(&self, p: ra2::PReg) -> Option<HwReg> {

@@ -484,6 +484,19 @@ pub trait MachInst: Clone + fmt::Debug {
         None
     }
 
+    /// An unguarded copy of one register, in-place half writes included: the indices of the
+    /// written and the read field. The allocator may give both one register; the copy then
+    /// does nothing and is dropped after checking.
+    fn copy_fields(&self) -> Option<(usize, usize)> {
+        None
+    }
+
+    /// One hardware instruction that reads every source before it writes a result (so a
+    /// result may share a register with a source that dies there, whatever their shapes).
+    fn reads_before_writing(&self) -> bool {
+        false
+    }
+
     /// For instructions made by `gen_spill`/`gen_reload`: what they move where.
     fn spill_info(&self) -> Option<SpillInfo> {
         None

@@ -1,9 +1,11 @@
 //! Running regalloc2 Ion on a VCode and mapping its result onto hardware registers.
 //!
 //! Each shape is its own regalloc2 class (Int = single, Float = pair, Vector = quad), sized from
-//! the measured pressure. After allocation the used registers are numbered widest first: quads
-//! from R0 in steps of 4, then pairs in steps of 2, then singles, so every pair is even and every
-//! quad 4-aligned with no padding, and the register count is `4*quads + 2*pairs + singles`.
+//! the measured pressure. After allocation the used registers are coloured onto the hardware
+//! file ([`HwMap::compact`]): registers (of any shapes) never live together share hardware
+//! registers, every pair even and every quad 4-aligned, so the count is at most
+//! `4*quads + 2*pairs + singles`. With a frame the simpler widest-first numbering
+//! ([`HwMap::new`]) is used: quads from R4 in steps of 4, then pairs, then singles around R1.
 //!
 //! regalloc2 numbers at most 64 registers per class, fewer than the 253 (sm_90) or 255 (sm_50)
 //! general registers a thread may name. The rest of the file holds regalloc2's spill slots:
@@ -232,7 +234,7 @@ pub fn allocate<I: MachInst>(
                 checker.prepare(&out);
                 checker.run().map_err(|e| AllocError::Checker(format!("{e:?}")))?;
             }
-            let mut map = HwMap::new(&out, false);
+            let mut map = HwMap::compact(vcode, &func, &out);
             if map.total > budget {
                 // Retry without the non-preferred extras: the preferred sets alone fit the budget.
                 last_total = map.total;
@@ -444,6 +446,96 @@ impl HwMap {
         }
     }
 
+    /// Without a frame: regalloc2's registers of different shapes (and registers of one shape
+    /// whose values are never live together) share hardware registers. regalloc2 never lets a
+    /// single share a register with a pair, because they are different classes, and it spreads
+    /// values over its registers; both leave registers of the file unused that ptxas fills
+    /// (a single in the half of a pair that is dead by then). So after allocation the registers
+    /// regalloc2 used are coloured again on the hardware file: a backward liveness over the
+    /// allocated code (operands and regalloc2's moves) gives which of them are ever live at
+    /// once, and each takes the lowest aligned hardware register its interfering ones left
+    /// free, quads first, then pairs, then singles. That order can only lower the count
+    /// against the widest-first numbering of [`HwMap::new`] (each register finds its old place
+    /// or a lower one free). Conservatively, an instruction's defs interfere with all its
+    /// operands, so a tuple written half by half (sm_50 expansions) never overlaps a source.
+    ///
+    /// A selected one-register copy (`MOV`) whose source and destination clash only because
+    /// both stay live afterwards, holding the same bits, joins them: the source is placed on
+    /// the destination's register and the copy disappears. That is how a value computed or
+    /// kept elsewhere lands in the half of sm_50's CAS group without a `MOV`, as ptxas does.
+    fn compact<I: MachInst, F: ra2::Function>(vcode: &VCode<I>, func: &F, out: &ra2::Output) -> HwMap {
+        let live = Interference::build(vcode, func, out);
+        // Two greedy orders; the one with fewer registers wins, then the one that keeps more
+        // joined copies on one register (they are dropped).
+        let (a, ja) = HwMap::colour(&live, false);
+        let (b, jb) = HwMap::colour(&live, true);
+        if (b.total, std::cmp::Reverse(jb)) < (a.total, std::cmp::Reverse(ja)) {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Greedy colouring in shape order (quads, pairs, singles); within a shape, by regalloc2's
+    /// numbering, or with `joined_first` the registers with a join first, so no other register
+    /// of their shape takes the place the join gives them. Returns the map and how many joins
+    /// it kept on one register.
+    fn colour(live: &Interference, joined_first: bool) -> (HwMap, usize) {
+        let mut base = [[None; 64]; 3];
+        let mut count = [0u32; 3];
+        // Hardware registers each regalloc2 register occupies once placed.
+        let mut placed: Vec<(usize, u32, u32)> = Vec::new();
+        let mut total = 0u32;
+        for class in [RegClass::Quad, RegClass::Pair, RegClass::Single] {
+            let c = class.index();
+            let w = u32::from(class.width());
+            let mut order: Vec<usize> = (0..64).map(|e| c * 64 + e).filter(|&id| live.used(id)).collect();
+            if joined_first {
+                order.sort_by_key(|&id| !live.joins.iter().any(|j| !j.broken && (j.d == id || j.s == id)));
+            }
+            for id in order {
+                let e = id % 64;
+                let clashes = |at: u32| {
+                    placed.iter().any(|&(other, ob, ow)| {
+                        live.interferes(id, other)
+                            && (at.max(ob)..(at + w).min(ob + ow))
+                                .any(|r| !live.joined(id, (r - at) as u8, other, (r - ob) as u8))
+                    })
+                };
+                // A joined copy's register first, then a move partner's: the copy or move
+                // then disappears.
+                let joined = live.joins.iter().filter(|j| !j.broken).filter_map(|j| {
+                    let (o, ok, mk) = if j.d == id {
+                        (j.s, j.sk, j.dk)
+                    } else if j.s == id {
+                        (j.d, j.dk, j.sk)
+                    } else {
+                        return None;
+                    };
+                    let p = placed.iter().find(|p| p.0 == o)?;
+                    (p.1 + u32::from(ok)).checked_sub(u32::from(mk))
+                });
+                let partner = live.partners(id).filter_map(|o| placed.iter().find(|p| p.0 == o)).map(|p| p.1);
+                let at = joined
+                    .chain(partner)
+                    .filter(|&b| b % w == 0)
+                    .find(|&b| !clashes(b))
+                    .unwrap_or_else(|| (0..).map(|k| k * w).find(|&b| !clashes(b)).expect("some register is free"));
+                placed.push((id, at, w));
+                base[c][e] = u8::try_from(at).ok().filter(|&n| n < 255);
+                count[c] += 1;
+                total = total.max(at + w);
+            }
+        }
+        let at = |id: usize| placed.iter().find(|p| p.0 == id).map(|p| p.1);
+        let kept = live
+            .joins
+            .iter()
+            .filter(|j| matches!((at(j.d), at(j.s)), (Some(d), Some(s)) if d + u32::from(j.dk) == s + u32::from(j.sk)))
+            .count();
+        (HwMap { base, count, total }, kept)
+    }
+
     fn reg(&self, p: ra2::PReg) -> Option<HwReg> {
         self.base[shape_of(p.class()).index()][p.hw_enc()].and_then(HwReg::new)
     }
@@ -490,6 +582,8 @@ fn edits(out: &ra2::Output, map: &HwMap, plan: &SlotPlan, stats: &mut AllocStats
         let slot = |a: ra2::Allocation| a.as_stack().map(|s| plan.home(s.index() as u32));
         let reg = |a: ra2::Allocation| a.as_reg().and_then(|p| map.reg(p).map(|r| (r, p)));
         let edit = match (reg(*from), reg(*to), slot(*from), slot(*to)) {
+            // Coloured onto one hardware register (`HwMap::compact`): nothing to move.
+            (Some((src, _)), Some((dst, _)), _, _) if src == dst => continue,
             (Some((src, p)), Some((dst, _)), _, _) => {
                 stats.moves += 1;
                 Edit::Move { dst, src, class: shape_of(p.class()) }
@@ -520,4 +614,261 @@ fn edits(out: &ra2::Output, map: &HwMap, plan: &SlotPlan, stats: &mut AllocStats
         });
     }
     edits
+}
+
+/// Which of regalloc2's registers (class × 64 + encoding) are used, which are live at once, and
+/// which are joined by a move, over the allocated code.
+struct Interference {
+    used: [u64; 3],
+    clash: Vec<[u64; 3]>,
+    moves: Vec<(usize, usize)>,
+    joins: Vec<Join>,
+}
+
+/// A selected copy from unit `sk` of register `s` into unit `dk` of register `d` (regalloc2's
+/// registers, as ids). `broken` once anything but the copies themselves, or writes of `d`'s
+/// other units, makes the two clash: then they may not share a register.
+struct Join {
+    d: usize,
+    dk: u8,
+    s: usize,
+    sk: u8,
+    insts: Vec<usize>,
+    broken: bool,
+}
+
+type Live = [u64; 3];
+
+fn bit(id: usize) -> (usize, u64) {
+    (id / 64, 1u64 << (id % 64))
+}
+
+fn preg_id(a: ra2::Allocation) -> Option<usize> {
+    a.as_reg().map(|p| shape_of(p.class()).index() * 64 + p.hw_enc())
+}
+
+impl Interference {
+    fn build<I: MachInst, F: ra2::Function>(vcode: &VCode<I>, func: &F, out: &ra2::Output) -> Interference {
+        let n = func.num_insts();
+        // Edits at key 2*inst (before) and 2*inst+1 (after) are out.edits[starts[k]..starts[k+1]].
+        let key = |p: ra2::ProgPoint| 2 * p.inst().index() + usize::from(p.pos() == ra2::InstPosition::After);
+        let mut starts = vec![0usize; 2 * n + 1];
+        let mut e = 0;
+        for (k, s) in starts.iter_mut().enumerate() {
+            while e < out.edits.len() && key(out.edits[e].0) < k {
+                e += 1;
+            }
+            *s = e;
+        }
+        let mut this = Interference { used: [0; 3], clash: vec![[0; 3]; 192], moves: Vec::new(), joins: Vec::new() };
+        for i in 0..n {
+            let Some((fd, fs)) = vcode.inst(i).copy_fields() else { continue };
+            let f = vcode.inst_fields(i);
+            let allocs = out.inst_allocs(ra2::Inst::new(i));
+            let unit = |k: usize| match f.get(k) {
+                Some(&atomc_lower::vcode::Field { reg: Reg::Virt { sub, .. }, operand: Some(o), .. }) => {
+                    preg_id(allocs[o as usize]).map(|id| (id, sub))
+                }
+                _ => None,
+            };
+            let (Some((d, dk)), Some((s, sk))) = (unit(fd), unit(fs)) else { continue };
+            if d == s {
+                continue;
+            }
+            match this.joins.iter_mut().find(|j| (j.d, j.dk, j.s, j.sk) == (d, dk, s, sk)) {
+                Some(j) => j.insts.push(i),
+                None => this.joins.push(Join { d, dk, s, sk, insts: vec![i], broken: false }),
+            }
+        }
+        let blocks = func.num_blocks();
+        let mut live_in = vec![[0u64; 3]; blocks];
+        // Iterate to a fixpoint without recording, then once more recording the clashes.
+        let mut record = false;
+        loop {
+            let mut changed = false;
+            for b in (0..blocks).rev() {
+                let block = ra2::Block::new(b);
+                let mut live: Live = [0; 3];
+                for s in func.block_succs(block) {
+                    for w in 0..3 {
+                        live[w] |= live_in[s.index()][w];
+                    }
+                }
+                let r = func.block_insns(block);
+                for i in (r.first().index()..=r.last().index()).rev() {
+                    this.edits_back(out, starts[2 * i + 1]..starts[2 * i + 2], &mut live, record);
+                    this.inst_back(vcode, func, out, i, &mut live, record);
+                    this.edits_back(out, starts[2 * i]..starts[2 * i + 1], &mut live, record);
+                }
+                if live != live_in[b] {
+                    live_in[b] = live;
+                    changed = true;
+                }
+            }
+            if record {
+                break;
+            }
+            if !changed {
+                record = true;
+            }
+        }
+        this
+    }
+
+    fn clash_with(&mut self, id: usize, set: &Live) {
+        for w in 0..3 {
+            let mut m = set[w];
+            while m != 0 {
+                let other = w * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if other != id {
+                    let (a, ab) = bit(other);
+                    let (b, bb) = bit(id);
+                    self.clash[id][a] |= ab;
+                    self.clash[other][b] |= bb;
+                }
+            }
+        }
+    }
+
+    fn edits_back(&mut self, out: &ra2::Output, r: std::ops::Range<usize>, live: &mut Live, record: bool) {
+        for (_, ra2::Edit::Move { from, to }) in out.edits[r].iter().rev() {
+            if let Some(d) = preg_id(*to) {
+                let (w, m) = bit(d);
+                self.used[w] |= m;
+                if record {
+                    // The source, when it dies here, may share the destination's register.
+                    self.clash_with(d, live);
+                    self.break_joins(d, 0xf, None, live);
+                    if let Some(s) = preg_id(*from) {
+                        self.moves.push((d, s));
+                    }
+                }
+                live[w] &= !m;
+            }
+            if let Some(s) = preg_id(*from) {
+                let (w, m) = bit(s);
+                self.used[w] |= m;
+                live[w] |= m;
+            }
+        }
+    }
+
+    /// A write of `units` of register `x` at instruction `inst` (None: a regalloc2 move) while
+    /// the registers of `live` are live, or read by the same instruction: it breaks the joins
+    /// of `x` with them unless it is the join's copy itself, or writes none of the join's
+    /// destination unit.
+    fn break_joins(&mut self, x: usize, units: u8, inst: Option<usize>, live: &Live) {
+        for j in self.joins.iter_mut().filter(|j| !j.broken) {
+            let other = if j.d == x {
+                j.s
+            } else if j.s == x {
+                j.d
+            } else {
+                continue;
+            };
+            let (w, m) = bit(other);
+            if live[w] & m == 0 {
+                continue;
+            }
+            let explained = j.d == x && (inst.is_some_and(|i| j.insts.contains(&i)) || units & (1 << j.dk) == 0);
+            if !explained {
+                j.broken = true;
+            }
+        }
+    }
+
+    /// Whether unit `a` of register `x` and unit `b` of register `y` may be one register.
+    fn joined(&self, x: usize, a: u8, y: usize, b: u8) -> bool {
+        self.joins
+            .iter()
+            .any(|j| !j.broken && ((j.d, j.dk, j.s, j.sk) == (x, a, y, b) || (j.d, j.dk, j.s, j.sk) == (y, b, x, a)))
+    }
+
+    fn inst_back<I: MachInst, F: ra2::Function>(
+        &mut self,
+        vcode: &VCode<I>,
+        func: &F,
+        out: &ra2::Output,
+        i: usize,
+        live: &mut Live,
+        record: bool,
+    ) {
+        let inst = ra2::Inst::new(i);
+        let mut defs: Live = [0; 3];
+        let mut uses: Live = [0; 3];
+        for (op, a) in func.inst_operands(inst).iter().zip(out.inst_allocs(inst)) {
+            if let Some(id) = preg_id(*a) {
+                let (w, m) = bit(id);
+                self.used[w] |= m;
+                match op.kind() {
+                    ra2::OperandKind::Def => defs[w] |= m,
+                    ra2::OperandKind::Use => uses[w] |= m,
+                }
+            }
+        }
+        if record {
+            let all: Live = std::array::from_fn(|w| live[w] | defs[w] | uses[w]);
+            for w in 0..3 {
+                let mut m = defs[w];
+                while m != 0 {
+                    let d = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    self.clash_with(d, &all);
+                    if !self.joins.is_empty() {
+                        // The units of `d` this instruction's fields write.
+                        // A copy writes one register whatever width its field names (a
+                        // copy that defines a tuple names the whole tuple).
+                        let allocs = out.inst_allocs(inst);
+                        let copy = vcode.inst(i).copy_fields().is_some();
+                        let mut units = 0u8;
+                        for f in vcode.inst_fields(i) {
+                            if let (Reg::Virt { sub, .. }, Some(o)) = (f.reg, f.operand) {
+                                if f.rule.is_def() && preg_id(allocs[o as usize]) == Some(d) {
+                                    let width = if copy { 1 } else { f.width };
+                                    units |= (((1u16 << width) - 1) << sub) as u8;
+                                }
+                            }
+                        }
+                        // An atomic reads all its sources before its result lands (ptxas
+                        // writes ATOM.CAS's result over its own swap register), so its result
+                        // may land on a joined register it reads; other instructions stay
+                        // conservative.
+                        let seen = if vcode.inst(i).reads_before_writing() {
+                            std::array::from_fn(|w| live[w] | defs[w])
+                        } else {
+                            all
+                        };
+                        self.break_joins(d, units, Some(i), &seen);
+                    }
+                }
+            }
+        }
+        for w in 0..3 {
+            live[w] = (live[w] & !defs[w]) | uses[w];
+        }
+    }
+
+    fn used(&self, id: usize) -> bool {
+        let (w, m) = bit(id);
+        self.used[w] & m != 0
+    }
+
+    fn interferes(&self, a: usize, b: usize) -> bool {
+        let (w, m) = bit(b);
+        self.clash[a][w] & m != 0
+    }
+
+    /// Registers joined to `id` by a move (same class).
+    fn partners(&self, id: usize) -> impl Iterator<Item = usize> + '_ {
+        self.moves.iter().filter_map(move |&(d, s)| {
+            if d == id {
+                Some(s)
+            } else if s == id {
+                Some(d)
+            } else {
+                None
+            }
+        })
+    }
 }

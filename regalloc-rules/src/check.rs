@@ -467,6 +467,13 @@ impl<'a, I: MachInst> Values<'a, I> {
             let (Reg::Virt { vreg, sub }, Reg::Hw(r)) = (vf.reg, reg) else {
                 continue;
             };
+            // The tuple an in-place write reuses is not read by the hardware: the operand
+            // carries the parts the write leaves to the new tuple (below), and whoever reads
+            // those later is checked then. A tuple defined by a copy holds only what has been
+            // written into it so far.
+            if vfields.iter().any(|f| f.rule == OperandRule::ReuseDef(k)) {
+                continue;
+            }
             for j in 0..width {
                 let loc = usize::from(r.number()) + usize::from(j);
                 let want = vreg.index() as u32 * 4 + u32::from(sub + j);
@@ -495,6 +502,17 @@ impl<'a, I: MachInst> Values<'a, I> {
                 }
             }
         }
+        // A one-register copy leaves in its destination every value its source held: the
+        // allocator may give a copy's source and destination one register (a copy into a
+        // tuple half of a value that stays live), so later reads of either value find it.
+        let copied = self.vcode.inst(v as usize).copy_fields().and_then(|(d, s)| {
+            match (fields.get(d).map(|f| f.0), fields.get(s).map(|f| f.0)) {
+                (Some(Reg::Hw(d)), Some(Reg::Hw(s))) => {
+                    Some((usize::from(d.number()), get(state, usize::from(s.number()))))
+                }
+                _ => None,
+            }
+        });
         // Writes, then the parts an in-place update carries over from the reused tuple.
         let mut writes: SmallVec<[(usize, Option<Val>); 4]> = SmallVec::new();
         let mut carries: SmallVec<[(usize, Val); 4]> = SmallVec::new();
@@ -502,6 +520,9 @@ impl<'a, I: MachInst> Values<'a, I> {
             if !rule.is_def() {
                 continue;
             }
+            // A copy (`MOV`) writes one register even where its field names a whole tuple
+            // (the copy that defines one); the tuple's other registers keep what they held.
+            let width = if copied.is_some() { 1 } else { width };
             let Reg::Hw(r) = reg else { continue };
             let base = usize::from(r.number());
             match vf.reg {
@@ -541,6 +562,16 @@ impl<'a, I: MachInst> Values<'a, I> {
         }
         for (loc, val) in writes {
             set(state, loc, val.into_iter().collect());
+        }
+        if let Some((loc, vals)) = copied {
+            let mut have = get(state, loc);
+            for val in vals {
+                if !have.contains(&val) {
+                    have.push(val);
+                }
+            }
+            have.sort_unstable();
+            set(state, loc, have);
         }
         for (loc, val) in carries {
             let mut vals = get(state, loc);

@@ -2,7 +2,7 @@
 //!
 //! * [`rules`]: the register rules of sm_50 and sm_90 as one table per target.
 //! * [`alloc`]: regalloc2 Ion on a [`VCode`], each register shape its own class, the environment
-//!   sized from measured pressure, then the widest-first hardware mapping.
+//!   sized from measured pressure, then the colouring onto the hardware file.
 //! * [`rebuild`]: the final instruction list with hardware registers and inserted moves/spills.
 //! * [`check`]: an independent checker of every rule on the final instructions.
 //!
@@ -42,5 +42,7 @@ pub fn allocate_and_check<I: MachInst>(
     let alloc = allocate(vcode, rules, opts)?;
     let code = apply(vcode, &alloc);
     check_allocation(rules, vcode, &code)?;
+    let mut code = code;
+    code.drop_self_copies();
     Ok(Allocated { code, alloc })
 }

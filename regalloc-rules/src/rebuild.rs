@@ -2,7 +2,7 @@
 //! register, the allocator's moves/spills/reloads inserted as target instructions.
 
 use crate::alloc::{Allocation, Edit};
-use atomc_lower::vcode::{HwReg, MachInst, OperandRule, OperandVisitor, Reg, VCode};
+use atomc_lower::vcode::{fields_of, HwReg, MachInst, OperandRule, OperandVisitor, Reg, VCode};
 use std::ops::Range;
 
 /// Where a final instruction came from.
@@ -53,6 +53,39 @@ impl<I> FinalCode<I> {
             r.start += if b == 0 { 0 } else { n };
             r.end += n;
         }
+    }
+}
+
+impl<I: MachInst> FinalCode<I> {
+    /// Drop the selected copies whose source and destination got one register (see
+    /// `HwMap::compact`): they do nothing. Run after the checker, which follows the copy.
+    pub fn drop_self_copies(&mut self) {
+        let mut keep = Vec::with_capacity(self.insts.len());
+        for (inst, origin) in self.insts.iter().zip(&self.origins) {
+            let same = matches!(origin, Origin::Inst(_))
+                && inst.copy_fields().is_some_and(|(d, s)| {
+                    let f = fields_of(inst);
+                    matches!((f.get(d), f.get(s)), (Some((Reg::Hw(a), ..)), Some((Reg::Hw(b), ..))) if a == b)
+                });
+            keep.push(!same);
+        }
+        if keep.iter().all(|&k| k) {
+            return;
+        }
+        let mut new_index = Vec::with_capacity(keep.len() + 1);
+        let mut n = 0u32;
+        for &k in &keep {
+            new_index.push(n);
+            n += u32::from(k);
+        }
+        new_index.push(n);
+        for r in self.blocks.iter_mut() {
+            *r = new_index[r.start as usize]..new_index[r.end as usize];
+        }
+        let mut k = keep.iter();
+        self.insts.retain(|_| *k.next().expect("one flag per instruction"));
+        let mut k = keep.iter();
+        self.origins.retain(|_| *k.next().expect("one flag per instruction"));
     }
 }
 

@@ -525,6 +525,25 @@ impl MachInst for SassInst {
         }
     }
 
+    fn copy_fields(&self) -> Option<(usize, usize)> {
+        if self.opcode != "MOV" || self.guard.is_some() {
+            return None;
+        }
+        let reg = |o: &MOp, def: bool| matches!(o, MOp::Reg { neg: false, rule, reg: Reg::Virt { .. } | Reg::Hw(_), .. } if rule.is_def() == def);
+        match self.ops.as_slice() {
+            [d, s] if reg(d, true) && reg(s, false) => Some((0, 1)),
+            [MOp::Tied { .. }, d, s] if reg(d, true) && reg(s, false) => Some((1, 2)),
+            _ => None,
+        }
+    }
+
+    fn reads_before_writing(&self) -> bool {
+        // Global and shared atomics: ptxas writes their result over a source they read
+        // (sm_50 `ATOM.E.CAS R5, [R2], R4, R5`). Their results are never early defs.
+        (self.opcode.starts_with("ATOM.") || self.opcode.starts_with("ATOMS."))
+            && self.ops.iter().all(|o| !matches!(o, MOp::Reg { rule: OperandRule::EarlyDef, .. }))
+    }
+
     fn spill_info(&self) -> Option<SpillInfo> {
         self.spill
     }

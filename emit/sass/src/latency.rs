@@ -189,6 +189,10 @@ impl Timing {
             // ptxas 13.5 reads DSETP's predicates in FSEL/SEL 6 cycles later (the CAS loops of
             // fmax.f64), and in a guard 13 later like every other predicate.
             (Pipe::Fp64, _) if pred => OTHER,
+            // A store reads an FP64 result 7 cycles later in ptxas 13.5's code: `DMUL R2, R2, R2`
+            // (stall 7) then `STG.E.64 desc[UR4][R4.64], R2` (ptxas of atomc's PTX for
+            // `%fmul64`, compile/visa/reject/no-fp64.atom).
+            (Pipe::Fp64, Reader::Memory) => 7,
             // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
             (Pipe::Fp64, _) => 8,
             (Pipe::UniformMove, _) => 2,
@@ -216,6 +220,7 @@ mod tests {
         assert_eq!(t.pipe("DADD"), Pipe::Fp64);
         assert_eq!(t.pipe("F2F.F64.F32"), Pipe::Other);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 8);
+        assert_eq!(t.latency(Pipe::Fp64, false, Reader::Memory), 7);
         assert_eq!(t.latency(Pipe::Alu, false, Reader::Alu), 4);
         assert_eq!(t.latency(Pipe::Alu, true, Reader::Guard), 13);
         assert_eq!(t.latency(Pipe::Fma, false, Reader::Memory), 5);

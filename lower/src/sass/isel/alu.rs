@@ -756,6 +756,11 @@ impl Isel<'_> {
             ConvOp::Fdemote if from == Type::F64 && to == Type::F32 => {
                 self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)], Latency::Variable));
             }
+            ConvOp::FcvtFromSint | ConvOp::FcvtFromUint | ConvOp::FcvtToSint | ConvOp::FcvtToUint
+                if self.target.name == "sm_90" && !(from == Type::I32 && to == Type::F32 && matches!(op, ConvOp::FcvtFromSint | ConvOp::FcvtFromUint)) =>
+            {
+                self.int_float_sm90(d, op, from, to, r);
+            }
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint if from == Type::I32 && to == Type::F32 => {
                 let signed = op == ConvOp::FcvtFromSint;
                 if self.target.name == "sm_90" {
@@ -775,6 +780,53 @@ impl Isel<'_> {
             _ => return Err(self.err(format!("`{op}` from {from} to {to} is not selected"))),
         }
         Ok(())
+    }
+
+    /// An integer/float conversion on sm_90, in the one instruction ptxas 13.5 writes for
+    /// cvt.rzi.{s,u}N.fM and cvt.rn.fM.{s,u}N: `F2I{.S8..U64}{.F16,.F64}.TRUNC{.NTZ}` and
+    /// `I2F{.F16,.F64}{.S8..U64}` (f32 from an 8- or 16-bit unsigned value: `I2FP.F32.U32`,
+    /// atomc's 8- and 16-bit values being zero-extended). The F2I results saturate, NaN giving
+    /// 0, and truncate, as the IR defines fcvt_to_*; an 8- or 16-bit result is masked back to
+    /// its zero-extended form (ptxas re-extends `F2I.S8` with PRMT and masks `F2I.U8` with LOP3
+    /// before using the word).
+    fn int_float_sm90(&mut self, d: VReg, op: ConvOp, from: Type, to: Type, r: VReg) {
+        let int_name = |t: Type, signed: bool| match (t.bits(), signed) {
+            (32, true) => String::new(),
+            (b, true) => format!(".S{b}"),
+            (b, false) => format!(".U{b}"),
+        };
+        let float_name = |t: Type| match t {
+            Type::F16 => ".F16",
+            Type::F64 => ".F64",
+            _ => "",
+        };
+        let src = if from.bits() == 64 { MOp::use_pair(r) } else { MOp::use_(r) };
+        let width = if to.bits() == 64 { 2 } else { 1 };
+        match op {
+            ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
+                let signed = op == ConvOp::FcvtFromSint;
+                if to == Type::F32 && !signed && from.bits() < 32 {
+                    self.emit(SassInst::new("I2FP.F32.U32", [MOp::def(d.reg(), 1), src], Latency::Fixed(6)));
+                    return;
+                }
+                let opc = format!("I2F{}{}", float_name(to), int_name(from, signed));
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src], Latency::Variable));
+            }
+            _ => {
+                let signed = op == ConvOp::FcvtToSint;
+                let ntz = if from != Type::F64 && to.bits() != 64 { ".NTZ" } else { "" };
+                let opc = format!("F2I{}{}.TRUNC{ntz}", int_name(to, signed), float_name(from));
+                if to.bits() >= 32 {
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src], Latency::Variable));
+                    return;
+                }
+                let t = self.new_vreg(RegClass::Single);
+                self.emit(SassInst::new(opc, [MOp::def(t.reg(), 1), src], Latency::Variable));
+                let mask = if to.bits() == 8 { 0xff } else { 0xffff };
+                let [l, pt] = lop3(0xc0);
+                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(t), MOp::Imm(mask), MOp::rz(), l, pt]));
+            }
+        }
     }
 
     /// Issues the condition `cond` into P0; returns whether the consumer

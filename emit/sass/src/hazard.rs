@@ -173,6 +173,14 @@ pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
             return false;
         }
     }
+    // sm_50's F2I to a 16-bit result likewise: ptxas 11.8 sets no scoreboard on
+    // `F2I.S16.F32.TRUNC R17, R0` and stores R17 five instructions later (cvt.rzi.s16.f32).
+    if timing == Timing::Sm50 && mnemonic == "F2I" {
+        let text = arch.opcode_text(ins);
+        if text.split('.').any(|t| matches!(t, "U16" | "S16")) {
+            return false;
+        }
+    }
     if timing == Timing::Sm50 && mnemonic == "I2I" {
         let text = arch.opcode_text(ins);
         let mut types = text.split('.').filter(|t| t.len() == 3 && (t.starts_with('S') || t.starts_with('U')));

@@ -181,6 +181,11 @@ pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
             return false;
         }
     }
+    // And sm_50's f16 to f32: ptxas 11.8's cvt.rzi.u64.f16 sets no scoreboard on
+    // `F2F.F32.F16.RZ R8, R0` and reads R8 thirteen instructions later.
+    if timing == Timing::Sm50 && mnemonic == "F2F" && arch.opcode_text(ins).contains("F32.F16") {
+        return false;
+    }
     if timing == Timing::Sm50 && mnemonic == "I2I" {
         let text = arch.opcode_text(ins);
         let mut types = text.split('.').filter(|t| t.len() == 3 && (t.starts_with('S') || t.starts_with('U')));

@@ -495,7 +495,13 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     let int_src = !s.starts_with('F');
     let out: u64 = match d {
         "F16" if s == "F64" => crate::alu::f2h(odd_f32(x)) as u64,
-        "F16" => crate::alu::f2h(if int_src && s.ends_with("64") { raw as f32 } else { x as f32 }) as u64,
+        // A 64-bit integer rounds once to f32 (`x` may already be rounded); an f32 holds every
+        // integer below f16's overflow (65520) exactly, so rounding on to f16 is one rounding.
+        "F16" => crate::alu::f2h(match s {
+            "U64" => raw as f32,
+            "S64" => raw as i64 as f32,
+            _ => x as f32,
+        }) as u64,
         "F32" => {
             let v = match s {
                 "U64" => raw as f32,

@@ -140,6 +140,11 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
         "divide64:div64",
         "sm_90 IMAD.WIDE.U32 / IMAD.HI.U32 with a carry-out predicate (ptxas 13.5's div.u64 subroutine)",
     ),
+    (
+        "conversions-all-sizes:f32_to_ints#",
+        "sm_90 F2IP (0x243), the packing convert ptxas 13.5 writes for cvt.rzi.u8.f32 (`F2IP.U8.F32.TRUNC.NTZ \
+         R0, RZ, R0, RZ`); atomc converts with `F2I.U8.TRUNC.NTZ` and masks",
+    ),
 ];
 
 /// (target, label, why it fails) — the emulator's message at the time of listing.

@@ -163,12 +163,28 @@ pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     let mnemonic = arch.forms[ins.form as usize].mnemonic;
     // Conversions from 8- and 16-bit integers are fixed latency on both targets: ptxas's 16-bit
     // division reads sm_50 `I2F.F32.U16 R3, R9` 5 instructions later and sm_90 `I2F.U16.RZ R4,
-    // R9` (stall 8) 5 instructions later, neither with a scoreboard.
+    // R9` (stall 8) 5 instructions later, neither with a scoreboard. Only to f32: ptxas 13.5
+    // waits on the scoreboard of `I2F.F16.S16` and `I2F.F64.S16` before its store, so those
+    // stay variable.
     if mnemonic == "I2F" {
         let text = arch.opcode_text(ins);
-        if text.split('.').any(|t| matches!(t, "U8" | "S8" | "U16" | "S16")) {
+        let parts = || text.split('.');
+        if parts().any(|t| matches!(t, "U8" | "S8" | "U16" | "S16")) && !parts().any(|t| matches!(t, "F16" | "F64")) {
             return false;
         }
+    }
+    // sm_50's F2I to a 16-bit result likewise: ptxas 11.8 sets no scoreboard on
+    // `F2I.S16.F32.TRUNC R17, R0` and stores R17 five instructions later (cvt.rzi.s16.f32).
+    if timing == Timing::Sm50 && mnemonic == "F2I" {
+        let text = arch.opcode_text(ins);
+        if text.split('.').any(|t| matches!(t, "U16" | "S16")) {
+            return false;
+        }
+    }
+    // And sm_50's f16 to f32: ptxas 11.8's cvt.rzi.u64.f16 sets no scoreboard on
+    // `F2F.F32.F16.RZ R8, R0` and reads R8 thirteen instructions later.
+    if timing == Timing::Sm50 && mnemonic == "F2F" && arch.opcode_text(ins).contains("F32.F16") {
+        return false;
     }
     if timing == Timing::Sm50 && mnemonic == "I2I" {
         let text = arch.opcode_text(ins);

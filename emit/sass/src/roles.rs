@@ -153,7 +153,16 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
             let is_type =
                 |m: &&str| m.len() >= 2 && m.starts_with(['F', 'S', 'U']) && m[1..].bytes().all(|b| b.is_ascii_digit());
             let types: SmallVec<[&str; 4]> = mods.iter().copied().filter(is_type).collect();
-            let t = if def { types.first() } else { types.last() };
+            // sm_90's nvdisasm leaves out the default type (f32 float, s32 integer) of I2F and
+            // F2I: `I2F.U64 R5, R4` (f32 result of a pair), `F2I.S64.TRUNC R4, R4` (pair result
+            // of an f32), so there the float type is I2F's result and F2I's source.
+            let float = |m: &&str| m.starts_with('F');
+            let t = match mnemonic {
+                "I2F" | "F2I" if def == (mnemonic == "I2F") => types.iter().find(|m| float(m)),
+                "I2F" | "F2I" => types.iter().find(|m| !float(m)),
+                _ if def => types.first(),
+                _ => types.last(),
+            };
             return match t {
                 Some(t) if t.ends_with("64") => 2,
                 _ => 1,

@@ -1,7 +1,9 @@
 //! f16 arithmetic and the conversions to and from f16.
 //!
 //! An f16 value lives in the low half of a 32-bit register, zero above it (loads, `F2FP`
-//! and the sm_50 `F2F` results are).
+//! and the sm_50 `F2F` results are; so are `I2F.F16` results on both targets: ptxas 13.5
+//! and 11.8 store `cvt.u32.u16` of a `cvt.rn.f16.s16` / `.s64` result as the 32-bit word
+//! `I2F.F16.S16` / `I2F.F16.S64` / `F2F.F16.F32` wrote, with nothing zeroing the high half).
 //!
 //! sm_90 (ptxas 13.5 on `add/sub/mul/min/max.f16`, `cvt.f32.f16`, `cvt.f64.f16`,
 //! `cvt.rn.f16.f64`): `HADD2`, `HMUL2` and `HMNMX2` on the halves, `HADD2.F32 Rd, -RZ,

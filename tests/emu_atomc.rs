@@ -9,6 +9,7 @@ mod common;
 
 use atomc::emulate::Schedule;
 use atomc::Target;
+use common::cases::Case;
 use common::emu::{run_all, summary, Producer, KNOWN_FAILURES, ORDER_DEPENDENT};
 
 fn check(target: Target, name: &str, schedule: Schedule) {
@@ -71,5 +72,70 @@ fn emu_atomc_random() {
     for seed in [1, 2, 3] {
         check(Target::Sm90, "sm_90", Schedule::Random(seed));
         check(Target::Sm50, "sm_50", Schedule::Random(seed));
+    }
+}
+
+/// Every case again under register caps of 32 and 16 (the cap ptxas's `--maxrregcount` would
+/// set; 16 is the lowest atomc accepts): atomc's sm_90 and sm_50 kernels must still compile,
+/// and each one whose code the cap changed (spills to local memory, registers used as spill
+/// slots) runs on the emulator and is judged like any other. Cases with their own `max-registers:` line keep it.
+#[test]
+fn emu_atomc_register_caps() {
+    let (cases, problems) = common::cases::collect_cases();
+    assert!(problems.is_empty(), "{problems:#?}");
+    for (target, name) in [(Target::Sm90, "sm_90"), (Target::Sm50, "sm_50")] {
+        let asm = |c: &Case, max_registers| {
+            let opts = atomc::Options { max_registers, ..Default::default() };
+            match atomc::compile_with(&c.func, target, atomc::Emit::Asm, &opts) {
+                Ok(atomc::Output::Text(t)) => Ok(t),
+                Ok(_) => Err("not text".to_string()),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        let plain = common::par_map(&cases, |c| asm(c, c.max_registers).ok());
+        for cap in [32, 16] {
+            let capped: Vec<_> = cases
+                .iter()
+                .cloned()
+                .map(|mut c| {
+                    c.max_registers = Some(c.max_registers.map_or(cap, |own| own.min(cap)));
+                    c
+                })
+                .collect();
+            let code = common::par_map(&capped, |c| asm(c, c.max_registers));
+            let not_compiled: Vec<String> = code
+                .iter()
+                .zip(&plain)
+                .zip(&capped)
+                .filter(|((c, p), _)| c.is_err() && p.is_some())
+                .map(|((c, _), case)| format!("{}: {}", case.label, c.as_ref().err().map_or("", |e| e.as_str())))
+                .collect();
+            assert!(not_compiled.is_empty(), "{name} under --max-registers {cap}: {not_compiled:#?}");
+            // A kernel whose code the cap left as it was has run above already.
+            let changed: Vec<Case> = capped
+                .into_iter()
+                .zip(code.iter().zip(&plain))
+                .filter(|(_, (c, p))| c.as_ref().ok() != p.as_ref())
+                .map(|(case, _)| case)
+                .collect();
+            let ran = run_all(&changed, target, Producer::Atomc, Schedule::RoundRobin);
+            let (run, exact, checks, failures, _, _) = summary(&ran);
+            let unexpected: Vec<&String> = failures
+                .iter()
+                .filter(|f| {
+                    let label = f.split(": ").next().unwrap_or("");
+                    !KNOWN_FAILURES.iter().any(|(t, l, _)| *t == name && *l == label)
+                })
+                .collect();
+            eprintln!(
+                "emu {name} atomc under --max-registers {cap}: {run} kernels whose code the cap changed run, {} \
+                 passed, {} failed ({} unexpected)",
+                exact + checks,
+                failures.len(),
+                unexpected.len()
+            );
+            assert!(unexpected.is_empty(), "{name} under --max-registers {cap}: {unexpected:#?}");
+            assert!(cap > 16 || run >= 20, "only {run} kernels changed under --max-registers {cap}");
+        }
     }
 }

@@ -197,6 +197,7 @@ pub fn allocate<I: MachInst>(
 ) -> Result<Allocation, AllocError> {
     let func = Ra2Func::new(vcode);
     let max_live = max_live(vcode);
+    let demand = operand_demand(&func);
     let limit = u32::from(rules.usable).min(opts.max_registers.max(16));
     let cap = opts.max_per_class.clamp(1, 64);
     let ra_opts = ra2::RegallocOptions {
@@ -210,10 +211,11 @@ pub fn allocate<I: MachInst>(
     let mut budget = limit;
     while attempts < 8 {
         // A class nothing is ever live in gets no registers, so it costs no budget.
-        let preferred = fit_budget(
-            max_live.map(|m| if m == 0 { 0 } else { (m + opts.slack).clamp(1, cap) }),
-            budget,
-        );
+        let wanted: [u32; 3] = std::array::from_fn(|c| {
+            let m = max_live[c];
+            if m == 0 { 0 } else { (m + opts.slack).clamp(1, cap).max(demand[c]) }
+        });
+        let preferred = fit_budget(wanted, demand, budget);
         let used_by_pref: u32 = weighted(&preferred);
         let spare = budget.saturating_sub(used_by_pref);
         let generous: [u32; 3] = std::array::from_fn(|c| {
@@ -348,10 +350,10 @@ fn weighted(n: &[u32; 3]) -> u32 {
 }
 
 /// Shrink the per-class counts until they fit `usable` registers, largest consumer first.
-fn fit_budget(mut n: [u32; 3], usable: u32) -> [u32; 3] {
+fn fit_budget(mut n: [u32; 3], floor: [u32; 3], usable: u32) -> [u32; 3] {
     while weighted(&n) > usable {
         let widest = (0..3)
-            .filter(|&c| n[c] > 1)
+            .filter(|&c| n[c] > floor[c].max(1))
             .max_by_key(|&c| n[c] * u32::from(RegClass::ALL[c].width()));
         match widest {
             Some(c) => n[c] -= 1,
@@ -359,6 +361,32 @@ fn fit_budget(mut n: [u32; 3], usable: u32) -> [u32; 3] {
         }
     }
     n
+}
+
+/// The registers of each class one instruction needs at once: its register operands of that
+/// class, a def that reuses an input's register counted once. regalloc2 stops with
+/// `TooManyLiveRegs` when a class offers fewer, however much it may spill, so a tight
+/// register cap never shrinks a class below this. (An upper bound: a use that dies at the
+/// instruction and a late def could share a register.)
+fn operand_demand<F: ra2::Function>(func: &F) -> [u32; 3] {
+    let mut demand = [0u32; 3];
+    for i in 0..func.num_insts() {
+        let mut here = [0u32; 3];
+        for op in func.inst_operands(ra2::Inst::new(i)) {
+            let in_register = match op.constraint() {
+                ra2::OperandConstraint::Any | ra2::OperandConstraint::Stack => false,
+                ra2::OperandConstraint::Reuse(_) => op.kind() == ra2::OperandKind::Use,
+                _ => true,
+            };
+            if in_register {
+                here[shape_of(op.class()).index()] += 1;
+            }
+        }
+        for c in 0..3 {
+            demand[c] = demand[c].max(here[c]);
+        }
+    }
+    demand
 }
 
 fn machine_env(preferred: [u32; 3], extra: [u32; 3]) -> ra2::MachineEnv {

@@ -65,6 +65,7 @@ pub const BENCH_RUNS: &[(&str, &str)] = &[
 ];
 
 /// One launch to try.
+#[derive(Clone)]
 pub struct Case {
     /// `file:function#line-index`, for messages.
     pub label: String,

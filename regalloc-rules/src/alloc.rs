@@ -496,6 +496,10 @@ impl HwMap {
         // Two greedy orders; the one with fewer registers wins, then the one that keeps more
         // joined copies on one register (they are dropped).
         let (a, ja) = HwMap::colour(&live, false);
+        if live.joins.iter().all(|j| j.broken) {
+            // Nothing to put first: the second order would be the first.
+            return a;
+        }
         let (b, jb) = HwMap::colour(&live, true);
         if (b.total, std::cmp::Reverse(jb)) < (a.total, std::cmp::Reverse(ja)) {
             b

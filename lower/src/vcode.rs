@@ -319,7 +319,7 @@ pub enum OperandRule {
     /// Written at the end into the register(s) of field `field` (a `Use` of this instruction,
     /// same class): the in-place update of a tuple, e.g. "write the low half of this pair".
     /// The tuple parts the instruction does not write keep the reused value's parts.
-    ReuseDef(usize),
+    ReuseDef(u8),
 }
 
 impl OperandRule {
@@ -364,7 +364,7 @@ pub trait OperandVisitor {
 
     /// A result written in place over field `field`'s tuple (see [`OperandRule::ReuseDef`]).
     fn reuse_def(&mut self, reg: &mut Reg, width: u8, field: usize) {
-        self.field(reg, width, OperandRule::ReuseDef(field))
+        self.field(reg, width, OperandRule::ReuseDef(field as u8))
     }
 }
 

@@ -471,7 +471,7 @@ impl<'a, I: MachInst> Values<'a, I> {
             // carries the parts the write leaves to the new tuple (below), and whoever reads
             // those later is checked then. A tuple defined by a copy holds only what has been
             // written into it so far.
-            if vfields.iter().any(|f| f.rule == OperandRule::ReuseDef(k)) {
+            if vfields.iter().any(|f| f.rule == OperandRule::ReuseDef(k as u8)) {
                 continue;
             }
             for j in 0..width {
@@ -532,7 +532,7 @@ impl<'a, I: MachInst> Values<'a, I> {
                         writes.push((base + usize::from(j), Some(val)));
                     }
                     if let OperandRule::ReuseDef(t) = rule {
-                        let Some(Reg::Virt { vreg: used, .. }) = vfields.get(t).map(|f| f.reg)
+                        let Some(Reg::Virt { vreg: used, .. }) = vfields.get(usize::from(t)).map(|f| f.reg)
                         else {
                             return Err(mismatch());
                         };

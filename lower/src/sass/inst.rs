@@ -13,7 +13,6 @@ use crate::vcode::{
 use atomc_sass::instr::{Instr, Operand};
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
-use std::collections::HashMap;
 use std::fmt::{self, Write};
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -85,7 +84,7 @@ impl MOp {
     }
     /// A result written in place over the tuple of field `field`.
     pub fn reuse_def(reg: impl Into<Reg>, field: usize) -> MOp {
-        MOp::Reg { reg: reg.into(), width: 1, rule: OperandRule::ReuseDef(field), neg: false }
+        MOp::Reg { reg: reg.into(), width: 1, rule: OperandRule::ReuseDef(field as u8), neg: false }
     }
     /// `RZ`.
     pub fn rz() -> MOp {
@@ -159,12 +158,12 @@ pub struct Resolved {
 /// the shape ([`shape_hash`]) to the resolutions (or the assembler's refusal) of the shapes
 /// with that hash, told apart by [`same_resolution`].
 #[derive(Debug, Default)]
-pub struct FormCache(HashMap<u64, SmallVec<[(SassInst, Result<Option<Arc<Resolved>>, String>); 1]>>);
+pub struct FormCache(rustc_hash::FxHashMap<u64, SmallVec<[(SassInst, Result<Option<Arc<Resolved>>, String>); 1]>>);
 
 /// What resolution depends on: the opcode, the guard, and each operand but for which virtual
 /// register it names (its part of a tuple does matter: `v7.1` stands for `R1`).
 fn shape_hash(inst: &SassInst) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
+    let mut h = rustc_hash::FxHasher::default();
     inst.opcode.hash(&mut h);
     inst.guard.hash(&mut h);
     inst.swizzle.hash(&mut h);

@@ -225,6 +225,11 @@ impl<I: MachInst> VCodeBuilder<I> {
         v
     }
 
+    /// Make room for `n` more instructions in `block`.
+    pub fn reserve(&mut self, block: BlockId, n: usize) {
+        self.blocks[block.index()].insts.reserve(n);
+    }
+
     /// Append a non-branch instruction (or a return) to `block`.
     pub fn push(&mut self, block: BlockId, inst: I) {
         self.blocks[block.index()].insts.push(inst);
@@ -243,15 +248,20 @@ impl<I: MachInst> VCodeBuilder<I> {
             return Err(VCodeError::TooManyVRegs);
         }
         let n_blocks = self.blocks.len();
+        // Sized once: a kernel of 100k instructions would otherwise be copied on every doubling.
+        let n_insts: usize = self.blocks.iter().map(|b| b.insts.len()).sum();
         let mut out = VCode {
-            insts: Vec::new(),
-            fields: Vec::new(),
-            field_offsets: vec![0],
-            operands: Vec::new(),
-            operand_offsets: vec![0],
+            insts: Vec::with_capacity(n_insts),
+            fields: Vec::with_capacity(n_insts * 3),
+            field_offsets: Vec::with_capacity(n_insts + 1),
+            operands: Vec::with_capacity(n_insts * 3),
+            operand_offsets: Vec::with_capacity(n_insts + 1),
             blocks: Vec::with_capacity(n_blocks),
             vreg_classes: self.vreg_classes,
         };
+        out.field_offsets.push(0);
+        out.operand_offsets.push(0);
+        let mut scratch = Scratch::default();
         if let Some(entry) = self.blocks.first() {
             if !entry.params.is_empty() {
                 return Err(VCodeError::EntryParams);
@@ -305,7 +315,7 @@ impl<I: MachInst> VCodeBuilder<I> {
                         inst: index,
                     });
                 }
-                out.collect(index, &mut inst)?;
+                out.collect(index, &mut inst, &mut scratch)?;
                 out.insts.push(inst);
             }
             data.insts = start..out.insts.len() as u32;
@@ -323,13 +333,16 @@ impl<I: MachInst> VCodeBuilder<I> {
 
 impl<I: MachInst> VCode<I> {
     /// Record the fields and allocator operands of instruction `index`.
-    fn collect(&mut self, index: usize, inst: &mut I) -> Result<(), VCodeError> {
+    fn collect(&mut self, index: usize, inst: &mut I, scratch: &mut Scratch) -> Result<(), VCodeError> {
+        scratch.fields.clear();
+        scratch.operands.clear();
+        scratch.def_rules.clear();
         let mut c = Collector {
             inst: index,
             classes: &self.vreg_classes,
-            fields: Vec::new(),
-            operands: Vec::new(),
-            def_rules: Vec::new(),
+            fields: std::mem::take(&mut scratch.fields),
+            operands: std::mem::take(&mut scratch.operands),
+            def_rules: std::mem::take(&mut scratch.def_rules),
             error: None,
         };
         inst.visit_operands(&mut c);
@@ -337,13 +350,21 @@ impl<I: MachInst> VCode<I> {
         if let Some(e) = c.error {
             return Err(e);
         }
-        let (fields, operands) = (c.fields, c.operands);
-        self.fields.extend(fields);
+        self.fields.extend_from_slice(&c.fields);
         self.field_offsets.push(self.fields.len() as u32);
-        self.operands.extend(operands);
+        self.operands.extend_from_slice(&c.operands);
         self.operand_offsets.push(self.operands.len() as u32);
+        (scratch.fields, scratch.operands, scratch.def_rules) = (c.fields, c.operands, c.def_rules);
         Ok(())
     }
+}
+
+/// The collector's buffers, kept from one instruction to the next.
+#[derive(Default)]
+struct Scratch {
+    fields: Vec<Field>,
+    operands: Vec<Operand>,
+    def_rules: Vec<Option<OperandRule>>,
 }
 
 /// The visitor that turns fields into allocator operands (one per distinct vreg and role).
@@ -408,7 +429,8 @@ impl Collector<'_> {
     /// Point each reusing def at its target's operand, once all fields are known (the reused
     /// field may come after the def in visit order, e.g. `Rd` before `Rb`).
     fn resolve_reuses(&mut self) {
-        for (index, f) in self.fields.clone().iter().enumerate() {
+        for index in 0..self.fields.len() {
+            let f = self.fields[index];
             let (OperandRule::ReuseDef(target), Some(op), Reg::Virt { vreg, .. }) =
                 (f.rule, f.operand, f.reg)
             else {
@@ -416,7 +438,7 @@ impl Collector<'_> {
             };
             let used = self
                 .fields
-                .get(target)
+                .get(usize::from(target))
                 .and_then(|t| match (t.reg, t.rule, t.operand) {
                     (Reg::Virt { vreg: u, .. }, OperandRule::Use, Some(uop))
                         if u.class() == vreg.class() =>
@@ -430,7 +452,7 @@ impl Collector<'_> {
                 None => self.fail(VCodeError::BadReuse {
                     inst: self.inst,
                     field: index,
-                    target,
+                    target: target.into(),
                 }),
             }
         }

@@ -298,6 +298,7 @@ impl<'a> Isel<'a> {
         for (i, mut pb) in std::mem::take(&mut self.pending).into_iter().enumerate() {
             let block = BlockId(i as u32);
             let Some(term) = pb.insts.pop() else { continue };
+            self.b.reserve(block, pb.insts.len() + 1);
             for inst in pb.insts {
                 self.b.push(block, inst);
             }

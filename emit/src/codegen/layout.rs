@@ -83,7 +83,7 @@ pub(crate) fn blocks(code: &FinalCode<SassInst>) -> Vec<LBlock> {
     let kept: Vec<usize> = (0..nblocks).filter(|&b| b == 0 || only_jump(b).is_none()).collect();
     let mut out = Vec::with_capacity(kept.len());
     for (k, &b) in kept.iter().enumerate() {
-        let mut body = Vec::new();
+        let mut body = Vec::with_capacity(code.blocks[b].len());
         let mut term = None;
         for idx in code.blocks[b].clone() {
             let inst = &code.insts[idx as usize];

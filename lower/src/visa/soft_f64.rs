@@ -140,6 +140,19 @@ impl Lower<'_> {
         };
         let (exf, ex_, big_x) = fields(self, x);
         let (_, ey, big_y) = fields(self, y);
+        // Specials, decided now so that x need not stay live (register pressure at SIMD32):
+        // x an infinity or NaN (y can only be one if x is). A NaN operand, or infinities of
+        // opposite signs, give the canonical NaN; otherwise x's infinity, the overflow result.
+        let special = self.sf_cmp(u, Relop::Eq, exf, ud(0x7ff));
+        let xm = self.sf(Op::And, u, x.1, ud(0x7fff_ffff));
+        let lo_nz = self.sf(Op::Min, u, x.0, ud(1));
+        let xm = self.sf(Op::Or, u, xm, lo_nz);
+        let nan = self.sf_cmp(u, Relop::Gt, xm, ud(0x7ff0_0000));
+        let inf_inf = self.tmp_pred();
+        let pex = self.pred_exec(u);
+        self.k.binary(Op::And, pex, Operand::pred(inf_inf), Operand::pred(special), Operand::pred(mag_eq));
+        self.sf_pred(u, Op::And, inf_inf, sub);
+        self.sf_pred(u, Op::Or, nan, inf_inf);
         // Align y to x's exponent, ORing what falls out into the sticky bit.
         let d = self.sf_sub(u, ex_, ey);
         let dc = self.sf(Op::Min, u, d, ud(63));
@@ -195,27 +208,14 @@ impl Lower<'_> {
         self.sf_pred(u, Op::And, zero, sub);
         let sign = self.sf_sel(u, zero, ud(0), sx);
         let hi = self.sf(Op::Or, u, hi, sign);
-        // Overflow: infinity of x's sign.
+        // Overflow, or x an infinity: infinity of x's sign.
         let over = self.sf_cmp(u, Relop::Ge, e2, ud(0x7ff));
+        self.sf_pred(u, Op::Or, over, special);
         let inf = self.sf(Op::Or, u, sx, ud(0x7ff0_0000));
-        let lo = self.sf_sel(u, over, ud(0), lo);
-        let hi = self.sf_sel(u, over, inf, hi);
-        // Specials: x an infinity or NaN (y can only be one if x is). A NaN operand, or
-        // infinities of opposite signs, give the canonical NaN; otherwise x's infinity.
-        let special = self.sf_cmp(u, Relop::Eq, exf, ud(0x7ff));
-        let xm = self.sf(Op::And, u, x.1, ud(0x7fff_ffff));
-        let lo_nz = self.sf(Op::Min, u, x.0, ud(1));
-        let xm = self.sf(Op::Or, u, xm, lo_nz);
-        let nan = self.sf_cmp(u, Relop::Gt, xm, ud(0x7ff0_0000));
-        let inf_inf = self.tmp_pred();
-        let pex = self.pred_exec(u);
-        self.k.binary(Op::And, pex, Operand::pred(inf_inf), Operand::pred(special), Operand::pred(mag_eq));
-        self.sf_pred(u, Op::And, inf_inf, sub);
-        self.sf_pred(u, Op::Or, nan, inf_inf);
-        for (h, xv, v, q) in [(false, x.0, lo, 0), (true, x.1, hi, 0x7ff8_0000)] {
+        for (h, inf_v, v, q) in [(false, ud(0), lo, 0), (true, inf, hi, 0x7ff8_0000)] {
             let dst = self.half_dst(r, u, h, Type::UD);
-            let (xv, v) = self.unimm(xv, v, Type::UD);
-            self.k.binary(Op::Sel, ex, dst, xv, v).predicated(Predicate::on(special));
+            let (inf_v, v) = self.unimm(inf_v, v, Type::UD);
+            self.k.binary(Op::Sel, ex, dst, inf_v, v).predicated(Predicate::on(over));
             let dst = self.half_dst(r, u, h, Type::UD);
             self.k.mov(ex, dst, ud(q)).predicated(Predicate::on(nan));
         }

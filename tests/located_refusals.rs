@@ -164,17 +164,25 @@ fn misused_intrinsics_are_import_errors_at_the_call() {
 
 #[test]
 fn a_refused_instruction_the_legalizer_made_names_the_input_instruction_it_came_from() {
-    // TGLLP has no f64 atomic add: the legalizer makes a CAS loop of it, and the vISA lowering
-    // refuses the loop's 64-bit float compare-and-swap, an instruction the input does not have.
-    let mut b = FunctionBuilder::new("fadd64", &[Type::Ptr(AddrSpace::Global)]);
-    let one = b.fconst(Type::F64, 1.0);
-    b.atomic_rmw(RmwOp::Fadd, Type::F64, MemOrder::Relaxed, Scope::Gpu, b.param(0), 0, one);
+    // DG2 has no f32 atomic add on shared local memory: the legalizer makes a CAS loop of it,
+    // and the vISA lowering refuses, at SIMD2, the loop's f32 add (GenX_IR cannot split a SIMD2
+    // float op under SIMD control flow on XeHP+), an instruction the input does not have.
+    let mut b = FunctionBuilder::new("fadd32", &[Type::Ptr(AddrSpace::Shared)]);
+    let one = b.fconst(Type::F32, 1.0);
+    b.atomic_rmw(RmwOp::Fadd, Type::F32, MemOrder::Relaxed, Scope::Cta, b.param(0), 0, one);
     let inst = b.last_inst().expect("appended");
     b.ret(&[]);
     let f = b.finish();
-    let d = refusal(&f, Target::Visa(VisaPlatform::Tgllp));
-    assert_eq!((d.inst, d.loc), (Some(inst), SrcLoc::default()), "{}", d.headline("%fadd64"));
+    let target = Target::Visa(VisaPlatform::Dg2);
+    let opts = atomc_lower::visa::Options { simd: atomc_emit::visa::ExecSize::S2, ..Default::default() };
+    let e = atomc::visa_kernel(&f, target, &opts).expect_err("refused at SIMD2");
+    assert!(matches!(e, CompileError::Unsupported { .. }), "{e}");
+    let mut diags = e.diagnostics();
+    assert_eq!(diags.len(), 1);
+    let d = diags.remove(0);
+    assert!(d.headline("%fadd32").contains("SIMD2 float arithmetic in divergent code"), "{}", d.headline("%fadd32"));
+    assert_eq!((d.inst, d.loc), (Some(inst), SrcLoc::default()), "{}", d.headline("%fadd32"));
     // The legalized function has the input's (here: no) locations, not the tracing ones.
-    let legal = atomc::pipeline::legalize(&f, Target::Visa(VisaPlatform::Tgllp)).expect("legalizes");
+    let legal = atomc::pipeline::legalize(&f, target).expect("legalizes");
     assert!(legal.inst_order().all(|(_, i)| !legal.inst_locs[i].is_known()));
 }

@@ -18,7 +18,7 @@ use atomc_ir::{RmwOp::*, Type};
 // Structured SIMD control flow joins a loop's lanes where its exits meet; the vISA subgroup rows are
 // native everywhere, so no refusal reads the meeting yet.
 pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
-/// DG2 (Xe-HPG): f32 add native, no fp64.
+/// DG2 (Xe-HPG): f32 add native; no fp64 ALU, so f64 add is a CAS loop around integer code.
 pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 /// PVC (Xe-HPC): f32 add native; f64 add only through LSC, which
 /// `svm_atomic` does not reach, so a CAS loop.
@@ -228,7 +228,9 @@ const TGLLP: &[Rule] = &[
         types: &[],
         spaces: &[],
         lowering: CasLoop,
-        evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP)",
+        evidence: "no fadd message before XeHP (reference §6: IGC emits a cmpxchg do-while on TGLLP); no fp64 ALU \
+                   either, so f64 add's loop body is IEEE binary64 addition in integer code on the dword halves \
+                   (lower/src/visa/soft_f64.rs), as IGC emulates double precision on such parts",
     },
     SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
 ];
@@ -250,7 +252,8 @@ const DG2: &[Rule] = &[
         types: &[],
         spaces: &[],
         lowering: CasLoop,
-        evidence: "f64 add and the rest: cmpxchg loops (reference §6)",
+        evidence: "f64 add and the rest: cmpxchg loops (reference §6); DG2 has no fp64 ALU, so f64 add's loop \
+                   body is integer code on the dword halves (lower/src/visa/soft_f64.rs; PVC adds `df`)",
     },
     SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
 ];

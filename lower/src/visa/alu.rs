@@ -359,9 +359,24 @@ fn binary(
                 l.fminmax64(r, u, op == BinaryOp::Fmax, a, b);
                 return Ok(());
             }
+            IrType::F64 if matches!(op, BinaryOp::Fadd | BinaryOp::Fsub) => {
+                // Integer code on the halves (soft_f64.rs); a subtraction adds b with its sign
+                // flipped.
+                let (a, mut b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+                if op == BinaryOp::Fsub {
+                    b.1 = match b.1 {
+                        Operand::Imm(i) => Operand::imm(Imm::ud(i.bits as u32 ^ 0x8000_0000)),
+                        o => l.op_tmp(Op::Xor, u, o, Operand::imm(Imm::ud(0x8000_0000))),
+                    };
+                }
+                let r = l.def_var(res, u)?;
+                l.fadd64(r, u, a, b);
+                return Ok(());
+            }
             IrType::F64 => return Err(l.reject(
                 inst,
-                "f64 arithmetic needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot split it)",
+                "f64 multiplication and division need an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR \
+                 cannot split it); f64 add, sub, min and max are integer code there",
             )),
             IrType::F16 => return super::half::binary(l, inst, op, args, res, u),
             _ => return Err(l.reject(inst, "packed-float arithmetic is not lowered for vISA")),

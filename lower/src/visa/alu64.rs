@@ -28,7 +28,7 @@ impl Lower<'_> {
     }
 
     /// `dst = op(a, b)` into a new `ud` temporary, returned as a source.
-    fn op_tmp(&mut self, op: Op, u: bool, a: Operand, b: Operand) -> Operand {
+    pub(crate) fn op_tmp(&mut self, op: Op, u: bool, a: Operand, b: Operand) -> Operand {
         let ex = self.exec(u);
         let t = self.tmp(Type::UD, u);
         let (a, b) = self.unimm(a, b, Type::UD);
@@ -384,7 +384,7 @@ enum Nan {
 }
 
 /// A `ud` half-source seen as `d`.
-fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
+pub(crate) fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
     match o {
         Operand::Src {
             var,

@@ -75,6 +75,7 @@ mod mem;
 mod numeric;
 mod slm;
 mod slm64;
+mod soft_f64;
 mod subgroup;
 mod surface;
 mod surface_loop;

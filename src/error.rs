@@ -8,10 +8,10 @@ use crate::{ir, Target};
 ///
 /// ```
 /// use atomc::{CompileError, Emit, Target};
-/// let src = "function %k(ptr.global) {
-/// block0(v0: ptr.global):
-///     v1 = fconst.f64 1.0
-///     v2 = atomic_rmw.f64 fadd relaxed gpu v0, v1
+/// let src = "function %k(ptr.shared) {
+/// block0(v0: ptr.shared):
+///     v1 = iconst.i64 1
+///     v2 = atomic_rmw.i64 add relaxed cta v0, v1
 ///     return
 /// }
 /// ";

@@ -15,6 +15,7 @@ mod aggregate;
 mod alu;
 mod bits;
 mod bits_sm50;
+mod convert;
 mod dce;
 mod divide;
 mod divide64;

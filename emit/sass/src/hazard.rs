@@ -225,8 +225,11 @@ pub fn predicate_at_issue(mnemonic: &str) -> bool {
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
     const COMMON: &[&str] =
         &["ATOM", "ATOMS", "ATOMG", "LDG", "LDS", "LDL", "LD", "S2R", "SHFL", "POPC", "FLO", "SUATOM", "SULD", "MUFU"];
-    const SM90: &[&str] = &["LDC", "S2UR", "REDUX", "QSPC", "MATCH", "F2I", "I2F", "F2F"];
-    const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP"];
+    // ptxas 13.5 sets a scoreboard on `BREV R0, R0` and its IADD3 waits on it (brev.b32).
+    const SM90: &[&str] = &["LDC", "S2UR", "REDUX", "QSPC", "MATCH", "F2I", "I2F", "F2F", "BREV"];
+    // ptxas 11.8 sets a scoreboard on `LDC.U16 R0, c[0x3][R4]` (ld.const.u16) and on `DMNMX R2,
+    // R6, c[0x0][0x158], !PT` (max.f64), and their readers wait on it.
+    const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP", "DMNMX", "LDC"];
     COMMON.contains(&mnemonic)
         || match timing {
             Timing::Sm90 => SM90.contains(&mnemonic),

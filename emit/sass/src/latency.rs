@@ -9,6 +9,9 @@
 //! Anything not classified below gets the conservative [`OTHER`] latency, which no measured
 //! class exceeds except predicate → guard/branch.
 
+use super::instr::Instr;
+use super::Arch;
+
 /// The pipe a fixed-latency producer issues to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pipe {
@@ -92,13 +95,25 @@ impl Timing {
         }
     }
 
-    /// The pipe of a fixed-latency instruction, from its mnemonic and modifiers.
+    /// The pipe of a fixed-latency instruction, from its nvdisasm spelling (mnemonic and
+    /// modifiers).
     pub fn pipe(self, opcode: &str) -> Pipe {
+        let mnemonic = opcode.split('.').next().unwrap_or("");
+        self.pipe_class(mnemonic, opcode.split('.').any(|m| m == "WIDE"))
+    }
+
+    /// The pipe of a decoded instruction, from its form.
+    pub fn pipe_of(self, arch: &Arch, ins: &Instr) -> Pipe {
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        self.pipe_class(mnemonic, mnemonic == "IMAD" && arch.has_modifier(ins, "WIDE"))
+    }
+
+    /// The pipe of `mnemonic`; `wide` says it carries `.WIDE` (a pair result).
+    fn pipe_class(self, mnemonic: &str, wide: bool) -> Pipe {
         if self == Timing::Sm50 {
             // Maxwell's figures do not depend on the pipe (maxas: depth 6 everywhere).
             return Pipe::Other;
         }
-        let mnemonic = opcode.split('.').next().unwrap_or("");
         match mnemonic {
             "IADD3" | "LOP3" | "SHF" | "MOV" | "SEL" | "LEA" | "PRMT" | "ISETP" | "IMNMX" | "PLOP3" | "FMNMX"
             | "FSEL" | "VIMNMX" | "FSETP" => Pipe::Alu,
@@ -113,7 +128,7 @@ impl Timing {
             // ptxas 13 stores `SGXT.U32 R5, R5, R0`'s result with `STG.E` 5 cycles later (its
             // `bfe.u32`), as it stores an ALU result.
             "SGXT" => Pipe::Alu,
-            "IMAD" if opcode.split('.').any(|m| m == "WIDE") => Pipe::FmaWide,
+            "IMAD" if wide => Pipe::FmaWide,
             "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
             // ptxas 13.5 reads `HADD2.F32 R5, -RZ, R5.H0_H0` in `FADD`/`FSETP` and `STG` 5 cycles
             // later, and `HADD2 R6, R5, UR6.H0_H0` in `PRMT` 5 later: FMA timing.
@@ -128,9 +143,18 @@ impl Timing {
         }
     }
 
-    /// How an instruction reads its general-register sources.
+    /// How an instruction reads its general-register sources, from its nvdisasm spelling.
     pub fn reader(self, opcode: &str, is_memory: bool) -> Reader {
         let mnemonic = opcode.split('.').next().unwrap_or("");
+        self.reader_class(mnemonic, is_memory, self.pipe(opcode))
+    }
+
+    /// How a decoded instruction reads its general-register sources.
+    pub fn reader_of(self, arch: &Arch, ins: &Instr, is_memory: bool) -> Reader {
+        self.reader_class(arch.forms[ins.form as usize].mnemonic, is_memory, self.pipe_of(arch, ins))
+    }
+
+    fn reader_class(self, mnemonic: &str, is_memory: bool, pipe: Pipe) -> Reader {
         if is_memory {
             return match mnemonic {
                 "LDS" | "STS" | "ATOMS" => Reader::Shared,
@@ -139,7 +163,7 @@ impl Timing {
                 _ => Reader::Memory,
             };
         }
-        match self.pipe(opcode) {
+        match pipe {
             Pipe::Alu => Reader::Alu,
             Pipe::Fma | Pipe::FmaWide => Reader::Fma,
             Pipe::Uniform | Pipe::UniformMove => Reader::Uniform,

@@ -68,6 +68,42 @@ const NO_RESULT: &[&str] = &[
     "DEPBAR",
 ];
 
+/// Mnemonics the dependency pass treats as barriers: control transfers, convergence points and
+/// memory fences. Every open scoreboard is waited on before one issues and every fixed-latency
+/// result is ready, so nothing in flight crosses a branch, a fence or a warp synchronisation.
+const ORDERS_EVERYTHING: &[&str] = &[
+    "BRA",
+    "EXIT",
+    "CALL",
+    "RET",
+    "BAR",
+    "MEMBAR",
+    "ERRBAR",
+    "CGAERRBAR",
+    "CCTL",
+    "WARPSYNC",
+    "BSSY",
+    "BSYNC",
+    "SSY",
+    "SYNC",
+    "PBK",
+    "BRK",
+];
+
+/// Whether `mnemonic` is one of [`ORDERS_EVERYTHING`].
+pub fn orders_everything(mnemonic: &str) -> bool {
+    ORDERS_EVERYTHING.contains(&mnemonic)
+}
+
+/// Whether an instruction of `mnemonic` does something besides writing its result registers:
+/// a store, an atomic or reduction, a surface access (a trapping `SULD` can fault), or one of
+/// [`ORDERS_EVERYTHING`]. Dead-code elimination keeps these whether or not their results are read.
+pub fn has_side_effects(mnemonic: &str) -> bool {
+    orders_everything(mnemonic)
+        || NO_RESULT.contains(&mnemonic)
+        || matches!(mnemonic, "ATOM" | "ATOMG" | "ATOMS" | "SUATOM" | "SULD")
+}
+
 /// Mnemonics whose two leading predicates are results (compare-and-combine forms).
 const TWO_PRED_RESULTS: &[&str] = &["ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "PSETP", "UISETP", "UPLOP3"];
 
@@ -116,7 +152,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
 
     // Which operand slots are results.
     let n = ins.ops.len();
-    let mut is_def = vec![false; n];
+    let mut is_def: SmallVec<[bool; 8]> = smallvec::smallvec![false; n];
     if !NO_RESULT.contains(&mnemonic) {
         if TWO_PRED_RESULTS.contains(&mnemonic) {
             for (k, d) in is_def.iter_mut().enumerate().take(2.min(n)) {
@@ -176,6 +212,10 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
             // A lane mask from a register (`.U64`: a pair).
             return if def { 1 } else { data };
         }
+        if mnemonic == "SUATOM" && has("CAS") && !def {
+            // Compare and swap packed in one group: a pair (32-bit) or an aligned quad (64-bit).
+            return 2 * data;
+        }
         if mnemonic == "CS2R" {
             return if has("32") { 1 } else { 2 };
         }
@@ -186,6 +226,14 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
         data
     };
 
+    // A bindless surface handle (the register after a surface instruction's address and data)
+    // is a 64-bit pair though the field names its first register: sm_50's `MOV R5,
+    // c[0x0][0x144]` then `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs R5 ready too.
+    let handle = (mnemonic.starts_with("SU")
+        && n > 1
+        && matches!(ins.ops[n - 1], Operand::Reg(_))
+        && ins.ops[..n - 1].iter().any(|o| matches!(o, Operand::Mem(_))))
+    .then(|| n - 1);
     for (k, op) in ins.ops.iter().enumerate() {
         let def = is_def[k];
         let put = |l: Loc, r: &mut Roles| {
@@ -197,7 +245,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
         };
         match *op {
             Operand::Reg(reg) if reg.num != RZ => {
-                let w = width_of(k, def);
+                let w = if handle == Some(k) { 2 } else { width_of(k, def) };
                 for i in 0..w {
                     put(reg.num as Loc + i as Loc, &mut r);
                 }

@@ -9,9 +9,9 @@ mod layout;
 mod reconverge;
 pub mod schedule;
 
-use crate::sass::latency::{sm90_yield_hint, Pipe, Timing};
-use crate::sass::{Arch, Instr, Sched};
-use atomc_lower::sass::{Flow, Latency, MOp, SassInst};
+use crate::sass::latency::{sm90_yield_hint, Timing};
+use crate::sass::{hazard, roles, Arch, Instr, Sched};
+use atomc_lower::sass::{Flow, SassInst};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
 use schedule::DepInfo;
@@ -51,31 +51,33 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
     let body_len = placed.len();
     let timing = Timing::for_arch(arch.name);
-    let deps: Vec<DepInfo> = placed.iter().map(|p| dep_info(&p.inst, p.block_start, timing)).collect();
-    let sched = schedule::schedule(&deps, timing);
-
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut exit_offsets = Vec::new();
     for (i, p) in placed.iter().enumerate() {
         let addr = arch.instr_addr(i);
         // The form chosen at selection, with the allocated registers; instructions made after
         // selection (moves, spills, reconvergence, branches of the layout) are assembled.
-        let mut ins = match p.inst.typed(arch, addr, &|b| addr_of_block(b, body_len)) {
+        let ins = match p.inst.typed(arch, addr, &|b| addr_of_block(b, body_len)) {
             Some(ins) => {
                 arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
                 ins
             }
             None => assemble(arch, &p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len))), addr)?,
         };
-        let s = sched[i];
-        // Fixed latency as the scheduler saw it (a pipe, no scoreboard).
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
-        let yield_ = arch.name == "sm_90" && sm90_yield_hint(mnemonic, deps[i].pipe.is_some(), s.stall);
-        ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
         instrs.push(ins);
+    }
+    // The dependency pass reads each instruction's registers and timing class off its form.
+    let deps: Vec<DepInfo> =
+        instrs.iter().zip(&placed).map(|(ins, p)| dep_info(arch, ins, p.block_start, timing)).collect();
+    let sched = schedule::schedule(&deps, timing);
+    for (i, ins) in instrs.iter_mut().enumerate() {
+        let s = sched[i];
+        let mnemonic = arch.forms[ins.form as usize].mnemonic;
+        let yield_ = arch.name == "sm_90" && sm90_yield_hint(mnemonic, deps[i].pipe.is_some(), s.stall);
+        ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
     }
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
@@ -101,79 +103,31 @@ fn assemble(arch: &Arch, text: &str, addr: u64) -> Result<Instr, EmitError> {
     }
 }
 
-fn dep_info(inst: &SassInst, block_start: bool, timing: Timing) -> DepInfo {
-    let (reads, writes) = inst.hw_regs();
-    let mut reads: Vec<u16> = reads.iter().map(|&r| r as u16).collect();
-    let mut writes: Vec<u16> = writes.iter().map(|&r| r as u16).collect();
-    // A bindless surface handle is a 64-bit pair though the field names its first register
-    // (the rule checker's width 1): the instruction reads both halves, so a write of the high
-    // half right before it must be waited for (sm_50's hazard check: `MOV R5, c[0x0][0x144]`
-    // then `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs 2 cycles).
-    if let atomc_lower::vcode::RegForm::SurfaceAtom { bindless: true, .. } = inst.form {
-        if let Some(MOp::Reg { reg: atomc_lower::vcode::Reg::Hw(r), width: 1, .. }) = inst.ops.last() {
-            reads.push(r.number() as u16 + 1);
-        }
+/// What the dependency pass needs of one instruction, from its form: the registers it reads and
+/// writes ([`roles`]), its pipe and whether its result arrives after a variable delay
+/// ([`hazard::variable_result`]; the tables the hazard check and the emulator apply) or it reads
+/// its operands late (memory instructions), and
+/// whether it orders everything before it ([`roles::orders_everything`]).
+fn dep_info(arch: &Arch, ins: &Instr, block_start: bool, timing: Timing) -> DepInfo {
+    let r = roles::roles(arch, ins);
+    let mnemonic = arch.forms[ins.form as usize].mnemonic;
+    let barrier = roles::orders_everything(mnemonic);
+    let pipe = timing.pipe_of(arch, ins);
+    // A memory instruction reads its registers after it issues, so it is tracked by scoreboards
+    // whether or not it has a result: later writes of its sources wait on its read scoreboard.
+    // Conversions go by mnemonic: the hazard check accepts ptxas reading an 8- or 16-bit one at
+    // a fixed distance ([`hazard::variable_result_of`]), but no ptxas code shows that distance
+    // to be at most the default latency, and the conversion unit signals a scoreboard.
+    let variable = r.memory || hazard::variable_result(timing, mnemonic);
+    DepInfo {
+        reads: r.reads,
+        guard: r.guard,
+        writes: r.writes,
+        pipe: (!barrier && !variable).then_some(pipe),
+        reader: timing.reader_of(arch, ins, r.memory),
+        barrier,
+        block_start,
     }
-    // Predicates: the first operand of a SETP or LOP3 (or the carry of IADD3) is
-    // written; a predicate operand anywhere else is read.
-    for (k, op) in inst.ops.iter().enumerate() {
-        if let MOp::Pred { num, .. } = op {
-            if *num == 7 {
-                continue;
-            }
-            let written = ((inst.opcode.contains("SETP") || inst.opcode.starts_with("LOP3")) && k == 0)
-                || (inst.opcode == "IADD3" && k == 1 && matches!(inst.ops[0], MOp::Reg { .. }));
-            if written {
-                writes.push(256 + *num as u16);
-            } else {
-                reads.push(256 + *num as u16);
-            }
-        }
-    }
-    // Uniform registers (numbered after the predicates and carry, as in `sass::roles`): the
-    // first operand of a uniform-datapath instruction or S2UR is written, any other is read.
-    let uniform_def = inst.opcode.starts_with('U') || inst.opcode.starts_with("S2UR") || inst.opcode.starts_with("VOTEU") || inst.opcode.starts_with("REDUX");
-    for (k, op) in inst.ops.iter().enumerate() {
-        match op {
-            MOp::UReg(n) if *n != 63 => {
-                let loc = crate::sass::roles::UR_BASE + *n as u16;
-                if k == 0 && uniform_def {
-                    writes.push(loc);
-                } else {
-                    reads.push(loc);
-                }
-            }
-            MOp::Mem { ubase: Some(n), .. } => reads.push(crate::sass::roles::UR_BASE + *n as u16),
-            _ => {}
-        }
-    }
-    let guard = inst.guard.map(|(p, _)| 256 + p as u16);
-    // sm_50 carry chains: `IADD.CC` writes the condition-code register, `.X` forms read it.
-    if inst.opcode.ends_with(".CC") {
-        writes.push(schedule::CARRY);
-    }
-    if inst.opcode.split('.').any(|t| t == "X") {
-        reads.push(schedule::CARRY);
-    }
-    let is_memory = inst.ops.iter().any(|op| matches!(op, MOp::Mem { .. }));
-    let (pipe, barrier) = match inst.latency {
-        Latency::Fixed(_) => (Some(timing.pipe(&inst.opcode)), false),
-        // The selector marks the FP64 instructions variable-latency, as they are on sm_50; on
-        // sm_90 they are on a fixed-latency pipe, where a scoreboard signals nothing
-        // (`hazard::signals_scoreboard`, seen on an H100), so they are spaced by the pipe's latency.
-        Latency::Variable if !fixed_pipe_has_scoreboard(timing, &inst.opcode) => (Some(timing.pipe(&inst.opcode)), false),
-        Latency::Variable => (None, false),
-        Latency::Control => (None, true),
-    };
-    DepInfo { reads, guard, writes, pipe, reader: timing.reader(&inst.opcode, is_memory), barrier, block_start }
-}
-
-/// Whether a variable-latency selection of `opcode` keeps its scoreboard on this target: every
-/// instruction outside the fixed-latency pipes does, and those in them only when the timing
-/// table says their results are variable.
-fn fixed_pipe_has_scoreboard(timing: Timing, opcode: &str) -> bool {
-    let mnemonic = opcode.split('.').next().unwrap_or("");
-    timing.pipe(opcode) == Pipe::Other || crate::sass::hazard::variable_result(timing, mnemonic)
 }
 
 impl SassKernel {

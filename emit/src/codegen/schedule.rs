@@ -18,6 +18,7 @@
 //! result is ready. Correct before fast: ptxas overlaps more.
 
 use crate::sass::latency::{Pipe, Reader, Timing, OTHER, PRED_TO_GUARD};
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 /// Cycles from a scoreboard's set to the first instruction that may wait on it. ptxas's own
@@ -28,11 +29,11 @@ pub const SB_SET_TO_WAIT: u64 = 2;
 #[derive(Clone, Debug)]
 pub struct DepInfo {
     /// Registers read as operands (GPR numbers; predicates as 256 + n; carry 264).
-    pub reads: Vec<u16>,
+    pub reads: SmallVec<[u16; 12]>,
     /// The guard predicate (256 + n) or branch condition, read by the issue logic.
     pub guard: Option<u16>,
     /// Registers written.
-    pub writes: Vec<u16>,
+    pub writes: SmallVec<[u16; 6]>,
     /// `Some(pipe)` for a fixed-latency producer; `None` for variable latency.
     pub pipe: Option<Pipe>,
     /// How the instruction reads its operands.
@@ -124,7 +125,7 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
                 let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
-                sets.push((sb, Board { writes: info.writes.clone(), ..Board::default() }));
+                sets.push((sb, Board { writes: info.writes.to_vec(), ..Board::default() }));
                 wr_sb = sb as u8;
             }
             let gprs: Vec<u16> = info.reads.iter().copied().filter(|&r| r < 256).collect();
@@ -229,9 +230,9 @@ mod tests {
 
     fn inst(reads: &[u16], writes: &[u16], pipe: Option<Pipe>) -> DepInfo {
         DepInfo {
-            reads: reads.to_vec(),
+            reads: reads.into(),
             guard: None,
-            writes: writes.to_vec(),
+            writes: writes.into(),
             pipe,
             reader: Reader::Alu,
             barrier: false,

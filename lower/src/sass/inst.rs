@@ -21,18 +21,6 @@ use std::sync::Arc;
 /// right before their use, so no predicate outlives two instructions.
 pub const COND_PRED: u8 = 0;
 
-/// How long an instruction takes, for the dependency pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Latency {
-    /// ALU work with a fixed pipeline latency in cycles.
-    Fixed(u8),
-    /// Memory, atomics, S2R, conversions through the MUFU/XU units:
-    /// completion is tracked with scoreboards.
-    Variable,
-    /// Control flow: waits on every pending scoreboard first.
-    Control,
-}
-
 /// One operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MOp {
@@ -122,8 +110,6 @@ pub struct SassInst {
     pub opcode: String,
     /// Operands in nvdisasm order.
     pub ops: SmallVec<[MOp; 6]>,
-    /// Scheduling class.
-    pub latency: Latency,
     /// Control flow.
     pub flow: Flow,
     /// The register-rule row the post-allocation checker applies.
@@ -152,6 +138,9 @@ pub struct Resolved {
     /// For each operand slot of `instr`, the written operand (not counting `Tied` ones) it holds.
     slots: SmallVec<[Option<u8>; 6]>,
     instr: Instr,
+    /// The assembler kept every written operand in its slot. When an alias rewrote them, the
+    /// form still names the instruction's facts, but emission assembles the text.
+    exact: bool,
 }
 
 /// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
@@ -226,18 +215,13 @@ fn same_shape(a: &MOp, b: &MOp) -> bool {
 }
 
 impl SassInst {
-    /// A fixed-latency ALU instruction.
-    pub fn alu(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>) -> SassInst {
-        SassInst::new(opcode, ops, Latency::Fixed(6))
-    }
-
-    /// An instruction with the given latency class.
-    pub fn new(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>, latency: Latency) -> SassInst {
+    /// An instruction as the selector spells it. Its timing class and operand roles are the
+    /// form's, looked up when the dependency pass runs (`atomc_sass::roles`, `latency`).
+    pub fn new(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>) -> SassInst {
         SassInst {
             guard: None,
             opcode: opcode.into(),
             ops: ops.into_iter().collect(),
-            latency,
             flow: Flow::None,
             form: RegForm::Plain,
             spill: None,
@@ -341,7 +325,7 @@ impl SassInst {
                 // Otherwise an assembler alias changed the operands: emission assembles the text.
                 let whole = written.next().is_none() && slots.iter().flatten().count() == shown;
                 let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
-                Ok(whole.then(|| Arc::new(Resolved { opcode, guard, shape, slots, instr })))
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, exact: whole })))
             }
             Ok(None) => Err("not an instruction".to_string()),
             Err(e) => Err(e.msg),
@@ -352,7 +336,7 @@ impl SassInst {
     /// this instruction's allocated registers; `label` gives a block's address. `None` when it
     /// was never resolved, was edited since, or still names a virtual register.
     pub fn typed(&self, arch: &Arch, addr: u64, label: &dyn Fn(BlockId) -> u64) -> Option<Instr> {
-        let r = self.resolved.as_deref()?;
+        let r = self.resolved.as_deref().filter(|r| r.exact)?;
         let unchanged = r.opcode == self.opcode
             && r.guard == self.guard
             && r.shape.len() == self.ops.len()
@@ -374,6 +358,13 @@ impl SassInst {
             }
         }
         Some(instr)
+    }
+
+    /// The mnemonic of the form the instruction resolved to at selection (`None` before
+    /// resolution, for a branch pair, or after an edit of its opcode).
+    pub fn mnemonic(&self, arch: &Arch) -> Option<&'static str> {
+        let r = self.resolved.as_deref().filter(|r| r.opcode == self.opcode)?;
+        arch.forms.get(r.instr.form as usize).map(|f| f.mnemonic)
     }
 
     /// [`SassInst::text`] with registers named by `reg`.
@@ -554,7 +545,7 @@ impl MachInst for SassInst {
     fn gen_move(dst: HwReg, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
         for k in 0..class.width() {
             let (d, s) = (dst.offset(k).expect("in range"), src.offset(k).expect("in range"));
-            out.push(SassInst::alu("MOV", [MOp::def(d, 1), MOp::use_(s)]));
+            out.push(SassInst::new("MOV", [MOp::def(d, 1), MOp::use_(s)]));
         }
     }
 
@@ -573,7 +564,7 @@ impl MachInst for SassInst {
             },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
-        let mut inst = SassInst::new(format!("STL{size}"), ops, Latency::Variable);
+        let mut inst = SassInst::new(format!("STL{size}"), ops);
         inst.spill = Some(SpillInfo::Store { slot, src, width: class.width() });
         out.push(inst);
     }
@@ -593,7 +584,7 @@ impl MachInst for SassInst {
                 ubase: None
             },
         ];
-        let mut inst = SassInst::new(format!("LDL{size}"), ops, Latency::Variable);
+        let mut inst = SassInst::new(format!("LDL{size}"), ops);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });
         out.push(inst);
     }

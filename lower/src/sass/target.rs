@@ -1,6 +1,6 @@
 //! What differs between the SASS targets, as data for the selector.
 
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{HwReg, Reg, FRAME_REG};
 use atomc_ir::{MemOrder, Scope};
 
@@ -113,13 +113,13 @@ impl SassTarget {
         let neg = -i64::from(bytes);
         if self.strong_qualifiers {
             vec![
-                SassInst::new("LDC", [MOp::def(r1(), 1), MOp::CBank(0x28)], Latency::Variable),
-                SassInst::alu("IADD3", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg), MOp::rz()]),
+                SassInst::new("LDC", [MOp::def(r1(), 1), MOp::CBank(0x28)]),
+                SassInst::new("IADD3", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg), MOp::rz()]),
             ]
         } else {
             vec![
-                SassInst::alu("MOV", [MOp::def(r1(), 1), MOp::CBank(0x20)]),
-                SassInst::alu("IADD32I", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg)]),
+                SassInst::new("MOV", [MOp::def(r1(), 1), MOp::CBank(0x20)]),
+                SassInst::new("IADD32I", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg)]),
             ]
         }
     }

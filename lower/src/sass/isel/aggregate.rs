@@ -11,8 +11,8 @@
 //! On an H100, 262,144 threads adding 1 to one counter took 202 µs with one atomic per lane and
 //! 15 µs with ptxas's aggregated code (`gpu_throughput` in `tests/gpu_run.rs`).
 
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst, COND_PRED};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst, COND_PRED};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, MemOrder, ReduceOp, RmwOp, Type, Value};
 
@@ -47,7 +47,7 @@ impl Isel<'_> {
             && self.const_value(*arg) == Some(1)
         {
             let (m, _) = self.mem(addr);
-            self.emit(SassInst::new("ATOMS.POPC.INC.32", [MOp::rz(), m], Latency::Variable));
+            self.emit(SassInst::new("ATOMS.POPC.INC.32", [MOp::rz(), m]));
             return Ok(true);
         }
         if !uniform(addr.ptr) {
@@ -66,7 +66,7 @@ impl Isel<'_> {
         };
         let (lane, leader, mask) = self.elect()?;
         let count = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask], Latency::Variable));
+        self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask]));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
         let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used) else {
@@ -74,31 +74,50 @@ impl Isel<'_> {
         };
         // Each lane's old value: the leader's, plus the operand times the active lanes below it.
         let below_mask = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg("SR_LTMASK")], Latency::Variable));
+        self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg("SR_LTMASK")]));
         let below = self.single();
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "LOP3.LUT",
-            [MOp::def(below.reg(), 1), MOp::use_(below_mask.reg()), mask, MOp::rz(), MOp::Imm(0xc0), MOp::Pred { num: 7, not: true }],
+            [
+                MOp::def(below.reg(), 1),
+                MOp::use_(below_mask.reg()),
+                mask,
+                MOp::rz(),
+                MOp::Imm(0xc0),
+                MOp::Pred { num: 7, not: true },
+            ],
         ));
         let rank = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())], Latency::Variable));
+        self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())]));
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(old.reg()), MOp::use_(leader.reg()), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit(SassInst::new("SHFL.IDX", shfl));
         let d = self.result().expect("a used result");
         let result = match x {
-            Operand::Imm(1) => SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()), MOp::rz()]),
-            Operand::Imm(c) => SassInst::alu("IMAD", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::Imm(c), MOp::use_(base.reg())]),
-            Operand::Reg(v) => {
-                SassInst::alu("IMAD", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(v.reg()), MOp::use_(base.reg())])
+            Operand::Imm(1) => {
+                SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()), MOp::rz()])
             }
+            Operand::Imm(c) => {
+                SassInst::new("IMAD", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::Imm(c), MOp::use_(base.reg())])
+            }
+            Operand::Reg(v) => SassInst::new(
+                "IMAD",
+                [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(v.reg()), MOp::use_(base.reg())],
+            ),
         };
         self.emit(result);
         Ok(true)
     }
 
     /// `@P0` atomic `op` of `total` at `addr` by the leader; its old value where `used`.
-    fn leader_atomic(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, total: VReg, used: bool) -> Option<VReg> {
+    fn leader_atomic(
+        &mut self,
+        op: RmwOp,
+        scope: atomc_ir::Scope,
+        addr: &atomc_ir::Address,
+        total: VReg,
+        used: bool,
+    ) -> Option<VReg> {
         let (m, space) = self.mem(addr);
         let t = self.target;
         let strong = t.strong(scope);
@@ -107,14 +126,14 @@ impl Isel<'_> {
         let d = old.map_or(MOp::rz(), |o| MOp::def(o.reg(), 1));
         let x = MOp::use_(total.reg());
         let inst = match space {
-            AddrSpace::Global if !used => SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable),
+            AddrSpace::Global if !used => SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x]),
             AddrSpace::Global | AddrSpace::Generic => {
                 let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
                 let ops = [MOp::pt(), d, m, x];
-                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), ops, Latency::Variable).with_form(RegForm::Atom { wide: false })
+                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), ops).with_form(RegForm::Atom { wide: false })
             }
             AddrSpace::Shared => {
-                SassInst::new(format!("ATOMS.{spelled}"), [d, m, x], Latency::Variable).with_form(RegForm::Atom { wide: false })
+                SassInst::new(format!("ATOMS.{spelled}"), [d, m, x]).with_form(RegForm::Atom { wide: false })
             }
         };
         let mut inst = inst;
@@ -138,7 +157,7 @@ impl Isel<'_> {
                 let mask = MOp::UReg(agg.mask_ureg);
                 self.vote_any_into(mask, None)?;
                 let active = self.single();
-                self.emit(SassInst::alu("MOV", [MOp::def(active.reg(), 1), mask]));
+                self.emit(SassInst::new("MOV", [MOp::def(active.reg(), 1), mask]));
                 active
             }
             None => self.active50(),
@@ -149,40 +168,58 @@ impl Isel<'_> {
             // ptxas 11.8 writes sm_50's with a register clamp: `SHFL.UP P0, R5, R0, 0x1, RZ`.
             let clamp = if self.is_sm50() { MOp::rz() } else { MOp::Imm(0) };
             let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), clamp];
-            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            self.emit(SassInst::new("SHFL.UP", shfl));
             let part = self.single();
-            self.emit(SassInst::alu("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            self.emit(SassInst::new("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
-            self.emit(SassInst::alu("IADD3", [MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg()), MOp::rz()]));
+            self.emit(SassInst::new(
+                "IADD3",
+                [MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg()), MOp::rz()],
+            ));
             sum = next;
         }
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")]));
         // P0: the whole warp is here and this is lane 31.
-        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::Imm(31), MOp::pt()]));
-        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::p0()]));
+        self.emit(SassInst::new(
+            "ISETP.EQ.U32.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::Imm(31), MOp::pt()],
+        ));
+        self.emit(SassInst::new(
+            "ISETP.EQ.U32.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::p0()],
+        ));
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl, Latency::Variable));
+        self.emit(SassInst::new("SHFL.IDX", shfl));
         let scanned = self.single();
         if self.is_sm50() {
             // No three-input add there: the exclusive prefix shuffled up, as ptxas 11.8 does.
             let from = self.single();
             let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1), MOp::rz()];
-            self.emit(SassInst::new("SHFL.UP", shfl, Latency::Variable));
+            self.emit(SassInst::new("SHFL.UP", shfl));
             let below = self.single();
-            self.emit(SassInst::alu("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
-            self.emit(SassInst::alu("IADD3", [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()]));
+            self.emit(SassInst::new("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            self.emit(SassInst::new(
+                "IADD3",
+                [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()],
+            ));
         } else {
             let ops = [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
-            self.emit(SassInst::alu("IADD3", ops));
+            self.emit(SassInst::new("IADD3", ops));
         }
         // P0: a partial warp, whose lanes add one by one.
-        self.emit(SassInst::alu("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()]));
+        self.emit(SassInst::new(
+            "ISETP.NE.U32.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()],
+        ));
         let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true).expect("a used result");
         let d = self.result().expect("a used result");
-        self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::use_(own.reg()), MOp::use_(scanned.reg()), MOp::p0()]));
+        self.emit(SassInst::new(
+            "SEL",
+            [MOp::def(d.reg(), 1), MOp::use_(own.reg()), MOp::use_(scanned.reg()), MOp::p0()],
+        ));
         Ok(true)
     }
 
@@ -190,7 +227,13 @@ impl Isel<'_> {
     /// across the active lanes (`REDUX`, into a uniform register), and one `@P0 REDG` by the
     /// leader, as ptxas 13 compiles `reduce_minmax` (`REDUX.MIN.S32 UR10, R0`, `IMAD.U32 R7, RZ,
     /// RZ, UR10`, `@P0 REDG.E.MIN.S32.STRONG.GPU`). A used result would need each lane's prefix.
-    fn reduce_rmw(&mut self, op: RmwOp, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
+    fn reduce_rmw(
+        &mut self,
+        op: RmwOp,
+        scope: atomc_ir::Scope,
+        addr: &atomc_ir::Address,
+        arg: Value,
+    ) -> Result<bool, IselError> {
         let reduce = match op {
             RmwOp::Add => ReduceOp::Add,
             RmwOp::And => ReduceOp::And,
@@ -216,9 +259,9 @@ impl Isel<'_> {
         let (lane, leader, _) = self.elect()?;
         let total = match redux {
             Some(sum) if !(idempotent && uniform_arg) => {
-                self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())]));
                 let total = self.single();
-                self.emit(SassInst::alu("MOV", [MOp::def(total.reg(), 1), sum]));
+                self.emit(SassInst::new("MOV", [MOp::def(total.reg(), 1), sum]));
                 total
             }
             _ => x,
@@ -233,7 +276,7 @@ impl Isel<'_> {
     /// register on sm_50 (`VOTE.ANY R, PT, PT`).
     fn elect(&mut self) -> Result<(VReg, VReg, MOp), IselError> {
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")]));
         let mask = match &self.target.warp_aggregation {
             Some(agg) => {
                 let m = MOp::UReg(agg.mask_ureg);
@@ -243,13 +286,13 @@ impl Isel<'_> {
             None => MOp::use_(self.active50().reg()),
         };
         let leader = self.single();
-        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask], Latency::Variable));
+        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask]));
         Ok((lane, leader, mask))
     }
 
     /// P0: this lane is the leader.
     fn leader_into_p0(&mut self, lane: VReg, leader: VReg) {
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "ISETP.EQ.U32.AND",
             [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
         ));
@@ -267,7 +310,7 @@ impl Isel<'_> {
             Operand::Reg(v) => MOp::use_(v.reg()),
         };
         let total = self.single();
-        self.emit(SassInst::alu("IMAD", [MOp::def(total.reg(), 1), MOp::use_(n.reg()), factor, MOp::rz()]));
+        self.emit(SassInst::new("IMAD", [MOp::def(total.reg(), 1), MOp::use_(n.reg()), factor, MOp::rz()]));
         total
     }
 }

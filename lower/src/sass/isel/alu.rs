@@ -1,7 +1,7 @@
 //! Arithmetic, compares, selects, constants, special registers (conversions: `convert.rs`).
 
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
 
@@ -36,10 +36,10 @@ impl Isel<'_> {
             | InstData::Vote { .. }
             | InstData::Reduce { .. }
             | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. } => {
-                self.subgroup(d, data)?
+            | InstData::MatchAny { .. } => self.subgroup(d, data)?,
+            InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => {
+                self.mulhi(d, *op, args[0], args[1])?
             }
-            InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => self.mulhi(d, *op, args[0], args[1])?,
             InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
             InstData::Ternary { op: atomc_ir::TernaryOp::Fma, args } => self.fma(d, args)?,
             InstData::Ternary { op, args } => {
@@ -51,7 +51,10 @@ impl Isel<'_> {
                 if self.non_cond_uses[self.func.inst_result(self.inst).expect("compare result")] > 0 {
                     let v = self.func.inst_result(self.inst).expect("compare result");
                     self.compare_into_p0(v)?;
-                    self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+                    self.emit(SassInst::new(
+                        "SEL",
+                        [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
+                    ));
                 }
             }
             InstData::Select { cond, args } => {
@@ -59,11 +62,11 @@ impl Isel<'_> {
                 let p = MOp::Pred { num: 0, not: negate };
                 let (a, b) = (self.reg(args[0]), self.reg(args[1]));
                 if d.class() == RegClass::Pair {
-                    let lo = SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), p]);
-                    let hi = SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), p]);
+                    let lo = SassInst::new("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), p]);
+                    let hi = SassInst::new("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), p]);
                     self.pair_op(d, lo, hi);
                 } else {
-                    self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), p]));
+                    self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), p]));
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
@@ -76,13 +79,14 @@ impl Isel<'_> {
                 let (off, x, k) = self.cbank_scaled_index(*ptr, *offset).expect("checked");
                 let (xr, carry) = (self.reg(x), MOp::Pred { num: 1, not: false });
                 let (lo, hi) = if k == 0 {
-                    let lo = SassInst::alu("IADD3", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::rz()]);
-                    let hi_ops = [MOp::rz(), MOp::rz(), MOp::CBank(off + 4), MOp::rz(), carry, MOp::Pred { num: 7, not: true }];
-                    (lo, SassInst::alu("IADD3.X", hi_ops))
+                    let lo = SassInst::new("IADD3", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::rz()]);
+                    let hi_ops =
+                        [MOp::rz(), MOp::rz(), MOp::CBank(off + 4), MOp::rz(), carry, MOp::Pred { num: 7, not: true }];
+                    (lo, SassInst::new("IADD3.X", hi_ops))
                 } else {
-                    let lo = SassInst::alu("LEA", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::Imm(k)]);
+                    let lo = SassInst::new("LEA", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::Imm(k)]);
                     let hi_ops = [MOp::rz(), MOp::use_(xr), MOp::CBank(off + 4), MOp::rz(), MOp::Imm(k), carry];
-                    (lo, SassInst::alu("LEA.HI.X", hi_ops))
+                    (lo, SassInst::new("LEA.HI.X", hi_ops))
                 };
                 self.pair_op(d, lo, hi);
             }
@@ -92,7 +96,7 @@ impl Isel<'_> {
                 let (p, xr) = (self.reg(*ptr), self.reg(x));
                 let opc = if signed { "IMAD.WIDE" } else { "IMAD.WIDE.U32" };
                 let c = if signed { scale as i32 as i64 } else { scale as i64 };
-                self.emit(SassInst::alu(opc, [MOp::def(d.reg(), 2), MOp::use_(xr), MOp::Imm(c), MOp::use_pair(p)]));
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 2), MOp::use_(xr), MOp::Imm(c), MOp::use_pair(p)]));
             }
             InstData::PtrAdd { ptr, offset } => {
                 let (p, o) = (self.reg(*ptr), self.reg(*offset));
@@ -100,23 +104,35 @@ impl Isel<'_> {
                     (true, true) => self.add64(d, *ptr, *offset),
                     (true, false) => {
                         // Sign-extend the 32-bit offset into the carry chain.
-                        let lo = SassInst::alu("IADD3", [MOp::rz(), MOp::Pred { num: 1, not: false }, MOp::use_(p.lo()), MOp::use_(o), MOp::rz()]);
-                        let hi = SassInst::alu(
+                        let lo = SassInst::new(
+                            "IADD3",
+                            [MOp::rz(), MOp::Pred { num: 1, not: false }, MOp::use_(p.lo()), MOp::use_(o), MOp::rz()],
+                        );
+                        let hi = SassInst::new(
                             "LEA.HI.X.SX32",
                             [MOp::rz(), MOp::use_(o), MOp::use_(p.hi()), MOp::Imm(1), MOp::Pred { num: 1, not: false }],
                         );
                         self.pair_op(d, lo, hi);
                     }
-                    (false, true) => self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o.lo()), MOp::rz()])),
-                    (false, false) => self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o), MOp::rz()])),
+                    (false, true) => self.emit(SassInst::new(
+                        "IADD3",
+                        [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o.lo()), MOp::rz()],
+                    )),
+                    (false, false) => {
+                        self.emit(SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o), MOp::rz()]))
+                    }
                 }
             }
-            InstData::PtrToGeneric { ptr } if self.is_sm50() && self.ty(*ptr) == Type::Ptr(atomc_ir::AddrSpace::Shared) => {
+            InstData::PtrToGeneric { ptr }
+                if self.is_sm50() && self.ty(*ptr) == Type::Ptr(atomc_ir::AddrSpace::Shared) =>
+            {
                 self.shared_to_generic_sm50(d, *ptr);
             }
             InstData::PtrToGeneric { ptr } => {
                 if self.ty(*ptr) != Type::Ptr(atomc_ir::AddrSpace::Global) {
-                    return Err(self.err("a shared pointer cannot be made generic (the shared window base is not emitted)"));
+                    return Err(
+                        self.err("a shared pointer cannot be made generic (the shared window base is not emitted)")
+                    );
                 }
                 let p = self.reg(*ptr);
                 self.make_pair(d, MOp::use_(p.lo()), MOp::use_(p.hi()));
@@ -133,7 +149,7 @@ impl Isel<'_> {
         if d.class() == RegClass::Pair {
             self.make_pair(d, half(bits & 0xffff_ffff), half(bits >> 32));
         } else {
-            self.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), half(bits)]));
+            self.emit(SassInst::new("MOV", [MOp::def(d.reg(), 1), half(bits)]));
         }
     }
 
@@ -157,7 +173,7 @@ impl Isel<'_> {
             GridDimY => ("LDC", MOp::CBank(t.nctaid[1])),
             GridDimZ => ("LDC", MOp::CBank(t.nctaid[2])),
         };
-        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), src], Latency::Variable));
+        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), src]));
     }
 
     fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
@@ -168,26 +184,35 @@ impl Isel<'_> {
         }
         match (op, d.class()) {
             (UnaryOp::Ineg, RegClass::Single) => {
-                self.emit(SassInst::alu("IADD3", [MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]))
+                self.emit(SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]))
             }
             (UnaryOp::Ineg, _) => {
                 // 0 - a = ~a.hi:~a.lo + 1, carried through P1.
                 let c = MOp::Pred { num: 1, not: false };
                 let nh = self.new_vreg(RegClass::Single);
                 let [l, pt] = lop3(0x33);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), l, pt]));
-                let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::rz(), MOp::neg(r.lo()), MOp::rz()]);
-                let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::rz(), MOp::use_(nh), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), l, pt],
+                ));
+                let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::rz(), MOp::neg(r.lo()), MOp::rz()]);
+                let hi = SassInst::new(
+                    "IADD3.X",
+                    [MOp::rz(), MOp::rz(), MOp::use_(nh), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
+                );
                 self.pair_op(d, lo, hi);
             }
             (UnaryOp::Bnot, RegClass::Single) => {
                 let [lut, pt] = lop3(0x33);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), lut, pt]))
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), lut, pt],
+                ))
             }
             (UnaryOp::Bnot, _) => {
                 let [lut, pt] = lop3(0x33);
-                let lo = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.lo()), MOp::rz(), lut, pt]);
-                let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), lut, pt]);
+                let lo = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.lo()), MOp::rz(), lut, pt]);
+                let hi = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), lut, pt]);
                 self.pair_op(d, lo, hi);
             }
             (UnaryOp::Fneg | UnaryOp::Fabs, class) => {
@@ -196,11 +221,15 @@ impl Isel<'_> {
                 let sign_imm = if ty == Type::F16 { imm >> 16 } else { imm };
                 let [l, pt] = lop3(lut);
                 if class == RegClass::Pair {
-                    let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(r.hi()), MOp::Imm(sign_imm), MOp::rz(), l, pt]);
-                    let lo = SassInst::alu("MOV", [MOp::rz(), MOp::use_(r.lo())]);
+                    let hi =
+                        SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(r.hi()), MOp::Imm(sign_imm), MOp::rz(), l, pt]);
+                    let lo = SassInst::new("MOV", [MOp::rz(), MOp::use_(r.lo())]);
                     self.pair_op(d, lo, hi);
                 } else {
-                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), l, pt]));
+                    self.emit(SassInst::new(
+                        "LOP3.LUT",
+                        [MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), l, pt],
+                    ));
                 }
             }
             (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev, _) => return self.bit_count(d, op, a),
@@ -215,8 +244,8 @@ impl Isel<'_> {
         let (alo, ahi) = self.wide_source(a, false);
         let (blo, bhi) = self.wide_source(b, true);
         let c = MOp::Pred { num: 1, not: false };
-        let lo = SassInst::alu("IADD3", [MOp::rz(), c, alo, blo, MOp::rz()]);
-        let hi = SassInst::alu("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+        let lo = SassInst::new("IADD3", [MOp::rz(), c, alo, blo, MOp::rz()]);
+        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
         self.pair_op(d, lo, hi);
     }
 
@@ -240,7 +269,7 @@ impl Isel<'_> {
     pub(super) fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) {
         let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
         let [l, pt] = lop3(0xc0);
-        self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
+        self.emit(SassInst::new("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
     }
 
     /// A sub-word integer held in a 32-bit register is zero-extended (loads, constants and
@@ -248,8 +277,8 @@ impl Isel<'_> {
     pub(super) fn sign_extended(&mut self, r: VReg, bits: u32) -> VReg {
         let k = 32 - bits as i64;
         let (t, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
-        self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
-        self.emit(SassInst::alu("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
+        self.emit(SassInst::new("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
+        self.emit(SassInst::new("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
         u
     }
 
@@ -281,11 +310,11 @@ impl Isel<'_> {
             let def = MOp::def(out.reg(), 1);
             let inst = if op == Sshr {
                 let y = self.src_b(b, false);
-                SassInst::alu("SHF.R.S32.HI", [def, MOp::rz(), y, MOp::use_(x)])
+                SassInst::new("SHF.R.S32.HI", [def, MOp::rz(), y, MOp::use_(x)])
             } else {
                 let y = self.sub_word_b(b, ty.bits(), signed);
                 let opcode = if signed { "IMNMX" } else { "IMNMX.U32" };
-                SassInst::alu(opcode, [def, MOp::use_(x), y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
+                SassInst::new(opcode, [def, MOp::use_(x), y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
             };
             self.emit(inst);
             if signed {
@@ -329,22 +358,26 @@ impl Isel<'_> {
             for (prod, addend) in [(a, b), (b, a)] {
                 if let Some([m0, m1]) = self.single_use_product(prod) {
                     let (r0, r1, rc) = (self.reg(m0), self.src_b(m1, true), self.reg(addend));
-                    self.emit(SassInst::alu("IMAD", [def, MOp::use_(r0), r1, MOp::use_(rc)]));
+                    self.emit(SassInst::new("IMAD", [def, MOp::use_(r0), r1, MOp::use_(rc)]));
                     return Ok(());
                 }
             }
         }
         let inst = match op {
-            Iadd => SassInst::alu("IADD3", [def, x, y, MOp::rz()]),
+            Iadd => SassInst::new("IADD3", [def, x, y, MOp::rz()]),
             Isub => match self.const_value(b) {
-                Some(c) => SassInst::alu("IADD3", [def, x, MOp::Imm((c as i32).wrapping_neg() as i64), MOp::rz()]),
-                None => SassInst::alu("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
+                Some(c) => SassInst::new("IADD3", [def, x, MOp::Imm((c as i32).wrapping_neg() as i64), MOp::rz()]),
+                None => SassInst::new("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
             },
-            Imul => SassInst::alu("IMAD", [def, x, y, MOp::rz()]),
+            Imul => SassInst::new("IMAD", [def, x, y, MOp::rz()]),
             Band | Bor | Bxor => {
-                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let lut = match op {
+                    Band => 0xc0,
+                    Bor => 0xfc,
+                    _ => 0x3c,
+                };
                 let [l, pt] = lop3(lut);
-                SassInst::alu("LOP3.LUT", [def, x, y, MOp::rz(), l, pt])
+                SassInst::new("LOP3.LUT", [def, x, y, MOp::rz(), l, pt])
             }
             Ishl | Ushr | Sshr => {
                 // The IR takes the amount modulo the width; SHF (and sm_50's SHL/SHR) clamp it
@@ -362,7 +395,7 @@ impl Isel<'_> {
                     None if bits < 32 => {
                         let m = self.new_vreg(RegClass::Single);
                         let [l, pt] = lop3(0xc0);
-                        self.emit(SassInst::alu(
+                        self.emit(SassInst::new(
                             "LOP3.LUT",
                             [MOp::def(m.reg(), 1), MOp::use_(rb), MOp::Imm(bits as i64 - 1), MOp::rz(), l, pt],
                         ));
@@ -374,20 +407,20 @@ impl Isel<'_> {
                     None => (MOp::use_(rb), ".W"),
                 };
                 match op {
-                    Ishl => SassInst::alu(format!("SHF.L{wrap}.U32"), [def, x, y, MOp::rz()]),
-                    Ushr => SassInst::alu(format!("SHF.R{wrap}.U32.HI"), [def, MOp::rz(), y, x]),
-                    _ => SassInst::alu(format!("SHF.R{wrap}.S32.HI"), [def, MOp::rz(), y, x]),
+                    Ishl => SassInst::new(format!("SHF.L{wrap}.U32"), [def, x, y, MOp::rz()]),
+                    Ushr => SassInst::new(format!("SHF.R{wrap}.U32.HI"), [def, MOp::rz(), y, x]),
+                    _ => SassInst::new(format!("SHF.R{wrap}.S32.HI"), [def, MOp::rz(), y, x]),
                 }
             }
             Smin | Smax | Umin | Umax => {
                 let opcode = if matches!(op, Umin | Umax) { "IMNMX.U32" } else { "IMNMX" };
-                SassInst::alu(opcode, [def, x, y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
+                SassInst::new(opcode, [def, x, y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
             }
             Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F32 => match op {
-                Fadd => SassInst::alu("FADD", [def, x, y]),
-                Fsub => SassInst::alu("FADD", [def, x, MOp::neg(rb)]),
-                Fmul => SassInst::alu("FMUL", [def, x, y]),
-                _ => SassInst::alu("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
+                Fadd => SassInst::new("FADD", [def, x, y]),
+                Fsub => SassInst::new("FADD", [def, x, MOp::neg(rb)]),
+                Fmul => SassInst::new("FMUL", [def, x, y]),
+                _ => SassInst::new("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
             },
             Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => return self.half_binary(d, op, a, b),
             Udiv | Sdiv | Urem | Srem => {
@@ -404,7 +437,16 @@ impl Isel<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn binary64(&mut self, d: VReg, op: BinaryOp, ty: Type, a: VReg, b: VReg, av: Value, bv: Value) -> Result<(), IselError> {
+    fn binary64(
+        &mut self,
+        d: VReg,
+        op: BinaryOp,
+        ty: Type,
+        a: VReg,
+        b: VReg,
+        av: Value,
+        bv: Value,
+    ) -> Result<(), IselError> {
         use BinaryOp::*;
         if matches!(op, Iadd | Bor | Bxor) {
             // `(zext x << 32) op zext y` has disjoint halves: the pair is (y, x), with no zero
@@ -424,8 +466,11 @@ impl Isel<'_> {
                 Some(k) => {
                     let half = |v: u64| if v as u32 == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i32 as i64) };
                     let c = MOp::Pred { num: 1, not: false };
-                    let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), half(k), MOp::rz()]);
-                    let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), half(k >> 32), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                    let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), half(k), MOp::rz()]);
+                    let hi = SassInst::new(
+                        "IADD3.X",
+                        [MOp::rz(), MOp::use_(a.hi()), half(k >> 32), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
+                    );
                     self.pair_op(d, lo, hi);
                 }
                 None => self.add64(d, av, bv),
@@ -435,9 +480,15 @@ impl Isel<'_> {
                 // a + ~b + 1: the low half adds -b.lo, the high half ~b.hi + carry.
                 let nb = self.new_vreg(RegClass::Single);
                 let [l, pt] = lop3(0x33);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
-                let lo = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::neg(b.lo()), MOp::rz()]);
-                let hi = SassInst::alu("IADD3.X", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt],
+                ));
+                let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::neg(b.lo()), MOp::rz()]);
+                let hi = SassInst::new(
+                    "IADD3.X",
+                    [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
+                );
                 self.pair_op(d, lo, hi);
             }
             // a < b (min) or a > b (max) as a 64-bit compare into P0, the halves picked with SEL.
@@ -447,10 +498,10 @@ impl Isel<'_> {
                 let cc = if matches!(op, Smin | Umin) { "LT" } else { "GT" };
                 let u = if matches!(op, Umin | Umax) { ".U32" } else { "" };
                 let lo = [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()];
-                self.emit(SassInst::alu(format!("ISETP.{cc}.U32.AND"), lo));
+                self.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), lo));
                 let hi = [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()];
-                self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND.EX"), hi));
-                let sel = |x, y| SassInst::alu("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
+                self.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), hi));
+                let sel = |x, y| SassInst::new("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
                 self.pair_op(d, sel(a.lo(), b.lo()), sel(a.hi(), b.hi()));
             }
             Band | Bor | Bxor if self.const_value(bv).is_some() => {
@@ -458,37 +509,62 @@ impl Isel<'_> {
                 // a half whose result is known is a MOV (`band x, 0xffffffff` keeps the low word
                 // and clears the high one).
                 let k = self.const_value(bv).expect("checked");
-                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let lut = match op {
+                    Band => 0xc0,
+                    Bor => 0xfc,
+                    _ => 0x3c,
+                };
                 let half = |src: crate::vcode::Reg, c: u32| {
                     let [l, pt] = lop3(lut);
                     match (op, c) {
-                        (Band, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::rz()]),
-                        (Band, u32::MAX) | (Bor | Bxor, 0) => SassInst::alu("MOV", [MOp::rz(), MOp::use_(src)]),
-                        _ => SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), l, pt]),
+                        (Band, 0) => SassInst::new("MOV", [MOp::rz(), MOp::rz()]),
+                        (Band, u32::MAX) | (Bor | Bxor, 0) => SassInst::new("MOV", [MOp::rz(), MOp::use_(src)]),
+                        _ => {
+                            SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), l, pt])
+                        }
                     }
                 };
                 let (lo, hi) = (half(a.lo(), k as u32), half(a.hi(), (k >> 32) as u32));
                 self.pair_op(d, lo, hi);
             }
             Band | Bor | Bxor => {
-                let lut = match op { Band => 0xc0, Bor => 0xfc, _ => 0x3c };
+                let lut = match op {
+                    Band => 0xc0,
+                    Bor => 0xfc,
+                    _ => 0x3c,
+                };
                 let [l, pt] = lop3(lut);
-                let lo = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz(), l, pt]);
-                let hi = SassInst::alu("LOP3.LUT", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), l, pt]);
+                let lo = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz(), l, pt]);
+                let hi = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), l, pt]);
                 self.pair_op(d, lo, hi);
             }
             Imul => {
                 // (a.hi*b.lo + a.lo*b.hi) << 32 + a.lo*b.lo
                 let t = self.new_vreg(RegClass::Pair);
-                self.emit(SassInst::alu("IMAD.WIDE.U32", [MOp::def(t.reg(), 2), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()]));
-                let u = self.new_vreg(RegClass::Pair);
-                self.emit(SassInst::alu(
-                    "IMAD",
-                    [MOp::Tied { reg: t.reg(), width: 2 }, MOp::reuse_def(u.hi(), 0), MOp::use_(a.lo()), MOp::use_(b.hi()), MOp::use_(t.hi())],
+                self.emit(SassInst::new(
+                    "IMAD.WIDE.U32",
+                    [MOp::def(t.reg(), 2), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()],
                 ));
-                self.emit(SassInst::alu(
+                let u = self.new_vreg(RegClass::Pair);
+                self.emit(SassInst::new(
                     "IMAD",
-                    [MOp::Tied { reg: u.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(u.hi())],
+                    [
+                        MOp::Tied { reg: t.reg(), width: 2 },
+                        MOp::reuse_def(u.hi(), 0),
+                        MOp::use_(a.lo()),
+                        MOp::use_(b.hi()),
+                        MOp::use_(t.hi()),
+                    ],
+                ));
+                self.emit(SassInst::new(
+                    "IMAD",
+                    [
+                        MOp::Tied { reg: u.reg(), width: 2 },
+                        MOp::reuse_def(d.hi(), 0),
+                        MOp::use_(a.hi()),
+                        MOp::use_(b.lo()),
+                        MOp::use_(u.hi()),
+                    ],
                 ));
             }
             Ishl | Ushr | Sshr => {
@@ -499,42 +575,54 @@ impl Isel<'_> {
                 if op == Ishl && s > 0 && s < 32 && self.is_sm50() {
                     // Maxwell has no funnel shift: hi = a.hi << s | a.lo >> (32 - s).
                     let spill = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::alu("SHF.R.U32.HI", [MOp::def(spill.reg(), 1), MOp::rz(), MOp::Imm(32 - s), MOp::use_(a.lo())]));
+                    self.emit(SassInst::new(
+                        "SHF.R.U32.HI",
+                        [MOp::def(spill.reg(), 1), MOp::rz(), MOp::Imm(32 - s), MOp::use_(a.lo())],
+                    ));
                     let up = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(s), MOp::rz()]));
+                    self.emit(SassInst::new(
+                        "SHF.L.U32",
+                        [MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(s), MOp::rz()],
+                    ));
                     let hi = self.new_vreg(RegClass::Single);
                     let [l, pt] = lop3(0xfc);
-                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), l, pt]));
+                    self.emit(SassInst::new(
+                        "LOP3.LUT",
+                        [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), l, pt],
+                    ));
                     let lo = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]));
+                    self.emit(SassInst::new(
+                        "SHF.L.U32",
+                        [MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()],
+                    ));
                     self.make_pair(d, MOp::use_(lo), MOp::use_(hi));
                     return Ok(());
                 }
                 let (lo, hi) = match (op, s >= 32) {
                     (Ishl, false) => (
-                        SassInst::alu("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]),
-                        SassInst::alu("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
+                        SassInst::new("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]),
+                        SassInst::new("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
                     ),
                     (Ishl, true) => (
-                        SassInst::alu("MOV", [MOp::rz(), MOp::rz()]),
-                        SassInst::alu("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s - 32), MOp::rz()]),
+                        SassInst::new("MOV", [MOp::rz(), MOp::rz()]),
+                        SassInst::new("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s - 32), MOp::rz()]),
                     ),
                     (_, false) => (
-                        SassInst::alu("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
-                        SassInst::alu(
+                        SassInst::new("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
+                        SassInst::new(
                             if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
                             [MOp::rz(), MOp::rz(), MOp::Imm(s), MOp::use_(a.hi())],
                         ),
                     ),
                     (_, true) => (
-                        SassInst::alu(
+                        SassInst::new(
                             if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
                             [MOp::rz(), MOp::rz(), MOp::Imm(s - 32), MOp::use_(a.hi())],
                         ),
                         if op == Ushr {
-                            SassInst::alu("MOV", [MOp::rz(), MOp::rz()])
+                            SassInst::new("MOV", [MOp::rz(), MOp::rz()])
                         } else {
-                            SassInst::alu("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(a.hi())])
+                            SassInst::new("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(a.hi())])
                         },
                     ),
                 };
@@ -547,34 +635,40 @@ impl Isel<'_> {
             // `!PT`), minNum/maxNum; two NaNs give the canonical NaN.
             Fmin | Fmax if ty == Type::F64 && self.is_sm50() => {
                 let max = MOp::Pred { num: 7, not: op == Fmax };
-                self.emit(SassInst::new("DMNMX", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), max], Latency::Variable));
+                self.emit(SassInst::new("DMNMX", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), max]));
             }
             Fmin | Fmax if ty == Type::F64 => {
                 let cmp = if op == Fmin { "DSETP.MIN.AND" } else { "DSETP.MAX.AND" };
                 let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });
-                self.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()], Latency::Variable));
+                self.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()]));
                 let not_p0 = MOp::Pred { num: 0, not: true };
                 let hi = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
+                self.emit(SassInst::new("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
                 let quiet = self.new_vreg(RegClass::Single);
                 let [l, pt] = lop3(0xfc);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), l, pt]));
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), l, pt],
+                ));
                 self.pair_op(
                     d,
-                    SassInst::alu("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
-                    SassInst::alu("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
+                    SassInst::new("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
+                    SassInst::new("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
                 );
             }
             Fadd | Fsub | Fmul if ty == Type::F64 => {
                 let def = MOp::def(d.reg(), 2);
                 let inst = match op {
-                    Fadd => SassInst::new("DADD", [def, MOp::use_pair(a), MOp::use_pair(b)], Latency::Variable),
+                    Fadd => SassInst::new("DADD", [def, MOp::use_pair(a), MOp::use_pair(b)]),
                     Fsub => SassInst::new(
                         "DADD",
-                        [def, MOp::use_pair(a), MOp::Reg { reg: b.reg(), width: 2, rule: crate::vcode::OperandRule::Use, neg: true }],
-                        Latency::Variable,
+                        [
+                            def,
+                            MOp::use_pair(a),
+                            MOp::Reg { reg: b.reg(), width: 2, rule: crate::vcode::OperandRule::Use, neg: true },
+                        ],
                     ),
-                    _ => SassInst::new("DMUL", [def, MOp::use_pair(a), MOp::use_pair(b)], Latency::Variable),
+                    _ => SassInst::new("DMUL", [def, MOp::use_pair(a), MOp::use_pair(b)]),
                 };
                 self.emit(inst);
             }
@@ -708,7 +802,7 @@ impl Isel<'_> {
             self.compare_into_p0(cond)?;
         } else {
             let r = self.reg(cond);
-            self.emit(SassInst::alu("ISETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(r), MOp::rz(), MOp::pt()]));
+            self.emit(SassInst::new("ISETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(r), MOp::rz(), MOp::pt()]));
         }
         Ok(false)
     }
@@ -732,9 +826,12 @@ impl Isel<'_> {
                     IntCC::Uge => ("GE", true),
                 };
                 if a.class() == RegClass::Pair {
-                    self.emit(SassInst::alu(format!("ISETP.{cc}.U32.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()]));
+                    self.emit(SassInst::new(
+                        format!("ISETP.{cc}.U32.AND"),
+                        [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()],
+                    ));
                     let u = if unsigned { ".U32" } else { "" };
-                    self.emit(SassInst::alu(
+                    self.emit(SassInst::new(
                         format!("ISETP.{cc}{u}.AND.EX"),
                         [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()],
                     ));
@@ -747,7 +844,10 @@ impl Isel<'_> {
                     } else {
                         (a, self.src_b(args[1], true))
                     };
-                    self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND"), [MOp::p0(), MOp::pt(), MOp::use_(a), y, MOp::pt()]));
+                    self.emit(SassInst::new(
+                        format!("ISETP.{cc}{u}.AND"),
+                        [MOp::p0(), MOp::pt(), MOp::use_(a), y, MOp::pt()],
+                    ));
                 }
             }
             InstData::Fcmp { cond, args } => {
@@ -762,14 +862,14 @@ impl Isel<'_> {
                     FloatCC::Ord => "NUM",
                     FloatCC::Uno => "NAN",
                 };
-                let (opc, lat, src) = match self.ty(args[0]) {
-                    Type::F32 => ("FSETP", Latency::Fixed(6), [MOp::use_(a), MOp::use_(b)]),
-                    Type::F64 => ("DSETP", Latency::Variable, [MOp::use_pair(a), MOp::use_pair(b)]),
+                let (opc, src) = match self.ty(args[0]) {
+                    Type::F32 => ("FSETP", [MOp::use_(a), MOp::use_(b)]),
+                    Type::F64 => ("DSETP", [MOp::use_pair(a), MOp::use_pair(b)]),
                     // Widened exactly to f32 (sass/isel/half.rs).
-                    Type::F16 => ("FSETP", Latency::Fixed(6), [MOp::use_(self.half_to_f32(a)), MOp::use_(self.half_to_f32(b))]),
+                    Type::F16 => ("FSETP", [MOp::use_(self.half_to_f32(a)), MOp::use_(self.half_to_f32(b))]),
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
-                self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()], lat));
+                self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()]));
             }
             _ => unreachable!("checked by the caller"),
         }

@@ -21,8 +21,8 @@
 //! bit 31, the whole rest of the word for a length past it, 0 for a length of 0.
 
 use super::alu::lop3;
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Type, UnaryOp, Value};
 
@@ -30,8 +30,8 @@ impl Isel<'_> {
     pub(super) fn bit_count(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
         if op == UnaryOp::Bitrev && self.ty(a) == Type::I64 {
             let r = self.reg(a);
-            let lo = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.hi())], Latency::Variable);
-            let hi = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.lo())], Latency::Variable);
+            let lo = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.hi())]);
+            let hi = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.lo())]);
             self.pair_op(d, lo, hi);
             return Ok(());
         }
@@ -41,21 +41,24 @@ impl Isel<'_> {
         let r = self.reg(a);
         let def = MOp::def(d.reg(), 1);
         match op {
-            UnaryOp::Popcnt => self.emit(SassInst::new("POPC", [def, MOp::use_(r)], Latency::Variable)),
-            UnaryOp::Bitrev => self.emit(SassInst::new("BREV", [def, MOp::use_(r)], Latency::Variable)),
+            UnaryOp::Popcnt => self.emit(SassInst::new("POPC", [def, MOp::use_(r)])),
+            UnaryOp::Bitrev => self.emit(SassInst::new("BREV", [def, MOp::use_(r)])),
             UnaryOp::Clz => {
                 let t = self.leading_one(r);
-                self.emit(SassInst::alu("IADD3", [def, MOp::neg(t), MOp::Imm(0x1f), MOp::rz()]));
+                self.emit(SassInst::new("IADD3", [def, MOp::neg(t), MOp::Imm(0x1f), MOp::rz()]));
             }
             UnaryOp::Ctz => {
                 let n = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("IADD3", [MOp::def(n.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]));
+                self.emit(SassInst::new("IADD3", [MOp::def(n.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]));
                 let m = self.new_vreg(RegClass::Single);
                 let [lut, pt] = lop3(0xc0);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), lut, pt]));
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), lut, pt],
+                ));
                 let below = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("IADD3", [MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1), MOp::rz()]));
-                self.emit(SassInst::new("POPC", [def, MOp::use_(below)], Latency::Variable));
+                self.emit(SassInst::new("IADD3", [MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1), MOp::rz()]));
+                self.emit(SassInst::new("POPC", [def, MOp::use_(below)]));
             }
             _ => return Err(self.err(format!("{op} is not selected"))),
         }
@@ -65,19 +68,27 @@ impl Isel<'_> {
     /// `FLO.U32`: the index of the highest one bit, -1 for 0.
     fn leading_one(&mut self, r: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable));
+        self.emit(SassInst::new("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(r)]));
         t
     }
 
     /// `ubfe`/`sbfe` (`bfi` when `base` is given) of an i32.
-    pub(super) fn bit_field(&mut self, d: VReg, x: Value, base: Option<Value>, pos: Value, len: Value, signed: bool) -> Result<(), IselError> {
+    pub(super) fn bit_field(
+        &mut self,
+        d: VReg,
+        x: Value,
+        base: Option<Value>,
+        pos: Value,
+        len: Value,
+        signed: bool,
+    ) -> Result<(), IselError> {
         if self.ty(x) != Type::I32 {
             return Err(self.err(format!("bit fields of {} are not selected", self.ty(x))));
         }
         let low_byte = |s: &mut Self, v: Value| {
             let r = s.reg(v);
             let b = s.new_vreg(RegClass::Single);
-            s.emit(SassInst::alu("PRMT", [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(4), MOp::use_(r)]));
+            s.emit(SassInst::new("PRMT", [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(4), MOp::use_(r)]));
             b
         };
         let (p, l) = (low_byte(self, pos), low_byte(self, len));
@@ -87,16 +98,16 @@ impl Isel<'_> {
         match base {
             None => {
                 let shf = if signed { "SHF.R.S32.HI" } else { "SHF.R.U32.HI" };
-                self.emit(SassInst::alu(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(p), MOp::use_(xr)]));
-                self.emit(SassInst::alu(if signed { "SGXT" } else { "SGXT.U32" }, [def, MOp::use_(t), MOp::use_(l)]));
+                self.emit(SassInst::new(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(p), MOp::use_(xr)]));
+                self.emit(SassInst::new(if signed { "SGXT" } else { "SGXT.U32" }, [def, MOp::use_(t), MOp::use_(l)]));
             }
             Some(base) => {
                 let m = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("BMSK", [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
-                self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), MOp::rz()]));
+                self.emit(SassInst::new("BMSK", [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
+                self.emit(SassInst::new("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), MOp::rz()]));
                 let br = self.reg(base);
                 let [lut, pt] = lop3(0xe2);
-                self.emit(SassInst::alu("LOP3.LUT", [def, MOp::use_(t), MOp::use_(m), MOp::use_(br), lut, pt]));
+                self.emit(SassInst::new("LOP3.LUT", [def, MOp::use_(t), MOp::use_(m), MOp::use_(br), lut, pt]));
             }
         }
         Ok(())
@@ -108,7 +119,7 @@ impl Isel<'_> {
         }
         let opcode = if op == BinaryOp::Umulhi { "IMAD.HI.U32" } else { "IMAD.HI" };
         let (ra, rb) = (self.reg(a), self.reg(b));
-        self.emit(SassInst::alu(opcode, [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
+        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
         Ok(())
     }
 
@@ -116,12 +127,10 @@ impl Isel<'_> {
         let ty = self.ty(args[0]);
         let [a, b, c] = args.map(|v| self.reg(v));
         let inst = match ty {
-            Type::F32 => SassInst::new("FFMA", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)], Latency::Fixed(6)),
-            Type::F64 => SassInst::new(
-                "DFMA",
-                [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)],
-                Latency::Variable,
-            ),
+            Type::F32 => SassInst::new("FFMA", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)]),
+            Type::F64 => {
+                SassInst::new("DFMA", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)])
+            }
             _ => return Err(self.err(format!("fma on {ty} is not selected"))),
         };
         self.emit(inst);

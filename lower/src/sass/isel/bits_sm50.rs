@@ -19,7 +19,7 @@
 //! correction gives the same word.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
 
@@ -39,13 +39,13 @@ impl Isel<'_> {
                 let ctl = self.bitfield_control(pos, len);
                 let opc = if op == TernaryOp::Ubfe { "BFE.U32" } else { "BFE" };
                 let x = MOp::use_(self.reg(x));
-                self.raw50(opc, [MOp::def(d.reg(), 1), x, ctl], Latency::Fixed(6));
+                self.raw50(opc, [MOp::def(d.reg(), 1), x, ctl]);
             }
             InstData::Bfi { args: [x, base, pos, len] } => {
                 self.need_i32(x)?;
                 let ctl = self.bitfield_control(pos, len);
                 let (x, base) = (MOp::use_(self.reg(x)), MOp::use_(self.reg(base)));
-                self.raw50("BFI", [MOp::def(d.reg(), 1), x, ctl, base], Latency::Fixed(6));
+                self.raw50("BFI", [MOp::def(d.reg(), 1), x, ctl, base]);
             }
             InstData::Binary { op: BinaryOp::Smulhi, args: [a, b] } => {
                 self.need_i32(a)?;
@@ -58,7 +58,7 @@ impl Isel<'_> {
                 };
                 let (fa, fb) = (fix(self, ra, rb), fix(self, rb, ra));
                 let ops = [MOp::def(d.reg(), 1), MOp::use_(u), MOp::neg(fa), MOp::neg(fb)];
-                self.raw50("IADD3", ops, Latency::Fixed(6));
+                self.raw50("IADD3", ops);
             }
             InstData::Ternary { op: TernaryOp::Fma, args } => {
                 let ty = self.ty(args[0]);
@@ -66,11 +66,11 @@ impl Isel<'_> {
                 match ty {
                     Type::F32 => {
                         let ops = [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)];
-                        self.raw50("FFMA", ops, Latency::Fixed(6))
+                        self.raw50("FFMA", ops)
                     }
                     Type::F64 => {
                         let ops = [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)];
-                        self.raw50("DFMA", ops, Latency::Variable)
+                        self.raw50("DFMA", ops)
                     }
                     _ => return Err(self.err(format!("fma on {ty} is not selected for sm_50"))),
                 }
@@ -98,14 +98,14 @@ impl Isel<'_> {
         let r = self.reg(a);
         let def = MOp::def(d.reg(), 1);
         match op {
-            UnaryOp::Popcnt => self.raw50("POPC", [def, MOp::use_(r)], Latency::Variable),
-            UnaryOp::Bitrev => self.raw50("BFE.U32.BREV", [def, MOp::use_(r), MOp::Imm(0x2000)], Latency::Fixed(6)),
+            UnaryOp::Popcnt => self.raw50("POPC", [def, MOp::use_(r)]),
+            UnaryOp::Bitrev => self.raw50("BFE.U32.BREV", [def, MOp::use_(r), MOp::Imm(0x2000)]),
             _ => {
                 let src =
                     if op == UnaryOp::Ctz { self.tmp50("BFE.U32.BREV", [MOp::use_(r), MOp::Imm(0x2000)]) } else { r };
                 let t = self.new_vreg(RegClass::Single);
-                self.raw50("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(src)], Latency::Variable);
-                self.raw50("IADD32I", [def, MOp::neg(t), MOp::Imm(0x1f)], Latency::Fixed(6));
+                self.raw50("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(src)]);
+                self.raw50("IADD32I", [def, MOp::neg(t), MOp::Imm(0x1f)]);
             }
         }
         Ok(())
@@ -123,14 +123,14 @@ impl Isel<'_> {
     }
 
     /// Appends an instruction already in sm_50 spelling.
-    pub(super) fn raw50<const N: usize>(&mut self, opcode: &str, ops: [MOp; N], latency: Latency) {
-        self.push_selected(SassInst::new(opcode, ops, latency));
+    pub(super) fn raw50<const N: usize>(&mut self, opcode: &str, ops: [MOp; N]) {
+        self.push_selected(SassInst::new(opcode, ops));
     }
 
     /// A fresh register defined by the fixed-latency sm_50 instruction `opcode srcs`.
     pub(super) fn tmp50<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.push_selected(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs), Latency::Fixed(6)));
+        self.push_selected(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 }

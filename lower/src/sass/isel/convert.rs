@@ -2,8 +2,8 @@
 //! integer/float conversions in the sequences ptxas writes for each target.
 
 use super::alu::lop3;
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ConvOp, Type, Value};
 
@@ -11,7 +11,7 @@ impl Isel<'_> {
     pub(super) fn convert(&mut self, d: VReg, op: ConvOp, to: Type, a: Value) -> Result<(), IselError> {
         let from = self.ty(a);
         let r = self.reg(a);
-        let mov = |s: &mut Self, src: MOp| s.emit(SassInst::alu("MOV", [MOp::def(d.reg(), 1), src]));
+        let mov = |s: &mut Self, src: MOp| s.emit(SassInst::new("MOV", [MOp::def(d.reg(), 1), src]));
         if let Some(done) = self.half_convert(d, op, from, to, a) {
             return done;
         }
@@ -32,9 +32,12 @@ impl Isel<'_> {
                 let src32 = if from.bits() < 32 {
                     let k = 32 - from.bits() as i64;
                     let t = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::alu("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
+                    self.emit(SassInst::new("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
                     let u = if to.bits() == 64 { self.new_vreg(RegClass::Single) } else { d };
-                    self.emit(SassInst::alu("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
+                    self.emit(SassInst::new(
+                        "SHF.R.S32.HI",
+                        [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)],
+                    ));
                     if to.bits() < 64 {
                         if to.bits() < 32 {
                             return Err(self.err("sextend to 16 bits is not selected"));
@@ -46,8 +49,8 @@ impl Isel<'_> {
                     r
                 };
                 if to.bits() == 64 {
-                    let lo = SassInst::alu("MOV", [MOp::rz(), MOp::use_(src32)]);
-                    let hi = SassInst::alu("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(src32)]);
+                    let lo = SassInst::new("MOV", [MOp::rz(), MOp::use_(src32)]);
+                    let hi = SassInst::new("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(src32)]);
                     self.pair_op(d, lo, hi);
                 }
             }
@@ -58,23 +61,27 @@ impl Isel<'_> {
                 } else {
                     let mask = if to.bits() == 8 { 0xff } else { 0xffff };
                     let [l, pt] = lop3(0xc0);
-                    self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(src), MOp::Imm(mask), MOp::rz(), l, pt]));
+                    self.emit(SassInst::new(
+                        "LOP3.LUT",
+                        [MOp::def(d.reg(), 1), MOp::use_(src), MOp::Imm(mask), MOp::rz(), l, pt],
+                    ));
                 }
             }
             ConvOp::Fpromote if from == Type::F32 && to == Type::F64 => {
-                self.emit(SassInst::new("F2F.F64.F32", [MOp::def(d.reg(), 2), MOp::use_(r)], Latency::Variable));
+                self.emit(SassInst::new("F2F.F64.F32", [MOp::def(d.reg(), 2), MOp::use_(r)]));
             }
             ConvOp::Fdemote if from == Type::F64 && to == Type::F32 => {
-                self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)], Latency::Variable));
+                self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)]));
             }
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint | ConvOp::FcvtToSint | ConvOp::FcvtToUint
-                if self.target.name == "sm_90" && !(from == Type::I32 && to == Type::F32 && matches!(op, ConvOp::FcvtFromSint | ConvOp::FcvtFromUint)) =>
+                if self.target.name == "sm_90"
+                    && !(from == Type::I32
+                        && to == Type::F32
+                        && matches!(op, ConvOp::FcvtFromSint | ConvOp::FcvtFromUint)) =>
             {
                 self.int_float_sm90(d, op, from, to, r);
             }
-            ConvOp::FcvtFromSint | ConvOp::FcvtFromUint | ConvOp::FcvtToSint | ConvOp::FcvtToUint
-                if self.is_sm50() =>
-            {
+            ConvOp::FcvtFromSint | ConvOp::FcvtFromUint | ConvOp::FcvtToSint | ConvOp::FcvtToUint if self.is_sm50() => {
                 self.int_float_sm50(d, op, from, to, r);
             }
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint if from == Type::I32 && to == Type::F32 => {
@@ -83,15 +90,15 @@ impl Isel<'_> {
                     // ptxas 13.5 converts with the fixed-latency I2FP (`I2FP.F32.S32 R0, R5`, read
                     // by an FADD 5 cycles later, no scoreboard); sm_90 has no plain I2F.F32 form.
                     let opc = if signed { "I2FP.F32.S32" } else { "I2FP.F32.U32" };
-                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Fixed(6)));
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)]));
                 } else {
                     let opc = if signed { "I2F" } else { "I2F.U32" };
-                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)]));
                 }
             }
             ConvOp::FcvtToSint | ConvOp::FcvtToUint if from == Type::F32 && to == Type::I32 => {
                 let opc = if op == ConvOp::FcvtToSint { "F2I.TRUNC.NTZ" } else { "F2I.U32.TRUNC.NTZ" };
-                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)], Latency::Variable));
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 1), MOp::use_(r)]));
             }
             _ => return Err(self.err(format!("`{op}` from {from} to {to} is not selected"))),
         }
@@ -122,25 +129,28 @@ impl Isel<'_> {
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
                 let signed = op == ConvOp::FcvtFromSint;
                 if to == Type::F32 && !signed && from.bits() < 32 {
-                    self.emit(SassInst::new("I2FP.F32.U32", [MOp::def(d.reg(), 1), src], Latency::Fixed(6)));
+                    self.emit(SassInst::new("I2FP.F32.U32", [MOp::def(d.reg(), 1), src]));
                     return;
                 }
                 let opc = format!("I2F{}{}", float_name(to), int_name(from, signed));
-                self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src], Latency::Variable));
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src]));
             }
             _ => {
                 let signed = op == ConvOp::FcvtToSint;
                 let ntz = if from != Type::F64 && to.bits() != 64 { ".NTZ" } else { "" };
                 let opc = format!("F2I{}{}.TRUNC{ntz}", int_name(to, signed), float_name(from));
                 if to.bits() >= 32 {
-                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src], Latency::Variable));
+                    self.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src]));
                     return;
                 }
                 let t = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new(opc, [MOp::def(t.reg(), 1), src], Latency::Variable));
+                self.emit(SassInst::new(opc, [MOp::def(t.reg(), 1), src]));
                 let mask = if to.bits() == 8 { 0xff } else { 0xffff };
                 let [l, pt] = lop3(0xc0);
-                self.emit(SassInst::alu("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(t), MOp::Imm(mask), MOp::rz(), l, pt]));
+                self.emit(SassInst::new(
+                    "LOP3.LUT",
+                    [MOp::def(d.reg(), 1), MOp::use_(t), MOp::Imm(mask), MOp::rz(), l, pt],
+                ));
             }
         }
     }
@@ -155,7 +165,7 @@ impl Isel<'_> {
     /// the 32-bit result and `I2I.{S,U}N.{S,U}32.SAT`. 8- and 16-bit results are masked back
     /// to atomc's zero-extended form (ptxas: `LOP32I.AND R4, R4, 0xff` after `I2I.U8.U32.SAT`).
     fn int_float_sm50(&mut self, d: VReg, op: ConvOp, from: Type, to: Type, r: VReg) {
-        let var = |opc: String, ops: Vec<MOp>| SassInst::new(opc, ops, Latency::Variable);
+        let var = |opc: String, ops: Vec<MOp>| SassInst::new(opc, ops);
         let single = |s: &mut Self| s.new_vreg(RegClass::Single);
         let float_name = |t: Type| match t {
             Type::F16 => "F16",
@@ -197,7 +207,10 @@ impl Isel<'_> {
                 };
                 if f2i_bits == to.bits() && to.bits() >= 32 {
                     let w = if to.bits() == 64 { 2 } else { 1 };
-                    self.push_selected(var(format!("F2I.{g}{f2i_bits}.{fname}.TRUNC"), vec![MOp::def(d.reg(), w), src]));
+                    self.push_selected(var(
+                        format!("F2I.{g}{f2i_bits}.{fname}.TRUNC"),
+                        vec![MOp::def(d.reg(), w), src],
+                    ));
                     return;
                 }
                 let t = single(self);
@@ -211,7 +224,10 @@ impl Isel<'_> {
                     t
                 };
                 let mask = if to.bits() == 8 { 0xff } else { 0xffff };
-                self.push_selected(SassInst::alu("LOP32I.AND", [MOp::def(d.reg(), 1), MOp::use_(narrow), MOp::Imm(mask)]));
+                self.push_selected(SassInst::new(
+                    "LOP32I.AND",
+                    [MOp::def(d.reg(), 1), MOp::use_(narrow), MOp::Imm(mask)],
+                ));
             }
         }
     }

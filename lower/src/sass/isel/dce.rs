@@ -5,8 +5,9 @@
 //! instruction that only writes virtual registers nobody reads, until
 //! nothing changes.
 
-use crate::sass::inst::{Flow, Latency, MOp, SassInst};
+use crate::sass::inst::{Flow, MOp, SassInst};
 use crate::vcode::{Reg, VReg};
+use atomc_sass::{roles, Arch};
 
 /// One block's instructions and, for its terminator, the successor arguments.
 pub(super) struct PendingBlock {
@@ -16,13 +17,11 @@ pub(super) struct PendingBlock {
     pub targets: Vec<crate::vcode::BlockId>,
 }
 
-fn has_side_effects(inst: &SassInst) -> bool {
+/// What the form table says of the instruction ([`roles::has_side_effects`]); one that never
+/// resolved to a form is kept.
+fn has_side_effects(inst: &SassInst, arch: &Arch) -> bool {
     inst.flow != Flow::None
-        || inst.latency == Latency::Control
-        || inst.opcode.starts_with("ATOM")
-        || inst.opcode.starts_with("RED")
-        || inst.opcode.starts_with("ST")
-        || inst.opcode.starts_with("SU")
+        || inst.mnemonic(arch).is_none_or(roles::has_side_effects)
         // Compares and carries write predicates the next instructions read.
         || inst.ops.iter().any(|op| matches!(op, MOp::Pred { num, .. } if *num != 7))
 }
@@ -45,7 +44,7 @@ fn for_each_reg(inst: &SassInst, mut f: impl FnMut(VReg, bool)) {
 /// left, and its death can only kill the writers of what it read. Removal is monotone, so
 /// this reaches the same result as sweeping the whole function until nothing changes, without
 /// a sweep per link of a dead chain.
-pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
+pub(super) fn run(blocks: &mut [PendingBlock], arch: &Arch) -> usize {
     let mut uses: Vec<u32> = Vec::new();
     // Every def site of each register (selection may write a register more than once, as
     // the two halves of a pair), as a linked list through `def_next`.
@@ -80,7 +79,7 @@ pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
     }
     let used = |uses: &[u32], v: VReg| uses.get(v.index()).copied().unwrap_or(0) > 0;
     let is_dead = |uses: &[u32], inst: &SassInst| {
-        if has_side_effects(inst) {
+        if has_side_effects(inst, arch) {
             return false;
         }
         let (mut defs, mut live) = (0, false);

@@ -24,7 +24,7 @@
 //! as ptxas 11.8 divides.
 
 use super::Isel;
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
 
@@ -81,7 +81,7 @@ impl Isel<'_> {
         let ones = self.alu_to("LOP3.LUT", [MOp::rz(), MOp::use_(y), MOp::rz(), l, pt]);
         self.set_p0("ISETP.NE.U32.AND", y, MOp::rz());
         let result = if ty.bits() < 32 { self.new_vreg(RegClass::Single) } else { d };
-        self.emit(SassInst::alu("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
+        self.emit(SassInst::new("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
         if ty.bits() < 32 {
             self.narrow(d, ty, result);
         }
@@ -89,20 +89,20 @@ impl Isel<'_> {
 
     /// `P0 = cmp(a, b)`.
     fn set_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
-        self.emit(SassInst::alu(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
+        self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 
     /// A fresh register defined by a fixed-latency instruction with sources `srcs`.
     fn alu_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
+        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// A fresh register defined by a variable-latency (XU) instruction.
     fn var_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs), Latency::Variable));
+        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 

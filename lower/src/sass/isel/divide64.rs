@@ -18,7 +18,7 @@
 //! traps in the IR's interpreter; the result here is unspecified.
 
 use super::Isel;
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
 
@@ -36,13 +36,13 @@ impl Isel<'_> {
 
         // r ~ 2^64 / uy, refined by two Newton steps.
         let f = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("I2F.U64.RP", [MOp::def(f.reg(), 1), MOp::use_pair(uy)], Latency::Variable));
+        self.emit(SassInst::new("I2F.U64.RP", [MOp::def(f.reg(), 1), MOp::use_pair(uy)]));
         let rcp = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MUFU.RCP", [MOp::def(rcp.reg(), 1), MOp::use_(f)], Latency::Variable));
+        self.emit(SassInst::new("MUFU.RCP", [MOp::def(rcp.reg(), 1), MOp::use_(f)]));
         let less = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu("IADD3", [MOp::def(less.reg(), 1), MOp::use_(rcp), MOp::Imm(0x1fff_fffe), MOp::rz()]));
+        self.emit(SassInst::new("IADD3", [MOp::def(less.reg(), 1), MOp::use_(rcp), MOp::Imm(0x1fff_fffe), MOp::rz()]));
         let mut r = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("F2I.U64.TRUNC", [MOp::def(r.reg(), 2), MOp::use_(less)], Latency::Variable));
+        self.emit(SassInst::new("F2I.U64.TRUNC", [MOp::def(r.reg(), 2), MOp::use_(less)]));
         for _ in 0..2 {
             let ry = self.mul64(r, uy);
             let e = self.sub64(None, ry);
@@ -55,17 +55,17 @@ impl Isel<'_> {
         let qy = self.mul64(q, uy);
         let mut rem = self.sub64(Some(ux), qy);
         let one = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu("MOV", [MOp::def(one.reg(), 1), MOp::Imm(1)]));
+        self.emit(SassInst::new("MOV", [MOp::def(one.reg(), 1), MOp::Imm(1)]));
         for i in 0..2 {
             // The unsigned result is the last correction's.
             let last = |want: bool| (i == 1 && !signed && quotient == want).then_some(d);
             let q1 = self.add64_halves(MOp::use_(q.lo()), MOp::use_(q.hi()), MOp::use_(one), MOp::rz());
             let r1 = self.sub64(Some(rem), uy);
-            self.emit(SassInst::alu(
+            self.emit(SassInst::new(
                 "ISETP.GE.U32.AND",
                 [MOp::p0(), MOp::pt(), MOp::use_(rem.lo()), MOp::use_(uy.lo()), MOp::pt()],
             ));
-            self.emit(SassInst::alu(
+            self.emit(SassInst::new(
                 "ISETP.GE.U32.AND.EX",
                 [MOp::p0(), MOp::pt(), MOp::use_(rem.hi()), MOp::use_(uy.hi()), MOp::pt(), MOp::p0()],
             ));
@@ -81,7 +81,7 @@ impl Isel<'_> {
         let sign_of = if quotient {
             let t = self.new_vreg(RegClass::Single);
             let [l, pt] = super::alu::lop3(0x3c);
-            self.emit(SassInst::alu(
+            self.emit(SassInst::new(
                 "LOP3.LUT",
                 [MOp::def(t.reg(), 1), MOp::use_(x.hi()), MOp::use_(y.hi()), MOp::rz(), l, pt],
             ));
@@ -90,14 +90,14 @@ impl Isel<'_> {
             x.hi()
         };
         let neg = self.sub64(None, out);
-        self.emit(SassInst::alu("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(sign_of), MOp::rz(), MOp::pt()]));
+        self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(sign_of), MOp::rz(), MOp::pt()]));
         self.sel64(Some(d), out, neg);
     }
 
     /// `|x|` of a signed 64-bit value (`-x` where the high word is negative).
     fn abs64(&mut self, x: VReg) -> VReg {
         let n = self.sub64(None, x);
-        self.emit(SassInst::alu("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(x.hi()), MOp::rz(), MOp::pt()]));
+        self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(x.hi()), MOp::rz(), MOp::pt()]));
         self.sel64(None, x, n)
     }
 
@@ -106,8 +106,8 @@ impl Isel<'_> {
         let d = dst.unwrap_or_else(|| self.new_vreg(RegClass::Pair));
         self.pair_op(
             d,
-            SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::p0()]),
-            SassInst::alu("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::p0()]),
+            SassInst::new("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::p0()]),
+            SassInst::new("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::p0()]),
         );
         d
     }
@@ -115,8 +115,8 @@ impl Isel<'_> {
     /// `a + b` from halves, carrying through P1.
     fn add64_halves(&mut self, alo: MOp, ahi: MOp, blo: MOp, bhi: MOp) -> VReg {
         let d = self.new_vreg(RegClass::Pair);
-        let lo = SassInst::alu("IADD3", [MOp::rz(), CARRY, alo, blo, MOp::rz()]);
-        let hi = SassInst::alu("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), CARRY, NOT_PT]);
+        let lo = SassInst::new("IADD3", [MOp::rz(), CARRY, alo, blo, MOp::rz()]);
+        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), CARRY, NOT_PT]);
         self.pair_op(d, lo, hi);
         d
     }
@@ -129,11 +129,11 @@ impl Isel<'_> {
     fn sub64(&mut self, a: Option<VReg>, b: VReg) -> VReg {
         let nb = self.new_vreg(RegClass::Single);
         let [l, pt] = super::alu::lop3(0x33);
-        self.emit(SassInst::alu("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
+        self.emit(SassInst::new("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
         let (alo, ahi) = a.map_or((MOp::rz(), MOp::rz()), |a| (MOp::use_(a.lo()), MOp::use_(a.hi())));
         let d = self.new_vreg(RegClass::Pair);
-        let lo = SassInst::alu("IADD3", [MOp::rz(), CARRY, alo, MOp::neg(b.lo()), MOp::rz()]);
-        let hi = SassInst::alu("IADD3.X", [MOp::rz(), ahi, MOp::use_(nb), MOp::rz(), CARRY, NOT_PT]);
+        let lo = SassInst::new("IADD3", [MOp::rz(), CARRY, alo, MOp::neg(b.lo()), MOp::rz()]);
+        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, MOp::use_(nb), MOp::rz(), CARRY, NOT_PT]);
         self.pair_op(d, lo, hi);
         d
     }
@@ -141,7 +141,7 @@ impl Isel<'_> {
     /// `IMAD.WIDE.U32 t, a, b, RZ`: the 64-bit product of two words.
     fn wide(&mut self, a: Reg, b: Reg) -> VReg {
         let t = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::alu("IMAD.WIDE.U32", [MOp::def(t.reg(), 2), MOp::use_(a), MOp::use_(b), MOp::rz()]));
+        self.emit(SassInst::new("IMAD.WIDE.U32", [MOp::def(t.reg(), 2), MOp::use_(a), MOp::use_(b), MOp::rz()]));
         t
     }
 
@@ -149,7 +149,7 @@ impl Isel<'_> {
     fn mul64(&mut self, a: VReg, b: VReg) -> VReg {
         let t = self.wide(a.lo(), b.lo());
         let u = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "IMAD",
             [
                 MOp::Tied { reg: t.reg(), width: 2 },
@@ -160,7 +160,7 @@ impl Isel<'_> {
             ],
         ));
         let d = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "IMAD",
             [
                 MOp::Tied { reg: u.reg(), width: 2 },

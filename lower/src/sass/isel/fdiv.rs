@@ -28,7 +28,7 @@
 //! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
 
 use super::Isel;
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
 
@@ -38,7 +38,7 @@ impl Isel<'_> {
         let (x, y) = (self.reg(a), self.reg(b));
         let wide = |t: &mut Self, s: VReg| {
             let w = t.new_vreg(RegClass::Pair);
-            t.emit(SassInst::new("F2F.F64.F32", [MOp::def(w.reg(), 2), MOp::use_(s)], Latency::Variable));
+            t.emit(SassInst::new("F2F.F64.F32", [MOp::def(w.reg(), 2), MOp::use_(s)]));
             w
         };
         let (xa, xb) = (wide(self, x), wide(self, y));
@@ -49,11 +49,10 @@ impl Isel<'_> {
         // scoreboard only. (Copying MUFU's result into the pair with a MOV read by the DFMA 4
         // cycles later gave the old high word on an H100: run 6's -15 x quotients.)
         let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
-        self.emit(SassInst::alu("MOV", [MOp::def(lo.lo(), 2), MOp::Imm(1)]));
+        self.emit(SassInst::new("MOV", [MOp::def(lo.lo(), 2), MOp::Imm(1)]));
         self.emit(SassInst::new(
             "MUFU.RCP64H",
             [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
-            Latency::Variable,
         ));
         // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
         let one = if self.target.name == "sm_50" {
@@ -69,15 +68,11 @@ impl Isel<'_> {
         let e = self.dfma(neg_b, MOp::use_pair(y1), one);
         let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
         let q = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new(
-            "DMUL",
-            [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)],
-            Latency::Variable,
-        ));
+        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)]));
         let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
         let q = self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q));
         let fast = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)], Latency::Variable));
+        self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)]));
 
         // The special operands: a * c.
         let [l, pt] = super::alu::lop3(0xc0);
@@ -109,7 +104,7 @@ impl Isel<'_> {
             let m1 = self.fd_alu([MOp::use_(m), MOp::Imm(-1), MOp::rz()], "IADD3");
             self.fd_p0("ISETP.LE.U32.AND", m1, max_m1);
             let dst = if i == 1 { d } else { self.new_vreg(RegClass::Single) };
-            self.emit(SassInst::alu("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
+            self.emit(SassInst::new("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
             out = dst;
         }
     }
@@ -129,19 +124,19 @@ impl Isel<'_> {
     /// A fresh pair: `DFMA t, a, b, c`.
     fn dfma(&mut self, a: MOp, b: MOp, c: MOp) -> VReg {
         let t = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DFMA", [MOp::def(t.reg(), 2), a, b, c], Latency::Variable));
+        self.emit(SassInst::new("DFMA", [MOp::def(t.reg(), 2), a, b, c]));
         t
     }
 
     /// A fresh register defined by the fixed-latency `opcode` with sources `srcs`.
     fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
+        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// `P0 = cmp(a, b)`.
     fn fd_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
-        self.emit(SassInst::alu(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
+        self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 }

@@ -19,7 +19,7 @@
 
 use super::memory::atom_op;
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst, COND_PRED};
+use crate::sass::inst::{MOp, SassInst, COND_PRED};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{InstData, Type};
 
@@ -46,10 +46,10 @@ impl Isel<'_> {
         let MOp::Mem { base, offset, .. } = m else { unreachable!("a memory operand") };
         let crate::vcode::Reg::Virt { vreg: pair, .. } = base else { unreachable!("a virtual pointer pair") };
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)], Latency::Variable));
+        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let top = self.new_vreg(RegClass::Single);
         let lut = |d: VReg, mask: i64| {
-            SassInst::alu(
+            SassInst::new(
                 "LOP3.LUT",
                 [
                     MOp::def(d.reg(), 1),
@@ -63,11 +63,11 @@ impl Isel<'_> {
         };
         self.emit(lut(top, 0xff00_0000));
         let p0 = MOp::p0();
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "ISETP.EQ.U32.AND",
             [p0, MOp::pt(), MOp::use_(top.reg()), MOp::use_(window.reg()), MOp::pt()],
         ));
-        self.emit(SassInst::alu("ISETP.EQ.U32.AND", [p0, MOp::pt(), MOp::use_(pair.hi()), MOp::rz(), p0]));
+        self.emit(SassInst::new("ISETP.EQ.U32.AND", [p0, MOp::pt(), MOp::use_(pair.hi()), MOp::rz(), p0]));
         let off = self.new_vreg(RegClass::Single);
         self.emit(lut(off, 0x00ff_ffff));
         MOp::Mem { base: off.reg(), width: 1, offset, ubase: None }
@@ -79,7 +79,7 @@ impl Isel<'_> {
     pub(super) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
         let p = self.reg(ptr);
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)], Latency::Variable));
+        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let lo = self.new_vreg(RegClass::Single);
         let or = [
             MOp::def(lo.reg(), 1),
@@ -89,13 +89,13 @@ impl Isel<'_> {
             MOp::Imm(0xfc),
             MOp::Pred { num: 7, not: true },
         ];
-        self.emit(SassInst::alu("LOP3.LUT", or));
+        self.emit(SassInst::new("LOP3.LUT", or));
         self.make_pair(d, MOp::use_(lo.reg()), MOp::rz());
     }
 
     /// `d := P0 ? shared : global`, one or two registers wide.
     pub(super) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
-        let sel = |a, b| SassInst::alu("SEL", [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
+        let sel = |a, b| SassInst::new("SEL", [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
         if d.class() == RegClass::Pair {
             self.pair_op(d, sel(shared.lo(), global.lo()), sel(shared.hi(), global.hi()));
         } else {
@@ -134,8 +134,8 @@ impl Isel<'_> {
                 // The cache-volatile load ptxas 11.8 writes for `ld.volatile.global` (memory.rs).
                 let cv = if atomic { ".CV" } else { "" };
                 (
-                    SassInst::new(format!("LDS{}", size(*ty)), [ds, shared], Latency::Variable),
-                    SassInst::new(format!("LDG.E{cv}{}", size(*ty)), [dg, global], Latency::Variable),
+                    SassInst::new(format!("LDS{}", size(*ty)), [ds, shared]),
+                    SassInst::new(format!("LDG.E{cv}{}", size(*ty)), [dg, global]),
                 )
             }
             InstData::Store { value, .. } | InstData::AtomicStore { value, .. } => {
@@ -149,8 +149,8 @@ impl Isel<'_> {
                 };
                 let wt = if atomic { ".WT" } else { "" };
                 (
-                    SassInst::new(format!("STS{}", size(ty)), [shared, v], Latency::Variable),
-                    SassInst::new(format!("STG.E{wt}{}", size(ty)), [global, v], Latency::Variable),
+                    SassInst::new(format!("STS{}", size(ty)), [shared, v]),
+                    SassInst::new(format!("STG.E{wt}{}", size(ty)), [global, v]),
                 )
             }
             InstData::AtomicRmw { op, ty, arg, .. } => {
@@ -165,13 +165,13 @@ impl Isel<'_> {
                     rule: crate::vcode::OperandRule::Use,
                     neg: false,
                 };
-                let s = SassInst::new(format!("ATOMS.{spelled}"), [ds, shared, x], Latency::Variable);
+                let s = SassInst::new(format!("ATOMS.{spelled}"), [ds, shared, x]);
                 // An unused result reduces on the global path, as on a global pointer (memory.rs).
                 let g = if used || *op == atomc_ir::RmwOp::Xchg {
-                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::pt(), dg, global, x], Latency::Variable)
+                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::pt(), dg, global, x])
                         .with_form(RegForm::Atom { wide })
                 } else {
-                    SassInst::new(format!("RED.E.{spelled}"), [global, x], Latency::Variable)
+                    SassInst::new(format!("RED.E.{spelled}"), [global, x])
                 };
                 (s.with_form(RegForm::Atom { wide }), g)
             }

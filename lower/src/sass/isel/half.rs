@@ -21,7 +21,7 @@
 //! it is exact. f64 to f16 does need the f32 rounded to odd (see `narrow64_sm50`).
 
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, Type, Value};
 
@@ -33,11 +33,11 @@ impl Isel<'_> {
         if !self.is_sm50() {
             let (x, y) = (MOp::use_(ra), MOp::use_(rb));
             let inst = match op {
-                BinaryOp::Fadd => SassInst::alu("HADD2", [def, x, y]),
-                BinaryOp::Fsub => SassInst::alu("HADD2", [def, x, MOp::neg(rb)]),
-                BinaryOp::Fmul => SassInst::alu("HMUL2", [def, x, y]),
+                BinaryOp::Fadd => SassInst::new("HADD2", [def, x, y]),
+                BinaryOp::Fsub => SassInst::new("HADD2", [def, x, MOp::neg(rb)]),
+                BinaryOp::Fmul => SassInst::new("HMUL2", [def, x, y]),
                 BinaryOp::Fmin | BinaryOp::Fmax => {
-                    SassInst::alu("HMNMX2", [def, x, y, MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
+                    SassInst::new("HMNMX2", [def, x, y, MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
                 }
                 _ => return Err(self.err(format!("`{op}` on f16 is not selected"))),
             };
@@ -46,23 +46,23 @@ impl Isel<'_> {
         }
         let wide = |s: &mut Self, r: VReg| {
             let t = s.new_vreg(RegClass::Single);
-            s.push_selected(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable));
+            s.push_selected(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)]));
             t
         };
         let (x, y) = (wide(self, ra), wide(self, rb));
         let sum = self.new_vreg(RegClass::Single);
         let s = MOp::def(sum.reg(), 1);
         let inst = match op {
-            BinaryOp::Fadd => SassInst::alu("FADD", [s, MOp::use_(x), MOp::use_(y)]),
-            BinaryOp::Fsub => SassInst::alu("FADD", [s, MOp::use_(x), MOp::neg(y)]),
-            BinaryOp::Fmul => SassInst::alu("FMUL", [s, MOp::use_(x), MOp::use_(y)]),
+            BinaryOp::Fadd => SassInst::new("FADD", [s, MOp::use_(x), MOp::use_(y)]),
+            BinaryOp::Fsub => SassInst::new("FADD", [s, MOp::use_(x), MOp::neg(y)]),
+            BinaryOp::Fmul => SassInst::new("FMUL", [s, MOp::use_(x), MOp::use_(y)]),
             BinaryOp::Fmin | BinaryOp::Fmax => {
-                SassInst::alu("FMNMX", [s, MOp::use_(x), MOp::use_(y), MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
+                SassInst::new("FMNMX", [s, MOp::use_(x), MOp::use_(y), MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
             }
             _ => return Err(self.err(format!("`{op}` on f16 is not selected"))),
         };
         self.push_selected(inst);
-        self.push_selected(SassInst::new("F2F.F16.F32", [def, MOp::use_(sum)], Latency::Variable));
+        self.push_selected(SassInst::new("F2F.F16.F32", [def, MOp::use_(sum)]));
         Ok(())
     }
 
@@ -70,16 +70,23 @@ impl Isel<'_> {
     pub(super) fn half_to_f32(&mut self, r: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         if self.is_sm50() {
-            self.push_selected(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable));
+            self.push_selected(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)]));
         } else {
-            let i = SassInst::alu("HADD2.F32", [MOp::def(t.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
+            let i = SassInst::new("HADD2.F32", [MOp::def(t.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
             self.emit(i.with_swizzle(2, 2));
         }
         t
     }
 
     /// `fpromote` from f16 and `fdemote` to f16 (f32 and f64); `None` for other conversions.
-    pub(super) fn half_convert(&mut self, d: VReg, op: ConvOp, from: Type, to: Type, a: Value) -> Option<Result<(), IselError>> {
+    pub(super) fn half_convert(
+        &mut self,
+        d: VReg,
+        op: ConvOp,
+        from: Type,
+        to: Type,
+        a: Value,
+    ) -> Option<Result<(), IselError>> {
         let pair = (op, from, to);
         let ok = matches!(
             pair,
@@ -90,17 +97,18 @@ impl Isel<'_> {
         }
         let r = self.reg(a);
         let sm50 = self.is_sm50();
-        let var = |opc: &str, d: MOp, s: MOp| SassInst::new(opc, [d, s], Latency::Variable);
+        let var = |opc: &str, d: MOp, s: MOp| SassInst::new(opc, [d, s]);
         match (from, to, sm50) {
             (Type::F16, Type::F32, false) => {
-                let i = SassInst::alu("HADD2.F32", [MOp::def(d.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
+                let i =
+                    SassInst::new("HADD2.F32", [MOp::def(d.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
                 // B read `.H0_H0` (operand 2): the low half, as ptxas reads it.
                 self.emit(i.with_swizzle(2, 2));
             }
             (Type::F16, Type::F64, false) => self.emit(var("F2F.F64.F16", MOp::def(d.reg(), 2), MOp::use_(r))),
             (Type::F64, Type::F16, false) => self.emit(var("F2F.F16.F64", MOp::def(d.reg(), 1), MOp::use_pair(r))),
             (Type::F32, Type::F16, false) => {
-                self.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)], Latency::Fixed(6)))
+                self.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)]))
             }
             (Type::F16, Type::F32, true) => self.push_selected(var("F2F.F32.F16", MOp::def(d.reg(), 1), MOp::use_(r))),
             (Type::F16, Type::F64, true) => {
@@ -123,11 +131,14 @@ impl Isel<'_> {
         let v = |s: &mut Self| s.new_vreg(RegClass::Single);
         let (up, down, zero, odd, pick) = (v(self), v(self), v(self), v(self), v(self));
         for (t, m) in [(up, "RP"), (down, "RM"), (zero, "RZ")] {
-            self.push_selected(SassInst::new(format!("F2F.F32.F64.{m}"), [MOp::def(t.reg(), 1), MOp::use_pair(x)], Latency::Variable));
+            self.push_selected(SassInst::new(format!("F2F.F32.F64.{m}"), [MOp::def(t.reg(), 1), MOp::use_pair(x)]));
         }
-        self.push_selected(SassInst::alu("FSETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(up), MOp::use_(down), MOp::pt()]));
-        self.push_selected(SassInst::alu("LOP32I.OR", [MOp::def(odd.reg(), 1), MOp::use_(zero), MOp::Imm(1)]));
-        self.push_selected(SassInst::alu("SEL", [MOp::def(pick.reg(), 1), MOp::use_(odd), MOp::use_(zero), MOp::p0()]));
-        self.push_selected(SassInst::new("F2F.F16.F32", [MOp::def(d.reg(), 1), MOp::use_(pick)], Latency::Variable));
+        self.push_selected(SassInst::new(
+            "FSETP.NE.AND",
+            [MOp::p0(), MOp::pt(), MOp::use_(up), MOp::use_(down), MOp::pt()],
+        ));
+        self.push_selected(SassInst::new("LOP32I.OR", [MOp::def(odd.reg(), 1), MOp::use_(zero), MOp::Imm(1)]));
+        self.push_selected(SassInst::new("SEL", [MOp::def(pick.reg(), 1), MOp::use_(odd), MOp::use_(zero), MOp::p0()]));
+        self.push_selected(SassInst::new("F2F.F16.F32", [MOp::def(d.reg(), 1), MOp::use_(pick)]));
     }
 }

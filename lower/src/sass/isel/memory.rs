@@ -1,7 +1,7 @@
 //! Loads, stores, atomics, fences and barriers.
 
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Scope, Type};
 
@@ -73,7 +73,7 @@ impl Isel<'_> {
     fn without_ubase(&mut self, m: MOp) -> MOp {
         let MOp::Mem { base, width, offset, ubase: Some(u) } = m else { return m };
         let sum = self.b.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu("IADD3", [MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u), MOp::rz()]));
+        self.emit(SassInst::new("IADD3", [MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u), MOp::rz()]));
         MOp::Mem { base: sum.reg(), width, offset, ubase: None }
     }
 
@@ -93,7 +93,10 @@ impl Isel<'_> {
             (true, Some(d)) => (MOp::def(d.reg(), d.class().width()), Some(d)),
             (_, d) => {
                 let width = d.map_or(1, |d| d.class().width());
-                (MOp::Reg { reg: crate::vcode::Reg::Zero, width, rule: crate::vcode::OperandRule::Def, neg: false }, None)
+                (
+                    MOp::Reg { reg: crate::vcode::Reg::Zero, width, rule: crate::vcode::OperandRule::Def, neg: false },
+                    None,
+                )
             }
         }
     }
@@ -136,7 +139,7 @@ impl Isel<'_> {
                     AddrSpace::Generic => format!("LD.E{}{strong}", ldst_size(*ty)),
                     AddrSpace::Shared => format!("LDS{}", ldst_size(*ty)),
                 };
-                self.emit(SassInst::new(opc, [MOp::def(d.reg(), d.class().width()), m], Latency::Variable));
+                self.emit(SassInst::new(opc, [MOp::def(d.reg(), d.class().width()), m]));
             }
             InstData::Store { value, addr } | InstData::AtomicStore { value, addr, .. } => {
                 let strong = match data {
@@ -153,7 +156,7 @@ impl Isel<'_> {
                     AddrSpace::Generic => format!("ST.E{}{strong}", ldst_size(ty)),
                     AddrSpace::Shared => format!("STS{}", ldst_size(ty)),
                 };
-                self.emit(SassInst::new(opc, [m, v], Latency::Variable));
+                self.emit(SassInst::new(opc, [m, v]));
             }
             InstData::AtomicRmw { .. } if self.aggregate_rmw(data)? => {}
             InstData::AtomicRmw { op, ty, scope, addr, arg, .. } => {
@@ -169,17 +172,17 @@ impl Isel<'_> {
                 let inst = match space {
                     // RED has no result field; its register rule row is the plain one.
                     AddrSpace::Global if !used && reducible => {
-                        self.emit(SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x], Latency::Variable));
+                        self.emit(SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x]));
                         return Ok(());
                     }
                     AddrSpace::Global | AddrSpace::Generic => {
                         let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
                         let (d, _) = self.def_or_rz(used);
-                        SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x], Latency::Variable)
+                        SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x])
                     }
                     AddrSpace::Shared => {
                         let (d, _) = self.def_or_rz(used);
-                        SassInst::new(format!("ATOMS.{spelled}"), [d, m, x], Latency::Variable)
+                        SassInst::new(format!("ATOMS.{spelled}"), [d, m, x])
                     }
                 };
                 self.emit(inst.with_form(RegForm::Atom { wide }));
@@ -195,22 +198,22 @@ impl Isel<'_> {
                 let inst = match space {
                     AddrSpace::Global | AddrSpace::Generic => {
                         let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
-                        SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r], Latency::Variable)
+                        SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r])
                     }
                     AddrSpace::Shared => {
                         let m = self.without_ubase(m);
-                        SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r], Latency::Variable)
+                        SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r])
                     }
                 };
                 self.emit(inst.with_form(RegForm::AtomCas { wide }));
             }
             InstData::Fence { order, scope } => {
                 for opc in t.fence(*order, *scope) {
-                    self.emit(SassInst::new(opc, [], Latency::Control));
+                    self.emit(SassInst::new(opc, []));
                 }
             }
             InstData::Barrier => {
-                self.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)], Latency::Control));
+                self.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)]));
             }
             InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => return self.lower_surface(data),
             other => unreachable!("not a memory instruction: {}", other.opcode_name()),

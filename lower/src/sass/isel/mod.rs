@@ -32,7 +32,7 @@ mod subgroup_sm50;
 mod surface;
 pub use surface::surface_slot_words;
 
-use super::inst::{Flow, FormCache, Latency, MOp, SassInst};
+use super::inst::{Flow, FormCache, MOp, SassInst};
 use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
@@ -236,7 +236,7 @@ fn param_ldc(ty: Type) -> &'static str {
 impl SassInst {
     /// `BRA target`.
     pub fn jump(target: BlockId) -> SassInst {
-        let mut i = SassInst::new("BRA", [MOp::Label(target)], Latency::Control);
+        let mut i = SassInst::new("BRA", [MOp::Label(target)]);
         i.flow = Flow::Jump;
         i
     }
@@ -295,7 +295,7 @@ impl<'a> Isel<'a> {
 
     /// Removes dead code and hands every block to the builder.
     fn flush(&mut self) {
-        dce::run(&mut self.pending);
+        dce::run(&mut self.pending, (self.target.arch)());
         for (i, mut pb) in std::mem::take(&mut self.pending).into_iter().enumerate() {
             let block = BlockId(i as u32);
             let Some(term) = pb.insts.pop() else { continue };
@@ -347,8 +347,8 @@ impl<'a> Isel<'a> {
     /// high half in place.
     pub fn make_pair(&mut self, dst: VReg, lo: MOp, hi: MOp) {
         let tmp = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::alu("MOV", [MOp::def(tmp.lo(), 2), lo]));
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new("MOV", [MOp::def(tmp.lo(), 2), lo]));
+        self.emit(SassInst::new(
             "MOV",
             [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dst.hi(), 0), hi],
         ));
@@ -385,7 +385,7 @@ impl<'a> Isel<'a> {
         }
         let ty = self.ty(v);
         let r = self.b.new_vreg(class_of(ty));
-        self.emit(SassInst::new(param_ldc(ty), [MOp::def(r.reg(), r.class().width()), MOp::CBank(offset)], Latency::Variable));
+        self.emit(SassInst::new(param_ldc(ty), [MOp::def(r.reg(), r.class().width()), MOp::CBank(offset)]));
         self.param_loads.insert(v, (self.block, r));
         Some(r)
     }
@@ -405,11 +405,11 @@ impl<'a> Isel<'a> {
             if uses_shared_memory(self.func) {
                 // The shared window's base, once per kernel (see `SharedWindow`).
                 let (base, scratch) = (w.base_ureg, w.scratch_ureg);
-                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg("SR_CgaCtaId")], Latency::Variable);
+                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg("SR_CgaCtaId")]);
                 self.emit(s2ur);
-                self.emit(SassInst::new("UMOV", [MOp::UReg(base), MOp::Imm(w.reserved as i64)], Latency::Fixed(2)));
+                self.emit(SassInst::new("UMOV", [MOp::UReg(base), MOp::Imm(w.reserved as i64)]));
                 let ulea = [MOp::UReg(base), MOp::UReg(scratch), MOp::UReg(base), MOp::Imm(0x18)];
-                self.emit(SassInst::new("ULEA", ulea, Latency::Fixed(6)));
+                self.emit(SassInst::new("ULEA", ulea));
             }
         }
         Ok(())
@@ -438,7 +438,7 @@ impl<'a> Isel<'a> {
                     self.block = here;
                     targets.push((split, Vec::new()));
                 }
-                let mut br = SassInst::new("BRA", [], Latency::Control);
+                let mut br = SassInst::new("BRA", []);
                 br.flow = Flow::CondJump { then_block: targets[0].0, else_block: targets[1].0, negate };
                 let t: Vec<(BlockId, &[VReg])> = targets.iter().map(|(b, a)| (*b, a.as_slice())).collect();
                 self.push_branch(br, &t);
@@ -447,7 +447,7 @@ impl<'a> Isel<'a> {
                 if !args.is_empty() {
                     return Err(self.err("kernels return nothing; functions with results cannot be compiled"));
                 }
-                let mut exit = SassInst::new("EXIT", [], Latency::Control);
+                let mut exit = SassInst::new("EXIT", []);
                 exit.flow = Flow::Exit;
                 self.push_branch(exit, &[]);
             }

@@ -12,7 +12,7 @@
 use super::alu::lop3;
 use super::subgroup::redux;
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::VReg;
 use atomc_ir::{ReduceOp, Value};
 
@@ -21,9 +21,9 @@ impl Isel<'_> {
         let x = self.reg(arg);
         let (lo, hi) = (x.lo(), x.hi());
         let reduced = |s: &mut Self, op: ReduceOp, v: MOp| {
-            s.emit(SassInst::new(redux(op), [ur, v], Latency::Variable));
+            s.emit(SassInst::new(redux(op), [ur, v]));
             let t = s.single();
-            s.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), ur]));
+            s.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), ur]));
             t
         };
         match op {
@@ -34,11 +34,11 @@ impl Isel<'_> {
             ReduceOp::Umin | ReduceOp::Umax | ReduceOp::Smin | ReduceOp::Smax => {
                 let h = reduced(self, op, MOp::use_(hi));
                 let cmp = [MOp::p0(), MOp::pt(), MOp::use_(hi), MOp::use_(h), MOp::pt()];
-                self.emit(SassInst::alu("ISETP.EQ.U32.AND", cmp));
+                self.emit(SassInst::new("ISETP.EQ.U32.AND", cmp));
                 let min = matches!(op, ReduceOp::Umin | ReduceOp::Smin);
                 let fill = if min { MOp::Imm(0xffff_ffff) } else { MOp::rz() };
                 let l = self.single();
-                self.emit(SassInst::alu("SEL", [MOp::def(l.reg(), 1), MOp::use_(lo), fill, MOp::p0()]));
+                self.emit(SassInst::new("SEL", [MOp::def(l.reg(), 1), MOp::use_(lo), fill, MOp::p0()]));
                 let low_op = if min { ReduceOp::Umin } else { ReduceOp::Umax };
                 let l = reduced(self, low_op, MOp::use_(l));
                 self.make_pair(d, MOp::use_(l), MOp::use_(h));
@@ -46,11 +46,11 @@ impl Isel<'_> {
             ReduceOp::Add => {
                 let (a, b) = (self.single(), self.single());
                 let [lut, pt] = lop3(0xc0);
-                self.emit(SassInst::alu(
+                self.emit(SassInst::new(
                     "LOP3.LUT",
                     [MOp::def(a.reg(), 1), MOp::use_(lo), MOp::Imm(0xffff), MOp::rz(), lut, pt],
                 ));
-                self.emit(SassInst::alu(
+                self.emit(SassInst::new(
                     "SHF.R.U32.HI",
                     [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(16), MOp::use_(lo)],
                 ));
@@ -58,17 +58,17 @@ impl Isel<'_> {
                 let s1 = reduced(self, op, MOp::use_(b));
                 let sh = reduced(self, op, MOp::use_(hi));
                 let (s1lo, s1hi) = (self.single(), self.single());
-                self.emit(SassInst::alu(
+                self.emit(SassInst::new(
                     "SHF.L.U32",
                     [MOp::def(s1lo.reg(), 1), MOp::use_(s1), MOp::Imm(16), MOp::rz()],
                 ));
-                self.emit(SassInst::alu(
+                self.emit(SassInst::new(
                     "SHF.R.U32.HI",
                     [MOp::def(s1hi.reg(), 1), MOp::rz(), MOp::Imm(16), MOp::use_(s1)],
                 ));
                 let c = MOp::Pred { num: 1, not: false };
-                let l = SassInst::alu("IADD3", [MOp::rz(), c, MOp::use_(s0), MOp::use_(s1lo), MOp::rz()]);
-                let h = SassInst::alu(
+                let l = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(s0), MOp::use_(s1lo), MOp::rz()]);
+                let h = SassInst::new(
                     "IADD3.X",
                     [MOp::rz(), MOp::use_(sh), MOp::use_(s1hi), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
                 );

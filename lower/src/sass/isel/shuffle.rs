@@ -26,7 +26,7 @@
 
 use super::alu::lop3;
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ShuffleMode, Value};
 
@@ -42,7 +42,7 @@ impl Isel<'_> {
         let (xr, yr) = (self.reg(x), self.reg(y));
         let lane = |s: &mut Self| {
             let l = s.single();
-            s.emit(SassInst::new("S2R", [MOp::def(l.reg(), 1), MOp::SReg("SR_LANEID")], Latency::Variable));
+            s.emit(SassInst::new("S2R", [MOp::def(l.reg(), 1), MOp::SReg("SR_LANEID")]));
             l
         };
         // (SHFL's lane operand, the source lane, whether the source may be out of range)
@@ -52,7 +52,7 @@ impl Isel<'_> {
                 let l = lane(self);
                 let j = self.single();
                 let [lut, pt] = lop3(0x3c);
-                self.emit(SassInst::alu(
+                self.emit(SassInst::new(
                     "LOP3.LUT",
                     [MOp::def(j.reg(), 1), MOp::use_(l), MOp::use_(yr), MOp::rz(), lut, pt],
                 ));
@@ -61,10 +61,10 @@ impl Isel<'_> {
             ShuffleMode::Up | ShuffleMode::Down => {
                 let l = lane(self);
                 let m = self.single();
-                self.emit(SassInst::alu("IMNMX.U32", [MOp::def(m.reg(), 1), MOp::use_(yr), MOp::Imm(32), MOp::pt()]));
+                self.emit(SassInst::new("IMNMX.U32", [MOp::def(m.reg(), 1), MOp::use_(yr), MOp::Imm(32), MOp::pt()]));
                 let j = self.single();
                 let step = if mode == ShuffleMode::Up { MOp::neg(m) } else { MOp::use_(m) };
-                self.emit(SassInst::alu("IADD3", [MOp::def(j.reg(), 1), MOp::use_(l), step, MOp::rz()]));
+                self.emit(SassInst::new("IADD3", [MOp::def(j.reg(), 1), MOp::use_(l), step, MOp::rz()]));
                 (m, j, true)
             }
         };
@@ -80,17 +80,17 @@ impl Isel<'_> {
         for &h in &halves {
             let s = self.single();
             let ops = [MOp::pt(), MOp::def(s.reg(), 1), MOp::use_(h), MOp::use_(b), MOp::Imm(clamp)];
-            self.emit(SassInst::new(name, ops, Latency::Variable));
+            self.emit(SassInst::new(name, ops));
             shuffled.push(s);
         }
         // P0: bit j of the active mask (a clamped shift: none for j >= 32; a wrapped one where
         // j is already a lane, so that only its low 5 bits count).
         let t = self.single();
         let shf = if clamped { "SHF.R.U32.HI" } else { "SHF.R.W.U32.HI" };
-        self.emit(SassInst::alu(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(j), mask]));
+        self.emit(SassInst::new(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(j), mask]));
         let [lut, npt] = lop3(0xc0);
-        self.emit(SassInst::alu("LOP3.LUT", [MOp::p0(), MOp::rz(), MOp::use_(t), MOp::Imm(1), MOp::rz(), lut, npt]));
-        let sel = |s: VReg, h| SassInst::alu("SEL", [MOp::rz(), MOp::use_(s), MOp::use_(h), MOp::p0()]);
+        self.emit(SassInst::new("LOP3.LUT", [MOp::p0(), MOp::rz(), MOp::use_(t), MOp::Imm(1), MOp::rz(), lut, npt]));
+        let sel = |s: VReg, h| SassInst::new("SEL", [MOp::rz(), MOp::use_(s), MOp::use_(h), MOp::p0()]);
         if let [lo, hi] = shuffled[..] {
             let (l, h) = (sel(lo, halves[0]), sel(hi, halves[1]));
             self.pair_op(d, l, h);
@@ -106,6 +106,6 @@ impl Isel<'_> {
         let xr = self.reg(x);
         let (name, src) =
             if self.is_pair(x) { ("MATCH.ANY.U64", MOp::use_pair(xr)) } else { ("MATCH.ANY", MOp::use_(xr)) };
-        self.emit(SassInst::new(name, [MOp::def(d.reg(), 1), src], Latency::Variable));
+        self.emit(SassInst::new(name, [MOp::def(d.reg(), 1), src]));
     }
 }

@@ -25,7 +25,7 @@
 //! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
 
@@ -68,14 +68,13 @@ impl Isel<'_> {
         let ops = inst.ops.clone();
         let opcode = inst.opcode.clone();
         let alu = |opc: &str, ops: Vec<MOp>| {
-            let mut i = SassInst::new(opc, ops, Latency::Fixed(6));
+            let mut i = SassInst::new(opc, ops);
             i.guard = inst.guard;
             i
         };
         match (opcode.as_str(), ops.as_slice()) {
             ("LDC", [d, MOp::CBank(_)]) => {
                 inst.opcode = "MOV".into();
-                inst.latency = Latency::Fixed(6);
                 let _ = d;
                 self.push_raw(inst);
             }
@@ -106,13 +105,18 @@ impl Isel<'_> {
             // carry (`IADD RZ.CC, a.lo, -b.lo`), the high halves compare with it (`.X`). The
             // shared selector emitted a low-half ISETP just before; it is replaced.
             (o, [pd, pq, a, b, last, MOp::Pred { .. }])
-                if o.starts_with("ISETP.") && o.ends_with(".AND.EX") && !o.starts_with("ISETP.EQ.") && !o.starts_with("ISETP.NE.") =>
+                if o.starts_with("ISETP.")
+                    && o.ends_with(".AND.EX")
+                    && !o.starts_with("ISETP.EQ.")
+                    && !o.starts_with("ISETP.NE.") =>
             {
                 let lo = self.pending_block().insts.pop();
                 let Some(SassInst { ops: lo_ops, opcode: lo_opc, .. }) = lo else {
                     return self.sm50_error("64-bit compare without its low half");
                 };
-                let (Some(alo), Some(MOp::Reg { reg: blo, width, rule, .. })) = (lo_ops.get(2).copied(), lo_ops.get(3).copied()) else {
+                let (Some(alo), Some(MOp::Reg { reg: blo, width, rule, .. })) =
+                    (lo_ops.get(2).copied(), lo_ops.get(3).copied())
+                else {
                     return self.sm50_error(format!("64-bit compare: unexpected low half `{lo_opc}`"));
                 };
                 let neg_b = MOp::Reg { reg: blo, width, rule, neg: true };
@@ -175,9 +179,10 @@ impl Isel<'_> {
                 self.push_raw(alu("LEA.CC", vec![*d, *x, *c, *k]));
             }
             // Its high half: LEA.HI.X d, x, c[..], RZ, k, P1 (carry in; sm_50 has no carry operand).
-            ("LEA.HI.X", [t @ MOp::Tied { .. }, d, x, c @ MOp::CBank(_), z, k @ MOp::Imm(_), MOp::Pred { num: 1, .. }])
-                if is_rz(z) =>
-            {
+            (
+                "LEA.HI.X",
+                [t @ MOp::Tied { .. }, d, x, c @ MOp::CBank(_), z, k @ MOp::Imm(_), MOp::Pred { num: 1, .. }],
+            ) if is_rz(z) => {
                 self.push_raw(alu("LEA.HI.X", vec![*t, *d, *x, *c, *z, *k]));
             }
             // High half: IADD3.X d, a, b, RZ, P1, !PT (carry in).
@@ -222,7 +227,9 @@ impl Isel<'_> {
             }
             // 32-bit multiply-add from 16-bit halves, as ptxas does on Maxwell:
             // t = x.lo*y.lo + z; u = x.lo*y.hi merged; d = (x.hi*u.hi << 16) + t.
-            ("IMAD", [t @ MOp::Tied { .. }, d, x, y, z]) if matches!(x, MOp::Reg { .. }) && matches!(y, MOp::Reg { .. }) => {
+            ("IMAD", [t @ MOp::Tied { .. }, d, x, y, z])
+                if matches!(x, MOp::Reg { .. }) && matches!(y, MOp::Reg { .. }) =>
+            {
                 // In-place high-half write of a 64-bit product: the last XMAD writes the half.
                 let (p, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
                 self.push_raw(alu("XMAD", vec![MOp::def(p.reg(), 1), *x, *y, *z]));
@@ -233,7 +240,9 @@ impl Isel<'_> {
             // from 16-bit halves; the low word via PSL.CBCC, the high word via IADD3.RS
             // (((a.hi*b.lo + ll>>16) + a.lo*b.hi) >> 16) + a.hi*b.hi.
             ("IMAD.WIDE.U32", [d, x, y @ MOp::Reg { .. }, z]) if is_rz(z) => {
-                let Some((dv, _)) = vreg_of(d) else { return self.sm50_error("IMAD.WIDE.U32 into a non-virtual register") };
+                let Some((dv, _)) = vreg_of(d) else {
+                    return self.sm50_error("IMAD.WIDE.U32 into a non-virtual register");
+                };
                 let v = |this: &mut Self| this.new_vreg(RegClass::Single);
                 let (ll, mrg, lh, chi, hh) = (v(self), v(self), v(self), v(self), v(self));
                 self.push_raw(alu("XMAD", vec![MOp::def(ll.reg(), 1), *x, *y, MOp::rz()]));
@@ -273,14 +282,12 @@ impl Isel<'_> {
             }
             // Division (`isel/divide.rs`), in ptxas 11.8's spelling: `I2F.F32.U32.RP`,
             // `MUFU.RCP`, `F2I.FTZ.U32.F32.TRUNC`.
-            ("I2F.U32.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U32.RP", [*d, *x], Latency::Variable)),
+            ("I2F.U32.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U32.RP", [*d, *x])),
             ("MUFU.RCP", _) => self.push_raw(inst),
             // 64-bit division (`isel/divide64.rs`): ptxas 11.8's `I2F.F32.U64.RP`, `F2I.U64.F32.TRUNC`.
-            ("I2F.U64.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U64.RP", [*d, *x], Latency::Variable)),
-            ("F2I.U64.TRUNC", [d, x]) => self.push_raw(SassInst::new("F2I.U64.F32.TRUNC", [*d, *x], Latency::Variable)),
-            ("F2I.FTZ.U32.TRUNC.NTZ", [d, x]) => {
-                self.push_raw(SassInst::new("F2I.FTZ.U32.F32.TRUNC", [*d, *x], Latency::Variable))
-            }
+            ("I2F.U64.RP", [d, x]) => self.push_raw(SassInst::new("I2F.F32.U64.RP", [*d, *x])),
+            ("F2I.U64.TRUNC", [d, x]) => self.push_raw(SassInst::new("F2I.U64.F32.TRUNC", [*d, *x])),
+            ("F2I.FTZ.U32.TRUNC.NTZ", [d, x]) => self.push_raw(SassInst::new("F2I.FTZ.U32.F32.TRUNC", [*d, *x])),
             // The high word of a 32x32 product, as ptxas 11.8 forms it: four 16x16 partial
             // products, the middle ones summed and shifted by `XMAD.CHI` and `IADD3.RS`.
             ("IMAD.HI.U32", [d, x @ MOp::Reg { .. }, y @ MOp::Reg { .. }, z]) if is_rz(z) => {
@@ -299,18 +306,25 @@ impl Isel<'_> {
             ("IABS", [d, x @ MOp::Reg { .. }]) => {
                 let (s, t) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
                 self.push_raw(alu("SHR", vec![MOp::def(s.reg(), 1), *x, MOp::Imm(31)]));
-                self.push_raw(alu("LOP3.LUT", vec![MOp::def(t.reg(), 1), *x, MOp::use_(s.reg()), MOp::rz(), MOp::Imm(0x3c)]));
+                self.push_raw(alu(
+                    "LOP3.LUT",
+                    vec![MOp::def(t.reg(), 1), *x, MOp::use_(s.reg()), MOp::rz(), MOp::Imm(0x3c)],
+                ));
                 self.push_raw(alu("IADD", vec![*d, MOp::use_(t.reg()), MOp::neg(s.reg())]));
             }
             ("FADD" | "FMNMX" | "DADD" | "FMUL" | "DMUL" | "DMNMX", _) => self.push_raw(inst),
             // f32 division (`isel/fdiv.rs`), as ptxas 11.8's div.rn.f64 spells it.
             ("F2F.F64.F32" | "F2F.F32.F64" | "MUFU.RCP64H" | "DFMA", _) => self.fdiv_sm50(inst),
             // Shifts writing one half of a pair in place keep their tied tuple in front.
-            ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*t, *d, *x, *y])),
+            ("SHF.L.U32", [t @ MOp::Tied { .. }, d, x, y, z]) if is_rz(z) => {
+                self.push_raw(alu("SHL", vec![*t, *d, *x, *y]))
+            }
             ("SHF.R.U32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => {
                 self.push_raw(alu("SHR.U32", vec![*t, *d, *x, *y]))
             }
-            ("SHF.R.S32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR", vec![*t, *d, *x, *y])),
+            ("SHF.R.S32.HI", [t @ MOp::Tied { .. }, d, z, y, x]) if is_rz(z) => {
+                self.push_raw(alu("SHR", vec![*t, *d, *x, *y]))
+            }
             (o, _) if o.starts_with("FSETP.") => self.push_raw(inst),
             ("SHF.L.U32", [d, x, y, z]) if is_rz(z) => self.push_raw(alu("SHL", vec![*d, *x, *y])),
             ("SHF.R.U32.HI", [d, z, y, x]) if is_rz(z) => self.push_raw(alu("SHR.U32", vec![*d, *x, *y])),
@@ -326,7 +340,7 @@ impl Isel<'_> {
                 };
                 let [d, a, b, c] = rest else { return self.sm50_error("LOP3.LUT shape") };
                 let alu = |opc: &str, ops: Vec<MOp>| {
-                    let mut i = SassInst::new(opc, tied.into_iter().chain(ops), Latency::Fixed(6));
+                    let mut i = SassInst::new(opc, tied.into_iter().chain(ops));
                     i.guard = inst.guard;
                     i
                 };
@@ -356,7 +370,7 @@ impl Isel<'_> {
                 let Some(spelled) = atom_size_sm50(rest) else {
                     return self.sm50_error(format!("`{rest}` has no sm_50 ATOM form"));
                 };
-                let mut i = SassInst::new(format!("ATOM.E.{spelled}"), [*d, *m, *x], Latency::Variable);
+                let mut i = SassInst::new(format!("ATOM.E.{spelled}"), [*d, *m, *x]);
                 i.form = inst.form;
                 i.guard = inst.guard;
                 self.push_raw(i);
@@ -369,9 +383,9 @@ impl Isel<'_> {
                 // becomes `ATOM.E.op.U64 RZ, [a], b` (`red.global.min.u64` → `ATOM.E.MIN.U64 RZ`).
                 let wide_non_add = spelled.contains("64") && !spelled.starts_with("ADD");
                 let mut i = if wide_non_add {
-                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::rz(), *m, *x], Latency::Variable)
+                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::rz(), *m, *x])
                 } else {
-                    SassInst::new(format!("RED.E.{spelled}"), [*m, *x], Latency::Variable)
+                    SassInst::new(format!("RED.E.{spelled}"), [*m, *x])
                 };
                 i.form = inst.form;
                 i.guard = inst.guard;
@@ -416,14 +430,12 @@ impl Isel<'_> {
             // ptxas 11.8 follows `bar.sync` with MEMBAR.CTA on sm_50, so shared-memory writes
             // before the barrier are visible to loads after it.
             ("BAR.SYNC.DEFER_BLOCKING", [n]) => {
-                let mut i = SassInst::new("BAR.SYNC", [*n], Latency::Control);
+                let mut i = SassInst::new("BAR.SYNC", [*n]);
                 i.guard = inst.guard;
                 self.push_raw(i);
-                self.push_raw(SassInst::new("MEMBAR.CTA", [], Latency::Control));
+                self.push_raw(SassInst::new("MEMBAR.CTA", []));
             }
-            _ => {
-                self.sm50_error(format!("it needs `{}`, which has no sm_50 form", inst.opcode))
-            }
+            _ => self.sm50_error(format!("it needs `{}`, which has no sm_50 form", inst.opcode)),
         }
     }
 
@@ -461,9 +473,9 @@ impl Isel<'_> {
             let (ds, vs) = self.path_def(used);
             let (dg, vg) = self.path_def(used);
             let form = RegForm::AtomCas { wide };
-            let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc], Latency::Variable).with_form(form);
+            let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc]).with_form(form);
             self.push_raw(super::generic_sm50::guarded(s, false));
-            let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc], Latency::Variable).with_form(form);
+            let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc]).with_form(form);
             self.push_raw(super::generic_sm50::guarded(g, true));
             if let (Some(vs), Some(vg), Some(d)) = (vs, vg, self.result()) {
                 self.select_paths(d, vs, vg);
@@ -474,7 +486,7 @@ impl Isel<'_> {
             AddrSpace::Shared => format!("ATOMS.CAS{size}"),
             _ => format!("ATOM.E.CAS{size}"),
         };
-        let inst = SassInst::new(opc, [d, m, rb, rc], Latency::Variable).with_form(RegForm::AtomCas { wide });
+        let inst = SassInst::new(opc, [d, m, rb, rc]).with_form(RegForm::AtomCas { wide });
         self.push_raw(inst);
         Ok(())
     }
@@ -520,7 +532,7 @@ impl Isel<'_> {
                 (None, _) => {
                     // Define the whole group first through its first register, then write in place.
                     let first = MOp::def(target.part(0), group.class().width());
-                    self.push_raw(SassInst::new("MOV", [first, MOp::rz()], Latency::Fixed(6)));
+                    self.push_raw(SassInst::new("MOV", [first, MOp::rz()]));
                     vec![
                         MOp::Tied { reg: target.reg(), width: group.class().width() },
                         MOp::reuse_def(target.part(at + k), 0),
@@ -529,7 +541,7 @@ impl Isel<'_> {
                 }
                 _ => ops,
             };
-            self.push_raw(SassInst::new(opc, ops, Latency::Fixed(6)));
+            self.push_raw(SassInst::new(opc, ops));
             prev = Some(target);
         }
     }

@@ -21,8 +21,8 @@
 //! warp aggregation uses ([`crate::sass::target::WarpAggregation`]); nothing keeps them live
 //! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
 
@@ -36,16 +36,16 @@ impl Isel<'_> {
         match *data {
             InstData::ActiveMask => {
                 self.vote_any_into(u6, None)?;
-                self.emit(SassInst::alu("MOV", [def, u6]));
+                self.emit(SassInst::new("MOV", [def, u6]));
             }
             InstData::Ballot { cond } => {
                 self.vote_any_into(u6, Some(cond))?;
-                self.emit(SassInst::alu("MOV", [def, u6]));
+                self.emit(SassInst::new("MOV", [def, u6]));
             }
             InstData::Vote { op: op @ (VoteOp::Any | VoteOp::All), arg } => {
                 self.vote_any_into(u6, Some(arg))?;
                 let b = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("MOV", [MOp::def(b.reg(), 1), u6]));
+                self.emit(SassInst::new("MOV", [MOp::def(b.reg(), 1), u6]));
                 let other = if op == VoteOp::Any {
                     MOp::rz()
                 } else {
@@ -58,13 +58,13 @@ impl Isel<'_> {
             InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::Pred => {
                 self.vote_any_into(u6, Some(arg))?;
                 let b = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("MOV", [MOp::def(b.reg(), 1), u6]));
+                self.emit(SassInst::new("MOV", [MOp::def(b.reg(), 1), u6]));
                 self.vote_any_into(u7, None)?;
                 let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), MOp::rz(), MOp::pt()];
-                self.emit(SassInst::alu("ISETP.EQ.U32.AND", ops));
+                self.emit(SassInst::new("ISETP.EQ.U32.AND", ops));
                 let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), u7, MOp::p0()];
-                self.emit(SassInst::alu("ISETP.EQ.U32.OR", ops));
-                self.emit(SassInst::alu("SEL", [def, MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+                self.emit(SassInst::new("ISETP.EQ.U32.OR", ops));
+                self.emit(SassInst::new("SEL", [def, MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
             }
             InstData::Vote { op: VoteOp::Eq, arg } if self.is_pair(arg) => {
                 let m = self.new_vreg(RegClass::Single);
@@ -74,16 +74,16 @@ impl Isel<'_> {
             }
             InstData::Vote { op: VoteOp::Eq, arg } => {
                 let x = self.reg(arg);
-                self.emit(SassInst::new("REDUX.MIN", [u6, MOp::use_(x.reg())], Latency::Variable));
-                self.emit(SassInst::new("REDUX.MAX", [u7, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::new("REDUX.MIN", [u6, MOp::use_(x.reg())]));
+                self.emit(SassInst::new("REDUX.MAX", [u7, MOp::use_(x.reg())]));
                 let t = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), u6]));
+                self.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), u6]));
                 self.flag(d, "ISETP.EQ.U32.AND", t, u7);
             }
             InstData::Reduce { op, arg } if self.ty(arg) == Type::I32 => {
                 let x = self.reg(arg);
-                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())], Latency::Variable));
-                self.emit(SassInst::alu("MOV", [def, u7]));
+                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())]));
+                self.emit(SassInst::new("MOV", [def, u7]));
             }
             InstData::Reduce { op, arg } if matches!(self.ty(arg), Type::I8 | Type::I16) => {
                 let ty = self.ty(arg);
@@ -92,13 +92,13 @@ impl Isel<'_> {
                 if signed {
                     x = self.sign_extended(x, ty.bits());
                 }
-                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())], Latency::Variable));
+                self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())]));
                 if signed || op == ReduceOp::Add {
                     let t = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::alu("MOV", [MOp::def(t.reg(), 1), u7]));
+                    self.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), u7]));
                     self.narrow(d, ty, t);
                 } else {
-                    self.emit(SassInst::alu("MOV", [def, u7]));
+                    self.emit(SassInst::new("MOV", [def, u7]));
                 }
             }
             InstData::Reduce { op, arg } if self.ty(arg) == Type::I64 => self.reduce64(d, op, arg, u7)?,
@@ -118,7 +118,7 @@ impl Isel<'_> {
         let u6 = MOp::UReg(agg.mask_ureg);
         let m = self.new_vreg(RegClass::Single);
         self.vote_any_into(u6, None)?;
-        self.emit(SassInst::alu("MOV", [MOp::def(m.reg(), 1), u6]));
+        self.emit(SassInst::new("MOV", [MOp::def(m.reg(), 1), u6]));
         self.sync_masks.insert(blk, m);
         Ok(())
     }
@@ -132,7 +132,7 @@ impl Isel<'_> {
             return Ok(());
         };
         let m = self.sync_masks[blk];
-        self.emit(SassInst::new("WARPSYNC", [MOp::use_(m.reg())], Latency::Control));
+        self.emit(SassInst::new("WARPSYNC", [MOp::use_(m.reg())]));
         Ok(())
     }
 
@@ -142,14 +142,17 @@ impl Isel<'_> {
             Some(c) => MOp::Pred { num: 0, not: self.cond_into_p0(c)? },
             None => MOp::pt(),
         };
-        self.emit(SassInst::alu("VOTEU.ANY", [ur, MOp::UPred { num: 7, not: false }, p]));
+        self.emit(SassInst::new("VOTEU.ANY", [ur, MOp::UPred { num: 7, not: false }, p]));
         Ok(())
     }
 
     /// `d` = 1 where `a <cmp> b` holds, else 0 (a `pred` value in a register).
     fn flag(&mut self, d: VReg, compare: &str, a: VReg, b: MOp) {
-        self.emit(SassInst::alu(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
-        self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+        self.emit(SassInst::new(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
+        self.emit(SassInst::new(
+            "SEL",
+            [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
+        ));
     }
 }
 

@@ -31,7 +31,7 @@
 //! `SHFL.IDX PT, R8, R0, R6, 0x1f`.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
 
@@ -40,12 +40,10 @@ const P0: MOp = MOp::Pred { num: 0, not: false };
 impl Isel<'_> {
     pub(super) fn subgroup_sm50(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
-            InstData::ActiveMask => {
-                self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), MOp::pt()], Latency::Fixed(6))
-            }
+            InstData::ActiveMask => self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), MOp::pt()]),
             InstData::Ballot { cond } => {
                 let p = self.cond_pred(cond)?;
-                self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), p], Latency::Fixed(6));
+                self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), p]);
             }
             InstData::Vote { op, arg } if self.ty(arg) == Type::Pred => {
                 let b = self.ballot50(arg)?;
@@ -70,10 +68,10 @@ impl Isel<'_> {
                 for (k, &x) in parts.iter().enumerate() {
                     let v = self.shfl_idx(x, leader);
                     let chain = if k == 0 { MOp::pt() } else { P0 };
-                    self.emit(SassInst::alu("ISETP.EQ.U32.AND", [P0, MOp::pt(), MOp::use_(x), MOp::use_(v), chain]));
+                    self.emit(SassInst::new("ISETP.EQ.U32.AND", [P0, MOp::pt(), MOp::use_(x), MOp::use_(v), chain]));
                 }
                 let b = self.new_vreg(RegClass::Single);
-                self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0], Latency::Fixed(6));
+                self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0]);
                 self.isetp("ISETP.EQ.U32.AND", b, MOp::use_(m), MOp::pt());
                 self.p0_flag(d);
             }
@@ -87,11 +85,11 @@ impl Isel<'_> {
                         let s = self.tmp50("BFE", [MOp::use_(x), MOp::Imm(bit | 1 << 8)]);
                         self.isetp("ISETP.NE.U32.AND", s, MOp::rz(), MOp::pt());
                         let b = self.new_vreg(RegClass::Single);
-                        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0], Latency::Fixed(6));
+                        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0]);
                         // acc & ~(B ^ s): a = 0xf0, b = 0xcc, c = 0xaa.
                         let next = if (k, bit) == last { d } else { self.new_vreg(RegClass::Single) };
                         let ops = [MOp::def(next.reg(), 1), MOp::use_(acc), MOp::use_(b), MOp::use_(s), MOp::Imm(0x90)];
-                        self.raw50("LOP3.LUT", ops, Latency::Fixed(6));
+                        self.raw50("LOP3.LUT", ops);
                         acc = next;
                     }
                 }
@@ -133,11 +131,11 @@ impl Isel<'_> {
         let xs = self.parts(x);
         let got: Vec<VReg> = xs.iter().map(|&p| self.shfl_idx(p, src)).collect();
         if let [lo, hi] = got[..] {
-            let sel = |t: VReg, own: Reg| SassInst::alu("SEL", [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
+            let sel = |t: VReg, own: Reg| SassInst::new("SEL", [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
             let (l, h) = (sel(lo, xs[0]), sel(hi, xs[1]));
             self.pair_op(d, l, h);
         } else {
-            self.emit(SassInst::alu("SEL", [MOp::def(d.reg(), 1), MOp::use_(got[0]), MOp::use_(xs[0]), P0]));
+            self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), MOp::use_(got[0]), MOp::use_(xs[0]), P0]));
         }
     }
 
@@ -174,14 +172,14 @@ impl Isel<'_> {
         let halves = |r: VReg| if wide { [MOp::use_(r.lo()), MOp::use_(r.hi())] } else { [MOp::use_(r), MOp::rz()] };
         let ([alo, ahi], [blo, bhi]) = (halves(a), halves(b));
         let lop = |x: MOp, y: MOp, lut: i64| {
-            SassInst::alu("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut), MOp::Pred { num: 7, not: true }])
+            SassInst::new("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut), MOp::Pred { num: 7, not: true }])
         };
         let (lo, hi) = match op {
             ReduceOp::Add => {
                 let p1 = MOp::Pred { num: 1, not: false };
                 (
-                    SassInst::alu("IADD3", [MOp::rz(), p1, alo, blo, MOp::rz()]),
-                    SassInst::alu("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), p1, MOp::Pred { num: 7, not: true }]),
+                    SassInst::new("IADD3", [MOp::rz(), p1, alo, blo, MOp::rz()]),
+                    SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), p1, MOp::Pred { num: 7, not: true }]),
                 )
             }
             ReduceOp::And | ReduceOp::Or | ReduceOp::Xor => {
@@ -198,15 +196,15 @@ impl Isel<'_> {
                 if !wide {
                     let opc = if unsigned { "IMNMX.U32" } else { "IMNMX" };
                     let def = MOp::def(c.reg(), 1);
-                    self.emit(SassInst::alu(opc, [def, alo, blo, MOp::Pred { num: 7, not: max }]));
+                    self.emit(SassInst::new(opc, [def, alo, blo, MOp::Pred { num: 7, not: max }]));
                     return c;
                 }
                 // P0 = b beyond a, as the shared selector compares pairs (isel/sm50.rs rewrites it).
                 let cc = if max { "GT" } else { "LT" };
-                self.emit(SassInst::alu(format!("ISETP.{cc}.U32.AND"), [P0, MOp::pt(), blo, alo, MOp::pt()]));
+                self.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [P0, MOp::pt(), blo, alo, MOp::pt()]));
                 let u = if unsigned { ".U32" } else { "" };
-                self.emit(SassInst::alu(format!("ISETP.{cc}{u}.AND.EX"), [P0, MOp::pt(), bhi, ahi, MOp::pt(), P0]));
-                let sel = |x: MOp, y: MOp| SassInst::alu("SEL", [MOp::rz(), x, y, P0]);
+                self.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), [P0, MOp::pt(), bhi, ahi, MOp::pt(), P0]));
+                let sel = |x: MOp, y: MOp| SassInst::new("SEL", [MOp::rz(), x, y, P0]);
                 (sel(blo, alo), sel(bhi, ahi))
             }
         };
@@ -240,7 +238,7 @@ impl Isel<'_> {
             return self.sel50(a, b);
         }
         let t = self.new_vreg(RegClass::Pair);
-        let sel = |x: MOp, y: MOp| SassInst::alu("SEL", [MOp::rz(), x, y, P0]);
+        let sel = |x: MOp, y: MOp| SassInst::new("SEL", [MOp::rz(), x, y, P0]);
         let (lo, hi) = (sel(MOp::use_(a.lo()), MOp::use_(b.lo())), sel(MOp::use_(a.hi()), MOp::use_(b.hi())));
         self.pair_op(t, lo, hi);
         t
@@ -265,21 +263,21 @@ impl Isel<'_> {
     fn ballot50(&mut self, cond: Value) -> Result<VReg, IselError> {
         let p = self.cond_pred(cond)?;
         let b = self.new_vreg(RegClass::Single);
-        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), p], Latency::Fixed(6));
+        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), p]);
         Ok(b)
     }
 
     /// The active lanes' mask.
     pub(super) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
-        self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()], Latency::Fixed(6));
+        self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
         m
     }
 
     /// A lane-describing special register (`SR_LANEID`, `SR_LEMASK`).
     fn lane50(&mut self, sreg: &'static str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.raw50("S2R", [MOp::def(t.reg(), 1), MOp::SReg(sreg)], Latency::Variable);
+        self.raw50("S2R", [MOp::def(t.reg(), 1), MOp::SReg(sreg)]);
         t
     }
 
@@ -287,7 +285,7 @@ impl Isel<'_> {
     fn lowest_lane(&mut self, mask: VReg) -> VReg {
         let r = self.tmp50("BFE.U32.BREV", [MOp::use_(mask), MOp::Imm(0x2000)]);
         let t = self.new_vreg(RegClass::Single);
-        self.raw50("FLO.U32.SH", [MOp::def(t.reg(), 1), MOp::use_(r)], Latency::Variable);
+        self.raw50("FLO.U32.SH", [MOp::def(t.reg(), 1), MOp::use_(r)]);
         t
     }
 
@@ -300,24 +298,24 @@ impl Isel<'_> {
 
     fn shfl_into(&mut self, d: VReg, x: Reg, lane: VReg) {
         let ops = [MOp::pt(), MOp::def(d.reg(), 1), MOp::use_(x), MOp::use_(lane), MOp::Imm(0x1f)];
-        self.raw50("SHFL.IDX", ops, Latency::Variable);
+        self.raw50("SHFL.IDX", ops);
     }
 
     /// P0 = `a <cmp> b`, combined with `chain` by the compare's boolean op.
     fn isetp(&mut self, opcode: &str, a: VReg, b: MOp, chain: MOp) {
-        self.emit(SassInst::alu(opcode, [P0, MOp::pt(), MOp::use_(a), b, chain]));
+        self.emit(SassInst::new(opcode, [P0, MOp::pt(), MOp::use_(a), b, chain]));
     }
 
     /// `P0 ? a : b` in a fresh register.
     fn sel50(&mut self, a: VReg, b: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::alu("SEL", [MOp::def(t.reg(), 1), MOp::use_(a), MOp::use_(b), P0]));
+        self.emit(SassInst::new("SEL", [MOp::def(t.reg(), 1), MOp::use_(a), MOp::use_(b), P0]));
         t
     }
 
     /// `d` = 1 where P0 holds, else 0.
     fn p0_flag(&mut self, d: VReg) {
-        self.emit(SassInst::alu(
+        self.emit(SassInst::new(
             "SEL",
             [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
         ));

@@ -13,10 +13,12 @@
 //! the word at 0x14c). atomc gives the slots it uses one word each, in ascending slot order
 //! ([`surface_slot_words`]); sm_90 loads the word into a register for the Rc form.
 
-use super::{IselError, Isel};
-use crate::sass::inst::{Latency, MOp, SassInst};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
-use atomc_ir::{Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value};
+use atomc_ir::{
+    Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
+};
 
 fn dim_name(d: SurfaceDim) -> &'static str {
     match d {
@@ -108,11 +110,11 @@ impl Isel<'_> {
         }
         let width = class.width();
         let mut cur = self.new_vreg(class);
-        self.emit(SassInst::alu("MOV", [MOp::def(cur.part(0), width), parts[0]]));
+        self.emit(SassInst::new("MOV", [MOp::def(cur.part(0), width), parts[0]]));
         for k in 1..width {
             let next = self.new_vreg(class);
             let src = parts.get(k as usize).copied().unwrap_or_else(MOp::rz);
-            self.emit(SassInst::alu(
+            self.emit(SassInst::new(
                 "MOV",
                 [MOp::Tied { reg: cur.reg(), width }, MOp::reuse_def(next.part(k), 0), src],
             ));
@@ -132,7 +134,9 @@ impl Isel<'_> {
 
     pub(super) fn lower_surface(&mut self, data: &InstData) -> Result<(), IselError> {
         let (op, ty, scope, access, coords, values): (Option<RmwOp>, _, _, &SurfaceAccess, _, Vec<Value>) = match data {
-            InstData::SurfaceRmw { op, ty, scope, access, coords, arg, .. } => (Some(*op), *ty, *scope, access, coords, vec![*arg]),
+            InstData::SurfaceRmw { op, ty, scope, access, coords, arg, .. } => {
+                (Some(*op), *ty, *scope, access, coords, vec![*arg])
+            }
             InstData::SurfaceCas { ty, scope, access, coords, expected, replacement, .. } => {
                 (None, *ty, *scope, access, coords, vec![*expected, *replacement])
             }
@@ -148,7 +152,7 @@ impl Isel<'_> {
             SurfaceRef::Slot(n) if self.is_sm50() => MOp::Imm(i64::from(self.slot_word(n) / 4)),
             SurfaceRef::Slot(n) => {
                 let word = self.new_vreg(RegClass::Single);
-                let ldc = SassInst::new("LDC", [MOp::def(word.reg(), 1), MOp::CBank(self.slot_word(n))], Latency::Variable);
+                let ldc = SassInst::new("LDC", [MOp::def(word.reg(), 1), MOp::CBank(self.slot_word(n))]);
                 self.emit(ldc);
                 MOp::use_(word.reg())
             }
@@ -199,9 +203,9 @@ impl Isel<'_> {
                     neg: false,
                 },
             };
-            SassInst::new(format!("SUATOM.{mods}"), [d, addr, data_field, handle_op], Latency::Variable)
+            SassInst::new(format!("SUATOM.{mods}"), [d, addr, data_field, handle_op])
         } else {
-            SassInst::new(format!("SURED.{mods}"), [addr, data_field, handle_op], Latency::Variable)
+            SassInst::new(format!("SURED.{mods}"), [addr, data_field, handle_op])
         };
         self.emit(inst.with_form(form));
         Ok(())

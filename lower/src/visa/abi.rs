@@ -140,6 +140,11 @@ pub(crate) fn declare_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
         l.surfaces.insert(n, t);
         off += 4;
     }
+    if super::slm_lock::needed(l) {
+        let v = l.k.decl("SLM_LOCK", Type::UD, 1, Align::Dword);
+        input(l, v, off)?;
+        l.slm_lock = Some(v);
+    }
     Ok(())
 }
 

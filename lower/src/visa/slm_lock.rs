@@ -156,7 +156,9 @@ fn locked(
         Body::Load => None,
         Body::Store(v) | Body::Cas { replacement: v, .. } => Some(halves_of(l, v)?),
     };
-    let (lo, hi, got) = (l.tmp(Type::UD, false), l.tmp(Type::UD, false), l.tmp(Type::UD, false));
+    // The acquire's result goes to `lo` (the holder overwrites it with the data).
+    let (lo, hi) = (l.tmp(Type::UD, false), l.tmp(Type::UD, false));
+    let got = lo;
     let name = l.tmp_name("slm_lock");
     let again = l.k.label(name);
     l.k.place(again);

@@ -8,10 +8,11 @@ use crate::{ir, Target};
 ///
 /// ```
 /// use atomc::{CompileError, Emit, Target};
-/// let src = "function %k(ptr.shared) {
-/// block0(v0: ptr.shared):
-///     v1 = iconst.i64 1
-///     v2 = atomic_rmw.i64 add relaxed cta v0, v1
+/// let src = "function %k(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = load.f64 v0
+///     v2 = fmul v1, v1
+///     store v2, v0
 ///     return
 /// }
 /// ";
@@ -20,7 +21,7 @@ use crate::{ir, Target};
 ///     // Refused by the target, at the instruction's line and column: the input's problem.
 ///     Err(CompileError::Unsupported { target, op, reason, loc, inst }) => {
 ///         assert_eq!((target.to_string().as_str(), loc.line, loc.col), ("visa:TGLLP", 4, 5));
-///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("atomic_rmw"));
+///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("fmul"));
 ///         println!("{op}: {reason}");
 ///     }
 ///     // atomc's own bug: report it (the command line exits 3 for these).

@@ -121,14 +121,15 @@ pub enum Output {
 /// let atomc::Output::Text(visa) = atomc::compile(&func, "visa:DG2".parse().unwrap(), atomc::Emit::Visaasm)? else { unreachable!() };
 /// assert!(visa.contains("svm_atomic"));
 /// // A target that cannot express an instruction says which, and why.
-/// let slm64 = atomc::ir::parse::parse("function %h(ptr.shared) {
-/// block0(v0: ptr.shared):
-///     v1 = iconst.i64 1
-///     v2 = atomic_rmw.i64 add relaxed cta v0, v1
+/// let fmul = atomc::ir::parse::parse("function %h(ptr.global) {
+/// block0(v0: ptr.global):
+///     v1 = load.f64 v0
+///     v2 = fmul v1, v1
+///     store v2, v0
 ///     return
 /// }
 /// ").unwrap().remove(0);
-/// let err = atomc::compile(&slm64, "visa".parse().unwrap(), atomc::Emit::Visaasm).unwrap_err();
+/// let err = atomc::compile(&fmul, "visa".parse().unwrap(), atomc::Emit::Visaasm).unwrap_err();
 /// assert!(matches!(err, atomc::CompileError::Unsupported { .. }), "{err}");
 /// # Ok::<(), atomc::CompileError>(())
 /// ```

@@ -100,7 +100,14 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     let mut m = visa_sim::Mem {
         bufs: bufs.iter().map(|(_, a, init)| (*a, init.clone())).collect(),
     };
-    m.bufs.push((visa_sim::SLM_BASE, vec![0u8; SLM_BYTES as usize]));
+    // A kernel with 64-bit SLM atomics on TGLLP gets the lock word the launch reserves past the
+    // block's SLM (`SLM_LOCK`), holding garbage at launch: the kernel must clear it itself.
+    let lock = k.vars.iter().any(|v| v.name == "SLM_LOCK");
+    let mut slm = vec![0u8; SLM_BYTES as usize];
+    if lock {
+        slm.extend([0xa5u8; 4]);
+    }
+    m.bufs.push((visa_sim::SLM_BASE, slm));
     let mut sim = visa_sim::Sim::new(k, p, lanes, m);
     sim.surfaces = surfs
         .iter()
@@ -114,6 +121,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
                 sim.set(&v.name, &vec![0u8; v.bytes() as usize])
             }
             "BLOCK_DIM_X" => sim.set(&v.name, &lanes.to_le_bytes()),
+            "SLM_LOCK" => sim.set(&v.name, &SLM_BYTES.to_le_bytes()),
             n if n.starts_with("BLOCK_DIM") || n.starts_with("GRID_DIM") => sim.set(n, &1u32.to_le_bytes()),
             _ => {}
         }

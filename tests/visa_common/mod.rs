@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use atomc::ir::Function;
-use atomc_oracle::{genx_ir, GenxInput};
 use atomc_emit::visa::{Kernel, Platform};
+use atomc_oracle::{genx_ir, GenxInput};
 use std::path::{Path, PathBuf};
 
 /// The vISA compile filetests.
@@ -65,12 +65,8 @@ fn normalize(s: &str, renames: &[(String, String)]) -> String {
 /// pool holds the kernel name, the variables, the predicates, the labels.
 fn label_renames(k: &Kernel) -> Vec<(String, String)> {
     let base = 1 + k.vars.len() + k.preds.len();
-    let mut v: Vec<(String, String)> = k
-        .labels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (format!("{l}_{}", base + i), l.clone()))
-        .collect();
+    let mut v: Vec<(String, String)> =
+        k.labels.iter().enumerate().map(|(i, l)| (format!("{l}_{}", base + i), l.clone())).collect();
     v.sort_by_key(|(from, _)| std::cmp::Reverse(from.len()));
     v
 }
@@ -85,16 +81,12 @@ pub fn genx_round_trip(k: &Kernel, p: Platform) -> Result<(), String> {
     let ren = label_renames(k);
     let (ta, ba) = (normalize(&t.asm, &[]), normalize(&b.asm, &ren));
     if ta != ba {
-        return Err(format!(
-            "Gen code differs between text and .isa\n--- text\n{ta}--- isa\n{ba}"
-        ));
+        return Err(format!("Gen code differs between text and .isa\n--- text\n{ta}--- isa\n{ba}"));
     }
     let td = normalize(t.visaasm.as_deref().unwrap_or(""), &[]);
     let bd = normalize(b.visaasm.as_deref().unwrap_or(""), &ren);
     if td.is_empty() || td != bd {
-        return Err(format!(
-            "-dumpcommonisa differs between text and .isa\n--- text\n{td}--- isa\n{bd}"
-        ));
+        return Err(format!("-dumpcommonisa differs between text and .isa\n--- text\n{td}--- isa\n{bd}"));
     }
     Ok(())
 }

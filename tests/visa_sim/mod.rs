@@ -6,6 +6,9 @@
 //! active, execution resumes at the nearest parked point), scalar `jmp`,
 //! regions, aliases, predicates and the `svm_*` messages on a flat memory.
 //!
+//! Several hardware threads of one thread group are several `Sim`s stepped in turn
+//! ([`Sim::step`]) over one memory, each stopping at a `barrier` until all have reached one.
+//!
 //! It encodes atomc's reading of the vISA spec (visa.md), so it checks the
 //! lowering's logic — control flow, block arguments, 64-bit emulation —
 //! not the hardware. Byte gathers fill the upper bytes of each dword with
@@ -129,6 +132,22 @@ pub struct Sim<'k> {
     pub mem: Mem,
     /// The kernel's surfaces (`Kernel::surfaces` order), for `typed_atomic`.
     pub surfaces: Vec<typed::SimSurface>,
+    /// Where the thread is ([`Sim::step`]): the next instruction, the enabled channels, and
+    /// where each parked channel waits.
+    pc: usize,
+    active: [bool; 32],
+    wait: [Option<usize>; 32],
+}
+
+/// What one [`Sim::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Ran an instruction.
+    Ran,
+    /// Stopped at a `barrier` (not passed until [`Sim::pass_barrier`]).
+    Barrier,
+    /// Reached `ret` or ran out of enabled channels.
+    Done,
 }
 
 impl<'k> Sim<'k> {
@@ -155,6 +174,9 @@ impl<'k> Sim<'k> {
             labels,
             surfaces: Vec::new(),
             mem,
+            pc: 0,
+            active: std::array::from_fn(|c| c < simd as usize),
+            wait: [None; 32],
         }
     }
 
@@ -170,12 +192,7 @@ impl<'k> Sim<'k> {
 
     /// Sets an input by variable name.
     pub fn set(&mut self, name: &str, bytes: &[u8]) {
-        let i = self
-            .k
-            .vars
-            .iter()
-            .position(|v| v.name == name)
-            .unwrap_or_else(|| panic!("no var {name}"));
+        let i = self.k.vars.iter().position(|v| v.name == name).unwrap_or_else(|| panic!("no var {name}"));
         let (b, off) = self.base(VarId(i as u32));
         self.regs.get_mut(&b).unwrap()[off..off + bytes.len()].copy_from_slice(bytes);
     }
@@ -186,13 +203,7 @@ impl<'k> Sim<'k> {
 
     fn src(&self, o: &Operand, lane: u32, ch: usize) -> V {
         match *o {
-            Operand::Src {
-                var,
-                row,
-                col,
-                region,
-                modifier,
-            } => {
+            Operand::Src { var, row, col, region, modifier } => {
                 let ty = self.ty(var);
                 let w = region.width.max(1) as u32;
                 let e = col as u32 + (lane / w) * region.vstride as u32 + (lane % w) * region.hstride as u32;
@@ -283,97 +294,104 @@ impl<'k> Sim<'k> {
         }
     }
 
-    /// Runs to `ret`.
+    /// Runs to `ret`. One simulated hardware thread is the whole thread group: a barrier has
+    /// nobody to wait for.
     pub fn run(&mut self, max_steps: usize) -> Result<(), String> {
-        let mut active = [false; 32];
-        for a in active.iter_mut().take(self.simd as usize) {
-            *a = true;
-        }
-        let mut wait: [Option<usize>; 32] = [None; 32];
-        let mut pc = 0usize;
         for _ in 0..max_steps {
-            for c in 0..32 {
-                if wait[c] == Some(pc) {
-                    wait[c] = None;
-                    active[c] = true;
-                }
+            match self.step()? {
+                Step::Done => return Ok(()),
+                Step::Barrier => self.pass_barrier(),
+                Step::Ran => {}
             }
-            if !active.iter().any(|&a| a) {
-                match wait.iter().flatten().min() {
-                    Some(&t) => {
-                        pc = t;
-                        continue;
-                    }
-                    None => return Ok(()),
-                }
-            }
-            let inst = self.k.insts.get(pc).ok_or("ran off the end")?.clone();
-            let lanes = inst.exec.size.lanes();
-            let first = 4 * inst.exec.offset as usize;
-            // (lane, channel) pairs that execute.
-            let on: Vec<(u32, usize)> = (0..lanes)
-                .map(|l| (l, first + l as usize))
-                .filter(|&(_, c)| {
-                    (inst.exec.nomask || active[c]) && (matches!(inst.op, Op::Cmp | Op::Sel) || self.guard(&inst, c))
-                })
-                .collect();
-            match inst.op {
-                // One simulated hardware thread is the whole thread group: a
-                // barrier has nobody to wait for.
-                Op::Label | Op::Fence | Op::Barrier => {}
-                Op::Ret => return Ok(()),
-                Op::Jmp => {
-                    let Some(Operand::Label(l)) = inst.operands.first() else {
-                        unreachable!()
-                    };
-                    if self.guard(&inst, 0) {
-                        pc = self.labels[&l.0];
-                        continue;
-                    }
-                }
-                Op::Goto => {
-                    let Some(Operand::Label(l)) = inst.operands.first() else {
-                        unreachable!()
-                    };
-                    let t = self.labels[&l.0];
-                    let taken: Vec<usize> = on.iter().map(|&(_, c)| c).collect();
-                    if t > pc {
-                        for &c in &taken {
-                            active[c] = false;
-                            wait[c] = Some(t);
-                        }
-                    } else if !taken.is_empty() {
-                        for c in 0..32 {
-                            if active[c] && !taken.contains(&c) {
-                                active[c] = false;
-                                wait[c] = Some(pc + 1);
-                            }
-                        }
-                        pc = t;
-                        continue;
-                    }
-                }
-                Op::SvmAtomic
-                | Op::SvmGather
-                | Op::SvmScatter
-                | Op::DwordAtomic
-                | Op::LscSlmAtomic
-                | Op::TypedAtomic
-                | Op::GatherScaled
-                | Op::ScatterScaled => {
-                    for &(l, _) in &on {
-                        self.message(&inst, l)?;
-                    }
-                }
-                _ => {
-                    for &(l, c) in &on {
-                        self.alu(&inst, l, c);
-                    }
-                }
-            }
-            pc += 1;
         }
         Err("step limit".into())
+    }
+
+    /// Lets a thread stopped at a barrier go on (every thread of the group has reached one).
+    pub fn pass_barrier(&mut self) {
+        self.pc += 1;
+    }
+
+    /// Runs one instruction.
+    pub fn step(&mut self) -> Result<Step, String> {
+        let (active, wait) = (&mut self.active, &mut self.wait);
+        let pc = self.pc;
+        for c in 0..32 {
+            if wait[c] == Some(pc) {
+                wait[c] = None;
+                active[c] = true;
+            }
+        }
+        if !active.iter().any(|&a| a) {
+            return match wait.iter().flatten().min() {
+                Some(&t) => {
+                    self.pc = t;
+                    Ok(Step::Ran)
+                }
+                None => Ok(Step::Done),
+            };
+        }
+        let inst = self.k.insts.get(pc).ok_or("ran off the end")?.clone();
+        let lanes = inst.exec.size.lanes();
+        let first = 4 * inst.exec.offset as usize;
+        // (lane, channel) pairs that execute.
+        let on: Vec<(u32, usize)> = (0..lanes)
+            .map(|l| (l, first + l as usize))
+            .filter(|&(_, c)| {
+                (inst.exec.nomask || self.active[c]) && (matches!(inst.op, Op::Cmp | Op::Sel) || self.guard(&inst, c))
+            })
+            .collect();
+        match inst.op {
+            Op::Label | Op::Fence => {}
+            Op::Barrier => return Ok(Step::Barrier),
+            Op::Ret => return Ok(Step::Done),
+            Op::Jmp => {
+                let Some(Operand::Label(l)) = inst.operands.first() else { unreachable!() };
+                if self.guard(&inst, 0) {
+                    self.pc = self.labels[&l.0];
+                    return Ok(Step::Ran);
+                }
+            }
+            Op::Goto => {
+                let Some(Operand::Label(l)) = inst.operands.first() else { unreachable!() };
+                let t = self.labels[&l.0];
+                let taken: Vec<usize> = on.iter().map(|&(_, c)| c).collect();
+                if t > pc {
+                    for &c in &taken {
+                        self.active[c] = false;
+                        self.wait[c] = Some(t);
+                    }
+                } else if !taken.is_empty() {
+                    for c in 0..32 {
+                        if self.active[c] && !taken.contains(&c) {
+                            self.active[c] = false;
+                            self.wait[c] = Some(pc + 1);
+                        }
+                    }
+                    self.pc = t;
+                    return Ok(Step::Ran);
+                }
+            }
+            Op::SvmAtomic
+            | Op::SvmGather
+            | Op::SvmScatter
+            | Op::DwordAtomic
+            | Op::LscSlmAtomic
+            | Op::TypedAtomic
+            | Op::GatherScaled
+            | Op::ScatterScaled => {
+                for &(l, _) in &on {
+                    self.message(&inst, l)?;
+                }
+            }
+            _ => {
+                for &(l, c) in &on {
+                    self.alu(&inst, l, c);
+                }
+            }
+        }
+        self.pc += 1;
+        Ok(Step::Ran)
     }
 
     fn alu(&mut self, inst: &Inst, l: u32, c: usize) {
@@ -411,7 +429,11 @@ impl<'k> Sim<'k> {
                     0
                 } else if w + off < 32 {
                     let t = x << (32 - w - off);
-                    if signed { ((t as i32) >> (32 - w)) as u32 } else { t >> (32 - w) }
+                    if signed {
+                        ((t as i32) >> (32 - w)) as u32
+                    } else {
+                        t >> (32 - w)
+                    }
                 } else if signed {
                     ((x as i32) >> off) as u32
                 } else {
@@ -444,20 +466,12 @@ impl<'k> Sim<'k> {
                 let bits = 8 * ty.size();
                 let amt = s(2).i() as u32 & (bits - 1);
                 let x = s(1).i();
-                let mask = if bits == 64 {
-                    u64::MAX as i128
-                } else {
-                    (1i128 << bits) - 1
-                };
+                let mask = if bits == 64 { u64::MAX as i128 } else { (1i128 << bits) - 1 };
                 match inst.op {
                     Op::Shl => V::I(x << amt),
                     Op::Shr => V::I((x & mask) >> amt),
                     _ => {
-                        let sx = if (x >> (bits - 1)) & 1 == 1 {
-                            (x & mask) - (1i128 << bits)
-                        } else {
-                            x & mask
-                        };
+                        let sx = if (x >> (bits - 1)) & 1 == 1 { (x & mask) - (1i128 << bits) } else { x & mask };
                         V::I(sx >> amt)
                     }
                 }
@@ -471,11 +485,7 @@ impl<'k> Sim<'k> {
             }
             Op::Min | Op::Max => {
                 let (a, b) = (s(1), s(2));
-                let a_lt = if float {
-                    a.f() < b.f() || b.f().is_nan()
-                } else {
-                    a.i() < b.i()
-                };
+                let a_lt = if float { a.f() < b.f() || b.f().is_nan() } else { a.i() < b.i() };
                 if (inst.op == Op::Min) == a_lt {
                     a
                 } else {
@@ -509,15 +519,9 @@ impl<'k> Sim<'k> {
                 V::I(res as i128)
             }
             Op::Addc | Op::Subb => {
-                let (a, b) = (
-                    self.src(&o[2], l, c).i() as u32 as u64,
-                    self.src(&o[3], l, c).i() as u32 as u64,
-                );
-                let (r, carry) = if inst.op == Op::Addc {
-                    (a + b, (a + b) >> 32)
-                } else {
-                    (a.wrapping_sub(b), (a < b) as u64)
-                };
+                let (a, b) = (self.src(&o[2], l, c).i() as u32 as u64, self.src(&o[3], l, c).i() as u32 as u64);
+                let (r, carry) =
+                    if inst.op == Op::Addc { (a + b, (a + b) >> 32) } else { (a.wrapping_sub(b), (a < b) as u64) };
                 self.write(&o[1], l, c, V::I(carry as i128));
                 V::I(r as u32 as i128)
             }

@@ -24,22 +24,11 @@ pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, sub
 /// `svm_atomic` does not reach, so a CAS loop.
 pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 
-/// Shared memory (SLM) rows (`SLM[0]` only matters on TGLLP: DG2 and PVC take 64-bit SLM
-/// atomics in [`SLM64_LSC`] first), ahead of the common ones (which then apply to
+/// Shared memory (SLM) rows (64-bit SLM atomics take [`SLM64_LOCK`] on TGLLP and
+/// [`SLM64_LSC`] on DG2 and PVC first), ahead of the common ones (which then apply to
 /// SLM too: dword_atomic has the same ops, widths and type classes as
 /// svm_atomic for 16 and 32 bits, IGC DWORD_ATOMIC.md's op table).
-const SLM: [Rule; 4] = [
-    Rule {
-        kinds: &[],
-        types: &[Type::I64, Type::F64],
-        spaces: SHARED,
-        lowering: Unsupported(
-            "no 64-bit atomic on shared local memory: dword_atomic has no .64 and TGLLP has no LSC",
-        ),
-        evidence: "IGC DWORD_ATOMIC.md: UQ data is 'SVM only'; GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` \
-                   ('only supports 16') and, for LSC, every d64 SLM atomic but icas on DG2 and PVC ('LSC SLM D64 atomics \
-                   only support icas'); IGC uses a spinlock for i64 local atomics before PVC-B (reference §6)",
-    },
+const SLM: [Rule; 3] = [
     Rule {
         kinds: &[AtomicKind::Cas, AtomicKind::Rmw(IncWrap), AtomicKind::Rmw(DecWrap)],
         types: &[Type::I16, Type::F16],
@@ -138,7 +127,31 @@ const SURFACE: [Rule; 7] = [
     },
 ];
 
-/// 64-bit SLM atomics on DG2 and PVC (ahead of `SLM[0]`): `lsc_atomic_icas.slm` on d64, the one
+/// 64-bit SLM atomics on TGLLP: a spinlock on an SLM dword the launch reserves
+/// (lower/src/visa/slm_lock.rs, the `SLM_LOCK` input of lower/src/visa/abi.rs).
+const SLM64_LOCK: [Rule; 2] = [
+    Rule {
+        kinds: &[AtomicKind::Cas, AtomicKind::Load, AtomicKind::Store],
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: Native,
+        evidence: "no 64-bit SLM message on TGLLP: GenX_IR 1.0.12504's parser rejects `dword_atomic.add.64` ('only \
+                   supports 16') and TGLLP has no LSC; IGC emulates 64-bit local atomics there under a spinlock on \
+                   a reserved SLM dword (BiFModule atomics.cl, LOCAL_SPINLOCK_START: cmpxchg 0 -> 1, release by an \
+                   atomic store of 0); atomc's lock loop reads, compares and writes the two dwords with \
+                   gather_scaled/scatter_scaled while one lane holds it",
+    },
+    Rule {
+        kinds: ALL_RMW,
+        types: &[Type::I64, Type::F64],
+        spaces: SHARED,
+        lowering: CasLoop,
+        evidence: "a CAS loop around the locked 64-bit CAS above, as DG2 and PVC build theirs around icas; f64 add's \
+                   loop body is integer code (lower/src/visa/soft_f64.rs), TGLLP having no fp64 ALU",
+    },
+];
+
+/// 64-bit SLM atomics on DG2 and PVC (ahead of the common rows): `lsc_atomic_icas.slm` on d64, the one
 /// d64 LSC SLM atomic GenX_IR 1.0.12504 takes (lower/src/visa/slm64.rs).
 const SLM64_LSC: [Rule; 3] = [
     Rule {
@@ -220,7 +233,8 @@ const COMMON_TAIL: [Rule; 3] = [
 ];
 
 const TGLLP: &[Rule] = &[
-    SLM[0], SLM[1], SLM[2], SLM[3],
+    SLM64_LOCK[0], SLM64_LOCK[1],
+    SLM[0], SLM[1], SLM[2],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],
     Rule {
@@ -237,7 +251,7 @@ const TGLLP: &[Rule] = &[
 
 const DG2: &[Rule] = &[
     SLM64_LSC[0], SLM64_LSC[1], SLM64_LSC[2],
-    SLM[0], SLM[1], SLM[2], SLM[3],
+    SLM[0], SLM[1], SLM[2],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
     COMMON_TAIL[0], COMMON_TAIL[1], COMMON_TAIL[2],
     Rule {

@@ -9,6 +9,12 @@
 //! | next GRF, +0/+4/+8, +16/+20/+24, +32/+36/+40 | `BLOCK_ID_{X,Y,Z}`, `BLOCK_DIM_{X,Y,Z}`, `GRID_DIM_{X,Y,Z}` (only those used) | uniform, 1 × `ud` each |
 //! | next GRF, packed | the kernel parameters, named `vN` after the IR | uniform, 1 element each, naturally aligned; `i8`/`i16` zero-extended to `ud` |
 //! | next dword, packed | `SLOTn`: a surface argument (T6 upwards) per bound surface slot the kernel uses, in slot order | the slot's binding-table index, 4 bytes |
+//! | next dword | `SLM_LOCK` (TGLLP kernels with a 64-bit shared-memory atomic only) | uniform `ud`: the SLM byte offset of a dword the launch reserves for the kernel's spinlock, dword aligned and past every byte the kernel addresses (its shared variables and dynamic shared memory); the kernel zeroes it itself ([`super::slm_lock`]) |
+//!
+//! The lock word lies outside the IR's shared memory rather than inside it: shared pointers are
+//! offsets the kernel computes, compares and receives from the launch, so a reserved word at a
+//! fixed offset, or a shift of every offset, could collide with them or be seen; the launch,
+//! which already sizes the SLM (the `.visaasm` declares none), knows where its allocation ends.
 //!
 //! IGC's own kernels get the local ids the same way (per-lane `.input`s
 //! after r0, `igc_reference/*.visaasm`) and the group id from r0; atomc
@@ -139,6 +145,11 @@ pub(crate) fn declare_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
         let t = l.k.surface(format!("SLOT{n}"), at);
         l.surfaces.insert(n, t);
         off += 4;
+    }
+    if super::slm_lock::needed(l) {
+        let v = l.k.decl("SLM_LOCK", Type::UD, 1, Align::Dword);
+        input(l, v, off)?;
+        l.slm_lock = Some(v);
     }
     Ok(())
 }

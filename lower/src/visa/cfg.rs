@@ -81,8 +81,10 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             if !f.blocks[s].params.is_empty() || f.blocks[s].insts.len() > IFCONV_MAX {
                 continue;
             }
-            // Predication would leave the skipped lanes enabled for a subgroup instruction.
-            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup()) {
+            // Predication would leave the skipped lanes enabled for a subgroup instruction; a
+            // 64-bit SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`).
+            let locked = |i| !l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i);
+            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i)) {
                 continue;
             }
             let Some(st) = f.terminator(s) else { continue };

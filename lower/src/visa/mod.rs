@@ -75,6 +75,7 @@ mod mem;
 mod numeric;
 mod slm;
 mod slm64;
+mod slm_lock;
 mod soft_f64;
 mod subgroup;
 mod surface;
@@ -198,6 +199,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) aggregate: bool,
     /// Bound surface slots → their surface arguments ([`abi`]).
     pub(crate) surfaces: HashMap<u16, atomc_visa::SurfId>,
+    /// The `SLM_LOCK` input of a TGLLP kernel with 64-bit SLM atomics ([`slm_lock`]).
+    pub(crate) slm_lock: Option<VarId>,
 }
 
 impl<'f> Lower<'f> {
@@ -227,6 +230,7 @@ impl<'f> Lower<'f> {
             def_pos: HashMap::new(),
             bcast: HashMap::new(),
             aggregate: opts.aggregate,
+            slm_lock: None,
         };
         if opts.simd > ExecSize::S32 {
             return Err(l.unsupported("kernel", "SIMD width above 32"));
@@ -257,6 +261,9 @@ impl<'f> Lower<'f> {
         cfg::find_if_conversions(self);
         abi::declare_params(self)?;
         cfg::declare_block_params(self)?;
+        if let Some(lock) = self.slm_lock {
+            slm_lock::prologue(self, lock);
+        }
         let order = self.order.clone();
         let order: Vec<Block> = order.into_iter().filter(|b| !self.ifconv.contains_key(b)).collect();
         for (i, &b) in order.iter().enumerate() {

@@ -14,8 +14,8 @@
 //! * `barrier` is `fence_local.E` (commit the SLM writes) then `barrier`: the IR
 //!   barrier orders shared memory like `fence acq_rel cta`.
 //!
-//! 64-bit SLM atomics: [`super::slm64`] (DG2, PVC); TGLLP's capability table
-//! refuses them before lowering.
+//! 64-bit SLM atomics: [`super::slm64`] (DG2, PVC: `lsc_atomic_icas.slm`) and
+//! [`super::slm_lock`] (TGLLP: a spinlock on a reserved SLM dword).
 
 use atomc_ir::{AddrSpace, Address, Function, Inst, InstData, MemOrder, Type as IrType, Value};
 
@@ -70,6 +70,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             fence(l, order_after(order));
         }
         InstData::AtomicCas { ty, order, addr, expected, replacement, .. } => {
+            if ty.bits() == 64 && !l.p.is_xehp_plus() {
+                return super::slm_lock::cas(l, inst, res, order, addr, expected, replacement);
+            }
             if ty.bits() == 64 {
                 return super::slm64::cas(l, inst, res, order, addr, expected, replacement);
             }
@@ -85,6 +88,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let dst = result(l, res, dt)?;
             atomic(l, AtomicOp::CmpXchg, w, [Operand::raw(offs), dst, Operand::raw(new), Operand::raw(exp)]);
             fence(l, order_after(order));
+        }
+        InstData::AtomicLoad { ty, order, addr, .. } if ty.bits() == 64 && !l.p.is_xehp_plus() => {
+            super::slm_lock::load(l, inst, res, order, addr)?;
         }
         InstData::AtomicLoad { ty, order, addr, .. } if ty.bits() == 64 => {
             super::slm64::load(l, inst, res, order, addr)?;
@@ -105,6 +111,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 after(l, res, ty, w);
             }
             fence(l, order_after(order));
+        }
+        InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 && !l.p.is_xehp_plus() => {
+            super::slm_lock::store(l, inst, order, addr, value)?;
         }
         InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 => {
             super::slm64::store(l, inst, order, addr, value)?;
@@ -201,7 +210,7 @@ fn shift(o: Operand, by: u16) -> Operand {
 
 /// Issues a `dword_atomic` (`ops`: offsets, dst, src0, src1) under the
 /// current guard.
-fn atomic(l: &mut Lower<'_>, op: AtomicOp, w: AtomicWidth, ops: [Operand; 4]) {
+pub(super) fn atomic(l: &mut Lower<'_>, op: AtomicOp, w: AtomicWidth, ops: [Operand; 4]) {
     let g = l.guard;
     for (ex, d) in l.slm_parts() {
         let [a, dst, s0, s1] = ops.map(|o| shift(o, d));
@@ -210,7 +219,7 @@ fn atomic(l: &mut Lower<'_>, op: AtomicOp, w: AtomicWidth, ops: [Operand; 4]) {
 }
 
 /// `gather_scaled` of `bytes` per lane from `base + offs` into `data`.
-fn gather_into(l: &mut Lower<'_>, bytes: u8, base: u32, offs: VarId, data: VarId) {
+pub(super) fn gather_into(l: &mut Lower<'_>, bytes: u8, base: u32, offs: VarId, data: VarId) {
     let g = l.guard;
     for (ex, d) in l.slm_parts() {
         let b = Operand::imm(Imm::ud(base));
@@ -219,7 +228,7 @@ fn gather_into(l: &mut Lower<'_>, bytes: u8, base: u32, offs: VarId, data: VarId
 }
 
 /// `scatter_scaled` of `bytes` per lane from `data` to `base + offs`.
-fn scatter_from(l: &mut Lower<'_>, bytes: u8, base: u32, offs: VarId, data: VarId) {
+pub(super) fn scatter_from(l: &mut Lower<'_>, bytes: u8, base: u32, offs: VarId, data: VarId) {
     let g = l.guard;
     for (ex, d) in l.slm_parts() {
         let b = Operand::imm(Imm::ud(base));

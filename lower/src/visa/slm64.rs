@@ -5,7 +5,8 @@
 //! which returns the value and stores 0 only over 0; an `atomic_store` is an
 //! `icas` retry loop here ([`store`]); the read-modify-writes are CAS loops
 //! around these (capability table). TGLLP has no LSC and
-//! no 64-bit SLM atomic (`dword_atomic` has no `.64`), so it keeps refusing them.
+//! no 64-bit SLM atomic (`dword_atomic` has no `.64`): it takes a spinlock
+//! instead ([`super::slm_lock`]).
 //!
 //! Messages go out at the kernel's width up to SIMD16, SIMD32 as `(M1, 16)` +
 //! `(M5, 16)` with the address payload 64 bytes and the data 128 bytes on.

@@ -1,0 +1,214 @@
+//! The TGLLP spinlock of 64-bit SLM atomics (lower/src/visa/slm_lock.rs) under contention from
+//! several hardware threads: `%slm_lock_threads` of compile/visa/slm-atomics64-tgllp.atom runs
+//! as one thread group of `64 / simd` (at most 8) hardware threads on the vISA simulator, the
+//! threads interleaved at random (several seeds), against the IR interpreter running the same
+//! block; its final memory does not depend on the order the lock is taken in, so the two must
+//! agree. A second test breaks the lock (every lane believes its acquire succeeded) and
+//! requires every run to notice.
+
+#[path = "visa_common/mod.rs"]
+mod visa_common;
+#[path = "visa_sim/mod.rs"]
+mod visa_sim;
+
+use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory};
+use atomc::ir::{AddrSpace, Function, Type};
+use atomc::{Target, VisaPlatform};
+use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Imm, Kernel, Op, Operand, Platform, Relop};
+use atomc_lower::visa::Options;
+use visa_sim::{Mem, Sim, Step};
+
+/// The block's SLM in both runs; the lock word follows it.
+const SLM_BYTES: u32 = 2048;
+
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
+fn init_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n).map(|_| (xorshift(&mut x) & 0x3f) as u8).collect()
+}
+
+/// Runs `f` on the interpreter and `k` as `threads` hardware threads of `lanes` on the simulator
+/// (switching threads after a random 1 to 16 instructions); `Err` says how they differ.
+fn group_run(f: &Function, k: &Kernel, lanes: u32, threads: u32, seed: u64) -> Result<(), String> {
+    let mut mem = Memory::new();
+    let (mut args, mut bufs, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
+    let entry = f.entry_block().unwrap();
+    for (i, &v) in f.blocks[entry].params.iter().enumerate() {
+        match f.value_type(v) {
+            Type::Ptr(AddrSpace::Global) => {
+                let init = init_bytes(i as u64 + 1, 512);
+                let id = mem.add_buffer(init.clone());
+                let a = mem.buffer_addr(id);
+                bufs.push((id, a, init));
+                args.push(DataValue::Ptr(AddrSpace::Global, a));
+                inputs.push((format!("{v}"), a.to_le_bytes().to_vec()));
+            }
+            Type::Ptr(AddrSpace::Shared) => {
+                args.push(DataValue::Ptr(AddrSpace::Shared, 0));
+                inputs.push((format!("{v}"), 0u32.to_le_bytes().to_vec()));
+            }
+            t => return Err(format!("parameter type {t} not set up here")),
+        }
+    }
+    let block = lanes * threads;
+    let mut launch = Launch::new(Dim3::x(1), Dim3::x(block), args);
+    launch.shared_bytes = SLM_BYTES;
+    launch.subgroup_size = lanes;
+    run_kernel(f, &launch, &mut mem).map_err(|e| format!("interpreter: {e}"))?;
+
+    // One memory for the group: the buffers, then the SLM with garbage in the lock word.
+    let mut slm = vec![0u8; SLM_BYTES as usize];
+    slm.extend([0xa5u8; 4]);
+    let mut shared = Mem { bufs: bufs.iter().map(|(_, a, init)| (*a, init.clone())).collect() };
+    shared.bufs.push((visa_sim::SLM_BASE, slm));
+    let mut sims: Vec<Sim> = (0..threads)
+        .map(|t| {
+            let mut sim = Sim::new(k, Platform::Tgllp, lanes, Mem::default());
+            let tid: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (t * lanes + i % lanes).to_le_bytes()).collect();
+            let lane: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (i % lanes).to_le_bytes()).collect();
+            for v in &k.vars {
+                match v.name.as_str() {
+                    "TID_X" => sim.set(&v.name, &tid),
+                    "LANE_ID" => sim.set(&v.name, &lane),
+                    "BLOCK_DIM_X" => sim.set(&v.name, &block.to_le_bytes()),
+                    "SLM_LOCK" => sim.set(&v.name, &SLM_BYTES.to_le_bytes()),
+                    n if n.starts_with("BLOCK_DIM") || n.starts_with("GRID_DIM") => sim.set(n, &1u32.to_le_bytes()),
+                    n if n.starts_with("TID_") || n.starts_with("BLOCK_ID") => {
+                        sim.set(n, &vec![0u8; v.bytes() as usize])
+                    }
+                    _ => {}
+                }
+            }
+            for (n, raw) in &inputs {
+                sim.set(n, raw);
+            }
+            sim
+        })
+        .collect();
+    let mut state = vec![Step::Ran; threads as usize];
+    let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let mut budget = 5_000_000usize;
+    loop {
+        let running: Vec<usize> = (0..sims.len()).filter(|&t| state[t] == Step::Ran).collect();
+        if running.is_empty() {
+            if state.iter().all(|&s| s == Step::Done) {
+                break;
+            }
+            // Every thread still running waits at a barrier: all pass it.
+            for (t, s) in state.iter_mut().enumerate() {
+                if *s == Step::Barrier {
+                    sims[t].pass_barrier();
+                    *s = Step::Ran;
+                }
+            }
+            continue;
+        }
+        let t = running[(xorshift(&mut x) % running.len() as u64) as usize];
+        let slice = 1 + xorshift(&mut x) % 16;
+        std::mem::swap(&mut sims[t].mem, &mut shared);
+        let mut r = Ok(Step::Ran);
+        for _ in 0..slice {
+            r = sims[t].step();
+            budget = budget.saturating_sub(1);
+            if !matches!(r, Ok(Step::Ran)) {
+                break;
+            }
+        }
+        std::mem::swap(&mut sims[t].mem, &mut shared);
+        state[t] = r.map_err(|e| format!("thread {t}: {e}"))?;
+        if budget == 0 {
+            return Err("step limit (a thread never gets the lock?)".into());
+        }
+    }
+    for ((id, _, _), (_, got)) in bufs.iter().zip(&shared.bufs) {
+        let want = mem.buffer(*id);
+        if want != &got[..] {
+            let first = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(0);
+            return Err(format!(
+                "memory differs from byte {first}: IR {:02x?} vISA {:02x?}",
+                &want[first..(first + 16).min(want.len())],
+                &got[first..(first + 16).min(got.len())]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The kernels run here, lowered for TGLLP at `simd`.
+fn kernels(simd: ExecSize) -> Vec<(String, Function, Kernel)> {
+    visa_common::visa_filetest_kernels()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("slm-atomics64-tgllp/%slm_lock_threads"))
+        .map(|(n, f)| {
+            let opts = Options { simd, ..Default::default() };
+            let k = atomc::visa_kernel(&f, Target::Visa(VisaPlatform::Tgllp), &opts).expect("lowered for TGLLP");
+            assert!(k.vars.iter().any(|v| v.name == "SLM_LOCK"), "{n}: no lock word");
+            (n, f, k)
+        })
+        .collect()
+}
+
+const WIDTHS: [ExecSize; 4] = [ExecSize::S4, ExecSize::S8, ExecSize::S16, ExecSize::S32];
+
+#[test]
+fn locked_atomics_agree_across_hardware_threads() {
+    let mut runs = 0;
+    for simd in WIDTHS {
+        let lanes = simd.lanes();
+        let threads = (64 / lanes).min(8);
+        for (name, f, k) in kernels(simd) {
+            for seed in 0..4 {
+                if let Err(e) = group_run(&f, &k, lanes, threads, seed) {
+                    panic!("{name} simd{lanes} x {threads} threads, seed {seed}: {e}");
+                }
+                runs += 1;
+            }
+        }
+    }
+    println!("vISA SLM lock: {runs} runs (SIMD 4/8/16/32, up to 8 hardware threads, 4 seeds) agree");
+    assert!(runs >= 16);
+}
+
+/// Breaks the acquire: the compare of the lock's old value with 0 compares 0 with 0, so every
+/// waiting lane enters the critical section at once.
+fn break_lock(k: &mut Kernel) -> bool {
+    let mut touched = false;
+    for i in 1..k.insts.len() {
+        let acquire = k.insts[i - 1].op == Op::DwordAtomic
+            && k.insts[i - 1].ext == Ext::Atomic(AtomicOp::CmpXchg, atomc_emit::visa::AtomicWidth::W32);
+        let i_ = &mut k.insts[i];
+        if acquire && i_.op == Op::Cmp && i_.ext == Ext::Relop(Relop::Eq) {
+            i_.operands[1] = Operand::imm(Imm::ud(0));
+            touched = true;
+        }
+    }
+    touched
+}
+
+#[test]
+fn a_broken_lock_is_noticed() {
+    let (mut broken, mut noticed) = (0, 0);
+    for simd in WIDTHS {
+        let lanes = simd.lanes();
+        let threads = (64 / lanes).min(8);
+        for (name, f, mut k) in kernels(simd) {
+            assert!(break_lock(&mut k), "{name}: no acquire found");
+            broken += 1;
+            match group_run(&f, &k, lanes, threads, 0) {
+                Err(e) => {
+                    println!("  noticed: {name} simd{lanes}: {e}");
+                    noticed += 1
+                }
+                Ok(()) => println!("  not noticed: {name} simd{lanes}"),
+            }
+        }
+    }
+    println!("vISA SLM lock: {noticed} of {broken} runs with the lock broken noticed");
+    assert!(broken >= 4 && noticed == broken, "{noticed} of {broken}");
+}

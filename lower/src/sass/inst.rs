@@ -21,6 +21,43 @@ use std::sync::Arc;
 /// right before their use, so no predicate outlives two instructions.
 pub const COND_PRED: u8 = 0;
 
+/// An opcode spelling. Selection builds a few thousand distinct spellings at most (mnemonic and
+/// modifiers, never operand values), so a built one is interned once per thread and every
+/// instruction holds a `&'static str`: no allocation per instruction, and copying or comparing
+/// an opcode never leaves the cache.
+pub trait Opcode {
+    /// The interned spelling.
+    fn spelling(self) -> &'static str;
+}
+
+impl Opcode for &'static str {
+    fn spelling(self) -> &'static str {
+        self
+    }
+}
+
+impl Opcode for String {
+    fn spelling(self) -> &'static str {
+        intern(&self)
+    }
+}
+
+/// The one `&'static str` of spelling `s` on this thread.
+pub fn intern(s: &str) -> &'static str {
+    thread_local! {
+        static SEEN: std::cell::RefCell<rustc_hash::FxHashSet<&'static str>> = Default::default();
+    }
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if let Some(&k) = seen.get(s) {
+            return k;
+        }
+        let k: &'static str = Box::leak(s.to_owned().into_boxed_str());
+        seen.insert(k);
+        k
+    })
+}
+
 /// One operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MOp {
@@ -106,8 +143,8 @@ pub enum Flow {
 pub struct SassInst {
     /// `@P0` / `@!P0` guard.
     pub guard: Option<(u8, bool)>,
-    /// Mnemonic with its modifiers, e.g. `ATOMG.E.ADD.STRONG.GPU`.
-    pub opcode: String,
+    /// Mnemonic with its modifiers, e.g. `ATOMG.E.ADD.STRONG.GPU` ([`Opcode`]).
+    pub opcode: &'static str,
     /// Operands in nvdisasm order.
     pub ops: SmallVec<[MOp; 6]>,
     /// Control flow.
@@ -131,13 +168,15 @@ pub struct SassInst {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolved {
     /// The spelling it was resolved from: a later edit of the opcode or guard makes it stale.
-    opcode: String,
+    opcode: &'static str,
     guard: Option<(u8, bool)>,
     /// The operands it was resolved from, compared by [`same_shape`].
     shape: SmallVec<[MOp; 6]>,
     /// For each operand slot of `instr`, the written operand (not counting `Tied` ones) it holds.
     slots: SmallVec<[Option<u8>; 6]>,
     instr: Instr,
+    /// The form's mnemonic (`ATOMG`), for the facts the form table keys on it.
+    mnemonic: &'static str,
     /// The assembler kept every written operand in its slot. When an alias rewrote them, the
     /// form still names the instruction's facts, but emission assembles the text.
     exact: bool,
@@ -217,10 +256,10 @@ fn same_shape(a: &MOp, b: &MOp) -> bool {
 impl SassInst {
     /// An instruction as the selector spells it. Its timing class and operand roles are the
     /// form's, looked up when the dependency pass runs (`atomc_sass::roles`, `latency`).
-    pub fn new(opcode: impl Into<String>, ops: impl IntoIterator<Item = MOp>) -> SassInst {
+    pub fn new(opcode: impl Opcode, ops: impl IntoIterator<Item = MOp>) -> SassInst {
         SassInst {
             guard: None,
-            opcode: opcode.into(),
+            opcode: opcode.spelling(),
             ops: ops.into_iter().collect(),
             flow: Flow::None,
             form: RegForm::Plain,
@@ -324,8 +363,9 @@ impl SassInst {
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 // Otherwise an assembler alias changed the operands: emission assembles the text.
                 let whole = written.next().is_none() && slots.iter().flatten().count() == shown;
-                let (opcode, guard, shape) = (self.opcode.clone(), self.guard, self.ops.clone());
-                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, exact: whole })))
+                let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
+                let mnemonic = arch.forms[instr.form as usize].mnemonic;
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, exact: whole })))
             }
             Ok(None) => Err("not an instruction".to_string()),
             Err(e) => Err(e.msg),
@@ -362,9 +402,8 @@ impl SassInst {
 
     /// The mnemonic of the form the instruction resolved to at selection (`None` before
     /// resolution, for a branch pair, or after an edit of its opcode).
-    pub fn mnemonic(&self, arch: &Arch) -> Option<&'static str> {
-        let r = self.resolved.as_deref().filter(|r| r.opcode == self.opcode)?;
-        arch.forms.get(r.instr.form as usize).map(|f| f.mnemonic)
+    pub fn mnemonic(&self) -> Option<&'static str> {
+        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.mnemonic)
     }
 
     /// [`SassInst::text`] with registers named by `reg`.
@@ -373,7 +412,7 @@ impl SassInst {
         if let Some((p, not)) = self.guard {
             let _ = write!(s, "@{}P{} ", if not { "!" } else { "" }, p);
         }
-        s.push_str(&self.opcode);
+        s.push_str(self.opcode);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. }));
         for (i, op) in shown.enumerate() {
             s.push_str(if i == 0 { " " } else { ", " });
@@ -509,7 +548,7 @@ impl MachInst for SassInst {
     }
 
     fn is_move(&self) -> Option<(Reg, Reg)> {
-        match (self.opcode.as_str(), self.ops.as_slice()) {
+        match (self.opcode, self.ops.as_slice()) {
             ("MOV", [MOp::Reg { reg: d, .. }, MOp::Reg { reg: s, .. }]) => Some((*d, *s)),
             _ => None,
         }
@@ -530,7 +569,7 @@ impl MachInst for SassInst {
     fn reads_before_writing(&self) -> bool {
         // Global and shared atomics: ptxas writes their result over a source they read
         // (sm_50 `ATOM.E.CAS R5, [R2], R4, R5`). Their results are never early defs.
-        (self.opcode.starts_with("ATOM.") || self.opcode.starts_with("ATOMS."))
+        matches!(self.mnemonic(), Some("ATOM" | "ATOMS"))
             && self.ops.iter().all(|o| !matches!(o, MOp::Reg { rule: OperandRule::EarlyDef, .. }))
     }
 

@@ -123,12 +123,12 @@ impl Isel<'_> {
     }
 
     /// Appends an instruction already in sm_50 spelling.
-    pub(super) fn raw50<const N: usize>(&mut self, opcode: &str, ops: [MOp; N]) {
+    pub(super) fn raw50<const N: usize>(&mut self, opcode: &'static str, ops: [MOp; N]) {
         self.push_selected(SassInst::new(opcode, ops));
     }
 
     /// A fresh register defined by the fixed-latency sm_50 instruction `opcode srcs`.
-    pub(super) fn tmp50<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
+    pub(super) fn tmp50<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.push_selected(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t

@@ -7,7 +7,7 @@
 
 use crate::sass::inst::{Flow, MOp, SassInst};
 use crate::vcode::{Reg, VReg};
-use atomc_sass::{roles, Arch};
+use atomc_sass::roles;
 
 /// One block's instructions and, for its terminator, the successor arguments.
 pub(super) struct PendingBlock {
@@ -19,9 +19,9 @@ pub(super) struct PendingBlock {
 
 /// What the form table says of the instruction ([`roles::has_side_effects`]); one that never
 /// resolved to a form is kept.
-fn has_side_effects(inst: &SassInst, arch: &Arch) -> bool {
+fn has_side_effects(inst: &SassInst) -> bool {
     inst.flow != Flow::None
-        || inst.mnemonic(arch).is_none_or(roles::has_side_effects)
+        || inst.mnemonic().is_none_or(roles::has_side_effects)
         // Compares and carries write predicates the next instructions read.
         || inst.ops.iter().any(|op| matches!(op, MOp::Pred { num, .. } if *num != 7))
 }
@@ -44,7 +44,7 @@ fn for_each_reg(inst: &SassInst, mut f: impl FnMut(VReg, bool)) {
 /// left, and its death can only kill the writers of what it read. Removal is monotone, so
 /// this reaches the same result as sweeping the whole function until nothing changes, without
 /// a sweep per link of a dead chain.
-pub(super) fn run(blocks: &mut [PendingBlock], arch: &Arch) -> usize {
+pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
     let mut uses: Vec<u32> = Vec::new();
     // Every def site of each register (selection may write a register more than once, as
     // the two halves of a pair), as a linked list through `def_next`.
@@ -79,7 +79,7 @@ pub(super) fn run(blocks: &mut [PendingBlock], arch: &Arch) -> usize {
     }
     let used = |uses: &[u32], v: VReg| uses.get(v.index()).copied().unwrap_or(0) > 0;
     let is_dead = |uses: &[u32], inst: &SassInst| {
-        if has_side_effects(inst, arch) {
+        if has_side_effects(inst) {
             return false;
         }
         let (mut defs, mut live) = (0, false);

@@ -88,25 +88,25 @@ impl Isel<'_> {
     }
 
     /// `P0 = cmp(a, b)`.
-    fn set_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
+    fn set_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 
     /// A fresh register defined by a fixed-latency instruction with sources `srcs`.
-    fn alu_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
+    fn alu_to<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// A fresh register defined by a variable-latency (XU) instruction.
-    fn var_to<const N: usize>(&mut self, opcode: &str, srcs: [MOp; N]) -> VReg {
+    fn var_to<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
-    fn unary_to(&mut self, opcode: &str, x: VReg) -> VReg {
+    fn unary_to(&mut self, opcode: &'static str, x: VReg) -> VReg {
         self.alu_to(opcode, [MOp::use_(x)])
     }
 }

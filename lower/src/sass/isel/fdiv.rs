@@ -129,14 +129,14 @@ impl Isel<'_> {
     }
 
     /// A fresh register defined by the fixed-latency `opcode` with sources `srcs`.
-    fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &str) -> VReg {
+    fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &'static str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// `P0 = cmp(a, b)`.
-    fn fd_p0(&mut self, opcode: &str, a: VReg, b: MOp) {
+    fn fd_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 }

@@ -97,7 +97,7 @@ impl Isel<'_> {
         }
         let r = self.reg(a);
         let sm50 = self.is_sm50();
-        let var = |opc: &str, d: MOp, s: MOp| SassInst::new(opc, [d, s]);
+        let var = |opc: &'static str, d: MOp, s: MOp| SassInst::new(opc, [d, s]);
         match (from, to, sm50) {
             (Type::F16, Type::F32, false) => {
                 let i =

@@ -25,7 +25,7 @@
 //! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{MOp, SassInst};
+use crate::sass::inst::{intern, MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
 
@@ -66,13 +66,13 @@ impl Isel<'_> {
     /// Rewrites one instruction of the shared selector into sm_50 instructions.
     pub(super) fn emit_sm50(&mut self, mut inst: SassInst) {
         let ops = inst.ops.clone();
-        let opcode = inst.opcode.clone();
-        let alu = |opc: &str, ops: Vec<MOp>| {
+        let opcode = inst.opcode;
+        let alu = |opc: &'static str, ops: Vec<MOp>| {
             let mut i = SassInst::new(opc, ops);
             i.guard = inst.guard;
             i
         };
-        match (opcode.as_str(), ops.as_slice()) {
+        match (opcode, ops.as_slice()) {
             ("LDC", [d, MOp::CBank(_)]) => {
                 inst.opcode = "MOV".into();
                 let _ = d;
@@ -123,7 +123,7 @@ impl Isel<'_> {
                 let rz_def = MOp::Reg { reg: Reg::Zero, width: 1, rule: OperandRule::Def, neg: false };
                 self.push_raw(alu("IADD.CC", vec![rz_def, alo, neg_b]));
                 let head = o.strip_suffix(".AND.EX").unwrap_or(o);
-                self.push_raw(alu(&format!("{head}.X.AND"), vec![*pd, *pq, *a, *b, *last]));
+                self.push_raw(alu(intern(&format!("{head}.X.AND")), vec![*pd, *pq, *a, *b, *last]));
             }
             // 64-bit equality: the high-half compare folds in the low half's predicate through
             // the boolean operator (EQ: AND, NE: OR) instead of sm_70's .EX chain.
@@ -132,7 +132,7 @@ impl Isel<'_> {
             {
                 let cc = &o[6..8];
                 let bop = if cc == "EQ" { "AND" } else { "OR" };
-                self.push_raw(alu(&format!("ISETP.{cc}.U32.{bop}"), vec![*pd, *pq, *a, *b, *chain]));
+                self.push_raw(alu(intern(&format!("ISETP.{cc}.U32.{bop}")), vec![*pd, *pq, *a, *b, *chain]));
             }
             ("IMNMX" | "IMNMX.U32", [_, _, y, _]) if !matches!(y, MOp::Imm(_)) => self.push_raw(inst),
             // The immediate shape holds a sign-extended 20-bit value; a wider one goes through a
@@ -339,7 +339,7 @@ impl Isel<'_> {
                     _ => (None, rest),
                 };
                 let [d, a, b, c] = rest else { return self.sm50_error("LOP3.LUT shape") };
-                let alu = |opc: &str, ops: Vec<MOp>| {
+                let alu = |opc: &'static str, ops: Vec<MOp>| {
                     let mut i = SassInst::new(opc, tied.into_iter().chain(ops));
                     i.guard = inst.guard;
                     i
@@ -353,7 +353,7 @@ impl Isel<'_> {
                 match (op, b) {
                     // a OP imm
                     (Some(op), MOp::Imm(v)) if is_rz(c) => {
-                        self.push_raw(alu(&format!("LOP32I.{op}"), vec![*d, *a, MOp::Imm(*v as u32 as i64)]))
+                        self.push_raw(alu(intern(&format!("LOP32I.{op}")), vec![*d, *a, MOp::Imm(*v as u32 as i64)]))
                     }
                     // ~b as b ^ 0xffffffff.
                     _ if *lut == 0x33 && is_rz(a) && is_rz(c) && matches!(b, MOp::Reg { .. }) => {
@@ -393,7 +393,7 @@ impl Isel<'_> {
             }
             (o, [_, _, _]) if o.starts_with("ATOMS.") && !o.starts_with("ATOMS.CAS") => match atom_size_sm50(&o[6..]) {
                 Some(s) if !s.contains("F32") => {
-                    inst.opcode = format!("ATOMS.{s}");
+                    inst.opcode = intern(&format!("ATOMS.{s}"));
                     self.push_raw(inst);
                 }
                 _ => self.sm50_error(format!("`{}` has no sm_50 ATOMS form", &o[6..])),
@@ -410,11 +410,11 @@ impl Isel<'_> {
                 let (mn, mods) = o.split_once('.').unwrap_or((o, ""));
                 let mods: Vec<&str> = mods.split('.').map(|t| if t == "64" { "U64" } else { t }).collect();
                 if mn == "SURED" && sured_sm50(&mods) {
-                    inst.opcode = format!("SURED.{}", mods.join("."));
+                    inst.opcode = intern(&format!("SURED.{}", mods.join(".")));
                     self.push_raw(inst);
                     return;
                 }
-                inst.opcode = format!("SUATOM.{}", mods.join("."));
+                inst.opcode = intern(&format!("SUATOM.{}", mods.join(".")));
                 if mn == "SURED" {
                     let width = match ops.first() {
                         Some(MOp::Reg { width, .. }) if ops.len() == 2 => *width,

@@ -7,13 +7,13 @@ use crate::sass::inst::SassInst;
 
 /// Rewrites an instruction's opcode to its sm_90 mnemonic.
 pub(super) fn respell(mut inst: SassInst) -> SassInst {
-    let renamed = match inst.opcode.as_str() {
+    let renamed = match inst.opcode {
         "IMNMX" => Some("VIMNMX"),
         "IMNMX.U32" => Some("VIMNMX.U32"),
         _ => None,
     };
     if let Some(name) = renamed {
-        inst.opcode = name.to_string();
+        inst.opcode = name;
     }
     inst
 }

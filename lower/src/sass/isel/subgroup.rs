@@ -22,7 +22,7 @@
 //! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{MOp, SassInst};
+use crate::sass::inst::{intern, MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
 
@@ -53,7 +53,7 @@ impl Isel<'_> {
                     u7
                 };
                 let cc = if op == VoteOp::Any { "NE" } else { "EQ" };
-                self.flag(d, &format!("ISETP.{cc}.U32.AND"), b, other);
+                self.flag(d, intern(&format!("ISETP.{cc}.U32.AND")), b, other);
             }
             InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::Pred => {
                 self.vote_any_into(u6, Some(arg))?;
@@ -147,7 +147,7 @@ impl Isel<'_> {
     }
 
     /// `d` = 1 where `a <cmp> b` holds, else 0 (a `pred` value in a register).
-    fn flag(&mut self, d: VReg, compare: &str, a: VReg, b: MOp) {
+    fn flag(&mut self, d: VReg, compare: &'static str, a: VReg, b: MOp) {
         self.emit(SassInst::new(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
         self.emit(SassInst::new(
             "SEL",

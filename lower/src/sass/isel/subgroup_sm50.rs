@@ -302,7 +302,7 @@ impl Isel<'_> {
     }
 
     /// P0 = `a <cmp> b`, combined with `chain` by the compare's boolean op.
-    fn isetp(&mut self, opcode: &str, a: VReg, b: MOp, chain: MOp) {
+    fn isetp(&mut self, opcode: &'static str, a: VReg, b: MOp, chain: MOp) {
         self.emit(SassInst::new(opcode, [P0, MOp::pt(), MOp::use_(a), b, chain]));
     }
 

@@ -79,6 +79,7 @@ mod tests;
 
 pub use build::{BlockData, VCode, VCodeBuilder, VCodeError};
 
+use smallvec::SmallVec;
 use std::fmt;
 
 /// The shape of a virtual register: how many consecutive 32-bit GPRs it occupies.
@@ -467,6 +468,18 @@ pub trait MachInst: Clone + fmt::Debug {
     /// Used both to collect operands and to rewrite registers after allocation.
     fn visit_operands(&mut self, v: &mut dyn OperandVisitor);
 
+    /// Reads every register field in [`MachInst::visit_operands`]'s order, leaving them as
+    /// they are. The default visits a copy; a target overrides it to skip the copy.
+    fn read_operands(&self, f: &mut dyn FnMut(Reg, u8, OperandRule)) {
+        struct Read<'a>(&'a mut dyn FnMut(Reg, u8, OperandRule));
+        impl OperandVisitor for Read<'_> {
+            fn field(&mut self, reg: &mut Reg, width: u8, rule: OperandRule) {
+                (self.0)(*reg, width, rule)
+            }
+        }
+        self.clone().visit_operands(&mut Read(f));
+    }
+
     /// Ends a block (a branch or a return).
     fn is_term(&self) -> bool {
         self.is_branch() || self.is_ret()
@@ -518,16 +531,10 @@ pub trait MachInst: Clone + fmt::Debug {
 }
 
 /// The fields of `inst` in visit order (the instruction itself is left unchanged).
-pub fn fields_of<I: MachInst>(inst: &I) -> Vec<(Reg, u8, OperandRule)> {
-    struct Collect(Vec<(Reg, u8, OperandRule)>);
-    impl OperandVisitor for Collect {
-        fn field(&mut self, reg: &mut Reg, width: u8, rule: OperandRule) {
-            self.0.push((*reg, width, rule));
-        }
-    }
-    let mut c = Collect(Vec::new());
-    inst.clone().visit_operands(&mut c);
-    c.0
+pub fn fields_of<I: MachInst>(inst: &I) -> SmallVec<[(Reg, u8, OperandRule); 8]> {
+    let mut out = SmallVec::new();
+    inst.read_operands(&mut |reg, width, rule| out.push((reg, width, rule)));
+    out
 }
 
 /// A basic block of a [`VCode`]. Block 0 is the entry.

@@ -165,7 +165,7 @@ pub fn check_inst<I: MachInst>(rules: &TargetRules, inst: &I) -> Result<(), Rule
     })
 }
 
-type FieldList = Vec<(Reg, u8, OperandRule)>;
+type FieldList = smallvec::SmallVec<[(Reg, u8, OperandRule); 8]>;
 
 fn at<I: MachInst>(code: &FinalCode<I>, block: usize, inst: u32) -> At {
     At {

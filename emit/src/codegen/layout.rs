@@ -123,15 +123,16 @@ pub(crate) struct Placed {
 /// The blocks as one instruction list: branches to the next block are dropped, a conditional
 /// branch whose taken side is next is inverted. Returns the list and each block's first
 /// instruction index (indexed by block id).
-pub(crate) fn flatten(blocks: &[LBlock]) -> (Vec<Placed>, Vec<Option<usize>>) {
+pub(crate) fn flatten(blocks: Vec<LBlock>) -> (Vec<Placed>, Vec<Option<usize>>) {
     let max_id = blocks.iter().map(|b| b.id.index() + 1).max().unwrap_or(0);
     let mut first = vec![None; max_id];
-    let mut placed = Vec::new();
-    for (k, b) in blocks.iter().enumerate() {
-        let next = blocks.get(k + 1).map(|n| n.id);
+    let mut placed = Vec::with_capacity(blocks.iter().map(|b| b.body.len() + 2).sum());
+    let ids: Vec<BlockId> = blocks.iter().map(|b| b.id).collect();
+    for (k, b) in blocks.into_iter().enumerate() {
+        let next = ids.get(k + 1).copied();
         let start = placed.len();
         first[b.id.index()] = Some(start);
-        placed.extend(b.body.iter().map(|i| Placed { inst: i.clone(), block_start: false }));
+        placed.extend(b.body.into_iter().map(|inst| Placed { inst, block_start: false }));
         match b.term {
             Term::Stop => {}
             Term::Jump(t) => {

@@ -42,7 +42,7 @@ pub struct EmitError {
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
     let mut blocks = layout::blocks(code);
     reconverge::insert(&mut blocks, arch.name == "sm_90");
-    let (placed, block_first) = layout::flatten(&blocks);
+    let (placed, block_first) = layout::flatten(blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
         arch.branch_addr(at)

@@ -539,6 +539,17 @@ impl MachInst for SassInst {
         }
     }
 
+    fn read_operands(&self, f: &mut dyn FnMut(Reg, u8, OperandRule)) {
+        for op in &self.ops {
+            match *op {
+                MOp::Reg { reg, width, rule, .. } => f(reg, width, rule),
+                MOp::Mem { base, width, .. } => f(base, width, OperandRule::Use),
+                MOp::Tied { reg, width } => f(reg, width, OperandRule::Use),
+                _ => {}
+            }
+        }
+    }
+
     fn is_branch(&self) -> bool {
         matches!(self.flow, Flow::Jump | Flow::CondJump { .. })
     }

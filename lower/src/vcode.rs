@@ -127,32 +127,37 @@ impl RegClass {
     }
 }
 
-/// A virtual register: a dense index plus its class.
+/// A virtual register: a dense index plus its class, packed as `index << 2 | class` in one
+/// word (operands stay small; the order is by index, then class).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VReg {
-    index: u32,
-    class: RegClass,
-}
+pub struct VReg(u32);
 
 impl VReg {
     /// Largest index; matches regalloc2's 30-bit vreg space.
     pub const MAX_INDEX: usize = (1 << 30) - 1;
 
     pub(crate) fn new(index: usize, class: RegClass) -> VReg {
-        VReg {
-            index: index as u32,
-            class,
-        }
+        debug_assert!(index <= Self::MAX_INDEX);
+        let c = match class {
+            RegClass::Single => 0,
+            RegClass::Pair => 1,
+            RegClass::Quad => 2,
+        };
+        VReg((index as u32) << 2 | c)
     }
 
     /// Dense index, 0-based in creation order.
     pub fn index(self) -> usize {
-        self.index as usize
+        (self.0 >> 2) as usize
     }
 
     /// The register's shape.
     pub fn class(self) -> RegClass {
-        self.class
+        match self.0 & 3 {
+            0 => RegClass::Single,
+            1 => RegClass::Pair,
+            _ => RegClass::Quad,
+        }
     }
 
     /// The whole tuple as a field value (part 0).
@@ -184,12 +189,12 @@ impl fmt::Debug for VReg {
 
 impl fmt::Display for VReg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let suffix = match self.class {
+        let suffix = match self.class() {
             RegClass::Single => "",
             RegClass::Pair => "p",
             RegClass::Quad => "q",
         };
-        write!(f, "%{}{}", self.index, suffix)
+        write!(f, "%{}{}", self.index(), suffix)
     }
 }
 

@@ -74,7 +74,7 @@ impl Isel<'_> {
         };
         // Each lane's old value: the leader's, plus the operand times the active lanes below it.
         let below_mask = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg("SR_LTMASK")]));
+        self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg(&"SR_LTMASK")]));
         let below = self.single();
         self.emit(SassInst::new(
             "LOP3.LUT",
@@ -179,7 +179,7 @@ impl Isel<'_> {
             sum = next;
         }
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")]));
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
         // P0: the whole warp is here and this is lane 31.
         self.emit(SassInst::new(
             "ISETP.EQ.U32.AND",
@@ -276,7 +276,7 @@ impl Isel<'_> {
     /// register on sm_50 (`VOTE.ANY R, PT, PT`).
     fn elect(&mut self) -> Result<(VReg, VReg, MOp), IselError> {
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg("SR_LANEID")]));
+        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
         let mask = match &self.target.warp_aggregation {
             Some(agg) => {
                 let m = MOp::UReg(agg.mask_ureg);

@@ -157,15 +157,15 @@ impl Isel<'_> {
         use SpecialReg::*;
         let t = self.target;
         // Ids come from special registers; dimensions from constant bank 0.
-        let sreg = |name| MOp::SReg(name);
+        let sreg = |name: &'static &'static str| MOp::SReg(name);
         let (opcode, src) = match reg {
-            ThreadIdX => ("S2R", sreg("SR_TID.X")),
-            ThreadIdY => ("S2R", sreg("SR_TID.Y")),
-            ThreadIdZ => ("S2R", sreg("SR_TID.Z")),
-            BlockIdX => ("S2R", sreg("SR_CTAID.X")),
-            BlockIdY => ("S2R", sreg("SR_CTAID.Y")),
-            BlockIdZ => ("S2R", sreg("SR_CTAID.Z")),
-            LaneId => ("S2R", sreg("SR_LANEID")),
+            ThreadIdX => ("S2R", sreg(&"SR_TID.X")),
+            ThreadIdY => ("S2R", sreg(&"SR_TID.Y")),
+            ThreadIdZ => ("S2R", sreg(&"SR_TID.Z")),
+            BlockIdX => ("S2R", sreg(&"SR_CTAID.X")),
+            BlockIdY => ("S2R", sreg(&"SR_CTAID.Y")),
+            BlockIdZ => ("S2R", sreg(&"SR_CTAID.Z")),
+            LaneId => ("S2R", sreg(&"SR_LANEID")),
             BlockDimX => ("LDC", MOp::CBank(t.ntid[0])),
             BlockDimY => ("LDC", MOp::CBank(t.ntid[1])),
             BlockDimZ => ("LDC", MOp::CBank(t.ntid[2])),

@@ -405,7 +405,7 @@ impl<'a> Isel<'a> {
             if uses_shared_memory(self.func) {
                 // The shared window's base, once per kernel (see `SharedWindow`).
                 let (base, scratch) = (w.base_ureg, w.scratch_ureg);
-                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg("SR_CgaCtaId")]);
+                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg(&"SR_CgaCtaId")]);
                 self.emit(s2ur);
                 self.emit(SassInst::new("UMOV", [MOp::UReg(base), MOp::Imm(w.reserved as i64)]));
                 let ulea = [MOp::UReg(base), MOp::UReg(scratch), MOp::UReg(base), MOp::Imm(0x18)];

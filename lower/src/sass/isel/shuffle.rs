@@ -42,7 +42,7 @@ impl Isel<'_> {
         let (xr, yr) = (self.reg(x), self.reg(y));
         let lane = |s: &mut Self| {
             let l = s.single();
-            s.emit(SassInst::new("S2R", [MOp::def(l.reg(), 1), MOp::SReg("SR_LANEID")]));
+            s.emit(SassInst::new("S2R", [MOp::def(l.reg(), 1), MOp::SReg(&"SR_LANEID")]));
             l
         };
         // (SHFL's lane operand, the source lane, whether the source may be out of range)

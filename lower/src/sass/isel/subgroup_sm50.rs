@@ -101,7 +101,7 @@ impl Isel<'_> {
     }
 
     fn shuffle50(&mut self, d: VReg, mode: ShuffleMode, x: Value, y: Value) {
-        let lane = self.lane50("SR_LANEID");
+        let lane = self.lane50(&"SR_LANEID");
         let m = self.active50();
         let y = self.reg(y);
         let low5 = |this: &mut Self| this.tmp50("LOP32I.AND", [MOp::use_(y), MOp::Imm(0x1f)]);
@@ -141,7 +141,7 @@ impl Isel<'_> {
 
     fn reduce50(&mut self, d: VReg, op: ReduceOp, x: Value) {
         let m = self.active50();
-        let le = self.lane50("SR_LEMASK");
+        let le = self.lane50(&"SR_LEMASK");
         // m & ~le: a = 0xf0, b = 0xcc.
         let above = self.tmp50("LOP3.LUT", [MOp::use_(m), MOp::use_(le), MOp::rz(), MOp::Imm(0x30)]);
         let mut nxt = self.lowest_lane(above);
@@ -275,7 +275,7 @@ impl Isel<'_> {
     }
 
     /// A lane-describing special register (`SR_LANEID`, `SR_LEMASK`).
-    fn lane50(&mut self, sreg: &'static str) -> VReg {
+    fn lane50(&mut self, sreg: &'static &'static str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.raw50("S2R", [MOp::def(t.reg(), 1), MOp::SReg(sreg)]);
         t

@@ -2,8 +2,8 @@
 //! fall-through), the dependency pass ([`schedule`]), then each instruction
 //! made encodable: a selected instruction from the form it resolved to at
 //! selection plus its allocated registers; one made after selection (moves,
-//! spills, reconvergence, layout branches) printed in nvdisasm syntax and
-//! assembled. The architecture's form table is the only place that knows bits.
+//! spills, reconvergence, layout branches) resolved the same way here. The
+//! architecture's form table is the only place that knows bits.
 
 mod layout;
 mod reconverge;
@@ -11,7 +11,7 @@ pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
 use crate::sass::{hazard, roles, Arch, Instr, Sched};
-use atomc_lower::sass::{Flow, SassInst};
+use atomc_lower::sass::{Flow, FormCache, SassInst};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
 use schedule::DepInfo;
@@ -42,7 +42,7 @@ pub struct EmitError {
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
     let mut blocks = layout::blocks(code);
     reconverge::insert(&mut blocks, arch.name == "sm_90");
-    let (placed, block_first) = layout::flatten(blocks);
+    let (mut placed, block_first) = layout::flatten(blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
         arch.branch_addr(at)
@@ -53,11 +53,18 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let timing = Timing::for_arch(arch.name);
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut exit_offsets = Vec::new();
-    for (i, p) in placed.iter().enumerate() {
+    // Instructions made after selection (moves, spills, reconvergence, branches of the layout)
+    // resolve here, through a cache of shapes as at selection; only an alias the form cannot
+    // take as written is assembled from its text.
+    let mut forms = FormCache::default();
+    for (i, p) in placed.iter_mut().enumerate() {
         let addr = arch.instr_addr(i);
-        // The form chosen at selection, with the allocated registers; instructions made after
-        // selection (moves, spills, reconvergence, branches of the layout) are assembled.
-        let ins = match p.inst.typed(arch, addr, &|b| addr_of_block(b, body_len)) {
+        let label = |b: BlockId| addr_of_block(b, body_len);
+        let mut typed = p.inst.typed(arch, addr, &label);
+        if typed.is_none() && p.inst.resolve_cached(arch, &mut forms).is_ok() {
+            typed = p.inst.typed(arch, addr, &label);
+        }
+        let ins = match typed {
             Some(ins) => {
                 arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
                 ins

@@ -230,6 +230,17 @@ impl<I: MachInst> VCodeBuilder<I> {
         self.blocks[block.index()].insts.reserve(n);
     }
 
+    /// Append non-branch instructions to `block`, taking `insts` over when the block is still
+    /// empty (no copy of a large block).
+    pub fn append(&mut self, block: BlockId, mut insts: Vec<I>) {
+        let body = &mut self.blocks[block.index()].insts;
+        if body.is_empty() {
+            *body = insts;
+        } else {
+            body.append(&mut insts);
+        }
+    }
+
     /// Append a non-branch instruction (or a return) to `block`.
     pub fn push(&mut self, block: BlockId, inst: I) {
         self.blocks[block.index()].insts.push(inst);

@@ -194,6 +194,8 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
     for &blk in &order {
         s.block = s.blocks[&blk];
         s.ir_block = blk;
+        // Most IR instructions select to one to three machine instructions.
+        s.pending_block().insts.reserve(2 * func.blocks[blk].insts.len());
         if mask_blocks.contains(&blk) {
             s.record_lane_mask(blk)?;
         }
@@ -299,10 +301,7 @@ impl<'a> Isel<'a> {
         for (i, mut pb) in std::mem::take(&mut self.pending).into_iter().enumerate() {
             let block = BlockId(i as u32);
             let Some(term) = pb.insts.pop() else { continue };
-            self.b.reserve(block, pb.insts.len() + 1);
-            for inst in pb.insts {
-                self.b.push(block, inst);
-            }
+            self.b.append(block, pb.insts);
             if term.flow == Flow::Exit {
                 self.b.push(block, term);
             } else {

@@ -202,7 +202,7 @@ fn shape_hash(inst: &SassInst) -> u64 {
             MOp::Mem { base, width, offset, ubase } => (placeholder_of(base), width, offset, ubase).hash(&mut h),
             MOp::Pred { num, not } => (num, not).hash(&mut h),
             MOp::UPred { num, not } => (num, not, 'u').hash(&mut h),
-            MOp::Imm(v) => v.hash(&mut h),
+            MOp::Imm(v) => imm_class(*v).hash(&mut h),
             MOp::F32(f) => f.to_bits().hash(&mut h),
             MOp::CBank(o) => o.hash(&mut h),
             MOp::UReg(n) | MOp::BReg(n) => n.hash(&mut h),
@@ -238,10 +238,24 @@ fn same_resolution(a: &SassInst, b: &SassInst) -> bool {
         && a.ops.iter().zip(&b.ops).all(|(x, y)| same_shape(x, y) && regs_alike(x, y))
 }
 
-/// Whether two operands encode alike but for their register numbers and branch targets.
+/// An integer immediate's sign and bit length. Every range check of the form table (a field's
+/// signed or unsigned width) answers alike for values of one class, so they resolve to the same
+/// form, and [`SassInst::typed`] writes the value itself into it: a kernel of many different
+/// constants does not assemble one text per constant.
+fn imm_class(v: i64) -> (bool, u32) {
+    if v < 0 {
+        (true, 64 - (!v).leading_zeros())
+    } else {
+        (false, 64 - v.leading_zeros())
+    }
+}
+
+/// Whether two operands encode alike but for their register numbers, branch targets and
+/// immediates of one [`imm_class`].
 fn same_shape(a: &MOp, b: &MOp) -> bool {
     let zero = |r: &Reg| *r == Reg::Zero;
     match (a, b) {
+        (MOp::Imm(x), MOp::Imm(y)) => imm_class(*x) == imm_class(*y),
         (MOp::Reg { reg: r, width: w, neg: n, .. }, MOp::Reg { reg: r2, width: w2, neg: n2, .. }) => {
             zero(r) == zero(r2) && w == w2 && n == n2
         }
@@ -362,7 +376,16 @@ impl SassInst {
                 let slots: SmallVec<[Option<u8>; 6]> =
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 // Otherwise an assembler alias changed the operands: emission assembles the text.
-                let whole = written.next().is_none() && slots.iter().flatten().count() == shown;
+                // So too when an immediate is not held as written (a float or masked field):
+                // `typed` could not write another value of its class into it.
+                let shown_ops: SmallVec<[&MOp; 6]> =
+                    self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).collect();
+                let imms_as_written =
+                    slots.iter().zip(&instr.ops).all(|(slot, op)| match slot.map(|k| shown_ops[k as usize]) {
+                        Some(MOp::Imm(v)) => *op == Operand::Imm(*v),
+                        _ => true,
+                    });
+                let whole = written.next().is_none() && slots.iter().flatten().count() == shown && imms_as_written;
                 let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
                 let mnemonic = arch.forms[instr.form as usize].mnemonic;
                 Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, exact: whole })))
@@ -393,7 +416,8 @@ impl SassInst {
                 (MOp::Reg { reg, .. }, Operand::Reg(r)) => r.num = reg.encoding()?,
                 (MOp::Mem { base, .. }, Operand::Mem(m)) => m.base = base.encoding()?,
                 (MOp::Label(b), Operand::Target(t)) => *t = label(*b) as i64 - addr as i64 - arch.word_bytes as i64,
-                (MOp::Reg { .. } | MOp::Mem { .. } | MOp::Label(_), _) => return None,
+                (MOp::Imm(v), Operand::Imm(x)) => *x = *v,
+                (MOp::Reg { .. } | MOp::Mem { .. } | MOp::Label(_) | MOp::Imm(_), _) => return None,
                 _ => {}
             }
         }

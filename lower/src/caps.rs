@@ -13,7 +13,7 @@ mod sm50;
 mod sm90;
 mod visa;
 
-use atomc_ir::{AddrSpace, MemOrder, RmwOp, Type};
+use atomc_ir::{AddrSpace, MemOrder, RmwOp, SurfaceClamp, Type};
 
 pub use sm50::SM50;
 pub use sm90::SM90;
@@ -90,6 +90,18 @@ impl Rule {
     }
 }
 
+/// One out-of-range mode of surface atomics on a target: `Native` (the lowering realises
+/// it) or `Unsupported` with the reason.
+#[derive(Clone, Copy, Debug)]
+pub struct ClampRule {
+    /// The mode.
+    pub clamp: SurfaceClamp,
+    /// The decision (`Native` or `Unsupported`).
+    pub lowering: Lowering,
+    /// Why.
+    pub evidence: &'static str,
+}
+
 /// How a memory order is realised around a relaxed atomic: the legalizer
 /// turns an ordered atomic into `fence before; atomic relaxed; fence after`
 /// with the orders given here (`None`: no fence on that side).
@@ -108,6 +120,10 @@ pub struct TargetCaps {
     pub name: &'static str,
     /// The rules, first match wins.
     pub rules: &'static [Rule],
+    /// What the target does with each out-of-range mode of a surface atomic (first match
+    /// wins; a mode no row names is native). Consulted after [`Self::rules`], so a refused
+    /// op or type is reported for its own reason first.
+    pub surface_clamps: &'static [ClampRule],
     /// How the target brings lanes that left a loop apart together before a subgroup
     /// instruction, which decides where such an instruction is refused.
     pub subgroup_meeting: crate::subgroup_sync::Meeting,
@@ -121,6 +137,15 @@ impl TargetCaps {
             types: &[],
             spaces: &[],
             lowering: Lowering::Unsupported("no capability rule covers it"),
+            evidence: "",
+        })
+    }
+
+    /// The row for a surface atomic's out-of-range mode (native when no row names it).
+    pub fn lookup_clamp(&self, clamp: SurfaceClamp) -> ClampRule {
+        self.surface_clamps.iter().find(|r| r.clamp == clamp).copied().unwrap_or(ClampRule {
+            clamp,
+            lowering: Lowering::Native,
             evidence: "",
         })
     }

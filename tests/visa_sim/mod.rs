@@ -378,6 +378,7 @@ impl<'k> Sim<'k> {
             | Op::DwordAtomic
             | Op::LscSlmAtomic
             | Op::TypedAtomic
+            | Op::ResInfo
             | Op::GatherScaled
             | Op::ScatterScaled => {
                 for &(l, _) in &on {
@@ -534,6 +535,9 @@ impl<'k> Sim<'k> {
         let o = &inst.operands;
         if inst.op == Op::TypedAtomic {
             return self.typed_atomic(inst, l);
+        }
+        if inst.op == Op::ResInfo {
+            return self.resinfo(inst, l);
         }
         if inst.op == Op::LscSlmAtomic {
             // lsc_atomic_icas.slm d64: dst, addresses, src1 (compared), src2 (new).

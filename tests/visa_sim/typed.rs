@@ -1,6 +1,9 @@
 //! `typed_atomic` in the simulator: 32-bit elements of a surface laid out
 //! as the IR interpreter's (`((r * h + v) * w + u) * 4`); an access outside
-//! the extent is dropped and returns 0 (TYPED_ATOMIC.md "Out-of-bound Access").
+//! the extent is dropped and returns 0 (TYPED_ATOMIC.md "Out-of-bound Access");
+//! `resinfo` returns the extent, channel c being extent[c] (INFO.md: R width,
+//! G height or 1D-array layers, B depth or 2D-array layers; the IR's extents
+//! follow its coordinate order, which is the same).
 
 use super::*;
 
@@ -49,6 +52,24 @@ impl Sim<'_> {
         };
         surf.data[at..at + 4].copy_from_slice(&new.to_le_bytes());
         self.raw_write(&o[7], l, 4, old as u64);
+        Ok(())
+    }
+
+    /// `resinfo` at lod 0 for lane `l`: each enabled channel's `exec size` lanes one after
+    /// the other in the destination (GenX_IR's response length: one SIMD8 GRF per channel).
+    pub(super) fn resinfo(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
+        let o = &inst.operands;
+        let Some(Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
+        let Ext::Channels(ch) = inst.ext else { return Err(format!("{:?} not simulated", inst.ext)) };
+        if self.raw_read(&o[1], l, 4) != 0 {
+            return Err("resinfo at a lod other than 0 not simulated".into());
+        }
+        let e = self.surfaces.get(t.0 as usize).ok_or("unbound surface")?.extent;
+        let lanes = inst.exec.size.lanes();
+        for (k, c) in ch.iter().enumerate() {
+            let v = if c < 3 { e[c] } else { 1 };
+            self.raw_write(&o[2], l + k as u32 * lanes, 4, v as u64);
+        }
         Ok(())
     }
 }

@@ -210,6 +210,7 @@ fn encode_inst(b: &mut Buf, inst: &Inst) {
                     b.ub(n.trailing_zeros() as u8);
                 }
                 Ext::Fence(f) => b.ub(f.mask()),
+                Ext::Channels(ch) => b.ub(ch.0),
                 Ext::Blocks(bl) => {
                     b.ub(bl.size_code());
                     b.ub(bl.num_code());

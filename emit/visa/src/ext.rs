@@ -315,4 +315,29 @@ pub enum Ext {
     Blocks(Blocks),
     /// `gather_scaled`/`scatter_scaled`: bytes per lane (1, 2 or 4).
     Scaled(u8),
+    /// `resinfo`: the channels returned (bit 0 R, 1 G, 2 B, 3 A).
+    Channels(Channels),
+}
+
+/// The channel mask of a sampler message such as `resinfo`. The `.isa` record
+/// holds it as a byte of its own after the exec size (bit 0 R … bit 3 A), and
+/// the text spells it `.R`, `.RG`, `.RGB` (GenX_IR 1.0.12504 writes the byte
+/// `0x07` for `resinfo.RGB`, and refuses `resinfo` without a channel: "expecting
+/// SAMPLER_CHANNEL"; measured).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Channels(pub u8);
+
+impl Channels {
+    /// The first `n` channels (1: R, 2: RG, 3: RGB, 4: RGBA).
+    pub fn first(n: usize) -> Channels {
+        Channels(((1u16 << n.min(4)) - 1) as u8)
+    }
+    /// The text suffix without the dot.
+    pub fn text(self) -> String {
+        "RGBA".chars().enumerate().filter(|(i, _)| self.0 & (1 << i) != 0).map(|(_, c)| c).collect()
+    }
+    /// The enabled channels, in order (0 R … 3 A).
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..4).filter(move |i| self.0 & (1 << i) != 0)
+    }
 }

@@ -5,7 +5,7 @@
 //! ([`super::text`] and [`super::binary`]) walk this table; neither has a
 //! per-opcode switch of its own, so they cannot drift apart.
 
-pub use super::ext::{AtomicOp, AtomicWidth, Blocks, Ext, Fence, Relop};
+pub use super::ext::{AtomicOp, AtomicWidth, Blocks, Channels, Ext, Fence, Relop};
 use super::kernel::PredId;
 use super::operand::Operand;
 use super::types::{Exec, ExecSize, PredCtl};
@@ -103,6 +103,10 @@ pub enum Op {
     /// `lsc_atomic_<op>.slm`: an LSC atomic on SLM at per-lane `a32` byte
     /// addresses (DG2, PVC; [`super::lsc`]).
     LscSlmAtomic,
+    /// `resinfo.<channels>`: the surface's size per channel (R width, G height or
+    /// layers, B depth or layers) at a lod, `exec size` lanes of each enabled
+    /// channel one after the other in the destination.
+    ResInfo,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -328,7 +332,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 42] = [
+static TABLE: [OpInfo; 43] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -456,6 +460,12 @@ static TABLE: [OpInfo; 42] = [
         ID4,
         TextForm::LscSlm
     ),
+    // resinfo (IGC documentation/visa/instructions/INFO.md, opcode 0x70, sub-op 0x0A): sub-op,
+    // exec, channel mask (the extra), surface, lod, dst; no predicate; the text has surface, lod,
+    // dst. GenX_IR 1.0.12504 writes `70 0a 84 07 06 ...` for `resinfo.RGB (M1_NM, 16) T6 lod.0
+    // dst.0` (measured) and compiles it to a `send.smpl` on TGLLP, DG2 and PVC; checked through
+    // GenX_IR's reader by tests/visa_oracle.rs.
+    op!(ResInfo, "resinfo", 0x70, &[Byte(0x0A), FExec, FExt, O(Slot::Surface), O(Raw), O(Raw)], ID3),
 ];
 
 /// The table entry of an opcode.

@@ -46,7 +46,7 @@ pub mod types;
 pub mod validate;
 
 pub use inst::{
-    info, AtomicOp, AtomicWidth, Blocks, Ext, Fence, Inst, Op, OpInfo, Predicate, Relop,
+    info, AtomicOp, AtomicWidth, Blocks, Channels, Ext, Fence, Inst, Op, OpInfo, Predicate, Relop,
 };
 pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};

@@ -4,7 +4,7 @@
 //! the reference samples decode to the kernels their text describes.
 
 use super::inst::{
-    self, AtomicOp, AtomicWidth, Blocks, Ext, Fence, Field, Inst, Op, Predicate, Relop, Slot,
+    self, AtomicOp, AtomicWidth, Blocks, Channels, Ext, Fence, Field, Inst, Op, Predicate, Relop, Slot,
 };
 use super::kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
 use super::operand::{Imm, Operand, Region, SrcMod};
@@ -360,6 +360,13 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
                 _ => return c.bad("atomic width"),
             };
             Ext::Atomic(a, w)
+        }
+        Op::ResInfo => {
+            let m = c.ub()?;
+            if m == 0 || m > 15 {
+                return c.bad("resinfo channel mask");
+            }
+            Ext::Channels(Channels(m))
         }
         Op::Fence => {
             let m = c.ub()?;

@@ -130,6 +130,9 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
             Ext::Scaled(n) => {
                 let _ = write!(s, ".{n}");
             }
+            Ext::Channels(ch) => {
+                let _ = write!(s, ".{}", ch.text());
+            }
             Ext::Fence(_) | Ext::None => {}
         }
     }

@@ -1,7 +1,7 @@
-//! Builder for the typed-surface message `typed_atomic` (record layout in
+//! Builders for the typed-surface messages `typed_atomic` and `resinfo` (record layout in
 //! [`super::inst`]'s table).
 
-use super::inst::{AtomicOp, AtomicWidth, Ext, Inst, Op};
+use super::inst::{AtomicOp, AtomicWidth, Channels, Ext, Inst, Op};
 use super::kernel::{Kernel, SurfId};
 use super::operand::Operand;
 use super::types::Exec;
@@ -26,5 +26,20 @@ impl Kernel {
         let [u, v, r, lod] = uvrl;
         let ops = vec![Operand::Surface(surface), u, v, r, lod, src0, src1, dst];
         self.push(Inst::new(Op::TypedAtomic, exec, Ext::Atomic(op, width), ops))
+    }
+
+    /// `resinfo.<channels> (exec) surface lod dst`: the surface's size at the
+    /// lod, `exec size` lanes of each enabled channel one after the other in
+    /// `dst` (INFO.md: R width, G height or array layers, B depth or layers).
+    pub fn resinfo(
+        &mut self,
+        exec: Exec,
+        channels: Channels,
+        surface: SurfId,
+        lod: Operand,
+        dst: Operand,
+    ) -> &mut Inst {
+        let ops = vec![Operand::Surface(surface), lod, dst];
+        self.push(Inst::new(Op::ResInfo, exec, Ext::Channels(channels), ops))
     }
 }

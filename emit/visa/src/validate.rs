@@ -298,6 +298,7 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             Op::SvmAtomic | Op::SvmGather | Op::SvmScatter => message::check(&mut c, inst),
             Op::DwordAtomic | Op::GatherScaled | Op::ScatterScaled => slm::check(&mut c, inst),
             Op::TypedAtomic => typed::check(&mut c, inst),
+            Op::ResInfo => typed::resinfo(&mut c, inst),
             Op::LscSlmAtomic => lsc::check(&mut c, inst),
             Op::Barrier => {}
             Op::Fence => {
@@ -502,6 +503,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
             | (Op::DwordAtomic | Op::TypedAtomic | Op::LscSlmAtomic, Ext::Atomic(..))
             | (Op::GatherScaled | Op::ScatterScaled, Ext::Scaled(_))
+            | (Op::ResInfo, Ext::Channels(_))
     ) || (!matches!(
         inst.op,
         Op::Cmp
@@ -514,5 +516,6 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | Op::LscSlmAtomic
             | Op::GatherScaled
             | Op::ScatterScaled
+            | Op::ResInfo
     ) && inst.ext == Ext::None)
 }

@@ -11,18 +11,46 @@
 //! legacy there (reference §7); IGC itself would use `lsc_atomic_*.slm`.
 
 use super::t::*;
-use super::{AtomicKind, Lowering::*, Rule, TargetCaps};
+use super::{AtomicKind, ClampRule, Lowering::*, Rule, TargetCaps};
+use atomc_ir::SurfaceClamp;
 use atomc_ir::{RmwOp::*, Type};
 
 /// TGLLP (Gen12LP): no float add message.
 // Structured SIMD control flow joins a loop's lanes where its exits meet; the vISA subgroup rows are
 // native everywhere, so no refusal reads the meeting yet.
-pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
+pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 /// DG2 (Xe-HPG): f32 add native; no fp64 ALU, so f64 add is a CAS loop around integer code.
-pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
+pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
 /// PVC (Xe-HPC): f32 add native; f64 add only through LSC, which
 /// `svm_atomic` does not reach, so a CAS loop.
-pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
+pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin };
+
+/// Surface out-of-range modes, the same on every platform (lower/src/visa/surface.rs).
+const CLAMPS: &[ClampRule] = &[
+    ClampRule {
+        clamp: SurfaceClamp::Ign,
+        lowering: Native,
+        evidence: "typed_atomic drops an out-of-range access and returns 0 (TYPED_ATOMIC.md \"Out-of-bound \
+                   Access\")",
+    },
+    ClampRule {
+        clamp: SurfaceClamp::Near,
+        lowering: Native,
+        evidence: "each coordinate clamped to [0, size - 1] (signed) before the typed_atomic, the size read with \
+                   `resinfo` (INFO.md: R width, G height or 1D-array layers, B depth or 2D-array layers); GenX_IR \
+                   1.0.12504 compiles `resinfo.RGB (M1_NM, 8)` to a `send.smpl` on TGLLP, DG2 and PVC (measured; \
+                   tests/visa_oracle.rs, visa/surface-near.atom)",
+    },
+    ClampRule {
+        clamp: SurfaceClamp::Trap,
+        lowering: Unsupported(
+            "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no trap mode and vISA no trap \
+             instruction, so an out-of-range access cannot fail the kernel",
+        ),
+        evidence: "TYPED_ATOMIC.md \"Out-of-bound Access\"; the vISA instruction set (IGC documentation/visa) has \
+                   no instruction that ends the kernel with an error",
+    },
+];
 
 /// Shared memory (SLM) rows (64-bit SLM atomics take [`SLM64_LOCK`] on TGLLP and
 /// [`SLM64_LSC`] on DG2 and PVC first), ahead of the common ones (which then apply to
@@ -56,8 +84,7 @@ const SLM: [Rule; 3] = [
 ];
 
 /// Surface rows: `typed_atomic` (IGC TYPED_ATOMIC.md; lower/src/visa/surface.rs), on bound
-/// slots with out-of-range accesses ignored (the lowering refuses bindless handles and the
-/// `near`/`trap` modes the message lacks).
+/// slots (the lowering refuses bindless handles); the out-of-range modes are [`CLAMPS`].
 const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
     AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),

@@ -10,7 +10,17 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Result<(), Vec<Unsupported>> {
     let mut errors = Vec::new();
     for (_, inst) in func.inst_order() {
         let Some((kind, ty, space)) = atomic_key(func, &func.insts[inst]) else { continue };
-        if let Lowering::Unsupported(reason) = caps.lookup(kind, ty, space).lowering {
+        let clamp = match &func.insts[inst] {
+            atomc_ir::InstData::SurfaceRmw { access, .. } | atomc_ir::InstData::SurfaceCas { access, .. } => {
+                Some(caps.lookup_clamp(access.clamp).lowering)
+            }
+            _ => None,
+        };
+        let refused = match (caps.lookup(kind, ty, space).lowering, clamp) {
+            (Lowering::Unsupported(r), _) | (_, Some(Lowering::Unsupported(r))) => Some(r),
+            _ => None,
+        };
+        if let Some(reason) = refused {
             errors.push(Unsupported {
                 target: caps.name,
                 op: kind.describe(),

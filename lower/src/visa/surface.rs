@@ -9,8 +9,10 @@
 //!   x, y, z: TYPED_ATOMIC.md's table), lod `%null` (level 0); byte
 //!   addressing divides x by the 4-byte element;
 //! * out of range: the message drops the write and returns 0 (TYPED_ATOMIC.md
-//!   "Out-of-bound Access"), which is the IR's `ign`; `near` and `trap` have no
-//!   typed-message form and are refused (see [`prepare`]);
+//!   "Out-of-bound Access"), which is the IR's `ign`; `near` clamps each
+//!   coordinate to `[0, size - 1]` first, as signed integers like the IR
+//!   interpreter, the sizes read with `resinfo` (see [`coordinates`]); `trap` has
+//!   no vISA form and the capability table refuses it;
 //! * ops and types: 32-bit only (no `.64`, and 16-bit elements are not an IR
 //!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
 //!   (f32 and packed halves too) and CAS (`cmpxchg`, src0 = new, src1 =
@@ -30,7 +32,10 @@ use atomc_ir::{
 
 use super::mem::{order_after, order_before, parts, result, rmw_op};
 use super::{Lower, LowerError};
-use atomc_visa::{slm_data_type, AtomicOp, AtomicWidth, Imm, Op, Operand, SurfId, Type};
+use atomc_visa::{
+    slm_data_type, Align, AtomicOp, AtomicWidth, Channels, Exec, ExecSize, Imm, Op, Operand, Region, SurfId, Type,
+    VarId,
+};
 
 /// Lowers `surface_rmw` and `surface_cas`.
 pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
@@ -49,7 +54,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 Some(v) => Operand::raw(l.raw_src(v, dt)?),
                 None => Operand::null(),
             };
-            let uvr = coordinates(l, &access, &coords)?;
+            let uvr = coordinates(l, surf, &access, &coords)?;
             let dst = result(l, res, dt)?;
             emit(l, aop, surf, uvr, [s0, Operand::null(), dst])?;
             l.fence_for(order_after(order), scope);
@@ -59,7 +64,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             l.fence_for(order_before(order), scope);
             let new = l.raw_src(replacement, Type::UD)?;
             let exp = l.raw_src(expected, Type::UD)?;
-            let uvr = coordinates(l, &access, &coords)?;
+            let uvr = coordinates(l, surf, &access, &coords)?;
             let dst = result(l, res, Type::UD)?;
             emit(l, AtomicOp::CmpXchg, surf, uvr, [Operand::raw(new), Operand::raw(exp), dst])?;
             l.fence_for(order_after(order), scope);
@@ -77,27 +82,10 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
     if l.simd.lanes() < 8 {
         return Err(l.reject(inst, "typed_atomic is SIMD8 only; the kernel runs fewer lanes"));
     }
-    // Typed messages drop an out-of-range access (TYPED_ATOMIC.md "Out-of-bound Access"): that
-    // is `ign` and nothing else. `trap` must fail the kernel, and neither the message nor vISA has
-    // a way to (no trap instruction). `near` could clamp the coordinates first, but needs the
-    // surface's extent, which only vISA's INFO (resinfo) query reads, and atomc does not emit it
-    // yet: GenX_IR 1.0.12504 takes `resinfo.R (M1, 8) SLOTn LOD.0 DST.0` on TGLLP, DG2 and PVC
-    // (measured: a `send.smpl`), but the emitter has neither its text nor its `.isa` record, nor
-    // the simulator its semantics.
-    match a.clamp {
-        SurfaceClamp::Ign => {}
-        SurfaceClamp::Trap => return Err(l.reject(
-            inst,
-            "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no trap mode and vISA no trap \
-                 instruction, so an out-of-range access cannot fail the kernel",
-        )),
-        SurfaceClamp::Near => {
-            return Err(l.reject(
-                inst,
-                "Intel typed surfaces drop out-of-range accesses (ign); typed_atomic has no clamp-to-edge mode, and \
-                 clamping the coordinates needs the surface size (vISA INFO resinfo), which atomc does not emit",
-            ))
-        }
+    // `trap` must fail the kernel, and neither the message nor vISA has a way to (no trap
+    // instruction): the capability table refuses it before selection; this is the backstop.
+    if a.clamp == SurfaceClamp::Trap {
+        return Err(l.reject(inst, "typed_atomic has no trap mode and vISA no trap instruction"));
     }
     match a.surface {
         SurfaceRef::Slot(n) => {
@@ -110,21 +98,65 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
     }
 }
 
-/// The u, v, r operands (`%null` past the coordinate count).
-pub(super) fn coordinates(l: &mut Lower<'_>, a: &SurfaceAccess, coords: &[Value]) -> Result<[Operand; 3], LowerError> {
+/// The u, v, r operands (`%null` past the coordinate count), clamped to the
+/// surface under `near`.
+pub(super) fn coordinates(
+    l: &mut Lower<'_>,
+    surf: SurfId,
+    a: &SurfaceAccess,
+    coords: &[Value],
+) -> Result<[Operand; 3], LowerError> {
+    let near = a.clamp == SurfaceClamp::Near;
+    let last = if near { Some(last_texels(l, surf, coords.len().min(3))) } else { None };
     let mut out = [Operand::null(); 3];
     for (i, &c) in coords.iter().enumerate().take(3) {
         let mut v = l.raw_src(c, Type::UD)?;
+        let ex = l.exec(false);
         if i == 0 && a.addressing == SurfaceAddressing::Bytes {
-            // Byte offset → texel: the IR requires a multiple of the 4-byte element.
+            // Byte offset → texel: the IR requires a multiple of the 4-byte element. Under `near`
+            // the division floors a negative offset (asr), which then clamps to 0 as the IR's
+            // `div_euclid` does; `ign` keeps `shr`, whose huge quotient the message drops.
             let t = l.tmp(Type::UD, false);
-            let ex = l.exec(false);
-            l.k.binary(Op::Shr, ex, Operand::dst(t), Operand::src(v), Operand::imm(Imm::ud(2)));
+            let (op, d, s) = if near { (Op::Asr, l.view(t, Type::D), l.view(v, Type::D)) } else { (Op::Shr, t, v) };
+            l.k.binary(op, ex, Operand::dst(d), Operand::src(s), Operand::imm(Imm::ud(2)));
+            v = t;
+        }
+        if let Some(last) = last {
+            // min(max(c, 0), size - 1) on `d`: the IR reads coordinates as signed.
+            let t = l.tmp(Type::UD, false);
+            let (td, vd) = (l.view(t, Type::D), l.view(v, Type::D));
+            l.k.binary(Op::Max, ex, Operand::dst(td), Operand::src(vd), Operand::imm(Imm::d(0)));
+            let edge = Operand::src_at(last, 0, i as u8, Region::SCALAR);
+            l.k.binary(Op::Min, ex, Operand::dst(td), Operand::src(td), edge);
             v = t;
         }
         out[i] = Operand::raw(v);
     }
     Ok(out)
+}
+
+/// The last texel per dimension of `surf` (`d`, one element per coordinate): `resinfo` at lod
+/// 0 on eight lanes without mask (the size is the same in every lane), whose destination holds
+/// eight lanes of R (width), then G (height, or the layers of a 1D array), then B (depth, or
+/// the layers of a 2D array): INFO.md's table, which matches the IR's coordinate order (x;
+/// x, layer; x, y; x, y, layer; x, y, z). Minus one, lane 0 of each.
+fn last_texels(l: &mut Lower<'_>, surf: SurfId, n: usize) -> VarId {
+    let ex8 = Exec::nomask(ExecSize::S8);
+    let lod = l.tmp(Type::UD, false);
+    l.k.mov(ex8, Operand::dst(lod), Operand::imm(Imm::ud(0)));
+    let name = l.tmp_name("size");
+    let size = l.k.decl_simd(name, Type::UD, 8 * n as u16);
+    l.k.resinfo(ex8, Channels::first(n), surf, Operand::raw(lod), Operand::raw(size));
+    let name = l.tmp_name("last");
+    let last = l.k.decl(name, Type::D, n as u16, Align::Dword);
+    let size_d = l.view(size, Type::D);
+    let per_row = l.p.grf_bytes() / 4;
+    for c in 0..n as u32 {
+        let (row, col) = ((8 * c / per_row) as u8, (8 * c % per_row) as u8);
+        let s = Operand::src_at(size_d, row, col, Region::SCALAR);
+        l.k.add(Exec::nomask(ExecSize::S1), Operand::dst_at(last, 0, c as u8, 1), s, Operand::imm(Imm::d(-1)));
+    }
+    last
 }
 
 /// Issues the `typed_atomic` in SIMD8 pieces under the current guard;

@@ -34,7 +34,7 @@ pub(crate) fn rmw(
         return Err(l.reject(inst, "a surface CAS loop in an if-converted block (the loop would need the guard)"));
     }
     l.fence_for(order_before(order), scope);
-    let uvr = coordinates(l, access, coords)?;
+    let uvr = coordinates(l, surf, access, coords)?;
     let x = l.src(arg, if op == RmwOp::Fadd { Type::F } else { Type::UD })?;
     let (zero, cur, new, got) =
         (l.tmp(Type::UD, false), l.tmp(Type::UD, false), l.tmp(Type::UD, false), l.tmp(Type::UD, false));

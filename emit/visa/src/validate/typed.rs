@@ -6,6 +6,7 @@ use super::slm::slm_data_type;
 use super::{Checker, Rule};
 use crate::inst::{AtomicOp, AtomicWidth, Ext, Inst};
 use crate::operand::Operand;
+use crate::types::ExecSize;
 use crate::types::Type;
 
 pub(super) fn check(c: &mut Checker<'_>, inst: &Inst) {
@@ -42,5 +43,34 @@ fn coords(c: &mut Checker<'_>, o: &Operand) {
     raw_align(c, v, offset);
     if offset as u32 + 32 > d.bytes() {
         c.err(Rule::TypedMessage, format!("coordinate `{}`.{offset} holds fewer than 8 × ud", d.name));
+    }
+}
+
+/// `resinfo` (INFO.md): SIMD8 or SIMD16, a channel mask, lod and dst `ud` raw
+/// operands, the dst holding `exec size` elements of every enabled channel.
+pub(super) fn resinfo(c: &mut Checker<'_>, inst: &Inst) {
+    if !matches!(inst.exec.size, ExecSize::S8 | ExecSize::S16) {
+        c.err(Rule::TypedMessage, format!("exec size {} (resinfo is SIMD8 or SIMD16)", inst.exec.size.lanes()));
+    }
+    let Ext::Channels(ch) = inst.ext else { return };
+    if ch.0 == 0 || ch.0 > 15 {
+        c.err(Rule::TypedMessage, "resinfo needs a channel mask of R, G, B and A");
+    }
+    let lanes = inst.exec.size.lanes();
+    for (o, elems, what) in
+        [(inst.operands[1], lanes, "lod"), (inst.operands[2], lanes * ch.iter().count() as u32, "dst")]
+    {
+        let Operand::Raw { var: Some(v), offset } = o else {
+            c.err(Rule::TypedMessage, format!("the resinfo {what} must be a variable (INFO.md)"));
+            continue;
+        };
+        let Some(d) = c.k.var(v) else { continue };
+        if d.ty != Type::UD {
+            c.err(Rule::TypedMessage, format!("resinfo {what} `{}` has type {} (ud required)", d.name, d.ty));
+        }
+        raw_align(c, v, offset);
+        if offset as u32 + 4 * elems > d.bytes() {
+            c.err(Rule::TypedMessage, format!("resinfo {what} `{}`.{offset} holds fewer than {elems} × ud", d.name));
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! coordinates, with and without a result, in SIMD8 and as two SIMD8 pieces
 //! M1/M3 of a SIMD16 kernel, two surface arguments) and for
 //! `lsc_atomic_icas.slm` on d64 (SIMD8, SIMD16, guarded, and the M5 half of a
-//! SIMD32 kernel; DG2 and PVC only).
+//! SIMD32 kernel; DG2 and PVC only), and `resinfo` (1 to 3 channels, SIMD8 and SIMD16).
 
 use atomc_visa::*;
 
@@ -58,6 +58,35 @@ pub fn typed() -> Vec<Kernel> {
                 k.ret();
                 v.push(k);
             }
+        }
+    }
+    // resinfo with 1, 2 and 3 channels on 8 and 16 lanes without mask (lod from an input), its
+    // sizes fed to a typed_atomic's coordinates so that they stay live.
+    for (lanes, size) in [(8u16, ExecSize::S8), (16, ExecSize::S16)] {
+        for n in 1..=3usize {
+            let mut k = Kernel::new(format!("resinfo_{n}_{lanes}"));
+            k.simd_size = Some(8);
+            let lod = k.decl_simd("LOD", Type::UD, 16);
+            let s0 = k.decl_simd("S0", Type::UD, 8);
+            let sizes = k.decl_simd("SIZES", Type::UD, lanes * n as u16);
+            k.input(lod, 64);
+            k.input(s0, 128);
+            let t = k.surface("SURF_A", 192);
+            k.resinfo(Exec::nomask(size), Channels::first(n), t, Operand::raw(lod), Operand::raw(sizes));
+            let c = |j: usize| if j < n { Operand::raw_at(sizes, 4 * lanes * j as u16) } else { Operand::null() };
+            let e = Exec::new(ExecSize::S8);
+            k.typed_atomic(
+                e,
+                AtomicOp::Add,
+                AtomicWidth::W32,
+                t,
+                [c(0), c(1), c(2), Operand::null()],
+                Operand::raw(s0),
+                Operand::null(),
+                Operand::null(),
+            );
+            k.ret();
+            v.push(k);
         }
     }
     v

@@ -173,9 +173,9 @@ fn compile_staged(func: &atomc::ir::Function, t: Tgt) -> Vec<Duration> {
     match t {
         Tgt::Sm90 | Tgt::Sm50 => {
             let (target, isel_target, rules, arch) = if t == Tgt::Sm90 {
-                (Target::Sm90, &atomc_lower::sass::SM90, atomc_regalloc::Target::Sm90, atomc_emit::sass::sm90())
+                (Target::Sm90, &atomc_lower::sass::SM90, atomc_regalloc::Sm::Sm90, atomc_emit::sass::sm90())
             } else {
-                (Target::Sm50, &atomc_lower::sass::SM50, atomc_regalloc::Target::Sm50, atomc_emit::sass::sm50())
+                (Target::Sm50, &atomc_lower::sass::SM50, atomc_regalloc::Sm::Sm50, atomc_emit::sass::sm50())
             };
             let legal = pipeline::legalize(func, target).expect("legalizes");
             lap(&mut times);

@@ -28,6 +28,7 @@ pub mod gpu;
 pub mod clif;
 
 mod target;
+pub use atomc_emit::sass::Sm;
 pub use target::{Target, UnknownTarget, VisaPlatform};
 
 mod options;

@@ -35,15 +35,16 @@ use atomc_regalloc::{AllocOptions, Allocated};
 /// The per-target data every pass reads.
 pub(crate) struct SassPlan {
     pub isel: &'static SassTarget,
-    pub rules: atomc_regalloc::Target,
+    pub rules: crate::Sm,
 }
 
 pub(crate) fn sass_plan(target: Target) -> Option<SassPlan> {
-    match target {
-        Target::Sm90 => Some(SassPlan { isel: &atomc_lower::sass::SM90, rules: atomc_regalloc::Target::Sm90 }),
-        Target::Sm50 => Some(SassPlan { isel: &atomc_lower::sass::SM50, rules: atomc_regalloc::Target::Sm50 }),
-        Target::Visa(_) => None,
-    }
+    let sm = target.sass()?;
+    let isel = match sm {
+        crate::Sm::Sm90 => &atomc_lower::sass::SM90,
+        crate::Sm::Sm50 => &atomc_lower::sass::SM50,
+    };
+    Some(SassPlan { isel, rules: sm })
 }
 
 /// The capability table of any target.

@@ -1,5 +1,6 @@
 //! The targets atomc compiles for, named as ptxas and GenX_IR name them.
 
+use atomc_emit::sass::Sm;
 use std::fmt;
 use std::str::FromStr;
 
@@ -95,10 +96,25 @@ impl Target {
 
     /// The SM number of a SASS target; `None` for vISA.
     pub fn sm(self) -> Option<u32> {
+        self.sass().map(Sm::number)
+    }
+
+    /// The SASS architecture of an NVIDIA target (the type the form tables, register rules,
+    /// cubin writer and emulator share); `None` for vISA.
+    pub fn sass(self) -> Option<Sm> {
         match self {
-            Target::Sm50 => Some(50),
-            Target::Sm90 => Some(90),
+            Target::Sm50 => Some(Sm::Sm50),
+            Target::Sm90 => Some(Sm::Sm90),
             Target::Visa(_) => None,
+        }
+    }
+}
+
+impl From<Sm> for Target {
+    fn from(sm: Sm) -> Target {
+        match sm {
+            Sm::Sm50 => Target::Sm50,
+            Sm::Sm90 => Target::Sm90,
         }
     }
 }

@@ -85,7 +85,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         checked += 1;
         instrs += ours.len();
         let alloc = &sass.allocated.alloc;
-        let regcount = atomc_emit::cubin::CubinArch::Sm90.regcount(alloc.num_regs);
+        let regcount = atomc_emit::sass::Sm::Sm90.regcount(alloc.num_regs);
         let params = param_layout(&func);
         let exits: String = sass.kernel.exit_offsets.iter().map(|o| format!("{o:#x} ")).collect();
         with_frame += usize::from(alloc.spill_bytes() > 0);

@@ -15,7 +15,7 @@
 use atomc::emulate::{self, Schedule};
 use atomc::ir::Function;
 use atomc::{pipeline, Emit, Options, Output, Target};
-use atomc_oracle::{self as oracle, Sm, Tool};
+use atomc_oracle::{self as oracle, Sm, SmTools, Tool};
 
 /// Live-value counts of the 32-bit kernels.
 const SIZES: [usize; 6] = [40, 64, 100, 200, 300, 600];

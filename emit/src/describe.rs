@@ -2,7 +2,8 @@
 //! parameter layout the instruction selector assumed, the EXIT offsets the
 //! emitter recorded, the barrier and warp-wide instructions in the code.
 
-use crate::cubin::{CubinArch, CubinError, CubinKernel, KernelParam};
+use crate::cubin::{CubinError, CubinKernel, KernelParam};
+use crate::sass::Sm;
 use crate::codegen::SassKernel;
 use crate::sass::Arch;
 use atomc_ir::Function;
@@ -13,10 +14,10 @@ use atomc_ir::Function;
 const WARP_WIDE: [&str; 4] = ["VOTE", "VOTEU", "SHFL", "MATCH"];
 
 /// The cubin architecture of a form table (`sm_50`, `sm_90`).
-pub fn cubin_arch(arch: &Arch) -> Result<CubinArch, CubinError> {
+pub fn cubin_arch(arch: &Arch) -> Result<Sm, CubinError> {
     match arch.name {
-        "sm_50" => Ok(CubinArch::Sm50),
-        "sm_90" => Ok(CubinArch::Sm90),
+        "sm_50" => Ok(Sm::Sm50),
+        "sm_90" => Ok(Sm::Sm90),
         other => Err(CubinError::BadName(format!("architecture {other}"))),
     }
 }
@@ -43,10 +44,10 @@ pub fn param_layout(func: &Function) -> Vec<KernelParam> {
 
 /// The byte offset of instruction `i`: sm_50 packs three instructions
 /// after each 8-byte control word in a 32-byte bundle.
-pub fn instr_offset(arch: CubinArch, i: usize) -> u32 {
+pub fn instr_offset(arch: Sm, i: usize) -> u32 {
     match arch {
-        CubinArch::Sm50 => ((i / 3) * 32 + 8 + (i % 3) * 8) as u32,
-        CubinArch::Sm90 => (i * 16) as u32,
+        Sm::Sm50 => ((i / 3) * 32 + 8 + (i % 3) * 8) as u32,
+        Sm::Sm90 => (i * 16) as u32,
     }
 }
 
@@ -80,7 +81,7 @@ pub fn describe(
         // touches shared memory, even with dynamic shared memory only; atomc's code addresses
         // user shared memory past that window. sm_50 has no window, and ptxas 11.8 writes the
         // section only for declared shared variables.
-        uses_shared |= carch == CubinArch::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
+        uses_shared |= carch == Sm::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
         if WARP_WIDE.contains(&mnemonic) {
             warp_wide_offsets.push(instr_offset(carch, i));
         }

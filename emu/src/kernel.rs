@@ -19,22 +19,8 @@ use atomc_emit::sass::hazard::{self, Slot};
 use atomc_emit::sass::{self, Arch};
 use std::collections::HashMap;
 
-/// The two targets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sm {
-    Sm50,
-    Sm90,
-}
-
-impl Sm {
-    /// Offset of the parameters in constant bank 0.
-    pub fn param_base(self) -> u32 {
-        match self {
-            Sm::Sm90 => 0x210,
-            Sm::Sm50 => 0x140,
-        }
-    }
-}
+/// The two targets (the workspace's one SM type; `param_base` is the cubin's).
+pub use atomc_emit::sass::Sm;
 
 /// Bytes sm_90 reserves at the start of a block's shared memory (ptxas addresses user shared
 /// data from 0x400 and sizes `.nv.shared.<k>` as 0x400 + user bytes).

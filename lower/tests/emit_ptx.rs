@@ -2,7 +2,7 @@
 //! (sm_50, sm_90, and sm_60/70/80 for the feature gates between) and ptxas 13 (sm_90);
 //! constructs PTX cannot express must fail with an error that names the instruction and target.
 
-use atomc_oracle::{self as oracle, Tool};
+use atomc_oracle::{self as oracle, SmTools, Tool};
 use atomc_lower::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::{
     AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder, RmwOp, Scope,

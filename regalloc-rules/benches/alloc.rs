@@ -6,13 +6,13 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use atomc_regalloc::{allocate, apply, check_allocation, AllocOptions, Target};
+use atomc_regalloc::{allocate, apply, check_allocation, AllocOptions, rules, Sm};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let vc = common::straight_line(10_000, 24);
-    let rules = Target::Sm90.rules();
+    let rules = rules(Sm::Sm90);
     let opts = AllocOptions {
         validate_ssa: false,
         regalloc2_checker: false,

@@ -19,7 +19,7 @@ pub mod rules;
 pub use alloc::{allocate, AllocError, AllocOptions, AllocStats, Allocation, Edit, EditAt};
 pub use check::{check_allocation, check_inst, RuleError};
 pub use rebuild::{apply, FinalCode, Origin};
-pub use rules::{Target, TargetRules};
+pub use rules::{rules, Sm, TargetRules};
 
 use atomc_lower::vcode::{MachInst, VCode};
 
@@ -35,10 +35,10 @@ pub struct Allocated<I> {
 /// Allocate, rebuild and check `vcode` for `target`.
 pub fn allocate_and_check<I: MachInst>(
     vcode: &VCode<I>,
-    target: Target,
+    target: Sm,
     opts: &AllocOptions,
 ) -> Result<Allocated<I>, AllocError> {
-    let rules = target.rules();
+    let rules = rules(target);
     let alloc = allocate(vcode, rules, opts)?;
     let code = apply(vcode, &alloc);
     check_allocation(rules, vcode, &code)?;

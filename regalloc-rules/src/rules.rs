@@ -9,34 +9,14 @@
 //! them (see `atomc_lower::vcode::RegForm`).
 
 use atomc_lower::vcode::RegForm;
+pub use atomc_sass::Sm;
 use smallvec::SmallVec;
-use std::fmt;
 
-/// A SASS target with register rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// Maxwell.
-    Sm50,
-    /// Hopper.
-    Sm90,
-}
-
-impl Target {
-    /// The rule table.
-    pub fn rules(self) -> &'static TargetRules {
-        match self {
-            Target::Sm50 => &SM50,
-            Target::Sm90 => &SM90,
-        }
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Target::Sm50 => "sm_50",
-            Target::Sm90 => "sm_90",
-        })
+/// The rule table of `sm`.
+pub fn rules(sm: Sm) -> &'static TargetRules {
+    match sm {
+        Sm::Sm50 => &SM50,
+        Sm::Sm90 => &SM90,
     }
 }
 
@@ -64,18 +44,12 @@ pub struct FieldRule {
 
 impl FieldRule {
     const fn new(name: &'static str, width: Width, align: Option<u8>, rz: bool) -> Self {
-        FieldRule {
-            name,
-            width,
-            align,
-            rz,
-        }
+        FieldRule { name, width, align, rz }
     }
 
     /// Alignment for a field of `width` registers.
     pub fn alignment(&self, width: u8) -> u8 {
-        self.align
-            .unwrap_or_else(|| width.max(1).next_power_of_two())
+        self.align.unwrap_or_else(|| width.max(1).next_power_of_two())
     }
 }
 
@@ -106,7 +80,7 @@ pub struct CasRule {
 /// A target's register rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TargetRules {
-    pub target: Target,
+    pub target: Sm,
     /// R0..R(usable-1) may be allocated.
     pub usable: u8,
     /// Registers never to be used (R255 is RZ and not a register at all).
@@ -132,7 +106,7 @@ const RB2: FieldRule = FieldRule::new("Rb", Width::Exactly(2), None, true);
 
 /// Maxwell: R0..R254, nothing reserved; CAS compare and swap packed (seed 000).
 pub const SM50: TargetRules = TargetRules {
-    target: Target::Sm50,
+    target: Sm::Sm50,
     usable: 255,
     reserved: &[],
     atom32: [RD1, RA, RB1],
@@ -145,11 +119,7 @@ pub const SM50: TargetRules = TargetRules {
             FieldRule::new("Rb", Width::Exactly(1), Some(2), false),
             FieldRule::new("Rc", Width::Exactly(1), Some(1), true),
         ],
-        tie: Some(Tie {
-            field: 3,
-            base: 2,
-            offset: 1,
-        }),
+        tie: Some(Tie { field: 3, base: 2, offset: 1 }),
     },
     // ATOM.CAS.64: Rb = R4n (never RZ), Rc = Rb+2 or RZ.
     cas64: CasRule {
@@ -159,11 +129,7 @@ pub const SM50: TargetRules = TargetRules {
             FieldRule::new("Rb", Width::Exactly(2), Some(4), false),
             FieldRule::new("Rc", Width::Exactly(2), Some(2), true),
         ],
-        tie: Some(Tie {
-            field: 3,
-            base: 2,
-            offset: 2,
-        }),
+        tie: Some(Tie { field: 3, base: 2, offset: 2 }),
     },
     surface_coords_rz: false,
     surface_handle_rz: false,
@@ -175,7 +141,7 @@ pub const SM50: TargetRules = TargetRules {
 /// (`ATOMG.E.CAS.STRONG.GPU PT, R2, [R0], RZ, R4`), unlike SM50's group base, which it prints as
 /// `???255`; so neither is forbidden here (not verified on hardware).
 pub const SM90: TargetRules = TargetRules {
-    target: Target::Sm90,
+    target: Sm::Sm90,
     usable: 253,
     reserved: &[253, 254],
     atom32: [RD1, RA, RB1],
@@ -222,43 +188,19 @@ impl TargetRules {
                     tie: row.tie,
                 })
             }
-            RegForm::SurfaceAtom {
-                coords,
-                wide,
-                cas,
-                has_dst,
-                bindless,
-            } => {
+            RegForm::SurfaceAtom { coords, wide, cas, has_dst, bindless } => {
                 let value = if wide { 2 } else { 1 };
-                let data = if cas && self.surface_cas_packed {
-                    value * 2
-                } else {
-                    value
-                };
+                let data = if cas && self.surface_cas_packed { value * 2 } else { value };
                 let mut fields = SmallVec::new();
                 if has_dst {
                     fields.push(FieldRule::new("Rd", Width::Exactly(value), None, true));
                 }
-                fields.push(FieldRule::new(
-                    "Ra",
-                    Width::Exactly(coords),
-                    None,
-                    self.surface_coords_rz,
-                ));
+                fields.push(FieldRule::new("Ra", Width::Exactly(coords), None, self.surface_coords_rz));
                 fields.push(FieldRule::new("Rb", Width::Exactly(data), None, !cas));
                 if bindless {
-                    fields.push(FieldRule::new(
-                        "Rc",
-                        Width::Exactly(1),
-                        None,
-                        self.surface_handle_rz,
-                    ));
+                    fields.push(FieldRule::new("Rc", Width::Exactly(1), None, self.surface_handle_rz));
                 }
-                Some(FormRule {
-                    name: if has_dst { "SUATOM" } else { "SURED" },
-                    fields,
-                    tie: None,
-                })
+                Some(FormRule { name: if has_dst { "SUATOM" } else { "SURED" }, fields, tie: None })
             }
         }
     }

@@ -5,16 +5,16 @@ mod common;
 use atomc_lower::vcode::{OperandRule, Reg, RegClass, RegForm, VCode, VCodeBuilder, VReg};
 use atomc_regalloc::{
     allocate_and_check, check_allocation, check_inst, AllocOptions, Allocated, Origin, RuleError,
-    Target,
+    rules, Sm,
 };
 use common::*;
 
-fn good(vc: &VCode<T>, t: Target) -> Allocated<T> {
+fn good(vc: &VCode<T>, t: Sm) -> Allocated<T> {
     allocate_and_check(vc, t, &AllocOptions::default()).expect("allocates and checks")
 }
 
-fn check(vc: &VCode<T>, a: &Allocated<T>, t: Target) -> Result<(), RuleError> {
-    check_allocation(t.rules(), vc, &a.code)
+fn check(vc: &VCode<T>, a: &Allocated<T>, t: Sm) -> Result<(), RuleError> {
+    check_allocation(rules(t), vc, &a.code)
 }
 
 fn find(a: &Allocated<T>, f: impl Fn(&T) -> bool) -> usize {
@@ -41,7 +41,7 @@ fn raw(form: RegForm, fields: &[(Reg, u8, OperandRule)]) -> T {
 #[test]
 fn untouched_allocations_pass() {
     for vc in [cas64_loop(), cas32_loop(), straight_line(200, 20)] {
-        for t in [Target::Sm50, Target::Sm90] {
+        for t in [Sm::Sm50, Sm::Sm90] {
             let a = good(&vc, t);
             assert_eq!(check(&vc, &a, t), Ok(()));
         }
@@ -51,7 +51,7 @@ fn untouched_allocations_pass() {
 #[test]
 fn cas64_group_base_must_be_4_aligned_on_sm50() {
     let vc = cas64_loop();
-    let mut a = good(&vc, Target::Sm50);
+    let mut a = good(&vc, Sm::Sm50);
     let i = find(&a, |i| matches!(i, T::Cas { .. }));
     let T::Cas { rb, .. } = a.code.insts[i] else {
         unreachable!()
@@ -59,7 +59,7 @@ fn cas64_group_base_must_be_4_aligned_on_sm50() {
     let base = hw_of(rb) + 2;
     set_field(&mut a.code.insts[i], 2, hw(base));
     set_field(&mut a.code.insts[i], 3, hw(base + 2));
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::Misaligned { field, align: 4, .. } if field == "Rb"),
         "{e}"
@@ -70,13 +70,13 @@ fn cas64_group_base_must_be_4_aligned_on_sm50() {
 #[test]
 fn cas_swap_must_follow_compare_on_sm50_only() {
     let vc = cas64_loop();
-    let mut a = good(&vc, Target::Sm50);
+    let mut a = good(&vc, Sm::Sm50);
     let i = find(&a, |i| matches!(i, T::Cas { .. }));
     let T::Cas { rb, .. } = a.code.insts[i] else {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 3, hw(hw_of(rb) + 4));
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::Tie { field, offset: 2, .. } if field == "Rc"),
         "{e}"
@@ -92,7 +92,7 @@ fn cas_swap_must_follow_compare_on_sm50_only() {
             (hw(6), 1, Use),
         ],
     );
-    let e = check_inst(Target::Sm50.rules(), &cas).unwrap_err();
+    let e = check_inst(rules(Sm::Sm50), &cas).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -105,7 +105,7 @@ fn cas_swap_must_follow_compare_on_sm50_only() {
         "{e}"
     );
     // SM90: compare and swap are independent registers.
-    assert_eq!(check_inst(Target::Sm90.rules(), &cas), Ok(()));
+    assert_eq!(check_inst(rules(Sm::Sm90), &cas), Ok(()));
 }
 
 #[test]
@@ -119,7 +119,7 @@ fn cas32_compare_must_be_even_on_sm50() {
             (hw(6), 1, Use),
         ],
     );
-    let e = check_inst(Target::Sm50.rules(), &cas).unwrap_err();
+    let e = check_inst(rules(Sm::Sm50), &cas).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -131,7 +131,7 @@ fn cas32_compare_must_be_even_on_sm50() {
         ),
         "{e}"
     );
-    assert_eq!(check_inst(Target::Sm90.rules(), &cas), Ok(()));
+    assert_eq!(check_inst(rules(Sm::Sm90), &cas), Ok(()));
 }
 
 #[test]
@@ -146,8 +146,8 @@ fn cas_compare_never_rz_on_sm50_swap_may_be() {
         ],
     );
     // SM90: compare and swap are independent fields that decode with RZ.
-    assert_eq!(check_inst(Target::Sm90.rules(), &rz_rb), Ok(()));
-    for t in [Target::Sm50] {
+    assert_eq!(check_inst(rules(Sm::Sm90), &rz_rb), Ok(()));
+    for t in [Sm::Sm50] {
         let rz_rb = raw(
             RegForm::AtomCas { wide: true },
             &[
@@ -157,7 +157,7 @@ fn cas_compare_never_rz_on_sm50_swap_may_be() {
                 (hw(6), 2, Use),
             ],
         );
-        let e = check_inst(t.rules(), &rz_rb).unwrap_err();
+        let e = check_inst(rules(t), &rz_rb).unwrap_err();
         assert!(
             matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rb"),
             "{t}: {e}"
@@ -171,7 +171,7 @@ fn cas_compare_never_rz_on_sm50_swap_may_be() {
                 (Reg::Zero, 2, Use),
             ],
         );
-        assert_eq!(check_inst(t.rules(), &rz_rc), Ok(()), "{t}");
+        assert_eq!(check_inst(rules(t), &rz_rc), Ok(()), "{t}");
     }
 }
 
@@ -186,7 +186,7 @@ fn form_widths_and_field_counts() {
             (hw(5), 1, Use),
         ],
     );
-    let e = check_inst(Target::Sm90.rules(), &wrong_width).unwrap_err();
+    let e = check_inst(rules(Sm::Sm90), &wrong_width).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -202,7 +202,7 @@ fn form_widths_and_field_counts() {
         RegForm::Atom { wide: true },
         &[(hw(0), 2, Def), (hw(2), 2, Use)],
     );
-    let e = check_inst(Target::Sm50.rules(), &short).unwrap_err();
+    let e = check_inst(rules(Sm::Sm50), &short).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -223,7 +223,7 @@ fn pairs_and_quads_must_be_aligned_in_plain_forms() {
         src: hw(0),
         width: 2,
     };
-    let e = check_inst(Target::Sm50.rules(), &odd_pair).unwrap_err();
+    let e = check_inst(rules(Sm::Sm50), &odd_pair).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -239,7 +239,7 @@ fn pairs_and_quads_must_be_aligned_in_plain_forms() {
         dst: hw(6),
         width: 4,
     };
-    let e = check_inst(Target::Sm90.rules(), &quad).unwrap_err();
+    let e = check_inst(rules(Sm::Sm90), &quad).unwrap_err();
     assert!(
         matches!(
             &e,
@@ -253,14 +253,14 @@ fn pairs_and_quads_must_be_aligned_in_plain_forms() {
     );
     // And in a real allocation.
     let vc = cas64_loop();
-    let mut a = good(&vc, Target::Sm90);
+    let mut a = good(&vc, Sm::Sm90);
     let i = find(&a, |i| matches!(i, T::Copy { .. }));
     let T::Copy { dst, .. } = a.code.insts[i] else {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 1, hw(hw_of(dst) + 1));
     assert!(matches!(
-        check(&vc, &a, Target::Sm90),
+        check(&vc, &a, Sm::Sm90),
         Err(RuleError::Misaligned { .. })
     ));
 }
@@ -271,14 +271,14 @@ fn reserved_and_out_of_range_registers() {
         dst: hw(253),
         width: 1,
     };
-    let e = check_inst(Target::Sm90.rules(), &r253).unwrap_err();
+    let e = check_inst(rules(Sm::Sm90), &r253).unwrap_err();
     assert!(matches!(&e, RuleError::Reserved { reg: 253, .. }), "{e}");
-    assert_eq!(check_inst(Target::Sm50.rules(), &r253), Ok(()));
+    assert_eq!(check_inst(rules(Sm::Sm50), &r253), Ok(()));
     let pair_into_rz = T::Const {
         dst: hw(254),
         width: 2,
     };
-    let e = check_inst(Target::Sm50.rules(), &pair_into_rz).unwrap_err();
+    let e = check_inst(rules(Sm::Sm50), &pair_into_rz).unwrap_err();
     assert!(matches!(&e, RuleError::OutOfRange { reg: 255, .. }), "{e}");
 }
 
@@ -291,7 +291,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
         has_dst: true,
         bindless: true,
     };
-    for t in [Target::Sm50, Target::Sm90] {
+    for t in [Sm::Sm50, Sm::Sm90] {
         let ok = raw(
             form(3),
             &[
@@ -301,7 +301,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
                 (hw(2), 1, Use),
             ],
         );
-        assert_eq!(check_inst(t.rules(), &ok), Ok(()));
+        assert_eq!(check_inst(rules(t), &ok), Ok(()));
         let odd = raw(
             form(2),
             &[
@@ -311,7 +311,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
                 (hw(2), 1, Use),
             ],
         );
-        let e = check_inst(t.rules(), &odd).unwrap_err();
+        let e = check_inst(rules(t), &odd).unwrap_err();
         assert!(
             matches!(&e, RuleError::Misaligned { field, align: 2, .. } if field == "Ra"),
             "{e}"
@@ -325,7 +325,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
                 (hw(7), 1, Use),
             ],
         );
-        let e = check_inst(t.rules(), &three).unwrap_err();
+        let e = check_inst(rules(t), &three).unwrap_err();
         assert!(matches!(&e, RuleError::Misaligned { align: 4, .. }), "{e}");
         let rz_coord = raw(
             form(1),
@@ -336,7 +336,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
                 (hw(2), 1, Use),
             ],
         );
-        let e = check_inst(t.rules(), &rz_coord).unwrap_err();
+        let e = check_inst(rules(t), &rz_coord).unwrap_err();
         assert!(
             matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Ra"),
             "{e}"
@@ -350,7 +350,7 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
                 (Reg::Zero, 1, Use),
             ],
         );
-        let e = check_inst(t.rules(), &rz_handle).unwrap_err();
+        let e = check_inst(rules(t), &rz_handle).unwrap_err();
         assert!(
             matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rc"),
             "{e}"
@@ -361,11 +361,11 @@ fn surface_coordinates_aligned_to_their_count_and_never_rz() {
 #[test]
 fn leftover_virtual_register() {
     let vc = cas32_loop();
-    let mut a = good(&vc, Target::Sm50);
+    let mut a = good(&vc, Sm::Sm50);
     let v = vc.inst_fields(0)[0].reg;
     set_field(&mut a.code.insts[0], 0, v);
     assert!(matches!(
-        check(&vc, &a, Target::Sm50),
+        check(&vc, &a, Sm::Sm50),
         Err(RuleError::Unallocated { .. })
     ));
 }
@@ -411,12 +411,12 @@ fn many_live() -> VCode<T> {
 #[test]
 fn two_live_values_in_one_register() {
     let vc = many_live();
-    let mut a = good(&vc, Target::Sm90);
+    let mut a = good(&vc, Sm::Sm90);
     let T::Const { dst: first, .. } = a.code.insts[1] else {
         unreachable!()
     };
     set_field(&mut a.code.insts[2], 0, first);
-    let e = check(&vc, &a, Target::Sm90).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm90).unwrap_err();
     assert!(matches!(&e, RuleError::WrongValue { .. }), "{e}");
     eprintln!("{e}");
 }
@@ -424,7 +424,7 @@ fn two_live_values_in_one_register() {
 #[test]
 fn expected_copy_clobbers_the_swap_value() {
     let vc = cas64_loop();
-    let mut a = good(&vc, Target::Sm50);
+    let mut a = good(&vc, Sm::Sm50);
     // Put the copy of the expected value into the quad's upper pair, which the CAS still reads.
     let i = find(&a, |i| matches!(i, T::Copy { .. }));
     let j = find(&a, |i| matches!(i, T::Cas { .. }));
@@ -432,7 +432,7 @@ fn expected_copy_clobbers_the_swap_value() {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 1, rc);
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::WrongValue { at, .. } if at.inst == j as u32),
         "{e}"
@@ -443,14 +443,14 @@ fn expected_copy_clobbers_the_swap_value() {
 #[test]
 fn block_parameter_arrives_in_the_wrong_register() {
     let vc = cas64_loop();
-    let mut a = good(&vc, Target::Sm50);
+    let mut a = good(&vc, Sm::Sm50);
     // The entry defines the initial quad somewhere else than where the loop expects it.
     let i = find(&a, |i| matches!(i, T::Const { width: 4, .. }));
     let T::Const { dst, .. } = a.code.insts[i] else {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 0, hw(hw_of(dst) + 4));
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::WrongValue { at, .. } if at.block == 1),
         "{e}"
@@ -467,12 +467,12 @@ fn spill_and_reload_must_agree() {
         max_registers: 24,
         ..AllocOptions::default()
     };
-    let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let mut a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let i = find(&a, |i| matches!(i, T::Reload { .. }));
     if let T::Reload { slot, .. } = &mut a.code.insts[i] {
         slot.0 += 4 * 64;
     }
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::WrongValue { found, .. } if found == "nothing known"),
         "{e}"
@@ -488,13 +488,13 @@ fn spill_slots_aligned_to_their_access() {
         max_registers: 16,
         ..AllocOptions::default()
     };
-    let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let mut a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let i = find(&a, |i| matches!(i, T::Spill { width: 2, .. }));
     if let T::Spill { slot, .. } = &mut a.code.insts[i] {
         assert_eq!(slot.0 % 8, 0, "regalloc2 aligns multi-slot spill slots");
         slot.0 += 4;
     }
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(
         matches!(&e, RuleError::SlotMisaligned { bytes: 8, .. }),
         "{e}"
@@ -504,7 +504,7 @@ fn spill_slots_aligned_to_their_access() {
 #[test]
 fn inserted_instruction_must_be_move_spill_or_reload() {
     let vc = many_live();
-    let mut a = good(&vc, Target::Sm90);
+    let mut a = good(&vc, Sm::Sm90);
     a.code.insts.insert(
         1,
         T::Const {
@@ -517,7 +517,7 @@ fn inserted_instruction_must_be_move_spill_or_reload() {
         r.end += 1;
     }
     assert!(matches!(
-        check(&vc, &a, Target::Sm90),
+        check(&vc, &a, Sm::Sm90),
         Err(RuleError::UnknownEdit { .. })
     ));
 }
@@ -525,11 +525,11 @@ fn inserted_instruction_must_be_move_spill_or_reload() {
 #[test]
 fn allocated_source_must_not_become_rz() {
     let vc = many_live();
-    let mut a = good(&vc, Target::Sm90);
+    let mut a = good(&vc, Sm::Sm90);
     let i = find(&a, |i| matches!(i, T::Store { .. }));
     set_field(&mut a.code.insts[i], 1, Reg::Zero);
     assert!(matches!(
-        check(&vc, &a, Target::Sm90),
+        check(&vc, &a, Sm::Sm90),
         Err(RuleError::Mismatch { .. })
     ));
 }
@@ -537,10 +537,10 @@ fn allocated_source_must_not_become_rz() {
 #[test]
 fn final_instruction_must_match_its_origin() {
     let vc = many_live();
-    let mut a = good(&vc, Target::Sm90);
+    let mut a = good(&vc, Sm::Sm90);
     a.code.origins[0] = Origin::Inst(5);
     assert!(matches!(
-        check(&vc, &a, Target::Sm90),
+        check(&vc, &a, Sm::Sm90),
         Err(RuleError::Mismatch { .. })
     ));
 }
@@ -556,7 +556,7 @@ fn errors_name_the_instruction_and_rule() {
             (hw(8), 2, Use),
         ],
     );
-    let msg = check_inst(Target::Sm50.rules(), &cas)
+    let msg = check_inst(rules(Sm::Sm50), &cas)
         .unwrap_err()
         .to_string();
     assert!(
@@ -577,18 +577,18 @@ fn frame_register_is_reserved_when_spilling_to_memory() {
         max_registers: 16,
         ..AllocOptions::default()
     };
-    let mut a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let mut a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     assert_eq!(a.code.frame_reg.map(|r| r.number()), Some(1));
     assert!(a.alloc.spill_slots > 0 && a.alloc.num_regs <= 16);
     let i = find(&a, |i| matches!(i, T::Const { width: 1, .. }));
     if let T::Const { dst, .. } = &mut a.code.insts[i] {
         *dst = hw(1).into();
     }
-    let e = check(&vc, &a, Target::Sm50).unwrap_err();
+    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
     assert!(matches!(&e, RuleError::FrameClobbered { reg: 1, .. }), "{e}");
     // Without a frame a spill to memory has no base.
-    let mut b = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let mut b = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     b.code.frame_reg = None;
-    let e = check(&vc, &b, Target::Sm50).unwrap_err();
+    let e = check(&vc, &b, Sm::Sm50).unwrap_err();
     assert!(matches!(&e, RuleError::NoFrame { .. }), "{e}");
 }

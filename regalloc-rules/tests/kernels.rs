@@ -3,7 +3,7 @@
 mod common;
 
 use atomc_lower::vcode::{MachInst, Reg, RegClass, VCodeBuilder, VReg};
-use atomc_regalloc::{allocate_and_check, AllocOptions, Allocated, Origin, Target};
+use atomc_regalloc::{allocate_and_check, AllocOptions, Allocated, Origin, Sm};
 use common::*;
 
 fn opts() -> AllocOptions {
@@ -39,7 +39,7 @@ fn final_fields(a: &Allocated<T>) -> Vec<Vec<(Reg, u8)>> {
 #[test]
 fn cas64_loop_sm50_needs_no_moves() {
     let vc = cas64_loop();
-    let a = allocate_and_check(&vc, Target::Sm50, &opts()).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm50, &opts()).expect("allocates");
     report("cas64 loop sm_50", &a);
     assert_eq!(
         a.alloc.stats.moves, 0,
@@ -70,7 +70,7 @@ fn cas64_loop_sm50_needs_no_moves() {
 
 #[test]
 fn cas64_loop_sm90_needs_no_moves() {
-    let a = allocate_and_check(&cas64_loop(), Target::Sm90, &opts()).expect("allocates");
+    let a = allocate_and_check(&cas64_loop(), Sm::Sm90, &opts()).expect("allocates");
     report("cas64 loop sm_90", &a);
     assert_eq!(a.alloc.stats.moves, 0);
     assert!(a.alloc.num_regs <= 253);
@@ -78,7 +78,7 @@ fn cas64_loop_sm90_needs_no_moves() {
 
 #[test]
 fn cas32_pair_loop_needs_no_moves() {
-    let a = allocate_and_check(&cas32_loop(), Target::Sm50, &opts()).expect("allocates");
+    let a = allocate_and_check(&cas32_loop(), Sm::Sm50, &opts()).expect("allocates");
     report("cas32 loop sm_50", &a);
     assert_eq!(a.alloc.stats.moves, 0);
     let cas = a
@@ -155,7 +155,7 @@ fn misaligned_values_need_moves() {
     );
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
-    let a = allocate_and_check(&vc, Target::Sm50, &opts()).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm50, &opts()).expect("allocates");
     report("misaligned/live-after-reuse sm_50", &a);
     assert!(
         a.alloc.stats.moves >= 1,
@@ -208,7 +208,7 @@ fn swapped_loop_params_make_a_move_cycle() {
     );
     b.push(exit, T::Exit);
     let vc = b.finish().expect("valid");
-    let a = allocate_and_check(&vc, Target::Sm90, &opts()).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm90, &opts()).expect("allocates");
     report("swap cycle sm_90", &a);
     assert!(a.alloc.stats.moves + a.alloc.stats.spills >= 2);
 }
@@ -254,7 +254,7 @@ fn widest_first_mapping_aligns_everything() {
     }
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
-    let a = allocate_and_check(&vc, Target::Sm50, &opts()).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm50, &opts()).expect("allocates");
     report("mapping", &a);
     let s = a.alloc.stats.used;
     assert_eq!(a.alloc.num_regs, s[0] + 2 * s[1] + 4 * s[2]);
@@ -298,7 +298,7 @@ fn high_pressure_spills_and_checks() {
         max_registers: 32,
         ..opts()
     };
-    let a = allocate_and_check(&vc, Target::Sm90, &o).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm90, &o).expect("allocates");
     report("pressure 40 singles / 32 offered", &a);
     assert!(a.alloc.stats.spills > 0 && a.alloc.stats.reloads > 0);
     assert!(a.alloc.spill_slots > 0);
@@ -342,7 +342,7 @@ fn quads_beyond_the_register_budget_spill() {
     }
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
-    let a = allocate_and_check(&vc, Target::Sm90, &opts()).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm90, &opts()).expect("allocates");
     report("70 quads sm_90", &a);
     assert!(a.alloc.num_regs <= 253);
     assert!(a.alloc.stats.spills > 0);
@@ -417,7 +417,7 @@ fn surface_atom_coordinates_aligned() {
         );
         b.push(e, T::Exit);
         let vc = b.finish().expect("valid");
-        for t in [Target::Sm50, Target::Sm90] {
+        for t in [Sm::Sm50, Sm::Sm90] {
             let a = allocate_and_check(&vc, t, &opts()).expect("allocates");
             let su = a
                 .code
@@ -440,7 +440,7 @@ fn stats_are_consistent_with_inserted_code() {
         max_registers: 24,
         ..opts()
     };
-    let a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let spills = a
         .code
         .insts
@@ -498,7 +498,7 @@ fn allocator_input_errors_are_typed() {
     );
     b.push(join, T::Exit);
     let vc = b.finish().expect("valid shape");
-    let e = allocate_and_check(&vc, Target::Sm90, &opts()).unwrap_err();
+    let e = allocate_and_check(&vc, Sm::Sm90, &opts()).unwrap_err();
     assert!(
         matches!(
             e,
@@ -529,7 +529,7 @@ fn allocator_input_errors_are_typed() {
     );
     b.push(e0, T::Exit);
     let vc = b.finish().expect("valid shape");
-    let e = allocate_and_check(&vc, Target::Sm50, &opts()).unwrap_err();
+    let e = allocate_and_check(&vc, Sm::Sm50, &opts()).unwrap_err();
     assert!(matches!(e, AllocError::Regalloc(_)), "{e}");
 }
 
@@ -541,7 +541,7 @@ fn final_code_prints_inserted_instructions() {
         max_registers: 16,
         ..opts()
     };
-    let a = allocate_and_check(&vc, Target::Sm50, &o).expect("allocates");
+    let a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let text = a.code.to_string();
     assert!(text.starts_with("block0:"));
     assert!(
@@ -590,11 +590,11 @@ fn budget_differs_per_target() {
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
     let o = AllocOptions { slack: 0, ..opts() };
-    let a50 = allocate_and_check(&vc, Target::Sm50, &o).expect("sm_50 allocates");
+    let a50 = allocate_and_check(&vc, Sm::Sm50, &o).expect("sm_50 allocates");
     report("254 live, sm_50", &a50);
     assert_eq!(a50.alloc.num_regs, 254);
     assert_eq!(a50.alloc.stats.spills, 0);
-    let a90 = allocate_and_check(&vc, Target::Sm90, &o).expect("sm_90 allocates");
+    let a90 = allocate_and_check(&vc, Sm::Sm90, &o).expect("sm_90 allocates");
     report("254 live, sm_90", &a90);
     assert!(a90.alloc.num_regs <= 253);
     assert!(a90.alloc.stats.spills > 0);

@@ -4,7 +4,7 @@
 mod common;
 
 use atomc_lower::vcode::{BlockId, Reg, RegClass, VCode, VCodeBuilder, VReg};
-use atomc_regalloc::{allocate_and_check, AllocOptions, Target};
+use atomc_regalloc::{allocate_and_check, AllocOptions, rules, Sm};
 use common::*;
 
 /// A small deterministic generator (xorshift).
@@ -270,11 +270,11 @@ fn random_kernels_allocate_and_check() {
         // Small classes spill into the register file's slot registers; a register cap as well
         // sends spills to local memory.
         for (t, cap, regs) in [
-            (Target::Sm50, 64, 255),
-            (Target::Sm90, 6, 255),
-            (Target::Sm50, 3, 255),
-            (Target::Sm90, 6, 32),
-            (Target::Sm50, 3, 24),
+            (Sm::Sm50, 64, 255),
+            (Sm::Sm90, 6, 255),
+            (Sm::Sm50, 3, 255),
+            (Sm::Sm90, 6, 32),
+            (Sm::Sm50, 3, 24),
         ] {
             let o = AllocOptions {
                 validate_ssa: true,
@@ -310,7 +310,7 @@ fn corrupted_sources_are_caught() {
     let (mut tried, mut caught) = (0, 0);
     for seed in 0..60u64 {
         let vc = kernel(seed, 20);
-        let t = Target::Sm50;
+        let t = Sm::Sm50;
         let a = allocate_and_check(&vc, t, &AllocOptions::default()).expect("allocates");
         let mut rng = Rng(seed + 7);
         for _ in 0..10 {
@@ -336,7 +336,7 @@ fn corrupted_sources_are_caught() {
             let mut bad = a.code.clone();
             set_field(&mut bad.insts[i], k, hw(moved as u8));
             tried += 1;
-            if check_allocation(t.rules(), &vc, &bad).is_err() {
+            if check_allocation(rules(t), &vc, &bad).is_err() {
                 caught += 1;
             }
         }

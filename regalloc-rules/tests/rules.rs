@@ -2,7 +2,7 @@
 
 use atomc_lower::vcode::RegForm;
 use atomc_regalloc::rules::{Width, SM50, SM90};
-use atomc_regalloc::Target;
+use atomc_regalloc::{rules, Sm};
 
 #[test]
 fn budgets_and_reserved_registers() {
@@ -10,8 +10,8 @@ fn budgets_and_reserved_registers() {
     assert!(SM50.reserved.is_empty());
     assert_eq!(SM90.usable, 253);
     assert_eq!(SM90.reserved, &[253, 254]);
-    assert!(Target::Sm90.rules().is_reserved(254));
-    assert!(!Target::Sm90.rules().is_reserved(252));
+    assert!(rules(Sm::Sm90).is_reserved(254));
+    assert!(!rules(Sm::Sm90).is_reserved(252));
 }
 
 #[test]

@@ -65,6 +65,7 @@ mod records;
 mod surfref;
 mod write;
 
+use crate::Sm;
 use nvinfo::Record;
 
 pub use surfref::read_surface_refs;
@@ -82,29 +83,14 @@ pub const SM90_SHARED_RESERVED: u32 = 0x400;
 /// The largest parameter block the classic format describes (4 KiB).
 pub const MAX_PARAM_BYTES: u32 = 4096;
 
-/// The architectures a cubin can be written for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CubinArch {
-    /// Maxwell: 64-bit instructions in 32-byte bundles.
-    Sm50,
-    /// Hopper: 128-bit instructions.
-    Sm90,
-}
-
-impl CubinArch {
-    /// The SM number (50, 90).
-    pub fn number(self) -> u32 {
-        match self {
-            CubinArch::Sm50 => 50,
-            CubinArch::Sm90 => 90,
-        }
-    }
-
+/// What a cubin needs of its architecture (Maxwell: 64-bit instructions in 32-byte bundles;
+/// Hopper: 128-bit instructions).
+impl Sm {
     /// Where the parameters start in constant bank 0.
     pub fn param_base(self) -> u32 {
         match self {
-            CubinArch::Sm50 => 0x140,
-            CubinArch::Sm90 => 0x210,
+            Sm::Sm50 => 0x140,
+            Sm::Sm90 => 0x210,
         }
     }
 
@@ -119,8 +105,8 @@ impl CubinArch {
     /// `.text.<k>` alignment as ptxas writes it.
     fn text_align(self) -> u64 {
         match self {
-            CubinArch::Sm50 => 32,
-            CubinArch::Sm90 => 128,
+            Sm::Sm50 => 32,
+            Sm::Sm90 => 128,
         }
     }
 
@@ -128,8 +114,8 @@ impl CubinArch {
     /// an instruction on sm_90).
     fn code_granule(self) -> usize {
         match self {
-            CubinArch::Sm50 => 32,
-            CubinArch::Sm90 => 16,
+            Sm::Sm50 => 32,
+            Sm::Sm90 => 16,
         }
     }
 
@@ -138,8 +124,8 @@ impl CubinArch {
     /// shows this); sm_50 none.
     pub fn reserved_regs(self) -> u32 {
         match self {
-            CubinArch::Sm50 => 0,
-            CubinArch::Sm90 => 2,
+            Sm::Sm50 => 0,
+            Sm::Sm90 => 2,
         }
     }
 
@@ -147,8 +133,8 @@ impl CubinArch {
     /// sm_90.
     pub fn min_regcount(self) -> u32 {
         match self {
-            CubinArch::Sm50 => 2,
-            CubinArch::Sm90 => 4,
+            Sm::Sm50 => 2,
+            Sm::Sm90 => 4,
         }
     }
 
@@ -171,13 +157,13 @@ pub struct KernelParam {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CubinKernel {
     /// The architecture.
-    pub arch: CubinArch,
+    pub arch: Sm,
     /// The kernel's name (its ELF symbol; `cuModuleGetFunction` looks it up).
     pub name: String,
     /// The instruction bytes, padding included.
     pub code: Vec<u8>,
     /// GPRs the code uses: R0..R(regs_used-1). REGCOUNT is derived from it
-    /// with [`CubinArch::regcount`].
+    /// with [`Sm::regcount`].
     pub regs_used: u32,
     /// The parameters in order.
     pub params: Vec<KernelParam>,
@@ -284,8 +270,8 @@ pub(crate) fn validate(k: &CubinKernel) -> Result<(), CubinError> {
     for &offset in k.exit_offsets.iter().chain(&k.warp_wide_offsets) {
         let on_instr = match k.arch {
             // Slot 0 of each bundle is the control word.
-            CubinArch::Sm50 => offset % 8 == 0 && offset % 32 != 0,
-            CubinArch::Sm90 => offset % 16 == 0,
+            Sm::Sm50 => offset % 8 == 0 && offset % 32 != 0,
+            Sm::Sm90 => offset % 16 == 0,
         };
         if offset as usize >= k.code.len() || !on_instr {
             return Err(CubinError::BadExitOffset {

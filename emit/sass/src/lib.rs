@@ -46,12 +46,14 @@ pub mod instr;
 pub mod latency;
 pub mod print;
 pub mod roles;
+mod sm;
 pub mod sm50;
 pub mod sm90;
 
 pub use bits::Field;
 pub use form::{BaseWidth, ExtSpec, Form, ImmKind, ModGroup, OpSpec, SchedLayout};
 pub use instr::{Instr, Mem, Operand, Pred, Reg, Sched, PT, RZ, URZ};
+pub use sm::Sm;
 pub use sm50::sm50;
 pub use sm90::sm90;
 

@@ -6,8 +6,8 @@
 //! for both.
 
 use atomc_sass::cubin::compare::{diff, kernel_from_cubin, listing_instructions, Depth};
-use atomc_sass::cubin::{self, inspect::inspect, CubinArch};
-use atomc_oracle::{self as oracle, Sm, Tool};
+use atomc_sass::cubin::{self, inspect::inspect};
+use atomc_oracle::{self as oracle, Sm, SmTools, Tool};
 
 /// (name, PTX body after the `.target` line, with `TARGET` for the SM).
 const KERNELS: &[(&str, &str)] = &[
@@ -182,7 +182,7 @@ fn rewritten_ptxas_cubins_match_attribute_by_attribute() {
 #[test]
 fn written_attributes_read_back() {
     let k = cubin::CubinKernel {
-        arch: CubinArch::Sm90,
+        arch: Sm::Sm90,
         name: "k".into(),
         code: vec![0; 128],
         regs_used: 8,
@@ -218,7 +218,7 @@ fn written_attributes_read_back() {
     assert_eq!(s.section(".nv.constant0.k").unwrap().size, 0x210 + 12);
     assert_eq!(s.section(".nv.shared.k").unwrap().size, 0x400 + 64);
     let mut k50 = k.clone();
-    k50.arch = CubinArch::Sm50;
+    k50.arch = Sm::Sm50;
     k50.exit_offsets = vec![0x18];
     let b50 = cubin::write_cubin(&k50).unwrap();
     assert_eq!(kernel_from_cubin(&b50).unwrap(), k50);
@@ -229,7 +229,7 @@ fn written_attributes_read_back() {
 #[test]
 fn invalid_descriptions_are_errors() {
     let ok = cubin::CubinKernel {
-        arch: CubinArch::Sm90,
+        arch: Sm::Sm90,
         name: "k".into(),
         code: vec![0; 32],
         regs_used: 1,
@@ -268,7 +268,7 @@ fn invalid_descriptions_are_errors() {
             ..ok.clone()
         },
         cubin::CubinKernel {
-            arch: CubinArch::Sm50,
+            arch: Sm::Sm50,
             exit_offsets: vec![0],
             ..ok.clone()
         },

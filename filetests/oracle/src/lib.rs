@@ -86,68 +86,55 @@ impl fmt::Display for Tool {
     }
 }
 
-/// The NVIDIA architectures atomc targets, each with the toolkit that handles it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Sm {
-    /// Maxwell; handled by the CUDA 11.8 tools (CUDA 13 dropped it).
-    Sm50,
-    /// Hopper; handled by the CUDA 13.x tools.
-    Sm90,
+/// The NVIDIA architectures atomc targets (the workspace's one SM type).
+pub use atomc_sass::Sm;
+
+/// The spellings and toolkits the NVIDIA tools want for an architecture: sm_50 is handled by
+/// the CUDA 11.8 tools (CUDA 13 dropped it), sm_90 by the CUDA 13.x tools.
+pub trait SmTools {
+    /// The spelling `nvdisasm -b` wants for raw input (`SM50`, `SM90`).
+    fn nvdisasm_arch(self) -> &'static str;
+    /// The spelling `ptxas -arch=` and PTX `.target` use (`sm_50`, `sm_90`).
+    fn ptx_arch(self) -> &'static str;
+    /// The `nvdisasm` that reads this architecture.
+    fn nvdisasm_tool(self) -> Tool;
+    /// The `ptxas` used by default for this architecture.
+    fn ptxas_tool(self) -> Tool;
+    /// The `cuobjdump` that reads this architecture's cubins.
+    fn cuobjdump_tool(self) -> Tool;
 }
 
-impl Sm {
-    /// The spelling `nvdisasm -b` wants for raw input (`SM50`, `SM90`).
-    pub fn nvdisasm_arch(self) -> &'static str {
+impl SmTools for Sm {
+    fn nvdisasm_arch(self) -> &'static str {
         match self {
             Sm::Sm50 => "SM50",
             Sm::Sm90 => "SM90",
         }
     }
 
-    /// The spelling `ptxas -arch=` and PTX `.target` use (`sm_50`, `sm_90`).
-    pub fn ptx_arch(self) -> &'static str {
-        match self {
-            Sm::Sm50 => "sm_50",
-            Sm::Sm90 => "sm_90",
-        }
+    fn ptx_arch(self) -> &'static str {
+        self.name()
     }
 
-    /// The architecture number (50, 90).
-    pub fn number(self) -> u32 {
-        match self {
-            Sm::Sm50 => 50,
-            Sm::Sm90 => 90,
-        }
-    }
-
-    /// The `nvdisasm` that reads this architecture.
-    pub fn nvdisasm_tool(self) -> Tool {
+    fn nvdisasm_tool(self) -> Tool {
         match self {
             Sm::Sm50 => Tool::Nvdisasm118,
             Sm::Sm90 => Tool::Nvdisasm13,
         }
     }
 
-    /// The `ptxas` used by default for this architecture.
-    pub fn ptxas_tool(self) -> Tool {
+    fn ptxas_tool(self) -> Tool {
         match self {
             Sm::Sm50 => Tool::Ptxas118,
             Sm::Sm90 => Tool::Ptxas13,
         }
     }
 
-    /// The `cuobjdump` that reads this architecture's cubins.
-    pub fn cuobjdump_tool(self) -> Tool {
+    fn cuobjdump_tool(self) -> Tool {
         match self {
             Sm::Sm50 => Tool::Cuobjdump118,
             Sm::Sm90 => Tool::Cuobjdump13,
         }
-    }
-}
-
-impl fmt::Display for Sm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.ptx_arch())
     }
 }
 

@@ -1,6 +1,6 @@
 //! The NVIDIA oracles: `nvdisasm`, `ptxas`, `cuobjdump`.
 
-use super::{os, run_tool, stdout_string, OracleError, ScratchDir, Sm, Tool};
+use super::{os, run_tool, stdout_string, OracleError, ScratchDir, Sm, SmTools, Tool};
 
 /// Disassembles raw instruction words with `nvdisasm -b SM50|SM90 -hex`.
 ///

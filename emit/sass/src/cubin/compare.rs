@@ -9,7 +9,7 @@
 
 use super::inspect::{inspect, CubinSummary};
 use super::nvinfo::attr;
-use super::{CubinArch, CubinError, CubinKernel, KernelParam};
+use super::{Sm, CubinError, CubinKernel, KernelParam};
 
 /// Sections ptxas writes that atomc leaves out on purpose (debug unwind
 /// tables, empty relocation sections, the sm_50 relocation-kind table, and
@@ -67,12 +67,12 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
     let s = inspect(data)?;
     let missing = |what: &str| CubinError::Parse(format!("no {what}"));
     let arch = match s.header.e_flags & 0xff {
-        50 => CubinArch::Sm50,
-        90 => CubinArch::Sm90,
+        50 => Sm::Sm50,
+        90 => Sm::Sm90,
         // The CUDA 13 layout keeps the SM in bits 8..15.
         _ => match (s.header.e_flags >> 8) & 0xff {
-            50 => CubinArch::Sm50,
-            90 => CubinArch::Sm90,
+            50 => Sm::Sm50,
+            90 => Sm::Sm90,
             _ => return Err(CubinError::Parse(format!("e_flags {:#x}", s.header.e_flags))),
         },
     };
@@ -101,8 +101,8 @@ pub fn kernel_from_cubin(data: &[u8]) -> Result<CubinKernel, CubinError> {
     let shared_section = s.section(&format!(".nv.shared.{name}"));
     let shared = shared_section.map_or(0, |sh| sh.size as u32);
     let shared_bytes = match arch {
-        CubinArch::Sm90 => shared.saturating_sub(super::SM90_SHARED_RESERVED),
-        CubinArch::Sm50 => shared,
+        Sm::Sm90 => shared.saturating_sub(super::SM90_SHARED_RESERVED),
+        Sm::Sm50 => shared,
     };
     let mt = words(attr::MAX_THREADS);
     // Records write_cubin does not derive itself travel as they are.

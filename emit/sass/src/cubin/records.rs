@@ -1,7 +1,7 @@
 //! The `.nv.info` and `.nv.info.<k>` records of [`super::write_cubin`], in ptxas 11.8's order.
 
 use super::nvinfo::{self, attr, Record};
-use super::{CubinArch, CubinKernel, CUDA_VERSION};
+use super::{Sm, CubinKernel, CUDA_VERSION};
 
 /// The `.nv.info` records (per-function attributes keyed by symbol index),
 /// in ptxas 11.8's order.
@@ -27,7 +27,7 @@ pub(super) fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     let has_params = !k.params.is_empty();
 
     let mut out = vec![Record::words(attr::CUDA_API_VERSION, &[CUDA_VERSION])];
-    if k.arch == CubinArch::Sm50 {
+    if k.arch == Sm::Sm50 {
         out.push(Record::nval(attr::SW2393858_WAR));
         out.push(Record::nval(attr::SW1850030_WAR));
         if has_params {
@@ -37,12 +37,12 @@ pub(super) fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     }
     out.extend(kparams);
     out.push(Record::hval(attr::MAXREG_COUNT, k.max_registers.map_or(0xff, |n| n.min(0xff) as u16)));
-    if k.arch == CubinArch::Sm50 && !k.surface_refs.is_empty() {
+    if k.arch == Sm::Sm50 && !k.surface_refs.is_empty() {
         out.push(Record::bval(attr::BINDLESS_SURFACE_BANK, 0));
     }
     // sm_90: ptxas 13.5 declares the barrier count in NUM_BARRIERS (its text flags no longer
     // carry it); the flags keep it too, as ptxas 11.8 wrote them, so either reader finds it.
-    if k.arch == CubinArch::Sm90 && k.num_barriers > 0 {
+    if k.arch == Sm::Sm90 && k.num_barriers > 0 {
         out.push(Record::bval(attr::NUM_BARRIERS, k.num_barriers as u8));
     }
     if !k.warp_wide_offsets.is_empty() {
@@ -53,11 +53,11 @@ pub(super) fn kernel_info(k: &CubinKernel, const0_sym: u32) -> Vec<Record> {
     if let Some(t) = k.max_threads {
         out.push(Record::words(attr::MAX_THREADS, &t));
     }
-    if k.arch == CubinArch::Sm90 && has_params {
+    if k.arch == Sm::Sm90 && has_params {
         out.push(cbank_size());
         out.push(cbank());
     }
-    if k.arch == CubinArch::Sm90 && !k.surface_refs.is_empty() {
+    if k.arch == Sm::Sm90 && !k.surface_refs.is_empty() {
         out.push(Record::bval(attr::BINDLESS_TEXTURE_BANK, 0));
         out.push(Record::bval(attr::BINDLESS_SURFACE_BANK, 0));
     }

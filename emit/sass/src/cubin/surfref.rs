@@ -8,7 +8,7 @@
 //! (`.rela.nv.constant0.<k>`, addend 0). The kernel's `.nv.info.<k>` says the header words
 //! are in bank 0 (BINDLESS_SURFACE_BANK; on sm_90 also BINDLESS_TEXTURE_BANK).
 
-use super::{CubinArch, CubinKernel};
+use super::{Sm, CubinKernel};
 use object::elf;
 use object::write::elf::SectionHeader;
 
@@ -31,12 +31,12 @@ pub(super) fn rel_action() -> Vec<u8> {
 }
 
 /// Whether the architecture's relocations carry an addend (RELA).
-pub(super) fn rela(arch: CubinArch) -> bool {
-    arch == CubinArch::Sm90
+pub(super) fn rela(arch: Sm) -> bool {
+    arch == Sm::Sm90
 }
 
 /// The name of kernel `kernel`'s relocation section.
-pub(super) fn section_name(arch: CubinArch, kernel: &str) -> String {
+pub(super) fn section_name(arch: Sm, kernel: &str) -> String {
     if rela(arch) {
         format!(".rela.nv.constant0.{kernel}")
     } else {
@@ -87,7 +87,7 @@ pub(super) fn rel_action_header(name: u32, offset: u64) -> SectionHeader {
 /// A kernel's relocation section header: linked to the symbol table, applying to its
 /// `.nv.constant0.<k>` (no flags, as ptxas 11.8 writes it).
 pub(super) fn rel_header(
-    arch: CubinArch,
+    arch: Sm,
     name: u32,
     offset: u64,
     size: u64,
@@ -109,7 +109,7 @@ pub(super) fn rel_header(
 }
 
 /// Bytes of one entry.
-pub(super) fn entry_size(arch: CubinArch) -> u64 {
+pub(super) fn entry_size(arch: Sm) -> u64 {
     if rela(arch) {
         24
     } else {

@@ -5,7 +5,7 @@
 use super::nvinfo::{self, Record};
 use super::records::{global_info, kernel_info};
 use super::surfref;
-use super::{validate, CubinArch, CubinError, CubinKernel, SM90_SHARED_RESERVED};
+use super::{validate, Sm, CubinError, CubinKernel, SM90_SHARED_RESERVED};
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, SectionIndex, Sym, Writer};
 use object::Endianness;
@@ -65,7 +65,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let info_idx = w.reserve_section_index();
     let kinfo_idx: Vec<SectionIndex> = ks.iter().map(|_| w.reserve_section_index()).collect();
     // Bound surfaces: sm_50's relocation-kind table, then each kernel's relocations.
-    let rel_action_idx = (arch == CubinArch::Sm50 && !surf_syms.is_empty()).then(|| w.reserve_section_index());
+    let rel_action_idx = (arch == Sm::Sm50 && !surf_syms.is_empty()).then(|| w.reserve_section_index());
     let rel_idx: Vec<Option<SectionIndex>> =
         ks.iter().map(|k| (!k.surface_refs.is_empty()).then(|| w.reserve_section_index())).collect();
     let has_shared: Vec<bool> = ks.iter().map(|k| k.uses_shared || k.shared_bytes > 0).collect();
@@ -76,16 +76,16 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     // too once `.nv.constant0.<k>` has relocations (bound surfaces): banks, code, shared, with
     // a segment each in that order.
     let layout = match arch {
-        CubinArch::Sm90 if ks.iter().all(|k| k.surface_refs.is_empty()) => CubinArch::Sm90,
-        _ => CubinArch::Sm50,
+        Sm::Sm90 if ks.iter().all(|k| k.surface_refs.is_empty()) => Sm::Sm90,
+        _ => Sm::Sm50,
     };
     let (text_idx, shared_idx, const0_idx): (Vec<_>, Vec<_>, Vec<_>) = match layout {
-        CubinArch::Sm90 => {
+        Sm::Sm90 => {
             let t = ks.iter().map(|_| w.reserve_section_index()).collect();
             let s = reserve_shared(&mut w);
             (t, s, ks.iter().map(|_| w.reserve_section_index()).collect())
         }
-        CubinArch::Sm50 => {
+        Sm::Sm50 => {
             let c = ks.iter().map(|_| w.reserve_section_index()).collect();
             let t = ks.iter().map(|_| w.reserve_section_index()).collect();
             (t, reserve_shared(&mut w), c)
@@ -101,7 +101,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             const0_idx: const0_idx[i],
             const0: vec![0u8; k.const0_bytes() as usize],
             shared_size: match arch {
-                CubinArch::Sm90 if has_shared[i] => SM90_SHARED_RESERVED + k.shared_bytes,
+                Sm::Sm90 if has_shared[i] => SM90_SHARED_RESERVED + k.shared_bytes,
                 _ => k.shared_bytes,
             },
             has_shared: has_shared[i],
@@ -168,7 +168,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let rel_off: Vec<Option<u64>> =
         rel_idx.iter().zip(&rels).map(|(i, r)| i.map(|_| w.reserve(r.len() as u64, 8))).collect();
     match layout {
-        CubinArch::Sm90 => {
+        Sm::Sm90 => {
             for (p, k) in placed.iter_mut().zip(ks) {
                 p.text_off = w.reserve(k.code.len() as u64, arch.text_align());
             }
@@ -176,7 +176,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
                 p.const0_off = w.reserve(p.const0.len() as u64, 4);
             }
         }
-        CubinArch::Sm50 => {
+        Sm::Sm50 => {
             for p in placed.iter_mut() {
                 p.const0_off = w.reserve(p.const0.len() as u64, 4);
             }
@@ -192,8 +192,8 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     // sm_50: PHDR, LOAD (banks + code), [LOAD (shared)], LOAD (headers).
     let any_shared = has_shared.iter().any(|&h| h);
     let num_segments = match arch {
-        CubinArch::Sm90 => 4,
-        CubinArch::Sm50 => 3,
+        Sm::Sm90 => 4,
+        Sm::Sm50 => 3,
     } + any_shared as u32;
     w.reserve_program_headers(num_segments);
     let phdr_off = w.reserved_len() - u64::from(num_segments) * 56;
@@ -287,11 +287,11 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
         }
     };
     match layout {
-        CubinArch::Sm90 => {
+        Sm::Sm90 => {
             write_code(&mut w);
             write_banks(&mut w);
         }
-        CubinArch::Sm50 => {
+        Sm::Sm50 => {
             write_banks(&mut w);
             write_code(&mut w);
         }
@@ -349,8 +349,8 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
         .map(|(i, (p, k))| {
             let text_flags = (elf::SHF_ALLOC.0 | elf::SHF_EXECINSTR.0) | (u64::from(k.num_barriers) << 20);
             let text_info = match arch {
-                CubinArch::Sm50 => sym_kernel[i].0 | (arch.regcount(k.regs_used) << 24),
-                CubinArch::Sm90 => sym_kernel[i].0,
+                Sm::Sm50 => sym_kernel[i].0 | (arch.regcount(k.regs_used) << 24),
+                Sm::Sm90 => sym_kernel[i].0,
             };
             let text = SectionHeader {
                 sh_name: w.section_name_offset(Some(sh_names[i].1)),
@@ -400,7 +400,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
         }
     };
     match layout {
-        CubinArch::Sm90 => {
+        Sm::Sm90 => {
             headers.iter().for_each(|h| {
                 w.write_section_header(&h.0);
             });
@@ -409,7 +409,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
                 w.write_section_header(&h.2);
             });
         }
-        CubinArch::Sm50 => {
+        Sm::Sm50 => {
             headers.iter().for_each(|h| {
                 w.write_section_header(&h.2);
             });
@@ -443,7 +443,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
     let banks_len = placed[last].const0_off + placed[last].const0.len() as u64 - banks_start;
     let mut segs = Vec::new();
     match arch {
-        CubinArch::Sm90 if layout == CubinArch::Sm50 => {
+        Sm::Sm90 if layout == Sm::Sm50 => {
             segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, banks_start, banks_len, banks_len));
@@ -452,7 +452,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
                 segs.push(shared_seg);
             }
         }
-        CubinArch::Sm90 => {
+        Sm::Sm90 => {
             segs.push(seg(elf::PT_PHDR, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, r, phdr_off, phdr_size, phdr_size));
             segs.push(seg(elf::PT_LOAD, rx, code_start, code_len, code_len));
@@ -461,7 +461,7 @@ pub fn write_module(ks: &[CubinKernel]) -> Result<Vec<u8>, CubinError> {
             }
             segs.push(seg(elf::PT_LOAD, r, banks_start, banks_len, banks_len));
         }
-        CubinArch::Sm50 => {
+        Sm::Sm50 => {
             // One segment spans the constant banks and the code that follows them.
             let span = code_start + code_len - banks_start;
             segs.push(seg(elf::PT_PHDR, rx, phdr_off, phdr_size, phdr_size));

@@ -2,7 +2,7 @@
 
 use super::{io_err, BenchError, Config, Kernel, Row};
 use atomc::{Emit, Target};
-use atomc_oracle::{self as oracle, Sm};
+use atomc_oracle::{self as oracle, Sm, SmTools};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -339,9 +339,9 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
 /// REGCOUNT but never named by the code).
 fn reserved_regs(target: Target) -> u32 {
     let arch = if target == Target::Sm50 {
-        atomc_emit::cubin::CubinArch::Sm50
+        atomc_emit::sass::Sm::Sm50
     } else {
-        atomc_emit::cubin::CubinArch::Sm90
+        atomc_emit::sass::Sm::Sm90
     };
     arch.reserved_regs()
 }

@@ -227,3 +227,45 @@ pub(crate) mod t {
         SurfaceRmw(DecWrap), SurfaceCas,
     ];
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLES: [&TargetCaps; 5] = [&SM90, &SM50, &VISA_TGLLP, &VISA_DG2, &VISA_PVC];
+
+    /// A `NegateToAdd` row names only subtractions: the pass has an addition for each.
+    #[test]
+    fn negated_rows_are_subtractions() {
+        for caps in TABLES {
+            for r in caps.rules.iter().filter(|r| r.lowering == Lowering::NegateToAdd) {
+                assert!(!r.kinds.is_empty(), "{}: a NegateToAdd row for every kind", caps.name);
+                for k in r.kinds {
+                    assert!(k.negated_to_add().is_some(), "{}: NegateToAdd on {}", caps.name, k.describe());
+                }
+            }
+        }
+    }
+
+    /// `fsub` is refused exactly where `fadd` is, on memory and on surfaces.
+    #[test]
+    fn fsub_follows_fadd() {
+        let floats = [Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2];
+        let refused = |l: Lowering| matches!(l, Lowering::Unsupported(_));
+        for caps in TABLES {
+            for ty in floats {
+                for space in [Some(AddrSpace::Global), Some(AddrSpace::Shared), Some(AddrSpace::Generic), None] {
+                    let (sub, add) = match space {
+                        Some(_) => (AtomicKind::Rmw(RmwOp::Fsub), AtomicKind::Rmw(RmwOp::Fadd)),
+                        None => (AtomicKind::SurfaceRmw(RmwOp::Fsub), AtomicKind::SurfaceRmw(RmwOp::Fadd)),
+                    };
+                    let (s, a) = (caps.lowering(sub, ty, space), caps.lowering(add, ty, space));
+                    assert_eq!(refused(s), refused(a), "{} {ty} {space:?}: fsub {s:?}, fadd {a:?}", caps.name);
+                    if !refused(s) {
+                        assert_eq!(s, Lowering::NegateToAdd, "{} {ty} {space:?}", caps.name);
+                    }
+                }
+            }
+        }
+    }
+}

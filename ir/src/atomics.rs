@@ -16,7 +16,7 @@ keyword_enum! {
     /// | op | types |
     /// | --- | --- |
     /// | `add`, `sub`, `and`, `or`, `xor`, `xchg`, `smin`, `smax`, `umin`, `umax` | `i8` `i16` `i32` `i64` (`xchg` also every float type) |
-    /// | `fadd` | `f16` `f32` `f64` `f16x2` `bf16x2` |
+    /// | `fadd`, `fsub` | `f16` `f32` `f64` `f16x2` `bf16x2` |
     /// | `fmin`, `fmax` | `f16` `f32` `f64` `f16x2` `bf16x2` |
     /// | `inc_wrap`, `dec_wrap` | `i32` |
     pub enum RmwOp {
@@ -43,6 +43,11 @@ keyword_enum! {
         /// `new = old + x` in IEEE arithmetic, round to nearest even; packed
         /// types add lane by lane.
         Fadd = "fadd",
+        /// `new = old - x` in IEEE arithmetic, round to nearest even, NaN and
+        /// signed-zero results as `fadd` gives them for `old + (-x)` (the same
+        /// value: subtraction is addition of the negation, exactly); packed
+        /// types subtract lane by lane.
+        Fsub = "fsub",
         /// `new = minNum(old, x)`: if exactly one side is NaN the other side
         /// is the result; if both are NaN the result is a quiet NaN whose
         /// payload is the target's (the interpreter gives the canonical
@@ -74,7 +79,7 @@ impl RmwOp {
             | RmwOp::Umin
             | RmwOp::Umax => ty.is_int(),
             RmwOp::Xchg => ty.is_int() || ty.is_float() || ty.is_packed_float(),
-            RmwOp::Fadd | RmwOp::Fmin | RmwOp::Fmax => ty.is_float() || ty.is_packed_float(),
+            RmwOp::Fadd | RmwOp::Fsub | RmwOp::Fmin | RmwOp::Fmax => ty.is_float() || ty.is_packed_float(),
             RmwOp::IncWrap | RmwOp::DecWrap => ty == Type::I32,
         }
     }

@@ -37,6 +37,21 @@ pub enum AtomicKind {
 }
 
 impl AtomicKind {
+    /// The addition a [`Lowering::NegateToAdd`] subtraction becomes (`sub` → `add`,
+    /// `fsub` → `fadd`, on memory or on a surface); `None` for every other kind.
+    pub fn negated_to_add(self) -> Option<AtomicKind> {
+        let add = |op| match op {
+            RmwOp::Sub => Some(RmwOp::Add),
+            RmwOp::Fsub => Some(RmwOp::Fadd),
+            _ => None,
+        };
+        match self {
+            AtomicKind::Rmw(op) => add(op).map(AtomicKind::Rmw),
+            AtomicKind::SurfaceRmw(op) => add(op).map(AtomicKind::SurfaceRmw),
+            _ => None,
+        }
+    }
+
     /// The IR spelling, for diagnostics.
     pub fn describe(self) -> String {
         match self {
@@ -56,7 +71,9 @@ pub enum Lowering {
     /// One native instruction (RED when the result is unused and the
     /// target has a reduction for the op).
     Native,
-    /// `sub x` becomes `add (ineg x)`.
+    /// `sub x` becomes `add (ineg x)`, `fsub x` becomes `fadd` of `x` with its sign flipped;
+    /// the `add`/`fadd` row for the same type and space then decides how that is lowered
+    /// (and whether it can be: the check refuses the subtraction for the addition's reason).
     NegateToAdd,
     /// A compare-and-swap retry loop on the same width.
     CasLoop,
@@ -131,6 +148,7 @@ pub struct TargetCaps {
 
 impl TargetCaps {
     /// The first rule that matches, or a synthetic "unsupported" rule.
+    /// A [`Lowering::NegateToAdd`] row is returned as it is: [`Self::lowering`] follows it.
     pub fn lookup(&self, kind: AtomicKind, ty: Type, space: Option<AddrSpace>) -> Rule {
         self.rules.iter().find(|r| r.matches(kind, ty, space)).copied().unwrap_or(Rule {
             kinds: &[],
@@ -139,6 +157,20 @@ impl TargetCaps {
             lowering: Lowering::Unsupported("no capability rule covers it"),
             evidence: "",
         })
+    }
+
+    /// What finally happens to an access: the matching row's lowering, except that a
+    /// subtraction negated to an addition whose own row refuses it (or that no addition
+    /// answers) is refused for that reason.
+    pub fn lowering(&self, kind: AtomicKind, ty: Type, space: Option<AddrSpace>) -> Lowering {
+        match self.lookup(kind, ty, space).lowering {
+            Lowering::NegateToAdd => match kind.negated_to_add().map(|add| self.lookup(add, ty, space).lowering) {
+                Some(r @ Lowering::Unsupported(_)) => r,
+                Some(Lowering::NegateToAdd) | None => Lowering::Unsupported("the table negates an op with no addition to become"),
+                Some(_) => Lowering::NegateToAdd,
+            },
+            l => l,
+        }
     }
 
     /// The row for a surface atomic's out-of-range mode (native when no row names it).
@@ -181,6 +213,7 @@ pub(crate) mod t {
     pub const MINMAX: &[AtomicKind] = &[Rmw(Smin), Rmw(Smax), Rmw(Umin), Rmw(Umax)];
     pub const WRAP: &[AtomicKind] = &[Rmw(IncWrap), Rmw(DecWrap)];
     pub const SUB: &[AtomicKind] = &[Rmw(Sub)];
+    pub const FSUB: &[AtomicKind] = &[Rmw(Fsub), SurfaceRmw(Fsub)];
     pub const FADD: &[AtomicKind] = &[Rmw(Fadd)];
     pub const FMINMAX: &[AtomicKind] = &[Rmw(Fmin), Rmw(Fmax)];
     pub const LOAD_STORE: &[AtomicKind] = &[Load, Store];
@@ -193,4 +226,46 @@ pub(crate) mod t {
         SurfaceRmw(Smin), SurfaceRmw(Smax), SurfaceRmw(Umin), SurfaceRmw(Umax), SurfaceRmw(IncWrap),
         SurfaceRmw(DecWrap), SurfaceCas,
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLES: [&TargetCaps; 5] = [&SM90, &SM50, &VISA_TGLLP, &VISA_DG2, &VISA_PVC];
+
+    /// A `NegateToAdd` row names only subtractions: the pass has an addition for each.
+    #[test]
+    fn negated_rows_are_subtractions() {
+        for caps in TABLES {
+            for r in caps.rules.iter().filter(|r| r.lowering == Lowering::NegateToAdd) {
+                assert!(!r.kinds.is_empty(), "{}: a NegateToAdd row for every kind", caps.name);
+                for k in r.kinds {
+                    assert!(k.negated_to_add().is_some(), "{}: NegateToAdd on {}", caps.name, k.describe());
+                }
+            }
+        }
+    }
+
+    /// `fsub` is refused exactly where `fadd` is, on memory and on surfaces.
+    #[test]
+    fn fsub_follows_fadd() {
+        let floats = [Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2];
+        let refused = |l: Lowering| matches!(l, Lowering::Unsupported(_));
+        for caps in TABLES {
+            for ty in floats {
+                for space in [Some(AddrSpace::Global), Some(AddrSpace::Shared), Some(AddrSpace::Generic), None] {
+                    let (sub, add) = match space {
+                        Some(_) => (AtomicKind::Rmw(RmwOp::Fsub), AtomicKind::Rmw(RmwOp::Fadd)),
+                        None => (AtomicKind::SurfaceRmw(RmwOp::Fsub), AtomicKind::SurfaceRmw(RmwOp::Fadd)),
+                    };
+                    let (s, a) = (caps.lowering(sub, ty, space), caps.lowering(add, ty, space));
+                    assert_eq!(refused(s), refused(a), "{} {ty} {space:?}: fsub {s:?}, fadd {a:?}", caps.name);
+                    if !refused(s) {
+                        assert_eq!(s, Lowering::NegateToAdd, "{} {ty} {space:?}", caps.name);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -128,7 +128,7 @@ pub(super) fn check_call(src: &cl::Function, inst: cl::Inst) -> Option<String> {
     if let Intrinsic::Rmw(op, ..) = i {
         let float = t.is_float();
         let ok = match op {
-            RmwOp::Fadd | RmwOp::Fmin | RmwOp::Fmax => float,
+            RmwOp::Fadd | RmwOp::Fsub | RmwOp::Fmin | RmwOp::Fmax => float,
             RmwOp::IncWrap | RmwOp::DecWrap => t == clt::I32,
             RmwOp::Xchg => true,
             _ => t.is_int(),

@@ -169,6 +169,7 @@ pub(crate) fn rmw(op: RmwOp, ty: Type, old: u64, x: u64) -> u64 {
         RmwOp::Umin => old.min(x),
         RmwOp::Umax => old.max(x),
         RmwOp::Fadd => float::binop(ty, BinaryOp::Fadd, old, x).unwrap_or(old),
+        RmwOp::Fsub => float::binop(ty, BinaryOp::Fsub, old, x).unwrap_or(old),
         RmwOp::Fmin => float::binop(ty, BinaryOp::Fmin, old, x).unwrap_or(old),
         RmwOp::Fmax => float::binop(ty, BinaryOp::Fmax, old, x).unwrap_or(old),
         RmwOp::IncWrap => {

@@ -107,7 +107,7 @@ fn check_atomic_type(cx: &mut Ctx, inst: Inst, ty: Type) -> bool {
 fn check_op(cx: &mut Ctx, inst: Inst, op: RmwOp, ty: Type) {
     if !op.accepts_type(ty) {
         let needs = match op {
-            RmwOp::Fadd | RmwOp::Fmin | RmwOp::Fmax => "a float type",
+            RmwOp::Fadd | RmwOp::Fsub | RmwOp::Fmin | RmwOp::Fmax => "a float type",
             RmwOp::IncWrap | RmwOp::DecWrap => "i32",
             RmwOp::Xchg => "an integer or float type",
             _ => "an integer type",

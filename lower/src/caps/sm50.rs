@@ -25,6 +25,18 @@ const RULES: &[Rule] = &[
         evidence: "no SUB in the ATOM op table (seed 000)",
     },
     Rule {
+        kinds: FSUB,
+        types: &[],
+        spaces: &[],
+        lowering: NegateToAdd,
+        evidence: "no SUB of any size in the ATOM and SUATOM op tables (seeds 000, 001), and PTX's atom and sured have \
+                   no sub; exact: `old - x` and `old + (-x)` are one IEEE value (the same exact result rounded once to \
+                   nearest even; IEEE 754-2008 §6.3 signs a zero difference of like-signed operands as a zero sum of \
+                   opposite-signed ones, +0; a NaN operand or inf - inf gives a NaN either way), and the negation flips \
+                   the sign bits only (fneg; an xor for packed lanes); the fadd rows decide the rest, their refusals \
+                   included",
+    },
+    Rule {
         kinds: &[],
         types: SUBWORD,
         spaces: &[],

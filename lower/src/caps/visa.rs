@@ -207,6 +207,22 @@ const SLM64_LSC: [Rule; 3] = [
     },
 ];
 
+/// `fsub` (memory and surfaces, every platform): `fadd` of the negation.
+const FSUB_AS_NEGATED_FADD: Rule = Rule {
+    kinds: FSUB,
+    types: &[],
+    spaces: &[],
+    lowering: NegateToAdd,
+    evidence: "atomc emits no float-subtract atomic message: typed_atomic has none (TYPED_ATOMIC.md's op table), \
+               dword_atomic none (DWORD_ATOMIC.md: fmin/fmax/fcmpwr), and the svm_atomic float ops atomc uses are \
+               fadd, fmin, fmax (seed 002); IGC knows an f32 fsub atomic (EATOMIC_FSUB; LSC atomic_fsub) that atomc \
+               does not use. Exact: `old - x` and `old + (-x)` are one IEEE value (the same exact result rounded \
+               once to nearest even; IEEE 754-2008 §6.3 signs a zero difference of like-signed operands as a zero \
+               sum of opposite-signed ones, +0; a NaN operand or inf - inf gives a NaN either way), and the \
+               negation flips the sign bits only (fneg; an xor for packed lanes); the fadd rows decide the rest, \
+               their refusals included",
+};
+
 const COMMON_HEAD: [Rule; 3] = [
     Rule {
         kinds: LOAD_STORE,
@@ -260,6 +276,7 @@ const COMMON_TAIL: [Rule; 3] = [
 ];
 
 const TGLLP: &[Rule] = &[
+    FSUB_AS_NEGATED_FADD,
     SLM64_LOCK[0], SLM64_LOCK[1],
     SLM[0], SLM[1], SLM[2],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],
@@ -277,6 +294,7 @@ const TGLLP: &[Rule] = &[
 ];
 
 const DG2: &[Rule] = &[
+    FSUB_AS_NEGATED_FADD,
     SLM64_LSC[0], SLM64_LSC[1], SLM64_LSC[2],
     SLM[0], SLM[1], SLM[2],
     COMMON_HEAD[0], COMMON_HEAD[1], COMMON_HEAD[2],

@@ -249,6 +249,7 @@ fn compute(a: &mut Appender, op: RmwOp, ty: Type, cur: Value, x: Value) -> Value
         RmwOp::Umin => simple(BinaryOp::Umin),
         RmwOp::Umax => simple(BinaryOp::Umax),
         RmwOp::Fadd => simple(BinaryOp::Fadd),
+        RmwOp::Fsub => simple(BinaryOp::Fsub),
         RmwOp::Fmin => simple(BinaryOp::Fmin),
         RmwOp::Fmax => simple(BinaryOp::Fmax),
         RmwOp::Xchg | RmwOp::IncWrap | RmwOp::DecWrap => None,
@@ -286,6 +287,7 @@ fn packed_lanes(a: &mut Appender, op: RmwOp, ty: Type, cur: Value, x: Value) -> 
     }
     let binop = match op {
         RmwOp::Fadd => BinaryOp::Fadd,
+        RmwOp::Fsub => BinaryOp::Fsub,
         RmwOp::Fmin => BinaryOp::Fmin,
         _ => BinaryOp::Fmax,
     };

@@ -16,7 +16,7 @@ pub fn run(func: &Function, caps: &TargetCaps) -> Result<(), Vec<Unsupported>> {
             }
             _ => None,
         };
-        let refused = match (caps.lookup(kind, ty, space).lowering, clamp) {
+        let refused = match (caps.lowering(kind, ty, space), clamp) {
             (Lowering::Unsupported(r), _) | (_, Some(Lowering::Unsupported(r))) => Some(r),
             _ => None,
         };

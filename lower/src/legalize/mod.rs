@@ -7,7 +7,7 @@
 //! 0. [`shared_vars`] — `shared_addr smN` → the variable's constant offset;
 //! 1. [`check`] and [`check_ops`] — reject what the target cannot express (atomics; bit
 //!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
-//! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`;
+//! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
 //! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
 //! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
 //! 5. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
@@ -50,7 +50,7 @@ pub struct Unsupported {
 /// What the legalizer did, for reports and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
-    /// `sub` rewritten to `add`.
+    /// `sub` rewritten to `add`, `fsub` to `fadd`.
     pub negated: usize,
     /// Fences inserted for memory orders.
     pub fences: usize,

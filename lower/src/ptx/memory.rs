@@ -13,7 +13,7 @@
 //! `membar.cta|gl|sys` follows the scope. From sm_60 the atom carries `.cta|.gpu|.sys`; below it,
 //! `atom` is device-scope, so `cta` is widened (safe) and `sys` read-modify-writes are rejected.
 
-use super::regs::{bit_type, int_type, mem_type, reg_bits, Class};
+use super::regs::{bit_type, class_of, int_type, mem_type, reg_bits, Class};
 use super::subword::{subword_loop, SubwordOp};
 use super::{Emitter, PtxError};
 use atomc_ir::{AddrSpace, Address, InstData, MemOrder, RmwOp, Scope, Type, Value};
@@ -101,6 +101,8 @@ pub(super) fn inst(e: &mut Emitter<'_>, data: &InstData, result: Option<Value>) 
             let (space, a) = address(e, *addr);
             let x = e.reg(*arg);
             check_scope(e, *scope, &what)?;
+            // `fsub` is `fadd` of the negation, exactly (as the legalizer rewrites it for SASS).
+            let (op, x) = if *op == RmwOp::Fsub { (&RmwOp::Fadd, sign_flipped(e, *ty, &x)) } else { (op, x) };
             match native_rmw(e, *op, *ty) {
                 Some((opname, ptx_ty)) => {
                     let x = if *op == RmwOp::Sub {
@@ -428,9 +430,27 @@ pub(super) fn rmw_compute(e: &mut Emitter<'_>, op: RmwOp, ty: Type, old: &str, x
             e.line(format!("sub{u} {new}, {old}, 1"));
             e.line(format!("selp{bt} {new}, {x}, {new}, {p}"));
         }
-        (RmwOp::Fadd | RmwOp::Fmin | RmwOp::Fmax, _) => float_compute(e, op, ty, old, x, &new)?,
+        (RmwOp::Fadd | RmwOp::Fsub | RmwOp::Fmin | RmwOp::Fmax, _) => float_compute(e, op, ty, old, x, &new)?,
     }
     Ok(new)
+}
+
+/// A copy of the float `x` (a register of `ty`'s class) with its sign bit flipped, each lane's
+/// for packed types: the negation, NaN payloads kept (PTX's `neg.f*` may change them).
+fn sign_flipped(e: &mut Emitter<'_>, ty: Type, x: &str) -> String {
+    let bits = reg_bits(ty);
+    let mask: u64 = if ty.is_packed_float() { 0x8000_8000 } else { 1 << (bits - 1) };
+    let out = e.regs.temp(ty);
+    let bt = bit_type(bits);
+    if class_of(ty) == Class::bits(bits) {
+        e.line(format!("xor{bt} {out}, {x}, 0x{mask:X}"));
+    } else {
+        let t = e.regs.temp_class(Class::bits(bits));
+        e.line(format!("mov{bt} {t}, {x}"));
+        e.line(format!("xor{bt} {t}, {t}, 0x{mask:X}"));
+        e.line(format!("mov{bt} {out}, {t}"));
+    }
+    out
 }
 
 /// Float read-modify-write on bit registers: scalars directly (f16 through f32), packed types
@@ -440,7 +460,8 @@ fn float_compute(e: &mut Emitter<'_>, op: RmwOp, ty: Type, old: &str, x: &str, n
     let fop = match op {
         RmwOp::Fadd => "add.rn",
         RmwOp::Fmin => "min",
-        _ => "max",
+        RmwOp::Fmax => "max",
+        _ => return Err(e.unsupported(format!("atomic_rmw {op}"), "not a float op this loop computes")),
     };
     match ty {
         Type::F32 | Type::F64 => {

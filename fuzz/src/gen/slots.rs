@@ -32,7 +32,8 @@ pub enum Class {
     Smax,
     Umin,
     Umax,
-    /// `fadd` of small integers: every partial sum is exact, so rounding cannot depend on order.
+    /// `fadd` and `fsub` of small integers: every partial sum is exact, so rounding cannot
+    /// depend on order.
     Fadd,
     Fmin,
     Fmax,
@@ -63,7 +64,7 @@ impl Class {
             Class::Smax => &["smax"],
             Class::Umin => &["umin"],
             Class::Umax => &["umax"],
-            Class::Fadd => &["fadd"],
+            Class::Fadd => &["fadd", "fsub"],
             Class::Fmin => &["fmin"],
             Class::Fmax => &["fmax"],
             Class::Uniform(_) => &[],
@@ -100,6 +101,7 @@ pub fn binop_of(op: &str) -> Option<&'static str> {
         "umin" => "umin",
         "umax" => "umax",
         "fadd" => "fadd",
+        "fsub" => "fsub",
         "fmin" => "fmin",
         "fmax" => "fmax",
         _ => return None,
@@ -228,7 +230,7 @@ fn random_uni(rng: &mut Rng, ty: Ty) -> Uni {
         return Uni::Store(c);
     }
     let op = match ty {
-        Ty::F32 => *rng.pick(&["fadd", "xchg", "fmin", "fmax"]),
+        Ty::F32 => *rng.pick(&["fadd", "fsub", "xchg", "fmin", "fmax"]),
         Ty::I32 => *rng.pick(&[
             "add", "add", "sub", "and", "or", "xor", "xchg", "smin", "smax", "umin", "umax",
             "inc_wrap", "inc_wrap", "dec_wrap",

@@ -163,7 +163,7 @@ impl Arch {
                     let masked = if w >= 64 { v } else { ((v as u64) & ((1u64 << w) - 1)) as i64 };
                     Ok(Operand::Imm(if i.kind == ImmKind::SignedHex { v } else { masked }))
                 }
-                ImmKind::F32 => {
+                ImmKind::F32 | ImmKind::F32Hi20 => {
                     if t.contains("0x") {
                         return Err(bad("a float immediate"));
                     }

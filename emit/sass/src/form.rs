@@ -39,6 +39,11 @@ pub enum ImmKind {
     SignedHex,
     /// 32-bit IEEE float, shown like C's `%.20g` (`0.5`, `100`, `+INF`).
     F32,
+    /// A 32-bit IEEE float whose field holds only the high 20 bits (sign, exponent, 11 mantissa
+    /// bits; the low 12 must be zero): Maxwell's float-immediate ALU shape. The operand value
+    /// is the whole float's bits, as for [`ImmKind::F32`]; only the encoding drops the low 12.
+    /// ptxas 11.8: 0x3958003fc0070203 `FADD R3, R2, -1.5` (sign in bit 56).
+    F32Hi20,
     /// The high 32 bits of an IEEE double (the low half is zero).
     F64Hi,
     /// One IEEE half-precision value (packed f16x2 immediates are two such operands).

@@ -178,7 +178,7 @@ impl Arch {
                     let _ = write!(s, "0x{:x}", *v as u64);
                 }
                 ImmKind::SignedHex => s.push_str(&hex_signed(*v)),
-                ImmKind::F32 => {
+                ImmKind::F32 | ImmKind::F32Hi20 => {
                     let b = *v as u32;
                     s.push_str(&fmt_float(f32::from_bits(b) as f64, b & 0x0040_0000 == 0))
                 }

@@ -25,6 +25,8 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
             let w = i.field.width();
             Operand::Imm(match (i.kind, v) {
                 (atomc_sass::ImmKind::SignedHex, 1) => -0x10,
+                (atomc_sass::ImmKind::F32Hi20, 0) => (-1.5f32).to_bits() as i64,
+                (atomc_sass::ImmKind::F32Hi20, _) => 100.0f32.to_bits() as i64,
                 (_, 1) => ((1u64 << w.min(63)) - 1) as i64,
                 _ => 0x5,
             })

@@ -624,6 +624,21 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 48, 46, 0))
         .op(cbank())
         .done(out);
+    // The immediate shape (opcode 0x3858 around bit 56, which holds the immediate's sign):
+    // ptxas 11.8 writes `FADD R3, R2, -1.5` as 0x3958003fc0070203, an fsub of 1.5 in a
+    // shared-memory CAS loop (interpret/rmw-fsub.atom).
+    form("FADD.i", "FADD", 7, 0x3858 >> 9)
+        .fix(51, 5, (0x3858 >> 3) & 0x1f)
+        .fix(41, 3, 0)
+        .fix(45, 1, 0)
+        .fix(47, 1, 0)
+        .fix(49, 2, 0)
+        .m(flag(44, "FTZ"))
+        .m(rnd())
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fimm20())
+        .done(out);
     form("FMUL.c", "FMUL", 15, 0x4c68 >> 1)
         .fix(41, 3, 0)
         .fix(46, 3, 0)

@@ -126,6 +126,11 @@ pub(super) fn imm(lo: u8, width: u8) -> OpSpec {
 pub(super) fn imm20() -> OpSpec {
     OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::SignedHex })
 }
+/// The float immediate of ALU forms: an f32's high 19 bits below its sign at 20..38, the sign
+/// in bit 56 (where [`imm20`] keeps an integer's).
+pub(super) fn fimm20() -> OpSpec {
+    OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F32Hi20 })
+}
 /// 32-bit immediate at 20..51.
 pub(super) fn imm32() -> OpSpec {
     OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::Hex })

@@ -43,7 +43,6 @@ impl SlotInfo {
         let t = Timing::for_arch(arch.name);
         let roles = roles::roles(arch, ins);
         let mnemonic = arch.forms[ins.form as usize].mnemonic;
-        let opcode = arch.opcode_text(ins);
         let form = &arch.forms[ins.form as usize];
         let mut depbar = 0u8;
         if mnemonic == "DEPBAR" {
@@ -59,8 +58,8 @@ impl SlotInfo {
             depbar,
             pred_at_issue: hazard::predicate_at_issue(mnemonic),
             variable: hazard::signals_scoreboard(t, arch, ins),
-            pipe: t.pipe(&opcode),
-            reader: t.reader(mnemonic, roles.memory),
+            pipe: t.pipe_of(arch, ins),
+            reader: t.reader_of(arch, ins, roles.memory),
             unit: hazard::unit(mnemonic),
             roles,
         }

@@ -207,7 +207,7 @@ pub fn signals_scoreboard(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     if variable_result_of(timing, arch, ins) {
         return true;
     }
-    ins.sched.wr_sb != 7 && timing.pipe(&arch.opcode_text(ins)) == Pipe::Other
+    ins.sched.wr_sb != 7 && timing.pipe_of(arch, ins) == Pipe::Other
 }
 
 /// Whether the predicate `mnemonic` writes is available early although its register result is
@@ -411,7 +411,7 @@ fn step(
     };
     let ins = slot.instr.as_ref().expect("roles imply an instruction");
     let mnemonic = arch.forms[ins.form as usize].mnemonic;
-    let reader = timing.reader(mnemonic, r.memory);
+    let reader = timing.reader_of(arch, ins, r.memory);
     // Reads.
     let reads = r.reads.iter().map(|&l| (l, reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
     for (l, how) in reads {
@@ -490,7 +490,7 @@ fn step(
         if variable {
             st.var_w.entry(l).or_default().insert((sched.wr_sb, i));
         } else {
-            st.fixed.insert(l, (0, PipeKey::of(timing.pipe(&arch.opcode_text(ins))), i));
+            st.fixed.insert(l, (0, PipeKey::of(timing.pipe_of(arch, ins)), i));
         }
     }
     if sched.rd_sb != 7 {
@@ -541,10 +541,8 @@ fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -
     if timing != Timing::Sm90 {
         return 0;
     }
-    let text = arch.opcode_text(ins);
-    let mnemonic = text.split('.').next().unwrap_or("");
-    match mnemonic {
-        "IMAD" if text.split('.').any(|m| m == "WIDE") => match ins.ops.get(3) {
+    match arch.forms[ins.form as usize].mnemonic {
+        "IMAD" if arch.has_modifier(ins, "WIDE") => match ins.ops.get(3) {
             Some(Operand::Reg(c)) if c.num != 255 && l == c.num as Loc + 1 => 2,
             _ => 0,
         },

@@ -95,13 +95,6 @@ impl Timing {
         }
     }
 
-    /// The pipe of a fixed-latency instruction, from its nvdisasm spelling (mnemonic and
-    /// modifiers).
-    pub fn pipe(self, opcode: &str) -> Pipe {
-        let mnemonic = opcode.split('.').next().unwrap_or("");
-        self.pipe_class(mnemonic, opcode.split('.').any(|m| m == "WIDE"))
-    }
-
     /// The pipe of a decoded instruction, from its form.
     pub fn pipe_of(self, arch: &Arch, ins: &Instr) -> Pipe {
         let mnemonic = arch.forms[ins.form as usize].mnemonic;
@@ -141,12 +134,6 @@ impl Timing {
             _ if mnemonic.starts_with('U') => Pipe::Uniform,
             _ => Pipe::Other,
         }
-    }
-
-    /// How an instruction reads its general-register sources, from its nvdisasm spelling.
-    pub fn reader(self, opcode: &str, is_memory: bool) -> Reader {
-        let mnemonic = opcode.split('.').next().unwrap_or("");
-        self.reader_class(mnemonic, is_memory, self.pipe(opcode))
     }
 
     /// How a decoded instruction reads its general-register sources.
@@ -238,11 +225,11 @@ mod tests {
     #[test]
     fn sm90_classes() {
         let t = Timing::Sm90;
-        assert_eq!(t.pipe("IMAD.WIDE.U32"), Pipe::FmaWide);
-        assert_eq!(t.pipe("IMAD.MOV.U32"), Pipe::Fma);
-        assert_eq!(t.pipe("LOP3.LUT"), Pipe::Alu);
-        assert_eq!(t.pipe("DADD"), Pipe::Fp64);
-        assert_eq!(t.pipe("F2F.F64.F32"), Pipe::Other);
+        assert_eq!(t.pipe_class("IMAD", true), Pipe::FmaWide);
+        assert_eq!(t.pipe_class("IMAD", false), Pipe::Fma);
+        assert_eq!(t.pipe_class("LOP3", false), Pipe::Alu);
+        assert_eq!(t.pipe_class("DADD", false), Pipe::Fp64);
+        assert_eq!(t.pipe_class("F2F", false), Pipe::Other);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 8);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Memory), 7);
         assert_eq!(t.latency(Pipe::Alu, false, Reader::Alu), 4);
@@ -253,7 +240,7 @@ mod tests {
     #[test]
     fn sm50_is_uniform() {
         let t = Timing::Sm50;
-        assert_eq!(t.pipe("IADD3"), Pipe::Other);
+        assert_eq!(t.pipe_class("IADD3", false), Pipe::Other);
         assert_eq!(t.latency(Pipe::Other, false, Reader::Alu), 6);
         assert_eq!(t.latency(Pipe::Other, true, Reader::Alu), 13);
     }

@@ -610,35 +610,26 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 2))
         .done(out);
-    // The constant-bank shapes (bits 20..38 the bank and offset; B's negate and absolute
-    // bits stay clear): ptxas 11.8 reads an f32 parameter there (`FADD R5, R4,
-    // c[0x0][0x148]`).
-    form("FADD.c", "FADD", 13, 0x4c58 >> 3)
-        .fix(41, 3, 0)
-        .fix(45, 1, 0)
-        .fix(47, 1, 0)
-        .fix(49, 2, 0)
-        .m(flag(44, "FTZ"))
-        .m(rnd())
-        .op(r(0))
-        .op(fsrc(8, 48, 46, 0))
-        .op(cbank())
-        .done(out);
+    // B from a constant or an immediate: its negate and absolute bits (45, 49) stay clear.
+    let fadd_b = |f: F, b: OpSpec, out: &mut Vec<Form>| {
+        f.fix(41, 3, 0)
+            .fix(45, 1, 0)
+            .fix(47, 1, 0)
+            .fix(49, 2, 0)
+            .m(flag(44, "FTZ"))
+            .m(rnd())
+            .op(r(0))
+            .op(fsrc(8, 48, 46, 0))
+            .op(b)
+            .done(out)
+    };
+    // The constant-bank shape (bits 20..38 the bank and offset): ptxas 11.8 reads an f32
+    // parameter there (`FADD R5, R4, c[0x0][0x148]`).
+    fadd_b(form("FADD.c", "FADD", 13, 0x4c58 >> 3), cbank(), out);
     // The immediate shape (opcode 0x3858 around bit 56, which holds the immediate's sign):
     // ptxas 11.8 writes `FADD R3, R2, -1.5` as 0x3958003fc0070203, an fsub of 1.5 in a
     // shared-memory CAS loop (interpret/rmw-fsub.atom).
-    form("FADD.i", "FADD", 7, 0x3858 >> 9)
-        .fix(51, 5, (0x3858 >> 3) & 0x1f)
-        .fix(41, 3, 0)
-        .fix(45, 1, 0)
-        .fix(47, 1, 0)
-        .fix(49, 2, 0)
-        .m(flag(44, "FTZ"))
-        .m(rnd())
-        .op(r(0))
-        .op(fsrc(8, 48, 46, 0))
-        .op(fimm20())
-        .done(out);
+    fadd_b(form("FADD.i", "FADD", 7, 0x3858 >> 9).fix(51, 5, (0x3858 >> 3) & 0x1f), fimm20(), out);
     form("FMUL.c", "FMUL", 15, 0x4c68 >> 1)
         .fix(41, 3, 0)
         .fix(46, 3, 0)

@@ -461,6 +461,8 @@ impl<'k> Sim<'k> {
             Op::And => V::I(s(1).i() & s(2).i()),
             Op::Or => V::I(s(1).i() | s(2).i()),
             Op::Xor => V::I(s(1).i() ^ s(2).i()),
+            // On a predicate, `not` flips each channel's one bit.
+            Op::Not if matches!(o[1], Operand::Pred(_)) => V::I((s(1).i() == 0) as i128),
             Op::Not => V::I(!s(1).i()),
             Op::Shl | Op::Shr | Op::Asr => {
                 let ty = self.src_ty(&o[1]).unwrap();

@@ -197,10 +197,24 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             let ty = match at {
                 IrType::F32 => Type::F,
                 IrType::F64 if !l.no_fp64() => Type::DF,
-                _ => return Err(l.reject(inst, "float compares are lowered for f32 (and f64 on parts with fp64)")),
+                IrType::F64 => {
+                    // Integer code on the halves (fcmp64.rs).
+                    let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+                    let p = l.def_pred(res, u);
+                    l.fcmp64(p, u, cond, a, b);
+                    return Ok(());
+                }
+                IrType::F16 => Type::HF,
+                _ => return Err(l.reject(inst, "float compares are lowered for f16, f32 and f64")),
             };
-            let a = l.src_whole(args[0], ty)?;
-            let b = l.src_whole(args[1], ty)?;
+            let (a, b, ty) = if ty == Type::HF {
+                // Widened exactly to f32, where the compare is the same.
+                let a = super::alu64::rd(super::half::widen(l, inst, args[0], u)?, u);
+                let b = super::alu64::rd(super::half::widen(l, inst, args[1], u)?, u);
+                (a, b, Type::F)
+            } else {
+                (l.src_whole(args[0], ty)?, l.src_whole(args[1], ty)?, ty)
+            };
             let (a, b) = l.unimm(a, b, ty);
             let p = l.def_pred(res, u);
             let pex = l.pred_exec(u);

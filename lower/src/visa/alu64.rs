@@ -297,40 +297,9 @@ impl Lower<'_> {
         let ex = self.exec(u);
         let pex = self.pred_exec(u);
         let ud = |n: u32| Operand::imm(Imm::ud(n));
-        let konst = |(lo, hi): (Operand, Operand)| match (lo, hi) {
-            (Operand::Imm(l), Operand::Imm(h)) => Some(((h.bits & 0xffff_ffff) << 32) | (l.bits & 0xffff_ffff)),
-            _ => None,
-        };
-        let key = |l: &mut Self, x: (Operand, Operand)| {
-            if let Some(c) = konst(x) {
-                let k = if c >> 63 == 1 { c ^ 0x7fff_ffff_ffff_ffff } else { c };
-                return (ud(k as u32), ud((k >> 32) as u32));
-            }
-            let (lo, hi) = x;
-            let hd = as_d(l, hi);
-            let sign = l.tmp(Type::D, u);
-            l.k.binary(Op::Asr, ex, Operand::dst(sign), hd, ud(31));
-            let sv = rd(l.view(sign, Type::UD), u);
-            let flip_hi = l.op_tmp(Op::Shr, u, sv, ud(1));
-            let klo = l.op_tmp(Op::Xor, u, lo, sv);
-            let khi = l.op_tmp(Op::Xor, u, hi, flip_hi);
-            (klo, khi)
-        };
-        let nan = |l: &mut Self, x: (Operand, Operand)| {
-            if let Some(c) = konst(x) {
-                return if c & !(1 << 63) > 0x7ff0_0000_0000_0000 { Nan::Always } else { Nan::Never };
-            }
-            let (lo, hi) = x;
-            let mag = l.op_tmp(Op::And, u, hi, ud(0x7fff_ffff));
-            let lo_nz = l.op_tmp(Op::Min, u, lo, ud(1));
-            let m = l.op_tmp(Op::Or, u, mag, lo_nz);
-            let p = l.tmp_pred();
-            l.k.cmp(pex, Relop::Gt, Operand::pred(p), m, ud(0x7ff0_0000));
-            Nan::Pred(p)
-        };
         // `pick`: where a is the result (a < b for min, a > b for max, on the keys).
-        let (alo_k, ahi_k) = key(self, a);
-        let (blo_k, bhi_k) = key(self, b);
+        let (alo_k, ahi_k) = self.f64_key(u, a);
+        let (blo_k, bhi_k) = self.f64_key(u, b);
         let rel = if max { Relop::Gt } else { Relop::Lt };
         let (pick, eq, low) = (self.tmp_pred(), self.tmp_pred(), self.tmp_pred());
         let (ahi_d, bhi_d) = (as_d(self, ahi_k), as_d(self, bhi_k));
@@ -348,7 +317,7 @@ impl Lower<'_> {
             self.k.binary(Op::Sel, ex, d, x, y).predicated(atomc_visa::Predicate::on(pick));
         }
         // A NaN b gives a; a NaN a gives b; both give the canonical quiet NaN.
-        let (na, nb) = (nan(self, a), nan(self, b));
+        let (na, nb) = (self.f64_nan(u, a), self.f64_nan(u, b));
         let both = match (na, nb) {
             (Nan::Never, _) | (_, Nan::Never) => Nan::Never,
             (Nan::Always, n) | (n, Nan::Always) => n,
@@ -373,11 +342,56 @@ impl Lower<'_> {
             }
         }
     }
+
+    /// The order key of an f64 bit pattern (see [`Lower::fminmax64`]): the pattern itself when
+    /// its sign bit is clear, its other 63 bits flipped when set. As signed 64-bit integers the
+    /// keys order the non-NaN doubles by value, -0 (key -1) just below +0 (key 0).
+    pub(crate) fn f64_key(&mut self, u: bool, x: (Operand, Operand)) -> (Operand, Operand) {
+        let ex = self.exec(u);
+        let ud = |n: u32| Operand::imm(Imm::ud(n));
+        if let Some(c) = konst64(x) {
+            let k = if c >> 63 == 1 { c ^ 0x7fff_ffff_ffff_ffff } else { c };
+            return (ud(k as u32), ud((k >> 32) as u32));
+        }
+        let (lo, hi) = x;
+        let hd = as_d(self, hi);
+        let sign = self.tmp(Type::D, u);
+        self.k.binary(Op::Asr, ex, Operand::dst(sign), hd, ud(31));
+        let sv = rd(self.view(sign, Type::UD), u);
+        let flip_hi = self.op_tmp(Op::Shr, u, sv, ud(1));
+        let klo = self.op_tmp(Op::Xor, u, lo, sv);
+        let khi = self.op_tmp(Op::Xor, u, hi, flip_hi);
+        (klo, khi)
+    }
+
+    /// Whether an f64 bit pattern is a NaN: its magnitude, `(hi & 0x7fffffff) | (lo != 0)`, is
+    /// above infinity's high word 0x7ff00000.
+    pub(crate) fn f64_nan(&mut self, u: bool, x: (Operand, Operand)) -> Nan {
+        let ud = |n: u32| Operand::imm(Imm::ud(n));
+        if let Some(c) = konst64(x) {
+            return if c & !(1 << 63) > 0x7ff0_0000_0000_0000 { Nan::Always } else { Nan::Never };
+        }
+        let (lo, hi) = x;
+        let mag = self.op_tmp(Op::And, u, hi, ud(0x7fff_ffff));
+        let lo_nz = self.op_tmp(Op::Min, u, lo, ud(1));
+        let m = self.op_tmp(Op::Or, u, mag, lo_nz);
+        let p = self.tmp_pred();
+        self.k.cmp(self.pred_exec(u), Relop::Gt, Operand::pred(p), m, ud(0x7ff0_0000));
+        Nan::Pred(p)
+    }
+}
+
+/// A 64-bit operand's value when both halves are immediates.
+fn konst64((lo, hi): (Operand, Operand)) -> Option<u64> {
+    match (lo, hi) {
+        (Operand::Imm(l), Operand::Imm(h)) => Some(((h.bits & 0xffff_ffff) << 32) | (l.bits & 0xffff_ffff)),
+        _ => None,
+    }
 }
 
 /// Whether a 64-bit operand is a NaN: known from a constant, or a predicate.
 #[derive(Clone, Copy)]
-enum Nan {
+pub(crate) enum Nan {
     Never,
     Always,
     Pred(PredId),
@@ -486,7 +500,7 @@ pub(crate) fn binary64(
 }
 
 /// A temporary as a source (scalar region when uniform).
-fn rd(t: VarId, u: bool) -> Operand {
+pub(crate) fn rd(t: VarId, u: bool) -> Operand {
     if u {
         Operand::scalar(t)
     } else {

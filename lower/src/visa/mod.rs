@@ -70,6 +70,7 @@ mod alu;
 mod alu64;
 mod bits;
 mod cfg;
+mod fcmp64;
 mod half;
 mod mem;
 mod numeric;

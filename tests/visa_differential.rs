@@ -165,15 +165,21 @@ fn lowered_kernels_compute_what_the_ir_computes() {
     let (mut agreed, mut changed, mut skipped, mut failures) = (0, 0, Vec::new(), Vec::new());
     for (name, f) in visa_common::visa_filetest_kernels() {
         for simd in [ExecSize::S8, ExecSize::S4, ExecSize::S16] {
-            // TGLLP, or DG2 for what only DG2 and PVC express (64-bit SLM atomics).
-            let lowered = [(VisaPlatform::Tgllp, Platform::Tgllp), (VisaPlatform::Dg2, Platform::Dg2)]
+            // TGLLP, or DG2 for what only DG2 and PVC express (64-bit SLM atomics), or PVC for
+            // what needs its fp64 and 64-bit integer ALUs.
+            let platforms = [
+                (VisaPlatform::Tgllp, Platform::Tgllp),
+                (VisaPlatform::Dg2, Platform::Dg2),
+                (VisaPlatform::Pvc, Platform::Pvc),
+            ];
+            let lowered = platforms
                 .into_iter()
                 .find_map(|(vp, p)| {
                     let opts = Options { simd, ..Default::default() };
                     atomc::visa_kernel(&f, Target::Visa(vp), &opts).ok().map(|k| (k, p))
                 });
             let Some((k, p)) = lowered else {
-                skipped.push(format!("{name} simd{} (not lowered for TGLLP or DG2)", simd.lanes()));
+                skipped.push(format!("{name} simd{} (not lowered for TGLLP, DG2 or PVC)", simd.lanes()));
                 continue;
             };
             match differential(&name, &f, &k, p, simd.lanes()) {

@@ -65,23 +65,25 @@ fn read_bytes(b: &[u8], ty: Type) -> V {
 
 fn to_bits(v: V, ty: Type) -> u64 {
     match ty {
-        Type::F => (v.f() as f32).to_bits() as u64,
+        // An integer rounds to f32 once (through f64 first, a 64-bit integer could round twice).
+        Type::F => match v {
+            V::I(x) => (x as f32).to_bits() as u64,
+            V::F(f) => (f as f32).to_bits() as u64,
+        },
         Type::DF => v.f().to_bits(),
         Type::HF => atomc::ir::interp::f32_to_f16_bits(v.f() as f32) as u64,
         _ => {
             let x = match v {
                 V::I(x) => x,
                 // float → integer: toward zero, saturating, NaN → 0.
-                V::F(f) if f.is_nan() => 0,
-                V::F(f) => {
-                    let (lo, hi) = match ty {
-                        Type::D => (i32::MIN as f64, i32::MAX as f64),
-                        Type::UD => (0.0, u32::MAX as f64),
-                        Type::Q => (i64::MIN as f64, i64::MAX as f64),
-                        _ => (0.0, u64::MAX as f64),
-                    };
-                    f.trunc().clamp(lo, hi) as i128
-                }
+                // (Rust's float-to-integer `as` is exactly that; a clamp to `i64::MAX as f64`,
+                // which is 2^63, would wrap to i64::MIN.)
+                V::F(f) => match ty {
+                    Type::D => f as i32 as i128,
+                    Type::UD => f as u32 as i128,
+                    Type::Q => f as i64 as i128,
+                    _ => f as u64 as i128,
+                },
             };
             x as u64
         }

@@ -12,8 +12,9 @@
 //!   largest finite value (65504), where both roundings give infinity.
 //! - f64 needs the fp64 ALU. f64 → f16 is not lowered: rounding through f32 first can differ from
 //!   rounding once.
-//! - 64-bit integers are not converted: TGLLP and DG2 have no 64-bit integer ALU, and the lowering
-//!   keeps 64-bit integers as dword pairs on every platform.
+//! - 64-bit integers convert on PVC only, by a `mov` reading the dword pair as one `q`/`uq`:
+//!   TGLLP and DG2 have no 64-bit integer ALU (the lowering keeps 64-bit integers as dword pairs on
+//!   every platform).
 
 use atomc_ir::{ConvOp, Inst, Type as IrType, Value};
 
@@ -48,10 +49,24 @@ pub(crate) fn convert(
             let s = float_src(l, inst, arg, from, u)?;
             to_float(l, s, to, res, u)?;
         }
+        // PVC has a 64-bit integer ALU: a `mov` between `q`/`uq` and a float converts with one
+        // rounding (the dword pair is read as one qword). To f16 it goes through f32, rounding
+        // twice harmlessly (module docs).
+        ConvOp::FcvtToSint | ConvOp::FcvtToUint if fp64 && float_ok(from) && to.is_int() && to.bits() == 64 => {
+            let s = float_src(l, inst, arg, from, u)?;
+            let r = l.def_var(res, u)?;
+            let d = l.dst(r, if op == ConvOp::FcvtToSint { Type::Q } else { Type::UQ });
+            let ex = l.exec(u);
+            l.k.mov(ex, d, s);
+        }
+        ConvOp::FcvtFromSint | ConvOp::FcvtFromUint if fp64 && from.is_int() && from.bits() == 64 && float_ok(to) => {
+            let s = l.src_whole(arg, if op == ConvOp::FcvtFromSint { Type::Q } else { Type::UQ })?;
+            to_float(l, s, to, res, u)?;
+        }
         ConvOp::FcvtToSint | ConvOp::FcvtToUint | ConvOp::FcvtFromSint | ConvOp::FcvtFromUint
             if from.bits() == 64 && from.is_int() || to.bits() == 64 && to.is_int() =>
         {
-            return Err(l.reject(inst, "64-bit integer <-> float conversions are not lowered for vISA (64-bit integers are dword pairs; TGLLP and DG2 have no 64-bit integer ALU)"));
+            return Err(l.reject(inst, "64-bit integer <-> float conversions need a 64-bit integer ALU (TGLLP and DG2 have none; PVC at SIMD2 cannot split one)"));
         }
         ConvOp::Fdemote if from == IrType::F64 && to == IrType::F16 => {
             return Err(l.reject(

@@ -77,6 +77,7 @@ mod numeric;
 mod slm;
 mod slm64;
 mod slm_lock;
+mod soft_convert;
 mod soft_f64;
 mod subgroup;
 mod surface;

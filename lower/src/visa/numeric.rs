@@ -10,11 +10,12 @@
 //! - f16 goes through f32: f16 → f32 is exact; integer → f16 rounds twice, which cannot change
 //!   the result, since an integer rounds inexactly to f32 only beyond 2^24, far past f16's
 //!   largest finite value (65504), where both roundings give infinity.
-//! - f64 needs the fp64 ALU. f64 → f16 is not lowered: rounding through f32 first can differ from
-//!   rounding once.
-//! - 64-bit integers convert on PVC only, by a `mov` reading the dword pair as one `q`/`uq`:
-//!   TGLLP and DG2 have no 64-bit integer ALU (the lowering keeps 64-bit integers as dword pairs on
-//!   every platform).
+//! - f64 is a `mov` where the part has the fp64 ALU; f64 → f16 is not (through f32 it would round
+//!   twice).
+//! - 64-bit integers convert by a `mov` reading the dword pair as one `q`/`uq` on PVC, which has a
+//!   64-bit integer ALU (the lowering keeps 64-bit integers as dword pairs on every platform).
+//! - What a part lacks the ALU for (f64 on TGLLP and DG2, 64-bit integers there, f64 → f16
+//!   everywhere) is integer code: `soft_convert.rs`.
 
 use atomc_ir::{ConvOp, Inst, Type as IrType, Value};
 
@@ -33,6 +34,10 @@ pub(crate) fn convert(
     u: bool,
 ) -> Result<bool, LowerError> {
     let from = l.ty(arg);
+    if super::soft_convert::wanted(l, op, from, to) {
+        super::soft_convert::lower(l, inst, op, to, arg, res, u)?;
+        return Ok(true);
+    }
     let fp64 = !l.no_fp64();
     let float_ok = |t: IrType| t == IrType::F16 || t == IrType::F32 || (t == IrType::F64 && fp64);
     let int_ok = |t: IrType| t.is_int() && t.bits() <= 32;
@@ -67,12 +72,6 @@ pub(crate) fn convert(
             if from.bits() == 64 && from.is_int() || to.bits() == 64 && to.is_int() =>
         {
             return Err(l.reject(inst, "64-bit integer <-> float conversions need a 64-bit integer ALU (TGLLP and DG2 have none; PVC at SIMD2 cannot split one)"));
-        }
-        ConvOp::Fdemote if from == IrType::F64 && to == IrType::F16 => {
-            return Err(l.reject(
-                inst,
-                "f64 -> f16 is not lowered for vISA: rounding through f32 can differ from rounding once",
-            ));
         }
         _ if (from == IrType::F64 || to == IrType::F64) && !fp64 => {
             return Err(l.reject(inst, "f64 arithmetic needs an fp64 ALU, which this part lacks"));

@@ -55,12 +55,12 @@ fn ud(v: u32) -> Operand {
 
 impl Lower<'_> {
     /// `op(a, b)` into a new `ud` temporary.
-    fn sf(&mut self, op: Op, u: bool, a: Operand, b: Operand) -> Operand {
+    pub(super) fn sf(&mut self, op: Op, u: bool, a: Operand, b: Operand) -> Operand {
         self.op_tmp(op, u, a, b)
     }
 
     /// `a - b` on dwords (the negation through `d` views).
-    fn sf_sub(&mut self, u: bool, a: Operand, b: Operand) -> Operand {
+    pub(super) fn sf_sub(&mut self, u: bool, a: Operand, b: Operand) -> Operand {
         let ex = self.exec(u);
         let t = self.tmp(Type::D, u);
         let (x, y) = (as_d(self, a), as_d(self, b));
@@ -71,7 +71,7 @@ impl Lower<'_> {
     }
 
     /// A predicate: `a rel b` on `ud` sources.
-    fn sf_cmp(&mut self, u: bool, rel: Relop, a: Operand, b: Operand) -> PredId {
+    pub(super) fn sf_cmp(&mut self, u: bool, rel: Relop, a: Operand, b: Operand) -> PredId {
         let pex = self.pred_exec(u);
         let p = self.tmp_pred();
         let (a, b) = self.unimm(a, b, Type::UD);
@@ -80,13 +80,13 @@ impl Lower<'_> {
     }
 
     /// `p = p op q` on predicates.
-    fn sf_pred(&mut self, u: bool, op: Op, p: PredId, q: PredId) {
+    pub(super) fn sf_pred(&mut self, u: bool, op: Op, p: PredId, q: PredId) {
         let pex = self.pred_exec(u);
         self.k.binary(op, pex, Operand::pred(p), Operand::pred(p), Operand::pred(q));
     }
 
     /// `p ? a : b` into a new `ud` temporary.
-    fn sf_sel(&mut self, u: bool, p: PredId, a: Operand, b: Operand) -> Operand {
+    pub(super) fn sf_sel(&mut self, u: bool, p: PredId, a: Operand, b: Operand) -> Operand {
         let ex = self.exec(u);
         let t = self.tmp(Type::UD, u);
         let (a, b) = self.unimm(a, b, Type::UD);
@@ -94,12 +94,12 @@ impl Lower<'_> {
         self.rd(t, u)
     }
 
-    fn sf_sel64(&mut self, u: bool, p: PredId, a: W, b: W) -> W {
+    pub(super) fn sf_sel64(&mut self, u: bool, p: PredId, a: W, b: W) -> W {
         (self.sf_sel(u, p, a.0, b.0), self.sf_sel(u, p, a.1, b.1))
     }
 
     /// A new 64-bit temporary written by `f`, read back as halves.
-    fn sf_w(&mut self, u: bool, f: impl FnOnce(&mut Self, VarId)) -> W {
+    pub(super) fn sf_w(&mut self, u: bool, f: impl FnOnce(&mut Self, VarId)) -> W {
         let r = self.tmp(Type::UQ, u);
         f(self, r);
         (self.half_of(r, u, false, Type::UD), self.half_of(r, u, true, Type::UD))

@@ -10,7 +10,7 @@ mod visa_common;
 #[path = "visa_sim/mod.rs"]
 mod visa_sim;
 
-use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory, Surface};
+use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory, Surface, SurfaceId};
 use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Kernel, Op, Platform};
@@ -42,6 +42,10 @@ enum Outcome {
 fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -> Outcome {
     let mut mem = Memory::new();
     let (mut args, mut bufs, mut inputs) = (Vec::new(), Vec::new(), Vec::new());
+    // Surfaces, as (id, extent, initial data, bindless surface-state offset): bound slots have
+    // none; a `surface` parameter's handle is the interpreter's, whose low word the simulator's
+    // `%bss` names.
+    let mut surfs: Vec<(SurfaceId, [u32; 3], Vec<u8>, Option<u32>)> = Vec::new();
     let entry = f.entry_block().unwrap();
     for (i, &p) in f.blocks[entry].params.iter().enumerate() {
         let t = f.value_type(p);
@@ -71,6 +75,15 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
                 DataValue::F64(2.5f64.to_bits()),
                 2.5f64.to_bits().to_le_bytes().to_vec(),
             ),
+            // A 16×10×10 surface of pseudo-random 4-byte elements per handle, as for the slots.
+            Type::Surface => {
+                let extent = [16, 10, 10];
+                let data = bytes(200 + i as u64, 16 * 10 * 10 * 4);
+                let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
+                let h = mem.surface_handle(id);
+                surfs.push((id, extent, data, Some(h as u32)));
+                (DataValue::Surface(h), h.to_le_bytes().to_vec())
+            }
             _ => return Outcome::Skipped(format!("{name} (parameter {t})")),
         };
         args.push(dv);
@@ -79,7 +92,6 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     // Each bound slot of the lowered kernel (surface argument `SLOTn`) gets a 16×10×10 surface
     // of pseudo-random i32s: coordinates from the lane ids and the scalars land inside and
     // outside it (clamp ign).
-    let mut surfs = Vec::new();
     for (i, t) in k.surfaces.iter().enumerate() {
         let Some(slot) = t.name.strip_prefix("SLOT").and_then(|n| n.parse::<u16>().ok()) else {
             return Outcome::Skipped(format!("{name} (surface {})", t.name));
@@ -88,7 +100,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         let data = bytes(100 + i as u64, 16 * 10 * 10 * 4);
         let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
         mem.bind_slot(slot, id);
-        surfs.push((id, extent, data));
+        surfs.push((id, extent, data, None));
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
@@ -109,10 +121,13 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     }
     m.bufs.push((visa_sim::SLM_BASE, slm));
     let mut sim = visa_sim::Sim::new(k, p, lanes, m);
-    sim.surfaces = surfs
-        .iter()
-        .map(|(_, extent, data)| visa_sim::typed::SimSurface { extent: *extent, data: data.clone() })
-        .collect();
+    for (_, extent, data, bss) in &surfs {
+        let s = visa_sim::typed::SimSurface { extent: *extent, data: data.clone() };
+        match bss {
+            Some(h) => sim.bindless.push((*h, s)),
+            None => sim.surfaces.push(s),
+        }
+    }
     let ids: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (i % lanes).to_le_bytes()).collect();
     for v in &k.vars {
         match v.name.as_str() {
@@ -143,7 +158,11 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
             ));
         }
     }
-    for ((id, _, init), got) in surfs.iter().zip(&sim.surfaces) {
+    let (mut bound, mut bindless) = (sim.surfaces.iter(), sim.bindless.iter().map(|(_, s)| s));
+    let mut touched = false;
+    for (id, _, init, bss) in &surfs {
+        let got = if bss.is_some() { bindless.next() } else { bound.next() };
+        let got = got.expect("one simulator surface per surface");
         let want = &mem.surface(*id).expect("added above").data;
         if want != &got.data {
             let first = want.iter().zip(&got.data).position(|(a, b)| a != b).unwrap_or(0);
@@ -153,11 +172,9 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
                 &got.data[first..(first + 16).min(got.data.len())]
             ));
         }
-        if want != init {
-            return Outcome::Agree(true);
-        }
+        touched |= want != init;
     }
-    Outcome::Agree(bufs.iter().any(|(id, _, init)| mem.buffer(*id) != &init[..]))
+    Outcome::Agree(touched || bufs.iter().any(|(id, _, init)| mem.buffer(*id) != &init[..]))
 }
 
 #[test]
@@ -373,4 +390,54 @@ fn breakage_is_noticed(prefix: &str, what: &str, mutate: impl Fn(&mut atomc_emit
     }
     println!("vISA differential: {noticed} of {broken} {what} noticed");
     assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
+}
+
+/// The bindless kernels (`visa/surface-bindless.atom`) at SIMD8 and SIMD16 write what the
+/// interpreter writes through their handles; and the handle loop's two `goto`s matter: without
+/// the forward one, every lane runs the access on the round's handle, without the backward one
+/// the lanes of the other handles never get theirs. Each mutation must be noticed on every
+/// kernel with a varying handle.
+#[test]
+fn bindless_handles_reach_their_surfaces() {
+    let kernels: Vec<(String, Function)> = visa_common::visa_filetest_kernels()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("surface-bindless/"))
+        .collect();
+    let tgl = Target::Visa(VisaPlatform::Tgllp);
+    let mut runs = 0;
+    for (name, f) in &kernels {
+        for simd in [ExecSize::S8, ExecSize::S16] {
+            let opts = Options { simd, ..Default::default() };
+            let k = atomc::visa_kernel(f, tgl, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(k.insts.iter().any(|i| i.op == Op::Movs), "{name}: no movs");
+            match differential(name, f, &k, Platform::Tgllp, simd.lanes()) {
+                Outcome::Agree(true) => runs += 1,
+                Outcome::Agree(false) => panic!("{name} simd{}: no memory changed", simd.lanes()),
+                Outcome::Differ(d) => panic!("{d}"),
+                Outcome::Skipped(s) => panic!("skipped {s}"),
+            }
+        }
+    }
+    let (mut broken, mut noticed) = (0, 0);
+    for (name, f) in kernels.iter().filter(|(n, _)| n.contains("%varying")) {
+        for backward in [false, true] {
+            let mut k = atomc::visa_kernel(f, tgl, &Options::default()).expect("lowered above");
+            let movs = k.insts.iter().position(|i| i.op == Op::Movs).expect("a movs");
+            let gotos: Vec<usize> = (movs..k.insts.len()).filter(|&i| k.insts[i].op == Op::Goto).collect();
+            // The forward goto follows the movs first; the backward one closes the loop last.
+            let at = if backward { *gotos.last().unwrap() } else { gotos[0] };
+            k.insts.remove(at);
+            broken += 1;
+            match differential(name, f, &k, Platform::Tgllp, 8) {
+                Outcome::Differ(_) => noticed += 1,
+                _ => {
+                    let which = if backward { "backward" } else { "forward" };
+                    println!("  not noticed: {name} without its {which} goto");
+                }
+            }
+        }
+    }
+    println!("vISA bindless: {runs} kernel×width runs agree; {noticed} of {broken} broken handle loops noticed");
+    assert!(runs >= 14, "{runs} runs");
+    assert!(broken >= 8 && noticed == broken, "{noticed} of {broken}");
 }

@@ -192,7 +192,10 @@ pub enum SurfaceRef {
     /// A surface bound at a fixed slot of the kernel's binding table.
     /// Text: `slot N`.
     Slot(u16),
-    /// A bindless handle held in a `surface` value. Text: the value.
+    /// A bindless handle held in a `surface` value. Text: the value. The
+    /// lanes of a thread may hold different handles. The targets use the
+    /// handle's low 32 bits ([`crate::Type::Surface`]): on Intel the bindless
+    /// surface-state offset, one per distinct handle of the SIMD thread.
     Handle(crate::Value),
 }
 

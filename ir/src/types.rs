@@ -75,6 +75,15 @@ pub enum Type {
     Ptr(AddrSpace),
     /// An opaque bindless surface handle (a 64-bit descriptor), used by the
     /// bindless form of the surface atomics.
+    ///
+    /// What the bits mean is the target's: the backends name the surface by
+    /// the **low 32 bits** and ignore the upper 32. On NVIDIA they are the
+    /// surface's header word (the `Rc` of `SUATOM`/`SURED`); on Intel (vISA)
+    /// the surface's bindless surface-state offset as the driver hands it out,
+    /// which `movs` writes into the predefined bindless surface `%bss` (on
+    /// TGLLP it is added to the message's extended descriptor, so its low 11
+    /// bits must be clear; docs/visa.md "Surfaces"). The reference interpreter
+    /// gives surface `i` the handle `SURFACE_HANDLE_BASE + i`, low word `i`.
     Surface,
 }
 

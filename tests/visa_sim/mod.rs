@@ -4,7 +4,8 @@
 //! `goto` (a forward goto parks the jumping channels at the target; a
 //! backward goto parks the staying channels after it; with no channel
 //! active, execution resumes at the nearest parked point), scalar `jmp`,
-//! regions, aliases, predicates and the `svm_*` messages on a flat memory.
+//! regions, aliases, predicates and the `svm_*` messages on a flat memory,
+//! `typed_atomic`/`resinfo` on bound and bindless surfaces ([`typed`]).
 //!
 //! Several hardware threads of one thread group are several `Sim`s stepped in turn
 //! ([`Sim::step`]) over one memory, each stopping at a `barrier` until all have reached one.
@@ -134,6 +135,10 @@ pub struct Sim<'k> {
     pub mem: Mem,
     /// The kernel's surfaces (`Kernel::surfaces` order), for `typed_atomic`.
     pub surfaces: Vec<typed::SimSurface>,
+    /// The bindless surfaces, each with its surface-state offset (the handle's low word).
+    pub bindless: Vec<(u32, typed::SimSurface)>,
+    /// What the last `movs` wrote to `%bss`.
+    bss: Option<u32>,
     /// Where the thread is ([`Sim::step`]): the next instruction, the enabled channels, and
     /// where each parked channel waits.
     pc: usize,
@@ -175,6 +180,8 @@ impl<'k> Sim<'k> {
             preds: vec![[false; 32]; k.preds.len()],
             labels,
             surfaces: Vec::new(),
+            bindless: Vec::new(),
+            bss: None,
             mem,
             pc: 0,
             active: std::array::from_fn(|c| c < simd as usize),
@@ -345,6 +352,7 @@ impl<'k> Sim<'k> {
             .collect();
         match inst.op {
             Op::Label | Op::Fence => {}
+            Op::Movs => self.movs(&inst)?,
             Op::Barrier => return Ok(Step::Barrier),
             Op::Ret => return Ok(Step::Done),
             Op::Jmp => {

@@ -4,6 +4,10 @@
 //! `resinfo` returns the extent, channel c being extent[c] (INFO.md: R width,
 //! G height or 1D-array layers, B depth or 2D-array layers; the IR's extents
 //! follow its coordinate order, which is the same).
+//!
+//! A message on `%bss` reaches the bindless surface whose surface-state offset the last
+//! `movs (M1_NM, 1) %bss(0) H` wrote ([`Sim::bindless`]); one on a user surface, the kernel's
+//! surface argument of that index ([`Sim::surfaces`]).
 
 use super::*;
 
@@ -16,13 +20,34 @@ pub struct SimSurface {
 }
 
 impl Sim<'_> {
+    /// `movs`: remembers the surface-state offset for `%bss` (lane 0 of the source).
+    pub(super) fn movs(&mut self, inst: &Inst) -> Result<(), String> {
+        let [Operand::State { surface: Surf::Bss, offset: 0 }, src] = inst.operands[..] else {
+            return Err(format!("movs {:?} not simulated", inst.operands));
+        };
+        self.bss = Some(self.src(&src, 0, 0).i() as u32);
+        Ok(())
+    }
+
+    /// The surface a message names.
+    fn surface(&mut self, t: Surf) -> Result<&mut SimSurface, String> {
+        match t {
+            Surf::User(t) => self.surfaces.get_mut(t.0 as usize).ok_or_else(|| "unbound surface".into()),
+            Surf::Bss => {
+                let h = self.bss.ok_or("a message on %bss before any movs")?;
+                let s = self.bindless.iter_mut().find(|(k, _)| *k == h);
+                s.map(|(_, s)| s).ok_or_else(|| format!("no bindless surface at offset {h:#x}"))
+            }
+        }
+    }
+
     pub(super) fn typed_atomic(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
         let o = &inst.operands;
-        let Some(Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
+        let Some(&Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
         let Ext::Atomic(op, AtomicWidth::W32) = inst.ext else { return Err(format!("{:?} not simulated", inst.ext)) };
         let c = [1, 2, 3].map(|i| self.raw_read(&o[i], l, 4) as u32);
         let (s0, s1) = (self.raw_read(&o[5], l, 4), self.raw_read(&o[6], l, 4));
-        let surf = self.surfaces.get_mut(t.0 as usize).ok_or("unbound surface")?;
+        let surf = self.surface(t)?;
         let e = surf.extent;
         if c.iter().zip(e).any(|(&x, n)| x >= n) {
             self.raw_write(&o[7], l, 4, 0);
@@ -59,12 +84,12 @@ impl Sim<'_> {
     /// the other in the destination (GenX_IR's response length: one SIMD8 GRF per channel).
     pub(super) fn resinfo(&mut self, inst: &Inst, l: u32) -> Result<(), String> {
         let o = &inst.operands;
-        let Some(Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
+        let Some(&Operand::Surface(t)) = o.first() else { return Err("no surface".into()) };
         let Ext::Channels(ch) = inst.ext else { return Err(format!("{:?} not simulated", inst.ext)) };
         if self.raw_read(&o[1], l, 4) != 0 {
             return Err("resinfo at a lod other than 0 not simulated".into());
         }
-        let e = self.surfaces.get(t.0 as usize).ok_or("unbound surface")?.extent;
+        let e = self.surface(t)?.extent;
         let lanes = inst.exec.size.lanes();
         for (k, c) in ch.iter().enumerate() {
             let v = if c < 3 { e[c] } else { 1 };

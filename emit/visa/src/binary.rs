@@ -234,6 +234,19 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
         (Slot::Label, Operand::Label(l)) => b.uw(l.0),
         (Slot::Surface, Operand::Surface(t)) => b.ub(t.number()),
         (Slot::Surface, _) => b.ub(0),
+        // Tag: class 6 (state); class byte 0: a surface.
+        (Slot::State, Operand::State { surface, offset }) => {
+            b.ub(6);
+            b.ub(0);
+            b.uw(surface.number() as u16);
+            b.ub(offset);
+        }
+        (Slot::State, _) => {
+            b.ub(6);
+            b.ub(0);
+            b.uw(0);
+            b.ub(0);
+        }
         (_, Operand::Dst { var, row, col, hstride }) => {
             // Tag: class 0 (general), modifier 4 (sat) on a destination.
             b.ub(if sat { 4 << 3 } else { 0 });
@@ -268,7 +281,7 @@ fn encode_operand(b: &mut Buf, slot: Slot, o: &Operand, sat: bool) {
             b.uw(0);
         }
         (Slot::Label, _) => b.uw(0),
-        (_, Operand::Raw { .. }) | (_, Operand::Label(_)) | (_, Operand::Surface(_)) => {
+        (_, Operand::Raw { .. }) | (_, Operand::Label(_)) | (_, Operand::Surface(_)) | (_, Operand::State { .. }) => {
             b.ub(0);
             b.ud(0);
             b.ub(0);

@@ -107,6 +107,9 @@ pub enum Op {
     /// layers, B depth or layers) at a lod, `exec size` lanes of each enabled
     /// channel one after the other in the destination.
     ResInfo,
+    /// `movs`: writes a scalar into a surface's state; `movs (M1_NM, 1) %bss(0) H` makes the
+    /// next messages on `%bss` use the surface whose surface-state offset is `H` (bindless).
+    Movs,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -221,8 +224,11 @@ pub enum Slot {
     Raw,
     /// Label.
     Label,
-    /// A user surface (one byte, its number).
+    /// A surface (one byte, its number).
     Surface,
+    /// A state operand ([`Operand::State`]): tag 6, class, UW surface
+    /// number, UB offset.
+    State,
 }
 
 /// One field of a binary instruction record, after the opcode byte.
@@ -332,7 +338,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 43] = [
+static TABLE: [OpInfo; 44] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -466,6 +472,11 @@ static TABLE: [OpInfo; 43] = [
     // dst.0` (measured) and compiles it to a `send.smpl` on TGLLP, DG2 and PVC; checked through
     // GenX_IR's reader by tests/visa_oracle.rs.
     op!(ResInfo, "resinfo", 0x70, &[Byte(0x0A), FExec, FExt, O(Slot::Surface), O(Raw), O(Raw)], ID3),
+    // movs (IGC `visa_igc_common_header.h` ISA_MOVS 0x2D; IsaDescription.cpp: exec, then two
+    // "special" vector operands, no predicate): exec, dst (a state operand here), src; the text
+    // `movs (M1_NM, 1) %bss(0) H(0,0)<0;1,0>` (CISA.y's MovsInstruction, DstStateOperand
+    // VecSrcOperand). Checked through GenX_IR's reader by tests/visa_oracle.rs.
+    op!(Movs, "movs", 0x2D, &[FExec, O(Slot::State), O(Src)], ID2),
 ];
 
 /// The table entry of an opcode.

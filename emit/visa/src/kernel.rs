@@ -88,6 +88,42 @@ impl SurfId {
     }
 }
 
+/// The surface a message or `movs` names: `%bss`, the predefined bindless
+/// surface, or a user surface.
+///
+/// vISA numbers the predefined surfaces T0 `%slm`, T1, T2, T3 `TSS`, T4
+/// `%bss`, T5 `%scratch` (visa.md §1.2); GenX_IR 1.0.12504 parses `%bss` in
+/// text and its `.isa` reader takes surface number 4 for it (both give the
+/// same Gen code: `emit/visa/tests/visa_oracle.rs`). A message on `%bss`
+/// uses the surface-state offset the last `movs` wrote to it (see
+/// [`super::inst::Op::Movs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Surf {
+    /// `%bss` (T4): the bindless surface.
+    Bss,
+    /// A user surface, T6 upwards.
+    User(SurfId),
+}
+
+impl Surf {
+    /// The surface number of `%bss`.
+    pub const BSS_NUMBER: u8 = 4;
+
+    /// The number written to the `.isa` file.
+    pub fn number(self) -> u8 {
+        match self {
+            Surf::Bss => Self::BSS_NUMBER,
+            Surf::User(t) => t.number(),
+        }
+    }
+}
+
+impl From<SurfId> for Surf {
+    fn from(t: SurfId) -> Surf {
+        Surf::User(t)
+    }
+}
+
 /// `.decl NAME v_type=T num_elts=1` plus `.input NAME offset=O size=4`: a
 /// surface the launch binds, its binding-table index preloaded at GRF byte
 /// `offset` (how CM kernels take surface arguments; `.isa` input kind 2).

@@ -15,7 +15,9 @@
 //! asr, mov (also the conversions), sel, min, max, setp, cmp, label, jmp,
 //! goto, ret, fence, svm_atomic (all 19 ops × .16/.32/.64), svm_gather,
 //! svm_scatter, and for shared local memory dword_atomic, gather_scaled,
-//! scatter_scaled and barrier (builders in [`slm`]). vISA has no `sub`: use `add` with a `(-)` source.
+//! scatter_scaled and barrier (builders in [`slm`]), typed_atomic and resinfo on a user
+//! surface or on `%bss`, and movs, which points `%bss` at a bindless surface (builders in
+//! [`typed`]; [`Surf`]). vISA has no `sub`: use `add` with a `(-)` source.
 //!
 //! ```
 //! use atomc_visa::*;
@@ -48,7 +50,7 @@ pub mod validate;
 pub use inst::{
     info, AtomicOp, AtomicWidth, Blocks, Channels, Ext, Fence, Inst, Op, OpInfo, Predicate, Relop,
 };
-pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
+pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, Surf, SurfId, SurfaceDecl, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};
 pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
 pub use validate::{slm_data_type, validate, validate_for_text, Rule, VisaRuleError};

@@ -3,9 +3,11 @@
 //! vISA has two operand families (visa.md §1.3): *vector* operands
 //! (general-variable regions, predicates, immediates; ALU instructions and
 //! control flow) and *raw* operands (a variable plus a byte offset; message
-//! instructions such as `svm_atomic`). Labels are a third, trivial kind.
+//! instructions such as `svm_atomic`). Labels are a third, trivial kind;
+//! surfaces a fourth: the surface byte of a message, and the *state* operand
+//! `SURFACE(offset)` that `movs` writes (a vector operand of class 6).
 
-use super::kernel::{LabelId, PredId, SurfId, VarId};
+use super::kernel::{LabelId, PredId, Surf, VarId};
 use super::types::Type;
 
 /// Source modifier (visa.md §1.3 tag bits 3-5; text `(-)`, `(abs)`,
@@ -228,8 +230,17 @@ pub enum Operand {
     },
     /// A label (jump target).
     Label(LabelId),
-    /// A user surface (the surface byte of a typed message).
-    Surface(SurfId),
+    /// A surface (the surface byte of a typed message).
+    Surface(Surf),
+    /// A surface's state `SURFACE(offset)` (text `%bss(0)`), the destination
+    /// of `movs`; binary: tag 6, class byte 0 (surface), UW surface number, UB
+    /// offset (visa.md §1.3 "state (6)").
+    State {
+        /// The surface.
+        surface: Surf,
+        /// Element offset (0: the one `movs` form GenX_IR lowers soundly).
+        offset: u8,
+    },
 }
 
 impl Operand {
@@ -332,6 +343,10 @@ impl Operand {
     /// A label.
     pub fn label(l: LabelId) -> Operand {
         Operand::Label(l)
+    }
+    /// `SURFACE(0)`: the state operand `movs` writes.
+    pub fn state(surface: impl Into<Surf>) -> Operand {
+        Operand::State { surface: surface.into(), offset: 0 }
     }
     /// Whether this is `%null`.
     pub fn is_null(&self) -> bool {

@@ -6,7 +6,7 @@
 use super::inst::{
     self, AtomicOp, AtomicWidth, Blocks, Channels, Ext, Fence, Field, Inst, Op, Predicate, Relop, Slot,
 };
-use super::kernel::{Input, Kernel, LabelId, PredDecl, PredId, SurfId, SurfaceDecl, VarDecl, VarId};
+use super::kernel::{Input, Kernel, LabelId, PredDecl, PredId, Surf, SurfId, SurfaceDecl, VarDecl, VarId};
 use super::operand::{Imm, Operand, Region, SrcMod};
 use super::types::{Align, Exec, ExecSize, PredCtl, Type};
 
@@ -414,6 +414,15 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
     })
 }
 
+/// A surface number: `%bss` (T4) or a user surface (T6 upwards).
+fn surface(c: &Cur<'_>, n: u16) -> Result<Surf, IsaReadError> {
+    match u8::try_from(n) {
+        Ok(Surf::BSS_NUMBER) => Ok(Surf::Bss),
+        Ok(i @ 6..) => Ok(Surf::User(SurfId(i - 6))),
+        _ => c.bad(format!("predefined surface T{n}")),
+    }
+}
+
 /// Reads one operand; the flag is the destination's saturation bit.
 fn read_operand(c: &mut Cur<'_>, slot: Slot) -> Result<(Operand, bool), IsaReadError> {
     match slot {
@@ -426,10 +435,16 @@ fn read_operand(c: &mut Cur<'_>, slot: Slot) -> Result<(Operand, bool), IsaReadE
         Slot::Label => return Ok((Operand::Label(LabelId(c.uw()?)), false)),
         Slot::Surface => {
             let n = c.ub()?;
-            return match n.checked_sub(6) {
-                Some(i) => Ok((Operand::Surface(SurfId(i)), false)),
-                None => c.bad(format!("predefined surface T{n}")),
-            };
+            return Ok((Operand::Surface(surface(c, n as u16)?), false));
+        }
+        Slot::State => {
+            if c.ub()? != 6 || c.ub()? != 0 {
+                return c.bad("movs destination other than a surface state operand");
+            }
+            let n = c.uw()?;
+            let surface = surface(c, n)?;
+            let offset = c.ub()?;
+            return Ok((Operand::State { surface, offset }, false));
         }
         Slot::Dst | Slot::Src => {}
     }

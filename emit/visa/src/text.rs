@@ -74,6 +74,15 @@ fn pred_name(k: &Kernel, p: super::kernel::PredId) -> &str {
     k.pred(p).map(|d| d.name.as_str()).unwrap_or("P0")
 }
 
+fn surface_name(k: &Kernel, t: super::kernel::Surf) -> &str {
+    match t {
+        super::kernel::Surf::Bss => "%bss",
+        super::kernel::Surf::User(t) => {
+            k.surfaces.get(t.0 as usize).map_or("<undeclared surface>", |d| d.name.as_str())
+        }
+    }
+}
+
 fn label_name(k: &Kernel, l: super::kernel::LabelId) -> &str {
     k.labels.get(l.0 as usize).map(|s| s.as_str()).unwrap_or("")
 }
@@ -233,10 +242,10 @@ fn write_operand(s: &mut String, k: &Kernel, o: &Operand) {
             let _ = write!(s, "{}.{}", var_name(k, v), offset);
         }
         Operand::Label(l) => s.push_str(label_name(k, l)),
-        Operand::Surface(t) => match k.surfaces.get(t.0 as usize) {
-            Some(d) => s.push_str(&d.name),
-            None => s.push_str("<undeclared surface>"),
-        },
+        Operand::Surface(t) => s.push_str(surface_name(k, t)),
+        Operand::State { surface, offset } => {
+            let _ = write!(s, "{}({offset})", surface_name(k, surface));
+        }
     }
 }
 

@@ -1,8 +1,8 @@
-//! Builders for the typed-surface messages `typed_atomic` and `resinfo` (record layout in
-//! [`super::inst`]'s table).
+//! Builders for the typed-surface messages `typed_atomic` and `resinfo`, and for `movs`, which
+//! points `%bss` at a bindless surface (record layouts in [`super::inst`]'s table).
 
 use super::inst::{AtomicOp, AtomicWidth, Channels, Ext, Inst, Op};
-use super::kernel::{Kernel, SurfId};
+use super::kernel::{Kernel, Surf};
 use super::operand::Operand;
 use super::types::Exec;
 
@@ -17,14 +17,14 @@ impl Kernel {
         exec: Exec,
         op: AtomicOp,
         width: AtomicWidth,
-        surface: SurfId,
+        surface: impl Into<Surf>,
         uvrl: [Operand; 4],
         src0: Operand,
         src1: Operand,
         dst: Operand,
     ) -> &mut Inst {
         let [u, v, r, lod] = uvrl;
-        let ops = vec![Operand::Surface(surface), u, v, r, lod, src0, src1, dst];
+        let ops = vec![Operand::Surface(surface.into()), u, v, r, lod, src0, src1, dst];
         self.push(Inst::new(Op::TypedAtomic, exec, Ext::Atomic(op, width), ops))
     }
 
@@ -35,11 +35,18 @@ impl Kernel {
         &mut self,
         exec: Exec,
         channels: Channels,
-        surface: SurfId,
+        surface: impl Into<Surf>,
         lod: Operand,
         dst: Operand,
     ) -> &mut Inst {
-        let ops = vec![Operand::Surface(surface), lod, dst];
+        let ops = vec![Operand::Surface(surface.into()), lod, dst];
         self.push(Inst::new(Op::ResInfo, exec, Ext::Channels(channels), ops))
+    }
+
+    /// `movs (exec) surface(0) src`: the surface-state offset the following messages on
+    /// `surface` (`%bss`) use, from a scalar `ud` (a `<0;1,0>` region or an immediate); exec
+    /// `(M1_NM, 1)`, as IGC writes it.
+    pub fn movs(&mut self, exec: Exec, surface: impl Into<Surf>, src: Operand) -> &mut Inst {
+        self.push(Inst::new(Op::Movs, exec, Ext::None, vec![Operand::state(surface), src]))
     }
 }

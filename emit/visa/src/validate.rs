@@ -13,6 +13,7 @@ use super::inst::{Ext, Inst, Op};
 use super::kernel::{Kernel, VarId};
 use super::types::{Align, Platform};
 
+mod bindless;
 mod insts;
 mod message;
 mod slm;
@@ -176,6 +177,13 @@ pub enum Rule {
     /// on `d64` (`uq`) data only (GenX_IR 1.0.12504: "LSC SLM D64 atomics only
     /// support icas"); `ud` addresses; exec size at most 16.
     LscMessage,
+    /// `movs` writes `%bss(0)` from one scalar 32-bit integer (a `ud`/`d` variable read
+    /// through `<0;1,0>`, or a `ud`/`d` immediate) at exec size 1, and a message on `%bss`
+    /// comes after a `movs` to it. GenX_IR 1.0.12504 compiles every breach silently into wrong
+    /// code (measured on TGLLP): `%bss(1)` and `movs` to `%slm` leave the message's descriptor
+    /// (a0.0) uninitialised, as does a `%bss` message with no `movs` before it; a `uw` source
+    /// is read as a `ud` (two elements); `movs (M1_NM, 8)` keeps lane 0 only.
+    Bindless,
 }
 
 /// One violation: the rule, the instruction index (if any) and a message.
@@ -299,6 +307,7 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             Op::DwordAtomic | Op::GatherScaled | Op::ScatterScaled => slm::check(&mut c, inst),
             Op::TypedAtomic => typed::check(&mut c, inst),
             Op::ResInfo => typed::resinfo(&mut c, inst),
+            Op::Movs => bindless::movs(&mut c, inst),
             Op::LscSlmAtomic => lsc::check(&mut c, inst),
             Op::Barrier => {}
             Op::Fence => {
@@ -314,6 +323,7 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             _ => insts::alu(&mut c, inst),
         }
     }
+    bindless::set_before_use(&mut c);
     c.at = None;
     if k.insts.last().map(|i| i.op) != Some(Op::Ret) {
         c.err(Rule::EndsWithRet, "the last instruction must be `ret`");

@@ -60,8 +60,13 @@ fn slm_messages_and_barrier() {
 
 #[test]
 fn typed_atomic_and_lsc_slm_icas() {
-    run("typed_atomic and lsc_atomic_icas.slm", |p| {
+    run("typed_atomic (bound and bindless) and lsc_atomic_icas.slm", |p| {
         let mut ks = surface_kernels::typed();
+        let bindless = surface_kernels::bindless(p);
+        for k in &bindless {
+            validate(k, p).unwrap_or_else(|e| panic!("{} on {p}: {e:?}", k.name));
+        }
+        ks.extend(bindless);
         ks.extend(surface_kernels::lsc(p));
         ks
     });
@@ -108,6 +113,7 @@ fn oracle_kernels_cover_the_whole_opcode_table() {
     ks.extend(kernels::memory());
     ks.extend(slm_kernels::slm());
     ks.extend(surface_kernels::typed());
+    ks.extend(surface_kernels::bindless(Platform::Pvc));
     ks.extend(surface_kernels::lsc(Platform::Pvc));
     for k in &ks {
         let back = atomc_visa::reader::read(&k.to_isa())

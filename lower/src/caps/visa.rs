@@ -84,7 +84,9 @@ const SLM: [Rule; 3] = [
 ];
 
 /// Surface rows: `typed_atomic` (IGC TYPED_ATOMIC.md; lower/src/visa/surface.rs), on bound
-/// slots (the lowering refuses bindless handles); the out-of-range modes are [`CLAMPS`].
+/// slots and on bindless handles (`%bss` after a `movs` of the handle's low word, in a loop
+/// over the distinct handles when they vary; lower/src/visa/bindless.rs); the out-of-range
+/// modes are [`CLAMPS`].
 const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
     AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -103,7 +105,8 @@ const SURFACE: [Rule; 7] = [
         spaces: &[],
         lowering: Native,
         evidence: "typed_atomic add sub and or xor xchg min max imin imax cmpxchg (TYPED_ATOMIC.md); GenX_IR \
-                   1.0.12504 accepts them on TGLLP, DG2 and PVC (tests/visa_oracle.rs, visa/surface-atomics.atom)",
+                   1.0.12504 accepts them on TGLLP, DG2 and PVC, on a bound surface argument and on %bss after a \
+                   movs (tests/visa_oracle.rs, visa/surface-atomics.atom, visa/surface-bindless.atom)",
     },
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Xchg), AtomicKind::SurfaceCas],

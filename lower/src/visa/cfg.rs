@@ -81,10 +81,18 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             if !f.blocks[s].params.is_empty() || f.blocks[s].insts.len() > IFCONV_MAX {
                 continue;
             }
-            // Predication would leave the skipped lanes enabled for a subgroup instruction; a
-            // 64-bit SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`).
+            // Predication would leave the skipped lanes enabled for a subgroup instruction, and
+            // for the lane minimum that picks a varying bindless handle (`bindless`); a 64-bit
+            // SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`).
             let locked = |i| !l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i);
-            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i)) {
+            let varying_handle = |i| match &f.insts[i] {
+                InstData::SurfaceRmw { access, .. } | InstData::SurfaceCas { access, .. } => match access.surface {
+                    atomc_ir::SurfaceRef::Handle(h) => !l.uniform_set.as_ref().is_some_and(|u| u.is_uniform(h)),
+                    atomc_ir::SurfaceRef::Slot(_) => false,
+                },
+                _ => false,
+            };
+            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i) || varying_handle(i)) {
                 continue;
             }
             let Some(st) = f.terminator(s) else { continue };

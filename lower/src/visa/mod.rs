@@ -68,6 +68,7 @@ mod abi;
 mod aggregate;
 mod alu;
 mod alu64;
+mod bindless;
 mod bits;
 mod cfg;
 mod fcmp64;

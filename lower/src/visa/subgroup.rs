@@ -63,6 +63,25 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// Leaves in element 0 of `t` (a varying 32-bit temporary) `vop` over the
+    /// source `s` of the enabled lanes: a copy whose disabled channels hold the identity `id`,
+    /// then a halving tree of `NoMask` operations.
+    pub(crate) fn lane_tree(&mut self, t: VarId, vop: Op, id: u32, s: Operand) {
+        let ty = self.k.var(t).map_or(Type::UD, |d| d.ty);
+        self.k.mov(Exec::nomask(self.simd), Operand::dst(t), Operand::imm(Imm { ty, bits: id as u64 }));
+        self.k.mov(Exec::new(self.simd), Operand::dst(t), s);
+        let mut w = self.simd.lanes() / 2;
+        while w >= 1 {
+            let ex = Exec::nomask(ExecSize::from_lanes(w).unwrap_or(ExecSize::S1));
+            let hi = {
+                let per_grf = self.p.grf_bytes() / 4;
+                Operand::src_at(t, (w / per_grf) as u8, (w % per_grf) as u8, Region::CONTIGUOUS)
+            };
+            self.k.binary(vop, ex, Operand::dst(t), Operand::src(t), hi);
+            w /= 2;
+        }
+    }
+
     /// A scalar holding `op` over `x` of the enabled lanes (as `ty`).
     fn reduce_scalar(&mut self, op: ReduceOp, x: Value) -> Result<(VarId, Type), LowerError> {
         let (vop, ty, id) = match op {
@@ -79,18 +98,7 @@ impl Lower<'_> {
         // Narrow values are kept zero-extended: signed orders compare them sign-extended.
         let bits = self.ty(x).bits();
         let s = if ty == Type::D && bits < 32 { self.sext32(x)? } else { self.src(x, ty)? };
-        self.k.mov(Exec::nomask(self.simd), Operand::dst(t), Operand::imm(Imm { ty, bits: id as u64 }));
-        self.k.mov(Exec::new(self.simd), Operand::dst(t), s);
-        let mut w = self.simd.lanes() / 2;
-        while w >= 1 {
-            let ex = Exec::nomask(ExecSize::from_lanes(w).unwrap_or(ExecSize::S1));
-            let hi = {
-                let per_grf = self.p.grf_bytes() / 4;
-                Operand::src_at(t, (w / per_grf) as u8, (w % per_grf) as u8, Region::CONTIGUOUS)
-            };
-            self.k.binary(vop, ex, Operand::dst(t), Operand::src(t), hi);
-            w /= 2;
-        }
+        self.lane_tree(t, vop, id, s);
         if bits < 32 && matches!(op, ReduceOp::Add | ReduceOp::Smin | ReduceOp::Smax) {
             let m = Operand::imm(Imm::ud(((1u64 << bits) - 1) as u32));
             let tu = self.view(t, Type::UD);

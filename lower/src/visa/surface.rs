@@ -3,15 +3,18 @@
 //!
 //! * the surface: a bound slot `N` is the kernel's surface argument `SLOTN`
 //!   (a vISA surface variable, T6 upwards, whose binding-table index the
-//!   launch preloads; [`super::abi`]); a bindless handle is refused: it would
-//!   need the bindless surface-state set-up, which atomc does not emit;
+//!   launch preloads; [`super::abi`]); a bindless handle is the predefined
+//!   surface `%bss` after a `movs` of the handle's low 32 bits (its bindless
+//!   surface-state offset) into `%bss(0)`, inside a loop over the distinct
+//!   handles when the lanes' handles may differ ([`super::bindless`]);
 //! * coordinates: u, v, r in the IR's order (x; x, layer; x, y; x, y, layer;
 //!   x, y, z: TYPED_ATOMIC.md's table), lod `%null` (level 0); byte
 //!   addressing divides x by the 4-byte element;
 //! * out of range: the message drops the write and returns 0 (TYPED_ATOMIC.md
 //!   "Out-of-bound Access"), which is the IR's `ign`; `near` clamps each
 //!   coordinate to `[0, size - 1]` first, as signed integers like the IR
-//!   interpreter, the sizes read with `resinfo` (see [`coordinates`]); `trap` has
+//!   interpreter, the sizes read with `resinfo` on the same surface (`%bss`
+//!   after its `movs` for a handle; see [`coordinates`]); `trap` has
 //!   no vISA form and the capability table refuses it;
 //! * ops and types: 32-bit only (no `.64`, and 16-bit elements are not an IR
 //!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
@@ -24,17 +27,18 @@
 //!   `svm_atomic`; kernels narrower than 8 lanes are refused.
 //!
 //! GenX_IR 1.0.12504 accepts these messages on TGLLP, DG2 and PVC (measured:
-//! `send.dc1` with the descriptor in `a0.0`, built from the surface argument).
+//! `send.dc1` with the descriptor in `a0.0`, built from the surface argument,
+//! or from the `movs`ed handle with binding-table index 252 for `%bss`).
 
 use atomc_ir::{
     Inst, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceRef, Type as IrType, Value,
 };
 
+use super::bindless::{on_surface, Target};
 use super::mem::{order_after, order_before, parts, result, rmw_op};
 use super::{Lower, LowerError};
 use atomc_visa::{
-    slm_data_type, Align, AtomicOp, AtomicWidth, Channels, Exec, ExecSize, Imm, Op, Operand, Region, SurfId, Type,
-    VarId,
+    slm_data_type, Align, AtomicOp, AtomicWidth, Channels, Exec, ExecSize, Imm, Op, Operand, Region, Surf, Type, VarId,
 };
 
 /// Lowers `surface_rmw` and `surface_cas`.
@@ -47,26 +51,30 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             }
             let aop = rmw_op(l, inst, op, ty, arg)?.0;
             let src = if aop.num_sources() == 0 { None } else { Some(arg) };
-            let surf = prepare(l, inst, ty, &access)?;
+            let target = prepare(l, inst, ty, &access)?;
             l.fence_for(order_before(order), scope);
             let dt = slm_data_type(aop, AtomicWidth::W32);
             let s0 = match src {
                 Some(v) => Operand::raw(l.raw_src(v, dt)?),
                 None => Operand::null(),
             };
-            let uvr = coordinates(l, surf, &access, &coords)?;
-            let dst = result(l, res, dt)?;
-            emit(l, aop, surf, uvr, [s0, Operand::null(), dst])?;
+            on_surface(l, inst, target, |l, surf| {
+                let uvr = coordinates(l, surf, &access, &coords)?;
+                let dst = result(l, res, dt)?;
+                emit(l, aop, surf, uvr, [s0, Operand::null(), dst])
+            })?;
             l.fence_for(order_after(order), scope);
         }
         InstData::SurfaceCas { ty, order, scope, access, coords, expected, replacement } => {
-            let surf = prepare(l, inst, ty, &access)?;
+            let target = prepare(l, inst, ty, &access)?;
             l.fence_for(order_before(order), scope);
             let new = l.raw_src(replacement, Type::UD)?;
             let exp = l.raw_src(expected, Type::UD)?;
-            let uvr = coordinates(l, surf, &access, &coords)?;
-            let dst = result(l, res, Type::UD)?;
-            emit(l, AtomicOp::CmpXchg, surf, uvr, [Operand::raw(new), Operand::raw(exp), dst])?;
+            on_surface(l, inst, target, |l, surf| {
+                let uvr = coordinates(l, surf, &access, &coords)?;
+                let dst = result(l, res, Type::UD)?;
+                emit(l, AtomicOp::CmpXchg, surf, uvr, [Operand::raw(new), Operand::raw(exp), dst])
+            })?;
             l.fence_for(order_after(order), scope);
         }
         _ => return Err(l.reject(inst, "not a surface atomic")),
@@ -75,7 +83,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
 }
 
 /// Checks what the typed message can express and returns the surface.
-pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Result<SurfId, LowerError> {
+pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Result<Target, LowerError> {
     if ty.bits() != 32 {
         return Err(l.reject(inst, "typed_atomic has 32-bit data only (no .64)"));
     }
@@ -88,13 +96,12 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
         return Err(l.reject(inst, "typed_atomic has no trap mode and vISA no trap instruction"));
     }
     match a.surface {
-        SurfaceRef::Slot(n) => {
-            l.surfaces.get(&n).copied().ok_or_else(|| l.reject(inst, "the surface slot has no kernel argument"))
-        }
-        SurfaceRef::Handle(_) => Err(l.reject(
-            inst,
-            "bindless surface handles are not emitted for vISA (typed_atomic names a bound surface argument)",
-        )),
+        SurfaceRef::Slot(n) => l
+            .surfaces
+            .get(&n)
+            .map(|&t| Target::Bound(t))
+            .ok_or_else(|| l.reject(inst, "the surface slot has no kernel argument")),
+        SurfaceRef::Handle(h) => Ok(Target::Bindless(h)),
     }
 }
 
@@ -102,7 +109,7 @@ pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAcce
 /// surface under `near`.
 pub(super) fn coordinates(
     l: &mut Lower<'_>,
-    surf: SurfId,
+    surf: Surf,
     a: &SurfaceAccess,
     coords: &[Value],
 ) -> Result<[Operand; 3], LowerError> {
@@ -135,12 +142,13 @@ pub(super) fn coordinates(
     Ok(out)
 }
 
-/// The last texel per dimension of `surf` (`d`, one element per coordinate): `resinfo` at lod
+/// The last texel per dimension of `surf` (`d`, one element per coordinate; on `%bss`, of the
+/// surface the last `movs` named): `resinfo` at lod
 /// 0 on eight lanes without mask (the size is the same in every lane), whose destination holds
 /// eight lanes of R (width), then G (height, or the layers of a 1D array), then B (depth, or
 /// the layers of a 2D array): INFO.md's table, which matches the IR's coordinate order (x;
 /// x, layer; x, y; x, y, layer; x, y, z). Minus one, lane 0 of each.
-fn last_texels(l: &mut Lower<'_>, surf: SurfId, n: usize) -> VarId {
+fn last_texels(l: &mut Lower<'_>, surf: Surf, n: usize) -> VarId {
     let ex8 = Exec::nomask(ExecSize::S8);
     let lod = l.tmp(Type::UD, false);
     l.k.mov(ex8, Operand::dst(lod), Operand::imm(Imm::ud(0)));
@@ -164,7 +172,7 @@ fn last_texels(l: &mut Lower<'_>, surf: SurfId, n: usize) -> VarId {
 pub(super) fn emit(
     l: &mut Lower<'_>,
     op: AtomicOp,
-    surf: SurfId,
+    surf: Surf,
     uvr: [Operand; 3],
     data: [Operand; 3],
 ) -> Result<(), LowerError> {

@@ -6,14 +6,17 @@
 //! SIMD `goto` (the CAS-loop shape of the reference, §0). An out-of-range
 //! access reads 0 and its exchange returns 0, so it leaves after one round
 //! with 0, as `ign` wants. Refused under an if-conversion guard: the loop's
-//! predicate would also have to leave out the guarded-off lanes.
+//! predicate would also have to leave out the guarded-off lanes. On a varying
+//! bindless handle the whole loop is the body of the handle loop
+//! ([`super::bindless`]), run by the lanes of one handle at a time.
 
 use atomc_ir::{Inst, MemOrder, RmwOp, Scope, SurfaceAccess, Type as IrType, Value};
 
+use super::bindless::on_surface;
 use super::mem::{order_after, order_before};
 use super::surface::{coordinates, emit, prepare};
 use super::{Lower, LowerError};
-use atomc_visa::{AtomicOp, Imm, Op, Operand, Predicate, Relop, Type};
+use atomc_visa::{AtomicOp, Imm, Op, Operand, Predicate, Relop, Surf, Type};
 
 /// Lowers a surface `fadd` (f32), `inc_wrap` or `dec_wrap` (i32).
 #[allow(clippy::too_many_arguments)]
@@ -29,11 +32,26 @@ pub(crate) fn rmw(
     arg: Value,
 ) -> Result<(), LowerError> {
     let res = l.f.inst_result(inst);
-    let surf = prepare(l, inst, ty, access)?;
+    let target = prepare(l, inst, ty, access)?;
     if l.guard.is_some() {
         return Err(l.reject(inst, "a surface CAS loop in an if-converted block (the loop would need the guard)"));
     }
     l.fence_for(order_before(order), scope);
+    on_surface(l, inst, target, |l, surf| cas_loop(l, op, surf, access, coords, arg, res))?;
+    l.fence_for(order_after(order), scope);
+    Ok(())
+}
+
+/// The read and the retry loop on `surf`; `res` gets the value the winning exchange found.
+fn cas_loop(
+    l: &mut Lower<'_>,
+    op: RmwOp,
+    surf: Surf,
+    access: &SurfaceAccess,
+    coords: &[Value],
+    arg: Value,
+    res: Option<Value>,
+) -> Result<(), LowerError> {
     let uvr = coordinates(l, surf, access, coords)?;
     let x = l.src(arg, if op == RmwOp::Fadd { Type::F } else { Type::UD })?;
     let (zero, cur, new, got) =
@@ -76,6 +94,5 @@ pub(crate) fn rmw(
         let d = l.view(var, Type::UD);
         l.k.mov(ex, Operand::dst(d), Operand::src(cur));
     }
-    l.fence_for(order_after(order), scope);
     Ok(())
 }

@@ -43,6 +43,7 @@ pub(super) fn shape(c: &mut Checker<'_>, inst: &Inst) -> bool {
                 | (Slot::Raw, Operand::Raw { .. })
                 | (Slot::Label, Operand::Label(_))
                 | (Slot::Surface, Operand::Surface(_))
+                | (Slot::State, Operand::State { .. })
         );
         if !fits {
             c.err(
@@ -58,7 +59,10 @@ pub(super) fn shape(c: &mut Checker<'_>, inst: &Inst) -> bool {
             | Operand::Raw { var: Some(var), .. } => c.k.var(var).is_some(),
             Operand::Pred(p) => c.k.pred(p).is_some(),
             Operand::Label(l) => (l.0 as usize) < c.k.labels.len(),
-            Operand::Surface(t) => (t.0 as usize) < c.k.surfaces.len(),
+            Operand::Surface(t) | Operand::State { surface: t, .. } => match t {
+                crate::Surf::Bss => true,
+                crate::Surf::User(t) => (t.0 as usize) < c.k.surfaces.len(),
+            },
             Operand::Raw { var: None, .. } | Operand::Imm(_) => true,
         };
         if !known {

@@ -2,7 +2,9 @@
 //! coordinates, with and without a result, in SIMD8 and as two SIMD8 pieces
 //! M1/M3 of a SIMD16 kernel, two surface arguments) and for
 //! `lsc_atomic_icas.slm` on d64 (SIMD8, SIMD16, guarded, and the M5 half of a
-//! SIMD32 kernel; DG2 and PVC only), and `resinfo` (1 to 3 channels, SIMD8 and SIMD16).
+//! SIMD32 kernel; DG2 and PVC only), and `resinfo` (1 to 3 channels, SIMD8 and SIMD16), and
+//! the bindless forms: `movs` to `%bss` from a `ud` or `d` scalar or an immediate, then
+//! `typed_atomic` and `resinfo` on `%bss`, twice with two handles.
 
 use atomc_visa::*;
 
@@ -88,6 +90,55 @@ pub fn typed() -> Vec<Kernel> {
             k.ret();
             v.push(k);
         }
+    }
+    v
+}
+
+/// `movs (M1_NM, 1) %bss(0) H` and messages on `%bss`: `typed_atomic` with and without a
+/// result, in SIMD8 and as M1/M3 pieces of a SIMD16 kernel (one piece on PVC, whose 64-byte
+/// GRFs would leave the second unaligned), `resinfo` feeding coordinates, a second `movs`
+/// switching to another handle, the handle a `ud` or `d` variable or an immediate. Every one
+/// passes atomc's rules on `p`.
+pub fn bindless(p: Platform) -> Vec<Kernel> {
+    let pieces = if p.grf_bytes() == 32 { 2 } else { 1 };
+    let mut v = Vec::new();
+    for (name, src) in [("ud", 0), ("d", 1), ("imm", 2)] {
+        let mut k = Kernel::new(format!("bindless_{name}"));
+        k.simd_size = Some(16);
+        let u = k.decl_simd("U", Type::UD, 16);
+        let s0 = k.decl_simd("S0", Type::UD, 16);
+        let d = k.decl_simd("D", Type::UD, 16);
+        let lod = k.decl_simd("LOD", Type::UD, 8);
+        let sizes = k.decl_simd("SIZES", Type::UD, 2 * p.grf_bytes() as u16 / 4);
+        let h = k.decl("H", Type::UD, 2, Align::Dword);
+        k.input(u, 64);
+        k.input(s0, 128);
+        k.input(h, 192);
+        let nm1 = Exec::nomask(ExecSize::S1);
+        let handle = |k: &mut Kernel, i: u8| match src {
+            0 => Operand::src_at(h, 0, i, Region::SCALAR),
+            1 => Operand::src_at(k.alias(format!("HD{i}"), Type::D, 2, h, 0), 0, i, Region::SCALAR),
+            _ => Operand::imm(Imm::ud(0x1000 * (i as u32 + 1))),
+        };
+        let first = handle(&mut k, 0);
+        k.movs(nm1, Surf::Bss, first);
+        for i in 0..pieces {
+            let at = |x: VarId| Operand::raw_at(x, 32 * i);
+            let c = [at(u), Operand::null(), Operand::null(), Operand::null()];
+            let e = Exec::at(ExecSize::S8, 2 * i as u8);
+            k.typed_atomic(e, AtomicOp::Add, AtomicWidth::W32, Surf::Bss, c, at(s0), Operand::null(), at(d));
+        }
+        k.mov(Exec::nomask(ExecSize::S8), Operand::dst(lod), Operand::imm(Imm::ud(0)));
+        k.resinfo(Exec::nomask(ExecSize::S8), Channels::first(2), Surf::Bss, Operand::raw(lod), Operand::raw(sizes));
+        // The second handle: its atomic uses the results and sizes above so that they stay live.
+        let second = handle(&mut k, 1);
+        k.movs(nm1, Surf::Bss, second);
+        let c = [Operand::raw(sizes), Operand::raw_at(sizes, p.grf_bytes() as u16), Operand::null(), Operand::null()];
+        let e = Exec::new(ExecSize::S8);
+        let (xchg, w) = (AtomicOp::Xchg, AtomicWidth::W32);
+        k.typed_atomic(e, xchg, w, Surf::Bss, c, Operand::raw(d), Operand::null(), Operand::null());
+        k.ret();
+        v.push(k);
     }
     v
 }

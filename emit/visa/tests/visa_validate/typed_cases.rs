@@ -1,4 +1,4 @@
-//! Bad kernels for the `typed_atomic` and `lsc_atomic_<op>.slm` rules.
+//! Bad kernels for the `typed_atomic`, `lsc_atomic_<op>.slm` and `movs`/`%bss` rules.
 
 use super::{Case, Genx};
 use atomc_visa::validate::Rule;
@@ -13,6 +13,10 @@ fn kernel(name: &str) -> (Kernel, SurfId, [VarId; 3]) {
     k.input(u, 64);
     k.input(s, 128);
     k.input(q, 192);
+    let h = k.decl("H", Type::UD, 1, Align::Dword);
+    let w = k.decl("HW", Type::UW, 2, Align::Dword);
+    k.input(h, 324);
+    k.input(w, 328);
     let t = k.surface("SURF", 320);
     (k, t, [u, s, q])
 }
@@ -32,7 +36,7 @@ fn case(
 }
 
 /// `typed_atomic.add` of `data` at `coords`, at `size`.
-fn typed(k: &mut Kernel, size: ExecSize, width: AtomicWidth, t: SurfId, coords: [Operand; 4], data: VarId) {
+fn typed(k: &mut Kernel, size: ExecSize, width: AtomicWidth, t: impl Into<Surf>, coords: [Operand; 4], data: VarId) {
     k.typed_atomic(
         Exec::new(size),
         AtomicOp::Add,
@@ -80,4 +84,44 @@ pub(super) fn cases(v: &mut Vec<Case>) {
         (Platform::Dg2, Rule::LscMessage, Genx::NotRun),
         |k, _, [u, s, _]| lsc64(k, AtomicOp::CmpXchg, u, Operand::raw(s), Operand::raw(s)),
     ));
+    bindless(v);
+}
+
+/// `movs` to `%bss` and the messages on it: each breach compiles silently in GenX_IR 1.0.12504
+/// (measured on TGLLP; [`Rule::Bindless`]).
+fn bindless(v: &mut Vec<Case>) {
+    let rule = (Platform::Tgllp, Rule::Bindless, Genx::Silent);
+    let at_u = |u: VarId| [Operand::raw(u), Operand::null(), Operand::null(), Operand::null()];
+    let h = |k: &Kernel| {
+        let i = k.vars.iter().position(|d| d.name == "H").unwrap();
+        Operand::scalar(VarId(i as u32))
+    };
+    let nm1 = Exec::nomask(ExecSize::S1);
+    v.push(case("%bss message without movs", "bssunset", rule, |k, _, [u, s, _]| {
+        typed(k, ExecSize::S8, AtomicWidth::W32, Surf::Bss, at_u(u), s)
+    }));
+    v.push(case("movs to %bss(1)", "bssoff", rule, |k, _, [u, s, _]| {
+        let src = h(k);
+        k.push(Inst::new(
+            Op::Movs,
+            nm1,
+            Ext::None,
+            vec![Operand::State { surface: Surf::Bss, offset: 1 }, src],
+        ));
+        typed(k, ExecSize::S8, AtomicWidth::W32, Surf::Bss, at_u(u), s)
+    }));
+    v.push(case("movs to a user surface", "bssuser", rule, |k, t, [u, s, _]| {
+        let src = h(k);
+        k.movs(nm1, t, src);
+        typed(k, ExecSize::S8, AtomicWidth::W32, t, at_u(u), s)
+    }));
+    v.push(case("movs at SIMD8", "bss8", rule, |k, _, [u, s, _]| {
+        k.movs(Exec::nomask(ExecSize::S8), Surf::Bss, Operand::src(u));
+        typed(k, ExecSize::S8, AtomicWidth::W32, Surf::Bss, at_u(u), s)
+    }));
+    v.push(case("movs from a uw", "bssuw", rule, |k, _, [u, s, _]| {
+        let i = k.vars.iter().position(|d| d.name == "HW").unwrap();
+        k.movs(nm1, Surf::Bss, Operand::scalar(VarId(i as u32)));
+        typed(k, ExecSize::S8, AtomicWidth::W32, Surf::Bss, at_u(u), s)
+    }));
 }

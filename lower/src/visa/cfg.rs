@@ -1,6 +1,6 @@
 //! Block layout, block arguments and branches (SIMD `goto` or scalar `jmp`).
 
-use atomc_ir::{Block, BlockCall, Function, InstData, Value};
+use atomc_ir::{Block, BlockCall, Function, InstData, RmwOp, Value};
 
 use super::values::{canonical, Loc};
 use super::{Lower, LowerError};
@@ -83,8 +83,17 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             }
             // Predication would leave the skipped lanes enabled for a subgroup instruction, and
             // for the lane minimum that picks a varying bindless handle (`bindless`); a 64-bit
-            // SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`).
+            // SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`), and so are a
+            // 64-bit SLM store on DG2/PVC (`slm64`) and a surface fadd/inc_wrap/dec_wrap
+            // (`surface_loop`): a loop's goto would need the guard.
             let locked = |i| !l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i);
+            let looped = |i| match &f.insts[i] {
+                InstData::SurfaceRmw { op, .. } => matches!(op, RmwOp::Fadd | RmwOp::IncWrap | RmwOp::DecWrap),
+                InstData::AtomicStore { ty, addr, .. } => {
+                    ty.bits() == 64 && f.value_type(addr.ptr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
+                }
+                _ => false,
+            };
             let varying_handle = |i| match &f.insts[i] {
                 InstData::SurfaceRmw { access, .. } | InstData::SurfaceCas { access, .. } => match access.surface {
                     atomc_ir::SurfaceRef::Handle(h) => !l.uniform_set.as_ref().is_some_and(|u| u.is_uniform(h)),
@@ -92,7 +101,7 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
                 },
                 _ => false,
             };
-            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i) || varying_handle(i)) {
+            if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i) || looped(i) || varying_handle(i)) {
                 continue;
             }
             let Some(st) = f.terminator(s) else { continue };

@@ -467,6 +467,12 @@ impl<'k> Sim<'k> {
             // Integer `div`/`mod` on Gen12LP's math unit: the quotient rounds toward zero, the
             // remainder takes the dividend's sign (the sources read by their types' signedness).
             Op::Div => V::I(s(1).i().checked_div(s(2).i()).unwrap_or(-1)),
+            // IEEE division, rounded once: an f32 quotient through f64 rounds twice harmlessly
+            // (53 bits > 2 × 24 + 2). A NaN result is the positive quiet NaN (modelled).
+            Op::Divm => {
+                let q = s(1).f() / s(2).f();
+                V::F(if q.is_nan() { f64::NAN.copysign(1.0) } else { q })
+            }
             Op::Mod => V::I(s(1).i().checked_rem(s(2).i()).unwrap_or(-1)),
             Op::And => V::I(s(1).i() & s(2).i()),
             Op::Or => V::I(s(1).i() | s(2).i()),

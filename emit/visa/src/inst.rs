@@ -23,6 +23,9 @@ pub enum Op {
     Div,
     /// `mod`: integer remainder, the sign of the dividend (`math.irem` on TGLLP).
     Mod,
+    /// `divm`: IEEE-754 float division, correctly rounded to nearest even (`f`, `df`); GenX_IR
+    /// expands it into the platform's exact divide sequence (IGC's `IEEEDivide`).
+    Divm,
     /// `mad`: dst = src0 * src1 + src2.
     Mad,
     /// `inv`: dst = 1 / src0 (float).
@@ -338,11 +341,12 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 44] = [
+static TABLE: [OpInfo; 45] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
     op!(Mod, "mod", 0x0F, ALU2, ID3),
+    op!(Divm, "divm", 0x7F, ALU2, ID3),
     op!(Mad, "mad", 0x0C, ALU3, ID4),
     op!(Inv, "inv", 0x1B, ALU1, ID2),
     op!(Addc, "addc", 0x49, CARRY, ID4),

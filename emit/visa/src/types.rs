@@ -375,6 +375,13 @@ impl Platform {
         self <= Platform::Tgllp
     }
 
+    /// Whether GenX_IR accepts the IEEE divide macro `divm` (expanded to `math.invm` and a
+    /// `madm` chain): PVC. On TGLLP and DG2, GenX_IR 1.0.12504 refuses it ("IEEE instruction
+    /// divm is not supported on TGLLP platform", the same for DG2).
+    pub fn has_ieee_divide(self) -> bool {
+        self == Platform::Pvc
+    }
+
     /// Whether GenX_IR would emit native Q/DF Gen instructions this part
     /// lacks for a 64-bit ALU op (visa.md §2 "64-bit ALU ops": ICLLP, TGLLP,
     /// DG2 and MTL; `reference/visa-samples/q64/*.log`).

@@ -71,21 +71,15 @@ pub(super) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: DIVIDE,
-        types: &[Type::I8, Type::I16, Type::I32],
+        types: &[Type::I8, Type::I16, Type::I32, Type::I64],
         lowering: Native,
-        evidence: "vISA div/mod on d/ud (GenX_IR on TGLLP; the lowering refuses parts without an integer divide)",
-    },
-    OpRule {
-        kinds: DIVIDE,
-        types: &[Type::I64],
-        lowering: Unsupported("64-bit integer division is not lowered for vISA (no Gen instruction divides 64-bit integers)"),
-        evidence: "vISA div/mod take 32-bit integers",
+        evidence: "vISA div/mod on d/ud where the part divides integers (GenX_IR: math.iqot/irem on TGLLP); long division in integer code elsewhere and for 64 bits (GenX_IR refuses integer div/mod on DG2 and PVC; no Gen instruction divides 64-bit integers): visa/soft_divide.rs",
     },
     OpRule {
         kinds: FDIV,
         types: &[],
-        lowering: Unsupported("float division is not lowered for vISA (vISA `div` on floats is approximate, GenX_IR refuses the IEEE `divm` on TGLLP, and IGC's software sequence is not lowered)"),
-        evidence: "GenX_IR 1.0.12504 on a `divm (M1_NM, 1)` of f: \"IEEE instruction divm is not supported on TGLLP platform\"; visa/alu.rs lowers add, mul, min and max on floats",
+        lowering: Native,
+        evidence: "vISA divm, the IEEE divide macro, on PVC (GenX_IR: math.invm and a madm chain); on TGLLP and DG2, GenX_IR refuses divm (\"IEEE instruction divm is not supported on TGLLP platform\") and `div` on floats is approximate, so the significands are divided in integer code and rounded once (visa/soft_convert.rs fdiv_soft); f16 through f32",
     },
     OpRule {
         kinds: &[],

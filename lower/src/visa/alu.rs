@@ -387,14 +387,32 @@ fn binary(
                 l.fadd64(r, u, a, b);
                 return Ok(());
             }
+            IrType::F64 if op == BinaryOp::Fdiv => {
+                // Long division of the significands, rounded once (soft_convert.rs).
+                let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+                let out = l.fdiv_soft(u, super::soft_convert::F64, a, b);
+                let r = l.def_var(res, u)?;
+                for (h, x) in [(false, out.0), (true, out.1)] {
+                    let d = l.half_dst(r, u, h, Type::UD);
+                    l.k.mov(ex, d, x);
+                }
+                return Ok(());
+            }
             IrType::F64 => return Err(l.reject(
                 inst,
-                "f64 multiplication and division need an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR \
-                 cannot split it); f64 add, sub, min and max are integer code there",
+                "f64 multiplication needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot \
+                 split it); f64 add, sub, min, max, division and compares are integer code there",
             )),
             IrType::F16 => return super::half::binary(l, inst, op, args, res, u),
             _ => return Err(l.reject(inst, "packed-float arithmetic is not lowered for vISA")),
         };
+        if op == BinaryOp::Fdiv && ty == Type::F && !divm_ok(l, u) {
+            let out = fdiv32_soft(l, args, u)?;
+            let r = l.def_var(res, u)?;
+            let d = l.dst(r, Type::UD);
+            l.k.mov(ex, d, out);
+            return Ok(());
+        }
         // GenX_IR 1.0.12504 splits a SIMD2 float add on DG2 and PVC into two SIMD1 adds and,
         // under SIMD control flow (a CAS-loop body), finds no emask for them:
         // "ReduceExecSize.cpp:1422 no legal emask found for the split instruction" (measured
@@ -407,7 +425,9 @@ fn binary(
             BinaryOp::Fmul => Op::Mul,
             BinaryOp::Fmin => Op::Min,
             BinaryOp::Fmax => Op::Max,
-            _ => return Err(l.reject(inst, "float division is not lowered for vISA (no exact IEEE divide)")),
+            // `divm`, not `div`: `div` on floats is the math unit's approximation.
+            BinaryOp::Fdiv => Op::Divm,
+            _ => return Err(l.reject(inst, "not a float operation")),
         };
         let a = l.src_whole(args[0], ty)?;
         let mut b = l.src_whole(args[1], ty)?;
@@ -430,14 +450,34 @@ fn binary(
     }
     if matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem) {
         if is64(rt) {
-            return Err(l.reject(inst, "64-bit integer division is not lowered for vISA (no Gen instruction divides 64-bit integers)"));
+            // No Gen instruction divides 64-bit integers: long division (soft_divide.rs).
+            let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+            let out = l.divide64(u, op, a, b);
+            let r = l.def_var(res, u)?;
+            for (h, x) in [(false, out.0), (true, out.1)] {
+                let d = l.half_dst(r, u, h, Type::UD);
+                l.k.mov(ex, d, x);
+            }
+            return Ok(());
         }
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         if !l.p.has_int_divide() {
-            return Err(l.reject(inst, "this part has no integer divide (GenX_IR refuses vISA `div`/`mod` on integers past Gen12LP)"));
+            // DG2 and PVC: long division (soft_divide.rs) on the widened values.
+            let (a, b) = if signed {
+                let (a, b) = (l.sext32(args[0])?, l.sext32(args[1])?);
+                (as_ud(l, a), as_ud(l, b))
+            } else {
+                (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?)
+            };
+            let out = l.divide32(u, op, a, b);
+            let r = l.def_var(res, u)?;
+            let d = l.dst(r, Type::UD);
+            l.k.mov(ex, d, out);
+            l.narrow(r, rt, u);
+            return Ok(());
         }
         // The math unit's quotient rounds toward zero and the remainder takes the dividend's
         // sign, as the IR's; narrow values are widened by their signedness first.
-        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         let (a, b, ty) = if signed {
             (l.sext32(args[0])?, l.sext32(args[1])?, Type::D)
         } else {
@@ -625,4 +665,29 @@ fn convert(
         }
     }
     Ok(())
+}
+
+/// Whether `divm` (GenX_IR's IEEE divide macro) can divide here: PVC only, and not at SIMD2 in
+/// divergent code, which GenX_IR cannot split (as for every float op there).
+pub(crate) fn divm_ok(l: &Lower<'_>, u: bool) -> bool {
+    l.p.has_ieee_divide() && (u || l.simd != atomc_visa::ExecSize::S2 || !l.divergent)
+}
+
+/// An f32 division in integer code (soft_convert.rs `fdiv_soft`): the quotient's bits.
+pub(crate) fn fdiv32_soft(l: &mut Lower<'_>, args: [Value; 2], u: bool) -> Result<Operand, LowerError> {
+    let (a, b) = (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?);
+    let zero = Operand::imm(Imm::ud(0));
+    Ok(l.fdiv_soft(u, super::soft_convert::F32, (a, zero), (b, zero)).0)
+}
+
+/// A 32-bit source seen as `ud` (a `d` view or immediate retyped).
+fn as_ud(l: &mut Lower<'_>, o: Operand) -> Operand {
+    match o {
+        Operand::Src { var, row, col, region, modifier } => {
+            let v = l.view(var, Type::UD);
+            Operand::Src { var: v, row, col, region, modifier }
+        }
+        Operand::Imm(i) => Operand::imm(Imm::ud(i.bits as u32)),
+        o => o,
+    }
 }

@@ -27,7 +27,10 @@ pub(crate) fn binary(
         BinaryOp::Fmul => Op::Mul,
         BinaryOp::Fmin => Op::Min,
         BinaryOp::Fmax => Op::Max,
-        _ => return Err(l.reject(inst, "f16 division is not lowered for vISA (no exact IEEE divide)")),
+        // In f32 (`divm` or integer code), then rounded to f16: f32's 24 bits are more than
+        // 2 × 11 + 2, so the double rounding is innocuous (ir/src/interp/float.rs).
+        BinaryOp::Fdiv => Op::Divm,
+        _ => return Err(l.reject(inst, "not an f16 operation")),
     };
     // As for f32 (alu.rs): GenX_IR 1.0.12504 splits SIMD2 float code into SIMD1 halves on DG2
     // and PVC and finds no emask for them under SIMD control flow ("ReduceExecSize.cpp:1422 no
@@ -39,6 +42,19 @@ pub(crate) fn binary(
     let b = widen(l, inst, args[1], u)?;
     let ex = l.exec(u);
     let t = l.tmp(Type::F, u);
+    if op == BinaryOp::Fdiv && !super::alu::divm_ok(l, u) {
+        let zero = Operand::imm(Imm::ud(0));
+        let (av, bv) = (l.view(a, Type::UD), l.view(b, Type::UD));
+        let (sa, sb) = (l.rd(av, u), l.rd(bv, u));
+        let q = l.fdiv_soft(u, super::soft_convert::F32, (sa, zero), (sb, zero)).0;
+        let tv = l.view(t, Type::UD);
+        l.k.mov(ex, Operand::dst(tv), q);
+        let r = l.def_var(res, u)?;
+        l.k.mov(ex, Operand::dst(r), Operand::imm(Imm::ud(0)));
+        let h = l.view(r, Type::HF);
+        l.k.mov(ex, Operand::dst_at(h, 0, 0, if u { 1 } else { 2 }), Operand::src(t));
+        return Ok(());
+    }
     let b = if op == BinaryOp::Fsub { Operand::src(b).with_mod(SrcMod::Neg) } else { Operand::src(b) };
     l.k.binary(vop, ex, Operand::dst(t), Operand::src(a), b);
     let r = l.def_var(res, u)?;

@@ -79,6 +79,7 @@ mod slm;
 mod slm64;
 mod slm_lock;
 mod soft_convert;
+mod soft_divide;
 mod soft_f64;
 mod subgroup;
 mod surface;

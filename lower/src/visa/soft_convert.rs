@@ -45,13 +45,13 @@ fn ud(v: u32) -> Operand {
 
 /// A binary float format: exponent and fraction bits.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Fmt {
+pub(crate) struct Fmt {
     e: u32,
     m: u32,
 }
 
-const F64: Fmt = Fmt { e: 11, m: 52 };
-const F32: Fmt = Fmt { e: 8, m: 23 };
+pub(crate) const F64: Fmt = Fmt { e: 11, m: 52 };
+pub(crate) const F32: Fmt = Fmt { e: 8, m: 23 };
 const F16: Fmt = Fmt { e: 5, m: 10 };
 
 impl Fmt {
@@ -252,6 +252,60 @@ impl Lower<'_> {
         let lz = self.sf_clz64(u, m);
         let sig = self.sf_w(u, |l, t| l.shift64_var(t, u, BinaryOp::Ishl, m, lz));
         (sig, lz)
+    }
+
+    /// `a / b` on bit patterns of format `f` (f32 in the low word), rounded once to nearest
+    /// even: the significands divided bit by bit (`soft_divide.rs`), the final remainder the
+    /// sticky bit, then the packing of conversions. `M + 4` quotient bits hold the guard bit and
+    /// one more below it whether or not the first one is set, so the sticky bit, ORed into the
+    /// last, never lands on the guard bit (with `M + 3`, 1/3 rounded down: a tie). Specials as
+    /// IEEE and the IR: a NaN operand, 0/0 and inf/inf give the canonical NaN; x/0 and inf/y
+    /// infinity; 0/y and x/inf zero.
+    pub(crate) fn fdiv_soft(&mut self, u: bool, f: Fmt, a: W, b: W) -> W {
+        let x = self.unpack_float(u, f, a);
+        let y = self.unpack_float(u, f, b);
+        let (xs, ys) = (x.sig, y.sig);
+        let mut r = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, xs, 63 - f.m));
+        let d = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, ys, 63 - f.m));
+        let mut q = (ud(0), ud(0));
+        for _ in 0..f.m + 4 {
+            let st = self.div_step64(u, r, d);
+            let one = self.sf_sel(u, st.bit, ud(1), ud(0));
+            let shifted = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ishl, q, 1));
+            q = (self.sf(Op::Or, u, shifted.0, one), shifted.1);
+            r = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ishl, st.r, 1));
+        }
+        let rest = self.sf(Op::Or, u, r.0, r.1);
+        let sticky = self.sf(Op::Min, u, rest, ud(1));
+        let q = (self.sf(Op::Or, u, q.0, sticky), q.1);
+        // q ≈ ma/mb · 2^(M+3), and x/y = ma/mb · 2^(x.exp − y.exp).
+        let (sig, lz) = self.sf_normalise(u, q);
+        let e = self.sf_sub(u, x.exp, y.exp);
+        let e = self.sf(Op::Add, u, e, ud(63 - (f.m + 3)));
+        let exp = self.sf_sub(u, e, lz);
+        let sign = self.sf(Op::Xor, u, x.sign, y.sign);
+        let (xsp, ysp) = (x.special.as_ref().expect("a float"), y.special.as_ref().expect("a float"));
+        // 0/y (y not 0 or NaN) and x/inf (x finite) are zero: the packing's zero case.
+        let zero = self.sf_pred_new(u, Op::Or, x.zero, ysp.inf);
+        let v = Unpacked { sign, neg: None, exp, sig, zero, special: None };
+        let packed = self.pack_float(u, f, &v, true);
+        // x/0 and inf/y: infinity of the sign.
+        let inf = self.sf_pred_new(u, Op::Or, xsp.inf, y.zero);
+        let inf_bits = Fmt::split(f.inf());
+        let signed_inf = if f == F64 {
+            (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, sign))
+        } else {
+            (self.sf(Op::Or, u, inf_bits.0, sign), ud(0))
+        };
+        let out = self.sf_sel64(u, inf, signed_inf, packed);
+        // NaN operands, 0/0 and inf/inf: the canonical quiet NaN.
+        let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
+        let zz = self.sf_pred_new(u, Op::And, x.zero, y.zero);
+        let ii = self.sf_pred_new(u, Op::And, xsp.inf, ysp.inf);
+        self.sf_pred(u, Op::Or, nan, zz);
+        self.sf_pred(u, Op::Or, nan, ii);
+        let qnan = Fmt::split(f.inf() | 1 << (f.m - 1));
+        self.sf_sel64(u, nan, qnan, out)
     }
 
     fn unpack_float(&mut self, u: bool, f: Fmt, x: W) -> Unpacked {

@@ -107,6 +107,12 @@ pub enum Op {
     /// layers, B depth or layers) at a lod, `exec size` lanes of each enabled
     /// channel one after the other in the destination.
     ResInfo,
+    /// `gather4_typed.<channels>`: reads the enabled channels of the texels at per-lane
+    /// coordinates u, v, r and lod (`ud`) of a typed surface, one GRF per channel; SIMD8.
+    Gather4Typed,
+    /// `scatter4_typed.<channels>`: writes the enabled channels of those texels, one GRF per
+    /// channel of data; SIMD8.
+    Scatter4Typed,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -332,7 +338,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 43] = [
+static TABLE: [OpInfo; 45] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -466,6 +472,26 @@ static TABLE: [OpInfo; 43] = [
     // dst.0` (measured) and compiles it to a `send.smpl` on TGLLP, DG2 and PVC; checked through
     // GenX_IR's reader by tests/visa_oracle.rs.
     op!(ResInfo, "resinfo", 0x70, &[Byte(0x0A), FExec, FExt, O(Slot::Surface), O(Raw), O(Raw)], ID3),
+    // gather4_typed / scatter4_typed (IGC documentation/visa/instructions/GATHER4_TYPED.md 0x4b,
+    // SCATTER4_TYPED.md 0x4c): exec, pred, channel mask (the extra), surface, u, v, r, lod, then
+    // the data (dst of the read, src of the write); the text has the operands in the same order.
+    // GenX_IR 1.0.12504 writes `4b 03 01 00 03 06` for `(P1) gather4_typed.RG (M1, 8) SLOT0 ...`
+    // (measured: exec, pred word, channel mask RG, surface T6) and compiles both to `send.dc1` on
+    // TGLLP, DG2 and PVC; checked through GenX_IR's reader by tests/visa_oracle.rs.
+    op!(
+        Gather4Typed,
+        "gather4_typed",
+        0x4B,
+        &[FExec, FPred, FExt, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
+        &[0, 1, 2, 3, 4, 5]
+    ),
+    op!(
+        Scatter4Typed,
+        "scatter4_typed",
+        0x4C,
+        &[FExec, FPred, FExt, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
+        &[0, 1, 2, 3, 4, 5]
+    ),
 ];
 
 /// The table entry of an opcode.

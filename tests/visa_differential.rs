@@ -77,18 +77,19 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         inputs.push((format!("{p}"), raw));
     }
     // Each bound slot of the lowered kernel (surface argument `SLOTn`) gets a 16×10×10 surface
-    // of pseudo-random i32s: coordinates from the lane ids and the scalars land inside and
-    // outside it (clamp ign).
+    // of pseudo-random elements of the kernel's type for it (i32, or i64 as R32G32 texels):
+    // coordinates from the lane ids and the scalars land inside and outside it (clamp ign).
     let mut surfs = Vec::new();
     for (i, t) in k.surfaces.iter().enumerate() {
         let Some(slot) = t.name.strip_prefix("SLOT").and_then(|n| n.parse::<u16>().ok()) else {
             return Outcome::Skipped(format!("{name} (surface {})", t.name));
         };
         let extent = [16, 10, 10];
-        let data = bytes(100 + i as u64, 16 * 10 * 10 * 4);
-        let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
+        let elem_bytes = visa_common::slot_elem_bytes(f, slot);
+        let data = bytes(100 + i as u64, 16 * 10 * 10 * elem_bytes as usize);
+        let id = mem.add_surface(Surface { extent, elem_bytes, data: data.clone() });
         mem.bind_slot(slot, id);
-        surfs.push((id, extent, data));
+        surfs.push((id, extent, elem_bytes, data));
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
@@ -108,10 +109,16 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         slm.extend([0xa5u8; 4]);
     }
     m.bufs.push((visa_sim::SLM_BASE, slm));
+    // 64-bit surface atomics take a spinlock on a global dword the launch zeroes.
+    m.bufs.push((visa_sim::SURFACE_LOCK_ADDR, vec![0u8; 4]));
     let mut sim = visa_sim::Sim::new(k, p, lanes, m);
     sim.surfaces = surfs
         .iter()
-        .map(|(_, extent, data)| visa_sim::typed::SimSurface { extent: *extent, data: data.clone() })
+        .map(|(_, extent, texel_bytes, data)| visa_sim::typed::SimSurface {
+            extent: *extent,
+            texel_bytes: *texel_bytes,
+            data: data.clone(),
+        })
         .collect();
     let ids: Vec<u8> = (0..lanes.max(8)).flat_map(|i| (i % lanes).to_le_bytes()).collect();
     for v in &k.vars {
@@ -122,6 +129,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
             }
             "BLOCK_DIM_X" => sim.set(&v.name, &lanes.to_le_bytes()),
             "SLM_LOCK" => sim.set(&v.name, &SLM_BYTES.to_le_bytes()),
+            "SURFACE_LOCK" => sim.set(&v.name, &visa_sim::SURFACE_LOCK_ADDR.to_le_bytes()),
             n if n.starts_with("BLOCK_DIM") || n.starts_with("GRID_DIM") => sim.set(n, &1u32.to_le_bytes()),
             _ => {}
         }
@@ -143,7 +151,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
             ));
         }
     }
-    for ((id, _, init), got) in surfs.iter().zip(&sim.surfaces) {
+    for ((id, _, _, init), got) in surfs.iter().zip(&sim.surfaces) {
         let want = &mem.surface(*id).expect("added above").data;
         if want != &got.data {
             let first = want.iter().zip(&got.data).position(|(a, b)| a != b).unwrap_or(0);

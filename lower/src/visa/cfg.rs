@@ -82,8 +82,11 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
                 continue;
             }
             // Predication would leave the skipped lanes enabled for a subgroup instruction; a
-            // 64-bit SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`).
-            let locked = |i| !l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i);
+            // 64-bit SLM atomic on TGLLP and a 64-bit surface atomic are lock loops closed by a
+            // goto (`slm_lock`, `surface_lock`).
+            let locked = |i| {
+                (!l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i)) || super::surface_lock::is_locked(f, i)
+            };
             if f.blocks[s].insts.iter().any(|&i| f.insts[i].is_subgroup() || locked(i)) {
                 continue;
             }

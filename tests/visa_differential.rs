@@ -45,7 +45,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     // Surfaces, as (id, extent, initial data, bindless surface-state offset): bound slots have
     // none; a `surface` parameter's handle is the interpreter's, whose low word the simulator's
     // `%bss` names.
-    let mut surfs: Vec<(SurfaceId, [u32; 3], Vec<u8>, Option<u32>)> = Vec::new();
+    let mut surfs: Vec<(SurfaceId, [u32; 3], u32, Vec<u8>, Option<u32>)> = Vec::new();
     let entry = f.entry_block().unwrap();
     for (i, &p) in f.blocks[entry].params.iter().enumerate() {
         let t = f.value_type(p);
@@ -81,7 +81,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
                 let data = bytes(200 + i as u64, 16 * 10 * 10 * 4);
                 let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
                 let h = mem.surface_handle(id);
-                surfs.push((id, extent, data, Some(h as u32)));
+                surfs.push((id, extent, 4, data, Some(h as u32)));
                 (DataValue::Surface(h), h.to_le_bytes().to_vec())
             }
             _ => return Outcome::Skipped(format!("{name} (parameter {t})")),
@@ -90,17 +90,18 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         inputs.push((format!("{p}"), raw));
     }
     // Each bound slot of the lowered kernel (surface argument `SLOTn`) gets a 16×10×10 surface
-    // of pseudo-random i32s: coordinates from the lane ids and the scalars land inside and
-    // outside it (clamp ign).
+    // of pseudo-random elements of the kernel's type for it (i32, or i64 as R32G32 texels):
+    // coordinates from the lane ids and the scalars land inside and outside it (clamp ign).
     for (i, t) in k.surfaces.iter().enumerate() {
         let Some(slot) = t.name.strip_prefix("SLOT").and_then(|n| n.parse::<u16>().ok()) else {
             return Outcome::Skipped(format!("{name} (surface {})", t.name));
         };
         let extent = [16, 10, 10];
-        let data = bytes(100 + i as u64, 16 * 10 * 10 * 4);
-        let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
+        let elem_bytes = visa_common::slot_elem_bytes(f, slot);
+        let data = bytes(100 + i as u64, 16 * 10 * 10 * elem_bytes as usize);
+        let id = mem.add_surface(Surface { extent, elem_bytes, data: data.clone() });
         mem.bind_slot(slot, id);
-        surfs.push((id, extent, data, None));
+        surfs.push((id, extent, elem_bytes, data, None));
     }
     let mut launch = Launch::new(Dim3::x(1), Dim3::x(lanes), args);
     launch.shared_bytes = SLM_BYTES;
@@ -120,9 +121,11 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         slm.extend([0xa5u8; 4]);
     }
     m.bufs.push((visa_sim::SLM_BASE, slm));
+    // 64-bit surface atomics take a spinlock on a global dword the launch zeroes.
+    m.bufs.push((visa_sim::SURFACE_LOCK_ADDR, vec![0u8; 4]));
     let mut sim = visa_sim::Sim::new(k, p, lanes, m);
-    for (_, extent, data, bss) in &surfs {
-        let s = visa_sim::typed::SimSurface { extent: *extent, data: data.clone() };
+    for (_, extent, texel_bytes, data, bss) in &surfs {
+        let s = visa_sim::typed::SimSurface { extent: *extent, texel_bytes: *texel_bytes, data: data.clone() };
         match bss {
             Some(h) => sim.bindless.push((*h, s)),
             None => sim.surfaces.push(s),
@@ -137,6 +140,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
             }
             "BLOCK_DIM_X" => sim.set(&v.name, &lanes.to_le_bytes()),
             "SLM_LOCK" => sim.set(&v.name, &SLM_BYTES.to_le_bytes()),
+            "SURFACE_LOCK" => sim.set(&v.name, &visa_sim::SURFACE_LOCK_ADDR.to_le_bytes()),
             n if n.starts_with("BLOCK_DIM") || n.starts_with("GRID_DIM") => sim.set(n, &1u32.to_le_bytes()),
             _ => {}
         }
@@ -160,7 +164,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     }
     let (mut bound, mut bindless) = (sim.surfaces.iter(), sim.bindless.iter().map(|(_, s)| s));
     let mut touched = false;
-    for (id, _, init, bss) in &surfs {
+    for (id, _, _, init, bss) in &surfs {
         let got = if bss.is_some() { bindless.next() } else { bound.next() };
         let got = got.expect("one simulator surface per surface");
         let want = &mem.surface(*id).expect("added above").data;

@@ -33,6 +33,22 @@ pub fn visa_filetest_kernels() -> Vec<(String, Function)> {
     out
 }
 
+/// The element size of the surface bound at `slot`, as `f`'s surface atomics on it access it
+/// (4 when none names the slot).
+pub fn slot_elem_bytes(f: &Function, slot: u16) -> u32 {
+    use atomc::ir::{InstData, SurfaceRef};
+    f.inst_order()
+        .find_map(|(_, i)| match &f.insts[i] {
+            InstData::SurfaceRmw { ty, access, .. } | InstData::SurfaceCas { ty, access, .. }
+                if access.surface == SurfaceRef::Slot(slot) =>
+            {
+                Some(ty.bytes())
+            }
+            _ => None,
+        })
+        .unwrap_or(4)
+}
+
 /// Drops comments, blank and `.version` lines and the `/// $n` tails;
 /// undoes the `.isa` reader's label renaming; normalises spacing.
 fn normalize(s: &str, renames: &[(String, String)]) -> String {

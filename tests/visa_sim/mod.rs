@@ -95,6 +95,10 @@ fn to_bits(v: V, ty: Type) -> u64 {
 /// byte offset `o` is address `SLM_BASE + o` (a buffer the caller adds).
 pub const SLM_BASE: u64 = 0x7f00_0000_0000;
 
+/// Where the simulated launch puts the global dword of `SURFACE_LOCK` (a buffer the caller adds,
+/// zeroed as the launch zeroes it).
+pub const SURFACE_LOCK_ADDR: u64 = 0x7e00_0000_0000;
+
 /// Flat memory: buffers at fixed addresses.
 #[derive(Default, Clone)]
 pub struct Mem {
@@ -388,6 +392,8 @@ impl<'k> Sim<'k> {
             | Op::DwordAtomic
             | Op::LscSlmAtomic
             | Op::TypedAtomic
+            | Op::Gather4Typed
+            | Op::Scatter4Typed
             | Op::ResInfo
             | Op::GatherScaled
             | Op::ScatterScaled => {
@@ -556,6 +562,9 @@ impl<'k> Sim<'k> {
         }
         if inst.op == Op::ResInfo {
             return self.resinfo(inst, l);
+        }
+        if matches!(inst.op, Op::Gather4Typed | Op::Scatter4Typed) {
+            return self.typed_read_write(inst, l, inst.op == Op::Scatter4Typed);
         }
         if inst.op == Op::LscSlmAtomic {
             // lsc_atomic_icas.slm d64: dst, addresses, src1 (compared), src2 (new).

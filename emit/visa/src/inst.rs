@@ -113,6 +113,12 @@ pub enum Op {
     /// `movs`: writes a scalar into a surface's state; `movs (M1_NM, 1) %bss(0) H` makes the
     /// next messages on `%bss` use the surface whose surface-state offset is `H` (bindless).
     Movs,
+    /// `gather4_typed.<channels>`: reads the enabled channels of the texels at per-lane
+    /// coordinates u, v, r and lod (`ud`) of a typed surface, one GRF per channel; SIMD8.
+    Gather4Typed,
+    /// `scatter4_typed.<channels>`: writes the enabled channels of those texels, one GRF per
+    /// channel of data; SIMD8.
+    Scatter4Typed,
 }
 
 /// A predicate guard `(P1)`, `(!P1)`, `(P1.any)`, `(P1.all)`.
@@ -341,7 +347,7 @@ macro_rules! op {
 /// sel, mov, not, setp, cmp, label, jmp, goto, ret, fence, svm) and IGC's
 /// `visa/IsaDescription.cpp` for the rest; every entry is checked through
 /// GenX_IR's reader by `emit/visa/tests/visa_oracle.rs`.
-static TABLE: [OpInfo; 45] = [
+static TABLE: [OpInfo; 47] = [
     op!(Add, "add", 0x01, ALU2, ID3),
     op!(Mul, "mul", 0x10, ALU2, ID3),
     op!(Div, "div", 0x03, ALU2, ID3),
@@ -481,6 +487,26 @@ static TABLE: [OpInfo; 45] = [
     // `movs (M1_NM, 1) %bss(0) H(0,0)<0;1,0>` (CISA.y's MovsInstruction, DstStateOperand
     // VecSrcOperand). Checked through GenX_IR's reader by tests/visa_oracle.rs.
     op!(Movs, "movs", 0x2D, &[FExec, O(Slot::State), O(Src)], ID2),
+    // gather4_typed / scatter4_typed (IGC documentation/visa/instructions/GATHER4_TYPED.md 0x4b,
+    // SCATTER4_TYPED.md 0x4c): exec, pred, channel mask (the extra), surface, u, v, r, lod, then
+    // the data (dst of the read, src of the write); the text has the operands in the same order.
+    // GenX_IR 1.0.12504 writes `4b 03 01 00 03 06` for `(P1) gather4_typed.RG (M1, 8) SLOT0 ...`
+    // (measured: exec, pred word, channel mask RG, surface T6) and compiles both to `send.dc1` on
+    // TGLLP, DG2 and PVC; checked through GenX_IR's reader by tests/visa_oracle.rs.
+    op!(
+        Gather4Typed,
+        "gather4_typed",
+        0x4B,
+        &[FExec, FPred, FExt, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
+        &[0, 1, 2, 3, 4, 5]
+    ),
+    op!(
+        Scatter4Typed,
+        "scatter4_typed",
+        0x4C,
+        &[FExec, FPred, FExt, O(Slot::Surface), O(Raw), O(Raw), O(Raw), O(Raw), O(Raw)],
+        &[0, 1, 2, 3, 4, 5]
+    ),
 ];
 
 /// The table entry of an opcode.

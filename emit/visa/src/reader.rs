@@ -361,10 +361,10 @@ fn read_ext(c: &mut Cur<'_>, op: Op) -> Result<Ext, IsaReadError> {
             };
             Ext::Atomic(a, w)
         }
-        Op::ResInfo => {
+        Op::ResInfo | Op::Gather4Typed | Op::Scatter4Typed => {
             let m = c.ub()?;
             if m == 0 || m > 15 {
-                return c.bad("resinfo channel mask");
+                return c.bad("channel mask");
             }
             Ext::Channels(Channels(m))
         }

@@ -1,5 +1,6 @@
-//! Builders for the typed-surface messages `typed_atomic` and `resinfo`, and for `movs`, which
-//! points `%bss` at a bindless surface (record layouts in [`super::inst`]'s table).
+//! Builders for the typed-surface messages `typed_atomic`, `resinfo`, `gather4_typed` and
+//! `scatter4_typed`, and for `movs`, which points `%bss` at a bindless surface (record layouts in
+//! [`super::inst`]'s table).
 
 use super::inst::{AtomicOp, AtomicWidth, Channels, Ext, Inst, Op};
 use super::kernel::{Kernel, Surf};
@@ -48,5 +49,38 @@ impl Kernel {
     /// `(M1_NM, 1)`, as IGC writes it.
     pub fn movs(&mut self, exec: Exec, surface: impl Into<Surf>, src: Operand) -> &mut Inst {
         self.push(Inst::new(Op::Movs, exec, Ext::None, vec![Operand::state(surface), src]))
+    }
+
+    /// `gather4_typed.<channels> (exec) surface u v r lod dst`: the enabled channels of the
+    /// texels at per-lane coordinates (`ud`, or [`Operand::null`] past the surface's
+    /// dimensions), each channel's lanes in a GRF of their own in `dst`, R first (GATHER4_TYPED.md;
+    /// an out-of-range texel reads 0 in R, G and B).
+    pub fn gather4_typed(
+        &mut self,
+        exec: Exec,
+        channels: Channels,
+        surface: impl Into<Surf>,
+        uvrl: [Operand; 4],
+        dst: Operand,
+    ) -> &mut Inst {
+        let [u, v, r, lod] = uvrl;
+        let ops = vec![Operand::Surface(surface.into()), u, v, r, lod, dst];
+        self.push(Inst::new(Op::Gather4Typed, exec, Ext::Channels(channels), ops))
+    }
+
+    /// `scatter4_typed.<channels> (exec) surface u v r lod src`: writes the enabled channels,
+    /// laid out as [`Kernel::gather4_typed`] reads them (SCATTER4_TYPED.md; an out-of-range
+    /// write is dropped).
+    pub fn scatter4_typed(
+        &mut self,
+        exec: Exec,
+        channels: Channels,
+        surface: impl Into<Surf>,
+        uvrl: [Operand; 4],
+        src: Operand,
+    ) -> &mut Inst {
+        let [u, v, r, lod] = uvrl;
+        let ops = vec![Operand::Surface(surface.into()), u, v, r, lod, src];
+        self.push(Inst::new(Op::Scatter4Typed, exec, Ext::Channels(channels), ops))
     }
 }

@@ -171,7 +171,8 @@ pub enum Rule {
     SlmMessage,
     /// `typed_atomic` (IGC TYPED_ATOMIC.md): exec size 8, `ud` coordinates
     /// (u never `%null`), 16- or 32-bit data (no `.64`), no fadd/fsub/predec;
-    /// data types as `dword_atomic`'s.
+    /// data types as `dword_atomic`'s. `gather4_typed`/`scatter4_typed`: exec size 8, `ud`
+    /// coordinates, a channel mask, and `ud`/`d`/`f` data of one GRF per enabled channel.
     TypedMessage,
     /// `lsc_atomic_<op>.slm` (IGC LSC_UNTYPED.md): DG2 and PVC only; `icas`
     /// on `d64` (`uq`) data only (GenX_IR 1.0.12504: "LSC SLM D64 atomics only
@@ -308,6 +309,7 @@ pub fn validate(k: &Kernel, platform: Platform) -> Result<(), Vec<VisaRuleError>
             Op::TypedAtomic => typed::check(&mut c, inst),
             Op::ResInfo => typed::resinfo(&mut c, inst),
             Op::Movs => bindless::movs(&mut c, inst),
+            Op::Gather4Typed | Op::Scatter4Typed => typed::read_write(&mut c, inst),
             Op::LscSlmAtomic => lsc::check(&mut c, inst),
             Op::Barrier => {}
             Op::Fence => {
@@ -513,7 +515,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | (Op::SvmGather | Op::SvmScatter, Ext::Blocks(_))
             | (Op::DwordAtomic | Op::TypedAtomic | Op::LscSlmAtomic, Ext::Atomic(..))
             | (Op::GatherScaled | Op::ScatterScaled, Ext::Scaled(_))
-            | (Op::ResInfo, Ext::Channels(_))
+            | (Op::ResInfo | Op::Gather4Typed | Op::Scatter4Typed, Ext::Channels(_))
     ) || (!matches!(
         inst.op,
         Op::Cmp
@@ -527,5 +529,7 @@ pub(crate) fn ext_matches(inst: &Inst) -> bool {
             | Op::GatherScaled
             | Op::ScatterScaled
             | Op::ResInfo
+            | Op::Gather4Typed
+            | Op::Scatter4Typed
     ) && inst.ext == Ext::None)
 }

@@ -72,6 +72,41 @@ fn typed_atomic_and_lsc_slm_icas() {
     });
 }
 
+#[test]
+fn typed_reads_and_writes() {
+    run("gather4_typed and scatter4_typed", |_| surface_kernels::typed_rw());
+}
+
+/// The evidence for the PVC rule of `scatter4_typed` (validate/typed.rs): GenX_IR 1.0.12504
+/// sends a GRF of data per channel of a SIMD8 typed write on TGLLP and DG2, but on PVC the
+/// channels' 32 bytes each rounded down to 64-byte GRFs (`.RG` → 1 GRF), while the `.RG` read
+/// there still returns two GRFs: the G register of a two-channel write would not be sent.
+#[test]
+fn typed_write_payload_lengths() {
+    if require(Tool::GenXIR).is_none() {
+        return;
+    }
+    // The data length of the write: GenX_IR's `wr:a0.0[28:25]+N` comment on the `send.dc1`
+    // whose destination is `null` (N GRFs of data after the coordinates).
+    let write_len = |asm: &str| -> Option<u32> {
+        let line = asm.lines().find(|l| l.contains("send.dc1") && l.split_whitespace().nth(2) == Some("null"))?;
+        let n = line.split_once("wr:a0.0[28:25]+")?.1;
+        n[..n.find(|c: char| !c.is_ascii_digit())?].parse().ok()
+    };
+    let kernels = surface_kernels::typed_rw();
+    let mut seen = 0;
+    for (mask, dg2, pvc) in [("R", 1, 1), ("RG", 2, 1), ("RGBA", 4, 2)] {
+        let k = kernels.iter().find(|k| k.name == format!("typed_rw_{mask}_1_8")).expect("kernel");
+        for (p, want) in [(Platform::Dg2, dg2), (Platform::Tgllp, dg2), (Platform::Pvc, pvc)] {
+            let out = atomc_oracle::genx_ir(atomc_oracle::GenxInput::Text(&k.to_text()), p.genx_name())
+                .unwrap_or_else(|e| panic!("{} on {p}: {e}", k.name));
+            assert_eq!(write_len(&out.asm), Some(want), "{} on {p}:\n{}", k.name, out.asm);
+            seen += 1;
+        }
+    }
+    println!("visa oracle [typed write payloads]: {seen} kernel×platform pairs as measured");
+}
+
 /// predec has no text spelling, so only our `.isa` can carry it: GenX_IR
 /// must read it (rc 0, clean output) on the pre-XeHP platform we test.
 #[test]
@@ -114,6 +149,7 @@ fn oracle_kernels_cover_the_whole_opcode_table() {
     ks.extend(slm_kernels::slm());
     ks.extend(surface_kernels::typed());
     ks.extend(surface_kernels::bindless(Platform::Pvc));
+    ks.extend(surface_kernels::typed_rw());
     ks.extend(surface_kernels::lsc(Platform::Pvc));
     for k in &ks {
         let back = atomc_visa::reader::read(&k.to_isa())

@@ -95,7 +95,7 @@ const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
     AtomicKind::SurfaceCas,
 ];
-const SURFACE: [Rule; 7] = [
+const SURFACE: [Rule; 6] = [
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
                  AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -140,13 +140,6 @@ const SURFACE: [Rule; 7] = [
     },
     Rule {
         kinds: SURFACE_ALL,
-        types: &[Type::I64],
-        spaces: &[],
-        lowering: Unsupported("typed_atomic has 32-bit data only: no 64-bit surface atomic on vISA"),
-        evidence: "TYPED_ATOMIC.md: bit 5 of the op selects 16-bit data, there is no 64-bit form",
-    },
-    Rule {
-        kinds: SURFACE_ALL,
         types: &[],
         spaces: &[],
         lowering: Unsupported(
@@ -154,6 +147,31 @@ const SURFACE: [Rule; 7] = [
         ),
         evidence: "TYPED_ATOMIC.md op table: add sub inc dec min max xchg cmpxchg and or xor imin imax predec fmax \
                    fmin fcmpwr",
+    },
+];
+
+/// 64-bit surface atomics (every platform): a CAS under a spinlock on a global dword the launch
+/// zeroes (lower/src/visa/surface_lock.rs, the `SURFACE_LOCK` input of lower/src/visa/abi.rs).
+const SURFACE64_LOCK: [Rule; 2] = [
+    Rule {
+        kinds: &[AtomicKind::SurfaceCas],
+        types: &[Type::I64],
+        spaces: &[],
+        lowering: Native,
+        evidence: "typed_atomic has no 64-bit form (TYPED_ATOMIC.md: bit 5 of the op selects 16-bit data); IGC \
+                   emulates such atomics under a global spinlock (BiFModule atomics.cl, GLOBAL_SPINLOCK_START: \
+                   cmpxchg 0 -> 1, release by an atomic store of 0); atomc takes one with svm_atomic and, holding \
+                   it, reads and writes the element as an R32G32 texel with gather4_typed/scatter4_typed, which \
+                   GenX_IR 1.0.12504 compiles on TGLLP, DG2 and PVC (tests/visa_oracle.rs, \
+                   visa/surface-atomics64.atom)",
+    },
+    Rule {
+        kinds: SURFACE_ALL,
+        types: &[Type::I64],
+        spaces: &[],
+        lowering: CasLoop,
+        evidence: "a CAS loop around the locked 64-bit surface CAS above, as TGLLP's 64-bit SLM read-modify-writes \
+                   around theirs",
     },
 ];
 
@@ -293,7 +311,7 @@ const TGLLP: &[Rule] = &[
                    either, so f64 add's loop body is IEEE binary64 addition in integer code on the dword halves \
                    (lower/src/visa/soft_f64.rs), as IGC emulates double precision on such parts",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[5],
 ];
 
 const DG2: &[Rule] = &[
@@ -317,5 +335,5 @@ const DG2: &[Rule] = &[
         evidence: "f64 add and the rest: cmpxchg loops (reference §6); DG2 has no fp64 ALU, so f64 add's loop \
                    body is integer code on the dword halves (lower/src/visa/soft_f64.rs; PVC adds `df`)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE[6],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[5],
 ];

@@ -10,6 +10,7 @@
 //! | next GRF, packed | the kernel parameters, named `vN` after the IR | uniform, 1 element each, naturally aligned; `i8`/`i16` zero-extended to `ud` |
 //! | next dword, packed | `SLOTn`: a surface argument (T6 upwards) per bound surface slot the kernel uses, in slot order | the slot's binding-table index, 4 bytes |
 //! | next dword | `SLM_LOCK` (TGLLP kernels with a 64-bit shared-memory atomic only) | uniform `ud`: the SLM byte offset of a dword the launch reserves for the kernel's spinlock, dword aligned and past every byte the kernel addresses (its shared variables and dynamic shared memory); the kernel zeroes it itself ([`super::slm_lock`]) |
+//! | next qword | `SURFACE_LOCK` (kernels with a 64-bit surface atomic only) | uniform `uq`: the global address of a 4-byte aligned dword the launch sets to 0 before the kernel starts, the spinlock of every 64-bit surface atomic of the launch ([`super::surface_lock`]) |
 //!
 //! The lock word lies outside the IR's shared memory rather than inside it: shared pointers are
 //! offsets the kernel computes, compares and receives from the launch, so a reserved word at a
@@ -150,6 +151,13 @@ pub(crate) fn declare_params(l: &mut Lower<'_>) -> Result<(), LowerError> {
         let v = l.k.decl("SLM_LOCK", Type::UD, 1, Align::Dword);
         input(l, v, off)?;
         l.slm_lock = Some(v);
+        off += 4;
+    }
+    if super::surface_lock::needed(l) {
+        off = round_up(off, 8);
+        let v = l.k.decl("SURFACE_LOCK", Type::UQ, 1, Align::Qword);
+        input(l, v, off)?;
+        l.surface_lock = Some(v);
     }
     Ok(())
 }

@@ -83,10 +83,13 @@ pub(crate) fn find_if_conversions(l: &mut Lower<'_>) {
             }
             // Predication would leave the skipped lanes enabled for a subgroup instruction, and
             // for the lane minimum that picks a varying bindless handle (`bindless`); a 64-bit
-            // SLM atomic on TGLLP is a lock loop closed by a goto (`slm_lock`), and so are a
-            // 64-bit SLM store on DG2/PVC (`slm64`) and a surface fadd/inc_wrap/dec_wrap
-            // (`surface_loop`): a loop's goto would need the guard.
-            let locked = |i| !l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i);
+            // SLM atomic on TGLLP and a 64-bit surface atomic are lock loops closed by a goto
+            // (`slm_lock`, `surface_lock`), and so are a 64-bit SLM store on DG2/PVC (`slm64`)
+            // and a surface fadd/inc_wrap/dec_wrap (`surface_loop`): a loop's goto would need
+            // the guard.
+            let locked = |i| {
+                (!l.p.is_xehp_plus() && super::slm_lock::is_locked_atomic(f, i)) || super::surface_lock::is_locked(f, i)
+            };
             let looped = |i| match &f.insts[i] {
                 InstData::SurfaceRmw { op, .. } => matches!(op, RmwOp::Fadd | RmwOp::IncWrap | RmwOp::DecWrap),
                 InstData::AtomicStore { ty, addr, .. } => {

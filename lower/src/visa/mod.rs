@@ -4,7 +4,8 @@
 //! The input is the output of `crate::legalize` for a vISA capability
 //! table: every atomic left in it is one `svm_atomic` (global), `dword_atomic`
 //! or `lsc_atomic_icas.slm` ([`slm`], [`slm64`]) or `typed_atomic` ([`surface`])
-//! can do natively (the rest are CAS loops, fences and plain ALU code by then;
+//! can do natively, or a 64-bit CAS under a spinlock ([`slm_lock`],
+//! [`surface_lock`]) (the rest are CAS loops, fences and plain ALU code by then;
 //! f16 arithmetic goes through f32, [`half`]).
 //!
 //! # Widening
@@ -83,6 +84,7 @@ mod soft_divide;
 mod soft_f64;
 mod subgroup;
 mod surface;
+mod surface_lock;
 mod surface_loop;
 mod values;
 
@@ -205,6 +207,8 @@ pub(crate) struct Lower<'f> {
     pub(crate) surfaces: HashMap<u16, atomc_visa::SurfId>,
     /// The `SLM_LOCK` input of a TGLLP kernel with 64-bit SLM atomics ([`slm_lock`]).
     pub(crate) slm_lock: Option<VarId>,
+    /// The `SURFACE_LOCK` input of a kernel with 64-bit surface atomics ([`surface_lock`]).
+    pub(crate) surface_lock: Option<VarId>,
 }
 
 impl<'f> Lower<'f> {
@@ -235,6 +239,7 @@ impl<'f> Lower<'f> {
             bcast: HashMap::new(),
             aggregate: opts.aggregate,
             slm_lock: None,
+            surface_lock: None,
         };
         if opts.simd > ExecSize::S32 {
             return Err(l.unsupported("kernel", "SIMD width above 32"));

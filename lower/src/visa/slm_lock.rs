@@ -209,7 +209,7 @@ fn locked(
 }
 
 /// `v`'s low and high dwords as `ud` message payloads.
-fn halves_of(l: &mut Lower<'_>, v: Value) -> Result<(VarId, VarId), LowerError> {
+pub(super) fn halves_of(l: &mut Lower<'_>, v: Value) -> Result<(VarId, VarId), LowerError> {
     let ex = l.exec(false);
     let (lo, hi) = (l.tmp(Type::UD, false), l.tmp(Type::UD, false));
     let (sl, sh) = (l.half(v, false, Type::UD)?, l.half(v, true, Type::UD)?);
@@ -220,7 +220,7 @@ fn halves_of(l: &mut Lower<'_>, v: Value) -> Result<(VarId, VarId), LowerError> 
 
 /// The lanes that hold the lock and found `expected` (both halves equal: a bitwise compare, as
 /// `cmpxchg` on `uq` data).
-fn equal_and_held(
+pub(super) fn equal_and_held(
     l: &mut Lower<'_>,
     lo: VarId,
     hi: VarId,

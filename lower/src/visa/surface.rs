@@ -16,7 +16,8 @@
 //!   interpreter, the sizes read with `resinfo` on the same surface (`%bss`
 //!   after its `movs` for a handle; see [`coordinates`]); `trap` has
 //!   no vISA form and the capability table refuses it;
-//! * ops and types: 32-bit only (no `.64`, and 16-bit elements are not an IR
+//! * ops and types: 32-bit (no `.64`: 64-bit elements are read and written
+//!   under a lock, [`super::surface_lock`]; 16-bit elements are not an IR
 //!   surface type); data `ud`, `d` for minsint/maxsint, `f` for fmin/fmax; xchg
 //!   (f32 and packed halves too) and CAS (`cmpxchg`, src0 = new, src1 =
 //!   expected) move bit patterns (`ud`);
@@ -43,6 +44,9 @@ use atomc_visa::{
 
 /// Lowers `surface_rmw` and `surface_cas`.
 pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
+    if super::surface_lock::is_locked(l.f, inst) {
+        return super::surface_lock::lower(l, inst);
+    }
     let res = l.f.inst_result(inst);
     match l.f.insts[inst].clone() {
         InstData::SurfaceRmw { op, ty, order, scope, access, coords, arg } => {
@@ -84,8 +88,9 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
 
 /// Checks what the typed message can express and returns the surface.
 pub(super) fn prepare(l: &mut Lower<'_>, inst: Inst, ty: IrType, a: &SurfaceAccess) -> Result<Target, LowerError> {
-    if ty.bits() != 32 {
-        return Err(l.reject(inst, "typed_atomic has 32-bit data only (no .64)"));
+    // 64 bits: one R32G32 texel under the lock ([`super::surface_lock`]).
+    if !matches!(ty.bits(), 32 | 64) {
+        return Err(l.reject(inst, "a surface element is 32 or 64 bits"));
     }
     if l.simd.lanes() < 8 {
         return Err(l.reject(inst, "typed_atomic is SIMD8 only; the kernel runs fewer lanes"));
@@ -113,6 +118,17 @@ pub(super) fn coordinates(
     a: &SurfaceAccess,
     coords: &[Value],
 ) -> Result<[Operand; 3], LowerError> {
+    texel_coordinates(l, surf, a, coords, 4)
+}
+
+/// [`coordinates`] for elements of `elem_bytes` (4 or 8): byte addressing divides x by it.
+pub(super) fn texel_coordinates(
+    l: &mut Lower<'_>,
+    surf: Surf,
+    a: &SurfaceAccess,
+    coords: &[Value],
+    elem_bytes: u32,
+) -> Result<[Operand; 3], LowerError> {
     let near = a.clamp == SurfaceClamp::Near;
     let last = if near { Some(last_texels(l, surf, coords.len().min(3))) } else { None };
     let mut out = [Operand::null(); 3];
@@ -120,12 +136,12 @@ pub(super) fn coordinates(
         let mut v = l.raw_src(c, Type::UD)?;
         let ex = l.exec(false);
         if i == 0 && a.addressing == SurfaceAddressing::Bytes {
-            // Byte offset → texel: the IR requires a multiple of the 4-byte element. Under `near`
+            // Byte offset → texel: the IR requires a multiple of the element. Under `near`
             // the division floors a negative offset (asr), which then clamps to 0 as the IR's
             // `div_euclid` does; `ign` keeps `shr`, whose huge quotient the message drops.
             let t = l.tmp(Type::UD, false);
             let (op, d, s) = if near { (Op::Asr, l.view(t, Type::D), l.view(v, Type::D)) } else { (Op::Shr, t, v) };
-            l.k.binary(op, ex, Operand::dst(d), Operand::src(s), Operand::imm(Imm::ud(2)));
+            l.k.binary(op, ex, Operand::dst(d), Operand::src(s), Operand::imm(Imm::ud(elem_bytes.trailing_zeros())));
             v = t;
         }
         if let Some(last) = last {

@@ -74,3 +74,55 @@ pub(super) fn resinfo(c: &mut Checker<'_>, inst: &Inst) {
         }
     }
 }
+
+/// `gather4_typed` / `scatter4_typed` (GATHER4_TYPED.md, SCATTER4_TYPED.md): SIMD8, a channel
+/// mask, `ud` coordinates (u never `%null`) and a `ud`/`d`/`f` data variable of one GRF per
+/// enabled channel (each channel's eight lanes start a register of their own).
+///
+/// On PVC a `scatter4_typed` carries one channel: GenX_IR 1.0.12504 sizes the data of a SIMD8
+/// typed write there as 32 bytes per channel rounded down to whole 64-byte GRFs (measured:
+/// `send.dc1 … rN:1` for `.R`, `.RG` and `.RGB`, `rN:2` for `.RGBA`), while the read returns a
+/// GRF per channel (response length 2 for `.RG`), so a write of two or three channels would
+/// send the R register alone and one of four half its data; TGLLP and DG2 send a GRF per channel
+/// (`emit/visa/tests/visa_oracle.rs`, `typed_write_payload_lengths`).
+pub(super) fn read_write(c: &mut Checker<'_>, inst: &Inst) {
+    let what = inst.info().mnemonic;
+    if inst.exec.size.lanes() != 8 {
+        c.err(Rule::TypedMessage, format!("exec size {} ({what} is SIMD8)", inst.exec.size.lanes()));
+    }
+    let Ext::Channels(ch) = inst.ext else { return };
+    let n = ch.iter().count() as u32;
+    if ch.0 == 0 || ch.0 > 15 {
+        c.err(Rule::TypedMessage, format!("{what} needs a channel mask of R, G, B and A"));
+    }
+    if inst.op == crate::inst::Op::Scatter4Typed && c.p.grf_bytes() == 64 && n > 1 {
+        c.err(
+            Rule::TypedMessage,
+            format!(
+                "scatter4_typed.{} on {}: GenX_IR sends one GRF of data, write one channel per message",
+                ch.text(),
+                c.p
+            ),
+        );
+    }
+    let [_, u, v, r, lod, data] = inst.operands[..] else { return };
+    if u.is_null() {
+        c.err(Rule::TypedMessage, "the u coordinate cannot be %null");
+    }
+    for o in [u, v, r, lod] {
+        coords(c, &o);
+    }
+    let Operand::Raw { var: Some(d), offset } = data else {
+        c.err(Rule::TypedMessage, format!("the {what} data must be a variable"));
+        return;
+    };
+    let Some(decl) = c.k.var(d) else { return };
+    if !matches!(decl.ty, Type::UD | Type::D | Type::F) {
+        c.err(Rule::TypedMessage, format!("{what} data `{}` has type {} (ud, d or f)", decl.name, decl.ty));
+    }
+    raw_align(c, d, offset);
+    let bytes = n * c.p.grf_bytes();
+    if offset as u32 + bytes > decl.bytes() {
+        c.err(Rule::TypedMessage, format!("{what} data `{}`.{offset} holds fewer than {n} GRFs", decl.name));
+    }
+}

@@ -403,6 +403,14 @@ pub fn alu_tour(p: Platform) -> Vec<Kernel> {
             k.binary(Op::Mod, e8, dst(v.i), src(v.y), src(v.i));
         });
     }
+    // The IEEE divide macro: GenX_IR 1.0.12504 expands it to math.invm and a madm chain on PVC
+    // and refuses it on TGLLP and DG2 ("IEEE instruction divm is not supported on TGLLP platform").
+    if p.has_ieee_divide() {
+        add("ieee_divide", &|k, v| {
+            k.binary(Op::Divm, e8, dst(v.g), src(v.f), src(v.g));
+            k.binary(Op::Divm, e8, dst(v.df), src(v.df), src(v.df));
+        });
+    }
     add("carry", &|k, v| {
         k.addc(e8, dst(v.u), dst(v.x), src(v.x), src(v.u));
         k.subb(e8, dst(v.u), dst(v.x), src(v.x), O::imm(Imm::ud(1)));

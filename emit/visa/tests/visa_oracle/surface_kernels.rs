@@ -2,9 +2,11 @@
 //! coordinates, with and without a result, in SIMD8 and as two SIMD8 pieces
 //! M1/M3 of a SIMD16 kernel, two surface arguments) and for
 //! `lsc_atomic_icas.slm` on d64 (SIMD8, SIMD16, guarded, and the M5 half of a
-//! SIMD32 kernel; DG2 and PVC only), and `resinfo` (1 to 3 channels, SIMD8 and SIMD16), and
-//! the bindless forms: `movs` to `%bss` from a `ud` or `d` scalar or an immediate, then
-//! `typed_atomic` and `resinfo` on `%bss`, twice with two handles.
+//! SIMD32 kernel; DG2 and PVC only), `resinfo` (1 to 3 channels, SIMD8 and SIMD16),
+//! `gather4_typed`/`scatter4_typed` (channel masks R, G, RG, RGBA on 1 to 3 coordinates, SIMD8
+//! and the M3 piece of a SIMD16 kernel, guarded or not), and the bindless forms: `movs` to
+//! `%bss` from a `ud` or `d` scalar or an immediate, then `typed_atomic` and `resinfo` on
+//! `%bss`, twice with two handles.
 
 use atomc_visa::*;
 
@@ -139,6 +141,47 @@ pub fn bindless(p: Platform) -> Vec<Kernel> {
         k.typed_atomic(e, xchg, w, Surf::Bss, c, Operand::raw(d), Operand::null(), Operand::null());
         k.ret();
         v.push(k);
+    }
+    v
+}
+
+/// Typed reads and writes: each kernel reads texels with a channel mask and writes them back
+/// at the same coordinates (so the read stays live).
+pub fn typed_rw() -> Vec<Kernel> {
+    let mut v = Vec::new();
+    for mask in [0b0001u8, 0b0010, 0b0011, 0b1111] {
+        let ch = Channels(mask);
+        for coords in 1..=3usize {
+            for (lanes, piece, guard) in [(8u16, 0u8, false), (16, 1, true)] {
+                let name = format!("typed_rw_{}_{coords}_{lanes}", ch.text());
+                let mut k = Kernel::new(name);
+                k.simd_size = Some(lanes as u8);
+                let u = k.decl_simd("U", Type::UD, 16);
+                // One GRF per channel, PVC's 64-byte ones included.
+                let d = k.decl_simd("D", Type::UD, 64);
+                let p = k.decl_pred("P", lanes);
+                k.input(u, 64);
+                let t = k.surface("SURF_A", 128);
+                let at_u = Operand::raw_at(u, 32 * piece as u16);
+                let c = |j: usize| if j < coords { at_u } else { Operand::null() };
+                let uvrl = [c(0), c(1), c(2), Operand::null()];
+                let e = Exec::at(ExecSize::S8, 2 * piece);
+                if guard {
+                    let row = Operand::src_at(u, 0, 0, Region::CONTIGUOUS);
+                    k.cmp(Exec::new(ExecSize::S16), Relop::Lt, Operand::Pred(p), row, Operand::imm(Imm::ud(4)));
+                }
+                let r = k.gather4_typed(e, ch, t, uvrl, Operand::raw(d));
+                if guard {
+                    r.predicated(Predicate::on(p));
+                }
+                let w = k.scatter4_typed(e, ch, t, uvrl, Operand::raw(d));
+                if guard {
+                    w.predicated(Predicate::not(p));
+                }
+                k.ret();
+                v.push(k);
+            }
+        }
     }
     v
 }

@@ -1,4 +1,5 @@
-//! Bad kernels for the `typed_atomic`, `lsc_atomic_<op>.slm` and `movs`/`%bss` rules.
+//! Bad kernels for the `typed_atomic`, `gather4_typed`/`scatter4_typed`, `lsc_atomic_<op>.slm`
+//! and `movs`/`%bss` rules.
 
 use super::{Case, Genx};
 use atomc_visa::validate::Rule;
@@ -65,6 +66,23 @@ pub(super) fn cases(v: &mut Vec<Case>) {
     }));
     v.push(case("typed_atomic without u", "typednou", typed_rule, |k, t, [_, s, _]| {
         typed(k, ExecSize::S8, AtomicWidth::W32, t, [Operand::null(); 4], s)
+    }));
+    // GenX_IR compiles it without a word, sending one of the two GRFs (visa_oracle.rs,
+    // typed_write_payload_lengths).
+    v.push(case(
+        "scatter4_typed.RG on PVC",
+        "scatterrg",
+        (Platform::Pvc, Rule::TypedMessage, Genx::Silent),
+        |k, t, [u, _, _]| {
+            let d = k.decl_simd("D", Type::UD, 32);
+            let uvrl = at_u(u);
+            let e = Exec::new(ExecSize::S8);
+            k.gather4_typed(e, Channels(0b11), t, uvrl, Operand::raw(d));
+            k.scatter4_typed(e, Channels(0b11), t, uvrl, Operand::raw(d));
+        },
+    ));
+    v.push(case("gather4_typed into too small a variable", "gathersmall", typed_rule, |k, t, [u, s, _]| {
+        k.gather4_typed(Exec::new(ExecSize::S8), Channels(0b1111), t, at_u(u), Operand::raw(s));
     }));
     v.push(case(
         "lsc icas on TGLLP",

@@ -2,7 +2,7 @@
 //! `Inst`, and the position the caller attached), CLIF built with cranelift-frontend (its
 //! `SourceLoc`) and `.clif` text (line and column), on SASS and vISA targets. Misused CLIF
 //! intrinsics are import errors at the call. The refused instructions are what the targets'
-//! tables refuse today: f64 division on SASS and f64 multiplication on TGLLP (no fp64 ALU).
+//! tables refuse today: f64 division on SASS and f64 fma on vISA.
 
 use atomc::clif::{self, ImportError, ImportOptions};
 use atomc::ir::{self, AddrSpace, BinaryOp, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
@@ -13,6 +13,19 @@ use cranelift_frontend::{FunctionBuilder as ClifBuilder, FunctionBuilderContext}
 /// `*p = x / y` in f64, the division at `loc`; returns the division.
 fn divide(loc: SrcLoc) -> (ir::Function, ir::Inst) {
     arithmetic(loc, BinaryOp::Fdiv)
+}
+
+/// `*p = fma(x, y, x)` in f64, the fma at `loc`; returns it.
+fn fma64(loc: SrcLoc) -> (ir::Function, ir::Inst) {
+    let mut b = FunctionBuilder::new("fma", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
+    b.set_loc(loc);
+    let args = [b.param(1), b.param(2), b.param(1)];
+    let r = b.ins(InstData::Ternary { op: ir::TernaryOp::Fma, args }).expect("a result");
+    let inst = b.last_inst().expect("appended");
+    b.set_loc(SrcLoc::default());
+    b.store(r, b.param(0), 0);
+    b.ret(&[]);
+    (b.finish(), inst)
 }
 
 /// `*p = x op y` in f64, the operation at `loc`; returns it.
@@ -51,12 +64,12 @@ fn a_built_function_without_locations_gets_the_instruction() {
 fn a_built_function_keeps_the_callers_location_and_the_instruction() {
     let loc = SrcLoc { line: 31, col: 7 };
     let (divide, division) = divide(loc);
-    // No f64 division on SASS, no f64 multiplication on TGLLP (no fp64 ALU; its f64 division
-    // is integer code).
-    let (multiply, product) = arithmetic(loc, BinaryOp::Fmul);
+    // No f64 division on SASS; no f64 fma on vISA (its f64 add, multiply and division on
+    // TGLLP are integer code, fma is not lowered).
+    let (fused, fma) = fma64(loc);
     assert!(matches!(divide.insts[division], InstData::Binary { .. }));
     for (f, inst, target) in
-        [(&divide, division, Target::Sm50), (&divide, division, Target::Sm90), (&multiply, product, Target::Visa(VisaPlatform::Tgllp))]
+        [(&divide, division, Target::Sm50), (&divide, division, Target::Sm90), (&fused, fma, Target::Visa(VisaPlatform::Tgllp))]
     {
         let d = refusal(f, target);
         assert_eq!((d.inst, d.loc), (Some(inst), loc), "{target}");

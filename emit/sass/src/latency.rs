@@ -202,7 +202,7 @@ impl Timing {
             (Pipe::Fp64, _) if pred => OTHER,
             // A store reads an FP64 result 7 cycles later in ptxas 13.5's code: `DMUL R2, R2, R2`
             // (stall 7) then `STG.E.64 desc[UR4][R4.64], R2` (ptxas of atomc's PTX for
-            // `%fmul64`, compile/visa/reject/no-fp64.atom).
+            // an f64 `fmul` stored to global memory, as in compile/visa/fmul64-soft.atom).
             (Pipe::Fp64, Reader::Memory) => 7,
             // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
             (Pipe::Fp64, _) => 8,

@@ -398,11 +398,18 @@ fn binary(
                 }
                 return Ok(());
             }
-            IrType::F64 => return Err(l.reject(
-                inst,
-                "f64 multiplication needs an fp64 ALU, which this part lacks (or, on PVC, SIMD2: GenX_IR cannot \
-                 split it); f64 add, sub, min, max, division and compares are integer code there",
-            )),
+            IrType::F64 if op == BinaryOp::Fmul => {
+                // The significands' product in 32-bit pieces, rounded once (soft_convert.rs).
+                let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+                let out = l.fmul64_soft(u, a, b);
+                let r = l.def_var(res, u)?;
+                for (h, x) in [(false, out.0), (true, out.1)] {
+                    let d = l.half_dst(r, u, h, Type::UD);
+                    l.k.mov(ex, d, x);
+                }
+                return Ok(());
+            }
+            IrType::F64 => return Err(l.reject(inst, "not an f64 operation")),
             IrType::F16 => return super::half::binary(l, inst, op, args, res, u),
             _ => return Err(l.reject(inst, "packed-float arithmetic is not lowered for vISA")),
         };

@@ -79,6 +79,7 @@ mod numeric;
 mod slm;
 mod slm64;
 mod slm_lock;
+mod soft_arith;
 mod soft_convert;
 mod soft_divide;
 mod soft_f64;

@@ -46,8 +46,8 @@ fn ud(v: u32) -> Operand {
 /// A binary float format: exponent and fraction bits.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Fmt {
-    e: u32,
-    m: u32,
+    pub(super) e: u32,
+    pub(super) m: u32,
 }
 
 pub(crate) const F64: Fmt = Fmt { e: 11, m: 52 };
@@ -71,33 +71,33 @@ impl Fmt {
         (1 << self.e) - 1
     }
     /// A 64-bit pattern as halves.
-    fn split(bits: u64) -> W {
+    pub(super) fn split(bits: u64) -> W {
         (ud(bits as u32), ud((bits >> 32) as u32))
     }
-    fn inf(self) -> u64 {
+    pub(super) fn inf(self) -> u64 {
         (self.max_field() as u64) << self.m
     }
 }
 
 /// A source value, unpacked (module docs).
-struct Unpacked {
+pub(super) struct Unpacked {
     /// 0 or 0x8000_0000.
-    sign: Operand,
+    pub(super) sign: Operand,
     /// Set where the value is negative; `None`: never.
-    neg: Option<PredId>,
+    pub(super) neg: Option<PredId>,
     /// The exponent of bit 63 of `sig`, a signed dword.
-    exp: Operand,
-    sig: W,
-    zero: PredId,
-    special: Option<Special>,
+    pub(super) exp: Operand,
+    pub(super) sig: W,
+    pub(super) zero: PredId,
+    pub(super) special: Option<Special>,
 }
 
 /// A float source's infinities and NaNs.
-struct Special {
-    inf: PredId,
-    nan: PredId,
+pub(super) struct Special {
+    pub(super) inf: PredId,
+    pub(super) nan: PredId,
     /// The fraction, left-aligned as an f64's 52 bits.
-    frac: W,
+    pub(super) frac: W,
 }
 
 /// Whether `op` from `from` to `to` is done here on this part (see the module docs).
@@ -206,7 +206,7 @@ impl Lower<'_> {
     }
 
     /// A fresh predicate `p op q`.
-    fn sf_pred_new(&mut self, u: bool, op: Op, p: PredId, q: PredId) -> PredId {
+    pub(super) fn sf_pred_new(&mut self, u: bool, op: Op, p: PredId, q: PredId) -> PredId {
         let t = self.tmp_pred();
         self.k.binary(op, self.pred_exec(u), Operand::pred(t), Operand::pred(p), Operand::pred(q));
         t
@@ -248,124 +248,13 @@ impl Lower<'_> {
     }
 
     /// `m` shifted left to put its top bit at bit 63, and the shift.
-    fn sf_normalise(&mut self, u: bool, m: W) -> (W, Operand) {
+    pub(super) fn sf_normalise(&mut self, u: bool, m: W) -> (W, Operand) {
         let lz = self.sf_clz64(u, m);
         let sig = self.sf_w(u, |l, t| l.shift64_var(t, u, BinaryOp::Ishl, m, lz));
         (sig, lz)
     }
 
-    /// `a / b` on bit patterns of format `f` (f32 in the low word), rounded once to nearest
-    /// even: the significands divided bit by bit (`soft_divide.rs`), the final remainder the
-    /// sticky bit, then the packing of conversions. `M + 4` quotient bits hold the guard bit and
-    /// one more below it whether or not the first one is set, so the sticky bit, ORed into the
-    /// last, never lands on the guard bit (with `M + 3`, 1/3 rounded down: a tie). Specials as
-    /// IEEE and the IR: a NaN operand, 0/0 and inf/inf give the canonical NaN; x/0 and inf/y
-    /// infinity; 0/y and x/inf zero.
-    pub(crate) fn fdiv_soft(&mut self, u: bool, f: Fmt, a: W, b: W) -> W {
-        let x = self.unpack_float(u, f, a);
-        let y = self.unpack_float(u, f, b);
-        let (xs, ys) = (x.sig, y.sig);
-        let mut r = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, xs, 63 - f.m));
-        let d = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, ys, 63 - f.m));
-        let mut q = (ud(0), ud(0));
-        for _ in 0..f.m + 4 {
-            let st = self.div_step64(u, r, d);
-            let one = self.sf_sel(u, st.bit, ud(1), ud(0));
-            let shifted = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ishl, q, 1));
-            q = (self.sf(Op::Or, u, shifted.0, one), shifted.1);
-            r = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ishl, st.r, 1));
-        }
-        let rest = self.sf(Op::Or, u, r.0, r.1);
-        let sticky = self.sf(Op::Min, u, rest, ud(1));
-        let q = (self.sf(Op::Or, u, q.0, sticky), q.1);
-        // q ≈ ma/mb · 2^(M+3), and x/y = ma/mb · 2^(x.exp − y.exp).
-        let (sig, lz) = self.sf_normalise(u, q);
-        let e = self.sf_sub(u, x.exp, y.exp);
-        let e = self.sf(Op::Add, u, e, ud(63 - (f.m + 3)));
-        let exp = self.sf_sub(u, e, lz);
-        let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        let (xsp, ysp) = (x.special.as_ref().expect("a float"), y.special.as_ref().expect("a float"));
-        // 0/y (y not 0 or NaN) and x/inf (x finite) are zero: the packing's zero case.
-        let zero = self.sf_pred_new(u, Op::Or, x.zero, ysp.inf);
-        let v = Unpacked { sign, neg: None, exp, sig, zero, special: None };
-        let packed = self.pack_float(u, f, &v, true);
-        // x/0 and inf/y: infinity of the sign.
-        let inf = self.sf_pred_new(u, Op::Or, xsp.inf, y.zero);
-        let inf_bits = Fmt::split(f.inf());
-        let signed_inf = if f == F64 {
-            (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, sign))
-        } else {
-            (self.sf(Op::Or, u, inf_bits.0, sign), ud(0))
-        };
-        let out = self.sf_sel64(u, inf, signed_inf, packed);
-        // NaN operands, 0/0 and inf/inf: the canonical quiet NaN.
-        let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
-        let zz = self.sf_pred_new(u, Op::And, x.zero, y.zero);
-        let ii = self.sf_pred_new(u, Op::And, xsp.inf, ysp.inf);
-        self.sf_pred(u, Op::Or, nan, zz);
-        self.sf_pred(u, Op::Or, nan, ii);
-        let qnan = Fmt::split(f.inf() | 1 << (f.m - 1));
-        self.sf_sel64(u, nan, qnan, out)
-    }
-
-    /// `a * b` on f64 bit patterns, rounded once to nearest even, for parts without an fp64
-    /// ALU: the 53-bit significands' 106-bit product from four 32×32-bit partial products
-    /// (`mul` for the low words, `mulh` for the high ones), its top 64 bits with everything
-    /// below ORed into a sticky bit, then the packing of conversions. Specials as IEEE and the
-    /// IR: a NaN operand and 0 × inf give the canonical NaN; inf × y infinity; 0 × y zero.
-    pub(crate) fn fmul64_soft(&mut self, u: bool, a: W, b: W) -> W {
-        let f = F64;
-        let x = self.unpack_float(u, f, a);
-        let y = self.unpack_float(u, f, b);
-        let (xs, ys) = (x.sig, y.sig);
-        let ma = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, xs, 11));
-        let mb = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, ys, 11));
-        let wide = |l: &mut Self, p: Operand, q: Operand| (l.sf(Op::Mul, u, p, q), l.sf(Op::Mulh, u, p, q));
-        let ll = wide(self, ma.0, mb.0);
-        let lh = wide(self, ma.0, mb.1);
-        let hl = wide(self, ma.1, mb.0);
-        let hh = wide(self, ma.1, mb.1);
-        // Below 2^106: the middle sum c + lh + hl stays below 2^55, the top one below 2^43.
-        let mid = self.sf_w(u, |l, t| l.add64(t, u, (ll.1, ud(0)), lh));
-        let mid = self.sf_w(u, |l, t| l.add64(t, u, mid, hl));
-        let top = self.sf_w(u, |l, t| l.add64(t, u, (mid.1, ud(0)), hh));
-        let (p0, p1, p2, p3) = (ll.0, mid.0, top.0, top.1);
-        // The product's bits 105..42, and a sticky bit for bits 41..0.
-        let w0 = self.sf(Op::Shr, u, p1, ud(10));
-        let c0 = self.sf(Op::Shl, u, p2, ud(22));
-        let w0 = self.sf(Op::Or, u, w0, c0);
-        let w1 = self.sf(Op::Shr, u, p2, ud(10));
-        let c1 = self.sf(Op::Shl, u, p3, ud(22));
-        let w1 = self.sf(Op::Or, u, w1, c1);
-        let low = self.sf(Op::And, u, p1, ud((1 << 10) - 1));
-        let low = self.sf(Op::Or, u, low, p0);
-        let sticky = self.sf(Op::Min, u, low, ud(1));
-        let w0 = self.sf(Op::Or, u, w0, sticky);
-        // value = (w1:w0) · 2^(x.exp + y.exp − 62); its top bit is bit 63 or 62.
-        let (sig, lz) = self.sf_normalise(u, (w0, w1));
-        let e = self.sf(Op::Add, u, x.exp, y.exp);
-        let e = self.sf(Op::Add, u, e, ud(1));
-        let exp = self.sf_sub(u, e, lz);
-        let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        let (xsp, ysp) = (x.special.as_ref().expect("a float"), y.special.as_ref().expect("a float"));
-        let zero = self.sf_pred_new(u, Op::Or, x.zero, y.zero);
-        let v = Unpacked { sign, neg: None, exp, sig, zero, special: None };
-        let packed = self.pack_float(u, f, &v, true);
-        let inf = self.sf_pred_new(u, Op::Or, xsp.inf, ysp.inf);
-        let inf_bits = Fmt::split(f.inf());
-        let signed_inf = (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, sign));
-        let out = self.sf_sel64(u, inf, signed_inf, packed);
-        // NaN operands and 0 × inf: the canonical quiet NaN.
-        let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
-        let zi = self.sf_pred_new(u, Op::And, x.zero, ysp.inf);
-        let iz = self.sf_pred_new(u, Op::And, xsp.inf, y.zero);
-        self.sf_pred(u, Op::Or, nan, zi);
-        self.sf_pred(u, Op::Or, nan, iz);
-        let qnan = Fmt::split(f.inf() | 1 << (f.m - 1));
-        self.sf_sel64(u, nan, qnan, out)
-    }
-
-    fn unpack_float(&mut self, u: bool, f: Fmt, x: W) -> Unpacked {
+    pub(super) fn unpack_float(&mut self, u: bool, f: Fmt, x: W) -> Unpacked {
         // The sign, exponent field and fraction of the pattern's top word.
         let (top, sign_bit) = if f == F64 { (x.1, 31) } else { (x.0, f.e + f.m) };
         let field_at = if f == F64 { 20 } else { f.m };
@@ -431,7 +320,7 @@ impl Lower<'_> {
     }
 
     /// The bits of `v` in format `f`, rounded to nearest even (module docs).
-    fn pack_float(&mut self, u: bool, f: Fmt, v: &Unpacked, quiet: bool) -> W {
+    pub(super) fn pack_float(&mut self, u: bool, f: Fmt, v: &Unpacked, quiet: bool) -> W {
         let be = self.sf(Op::Add, u, v.exp, ud(f.bias() as u32));
         // s = 63 − M + max(1 − be, 0); past 63 handled apart.
         let under = self.sf_sub(u, ud(1), be);

@@ -388,7 +388,7 @@ fn binary(
                 return Ok(());
             }
             IrType::F64 if op == BinaryOp::Fdiv => {
-                // Long division of the significands, rounded once (soft_convert.rs).
+                // Long division of the significands, rounded once (soft_arith.rs).
                 let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
                 let out = l.fdiv_soft(u, super::soft_convert::F64, a, b);
                 let r = l.def_var(res, u)?;
@@ -399,7 +399,7 @@ fn binary(
                 return Ok(());
             }
             IrType::F64 if op == BinaryOp::Fmul => {
-                // The significands' product in 32-bit pieces, rounded once (soft_convert.rs).
+                // The significands' product in 32-bit pieces, rounded once (soft_arith.rs).
                 let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
                 let out = l.fmul64_soft(u, a, b);
                 let r = l.def_var(res, u)?;
@@ -680,7 +680,7 @@ pub(crate) fn divm_ok(l: &Lower<'_>, u: bool) -> bool {
     l.p.has_ieee_divide() && (u || l.simd != atomc_visa::ExecSize::S2 || !l.divergent)
 }
 
-/// An f32 division in integer code (soft_convert.rs `fdiv_soft`): the quotient's bits.
+/// An f32 division in integer code (soft_arith.rs `fdiv_soft`): the quotient's bits.
 pub(crate) fn fdiv32_soft(l: &mut Lower<'_>, args: [Value; 2], u: bool) -> Result<Operand, LowerError> {
     let (a, b) = (l.src(args[0], Type::UD)?, l.src(args[1], Type::UD)?);
     let zero = Operand::imm(Imm::ud(0));

@@ -10,7 +10,7 @@ use atomc_ir::BinaryOp;
 
 use super::soft_convert::{Fmt, Unpacked, F64};
 use super::Lower;
-use atomc_visa::{Imm, Op, Operand};
+use atomc_visa::{Imm, Op, Operand, PredId};
 
 /// A 64-bit value as `(low, high)` `ud` sources.
 type W = (Operand, Operand);
@@ -28,8 +28,8 @@ impl Lower<'_> {
     /// IEEE and the IR: a NaN operand, 0/0 and inf/inf give the canonical NaN; x/0 and inf/y
     /// infinity; 0/y and x/inf zero.
     pub(crate) fn fdiv_soft(&mut self, u: bool, f: Fmt, a: W, b: W) -> W {
-        let x = self.unpack_float(u, f, a);
-        let y = self.unpack_float(u, f, b);
+        let (x, xsp) = self.unpack_float_parts(u, f, a);
+        let (y, ysp) = self.unpack_float_parts(u, f, b);
         let (xs, ys) = (x.sig, y.sig);
         let mut r = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, xs, 63 - f.m));
         let d = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, ys, 63 - f.m));
@@ -50,28 +50,16 @@ impl Lower<'_> {
         let e = self.sf(Op::Add, u, e, ud(63 - (f.m + 3)));
         let exp = self.sf_sub(u, e, lz);
         let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        let (xsp, ysp) = (x.special.as_ref().expect("a float"), y.special.as_ref().expect("a float"));
-        // 0/y (y not 0 or NaN) and x/inf (x finite) are zero: the packing's zero case.
+        // 0/y (y not 0 or NaN) and x/inf (x finite) are zero; x/0 and inf/y infinity; NaN
+        // operands, 0/0 and inf/inf the canonical NaN.
         let zero = self.sf_pred_new(u, Op::Or, x.zero, ysp.inf);
-        let v = Unpacked { sign, neg: None, exp, sig, zero, special: None };
-        let packed = self.pack_float(u, f, &v, true);
-        // x/0 and inf/y: infinity of the sign.
         let inf = self.sf_pred_new(u, Op::Or, xsp.inf, y.zero);
-        let inf_bits = Fmt::split(f.inf());
-        let signed_inf = if f == F64 {
-            (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, sign))
-        } else {
-            (self.sf(Op::Or, u, inf_bits.0, sign), ud(0))
-        };
-        let out = self.sf_sel64(u, inf, signed_inf, packed);
-        // NaN operands, 0/0 and inf/inf: the canonical quiet NaN.
         let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
         let zz = self.sf_pred_new(u, Op::And, x.zero, y.zero);
         let ii = self.sf_pred_new(u, Op::And, xsp.inf, ysp.inf);
         self.sf_pred(u, Op::Or, nan, zz);
         self.sf_pred(u, Op::Or, nan, ii);
-        let qnan = Fmt::split(f.inf() | 1 << (f.m - 1));
-        self.sf_sel64(u, nan, qnan, out)
+        self.finish_arith(u, f, Unpacked { sign, neg: None, exp, sig, zero, special: None }, inf, nan)
     }
 
     /// `a * b` on f64 bit patterns, rounded once to nearest even, for parts without an fp64
@@ -81,8 +69,8 @@ impl Lower<'_> {
     /// IR: a NaN operand and 0 × inf give the canonical NaN; inf × y infinity; 0 × y zero.
     pub(crate) fn fmul64_soft(&mut self, u: bool, a: W, b: W) -> W {
         let f = F64;
-        let x = self.unpack_float(u, f, a);
-        let y = self.unpack_float(u, f, b);
+        let (x, xsp) = self.unpack_float_parts(u, f, a);
+        let (y, ysp) = self.unpack_float_parts(u, f, b);
         let (xs, ys) = (x.sig, y.sig);
         let ma = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, xs, 11));
         let mb = self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ushr, ys, 11));
@@ -113,20 +101,28 @@ impl Lower<'_> {
         let e = self.sf(Op::Add, u, e, ud(1));
         let exp = self.sf_sub(u, e, lz);
         let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        let (xsp, ysp) = (x.special.as_ref().expect("a float"), y.special.as_ref().expect("a float"));
+        // 0 × y zero, inf × y infinity; NaN operands and 0 × inf the canonical NaN.
         let zero = self.sf_pred_new(u, Op::Or, x.zero, y.zero);
-        let v = Unpacked { sign, neg: None, exp, sig, zero, special: None };
-        let packed = self.pack_float(u, f, &v, true);
         let inf = self.sf_pred_new(u, Op::Or, xsp.inf, ysp.inf);
-        let inf_bits = Fmt::split(f.inf());
-        let signed_inf = (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, sign));
-        let out = self.sf_sel64(u, inf, signed_inf, packed);
-        // NaN operands and 0 × inf: the canonical quiet NaN.
         let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
         let zi = self.sf_pred_new(u, Op::And, x.zero, ysp.inf);
         let iz = self.sf_pred_new(u, Op::And, xsp.inf, y.zero);
         self.sf_pred(u, Op::Or, nan, zi);
         self.sf_pred(u, Op::Or, nan, iz);
+        self.finish_arith(u, f, Unpacked { sign, neg: None, exp, sig, zero, special: None }, inf, nan)
+    }
+
+    /// Packs `v` (zero where `v.zero`), then ±infinity where `inf` and the canonical quiet NaN
+    /// where `nan`.
+    fn finish_arith(&mut self, u: bool, f: Fmt, v: Unpacked, inf: PredId, nan: PredId) -> W {
+        let packed = self.pack_float(u, f, &v, true);
+        let inf_bits = Fmt::split(f.inf());
+        let signed_inf = if f == F64 {
+            (inf_bits.0, self.sf(Op::Or, u, inf_bits.1, v.sign))
+        } else {
+            (self.sf(Op::Or, u, inf_bits.0, v.sign), ud(0))
+        };
+        let out = self.sf_sel64(u, inf, signed_inf, packed);
         let qnan = Fmt::split(f.inf() | 1 << (f.m - 1));
         self.sf_sel64(u, nan, qnan, out)
     }

@@ -93,6 +93,7 @@ pub(super) struct Unpacked {
 }
 
 /// A float source's infinities and NaNs.
+#[derive(Clone, Copy)]
 pub(super) struct Special {
     pub(super) inf: PredId,
     pub(super) nan: PredId,
@@ -255,6 +256,13 @@ impl Lower<'_> {
     }
 
     pub(super) fn unpack_float(&mut self, u: bool, f: Fmt, x: W) -> Unpacked {
+        let (mut v, sp) = self.unpack_float_parts(u, f, x);
+        v.special = Some(sp);
+        v
+    }
+
+    /// [`Lower::unpack_float`], the specials apart (for arithmetic, which handles them itself).
+    pub(super) fn unpack_float_parts(&mut self, u: bool, f: Fmt, x: W) -> (Unpacked, Special) {
         // The sign, exponent field and fraction of the pattern's top word.
         let (top, sign_bit) = if f == F64 { (x.1, 31) } else { (x.0, f.e + f.m) };
         let field_at = if f == F64 { 20 } else { f.m };
@@ -299,7 +307,7 @@ impl Lower<'_> {
             self.sf_w(u, |l, t| l.shift64(t, u, BinaryOp::Ishl, frac, sh))
         };
         let neg = self.sf_cmp(u, Relop::Ne, sign, ud(0));
-        Unpacked { sign, neg: Some(neg), exp, sig, zero, special: Some(Special { inf, nan, frac: frac64 }) }
+        (Unpacked { sign, neg: Some(neg), exp, sig, zero, special: None }, Special { inf, nan, frac: frac64 })
     }
 
     fn unpack_int(&mut self, u: bool, signed: bool, x: W) -> Unpacked {

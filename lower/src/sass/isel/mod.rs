@@ -14,13 +14,11 @@
 mod aggregate;
 mod alu;
 mod bits;
-mod bits_sm50;
 mod convert;
 mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
-mod generic_sm50;
 mod half;
 mod memory;
 mod reduce64;
@@ -28,7 +26,6 @@ mod shuffle;
 mod sm50;
 mod sm90;
 mod subgroup;
-mod subgroup_sm50;
 mod surface;
 pub use surface::surface_slot_words;
 

@@ -18,7 +18,7 @@
 //! signed XMAD variants the form table lacks; the unsigned product plus the two-term
 //! correction gives the same word.
 
-use super::{Isel, IselError};
+use crate::sass::isel::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
@@ -26,7 +26,7 @@ use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
 impl Isel<'_> {
     /// Selects `data` if it is one of the instructions sm_50 selects in this file or in
     /// `subgroup_sm50.rs`; `false` leaves it to the shared selector.
-    pub(super) fn select_sm50_op(&mut self, d: VReg, data: &InstData) -> Result<bool, IselError> {
+    pub(in crate::sass::isel) fn select_sm50_op(&mut self, d: VReg, data: &InstData) -> Result<bool, IselError> {
         if !self.is_sm50() {
             return Ok(false);
         }
@@ -123,12 +123,12 @@ impl Isel<'_> {
     }
 
     /// Appends an instruction already in sm_50 spelling.
-    pub(super) fn raw50<const N: usize>(&mut self, opcode: &'static str, ops: [MOp; N]) {
+    pub(in crate::sass::isel) fn raw50<const N: usize>(&mut self, opcode: &'static str, ops: [MOp; N]) {
         self.push_selected(SassInst::new(opcode, ops));
     }
 
     /// A fresh register defined by the fixed-latency sm_50 instruction `opcode srcs`.
-    pub(super) fn tmp50<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
+    pub(in crate::sass::isel) fn tmp50<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.push_selected(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t

@@ -30,7 +30,7 @@
 //! (`LOP.AND` + `ISET.EQ.U32`), and `shfl.sync.idx` with a register lane as
 //! `SHFL.IDX PT, R8, R0, R6, 0x1f`.
 
-use super::{Isel, IselError};
+use crate::sass::isel::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
@@ -38,7 +38,7 @@ use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
 const P0: MOp = MOp::Pred { num: 0, not: false };
 
 impl Isel<'_> {
-    pub(super) fn subgroup_sm50(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
+    pub(in crate::sass::isel) fn subgroup_sm50(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
             InstData::ActiveMask => self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), MOp::pt()]),
             InstData::Ballot { cond } => {
@@ -268,7 +268,7 @@ impl Isel<'_> {
     }
 
     /// The active lanes' mask.
-    pub(super) fn active50(&mut self) -> VReg {
+    pub(in crate::sass::isel) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
         self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
         m

@@ -17,14 +17,14 @@
 //! The test is made on the base register of the address; a constant offset folded into the
 //! access cannot carry it out of the 16 MiB window of a valid shared address.
 
-use super::memory::atom_op;
-use super::{Isel, IselError};
+use crate::sass::isel::memory::atom_op;
+use crate::sass::isel::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{InstData, Type};
 
 /// `@P0` (shared) or `@!P0` (global).
-pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
+pub(in crate::sass::isel) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
     inst.guard = Some((COND_PRED, global));
     inst
 }
@@ -42,7 +42,7 @@ fn size(ty: Type) -> &'static str {
 impl Isel<'_> {
     /// P0 := the generic address in `m` lies in the shared window; returns `m` rebased on the
     /// shared offset (the address's low 24 bits) for the shared path.
-    pub(super) fn shared_window_test(&mut self, m: MOp) -> MOp {
+    pub(in crate::sass::isel) fn shared_window_test(&mut self, m: MOp) -> MOp {
         let MOp::Mem { base, offset, .. } = m else { unreachable!("a memory operand") };
         let crate::vcode::Reg::Virt { vreg: pair, .. } = base else { unreachable!("a virtual pointer pair") };
         let window = self.new_vreg(RegClass::Single);
@@ -76,7 +76,7 @@ impl Isel<'_> {
     /// A shared offset as a generic address, as ptxas 11.8 writes `cvta.shared.u64`: the
     /// window's base (`c[0x0][0x0]`) or-ed into the low word (`LOP.OR R8, R8, c[0x0][0x0]`),
     /// the high word zero (`MOV R9, RZ`).
-    pub(super) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
+    pub(in crate::sass::isel) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
         let p = self.reg(ptr);
         let window = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
@@ -94,7 +94,7 @@ impl Isel<'_> {
     }
 
     /// `d := P0 ? shared : global`, one or two registers wide.
-    pub(super) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
+    pub(in crate::sass::isel) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
         let sel = |a, b| SassInst::new("SEL", [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
         if d.class() == RegClass::Pair {
             self.pair_op(d, sel(shared.lo(), global.lo()), sel(shared.hi(), global.hi()));
@@ -106,7 +106,7 @@ impl Isel<'_> {
     }
 
     /// A result field for one path: a fresh register of the result's class, or RZ.
-    pub(super) fn path_def(&mut self, used: bool) -> (MOp, Option<VReg>) {
+    pub(in crate::sass::isel) fn path_def(&mut self, used: bool) -> (MOp, Option<VReg>) {
         match if used { self.result() } else { None } {
             Some(d) => {
                 let v = self.new_vreg(d.class());
@@ -118,7 +118,7 @@ impl Isel<'_> {
 
     /// Loads, stores and native atomics (not CAS: [`Isel::lower_cas_sm50`]) on a generic
     /// address, both paths predicated.
-    pub(super) fn lower_generic_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
+    pub(in crate::sass::isel) fn lower_generic_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
         let (global, used) = match data {
             InstData::Load { addr, .. } | InstData::AtomicLoad { addr, .. } => (self.mem(addr).0, true),
             InstData::Store { addr, .. } | InstData::AtomicStore { addr, .. } => (self.mem(addr).0, false),

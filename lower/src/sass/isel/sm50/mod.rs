@@ -24,6 +24,10 @@
 //! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
 //! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
 
+mod bits;
+mod generic;
+mod subgroup;
+
 use super::{Isel, IselError};
 use crate::sass::inst::{intern, MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
@@ -474,9 +478,9 @@ impl Isel<'_> {
             let (dg, vg) = self.path_def(used);
             let form = RegForm::AtomCas { wide };
             let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc]).with_form(form);
-            self.push_raw(super::generic_sm50::guarded(s, false));
+            self.push_raw(generic::guarded(s, false));
             let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc]).with_form(form);
-            self.push_raw(super::generic_sm50::guarded(g, true));
+            self.push_raw(generic::guarded(g, true));
             if let (Some(vs), Some(vg), Some(d)) = (vs, vg, self.result()) {
                 self.select_paths(d, vs, vg);
             }

@@ -17,14 +17,15 @@
 //! The test is made on the base register of the address; a constant offset folded into the
 //! access cannot carry it out of the 16 MiB window of a valid shared address.
 
-use crate::sass::isel::memory::atom_op;
-use crate::sass::isel::{Isel, IselError};
+use super::Sm50;
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
-use crate::vcode::{RegClass, RegForm, VReg};
-use atomc_ir::{InstData, Type};
+use crate::sass::isel::memory::atom_op;
+use crate::sass::isel::{Isa, Isel, IselError};
+use crate::vcode::{RegClass, VReg};
+use atomc_ir::{AddrSpace, InstData, Type};
 
 /// `@P0` (shared) or `@!P0` (global).
-pub(in crate::sass::isel) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
+pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
     inst.guard = Some((COND_PRED, global));
     inst
 }
@@ -42,24 +43,14 @@ fn size(ty: Type) -> &'static str {
 impl Isel<'_> {
     /// P0 := the generic address in `m` lies in the shared window; returns `m` rebased on the
     /// shared offset (the address's low 24 bits) for the shared path.
-    pub(in crate::sass::isel) fn shared_window_test(&mut self, m: MOp) -> MOp {
+    pub(super) fn shared_window_test(&mut self, m: MOp) -> MOp {
         let MOp::Mem { base, offset, .. } = m else { unreachable!("a memory operand") };
         let crate::vcode::Reg::Virt { vreg: pair, .. } = base else { unreachable!("a virtual pointer pair") };
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let top = self.new_vreg(RegClass::Single);
         let lut = |d: VReg, mask: i64| {
-            SassInst::new(
-                "LOP3.LUT",
-                [
-                    MOp::def(d.reg(), 1),
-                    MOp::use_(pair.lo()),
-                    MOp::Imm(mask),
-                    MOp::rz(),
-                    MOp::Imm(0xc0),
-                    MOp::Pred { num: 7, not: true },
-                ],
-            )
+            SassInst::new("LOP32I.AND", [MOp::def(d.reg(), 1), MOp::use_(pair.lo()), MOp::Imm(mask)])
         };
         self.emit(lut(top, 0xff00_0000));
         let p0 = MOp::p0();
@@ -76,25 +67,18 @@ impl Isel<'_> {
     /// A shared offset as a generic address, as ptxas 11.8 writes `cvta.shared.u64`: the
     /// window's base (`c[0x0][0x0]`) or-ed into the low word (`LOP.OR R8, R8, c[0x0][0x0]`),
     /// the high word zero (`MOV R9, RZ`).
-    pub(in crate::sass::isel) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
+    pub(super) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
         let p = self.reg(ptr);
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let lo = self.new_vreg(RegClass::Single);
-        let or = [
-            MOp::def(lo.reg(), 1),
-            MOp::use_(p.reg()),
-            MOp::use_(window.reg()),
-            MOp::rz(),
-            MOp::Imm(0xfc),
-            MOp::Pred { num: 7, not: true },
-        ];
+        let or = [MOp::def(lo.reg(), 1), MOp::use_(p.reg()), MOp::use_(window.reg()), MOp::rz(), MOp::Imm(0xfc)];
         self.emit(SassInst::new("LOP3.LUT", or));
         self.make_pair(d, MOp::use_(lo.reg()), MOp::rz());
     }
 
     /// `d := P0 ? shared : global`, one or two registers wide.
-    pub(in crate::sass::isel) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
+    pub(super) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
         let sel = |a, b| SassInst::new("SEL", [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
         if d.class() == RegClass::Pair {
             self.pair_op(d, sel(shared.lo(), global.lo()), sel(shared.hi(), global.hi()));
@@ -106,7 +90,7 @@ impl Isel<'_> {
     }
 
     /// A result field for one path: a fresh register of the result's class, or RZ.
-    pub(in crate::sass::isel) fn path_def(&mut self, used: bool) -> (MOp, Option<VReg>) {
+    pub(super) fn path_def(&mut self, used: bool) -> (MOp, Option<VReg>) {
         match if used { self.result() } else { None } {
             Some(d) => {
                 let v = self.new_vreg(d.class());
@@ -116,9 +100,9 @@ impl Isel<'_> {
         }
     }
 
-    /// Loads, stores and native atomics (not CAS: [`Isel::lower_cas_sm50`]) on a generic
+    /// Loads, stores and native atomics (not CAS: `memory.rs`) on a generic
     /// address, both paths predicated.
-    pub(in crate::sass::isel) fn lower_generic_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
+    pub(super) fn lower_generic_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
         let (global, used) = match data {
             InstData::Load { addr, .. } | InstData::AtomicLoad { addr, .. } => (self.mem(addr).0, true),
             InstData::Store { addr, .. } | InstData::AtomicStore { addr, .. } => (self.mem(addr).0, false),
@@ -165,15 +149,11 @@ impl Isel<'_> {
                     rule: crate::vcode::OperandRule::Use,
                     neg: false,
                 };
-                let s = SassInst::new(format!("ATOMS.{spelled}"), [ds, shared, x]);
+                let rmw = |space, d, m| Sm50.rmw(space, &spelled, "", d, m, x, wide).map_err(|r| self.err(r));
+                let s = rmw(AddrSpace::Shared, Some(ds), shared)?;
                 // An unused result reduces on the global path, as on a global pointer (memory.rs).
-                let g = if used || *op == atomc_ir::RmwOp::Xchg {
-                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::pt(), dg, global, x])
-                        .with_form(RegForm::Atom { wide })
-                } else {
-                    SassInst::new(format!("RED.E.{spelled}"), [global, x])
-                };
-                (s.with_form(RegForm::Atom { wide }), g)
+                let reduce = !used && *op != atomc_ir::RmwOp::Xchg;
+                (s, rmw(AddrSpace::Global, (!reduce).then_some(dg), global)?)
             }
             _ => unreachable!("matched above"),
         };

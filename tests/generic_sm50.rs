@@ -3,7 +3,7 @@
 //!
 //! atomc tests a generic address as ptxas writes `isspacep.shared` (the high word zero, the top
 //! byte of the low word the window's, whose generic base is `c[0x0][0x0]`), and takes `ATOMS` on
-//! the low 24 bits or `ATOM.E` on the address (lower/src/sass/isel/generic_sm50.rs). ptxas's
+//! the low 24 bits or `ATOM.E` on the address (lower/src/sass/isel/sm50/generic.rs). ptxas's
 //! own shared-window test for `atom` on a generic address (`LEA.HI.X P0, RZ, R2, RZ, R3`) has
 //! no form here, so the reference is ptxas's code for the PTX of atomc's approach: the same test
 //! by `isspacep.shared`, `cvta.to.shared`, and the two atomics under its predicate (ptxas 11.8

@@ -1,6 +1,6 @@
 //! Maxwell (sm_50). Evidence: seed 000 (ATOM ops × sizes), seed 003
 //! (RED), seed 001 (SUATOM), nvdisasm 11.8 field tables (reference §2.2). A generic address is
-//! native where global and shared both are (isel/generic_sm50.rs tests the shared window).
+//! native where global and shared both are (isel/sm50/generic.rs tests the shared window).
 
 use super::t::*;
 use super::{sass_surface, AtomicKind, Lowering::*, Rule, TargetCaps};
@@ -92,7 +92,7 @@ const RULES: &[Rule] = &[
         lowering: CasLoop,
         evidence: "f64 add, f16x2/bf16x2 ops, float min/max, 64-bit shared ops: ptxas 11.8 uses CAS loops on sm_50; \
                    a generic address takes the loop where either of its paths needs one (the native rows above \
-                   without a space cover ATOMS and ATOM both, predicated on the shared-window test: isel/generic_sm50.rs)",
+                   without a space cover ATOMS and ATOM both, predicated on the shared-window test: isel/sm50/generic.rs)",
     },
     Rule {
         kinds: SURFACE_INT,

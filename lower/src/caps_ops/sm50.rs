@@ -1,4 +1,4 @@
-//! Maxwell (sm_50): what `sass/isel/bits_sm50.rs` and `sass/isel/subgroup_sm50.rs` select, and
+//! Maxwell (sm_50): what `sass/isel/sm50/bits.rs` and `sass/isel/sm50/subgroup.rs` select, and
 //! why the rest is refused.
 
 use super::k::*;
@@ -39,20 +39,20 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[Vote(VoteOp::Eq), MatchAny],
         types: &[],
         lowering: NativeWhereConverged(SPLIT_LOOP),
-        evidence: "SHFL.IDX from the lowest active lane / per-bit VOTE.ANY ballots (subgroup_sm50.rs)",
+        evidence: "SHFL.IDX from the lowest active lane / per-bit VOTE.ANY ballots (sass/isel/sm50/subgroup.rs)",
     },
     OpRule {
         kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
         types: &[],
         lowering: NativeWhereConverged(SPLIT_LOOP),
-        evidence: "SHFL.IDX per 32-bit half, the source lane checked against the active mask (subgroup_sm50.rs)",
+        evidence: "SHFL.IDX per 32-bit half, the source lane checked against the active mask (sass/isel/sm50/subgroup.rs)",
     },
     OpRule {
         kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
             Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32, Type::I64],
         lowering: NativeWhereConverged(SPLIT_LOOP),
-        evidence: "a SHFL.IDX list reduction over the active lanes (subgroup_sm50.rs)",
+        evidence: "a SHFL.IDX list reduction over the active lanes (sass/isel/sm50/subgroup.rs)",
     },
     OpRule {
         kinds: SUBGROUP,
@@ -60,25 +60,25 @@ pub(super) const RULES: &[OpRule] = &[
         lowering: Unsupported(
             "sub-word reductions are not selected for sm_50 (their wrapping and sign are not formed): widen to i32",
         ),
-        evidence: "subgroup_sm50.rs",
+        evidence: "sass/isel/sm50/subgroup.rs",
     },
     OpRule {
         kinds: DIVIDE,
         types: &[Type::I8, Type::I16, Type::I32],
         lowering: Native,
-        evidence: "ptxas 11.8's div.u32/div.s32 sequence (sass/isel/divide.rs through the sm_50 rewrites)",
+        evidence: "ptxas 11.8's div.u32/div.s32 sequence (sass/isel/divide.rs in sm_50 instructions, sass/isel/sm50/)",
     },
     OpRule {
         kinds: DIVIDE,
         types: &[Type::I64],
         lowering: Native,
-        evidence: "ptxas 11.8's div.u64 sequence inlined (I2F.F32.U64.RP, MUFU.RCP, F2I.U64.F32.TRUNC, two Newton steps, two corrections; sass/isel/divide64.rs through the sm_50 rewrites)",
+        evidence: "ptxas 11.8's div.u64 sequence inlined (I2F.F32.U64.RP, MUFU.RCP, F2I.U64.F32.TRUNC, two Newton steps, two corrections; sass/isel/divide64.rs in sm_50 instructions, sass/isel/sm50/)",
     },
     OpRule {
         kinds: FDIV,
         types: &[Type::F32],
         lowering: Native,
-        evidence: "ptxas 11.8's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs through the sm_50 rewrites)",
+        evidence: "ptxas 11.8's div.rn.f64 fast path on the operands widened to f64, rounded back (sass/isel/fdiv.rs in sm_50 instructions, sass/isel/sm50/)",
     },
     OpRule {
         kinds: FDIV,

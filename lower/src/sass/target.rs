@@ -9,6 +9,8 @@ use atomc_ir::{MemOrder, Scope};
 pub struct SassTarget {
     /// Command-line name.
     pub name: &'static str,
+    /// The architecture, which picks the selector's per-target rules (`isel::Isa`).
+    pub sm: atomc_sass::Sm,
     /// Constant-bank offset of the first kernel parameter (reference §3.5).
     pub param_base: u32,
     /// Constant-bank offsets of ntid.x/y/z and nctaid.x/y/z.
@@ -18,10 +20,6 @@ pub struct SassTarget {
     /// Whether memory instructions take a `.STRONG.<scope>` qualifier
     /// (sm_70+); Maxwell has none and relies on MEMBAR alone.
     pub strong_qualifiers: bool,
-    /// Mnemonic of a global atomic with a result.
-    pub atom_global: &'static str,
-    /// Mnemonic of a global reduction.
-    pub red_global: &'static str,
     /// Where user shared memory starts in the block's shared window, if not at 0.
     pub shared_window: Option<SharedWindow>,
     /// The form table every selected instruction is resolved against.
@@ -72,12 +70,11 @@ pub struct SharedWindow {
 /// Hopper.
 pub static SM90: SassTarget = SassTarget {
     name: "sm_90",
+    sm: atomc_sass::Sm::Sm90,
     param_base: 0x210,
     ntid: [0x0, 0x4, 0x8],
     nctaid: [0xc, 0x10, 0x14],
     strong_qualifiers: true,
-    atom_global: "ATOMG",
-    red_global: "REDG",
     shared_window: Some(SharedWindow { reserved: 0x400, base_ureg: 4, scratch_ureg: 5 }),
     arch: atomc_sass::sm90,
     warp_aggregation: Some(WarpAggregation { mask_ureg: 6, sum_ureg: 7 }),
@@ -88,12 +85,11 @@ pub static SM90: SassTarget = SassTarget {
 /// Maxwell.
 pub static SM50: SassTarget = SassTarget {
     name: "sm_50",
+    sm: atomc_sass::Sm::Sm50,
     param_base: 0x140,
     ntid: [0x8, 0xc, 0x10],
     nctaid: [0x14, 0x18, 0x1c],
     strong_qualifiers: false,
-    atom_global: "ATOM",
-    red_global: "RED",
     // ptxas 11.8 addresses sm_50 shared memory from 0 (`ATOMS.ADD RZ, [R0], R5` with R0 the
     // thread's byte offset) and sizes `.nv.shared.<k>` 0 for dynamic shared memory only.
     shared_window: None,

@@ -13,7 +13,7 @@
 
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
-use crate::vcode::{RegClass, RegForm, VReg};
+use crate::vcode::{RegClass, VReg};
 use atomc_ir::{AddrSpace, InstData, MemOrder, ReduceOp, RmwOp, Type, Value};
 
 impl Isel<'_> {
@@ -69,43 +69,26 @@ impl Isel<'_> {
         self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask]));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
-        let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used) else {
+        let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used)? else {
             return Ok(true);
         };
         // Each lane's old value: the leader's, plus the operand times the active lanes below it.
         let below_mask = self.single();
         self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg(&"SR_LTMASK")]));
         let below = self.single();
-        self.emit(SassInst::new(
-            "LOP3.LUT",
-            [
-                MOp::def(below.reg(), 1),
-                MOp::use_(below_mask.reg()),
-                mask,
-                MOp::rz(),
-                MOp::Imm(0xc0),
-                MOp::Pred { num: 7, not: true },
-            ],
-        ));
+        self.emit(self.lop(MOp::def(below.reg(), 1), MOp::use_(below_mask.reg()), mask, MOp::rz(), 0xc0)?);
         let rank = self.single();
         self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())]));
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(old.reg()), MOp::use_(leader.reg()), MOp::Imm(0x1f)];
         self.emit(SassInst::new("SHFL.IDX", shfl));
         let d = self.result().expect("a used result");
-        let result = match x {
-            Operand::Imm(1) => {
-                SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()), MOp::rz()])
-            }
-            Operand::Imm(c) => {
-                SassInst::new("IMAD", [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::Imm(c), MOp::use_(base.reg())])
-            }
-            Operand::Reg(v) => SassInst::new(
-                "IMAD",
-                [MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(v.reg()), MOp::use_(base.reg())],
-            ),
-        };
-        self.emit(result);
+        let (def, rank, base) = (MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()));
+        match x {
+            Operand::Imm(1) => self.emit(self.isa.add(def, rank, base)),
+            Operand::Imm(c) => self.isa.imad(self, &[def], rank, MOp::Imm(c), base),
+            Operand::Reg(v) => self.isa.imad(self, &[def], rank, MOp::use_(v.reg()), base),
+        }
         Ok(true)
     }
 
@@ -117,29 +100,18 @@ impl Isel<'_> {
         addr: &atomc_ir::Address,
         total: VReg,
         used: bool,
-    ) -> Option<VReg> {
+    ) -> Result<Option<VReg>, IselError> {
         let (m, space) = self.mem(addr);
-        let t = self.target;
-        let strong = t.strong(scope);
+        let strong = self.target.strong(scope);
         let spelled = super::memory::atom_op(op, Type::I32).expect("an op with a SASS spelling");
         let old = used.then(|| self.single());
         let d = old.map_or(MOp::rz(), |o| MOp::def(o.reg(), 1));
         let x = MOp::use_(total.reg());
-        let inst = match space {
-            AddrSpace::Global if !used => SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x]),
-            AddrSpace::Global | AddrSpace::Generic => {
-                let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
-                let ops = [MOp::pt(), d, m, x];
-                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), ops).with_form(RegForm::Atom { wide: false })
-            }
-            AddrSpace::Shared => {
-                SassInst::new(format!("ATOMS.{spelled}"), [d, m, x]).with_form(RegForm::Atom { wide: false })
-            }
-        };
-        let mut inst = inst;
+        let d = if space == AddrSpace::Global && !used { None } else { Some(d) };
+        let mut inst = self.isa.rmw(space, &spelled, strong, d, m, x, false).map_err(|r| self.err(r))?;
         inst.guard = Some((COND_PRED, false));
         self.emit(inst);
-        old
+        Ok(old)
     }
 
     /// An `add` of each lane's own operand to a uniform address, result used, as ptxas 13.5
@@ -157,7 +129,7 @@ impl Isel<'_> {
                 let mask = MOp::UReg(agg.mask_ureg);
                 self.vote_any_into(mask, None)?;
                 let active = self.single();
-                self.emit(SassInst::new("MOV", [MOp::def(active.reg(), 1), mask]));
+                self.emit(self.isa.mov(&[MOp::def(active.reg(), 1)], mask));
                 active
             }
             None => self.active50(),
@@ -165,17 +137,11 @@ impl Isel<'_> {
         let mut sum = x;
         for delta in [1, 2, 4, 8, 16] {
             let from = self.single();
-            // ptxas 11.8 writes sm_50's with a register clamp: `SHFL.UP P0, R5, R0, 0x1, RZ`.
-            let clamp = if self.is_sm50() { MOp::rz() } else { MOp::Imm(0) };
-            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta), clamp];
-            self.emit(SassInst::new("SHFL.UP", shfl));
+            self.emit(self.isa.shfl_up(MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta)));
             let part = self.single();
             self.emit(SassInst::new("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
-            self.emit(SassInst::new(
-                "IADD3",
-                [MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg()), MOp::rz()],
-            ));
+            self.emit(self.isa.add(MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg())));
             sum = next;
         }
         let lane = self.single();
@@ -189,32 +155,18 @@ impl Isel<'_> {
             "ISETP.EQ.U32.AND",
             [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::p0()],
         ));
-        let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true).expect("a used result");
+        let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true)?.expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
         self.emit(SassInst::new("SHFL.IDX", shfl));
         let scanned = self.single();
-        if self.is_sm50() {
-            // No three-input add there: the exclusive prefix shuffled up, as ptxas 11.8 does.
-            let from = self.single();
-            let shfl = [MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1), MOp::rz()];
-            self.emit(SassInst::new("SHFL.UP", shfl));
-            let below = self.single();
-            self.emit(SassInst::new("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
-            self.emit(SassInst::new(
-                "IADD3",
-                [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg()), MOp::rz()],
-            ));
-        } else {
-            let ops = [MOp::def(scanned.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
-            self.emit(SassInst::new("IADD3", ops));
-        }
+        self.isa.scan_exclusive(self, scanned, base, sum, x);
         // P0: a partial warp, whose lanes add one by one.
         self.emit(SassInst::new(
             "ISETP.NE.U32.AND",
             [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()],
         ));
-        let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true).expect("a used result");
+        let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true)?.expect("a used result");
         let d = self.result().expect("a used result");
         self.emit(SassInst::new(
             "SEL",
@@ -261,13 +213,13 @@ impl Isel<'_> {
             Some(sum) if !(idempotent && uniform_arg) => {
                 self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())]));
                 let total = self.single();
-                self.emit(SassInst::new("MOV", [MOp::def(total.reg(), 1), sum]));
+                self.emit(self.isa.mov(&[MOp::def(total.reg(), 1)], sum));
                 total
             }
             _ => x,
         };
         self.leader_into_p0(lane, leader);
-        self.leader_atomic(op, scope, addr, total, false);
+        self.leader_atomic(op, scope, addr, total, false)?;
         Ok(true)
     }
 
@@ -310,7 +262,7 @@ impl Isel<'_> {
             Operand::Reg(v) => MOp::use_(v.reg()),
         };
         let total = self.single();
-        self.emit(SassInst::new("IMAD", [MOp::def(total.reg(), 1), MOp::use_(n.reg()), factor, MOp::rz()]));
+        self.isa.imad(self, &[MOp::def(total.reg(), 1)], MOp::use_(n.reg()), factor, MOp::rz());
         total
     }
 }

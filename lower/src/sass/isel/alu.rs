@@ -5,10 +5,6 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
 
-pub(super) fn lop3(lut: u8) -> [MOp; 2] {
-    [MOp::Imm(lut as i64), MOp::Pred { num: 7, not: true }]
-}
-
 impl Isel<'_> {
     pub(super) fn lower_alu(&mut self, data: &InstData) -> Result<(), IselError> {
         // A bitcast within one register shape is the same bits: the result
@@ -23,9 +19,6 @@ impl Isel<'_> {
             }
         }
         let Some(d) = self.result() else { return Ok(()) };
-        if self.select_sm50_op(d, data)? {
-            return Ok(());
-        }
         match data {
             InstData::Iconst { ty, imm } => self.constant(d, *ty, *imm as u64),
             InstData::Fconst { ty, bits } => self.constant(d, *ty, *bits),
@@ -36,16 +29,11 @@ impl Isel<'_> {
             | InstData::Vote { .. }
             | InstData::Reduce { .. }
             | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. } => self.subgroup(d, data)?,
-            InstData::Binary { op: op @ (BinaryOp::Umulhi | BinaryOp::Smulhi), args } => {
-                self.mulhi(d, *op, args[0], args[1])?
-            }
+            | InstData::MatchAny { .. } => self.isa.subgroup(self, d, data)?,
+            InstData::Binary { op: BinaryOp::Umulhi | BinaryOp::Smulhi, .. }
+            | InstData::Ternary { .. }
+            | InstData::Bfi { .. } => self.isa.bits(self, d, data)?,
             InstData::Binary { op, args } => self.binary(d, *op, args[0], args[1])?,
-            InstData::Ternary { op: atomc_ir::TernaryOp::Fma, args } => self.fma(d, args)?,
-            InstData::Ternary { op, args } => {
-                self.bit_field(d, args[0], None, args[1], args[2], *op == atomc_ir::TernaryOp::Sbfe)?
-            }
-            InstData::Bfi { args } => self.bit_field(d, args[0], Some(args[1]), args[2], args[3], false)?,
             InstData::Icmp { .. } | InstData::Fcmp { .. } => {
                 // Conditions of brif/select are re-issued at their use.
                 if self.non_cond_uses[self.func.inst_result(self.inst).expect("compare result")] > 0 {
@@ -77,56 +65,32 @@ impl Isel<'_> {
                 // c[0x0][0x148], 0x3`, `LEA.HI.X R9, R0, c[0x0][0x14c], RZ, 0x3`): the pointer
                 // takes no register pair.
                 let (off, x, k) = self.cbank_scaled_index(*ptr, *offset).expect("checked");
-                let (xr, carry) = (self.reg(x), MOp::Pred { num: 1, not: false });
-                let (lo, hi) = if k == 0 {
-                    let lo = SassInst::new("IADD3", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::rz()]);
-                    let hi_ops =
-                        [MOp::rz(), MOp::rz(), MOp::CBank(off + 4), MOp::rz(), carry, MOp::Pred { num: 7, not: true }];
-                    (lo, SassInst::new("IADD3.X", hi_ops))
+                let xr = self.reg(x);
+                if k == 0 {
+                    self.add_pair(d, [MOp::use_(xr), MOp::rz()], [MOp::CBank(off), MOp::CBank(off + 4)]);
                 } else {
-                    let lo = SassInst::new("LEA", [MOp::rz(), carry, MOp::use_(xr), MOp::CBank(off), MOp::Imm(k)]);
-                    let hi_ops = [MOp::rz(), MOp::use_(xr), MOp::CBank(off + 4), MOp::rz(), MOp::Imm(k), carry];
-                    (lo, SassInst::new("LEA.HI.X", hi_ops))
-                };
-                self.pair_op(d, lo, hi);
+                    self.isa.index_cbank(self, d, xr, off, k);
+                }
             }
             InstData::PtrAdd { ptr, offset } if self.is_pair(*ptr) && self.wide_index(*offset).is_some() => {
                 // p + ext(x) * c in one instruction, as ptxas does.
                 let (x, scale, signed) = self.wide_index(*offset).expect("checked");
                 let (p, xr) = (self.reg(*ptr), self.reg(x));
-                let opc = if signed { "IMAD.WIDE" } else { "IMAD.WIDE.U32" };
                 let c = if signed { scale as i32 as i64 } else { scale as i64 };
-                self.emit(SassInst::new(opc, [MOp::def(d.reg(), 2), MOp::use_(xr), MOp::Imm(c), MOp::use_pair(p)]));
+                self.isa.index_scaled(self, d, xr, c, signed, p).map_err(|r| self.err(r))?;
             }
             InstData::PtrAdd { ptr, offset } => {
                 let (p, o) = (self.reg(*ptr), self.reg(*offset));
                 match (self.is_pair(*ptr), self.is_pair(*offset)) {
                     (true, true) => self.add64(d, *ptr, *offset),
-                    (true, false) => {
-                        // Sign-extend the 32-bit offset into the carry chain.
-                        let lo = SassInst::new(
-                            "IADD3",
-                            [MOp::rz(), MOp::Pred { num: 1, not: false }, MOp::use_(p.lo()), MOp::use_(o), MOp::rz()],
-                        );
-                        let hi = SassInst::new(
-                            "LEA.HI.X.SX32",
-                            [MOp::rz(), MOp::use_(o), MOp::use_(p.hi()), MOp::Imm(1), MOp::Pred { num: 1, not: false }],
-                        );
-                        self.pair_op(d, lo, hi);
-                    }
-                    (false, true) => self.emit(SassInst::new(
-                        "IADD3",
-                        [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o.lo()), MOp::rz()],
-                    )),
-                    (false, false) => {
-                        self.emit(SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o), MOp::rz()]))
-                    }
+                    // Sign-extend the 32-bit offset into the carry chain.
+                    (true, false) => self.isa.add_sext(self, d, p, o),
+                    (false, true) => self.emit(self.isa.add(MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o.lo()))),
+                    (false, false) => self.emit(self.isa.add(MOp::def(d.reg(), 1), MOp::use_(p), MOp::use_(o))),
                 }
             }
-            InstData::PtrToGeneric { ptr }
-                if self.is_sm50() && self.ty(*ptr) == Type::Ptr(atomc_ir::AddrSpace::Shared) =>
-            {
-                self.shared_to_generic_sm50(d, *ptr);
+            InstData::PtrToGeneric { ptr } if self.ty(*ptr) == Type::Ptr(atomc_ir::AddrSpace::Shared) => {
+                self.isa.shared_to_generic(self, d, *ptr)?
             }
             InstData::PtrToGeneric { ptr } => {
                 if self.ty(*ptr) != Type::Ptr(atomc_ir::AddrSpace::Global) {
@@ -149,7 +113,7 @@ impl Isel<'_> {
         if d.class() == RegClass::Pair {
             self.make_pair(d, half(bits & 0xffff_ffff), half(bits >> 32));
         } else {
-            self.emit(SassInst::new("MOV", [MOp::def(d.reg(), 1), half(bits)]));
+            self.emit(self.isa.mov(&[MOp::def(d.reg(), 1)], half(bits)));
         }
     }
 
@@ -158,22 +122,22 @@ impl Isel<'_> {
         let t = self.target;
         // Ids come from special registers; dimensions from constant bank 0.
         let sreg = |name: &'static &'static str| MOp::SReg(name);
-        let (opcode, src) = match reg {
-            ThreadIdX => ("S2R", sreg(&"SR_TID.X")),
-            ThreadIdY => ("S2R", sreg(&"SR_TID.Y")),
-            ThreadIdZ => ("S2R", sreg(&"SR_TID.Z")),
-            BlockIdX => ("S2R", sreg(&"SR_CTAID.X")),
-            BlockIdY => ("S2R", sreg(&"SR_CTAID.Y")),
-            BlockIdZ => ("S2R", sreg(&"SR_CTAID.Z")),
-            LaneId => ("S2R", sreg(&"SR_LANEID")),
-            BlockDimX => ("LDC", MOp::CBank(t.ntid[0])),
-            BlockDimY => ("LDC", MOp::CBank(t.ntid[1])),
-            BlockDimZ => ("LDC", MOp::CBank(t.ntid[2])),
-            GridDimX => ("LDC", MOp::CBank(t.nctaid[0])),
-            GridDimY => ("LDC", MOp::CBank(t.nctaid[1])),
-            GridDimZ => ("LDC", MOp::CBank(t.nctaid[2])),
+        let src = match reg {
+            ThreadIdX => sreg(&"SR_TID.X"),
+            ThreadIdY => sreg(&"SR_TID.Y"),
+            ThreadIdZ => sreg(&"SR_TID.Z"),
+            BlockIdX => sreg(&"SR_CTAID.X"),
+            BlockIdY => sreg(&"SR_CTAID.Y"),
+            BlockIdZ => sreg(&"SR_CTAID.Z"),
+            LaneId => sreg(&"SR_LANEID"),
+            BlockDimX => return self.isa.load_cbank(self, d, Type::I32, t.ntid[0]),
+            BlockDimY => return self.isa.load_cbank(self, d, Type::I32, t.ntid[1]),
+            BlockDimZ => return self.isa.load_cbank(self, d, Type::I32, t.ntid[2]),
+            GridDimX => return self.isa.load_cbank(self, d, Type::I32, t.nctaid[0]),
+            GridDimY => return self.isa.load_cbank(self, d, Type::I32, t.nctaid[1]),
+            GridDimZ => return self.isa.load_cbank(self, d, Type::I32, t.nctaid[2]),
         };
-        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), src]));
+        self.emit(SassInst::new("S2R", [MOp::def(d.reg(), 1), src]));
     }
 
     fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
@@ -183,56 +147,36 @@ impl Isel<'_> {
             return Err(self.err("8/16-bit ineg is not selected"));
         }
         match (op, d.class()) {
-            (UnaryOp::Ineg, RegClass::Single) => {
-                self.emit(SassInst::new("IADD3", [MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]))
-            }
+            (UnaryOp::Ineg, RegClass::Single) => self.emit(self.isa.add(MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz())),
             (UnaryOp::Ineg, _) => {
-                // 0 - a = ~a.hi:~a.lo + 1, carried through P1.
-                let c = MOp::Pred { num: 1, not: false };
+                // 0 - a = ~a.hi:~a.lo + 1, carried.
                 let nh = self.new_vreg(RegClass::Single);
-                let [l, pt] = lop3(0x33);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), l, pt],
-                ));
-                let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::rz(), MOp::neg(r.lo()), MOp::rz()]);
-                let hi = SassInst::new(
-                    "IADD3.X",
-                    [MOp::rz(), MOp::rz(), MOp::use_(nh), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
-                );
-                self.pair_op(d, lo, hi);
+                self.emit(self.lop(MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), 0x33)?);
+                self.add_pair(d, [MOp::rz(), MOp::rz()], [MOp::neg(r.lo()), MOp::use_(nh)]);
             }
             (UnaryOp::Bnot, RegClass::Single) => {
-                let [lut, pt] = lop3(0x33);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), lut, pt],
-                ))
+                self.emit(self.lop(MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), 0x33)?)
             }
             (UnaryOp::Bnot, _) => {
-                let [lut, pt] = lop3(0x33);
-                let lo = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.lo()), MOp::rz(), lut, pt]);
-                let hi = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), lut, pt]);
+                let lo = self.lop(MOp::rz(), MOp::rz(), MOp::use_(r.lo()), MOp::rz(), 0x33)?;
+                let hi = self.lop(MOp::rz(), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), 0x33)?;
                 self.pair_op(d, lo, hi);
             }
             (UnaryOp::Fneg | UnaryOp::Fabs, class) => {
                 // Flip or clear the sign bit of the (high) word.
                 let (lut, imm) = if op == UnaryOp::Fneg { (0x3c, 0x8000_0000i64) } else { (0xc0, 0x7fff_ffff) };
                 let sign_imm = if ty == Type::F16 { imm >> 16 } else { imm };
-                let [l, pt] = lop3(lut);
                 if class == RegClass::Pair {
-                    let hi =
-                        SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(r.hi()), MOp::Imm(sign_imm), MOp::rz(), l, pt]);
-                    let lo = SassInst::new("MOV", [MOp::rz(), MOp::use_(r.lo())]);
+                    let hi = self.lop(MOp::rz(), MOp::use_(r.hi()), MOp::Imm(sign_imm), MOp::rz(), lut)?;
+                    let lo = self.isa.mov(&[MOp::rz()], MOp::use_(r.lo()));
                     self.pair_op(d, lo, hi);
                 } else {
-                    self.emit(SassInst::new(
-                        "LOP3.LUT",
-                        [MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), l, pt],
-                    ));
+                    self.emit(self.lop(MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(sign_imm), MOp::rz(), lut)?);
                 }
             }
-            (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev, _) => return self.bit_count(d, op, a),
+            (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev, _) => {
+                return self.isa.bits(self, d, &InstData::Unary { op, arg: a })
+            }
         }
         Ok(())
     }
@@ -243,10 +187,19 @@ impl Isel<'_> {
         let (a, b) = if self.param_cbank(a).is_some() && self.param_cbank(b).is_none() { (b, a) } else { (a, b) };
         let (alo, ahi) = self.wide_source(a, false);
         let (blo, bhi) = self.wide_source(b, true);
-        let c = MOp::Pred { num: 1, not: false };
-        let lo = SassInst::new("IADD3", [MOp::rz(), c, alo, blo, MOp::rz()]);
-        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), c, MOp::Pred { num: 7, not: true }]);
+        self.add_pair(d, [alo, ahi], [blo, bhi]);
+    }
+
+    /// Pair `d = a + b` from the halves `[lo, hi]` of each, the carry from the low halves' add.
+    pub(super) fn add_pair(&mut self, d: VReg, a: [MOp; 2], b: [MOp; 2]) {
+        let lo = self.isa.add_carry_out(MOp::rz(), a[0], b[0]);
+        let hi = self.isa.add_carry_in(MOp::rz(), a[1], b[1]);
         self.pair_op(d, lo, hi);
+    }
+
+    /// The target's `d = lut(a, b, c)` ([`super::Isa::lop3`]), or its refusal of the shape.
+    pub(super) fn lop(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, IselError> {
+        self.isa.lop3(d, a, b, c, lut).map_err(|r| self.err(r))
     }
 
     /// The halves of a 64-bit source: a zero-extended 32-bit value is that value and RZ (no
@@ -266,10 +219,10 @@ impl Isel<'_> {
 
     /// Clears the bits above an 8/16-bit result (values narrower than 32
     /// bits are kept zero-extended in their register).
-    pub(super) fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) {
+    pub(super) fn narrow(&mut self, d: VReg, ty: Type, wide: VReg) -> Result<(), IselError> {
         let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
-        let [l, pt] = lop3(0xc0);
-        self.emit(SassInst::new("LOP3.LUT", [MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), l, pt]));
+        self.emit(self.lop(MOp::def(d.reg(), 1), MOp::use_(wide), MOp::Imm(mask), MOp::rz(), 0xc0)?);
+        Ok(())
     }
 
     /// A sub-word integer held in a 32-bit register is zero-extended (loads, constants and
@@ -277,8 +230,8 @@ impl Isel<'_> {
     pub(super) fn sign_extended(&mut self, r: VReg, bits: u32) -> VReg {
         let k = 32 - bits as i64;
         let (t, u) = (self.new_vreg(RegClass::Single), self.new_vreg(RegClass::Single));
-        self.emit(SassInst::new("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), MOp::rz()]));
-        self.emit(SassInst::new("SHF.R.S32.HI", [MOp::def(u.reg(), 1), MOp::rz(), MOp::Imm(k), MOp::use_(t)]));
+        self.emit(self.isa.shl(MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), false));
+        self.emit(self.isa.shr(MOp::def(u.reg(), 1), MOp::use_(t), MOp::Imm(k), true, false));
         u
     }
 
@@ -308,17 +261,15 @@ impl Isel<'_> {
             let x = if signed { self.sign_extended(ra, ty.bits()) } else { ra };
             let out = if signed { self.new_vreg(RegClass::Single) } else { d };
             let def = MOp::def(out.reg(), 1);
-            let inst = if op == Sshr {
+            if op == Sshr {
                 let y = self.src_b(b, false);
-                SassInst::new("SHF.R.S32.HI", [def, MOp::rz(), y, MOp::use_(x)])
+                self.emit(self.isa.shr(def, MOp::use_(x), y, true, false));
             } else {
                 let y = self.sub_word_b(b, ty.bits(), signed);
-                let opcode = if signed { "IMNMX" } else { "IMNMX.U32" };
-                SassInst::new(opcode, [def, MOp::use_(x), y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
-            };
-            self.emit(inst);
+                self.isa.minmax(self, def, MOp::use_(x), y, !signed, matches!(op, Smax | Umax));
+            }
             if signed {
-                self.narrow(d, ty, out);
+                self.narrow(d, ty, out)?;
             }
             return Ok(());
         }
@@ -327,12 +278,10 @@ impl Isel<'_> {
         let x = MOp::use_(ra);
         let def = MOp::def(out.reg(), 1);
         if op == Fdiv && ty == Type::F32 {
-            self.fdiv32(d, a, b);
-            return Ok(());
+            return self.fdiv32(d, a, b);
         }
         if matches!(op, Udiv | Sdiv | Urem | Srem) && ty == Type::I64 {
-            self.divide64(d, op, a, b);
-            return Ok(());
+            return self.divide64(d, op, a, b);
         }
         if d.class() == RegClass::Pair {
             return self.binary64(d, op, ty, ra, rb, a, b);
@@ -358,26 +307,25 @@ impl Isel<'_> {
             for (prod, addend) in [(a, b), (b, a)] {
                 if let Some([m0, m1]) = self.single_use_product(prod) {
                     let (r0, r1, rc) = (self.reg(m0), self.src_b(m1, true), self.reg(addend));
-                    self.emit(SassInst::new("IMAD", [def, MOp::use_(r0), r1, MOp::use_(rc)]));
+                    self.isa.imad(self, &[def], MOp::use_(r0), r1, MOp::use_(rc));
                     return Ok(());
                 }
             }
         }
-        let inst = match op {
-            Iadd => SassInst::new("IADD3", [def, x, y, MOp::rz()]),
+        match op {
+            Iadd => self.emit(self.isa.add(def, x, y)),
             Isub => match self.const_value(b) {
-                Some(c) => SassInst::new("IADD3", [def, x, MOp::Imm((c as i32).wrapping_neg() as i64), MOp::rz()]),
-                None => SassInst::new("IADD3", [def, x, MOp::neg(rb), MOp::rz()]),
+                Some(c) => self.emit(self.isa.add(def, x, MOp::Imm((c as i32).wrapping_neg() as i64))),
+                None => self.emit(self.isa.add(def, x, MOp::neg(rb))),
             },
-            Imul => SassInst::new("IMAD", [def, x, y, MOp::rz()]),
+            Imul => self.isa.imad(self, &[def], x, y, MOp::rz()),
             Band | Bor | Bxor => {
                 let lut = match op {
                     Band => 0xc0,
                     Bor => 0xfc,
                     _ => 0x3c,
                 };
-                let [l, pt] = lop3(lut);
-                SassInst::new("LOP3.LUT", [def, x, y, MOp::rz(), l, pt])
+                self.emit(self.lop(def, x, y, MOp::rz(), lut)?);
             }
             Ishl | Ushr | Sshr => {
                 // The IR takes the amount modulo the width; SHF (and sm_50's SHL/SHR) clamp it
@@ -389,49 +337,40 @@ impl Isel<'_> {
                 // `SHF.R.W.S32.HI`; sm_50 `SHL.W`, `SHR.U32.W`, `SHR.W`).
                 let bits = ty.bits() as u64;
                 let (y, wrap) = match self.const_value(b) {
-                    Some(c) if c & (bits - 1) == 0 => (MOp::rz(), ""),
-                    Some(c) => (MOp::Imm((c & (bits - 1)) as i64), ""),
+                    Some(c) if c & (bits - 1) == 0 => (MOp::rz(), false),
+                    Some(c) => (MOp::Imm((c & (bits - 1)) as i64), false),
                     // `.W` wraps at 32: a narrower amount is masked first.
                     None if bits < 32 => {
                         let m = self.new_vreg(RegClass::Single);
-                        let [l, pt] = lop3(0xc0);
-                        self.emit(SassInst::new(
-                            "LOP3.LUT",
-                            [MOp::def(m.reg(), 1), MOp::use_(rb), MOp::Imm(bits as i64 - 1), MOp::rz(), l, pt],
-                        ));
-                        (MOp::use_(m), "")
+                        let mask = MOp::Imm(bits as i64 - 1);
+                        self.emit(self.lop(MOp::def(m.reg(), 1), MOp::use_(rb), mask, MOp::rz(), 0xc0)?);
+                        (MOp::use_(m), false)
                     }
                     // An amount known to be below 32 (the subword CAS loops' `(addr & 3) << 3`)
                     // keeps the clamping form, as ptxas emits for those sequences.
-                    None if self.upper_bound(b, 4).is_some_and(|m| m < 32) => (MOp::use_(rb), ""),
-                    None => (MOp::use_(rb), ".W"),
+                    None if self.upper_bound(b, 4).is_some_and(|m| m < 32) => (MOp::use_(rb), false),
+                    None => (MOp::use_(rb), true),
                 };
                 match op {
-                    Ishl => SassInst::new(format!("SHF.L{wrap}.U32"), [def, x, y, MOp::rz()]),
-                    Ushr => SassInst::new(format!("SHF.R{wrap}.U32.HI"), [def, MOp::rz(), y, x]),
-                    _ => SassInst::new(format!("SHF.R{wrap}.S32.HI"), [def, MOp::rz(), y, x]),
+                    Ishl => self.emit(self.isa.shl(def, x, y, wrap)),
+                    _ => self.emit(self.isa.shr(def, x, y, op == Sshr, wrap)),
                 }
             }
             Smin | Smax | Umin | Umax => {
-                let opcode = if matches!(op, Umin | Umax) { "IMNMX.U32" } else { "IMNMX" };
-                SassInst::new(opcode, [def, x, y, MOp::Pred { num: 7, not: matches!(op, Smax | Umax) }])
+                self.isa.minmax(self, def, x, y, matches!(op, Umin | Umax), matches!(op, Smax | Umax))
             }
-            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F32 => match op {
+            Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F32 => self.emit(match op {
                 Fadd => SassInst::new("FADD", [def, x, y]),
                 Fsub => SassInst::new("FADD", [def, x, MOp::neg(rb)]),
                 Fmul => SassInst::new("FMUL", [def, x, y]),
                 _ => SassInst::new("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
-            },
+            }),
             Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => return self.half_binary(d, op, a, b),
-            Udiv | Sdiv | Urem | Srem => {
-                self.divide32(d, op, a, b);
-                return Ok(());
-            }
+            Udiv | Sdiv | Urem | Srem => return self.divide32(d, op, a, b),
             _ => return Err(self.err(format!("`{op}` on {ty} is not selected"))),
-        };
-        self.emit(inst);
+        }
         if narrow {
-            self.narrow(d, ty, out);
+            self.narrow(d, ty, out)?;
         }
         Ok(())
     }
@@ -461,71 +400,29 @@ impl Isel<'_> {
         }
         match op {
             Iadd => match self.const_value(bv) {
-                // A constant addend goes into the immediate fields (no pair to build; sm_50
-                // rewrites the halves to `IADD32I.CC` / `IADD32I.X`).
+                // A constant addend goes into the immediate fields (no pair to build; sm_50's
+                // halves are `IADD32I.CC` / `IADD32I.X`).
                 Some(k) => {
                     let half = |v: u64| if v as u32 == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i32 as i64) };
-                    let c = MOp::Pred { num: 1, not: false };
-                    let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), half(k), MOp::rz()]);
-                    let hi = SassInst::new(
-                        "IADD3.X",
-                        [MOp::rz(), MOp::use_(a.hi()), half(k >> 32), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
-                    );
-                    self.pair_op(d, lo, hi);
+                    self.add_pair(d, [MOp::use_(a.lo()), MOp::use_(a.hi())], [half(k), half(k >> 32)]);
                 }
                 None => self.add64(d, av, bv),
             },
             Isub => {
-                let c = MOp::Pred { num: 1, not: false };
                 // a + ~b + 1: the low half adds -b.lo, the high half ~b.hi + carry.
                 let nb = self.new_vreg(RegClass::Single);
-                let [l, pt] = lop3(0x33);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt],
-                ));
-                let lo = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(a.lo()), MOp::neg(b.lo()), MOp::rz()]);
-                let hi = SassInst::new(
-                    "IADD3.X",
-                    [MOp::rz(), MOp::use_(a.hi()), MOp::use_(nb), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
-                );
-                self.pair_op(d, lo, hi);
+                self.emit(self.lop(MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), 0x33)?);
+                self.add_pair(d, [MOp::use_(a.lo()), MOp::use_(a.hi())], [MOp::neg(b.lo()), MOp::use_(nb)]);
             }
             // a < b (min) or a > b (max) as a 64-bit compare into P0, the halves picked with SEL.
             // ptxas 11.8 writes `IMNMX.XHI R9.CC, ..` + `IMNMX.U32.XLO R8, ..` on sm_50, whose
             // carry semantics no form or emulator here knows; the compare is the icmp one.
             Smin | Smax | Umin | Umax => {
                 let cc = if matches!(op, Smin | Umin) { "LT" } else { "GT" };
-                let u = if matches!(op, Umin | Umax) { ".U32" } else { "" };
-                let lo = [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()];
-                self.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), lo));
-                let hi = [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()];
-                self.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), hi));
+                let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
+                self.isa.compare64(self, cc, matches!(op, Umin | Umax), halves(a), halves(b));
                 let sel = |x, y| SassInst::new("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
                 self.pair_op(d, sel(a.lo(), b.lo()), sel(a.hi(), b.hi()));
-            }
-            Band | Bor | Bxor if self.const_value(bv).is_some() => {
-                // A 64-bit constant goes into each half's immediate field instead of a pair;
-                // a half whose result is known is a MOV (`band x, 0xffffffff` keeps the low word
-                // and clears the high one).
-                let k = self.const_value(bv).expect("checked");
-                let lut = match op {
-                    Band => 0xc0,
-                    Bor => 0xfc,
-                    _ => 0x3c,
-                };
-                let half = |src: crate::vcode::Reg, c: u32| {
-                    let [l, pt] = lop3(lut);
-                    match (op, c) {
-                        (Band, 0) => SassInst::new("MOV", [MOp::rz(), MOp::rz()]),
-                        (Band, u32::MAX) | (Bor | Bxor, 0) => SassInst::new("MOV", [MOp::rz(), MOp::use_(src)]),
-                        _ => {
-                            SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), l, pt])
-                        }
-                    }
-                };
-                let (lo, hi) = (half(a.lo(), k as u32), half(a.hi(), (k >> 32) as u32));
-                self.pair_op(d, lo, hi);
             }
             Band | Bor | Bxor => {
                 let lut = match op {
@@ -533,129 +430,41 @@ impl Isel<'_> {
                     Bor => 0xfc,
                     _ => 0x3c,
                 };
-                let [l, pt] = lop3(lut);
-                let lo = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz(), l, pt]);
-                let hi = SassInst::new("LOP3.LUT", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), l, pt]);
+                let (lo, hi) = match self.const_value(bv) {
+                    // A 64-bit constant goes into each half's immediate field instead of a pair;
+                    // a half whose result is known is a MOV (`band x, 0xffffffff` keeps the low
+                    // word and clears the high one).
+                    Some(k) => {
+                        let half = |s: &Self, src: crate::vcode::Reg, c: u32| match (op, c) {
+                            (Band, 0) => Ok(s.isa.mov(&[MOp::rz()], MOp::rz())),
+                            (Band, u32::MAX) | (Bor | Bxor, 0) => Ok(s.isa.mov(&[MOp::rz()], MOp::use_(src))),
+                            _ => s.lop(MOp::rz(), MOp::use_(src), MOp::Imm(c as i64), MOp::rz(), lut),
+                        };
+                        (half(self, a.lo(), k as u32)?, half(self, a.hi(), (k >> 32) as u32)?)
+                    }
+                    None => (
+                        self.lop(MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz(), lut)?,
+                        self.lop(MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::rz(), lut)?,
+                    ),
+                };
                 self.pair_op(d, lo, hi);
             }
             Imul => {
                 // (a.hi*b.lo + a.lo*b.hi) << 32 + a.lo*b.lo
                 let t = self.new_vreg(RegClass::Pair);
-                self.emit(SassInst::new(
-                    "IMAD.WIDE.U32",
-                    [MOp::def(t.reg(), 2), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::rz()],
-                ));
+                self.isa.mul_wide_u32(self, t, MOp::use_(a.lo()), MOp::use_(b.lo()));
                 let u = self.new_vreg(RegClass::Pair);
-                self.emit(SassInst::new(
-                    "IMAD",
-                    [
-                        MOp::Tied { reg: t.reg(), width: 2 },
-                        MOp::reuse_def(u.hi(), 0),
-                        MOp::use_(a.lo()),
-                        MOp::use_(b.hi()),
-                        MOp::use_(t.hi()),
-                    ],
-                ));
-                self.emit(SassInst::new(
-                    "IMAD",
-                    [
-                        MOp::Tied { reg: u.reg(), width: 2 },
-                        MOp::reuse_def(d.hi(), 0),
-                        MOp::use_(a.hi()),
-                        MOp::use_(b.lo()),
-                        MOp::use_(u.hi()),
-                    ],
-                ));
+                let tied = |t: VReg, h: VReg| [MOp::Tied { reg: t.reg(), width: 2 }, MOp::reuse_def(h.hi(), 0)];
+                self.isa.imad(self, &tied(t, u), MOp::use_(a.lo()), MOp::use_(b.hi()), MOp::use_(t.hi()));
+                self.isa.imad(self, &tied(u, d), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(u.hi()));
             }
             Ishl | Ushr | Sshr => {
                 let Some(amount) = self.const_value(bv) else {
                     return Err(self.err("64-bit shifts by a non-constant amount are not selected"));
                 };
-                let s = (amount & 63) as i64;
-                if op == Ishl && s > 0 && s < 32 && self.is_sm50() {
-                    // Maxwell has no funnel shift: hi = a.hi << s | a.lo >> (32 - s).
-                    let spill = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::new(
-                        "SHF.R.U32.HI",
-                        [MOp::def(spill.reg(), 1), MOp::rz(), MOp::Imm(32 - s), MOp::use_(a.lo())],
-                    ));
-                    let up = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::new(
-                        "SHF.L.U32",
-                        [MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(s), MOp::rz()],
-                    ));
-                    let hi = self.new_vreg(RegClass::Single);
-                    let [l, pt] = lop3(0xfc);
-                    self.emit(SassInst::new(
-                        "LOP3.LUT",
-                        [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), l, pt],
-                    ));
-                    let lo = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::new(
-                        "SHF.L.U32",
-                        [MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()],
-                    ));
-                    self.make_pair(d, MOp::use_(lo), MOp::use_(hi));
-                    return Ok(());
-                }
-                let (lo, hi) = match (op, s >= 32) {
-                    (Ishl, false) => (
-                        SassInst::new("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::rz()]),
-                        SassInst::new("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
-                    ),
-                    (Ishl, true) => (
-                        SassInst::new("MOV", [MOp::rz(), MOp::rz()]),
-                        SassInst::new("SHF.L.U32", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s - 32), MOp::rz()]),
-                    ),
-                    (_, false) => (
-                        SassInst::new("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(s), MOp::use_(a.hi())]),
-                        SassInst::new(
-                            if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
-                            [MOp::rz(), MOp::rz(), MOp::Imm(s), MOp::use_(a.hi())],
-                        ),
-                    ),
-                    (_, true) => (
-                        SassInst::new(
-                            if op == Ushr { "SHF.R.U32.HI" } else { "SHF.R.S32.HI" },
-                            [MOp::rz(), MOp::rz(), MOp::Imm(s - 32), MOp::use_(a.hi())],
-                        ),
-                        if op == Ushr {
-                            SassInst::new("MOV", [MOp::rz(), MOp::rz()])
-                        } else {
-                            SassInst::new("SHF.R.S32.HI", [MOp::rz(), MOp::rz(), MOp::Imm(31), MOp::use_(a.hi())])
-                        },
-                    ),
-                };
-                self.pair_op(d, lo, hi);
+                self.isa.shift64(self, d, op, a, (amount & 63) as i64).map_err(|r| self.err(r))?;
             }
-            // ptxas 13.5's min.f64/max.f64: `DSETP.MIN.AND P0, P1, a, b, PT` (P0: a is the
-            // result, minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`,
-            // and `@P1 LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
-            // ptxas 11.8's min.f64/max.f64 on sm_50: `DMNMX R2, R10, c[0x0][0x150], PT` (max:
-            // `!PT`), minNum/maxNum; two NaNs give the canonical NaN.
-            Fmin | Fmax if ty == Type::F64 && self.is_sm50() => {
-                let max = MOp::Pred { num: 7, not: op == Fmax };
-                self.emit(SassInst::new("DMNMX", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), max]));
-            }
-            Fmin | Fmax if ty == Type::F64 => {
-                let cmp = if op == Fmin { "DSETP.MIN.AND" } else { "DSETP.MAX.AND" };
-                let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });
-                self.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()]));
-                let not_p0 = MOp::Pred { num: 0, not: true };
-                let hi = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
-                let quiet = self.new_vreg(RegClass::Single);
-                let [l, pt] = lop3(0xfc);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), l, pt],
-                ));
-                self.pair_op(
-                    d,
-                    SassInst::new("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
-                    SassInst::new("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
-                );
-            }
+            Fmin | Fmax if ty == Type::F64 => self.isa.fminmax64(self, d, a, b, op == Fmax),
             Fadd | Fsub | Fmul if ty == Type::F64 => {
                 let def = MOp::def(d.reg(), 2);
                 let inst = match op {
@@ -826,15 +635,8 @@ impl Isel<'_> {
                     IntCC::Uge => ("GE", true),
                 };
                 if a.class() == RegClass::Pair {
-                    self.emit(SassInst::new(
-                        format!("ISETP.{cc}.U32.AND"),
-                        [MOp::p0(), MOp::pt(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::pt()],
-                    ));
-                    let u = if unsigned { ".U32" } else { "" };
-                    self.emit(SassInst::new(
-                        format!("ISETP.{cc}{u}.AND.EX"),
-                        [MOp::p0(), MOp::pt(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::pt(), MOp::p0()],
-                    ));
+                    let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
+                    self.isa.compare64(self, cc, unsigned, halves(a), halves(b));
                 } else {
                     let u = if unsigned { ".U32" } else { "" };
                     let bits = self.ty(args[0]).bits();
@@ -864,9 +666,9 @@ impl Isel<'_> {
                 };
                 let (opc, src) = match self.ty(args[0]) {
                     Type::F32 => ("FSETP", [MOp::use_(a), MOp::use_(b)]),
-                    Type::F64 => ("DSETP", [MOp::use_pair(a), MOp::use_pair(b)]),
+                    Type::F64 => return self.isa.compare_f64(self, cc, a, b).map_err(|r| self.err(r)),
                     // Widened exactly to f32 (sass/isel/half.rs).
-                    Type::F16 => ("FSETP", [MOp::use_(self.half_to_f32(a)), MOp::use_(self.half_to_f32(b))]),
+                    Type::F16 => ("FSETP", [MOp::use_(self.half_to_f32(a)?), MOp::use_(self.half_to_f32(b)?)]),
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
                 self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()]));

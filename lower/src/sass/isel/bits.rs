@@ -1,4 +1,6 @@
-//! Bit counts, multiply-high and fused multiply-add (`caps_ops` says which types reach here):
+//! Bit counts, multiply-high and fused multiply-add in the sm_70+ instructions, as sm_90
+//! selects them (`Isa::bits`; sm_50's are in `sm50/bits.rs`, but for `umulhi`'s high word,
+//! which [`super::Isa::mul_hi_u32`] gives both). `caps_ops` says which types reach here:
 //!
 //! ```text
 //! popcnt.i32   POPC d, a
@@ -20,7 +22,6 @@
 //! inserts. The clamped shifts and masks give the IR's edge cases: nothing from a position past
 //! bit 31, the whole rest of the word for a length past it, 0 for a length of 0.
 
-use super::alu::lop3;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
@@ -45,19 +46,15 @@ impl Isel<'_> {
             UnaryOp::Bitrev => self.emit(SassInst::new("BREV", [def, MOp::use_(r)])),
             UnaryOp::Clz => {
                 let t = self.leading_one(r);
-                self.emit(SassInst::new("IADD3", [def, MOp::neg(t), MOp::Imm(0x1f), MOp::rz()]));
+                self.emit(self.isa.add(def, MOp::neg(t), MOp::Imm(0x1f)));
             }
             UnaryOp::Ctz => {
                 let n = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("IADD3", [MOp::def(n.reg(), 1), MOp::neg(r), MOp::rz(), MOp::rz()]));
+                self.emit(self.isa.add(MOp::def(n.reg(), 1), MOp::neg(r), MOp::rz()));
                 let m = self.new_vreg(RegClass::Single);
-                let [lut, pt] = lop3(0xc0);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), lut, pt],
-                ));
+                self.emit(self.lop(MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), 0xc0)?);
                 let below = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("IADD3", [MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1), MOp::rz()]));
+                self.emit(self.isa.add(MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1)));
                 self.emit(SassInst::new("POPC", [def, MOp::use_(below)]));
             }
             _ => return Err(self.err(format!("{op} is not selected"))),
@@ -97,17 +94,15 @@ impl Isel<'_> {
         let t = self.new_vreg(RegClass::Single);
         match base {
             None => {
-                let shf = if signed { "SHF.R.S32.HI" } else { "SHF.R.U32.HI" };
-                self.emit(SassInst::new(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(p), MOp::use_(xr)]));
+                self.emit(self.isa.shr(MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), signed, false));
                 self.emit(SassInst::new(if signed { "SGXT" } else { "SGXT.U32" }, [def, MOp::use_(t), MOp::use_(l)]));
             }
             Some(base) => {
                 let m = self.new_vreg(RegClass::Single);
                 self.emit(SassInst::new("BMSK", [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
-                self.emit(SassInst::new("SHF.L.U32", [MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), MOp::rz()]));
+                self.emit(self.isa.shl(MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), false));
                 let br = self.reg(base);
-                let [lut, pt] = lop3(0xe2);
-                self.emit(SassInst::new("LOP3.LUT", [def, MOp::use_(t), MOp::use_(m), MOp::use_(br), lut, pt]));
+                self.emit(self.lop(def, MOp::use_(t), MOp::use_(m), MOp::use_(br), 0xe2)?);
             }
         }
         Ok(())
@@ -117,9 +112,14 @@ impl Isel<'_> {
         if self.ty(a) != Type::I32 {
             return Err(self.err(format!("{op} on {} is not selected", self.ty(a))));
         }
-        let opcode = if op == BinaryOp::Umulhi { "IMAD.HI.U32" } else { "IMAD.HI" };
         let (ra, rb) = (self.reg(a), self.reg(b));
-        self.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
+        let (def, x, y) = (MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb));
+        if op == BinaryOp::Umulhi {
+            self.isa.mul_hi_u32(self, def, x, y);
+        } else {
+            // sm_50 corrects the unsigned high word instead (`sm50/bits.rs`).
+            self.emit(SassInst::new("IMAD.HI", [def, x, y, MOp::rz()]));
+        }
         Ok(())
     }
 

@@ -19,18 +19,18 @@
 //! instructions by selects, since atomc's selector uses a predicate only right after the
 //! compare that sets it (`SEL one, RZ, 0x1, !P0` then an add), and `IMAD.HI.U32`'s 64-bit
 //! addend (`R2:R3` = `r << 32`) becomes a separate add. Sub-word operands are widened by their
-//! signedness first. sm_50 gets the same sequence through its rewrites (`I2F.F32.U32.RP`,
-//! `F2I.FTZ.U32.F32.TRUNC`, the high word of an `XMAD` product, `IABS` as shift/xor/subtract),
-//! as ptxas 11.8 divides.
+//! signedness first. sm_50 gets the same sequence in its own instructions (`I2F.F32.U32.RP`,
+//! `F2I.FTZ.U32.F32.TRUNC`, the high word of an `XMAD` product, `IABS` as shift/xor/subtract:
+//! [`super::Isa`]), as ptxas 11.8 divides.
 
-use super::Isel;
+use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
 
 impl Isel<'_> {
     /// Selects `d = a op b` for a 32-bit or narrower integer division or remainder.
-    pub(super) fn divide32(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) {
+    pub(super) fn divide32(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
         let ty = self.ty(a);
         let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         let quotient = matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv);
@@ -39,52 +39,54 @@ impl Isel<'_> {
             x = self.sign_extended(x, ty.bits());
             y = self.sign_extended(y, ty.bits());
         }
-        let (ux, uy) = if signed { (self.unary_to("IABS", x), self.unary_to("IABS", y)) } else { (x, y) };
+        let (ux, uy) = if signed { (self.abs_to(x), self.abs_to(y)) } else { (x, y) };
 
         // r ~ 2^32 / uy, refined by one Newton step.
-        let f = self.var_to("I2F.U32.RP", [MOp::use_(uy)]);
+        let f = self.var_to(self.isa.division_cvt(DivCvt::U32ToF32Up), [MOp::use_(uy)]);
         let rcp = self.var_to("MUFU.RCP", [MOp::use_(f)]);
-        let less = self.alu_to("IADD3", [MOp::use_(rcp), MOp::Imm(0xffffffe), MOp::rz()]);
-        let r0 = self.var_to("F2I.FTZ.U32.TRUNC.NTZ", [MOp::use_(less)]);
-        let nr = self.alu_to("IADD3", [MOp::rz(), MOp::neg(r0), MOp::rz()]);
-        let e = self.alu_to("IMAD", [MOp::use_(nr), MOp::use_(uy), MOp::rz()]);
-        let h = self.alu_to("IMAD.HI.U32", [MOp::use_(r0), MOp::use_(e), MOp::rz()]);
-        let r = self.alu_to("IADD3", [MOp::use_(r0), MOp::use_(h), MOp::rz()]);
+        let less = self.add_to(MOp::use_(rcp), MOp::Imm(0xffffffe));
+        let r0 = self.var_to(self.isa.division_cvt(DivCvt::F32ToU32Trunc), [MOp::use_(less)]);
+        let nr = self.add_to(MOp::rz(), MOp::neg(r0));
+        let e = self.new_single(|s, t| s.isa.imad(s, &[t], MOp::use_(nr), MOp::use_(uy), MOp::rz()));
+        let h = self.new_single(|s, t| s.isa.mul_hi_u32(s, t, MOp::use_(r0), MOp::use_(e)));
+        let r = self.add_to(MOp::use_(r0), MOp::use_(h));
 
         // q = hi(r * ux) is at most 2 below the quotient: correct it twice.
-        let mut q = self.alu_to("IMAD.HI.U32", [MOp::use_(r), MOp::use_(ux), MOp::rz()]);
-        let nq = self.alu_to("IADD3", [MOp::rz(), MOp::neg(q), MOp::rz()]);
-        let mut rem = self.alu_to("IMAD", [MOp::use_(uy), MOp::use_(nq), MOp::use_(ux)]);
+        let mut q = self.new_single(|s, t| s.isa.mul_hi_u32(s, t, MOp::use_(r), MOp::use_(ux)));
+        let nq = self.add_to(MOp::rz(), MOp::neg(q));
+        let mut rem = self.new_single(|s, t| s.isa.imad(s, &[t], MOp::use_(uy), MOp::use_(nq), MOp::use_(ux)));
         for _ in 0..2 {
             self.set_p0("ISETP.GE.U32.AND", rem, MOp::use_(uy));
-            let sub = self.alu_to("SEL", [MOp::use_(uy), MOp::rz(), MOp::p0()]);
-            let one = self.alu_to("SEL", [MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]);
-            q = self.alu_to("IADD3", [MOp::use_(q), MOp::use_(one), MOp::rz()]);
-            rem = self.alu_to("IADD3", [MOp::use_(rem), MOp::neg(sub), MOp::rz()]);
+            let sub = self.var_to("SEL", [MOp::use_(uy), MOp::rz(), MOp::p0()]);
+            let one = self.var_to("SEL", [MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]);
+            q = self.add_to(MOp::use_(q), MOp::use_(one));
+            rem = self.add_to(MOp::use_(rem), MOp::neg(sub));
         }
 
         // Signs: the quotient's is a ^ b's, the remainder's a's.
         let mut out = if quotient { q } else { rem };
         if signed {
             let sign_of = if quotient {
-                let [l, pt] = super::alu::lop3(0x3c);
-                self.alu_to("LOP3.LUT", [MOp::use_(x), MOp::use_(y), MOp::rz(), l, pt])
+                let t = self.new_vreg(RegClass::Single);
+                self.emit(self.lop(MOp::def(t.reg(), 1), MOp::use_(x), MOp::use_(y), MOp::rz(), 0x3c)?);
+                t
             } else {
                 x
             };
-            let neg = self.alu_to("IADD3", [MOp::rz(), MOp::neg(out), MOp::rz()]);
+            let neg = self.add_to(MOp::rz(), MOp::neg(out));
             self.set_p0("ISETP.GE.AND", sign_of, MOp::rz());
-            out = self.alu_to("SEL", [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
+            out = self.var_to("SEL", [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
         }
         // b == 0: all ones, as ptxas leaves it (`LOP3.LUT R, RZ, b, RZ, 0x33` is ~b).
-        let [l, pt] = super::alu::lop3(0x33);
-        let ones = self.alu_to("LOP3.LUT", [MOp::rz(), MOp::use_(y), MOp::rz(), l, pt]);
+        let ones = self.new_vreg(RegClass::Single);
+        self.emit(self.lop(MOp::def(ones.reg(), 1), MOp::rz(), MOp::use_(y), MOp::rz(), 0x33)?);
         self.set_p0("ISETP.NE.U32.AND", y, MOp::rz());
         let result = if ty.bits() < 32 { self.new_vreg(RegClass::Single) } else { d };
         self.emit(SassInst::new("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
         if ty.bits() < 32 {
-            self.narrow(d, ty, result);
+            self.narrow(d, ty, result)?;
         }
+        Ok(())
     }
 
     /// `P0 = cmp(a, b)`.
@@ -92,21 +94,29 @@ impl Isel<'_> {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 
-    /// A fresh register defined by a fixed-latency instruction with sources `srcs`.
-    fn alu_to<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
-        let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
-        t
-    }
-
-    /// A fresh register defined by a variable-latency (XU) instruction.
+    /// A fresh register defined by `opcode` (spelled alike on both targets) with sources `srcs`.
     fn var_to<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
-    fn unary_to(&mut self, opcode: &'static str, x: VReg) -> VReg {
-        self.alu_to(opcode, [MOp::use_(x)])
+    /// A fresh register `a + b`.
+    fn add_to(&mut self, a: MOp, b: MOp) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(self.isa.add(MOp::def(t.reg(), 1), a, b));
+        t
+    }
+
+    /// A fresh register `|x|`.
+    fn abs_to(&mut self, x: VReg) -> VReg {
+        self.new_single(|s, t| s.isa.iabs(s, t, MOp::use_(x)))
+    }
+
+    /// A fresh register written by the target's sequence `f` (given its result field).
+    fn new_single(&mut self, f: impl FnOnce(&mut Self, MOp)) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        f(self, MOp::def(t.reg(), 1));
+        t
     }
 }

@@ -17,35 +17,31 @@
 //! magnitudes and fix the signs as the 32-bit ones do (`isel/divide.rs`). Division by zero
 //! traps in the IR's interpreter; the result here is unspecified.
 
-use super::Isel;
+use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
 
-/// The carry of the low halves' add.
-const CARRY: MOp = MOp::Pred { num: 1, not: false };
-const NOT_PT: MOp = MOp::Pred { num: 7, not: true };
-
 impl Isel<'_> {
     /// Selects `d = a op b` for a 64-bit integer division or remainder.
-    pub(super) fn divide64(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) {
+    pub(super) fn divide64(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
         let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         let quotient = matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv);
         let (x, y) = (self.reg(a), self.reg(b));
-        let (ux, uy) = if signed { (self.abs64(x), self.abs64(y)) } else { (x, y) };
+        let (ux, uy) = if signed { (self.abs64(x)?, self.abs64(y)?) } else { (x, y) };
 
         // r ~ 2^64 / uy, refined by two Newton steps.
         let f = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("I2F.U64.RP", [MOp::def(f.reg(), 1), MOp::use_pair(uy)]));
+        self.emit(SassInst::new(self.isa.division_cvt(DivCvt::U64ToF32Up), [MOp::def(f.reg(), 1), MOp::use_pair(uy)]));
         let rcp = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new("MUFU.RCP", [MOp::def(rcp.reg(), 1), MOp::use_(f)]));
         let less = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("IADD3", [MOp::def(less.reg(), 1), MOp::use_(rcp), MOp::Imm(0x1fff_fffe), MOp::rz()]));
+        self.emit(self.isa.add(MOp::def(less.reg(), 1), MOp::use_(rcp), MOp::Imm(0x1fff_fffe)));
         let mut r = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("F2I.U64.TRUNC", [MOp::def(r.reg(), 2), MOp::use_(less)]));
+        self.emit(SassInst::new(self.isa.division_cvt(DivCvt::F32ToU64Trunc), [MOp::def(r.reg(), 2), MOp::use_(less)]));
         for _ in 0..2 {
             let ry = self.mul64(r, uy);
-            let e = self.sub64(None, ry);
+            let e = self.sub64(None, ry)?;
             let h = self.mulhi64(r, e);
             r = self.add64_pairs(r, h);
         }
@@ -53,52 +49,43 @@ impl Isel<'_> {
         // q = hi(r * ux) is at most 2 below the quotient: correct it twice.
         let mut q = self.mulhi64(r, ux);
         let qy = self.mul64(q, uy);
-        let mut rem = self.sub64(Some(ux), qy);
+        let mut rem = self.sub64(Some(ux), qy)?;
         let one = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MOV", [MOp::def(one.reg(), 1), MOp::Imm(1)]));
+        self.emit(self.isa.mov(&[MOp::def(one.reg(), 1)], MOp::Imm(1)));
         for i in 0..2 {
             // The unsigned result is the last correction's.
             let last = |want: bool| (i == 1 && !signed && quotient == want).then_some(d);
             let q1 = self.add64_halves(MOp::use_(q.lo()), MOp::use_(q.hi()), MOp::use_(one), MOp::rz());
-            let r1 = self.sub64(Some(rem), uy);
-            self.emit(SassInst::new(
-                "ISETP.GE.U32.AND",
-                [MOp::p0(), MOp::pt(), MOp::use_(rem.lo()), MOp::use_(uy.lo()), MOp::pt()],
-            ));
-            self.emit(SassInst::new(
-                "ISETP.GE.U32.AND.EX",
-                [MOp::p0(), MOp::pt(), MOp::use_(rem.hi()), MOp::use_(uy.hi()), MOp::pt(), MOp::p0()],
-            ));
+            let r1 = self.sub64(Some(rem), uy)?;
+            let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
+            self.isa.compare64(self, "GE", true, halves(rem), halves(uy));
             q = self.sel64(last(true), q1, q);
             rem = self.sel64(last(false), r1, rem);
         }
 
         // Signs: the quotient's is a ^ b's, the remainder's a's.
         if !signed {
-            return;
+            return Ok(());
         }
         let out = if quotient { q } else { rem };
         let sign_of = if quotient {
             let t = self.new_vreg(RegClass::Single);
-            let [l, pt] = super::alu::lop3(0x3c);
-            self.emit(SassInst::new(
-                "LOP3.LUT",
-                [MOp::def(t.reg(), 1), MOp::use_(x.hi()), MOp::use_(y.hi()), MOp::rz(), l, pt],
-            ));
+            self.emit(self.lop(MOp::def(t.reg(), 1), MOp::use_(x.hi()), MOp::use_(y.hi()), MOp::rz(), 0x3c)?);
             t.reg()
         } else {
             x.hi()
         };
-        let neg = self.sub64(None, out);
+        let neg = self.sub64(None, out)?;
         self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(sign_of), MOp::rz(), MOp::pt()]));
         self.sel64(Some(d), out, neg);
+        Ok(())
     }
 
     /// `|x|` of a signed 64-bit value (`-x` where the high word is negative).
-    fn abs64(&mut self, x: VReg) -> VReg {
-        let n = self.sub64(None, x);
+    fn abs64(&mut self, x: VReg) -> Result<VReg, IselError> {
+        let n = self.sub64(None, x)?;
         self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(x.hi()), MOp::rz(), MOp::pt()]));
-        self.sel64(None, x, n)
+        Ok(self.sel64(None, x, n))
     }
 
     /// `P0 ? a : b` per half, into `dst` or a fresh pair.
@@ -112,12 +99,10 @@ impl Isel<'_> {
         d
     }
 
-    /// `a + b` from halves, carrying through P1.
+    /// `a + b` from halves, carried.
     fn add64_halves(&mut self, alo: MOp, ahi: MOp, blo: MOp, bhi: MOp) -> VReg {
         let d = self.new_vreg(RegClass::Pair);
-        let lo = SassInst::new("IADD3", [MOp::rz(), CARRY, alo, blo, MOp::rz()]);
-        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), CARRY, NOT_PT]);
-        self.pair_op(d, lo, hi);
+        self.add_pair(d, [alo, ahi], [blo, bhi]);
         d
     }
 
@@ -126,50 +111,30 @@ impl Isel<'_> {
     }
 
     /// `a - b` (`-b` without `a`), as the IR's 64-bit `isub`: `a + ~b + 1`.
-    fn sub64(&mut self, a: Option<VReg>, b: VReg) -> VReg {
+    fn sub64(&mut self, a: Option<VReg>, b: VReg) -> Result<VReg, IselError> {
         let nb = self.new_vreg(RegClass::Single);
-        let [l, pt] = super::alu::lop3(0x33);
-        self.emit(SassInst::new("LOP3.LUT", [MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), l, pt]));
+        self.emit(self.lop(MOp::def(nb.reg(), 1), MOp::rz(), MOp::use_(b.hi()), MOp::rz(), 0x33)?);
         let (alo, ahi) = a.map_or((MOp::rz(), MOp::rz()), |a| (MOp::use_(a.lo()), MOp::use_(a.hi())));
         let d = self.new_vreg(RegClass::Pair);
-        let lo = SassInst::new("IADD3", [MOp::rz(), CARRY, alo, MOp::neg(b.lo()), MOp::rz()]);
-        let hi = SassInst::new("IADD3.X", [MOp::rz(), ahi, MOp::use_(nb), MOp::rz(), CARRY, NOT_PT]);
-        self.pair_op(d, lo, hi);
-        d
+        self.add_pair(d, [alo, ahi], [MOp::neg(b.lo()), MOp::use_(nb)]);
+        Ok(d)
     }
 
     /// `IMAD.WIDE.U32 t, a, b, RZ`: the 64-bit product of two words.
     fn wide(&mut self, a: Reg, b: Reg) -> VReg {
         let t = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("IMAD.WIDE.U32", [MOp::def(t.reg(), 2), MOp::use_(a), MOp::use_(b), MOp::rz()]));
+        self.isa.mul_wide_u32(self, t, MOp::use_(a), MOp::use_(b));
         t
     }
 
     /// The low 64 bits of `a * b`, as the IR's 64-bit `imul`.
     fn mul64(&mut self, a: VReg, b: VReg) -> VReg {
         let t = self.wide(a.lo(), b.lo());
+        let tied = |t: VReg, h: VReg| [MOp::Tied { reg: t.reg(), width: 2 }, MOp::reuse_def(h.hi(), 0)];
         let u = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new(
-            "IMAD",
-            [
-                MOp::Tied { reg: t.reg(), width: 2 },
-                MOp::reuse_def(u.hi(), 0),
-                MOp::use_(a.lo()),
-                MOp::use_(b.hi()),
-                MOp::use_(t.hi()),
-            ],
-        ));
+        self.isa.imad(self, &tied(t, u), MOp::use_(a.lo()), MOp::use_(b.hi()), MOp::use_(t.hi()));
         let d = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new(
-            "IMAD",
-            [
-                MOp::Tied { reg: u.reg(), width: 2 },
-                MOp::reuse_def(d.hi(), 0),
-                MOp::use_(a.hi()),
-                MOp::use_(b.lo()),
-                MOp::use_(u.hi()),
-            ],
-        ));
+        self.isa.imad(self, &tied(u, d), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(u.hi()));
         d
     }
 

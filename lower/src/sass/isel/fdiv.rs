@@ -27,14 +27,14 @@
 //! ±0 for ±inf, b for a NaN and ±1 otherwise (then a is 0, inf or NaN itself): 0/0, inf/inf
 //! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
 
-use super::Isel;
+use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
 
 impl Isel<'_> {
     /// Selects `d = a / b` on f32.
-    pub(super) fn fdiv32(&mut self, d: VReg, a: Value, b: Value) {
+    pub(super) fn fdiv32(&mut self, d: VReg, a: Value, b: Value) -> Result<(), IselError> {
         let (x, y) = (self.reg(a), self.reg(b));
         let wide = |t: &mut Self, s: VReg| {
             let w = t.new_vreg(RegClass::Pair);
@@ -49,19 +49,13 @@ impl Isel<'_> {
         // scoreboard only. (Copying MUFU's result into the pair with a MOV read by the DFMA 4
         // cycles later gave the old high word on an H100: run 6's -15 x quotients.)
         let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
-        self.emit(SassInst::new("MOV", [MOp::def(lo.lo(), 2), MOp::Imm(1)]));
+        self.emit(self.isa.mov(&[MOp::def(lo.lo(), 2)], MOp::Imm(1)));
         self.emit(SassInst::new(
             "MUFU.RCP64H",
             [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
         ));
         // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
-        let one = if self.target.name == "sm_50" {
-            let one = self.new_vreg(RegClass::Pair);
-            self.make_pair(one, MOp::rz(), MOp::Imm(0x3ff0_0000));
-            MOp::use_pair(one)
-        } else {
-            MOp::F32(1.0)
-        };
+        let one = self.isa.f64_one(self);
         let e = self.dfma(neg_b, MOp::use_pair(y0), one);
         let e = self.dfma(MOp::use_pair(e), MOp::use_pair(e), MOp::use_pair(e));
         let y1 = self.dfma(MOp::use_pair(y0), MOp::use_pair(e), MOp::use_pair(y0));
@@ -75,56 +69,54 @@ impl Isel<'_> {
         self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)]));
 
         // The special operands: a * c.
-        let [l, pt] = super::alu::lop3(0xc0);
-        let mag = self.fd_alu([MOp::use_(y), MOp::Imm(0x7fff_ffff), MOp::rz(), l, pt], "LOP3.LUT");
-        let [l, pt] = super::alu::lop3(0xc0);
-        let sign = self.fd_alu([MOp::use_(y), MOp::Imm(0x8000_0000), MOp::rz(), l, pt], "LOP3.LUT");
-        let inf = self.fd_alu([MOp::Imm(0x7f80_0000)], "MOV");
-        let one_f = self.fd_alu([MOp::Imm(0x3f80_0000)], "MOV");
+        let mag = self.fd_and(y, 0x7fff_ffff)?;
+        let sign = self.fd_and(y, 0x8000_0000)?;
+        let inf = self.fd_mov(0x7f80_0000);
+        let one_f = self.fd_mov(0x3f80_0000);
         self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::rz());
         let c = self.fd_alu([MOp::use_(inf), MOp::use_(one_f), MOp::p0()], "SEL");
         self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::use_(inf));
         let c = self.fd_alu([MOp::rz(), MOp::use_(c), MOp::p0()], "SEL");
         self.fd_p0("ISETP.GT.U32.AND", mag, MOp::use_(inf));
-        let c = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], "SEL");
-        let c = self.fd_alu([MOp::use_(c), MOp::use_(sign), MOp::rz()], "IADD3");
+        let c_sel = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], "SEL");
+        let c = self.new_vreg(RegClass::Single);
+        self.emit(self.isa.add(MOp::def(c.reg(), 1), MOp::use_(c_sel), MOp::use_(sign)));
         let special = self.fd_alu([MOp::use_(x), MOp::use_(c)], "FMUL");
 
         // Finite and nonzero: |v| - 1 at most 0x7f7ffffe, unsigned.
-        // sm_50's ISETP immediate is 20 bits, sign-extended.
-        let max_m1 = if self.target.name == "sm_50" {
-            MOp::use_(self.fd_alu([MOp::Imm(0x7f7f_fffe)], "MOV"))
-        } else {
-            MOp::Imm(0x7f7f_fffe)
-        };
+        let max_m1 = self.isa.compare_imm(self, 0x7f7f_fffe);
         let mut out = fast;
-        let [l, pt] = super::alu::lop3(0xc0);
-        let mag_a = self.fd_alu([MOp::use_(x), MOp::Imm(0x7fff_ffff), MOp::rz(), l, pt], "LOP3.LUT");
+        let mag_a = self.fd_and(x, 0x7fff_ffff)?;
         for (i, m) in [mag_a, mag].into_iter().enumerate() {
-            let m1 = self.fd_alu([MOp::use_(m), MOp::Imm(-1), MOp::rz()], "IADD3");
+            let m1 = self.new_vreg(RegClass::Single);
+            self.emit(self.isa.add(MOp::def(m1.reg(), 1), MOp::use_(m), MOp::Imm(-1)));
             self.fd_p0("ISETP.LE.U32.AND", m1, max_m1);
             let dst = if i == 1 { d } else { self.new_vreg(RegClass::Single) };
             self.emit(SassInst::new("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
             out = dst;
         }
+        Ok(())
     }
 
-    /// The sm_50 spelling of the f64 instructions above: sm_50's DFMA negates its second
-    /// source only (ptxas 11.8: `DFMA R6, R10, -R8, c[0x2][0x0]`), so `-B * y` becomes
-    /// `y * -B`; F2F and MUFU.RCP64H are spelled as on sm_90.
-    pub(super) fn fdiv_sm50(&mut self, mut inst: SassInst) {
-        if inst.opcode == "DFMA" {
-            if let [_, MOp::Reg { neg: true, .. }, MOp::Reg { neg: false, .. }, _] = inst.ops[..] {
-                inst.ops.swap(1, 2);
-            }
-        }
-        self.push_selected(inst);
-    }
-
-    /// A fresh pair: `DFMA t, a, b, c`.
+    /// A fresh pair: `DFMA t, a, b, c` (sm_50 takes `-B * y` as `y * -B`: [`super::Isa::dfma`]).
+    /// F2F and MUFU.RCP64H are spelled alike on both targets.
     fn dfma(&mut self, a: MOp, b: MOp, c: MOp) -> VReg {
         let t = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DFMA", [MOp::def(t.reg(), 2), a, b, c]));
+        self.emit(self.isa.dfma(MOp::def(t.reg(), 2), a, b, c));
+        t
+    }
+
+    /// A fresh register `v & mask`.
+    fn fd_and(&mut self, v: VReg, mask: i64) -> Result<VReg, IselError> {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(self.lop(MOp::def(t.reg(), 1), MOp::use_(v), MOp::Imm(mask), MOp::rz(), 0xc0)?);
+        Ok(t)
+    }
+
+    /// A fresh register holding `bits`.
+    fn fd_mov(&mut self, bits: i64) -> VReg {
+        let t = self.new_vreg(RegClass::Single);
+        self.emit(self.isa.mov(&[MOp::def(t.reg(), 1)], MOp::Imm(bits)));
         t
     }
 

@@ -3,7 +3,7 @@
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, RegForm, VReg};
-use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Scope, Type};
+use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Type};
 
 /// The `.U8`-style size suffix of a plain load or store.
 fn ldst_size(ty: Type) -> &'static str {
@@ -73,7 +73,7 @@ impl Isel<'_> {
     fn without_ubase(&mut self, m: MOp) -> MOp {
         let MOp::Mem { base, width, offset, ubase: Some(u) } = m else { return m };
         let sum = self.b.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("IADD3", [MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u), MOp::rz()]));
+        self.emit(self.isa.add(MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u)));
         MOp::Mem { base: sum.reg(), width, offset, ubase: None }
     }
 
@@ -102,7 +102,7 @@ impl Isel<'_> {
     }
 
     /// Whether `data` loads, stores or performs an atomic through a generic pointer.
-    fn generic_access(&self, data: &InstData) -> bool {
+    pub(super) fn is_generic_access(&self, data: &InstData) -> bool {
         let addr = match data {
             InstData::Load { addr, .. }
             | InstData::Store { addr, .. }
@@ -115,11 +115,8 @@ impl Isel<'_> {
     }
 
     pub(super) fn lower_memory(&mut self, data: &InstData) -> Result<(), IselError> {
-        if self.is_sm50() && matches!(data, InstData::AtomicCas { .. }) {
-            return self.lower_cas_sm50(data);
-        }
-        if self.is_sm50() && self.generic_access(data) {
-            return self.lower_generic_sm50(data);
+        if self.isa.generic_access(self, data)? {
+            return Ok(());
         }
         let t = self.target;
         match data {
@@ -168,57 +165,51 @@ impl Isel<'_> {
                 let x = self.data(*arg);
                 let wide = ty.bits() == 64;
                 let reducible = !matches!(op, RmwOp::Xchg);
-                let strong = t.strong(*scope);
-                let inst = match space {
-                    // RED has no result field; its register rule row is the plain one.
-                    AddrSpace::Global if !used && reducible => {
-                        self.emit(SassInst::new(format!("{}.E.{spelled}{strong}", t.red_global), [m, x]));
-                        return Ok(());
-                    }
-                    AddrSpace::Global | AddrSpace::Generic => {
-                        let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
-                        let (d, _) = self.def_or_rz(used);
-                        SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x])
-                    }
-                    AddrSpace::Shared => {
-                        let (d, _) = self.def_or_rz(used);
-                        SassInst::new(format!("ATOMS.{spelled}"), [d, m, x])
-                    }
+                let d = match space {
+                    AddrSpace::Global if !used && reducible => None,
+                    _ => Some(self.def_or_rz(used).0),
                 };
-                self.emit(inst.with_form(RegForm::Atom { wide }));
+                let inst = self.isa.rmw(space, &spelled, t.strong(*scope), d, m, x, wide).map_err(|r| self.err(r))?;
+                self.emit(inst);
             }
-            InstData::AtomicCas { ty, scope, addr, expected, replacement, .. } => {
-                let used = self.result_used();
-                let (m, space) = self.mem(addr);
-                let (e, r) = (self.data(*expected), self.data(*replacement));
-                let wide = ty.bits() == 64;
-                let size = if wide { ".64" } else { "" };
-                let strong = t.strong(*scope);
-                let (d, _) = self.def_or_rz(used);
-                let inst = match space {
-                    AddrSpace::Global | AddrSpace::Generic => {
-                        let mnemonic = if space == AddrSpace::Global { t.atom_global } else { "ATOM" };
-                        SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r])
-                    }
-                    AddrSpace::Shared => {
-                        let m = self.without_ubase(m);
-                        SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r])
-                    }
-                };
-                self.emit(inst.with_form(RegForm::AtomCas { wide }));
-            }
+            InstData::AtomicCas { .. } => self.isa.atomic_cas(self, data)?,
             InstData::Fence { order, scope } => {
                 for opc in t.fence(*order, *scope) {
                     self.emit(SassInst::new(opc, []));
                 }
             }
-            InstData::Barrier => {
-                self.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)]));
-            }
+            InstData::Barrier => self.isa.barrier(self),
             InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => return self.lower_surface(data),
             other => unreachable!("not a memory instruction: {}", other.opcode_name()),
         }
-        let _ = Scope::Gpu;
+        Ok(())
+    }
+
+    /// `atomic_cas` with the compare and swap values in separate fields (sm_70+: `ATOMG.E.CAS
+    /// PT, Rd, [a], Rb, Rc`, `ATOMS.CAS Rd, [a], Rb, Rc`); sm_50 packs them (`sm50/memory.rs`).
+    pub(super) fn cas(&mut self, data: &InstData) -> Result<(), IselError> {
+        let InstData::AtomicCas { ty, scope, addr, expected, replacement, .. } = data else {
+            unreachable!("called for atomic_cas only")
+        };
+        let t = self.target;
+        let used = self.result_used();
+        let (m, space) = self.mem(addr);
+        let (e, r) = (self.data(*expected), self.data(*replacement));
+        let wide = ty.bits() == 64;
+        let size = if wide { ".64" } else { "" };
+        let strong = t.strong(*scope);
+        let (d, _) = self.def_or_rz(used);
+        let inst = match space {
+            AddrSpace::Global | AddrSpace::Generic => {
+                let mnemonic = if space == AddrSpace::Global { "ATOMG" } else { "ATOM" };
+                SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r])
+            }
+            AddrSpace::Shared => {
+                let m = self.without_ubase(m);
+                SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r])
+            }
+        };
+        self.emit(inst.with_form(RegForm::AtomCas { wide }));
         Ok(())
     }
 }

@@ -10,25 +10,33 @@
 //!
 //! Critical edges are split (regalloc2 needs it): a `brif` target with
 //! several predecessors is reached through an empty block.
+//!
+//! The rooms: this selector (the files beside this one) is shared by the SASS targets and asks
+//! the target, through [`Isa`] (`isa.rs`), wherever their instructions differ: the spelling of
+//! one instruction (an add, a carry pair, a logic op, a shift, an atomic), a sequence (a multiply
+//! on sm_50's 16-bit multiplier, a 64-bit compare, a pointer plus an index), or a whole IR
+//! instruction (bit fields, subgroup instructions, CAS). `sm90.rs` answers for Hopper and
+//! `sm50/` for Maxwell, each building its own instructions; `bits.rs`, `subgroup.rs`,
+//! `shuffle.rs`, `reduce64.rs` and `memory.rs`'s CAS are the sm_70+ sequences sm_90 selects,
+//! `sm50/` holds Maxwell's. Every selected instruction is resolved against the target's form
+//! table as it is emitted ([`Isel::emit`]).
 
 mod aggregate;
 mod alu;
 mod bits;
-mod bits_sm50;
 mod convert;
 mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
-mod generic_sm50;
 mod half;
+mod isa;
 mod memory;
 mod reduce64;
 mod shuffle;
 mod sm50;
 mod sm90;
 mod subgroup;
-mod subgroup_sm50;
 mod surface;
 pub use surface::surface_slot_words;
 
@@ -37,6 +45,7 @@ use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
 use cranelift_entity::SecondaryMap;
+pub(crate) use isa::{DivCvt, Isa};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
@@ -71,6 +80,8 @@ pub fn class_of(ty: Type) -> RegClass {
 pub(crate) struct Isel<'a> {
     pub func: &'a Function,
     pub target: &'static SassTarget,
+    /// The target's answers where its instructions differ ([`Isa`]).
+    pub isa: &'static dyn Isa,
     pub b: VCodeBuilder<SassInst>,
     /// Selected code per block, pushed to `b` after dead-code elimination.
     pending: Vec<dce::PendingBlock>,
@@ -83,9 +94,6 @@ pub(crate) struct Isel<'a> {
     /// The edge blocks of each `brif` (then, else).
     pub edge_blocks: HashMap<Block, [BlockId; 2]>,
     pub ir_block: Block,
-    /// Why the current instruction has no sm_50 selection (set by the sm_50 rewrites, which
-    /// run inside `emit`; checked after each instruction).
-    pub sm50_err: Option<String>,
     /// An instruction the selector produced that no form of the target's table encodes (a
     /// selector bug, reported before allocation with the IR instruction it came from).
     pub unencodable: Option<String>,
@@ -123,6 +131,14 @@ fn uses_shared_memory(func: &Function) -> bool {
         };
         func.value_type(addr.ptr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
     })
+}
+
+/// The selection rules of `sm`.
+fn isa_of(sm: atomc_sass::Sm) -> &'static dyn Isa {
+    match sm {
+        atomc_sass::Sm::Sm50 => &sm50::Sm50,
+        atomc_sass::Sm::Sm90 => &sm90::Sm90,
+    }
 }
 
 pub fn select(func: &Function, target: &'static SassTarget) -> Result<VCode<SassInst>, IselError> {
@@ -167,7 +183,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], sm50_err: None, unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), param_loads: HashMap::new(), params_placed: false, coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
+    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), param_loads: HashMap::new(), params_placed: false, coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
     if !aggregate {
         s.uniformity = None;
     }
@@ -203,9 +219,6 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
             s.inst = inst;
             s.sync_lanes_before(inst)?;
             s.lower_inst(inst)?;
-            if let Some(reason) = s.sm50_err.take() {
-                return Err(s.err(reason));
-            }
             if let Some(why) = s.unencodable.take() {
                 return Err(s.unencodable_err(why));
             }
@@ -220,19 +233,6 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         inst: None,
         unencodable: false,
     })
-}
-
-/// The load of a parameter of type `ty` from the constant bank. An 8- or 16-bit parameter is
-/// loaded zero-extended: the launch writes only its own bytes (the cubin declares its true
-/// size), so the rest of the 4-byte slot is undefined (ptxas 13.5 reads a `.u16` parameter
-/// with `ULDC.U16`).
-fn param_ldc(ty: Type) -> &'static str {
-    match ty.bytes() {
-        8 => "LDC.64",
-        1 => "LDC.U8",
-        2 => "LDC.U16",
-        _ => "LDC",
-    }
 }
 
 impl SassInst {
@@ -268,17 +268,10 @@ impl<'a> Isel<'a> {
         &mut self.pending[i]
     }
 
-    pub fn emit(&mut self, inst: SassInst) {
-        if self.is_sm50() {
-            return self.emit_sm50(inst);
-        }
-        let inst = sm90::respell(inst);
-        self.push_selected(inst);
-    }
-
-    /// Appends a finished instruction once its form is resolved (see [`SassInst::resolve`]); one
-    /// no form accepts is recorded for `select` to report with the IR instruction's location.
-    pub(super) fn push_selected(&mut self, mut inst: SassInst) {
+    /// Appends a selected instruction, spelled for the target, once its form is resolved (see
+    /// [`SassInst::resolve`]); one no form accepts is recorded for `select` to report with the
+    /// IR instruction's location.
+    pub fn emit(&mut self, mut inst: SassInst) {
         if let Err(why) = inst.resolve_cached((self.target.arch)(), &mut self.forms) {
             self.unencodable.get_or_insert(why);
         }
@@ -346,15 +339,13 @@ impl<'a> Isel<'a> {
     /// high half in place.
     pub fn make_pair(&mut self, dst: VReg, lo: MOp, hi: MOp) {
         let tmp = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("MOV", [MOp::def(tmp.lo(), 2), lo]));
-        self.emit(SassInst::new(
-            "MOV",
-            [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dst.hi(), 0), hi],
-        ));
+        self.emit(self.isa.mov(&[MOp::def(tmp.lo(), 2)], lo));
+        self.emit(self.isa.mov(&[MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(dst.hi(), 0)], hi));
     }
 
     /// Emits the two halves of a 64-bit operation: `lo` defines the pair
-    /// (its first operand is the result field), `hi` rewrites the high half.
+    /// (its first operand is the result field), `hi` rewrites the high half. Both are built in
+    /// the target's spelling with a placeholder result field first.
     pub fn pair_op(&mut self, dst: VReg, lo: SassInst, hi: SassInst) {
         let tmp = self.new_vreg(RegClass::Pair);
         let mut lo = lo;
@@ -384,7 +375,7 @@ impl<'a> Isel<'a> {
         }
         let ty = self.ty(v);
         let r = self.b.new_vreg(class_of(ty));
-        self.emit(SassInst::new(param_ldc(ty), [MOp::def(r.reg(), r.class().width()), MOp::CBank(offset)]));
+        self.isa.load_cbank(self, r, ty, offset);
         self.param_loads.insert(v, (self.block, r));
         Some(r)
     }

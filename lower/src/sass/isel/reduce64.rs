@@ -9,7 +9,6 @@
 //!              32 lanes' 16 bits overflows); d = s0 + (s1 << 16) + (sh << 32) with a carry
 //! ```
 
-use super::alu::lop3;
 use super::subgroup::redux;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
@@ -45,34 +44,15 @@ impl Isel<'_> {
             }
             ReduceOp::Add => {
                 let (a, b) = (self.single(), self.single());
-                let [lut, pt] = lop3(0xc0);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(a.reg(), 1), MOp::use_(lo), MOp::Imm(0xffff), MOp::rz(), lut, pt],
-                ));
-                self.emit(SassInst::new(
-                    "SHF.R.U32.HI",
-                    [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(16), MOp::use_(lo)],
-                ));
+                self.emit(self.lop(MOp::def(a.reg(), 1), MOp::use_(lo), MOp::Imm(0xffff), MOp::rz(), 0xc0)?);
+                self.emit(self.isa.shr(MOp::def(b.reg(), 1), MOp::use_(lo), MOp::Imm(16), false, false));
                 let s0 = reduced(self, op, MOp::use_(a));
                 let s1 = reduced(self, op, MOp::use_(b));
                 let sh = reduced(self, op, MOp::use_(hi));
                 let (s1lo, s1hi) = (self.single(), self.single());
-                self.emit(SassInst::new(
-                    "SHF.L.U32",
-                    [MOp::def(s1lo.reg(), 1), MOp::use_(s1), MOp::Imm(16), MOp::rz()],
-                ));
-                self.emit(SassInst::new(
-                    "SHF.R.U32.HI",
-                    [MOp::def(s1hi.reg(), 1), MOp::rz(), MOp::Imm(16), MOp::use_(s1)],
-                ));
-                let c = MOp::Pred { num: 1, not: false };
-                let l = SassInst::new("IADD3", [MOp::rz(), c, MOp::use_(s0), MOp::use_(s1lo), MOp::rz()]);
-                let h = SassInst::new(
-                    "IADD3.X",
-                    [MOp::rz(), MOp::use_(sh), MOp::use_(s1hi), MOp::rz(), c, MOp::Pred { num: 7, not: true }],
-                );
-                self.pair_op(d, l, h);
+                self.emit(self.isa.shl(MOp::def(s1lo.reg(), 1), MOp::use_(s1), MOp::Imm(16), false));
+                self.emit(self.isa.shr(MOp::def(s1hi.reg(), 1), MOp::use_(s1), MOp::Imm(16), false, false));
+                self.add_pair(d, [MOp::use_(s0), MOp::use_(sh)], [MOp::use_(s1lo), MOp::use_(s1hi)]);
             }
         }
         Ok(())

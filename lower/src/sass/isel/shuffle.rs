@@ -24,7 +24,6 @@
 //! `match_any x` is `MATCH.ANY d, x` (`MATCH.ANY.U64` for a pair): the hardware compares among
 //! the lanes executing it, the IR's active lanes (ptxas 13: `MATCH.ANY R12, R20`).
 
-use super::alu::lop3;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
@@ -51,20 +50,16 @@ impl Isel<'_> {
             ShuffleMode::Xor => {
                 let l = lane(self);
                 let j = self.single();
-                let [lut, pt] = lop3(0x3c);
-                self.emit(SassInst::new(
-                    "LOP3.LUT",
-                    [MOp::def(j.reg(), 1), MOp::use_(l), MOp::use_(yr), MOp::rz(), lut, pt],
-                ));
+                self.emit(self.lop(MOp::def(j.reg(), 1), MOp::use_(l), MOp::use_(yr), MOp::rz(), 0x3c)?);
                 (yr, j, false)
             }
             ShuffleMode::Up | ShuffleMode::Down => {
                 let l = lane(self);
                 let m = self.single();
-                self.emit(SassInst::new("IMNMX.U32", [MOp::def(m.reg(), 1), MOp::use_(yr), MOp::Imm(32), MOp::pt()]));
+                self.isa.minmax(self, MOp::def(m.reg(), 1), MOp::use_(yr), MOp::Imm(32), true, false);
                 let j = self.single();
                 let step = if mode == ShuffleMode::Up { MOp::neg(m) } else { MOp::use_(m) };
-                self.emit(SassInst::new("IADD3", [MOp::def(j.reg(), 1), MOp::use_(l), step, MOp::rz()]));
+                self.emit(self.isa.add(MOp::def(j.reg(), 1), MOp::use_(l), step));
                 (m, j, true)
             }
         };
@@ -86,10 +81,11 @@ impl Isel<'_> {
         // P0: bit j of the active mask (a clamped shift: none for j >= 32; a wrapped one where
         // j is already a lane, so that only its low 5 bits count).
         let t = self.single();
-        let shf = if clamped { "SHF.R.U32.HI" } else { "SHF.R.W.U32.HI" };
-        self.emit(SassInst::new(shf, [MOp::def(t.reg(), 1), MOp::rz(), MOp::use_(j), mask]));
-        let [lut, npt] = lop3(0xc0);
-        self.emit(SassInst::new("LOP3.LUT", [MOp::p0(), MOp::rz(), MOp::use_(t), MOp::Imm(1), MOp::rz(), lut, npt]));
+        self.emit(self.isa.shr(MOp::def(t.reg(), 1), mask, MOp::use_(j), false, !clamped));
+        // A predicate result: sm_70+ LOP3 only.
+        let not_pt = MOp::Pred { num: 7, not: true };
+        let ops = [MOp::p0(), MOp::rz(), MOp::use_(t), MOp::Imm(1), MOp::rz(), MOp::Imm(0xc0), not_pt];
+        self.emit(SassInst::new("LOP3.LUT", ops));
         let sel = |s: VReg, h| SassInst::new("SEL", [MOp::rz(), MOp::use_(s), MOp::use_(h), MOp::p0()]);
         if let [lo, hi] = shuffled[..] {
             let (l, h) = (sel(lo, halves[0]), sel(hi, halves[1]));

@@ -1,19 +1,375 @@
-//! The sm_90 spelling of what the shared selector emits. The selector
-//! speaks the sm_70+ instruction set; Hopper renames the integer min/max to
-//! `VIMNMX`. (`IMAD`'s alias spellings are the form table's business: its
-//! assembler takes the base spelling and its printer shows nvdisasm's alias.)
+//! sm_90 (Hopper): the sm_70+ instruction set, as ptxas 13.5 writes it. Three-input adds
+//! (`IADD3`) and logic (`LOP3.LUT`) with a predicate carry or result, funnel shifts (`SHF`), a
+//! 32-bit multiplier (`IMAD`, `IMAD.WIDE`, `IMAD.HI`), constant loads (`LDC`), atomics with a
+//! predicate result (`ATOMG`, `REDG`) and uniform registers. Its rooms are the sequences of
+//! `bits.rs`, `subgroup.rs` (with `shuffle.rs`, `reduce64.rs`), `memory.rs`'s CAS and the
+//! conversions below. (`IMAD`'s alias spellings are the form table's business: its assembler
+//! takes the base spelling and its printer shows nvdisasm's alias.)
 
-use crate::sass::inst::SassInst;
+use super::isa::{DivCvt, Isa};
+use super::{Isel, IselError};
+use crate::sass::inst::{MOp, SassInst};
+use crate::vcode::{RegClass, RegForm, VReg};
+use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, TernaryOp, Type, Value};
 
-/// Rewrites an instruction's opcode to its sm_90 mnemonic.
-pub(super) fn respell(mut inst: SassInst) -> SassInst {
-    let renamed = match inst.opcode {
-        "IMNMX" => Some("VIMNMX"),
-        "IMNMX.U32" => Some("VIMNMX.U32"),
-        _ => None,
-    };
-    if let Some(name) = renamed {
-        inst.opcode = name;
+/// The sm_90 selection rules.
+pub(crate) struct Sm90;
+
+/// The carry of a 64-bit add's halves.
+const CARRY: MOp = MOp::Pred { num: 1, not: false };
+const NOT_PT: MOp = MOp::Pred { num: 7, not: true };
+
+/// The load of a value of type `ty` from the constant bank. An 8- or 16-bit parameter is
+/// loaded zero-extended: the launch writes only its own bytes (the cubin declares its true
+/// size), so the rest of the 4-byte slot is undefined (ptxas 13.5 reads a `.u16` parameter
+/// with `ULDC.U16`).
+fn ldc(ty: Type) -> &'static str {
+    match ty.bytes() {
+        8 => "LDC.64",
+        1 => "LDC.U8",
+        2 => "LDC.U16",
+        _ => "LDC",
     }
-    inst
+}
+
+impl Isa for Sm90 {
+    fn mov(&self, dst: &[MOp], src: MOp) -> SassInst {
+        SassInst::new("MOV", dst.iter().copied().chain([src]))
+    }
+
+    fn add(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
+        SassInst::new("IADD3", [d, a, b, MOp::rz()])
+    }
+
+    fn add_carry_out(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
+        SassInst::new("IADD3", [d, CARRY, a, b, MOp::rz()])
+    }
+
+    fn add_carry_in(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
+        SassInst::new("IADD3.X", [d, a, b, MOp::rz(), CARRY, NOT_PT])
+    }
+
+    fn lop3(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, String> {
+        Ok(SassInst::new("LOP3.LUT", [d, a, b, c, MOp::Imm(lut as i64), NOT_PT]))
+    }
+
+    fn shl(&self, d: MOp, x: MOp, k: MOp, wrap: bool) -> SassInst {
+        SassInst::new(if wrap { "SHF.L.W.U32" } else { "SHF.L.U32" }, [d, x, k, MOp::rz()])
+    }
+
+    fn shr(&self, d: MOp, x: MOp, k: MOp, signed: bool, wrap: bool) -> SassInst {
+        let opcode = match (signed, wrap) {
+            (false, false) => "SHF.R.U32.HI",
+            (false, true) => "SHF.R.W.U32.HI",
+            (true, false) => "SHF.R.S32.HI",
+            (true, true) => "SHF.R.W.S32.HI",
+        };
+        SassInst::new(opcode, [d, MOp::rz(), k, x])
+    }
+
+    fn dfma(&self, d: MOp, a: MOp, b: MOp, c: MOp) -> SassInst {
+        SassInst::new("DFMA", [d, a, b, c])
+    }
+
+    fn shfl_up(&self, p: MOp, d: MOp, x: MOp, delta: MOp) -> SassInst {
+        SassInst::new("SHFL.UP", [p, d, x, delta, MOp::Imm(0)])
+    }
+
+    fn division_cvt(&self, c: DivCvt) -> &'static str {
+        match c {
+            DivCvt::U32ToF32Up => "I2F.U32.RP",
+            DivCvt::U64ToF32Up => "I2F.U64.RP",
+            DivCvt::F32ToU32Trunc => "F2I.FTZ.U32.TRUNC.NTZ",
+            DivCvt::F32ToU64Trunc => "F2I.U64.TRUNC",
+        }
+    }
+
+    fn rmw(
+        &self,
+        space: AddrSpace,
+        spelled: &str,
+        strong: &str,
+        d: Option<MOp>,
+        m: MOp,
+        x: MOp,
+        wide: bool,
+    ) -> Result<SassInst, String> {
+        let form = RegForm::Atom { wide };
+        Ok(match (space, d) {
+            (AddrSpace::Shared, Some(d)) => SassInst::new(format!("ATOMS.{spelled}"), [d, m, x]).with_form(form),
+            (_, Some(d)) => {
+                let mnemonic = if space == AddrSpace::Global { "ATOMG" } else { "ATOM" };
+                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x]).with_form(form)
+            }
+            // RED has no result field; its register rule row is the plain one.
+            (_, None) => SassInst::new(format!("REDG.E.{spelled}{strong}"), [m, x]),
+        })
+    }
+
+    fn surface_rmw(&self, mods: &str, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst {
+        match d {
+            Some(d) => SassInst::new(format!("SUATOM.{mods}"), [d, addr, data, handle]),
+            None => SassInst::new(format!("SURED.{mods}"), [addr, data, handle]),
+        }
+        .with_form(form)
+    }
+
+    fn load_cbank(&self, s: &mut Isel<'_>, r: VReg, ty: Type, offset: u32) {
+        s.emit(SassInst::new(ldc(ty), [MOp::def(r.reg(), r.class().width()), MOp::CBank(offset)]));
+    }
+
+    fn imad(&self, s: &mut Isel<'_>, dst: &[MOp], a: MOp, b: MOp, c: MOp) {
+        s.emit(SassInst::new("IMAD", dst.iter().copied().chain([a, b, c])));
+    }
+
+    fn mul_wide_u32(&self, s: &mut Isel<'_>, d: VReg, a: MOp, b: MOp) {
+        s.emit(SassInst::new("IMAD.WIDE.U32", [MOp::def(d.reg(), 2), a, b, MOp::rz()]));
+    }
+
+    fn mul_hi_u32(&self, s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp) {
+        s.emit(SassInst::new("IMAD.HI.U32", [d, a, b, MOp::rz()]));
+    }
+
+    fn iabs(&self, s: &mut Isel<'_>, d: MOp, x: MOp) {
+        s.emit(SassInst::new("IABS", [d, x]));
+    }
+
+    fn minmax(&self, s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp, unsigned: bool, max: bool) {
+        let opcode = if unsigned { "VIMNMX.U32" } else { "VIMNMX" };
+        s.emit(SassInst::new(opcode, [d, a, b, MOp::Pred { num: 7, not: max }]));
+    }
+
+    fn compare64(&self, s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
+        s.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [MOp::p0(), MOp::pt(), a[0], b[0], MOp::pt()]));
+        let u = if unsigned { ".U32" } else { "" };
+        let hi = [MOp::p0(), MOp::pt(), a[1], b[1], MOp::pt(), MOp::p0()];
+        s.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), hi));
+    }
+
+    fn compare_f64(&self, s: &mut Isel<'_>, cc: &str, a: VReg, b: VReg) -> Result<(), String> {
+        let ops = [MOp::p0(), MOp::pt(), MOp::use_pair(a), MOp::use_pair(b), MOp::pt()];
+        s.emit(SassInst::new(format!("DSETP.{cc}.AND"), ops));
+        Ok(())
+    }
+
+    fn index_scaled(
+        &self,
+        s: &mut Isel<'_>,
+        d: VReg,
+        x: VReg,
+        scale: i64,
+        signed: bool,
+        p: VReg,
+    ) -> Result<(), String> {
+        let opcode = if signed { "IMAD.WIDE" } else { "IMAD.WIDE.U32" };
+        s.emit(SassInst::new(opcode, [MOp::def(d.reg(), 2), MOp::use_(x), MOp::Imm(scale), MOp::use_pair(p)]));
+        Ok(())
+    }
+
+    fn index_cbank(&self, s: &mut Isel<'_>, d: VReg, x: VReg, offset: u32, k: i64) {
+        let lo = SassInst::new("LEA", [MOp::rz(), CARRY, MOp::use_(x), MOp::CBank(offset), MOp::Imm(k)]);
+        let hi_ops = [MOp::rz(), MOp::use_(x), MOp::CBank(offset + 4), MOp::rz(), MOp::Imm(k), CARRY];
+        s.pair_op(d, lo, SassInst::new("LEA.HI.X", hi_ops));
+    }
+
+    fn add_sext(&self, s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
+        let lo = self.add_carry_out(MOp::rz(), MOp::use_(p.lo()), MOp::use_(o));
+        let hi = [MOp::rz(), MOp::use_(o), MOp::use_(p.hi()), MOp::Imm(1), CARRY];
+        s.pair_op(d, lo, SassInst::new("LEA.HI.X.SX32", hi));
+    }
+
+    fn shift64(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String> {
+        let (lo, hi) = match (op, amount >= 32) {
+            (BinaryOp::Ishl, false) => (
+                self.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), false),
+                SassInst::new("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
+            ),
+            (BinaryOp::Ishl, true) => (
+                self.mov(&[MOp::rz()], MOp::rz()),
+                self.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount - 32), false),
+            ),
+            (_, false) => (
+                SassInst::new("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
+                self.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount), op == BinaryOp::Sshr, false),
+            ),
+            (_, true) => (
+                self.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount - 32), op == BinaryOp::Sshr, false),
+                if op == BinaryOp::Ushr {
+                    self.mov(&[MOp::rz()], MOp::rz())
+                } else {
+                    self.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(31), true, false)
+                },
+            ),
+        };
+        s.pair_op(d, lo, hi);
+        Ok(())
+    }
+
+    /// ptxas 13.5's min.f64/max.f64: `DSETP.MIN.AND P0, P1, a, b, PT` (P0: a is the result,
+    /// minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`, and `@P1
+    /// LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
+    fn fminmax64(&self, s: &mut Isel<'_>, d: VReg, a: VReg, b: VReg, max: bool) {
+        let cmp = if max { "DSETP.MAX.AND" } else { "DSETP.MIN.AND" };
+        let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });
+        s.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()]));
+        let not_p0 = MOp::Pred { num: 0, not: true };
+        let hi = s.new_vreg(RegClass::Single);
+        s.emit(SassInst::new("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
+        let quiet = s.new_vreg(RegClass::Single);
+        let ops = [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), MOp::Imm(0xfc), NOT_PT];
+        s.emit(SassInst::new("LOP3.LUT", ops));
+        s.pair_op(
+            d,
+            SassInst::new("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
+            SassInst::new("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
+        );
+    }
+
+    fn f64_one(&self, _s: &mut Isel<'_>) -> MOp {
+        MOp::F32(1.0)
+    }
+
+    fn compare_imm(&self, _s: &mut Isel<'_>, v: i64) -> MOp {
+        MOp::Imm(v)
+    }
+
+    fn scan_exclusive(&self, s: &mut Isel<'_>, d: VReg, base: VReg, sum: VReg, x: VReg) {
+        let ops = [MOp::def(d.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
+        s.emit(SassInst::new("IADD3", ops));
+    }
+
+    fn barrier(&self, s: &mut Isel<'_>) {
+        s.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)]));
+    }
+
+    fn surface_slot(&self, s: &mut Isel<'_>, word: u32) -> MOp {
+        let r = s.new_vreg(RegClass::Single);
+        s.emit(SassInst::new("LDC", [MOp::def(r.reg(), 1), MOp::CBank(word)]));
+        MOp::use_(r.reg())
+    }
+
+    fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
+        match *data {
+            InstData::Unary { op, arg } => s.bit_count(d, op, arg),
+            InstData::Binary { op, args: [a, b] } => s.mulhi(d, op, a, b),
+            InstData::Ternary { op: TernaryOp::Fma, args } => s.fma(d, &args),
+            InstData::Ternary { op, args: [x, pos, len] } => s.bit_field(d, x, None, pos, len, op == TernaryOp::Sbfe),
+            InstData::Bfi { args: [x, base, pos, len] } => s.bit_field(d, x, Some(base), pos, len, false),
+            _ => Err(s.err(format!("no selection for {}", data.opcode_name()))),
+        }
+    }
+
+    fn subgroup(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
+        s.subgroup(d, data)
+    }
+
+    fn int_float(&self, s: &mut Isel<'_>, d: VReg, op: ConvOp, from: Type, to: Type, r: VReg) -> Result<(), IselError> {
+        let from_int = matches!(op, ConvOp::FcvtFromSint | ConvOp::FcvtFromUint);
+        if from_int && from == Type::I32 && to == Type::F32 {
+            // ptxas 13.5 converts with the fixed-latency I2FP (`I2FP.F32.S32 R0, R5`, read by an
+            // FADD 5 cycles later, no scoreboard); sm_90 has no plain I2F.F32 form.
+            let opcode = if op == ConvOp::FcvtFromSint { "I2FP.F32.S32" } else { "I2FP.F32.U32" };
+            s.emit(SassInst::new(opcode, [MOp::def(d.reg(), 1), MOp::use_(r)]));
+        } else {
+            int_float(s, d, op, from, to, r);
+        }
+        Ok(())
+    }
+
+    /// ptxas 13.5 on `add/sub/mul/min/max.f16`: `HADD2`, `HMUL2` and `HMNMX2` on the halves
+    /// (see `half.rs` for why the high halves need no `PRMT`).
+    fn f16_arith(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, b: VReg) -> Result<(), IselError> {
+        let (def, x, y) = (MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b));
+        let inst = match op {
+            BinaryOp::Fadd => SassInst::new("HADD2", [def, x, y]),
+            BinaryOp::Fsub => SassInst::new("HADD2", [def, x, MOp::neg(b)]),
+            BinaryOp::Fmul => SassInst::new("HMUL2", [def, x, y]),
+            BinaryOp::Fmin | BinaryOp::Fmax => {
+                SassInst::new("HMNMX2", [def, x, y, MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
+            }
+            _ => return Err(s.err(format!("`{op}` on f16 is not selected"))),
+        };
+        s.emit(inst);
+        Ok(())
+    }
+
+    /// ptxas 13.5 on `cvt.f32.f16`, `cvt.f64.f16`, `cvt.rn.f16.f64`, `cvt.rn.f16.f32`:
+    /// `HADD2.F32 Rd, -RZ, Ra.H0_H0` (`-RZ` keeps -0 negative), `F2F.F64.F16`, `F2F.F16.F64`,
+    /// `F2FP.F16.F32.PACK_AB`.
+    fn f16_convert(&self, s: &mut Isel<'_>, d: VReg, from: Type, to: Type, r: VReg) -> Result<(), IselError> {
+        match (from, to) {
+            (Type::F16, Type::F32) => {
+                let i =
+                    SassInst::new("HADD2.F32", [MOp::def(d.reg(), 1), MOp::neg(crate::vcode::Reg::Zero), MOp::use_(r)]);
+                // B read `.H0_H0` (operand 2): the low half, as ptxas reads it.
+                s.emit(i.with_swizzle(2, 2));
+            }
+            (Type::F16, Type::F64) => s.emit(SassInst::new("F2F.F64.F16", [MOp::def(d.reg(), 2), MOp::use_(r)])),
+            (Type::F64, Type::F16) => s.emit(SassInst::new("F2F.F16.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)])),
+            (Type::F32, Type::F16) => {
+                s.emit(SassInst::new("F2FP.F16.F32.PACK_AB", [MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r)]))
+            }
+            _ => return Err(s.err(format!("conversion from {from} to {to} is not selected"))),
+        }
+        Ok(())
+    }
+
+    fn shared_to_generic(&self, s: &mut Isel<'_>, _d: VReg, _ptr: Value) -> Result<(), IselError> {
+        Err(s.err("a shared pointer cannot be made generic (the shared window base is not emitted)"))
+    }
+
+    fn atomic_cas(&self, s: &mut Isel<'_>, data: &InstData) -> Result<(), IselError> {
+        s.cas(data)
+    }
+
+    fn generic_access(&self, _s: &mut Isel<'_>, _data: &InstData) -> Result<bool, IselError> {
+        Ok(false)
+    }
+}
+
+/// An integer/float conversion in the one instruction ptxas 13.5 writes for
+/// cvt.rzi.{s,u}N.fM and cvt.rn.fM.{s,u}N: `F2I{.S8..U64}{.F16,.F64}.TRUNC{.NTZ}` and
+/// `I2F{.F16,.F64}{.S8..U64}` (f32 from an 8- or 16-bit unsigned value: `I2FP.F32.U32`,
+/// atomc's 8- and 16-bit values being zero-extended). The F2I results saturate, NaN giving
+/// 0, and truncate, as the IR defines fcvt_to_*; an 8- or 16-bit result is masked back to
+/// its zero-extended form (ptxas re-extends `F2I.S8` with PRMT and masks `F2I.U8` with LOP3
+/// before using the word).
+fn int_float(s: &mut Isel<'_>, d: VReg, op: ConvOp, from: Type, to: Type, r: VReg) {
+    let int_name = |t: Type, signed: bool| match (t.bits(), signed) {
+        (32, true) => String::new(),
+        (b, true) => format!(".S{b}"),
+        (b, false) => format!(".U{b}"),
+    };
+    let float_name = |t: Type| match t {
+        Type::F16 => ".F16",
+        Type::F64 => ".F64",
+        _ => "",
+    };
+    let src = if from.bits() == 64 { MOp::use_pair(r) } else { MOp::use_(r) };
+    let width = if to.bits() == 64 { 2 } else { 1 };
+    match op {
+        ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
+            let signed = op == ConvOp::FcvtFromSint;
+            if to == Type::F32 && !signed && from.bits() < 32 {
+                s.emit(SassInst::new("I2FP.F32.U32", [MOp::def(d.reg(), 1), src]));
+                return;
+            }
+            let opc = format!("I2F{}{}", float_name(to), int_name(from, signed));
+            s.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src]));
+        }
+        _ => {
+            let signed = op == ConvOp::FcvtToSint;
+            let ntz = if from != Type::F64 && to.bits() != 64 { ".NTZ" } else { "" };
+            let opc = format!("F2I{}{}.TRUNC{ntz}", int_name(to, signed), float_name(from));
+            if to.bits() >= 32 {
+                s.emit(SassInst::new(opc, [MOp::def(d.reg(), width), src]));
+                return;
+            }
+            let t = s.new_vreg(RegClass::Single);
+            s.emit(SassInst::new(opc, [MOp::def(t.reg(), 1), src]));
+            let mask = if to.bits() == 8 { 0xff } else { 0xffff };
+            let ops = [MOp::def(d.reg(), 1), MOp::use_(t), MOp::Imm(mask), MOp::rz(), MOp::Imm(0xc0), NOT_PT];
+            s.emit(SassInst::new("LOP3.LUT", ops));
+        }
+    }
 }

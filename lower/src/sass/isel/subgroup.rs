@@ -96,7 +96,7 @@ impl Isel<'_> {
                 if signed || op == ReduceOp::Add {
                     let t = self.new_vreg(RegClass::Single);
                     self.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), u7]));
-                    self.narrow(d, ty, t);
+                    self.narrow(d, ty, t)?;
                 } else {
                     self.emit(SassInst::new("MOV", [def, u7]));
                 }

@@ -14,7 +14,7 @@
 //! ([`surface_slot_words`]); sm_90 loads the word into a register for the Rc form.
 
 use super::{Isel, IselError};
-use crate::sass::inst::{MOp, SassInst};
+use crate::sass::inst::MOp;
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{
     Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
@@ -110,14 +110,11 @@ impl Isel<'_> {
         }
         let width = class.width();
         let mut cur = self.new_vreg(class);
-        self.emit(SassInst::new("MOV", [MOp::def(cur.part(0), width), parts[0]]));
+        self.emit(self.isa.mov(&[MOp::def(cur.part(0), width)], parts[0]));
         for k in 1..width {
             let next = self.new_vreg(class);
             let src = parts.get(k as usize).copied().unwrap_or_else(MOp::rz);
-            self.emit(SassInst::new(
-                "MOV",
-                [MOp::Tied { reg: cur.reg(), width }, MOp::reuse_def(next.part(k), 0), src],
-            ));
+            self.emit(self.isa.mov(&[MOp::Tied { reg: cur.reg(), width }, MOp::reuse_def(next.part(k), 0)], src));
             cur = next;
         }
         cur
@@ -143,18 +140,16 @@ impl Isel<'_> {
             _ => unreachable!("only surface atomics come here"),
         };
         // sm_50 names a bound slot's header word by its index in the instruction; sm_90
-        // reads the word and uses it as a bindless handle (see the module comment).
+        // reads the word and uses it as a bindless handle (see the module comment and
+        // `Isa::surface_slot`).
         let handle_op = match access.surface {
             SurfaceRef::Handle(h) => {
                 let h = self.reg(h);
                 MOp::use_(if h.class() == RegClass::Pair { h.lo() } else { h.reg() })
             }
-            SurfaceRef::Slot(n) if self.is_sm50() => MOp::Imm(i64::from(self.slot_word(n) / 4)),
             SurfaceRef::Slot(n) => {
-                let word = self.new_vreg(RegClass::Single);
-                let ldc = SassInst::new("LDC", [MOp::def(word.reg(), 1), MOp::CBank(self.slot_word(n))]);
-                self.emit(ldc);
-                MOp::use_(word.reg())
+                let word = self.slot_word(n);
+                self.isa.surface_slot(self, word)
             }
         };
         let bindless = !matches!(handle_op, MOp::Imm(_));
@@ -193,21 +188,14 @@ impl Isel<'_> {
             bindless,
         };
         let addr = MOp::Mem { base: coord.reg(), width: coords.len() as u8, offset: 0, ubase: None };
-        let inst = if form_has_dst(&form) {
-            let d = match (used, self.result()) {
-                (true, Some(d)) => MOp::def(d.reg(), d.class().width()),
-                (_, d) => MOp::Reg {
-                    reg: Reg::Zero,
-                    width: d.map_or(1, |d| d.class().width()),
-                    rule: OperandRule::Def,
-                    neg: false,
-                },
-            };
-            SassInst::new(format!("SUATOM.{mods}"), [d, addr, data_field, handle_op])
-        } else {
-            SassInst::new(format!("SURED.{mods}"), [addr, data_field, handle_op])
-        };
-        self.emit(inst.with_form(form));
+        let d = form_has_dst(&form).then(|| match (used, self.result()) {
+            (true, Some(d)) => MOp::def(d.reg(), d.class().width()),
+            (_, d) => {
+                let width = d.map_or(1, |d| d.class().width());
+                MOp::Reg { reg: Reg::Zero, width, rule: OperandRule::Def, neg: false }
+            }
+        });
+        self.emit(self.isa.surface_rmw(&mods, d, addr, data_field, handle_op, form));
         Ok(())
     }
 }

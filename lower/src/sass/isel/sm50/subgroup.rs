@@ -30,8 +30,9 @@
 //! (`LOP.AND` + `ISET.EQ.U32`), and `shfl.sync.idx` with a register lane as
 //! `SHFL.IDX PT, R8, R0, R6, 0x1f`.
 
-use super::{Isel, IselError};
+use super::Sm50;
 use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isa, Isel, IselError};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
 
@@ -171,17 +172,13 @@ impl Isel<'_> {
         let wide = a.class() == RegClass::Pair;
         let halves = |r: VReg| if wide { [MOp::use_(r.lo()), MOp::use_(r.hi())] } else { [MOp::use_(r), MOp::rz()] };
         let ([alo, ahi], [blo, bhi]) = (halves(a), halves(b));
-        let lop = |x: MOp, y: MOp, lut: i64| {
-            SassInst::new("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut), MOp::Pred { num: 7, not: true }])
-        };
+        let lop = |x: MOp, y: MOp, lut: i64| SassInst::new("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut)]);
         let (lo, hi) = match op {
-            ReduceOp::Add => {
-                let p1 = MOp::Pred { num: 1, not: false };
-                (
-                    SassInst::new("IADD3", [MOp::rz(), p1, alo, blo, MOp::rz()]),
-                    SassInst::new("IADD3.X", [MOp::rz(), ahi, bhi, MOp::rz(), p1, MOp::Pred { num: 7, not: true }]),
-                )
+            ReduceOp::Add if !wide => {
+                self.emit(Sm50.add(MOp::def(c.reg(), 1), alo, blo));
+                return c;
             }
+            ReduceOp::Add => (Sm50.add_carry_out(MOp::rz(), alo, blo), Sm50.add_carry_in(MOp::rz(), ahi, bhi)),
             ReduceOp::And | ReduceOp::Or | ReduceOp::Xor => {
                 let lut = match op {
                     ReduceOp::And => 0xc0,
@@ -199,11 +196,8 @@ impl Isel<'_> {
                     self.emit(SassInst::new(opc, [def, alo, blo, MOp::Pred { num: 7, not: max }]));
                     return c;
                 }
-                // P0 = b beyond a, as the shared selector compares pairs (isel/sm50.rs rewrites it).
-                let cc = if max { "GT" } else { "LT" };
-                self.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [P0, MOp::pt(), blo, alo, MOp::pt()]));
-                let u = if unsigned { ".U32" } else { "" };
-                self.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), [P0, MOp::pt(), bhi, ahi, MOp::pt(), P0]));
+                // P0 = b beyond a.
+                Sm50.compare64(self, if max { "GT" } else { "LT" }, unsigned, [blo, bhi], [alo, ahi]);
                 let sel = |x: MOp, y: MOp| SassInst::new("SEL", [MOp::rz(), x, y, P0]);
                 (sel(blo, alo), sel(bhi, ahi))
             }
@@ -213,9 +207,6 @@ impl Isel<'_> {
         } else {
             let mut lo = lo;
             lo.ops[0] = MOp::def(c.reg(), 1);
-            if op == ReduceOp::Add {
-                lo.ops.remove(1);
-            }
             self.emit(lo);
         }
         c
@@ -268,7 +259,7 @@ impl Isel<'_> {
     }
 
     /// The active lanes' mask.
-    pub(super) fn active50(&mut self) -> VReg {
+    pub(in crate::sass::isel) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
         self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
         m

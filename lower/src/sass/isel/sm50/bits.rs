@@ -8,7 +8,7 @@
 //! bitrev.i32   BFE.U32.BREV d, a, 0x2000                           (position 0, length 32)
 //! ubfe/sbfe    BFI c, len, 0x808, pos ; BFE{.U32} d, x, c          (constant pos/len: BFE d, x, imm)
 //! bfi          BFI c, len, 0x808, pos ; BFI d, x, c, base          (constant pos/len: BFI d, x, imm, base)
-//! umulhi.i32   the shared XMAD sequence (isel/sm50.rs)
+//! umulhi.i32   the shared selector's, with sm_50's XMAD high word (alu.rs)
 //! smulhi.i32   umulhi, less b where a < 0 and a where b < 0: IADD3 d, u, -(a>>31 & b), -(b>>31 & a)
 //! fma          FFMA d, a, b, c / DFMA d, a, b, c
 //! ```
@@ -18,18 +18,15 @@
 //! signed XMAD variants the form table lacks; the unsigned product plus the two-term
 //! correction gives the same word.
 
-use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
 
 impl Isel<'_> {
-    /// Selects `data` if it is one of the instructions sm_50 selects in this file or in
-    /// `subgroup_sm50.rs`; `false` leaves it to the shared selector.
-    pub(super) fn select_sm50_op(&mut self, d: VReg, data: &InstData) -> Result<bool, IselError> {
-        if !self.is_sm50() {
-            return Ok(false);
-        }
+    /// Selects a bit count, bit field, `smulhi` or `fma` (`umulhi` is the shared selector's,
+    /// with sm_50's unsigned high word).
+    pub(super) fn bits_sm50(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
             InstData::Unary { op: op @ (UnaryOp::Popcnt | UnaryOp::Clz | UnaryOp::Ctz | UnaryOp::Bitrev), arg } => {
                 self.bit_count_sm50(d, op, arg)?
@@ -75,15 +72,9 @@ impl Isel<'_> {
                     _ => return Err(self.err(format!("fma on {ty} is not selected for sm_50"))),
                 }
             }
-            InstData::ActiveMask
-            | InstData::Ballot { .. }
-            | InstData::Vote { .. }
-            | InstData::Shuffle { .. }
-            | InstData::MatchAny { .. }
-            | InstData::Reduce { .. } => self.subgroup_sm50(d, data)?,
-            _ => return Ok(false),
+            _ => return Err(self.err(format!("no selection for {}", data.opcode_name()))),
         }
-        Ok(true)
+        Ok(())
     }
 
     fn need_i32(&self, v: Value) -> Result<(), IselError> {
@@ -124,13 +115,13 @@ impl Isel<'_> {
 
     /// Appends an instruction already in sm_50 spelling.
     pub(super) fn raw50<const N: usize>(&mut self, opcode: &'static str, ops: [MOp; N]) {
-        self.push_selected(SassInst::new(opcode, ops));
+        self.emit(SassInst::new(opcode, ops));
     }
 
     /// A fresh register defined by the fixed-latency sm_50 instruction `opcode srcs`.
     pub(super) fn tmp50<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.push_selected(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
+        self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 }

@@ -17,11 +17,12 @@
 //! The test is made on the base register of the address; a constant offset folded into the
 //! access cannot carry it out of the 16 MiB window of a valid shared address.
 
-use super::memory::atom_op;
-use super::{Isel, IselError};
+use super::Sm50;
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
-use crate::vcode::{RegClass, RegForm, VReg};
-use atomc_ir::{InstData, Type};
+use crate::sass::isel::memory::atom_op;
+use crate::sass::isel::{Isa, Isel, IselError};
+use crate::vcode::{RegClass, VReg};
+use atomc_ir::{AddrSpace, InstData, Type};
 
 /// `@P0` (shared) or `@!P0` (global).
 pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
@@ -46,20 +47,10 @@ impl Isel<'_> {
         let MOp::Mem { base, offset, .. } = m else { unreachable!("a memory operand") };
         let crate::vcode::Reg::Virt { vreg: pair, .. } = base else { unreachable!("a virtual pointer pair") };
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let top = self.new_vreg(RegClass::Single);
         let lut = |d: VReg, mask: i64| {
-            SassInst::new(
-                "LOP3.LUT",
-                [
-                    MOp::def(d.reg(), 1),
-                    MOp::use_(pair.lo()),
-                    MOp::Imm(mask),
-                    MOp::rz(),
-                    MOp::Imm(0xc0),
-                    MOp::Pred { num: 7, not: true },
-                ],
-            )
+            SassInst::new("LOP32I.AND", [MOp::def(d.reg(), 1), MOp::use_(pair.lo()), MOp::Imm(mask)])
         };
         self.emit(lut(top, 0xff00_0000));
         let p0 = MOp::p0();
@@ -79,16 +70,9 @@ impl Isel<'_> {
     pub(super) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
         let p = self.reg(ptr);
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("LDC", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let lo = self.new_vreg(RegClass::Single);
-        let or = [
-            MOp::def(lo.reg(), 1),
-            MOp::use_(p.reg()),
-            MOp::use_(window.reg()),
-            MOp::rz(),
-            MOp::Imm(0xfc),
-            MOp::Pred { num: 7, not: true },
-        ];
+        let or = [MOp::def(lo.reg(), 1), MOp::use_(p.reg()), MOp::use_(window.reg()), MOp::rz(), MOp::Imm(0xfc)];
         self.emit(SassInst::new("LOP3.LUT", or));
         self.make_pair(d, MOp::use_(lo.reg()), MOp::rz());
     }
@@ -116,7 +100,7 @@ impl Isel<'_> {
         }
     }
 
-    /// Loads, stores and native atomics (not CAS: [`Isel::lower_cas_sm50`]) on a generic
+    /// Loads, stores and native atomics (not CAS: `memory.rs`) on a generic
     /// address, both paths predicated.
     pub(super) fn lower_generic_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
         let (global, used) = match data {
@@ -165,15 +149,11 @@ impl Isel<'_> {
                     rule: crate::vcode::OperandRule::Use,
                     neg: false,
                 };
-                let s = SassInst::new(format!("ATOMS.{spelled}"), [ds, shared, x]);
+                let rmw = |space, d, m| Sm50.rmw(space, &spelled, "", d, m, x, wide).map_err(|r| self.err(r));
+                let s = rmw(AddrSpace::Shared, Some(ds), shared)?;
                 // An unused result reduces on the global path, as on a global pointer (memory.rs).
-                let g = if used || *op == atomc_ir::RmwOp::Xchg {
-                    SassInst::new(format!("ATOM.E.{spelled}"), [MOp::pt(), dg, global, x])
-                        .with_form(RegForm::Atom { wide })
-                } else {
-                    SassInst::new(format!("RED.E.{spelled}"), [global, x])
-                };
-                (s.with_form(RegForm::Atom { wide }), g)
+                let reduce = !used && *op != atomc_ir::RmwOp::Xchg;
+                (s, rmw(AddrSpace::Global, (!reduce).then_some(dg), global)?)
             }
             _ => unreachable!("matched above"),
         };

@@ -1,0 +1,213 @@
+//! sm_50 integer sequences where Maxwell has no single instruction, as ptxas 11.8 writes them:
+//! multiplies from 16-bit `XMAD` partial products, 64-bit compares through the condition-code
+//! carry, address arithmetic by shifts and `.CC` adds, `|x|`, and 64-bit shifts without a
+//! funnel shift.
+
+use super::Sm50;
+use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isa, Isel};
+use crate::vcode::{Reg, RegClass, VReg};
+use atomc_ir::BinaryOp;
+
+pub(super) fn is_rz(op: &MOp) -> bool {
+    matches!(op, MOp::Reg { reg: Reg::Zero, .. })
+}
+
+/// A multiplier as a shift count, when it is a power of two.
+fn log2(c: i64) -> Option<i64> {
+    (c > 0 && (c & (c - 1)) == 0).then(|| c.trailing_zeros() as i64)
+}
+
+fn single(s: &mut Isel<'_>) -> VReg {
+    s.new_vreg(RegClass::Single)
+}
+
+/// `dst = a * b + c`. A power-of-two factor is `SHL`; otherwise, as ptxas does on Maxwell,
+/// `t = a.lo*b.lo + c; u = a.lo*b.hi` merged; `d = (a.hi*u.hi << 16) + t`. Written in place
+/// (`dst` a tied pair and its half), the last `XMAD` writes the half.
+pub(super) fn imad(s: &mut Isel<'_>, dst: &[MOp], a: MOp, b: MOp, c: MOp) {
+    match (dst, b) {
+        (&[d], MOp::Imm(k)) if is_rz(&c) && log2(k).is_some() => {
+            s.emit(SassInst::new("SHL", [d, a, MOp::Imm(log2(k).unwrap_or(0))]))
+        }
+        (&[t, d], _) => {
+            let (p, u) = (single(s), single(s));
+            s.emit(SassInst::new("XMAD", [MOp::def(p.reg(), 1), a, b, c]));
+            s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
+            s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", [t, d, a, MOp::use_(u.reg()), MOp::use_(p.reg())]));
+        }
+        _ => {
+            let b = match b {
+                MOp::Imm(k) => {
+                    let t = single(s);
+                    s.emit(SassInst::new("MOV32I", [MOp::def(t.reg(), 1), MOp::Imm(k as u32 as i64)]));
+                    MOp::use_(t.reg())
+                }
+                other => other,
+            };
+            let (t, u) = (single(s), single(s));
+            s.emit(SassInst::new("XMAD", [MOp::def(t.reg(), 1), a, b, c]));
+            s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
+            let last = dst.iter().copied().chain([a, MOp::use_(u.reg()), MOp::use_(t.reg())]);
+            s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", last));
+        }
+    }
+}
+
+/// Pair `d = a * b` unsigned, ptxas 11.8's sequence: four partial products from 16-bit halves;
+/// the low word via `PSL.CBCC`, the high word via `IADD3.RS`:
+/// `(((a.hi*b.lo + ll>>16) + a.lo*b.hi) >> 16) + a.hi*b.hi`.
+pub(super) fn mul_wide_u32(s: &mut Isel<'_>, d: VReg, a: MOp, b: MOp) {
+    let (ll, mrg, lh, chi, hh) = (single(s), single(s), single(s), single(s), single(s));
+    s.emit(SassInst::new("XMAD", [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(mrg.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.BH1", [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.CHI.AH1", [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
+    s.emit(SassInst::new("XMAD.AH1.BH1", [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
+    let tmp = s.new_vreg(RegClass::Pair);
+    let lo = [MOp::def(tmp.lo(), 2), a, MOp::use_(mrg.reg()), MOp::use_(ll.reg())];
+    s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", lo));
+    let hi = [
+        MOp::Tied { reg: tmp.reg(), width: 2 },
+        MOp::reuse_def(d.hi(), 0),
+        MOp::use_(chi.reg()),
+        MOp::use_(lh.reg()),
+        MOp::use_(hh.reg()),
+    ];
+    s.emit(SassInst::new("IADD3.RS", hi));
+}
+
+/// `d` = the high word of `a * b` unsigned, as ptxas 11.8 forms it: four 16x16 partial
+/// products, the middle ones summed and shifted by `XMAD.CHI` and `IADD3.RS`.
+pub(super) fn mul_hi_u32(s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp) {
+    let (ll, lh, hh, chi) = (single(s), single(s), single(s), single(s));
+    s.emit(SassInst::new("XMAD", [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.BH1", [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.AH1.BH1", [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new("XMAD.CHI.AH1", [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
+    s.emit(SassInst::new("IADD3.RS", [d, MOp::use_(chi.reg()), MOp::use_(lh.reg()), MOp::use_(hh.reg())]));
+}
+
+/// `d = |x| = (x ^ s) - s` with `s = x >> 31` (ptxas 11.8 reads `|c[..]|` through `I2I`).
+pub(super) fn iabs(s: &mut Isel<'_>, d: MOp, x: MOp) {
+    let (sign, t) = (single(s), single(s));
+    s.emit(SassInst::new("SHR", [MOp::def(sign.reg(), 1), x, MOp::Imm(31)]));
+    s.emit(SassInst::new("LOP3.LUT", [MOp::def(t.reg(), 1), x, MOp::use_(sign.reg()), MOp::rz(), MOp::Imm(0x3c)]));
+    s.emit(SassInst::new("IADD", [d, MOp::use_(t.reg()), MOp::neg(sign.reg())]));
+}
+
+/// `IMNMX`; its immediate holds a sign-extended 20-bit value, a wider one goes through a
+/// register (`MOV32I`).
+pub(super) fn minmax(s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp, unsigned: bool, max: bool) {
+    let opcode = if unsigned { "IMNMX.U32" } else { "IMNMX" };
+    let p = MOp::Pred { num: 7, not: max };
+    let b = match b {
+        MOp::Imm(v) if (-(1 << 19)..(1 << 19)).contains(&(v as u32 as i32 as i64)) => MOp::Imm(v as u32 as i32 as i64),
+        MOp::Imm(v) => {
+            let t = single(s);
+            s.emit(SassInst::new("MOV32I", [MOp::def(t.reg(), 1), MOp::Imm(v as u32 as i64)]));
+            MOp::use_(t.reg())
+        }
+        other => other,
+    };
+    s.emit(SassInst::new(opcode, [d, a, b, p]));
+}
+
+/// `P0 = a cc b` on 64 bits, as ptxas 11.8 compares: ordered, the low halves' subtraction sets
+/// the carry (`IADD RZ.CC, a.lo, -b.lo`) and the high halves compare with it (`.X`); for
+/// equality the high halves' compare folds in the low halves' predicate through the boolean
+/// operator (EQ: AND, NE: OR).
+pub(super) fn compare64(s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
+    let (p0, pt) = (MOp::p0(), MOp::pt());
+    if cc == "EQ" || cc == "NE" {
+        s.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [p0, pt, a[0], b[0], pt]));
+        let bop = if cc == "EQ" { "AND" } else { "OR" };
+        s.emit(SassInst::new(format!("ISETP.{cc}.U32.{bop}"), [p0, pt, a[1], b[1], p0]));
+        return;
+    }
+    let neg_b = match b[0] {
+        MOp::Reg { reg, width, rule, .. } => MOp::Reg { reg, width, rule, neg: true },
+        other => other,
+    };
+    s.emit(SassInst::new("IADD.CC", [MOp::def(Reg::Zero, 1), a[0], neg_b]));
+    let u = if unsigned { ".U32" } else { "" };
+    s.emit(SassInst::new(format!("ISETP.{cc}{u}.X.AND"), [p0, pt, a[1], b[1], pt]));
+}
+
+/// Pair `d = p + ext(x) * 2^k` as ptxas does it: `x` shifted into a pair, then a 64-bit add.
+pub(super) fn index_scaled(
+    s: &mut Isel<'_>,
+    d: VReg,
+    x: VReg,
+    scale: i64,
+    signed: bool,
+    p: VReg,
+) -> Result<(), String> {
+    let Some(k) = log2(scale) else {
+        return Err(format!("address scale {scale} is not a power of two (sm_50 has no IMAD.WIDE)"));
+    };
+    let x = MOp::use_(x);
+    let (lo, hi) = (single(s), single(s));
+    s.emit(SassInst::new("SHL", [MOp::def(lo.reg(), 1), x, MOp::Imm(k)]));
+    let hi_def = MOp::def(hi.reg(), 1);
+    s.emit(match (k, signed) {
+        (0, false) => SassInst::new("MOV", [hi_def, MOp::rz()]),
+        (0, true) => SassInst::new("SHR", [hi_def, x, MOp::Imm(31)]),
+        (_, false) => SassInst::new("SHR.U32", [hi_def, x, MOp::Imm(32 - k)]),
+        (_, true) => SassInst::new("SHR", [hi_def, x, MOp::Imm(32 - k)]),
+    });
+    let tmp = s.new_vreg(RegClass::Pair);
+    s.emit(SassInst::new("IADD.CC", [MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(lo.reg())]));
+    let hi_ops =
+        [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(p.hi()), MOp::use_(hi.reg())];
+    s.emit(SassInst::new("IADD.X", hi_ops));
+    Ok(())
+}
+
+/// Pair `d = p + sext(o)`: the high half adds `o`'s sign word with the carry.
+pub(super) fn add_sext(s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
+    let tmp = s.new_vreg(RegClass::Pair);
+    s.emit(Sm50.add_carry_out(MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(o)));
+    let sign = single(s);
+    s.emit(SassInst::new("SHR", [MOp::def(sign.reg(), 1), MOp::use_(o), MOp::Imm(31)]));
+    let hi =
+        [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(p.hi()), MOp::use_(sign.reg())];
+    s.emit(SassInst::new("IADD.X", hi));
+}
+
+/// Pair `d = a op amount`. Maxwell has no funnel shift: a left shift within the word is
+/// `hi = a.hi << s | a.lo >> (32 - s)`; a shift by a word or more moves one half. A right
+/// shift within the word (and a left shift by 0) would need one, and is refused.
+pub(super) fn shift64(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String> {
+    let signed = op == BinaryOp::Sshr;
+    let (lo, hi) = match (op, amount) {
+        (BinaryOp::Ishl, 1..=31) => {
+            let spill = single(s);
+            s.emit(Sm50.shr(MOp::def(spill.reg(), 1), MOp::use_(a.lo()), MOp::Imm(32 - amount), false, false));
+            let up = single(s);
+            s.emit(Sm50.shl(MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(amount), false));
+            let hi = single(s);
+            let ops = [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), MOp::Imm(0xfc)];
+            s.emit(SassInst::new("LOP3.LUT", ops));
+            let lo = single(s);
+            s.emit(Sm50.shl(MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(amount), false));
+            s.make_pair(d, MOp::use_(lo), MOp::use_(hi));
+            return Ok(());
+        }
+        (BinaryOp::Ishl, 0) => return Err("it needs `SHF.L.U64.HI`, which has no sm_50 form".into()),
+        (BinaryOp::Ishl, _) => {
+            (Sm50.mov(&[MOp::rz()], MOp::rz()), Sm50.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount - 32), false))
+        }
+        (_, 0..=31) => return Err("it needs `SHF.R.U64`, which has no sm_50 form".into()),
+        (_, _) => (
+            Sm50.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount - 32), signed, false),
+            if signed {
+                Sm50.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(31), true, false)
+            } else {
+                Sm50.mov(&[MOp::rz()], MOp::rz())
+            },
+        ),
+    };
+    s.pair_op(d, lo, hi);
+    Ok(())
+}

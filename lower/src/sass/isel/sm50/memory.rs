@@ -1,0 +1,144 @@
+//! sm_50 atomics: the spelling of `ATOM`, `RED`, `ATOMS`, `SUATOM` and `SURED` (seed 000's ATOM
+//! op and size table, seed 003's RED, seed 001's SUATOM; ptxas 11.8's `sured` kernels), and
+//! `atomic_cas`.
+//!
+//! `ATOM.CAS` and `ATOMS.CAS` take compare and swap as one packed register group (seed 000):
+//! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
+//! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
+
+use super::generic::guarded;
+use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isel, IselError};
+use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
+use atomc_ir::{AddrSpace, InstData, Value};
+
+impl Isel<'_> {
+    /// `atomic_cas` on sm_50: compare and swap packed into one register group.
+    pub(super) fn lower_cas_sm50(&mut self, data: &InstData) -> Result<(), IselError> {
+        let InstData::AtomicCas { ty, addr, expected, replacement, .. } = data else {
+            unreachable!("called for atomic_cas only")
+        };
+        let used = self.result_used();
+        let (m, space) = self.mem(addr);
+        let wide = ty.bits() == 64;
+        let (d, _) = self.def_or_rz(used);
+        let zero_swap = self.const_value(*replacement) == Some(0) && space == AddrSpace::Global;
+        let group = self.new_vreg(if wide { RegClass::Quad } else { RegClass::Pair });
+        let half = if wide { 2 } else { 1 };
+        // Compare value into the group's first register(s): this write defines the group.
+        self.write_part(group, None, 0, half, *expected);
+        let data = if zero_swap {
+            group
+        } else {
+            let full = self.new_vreg(group.class());
+            self.write_part(full, Some(group), half, half, *replacement);
+            full
+        };
+        let rb = MOp::Reg { reg: data.part(0), width: half, rule: OperandRule::Use, neg: false };
+        let rc = if zero_swap {
+            MOp::Reg { reg: Reg::Zero, width: half, rule: OperandRule::Use, neg: false }
+        } else {
+            MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false }
+        };
+        let size = if wide { ".64" } else { "" };
+        if space == AddrSpace::Generic {
+            // Both paths predicated on the shared-window test (generic.rs).
+            let shared = self.shared_window_test(m);
+            let (ds, vs) = self.path_def(used);
+            let (dg, vg) = self.path_def(used);
+            let form = RegForm::AtomCas { wide };
+            let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc]).with_form(form);
+            self.emit(guarded(s, false));
+            let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc]).with_form(form);
+            self.emit(guarded(g, true));
+            if let (Some(vs), Some(vg), Some(d)) = (vs, vg, self.result()) {
+                self.select_paths(d, vs, vg);
+            }
+            return Ok(());
+        }
+        let opc = match space {
+            AddrSpace::Shared => format!("ATOMS.CAS{size}"),
+            _ => format!("ATOM.E.CAS{size}"),
+        };
+        let inst = SassInst::new(opc, [d, m, rb, rc]).with_form(RegForm::AtomCas { wide });
+        self.emit(inst);
+        Ok(())
+    }
+
+    /// Writes `v` (one or two registers wide) into registers `at..at+width` of `group`. With
+    /// `prev`, the write is in place over `prev`'s registers (the other half carries over);
+    /// without, it defines `group`. A constant is materialised straight into the group.
+    fn write_part(&mut self, group: VReg, prev: Option<VReg>, at: u8, width: u8, v: Value) {
+        let konst = self.const_value(v);
+        let src = |this: &mut Self, k: u8| -> MOp {
+            match konst {
+                Some(c) => {
+                    let word = (c >> (32 * k as u32)) as u32;
+                    if word == 0 {
+                        MOp::rz()
+                    } else {
+                        MOp::Imm(word as i64)
+                    }
+                }
+                None => {
+                    let r = this.reg(v);
+                    MOp::use_(if width == 1 { r.reg() } else { r.part(k) })
+                }
+            }
+        };
+        let mut prev = prev;
+        for k in 0..width {
+            let s = src(self, k);
+            let opc = if matches!(s, MOp::Imm(_)) { "MOV32I" } else { "MOV" };
+            let last = k + 1 == width;
+            let target = if last { group } else { self.new_vreg(group.class()) };
+            let ops = match prev {
+                None => vec![MOp::def(target.part(at + k), group.class().width()), s],
+                Some(p) => vec![
+                    MOp::Tied { reg: p.reg(), width: group.class().width() },
+                    MOp::reuse_def(target.part(at + k), 0),
+                    s,
+                ],
+            };
+            // A defining write names the group's first register with the group's width.
+            let ops = match (prev, at + k) {
+                (None, 0) => ops,
+                (None, _) => {
+                    // Define the whole group first through its first register, then write in place.
+                    let first = MOp::def(target.part(0), group.class().width());
+                    self.emit(SassInst::new("MOV", [first, MOp::rz()]));
+                    vec![
+                        MOp::Tied { reg: target.reg(), width: group.class().width() },
+                        MOp::reuse_def(target.part(at + k), 0),
+                        s,
+                    ]
+                }
+                _ => ops,
+            };
+            self.emit(SassInst::new(opc, ops));
+            prev = Some(target);
+        }
+    }
+}
+
+/// The sm_50 spelling of an atomic's op and size (`ADD`, `MIN.S32`, `ADD.U64`, ...).
+pub(super) fn atom_size(s: &str) -> Option<String> {
+    let (op, size) = s.split_once('.').unwrap_or((s, ""));
+    let size = match size {
+        "" | "S32" | "S64" | "F32.FTZ.RN" => size.to_string(),
+        "64" => "U64".into(),
+        _ => return None,
+    };
+    Some(if size.is_empty() { op.to_string() } else { format!("{op}.{size}") })
+}
+
+/// Whether ptxas 11.8 writes a SURED for a surface reduction with these modifiers: its `sured`
+/// kernels (emit/sass/tests/sass_sm50_sured.rs) give ADD on U32, S32 and U64, MIN and MAX on
+/// U32 and S32, AND and OR on 32 bits. PTX has no other `sured` for sm_50, so INC, DEC, XOR
+/// and the other 64-bit reductions keep the SUATOM into RZ that seed 001 vouches for.
+pub(super) fn sured(mods: &[&str]) -> bool {
+    const OPS: &[&str] = &["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"];
+    let Some(at) = mods.iter().position(|t| OPS.contains(t)) else { return false };
+    let size = mods.get(at + 1).copied().filter(|t| !matches!(*t, "IGN" | "TRAP")).unwrap_or("");
+    matches!((mods[at], size), ("ADD", "" | "S32" | "U64") | ("MIN" | "MAX", "" | "S32") | ("AND" | "OR", ""))
+}

@@ -74,8 +74,8 @@ impl CompileError {
     /// ```
     /// use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, SrcLoc, Type};
     ///
-    /// // SASS has no f64 division (docs/support.md); the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
+    /// // SASS has no f16 division (divide in f32); the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F16, Type::F16]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
     /// let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
     /// let bump = b.last_inst().unwrap();

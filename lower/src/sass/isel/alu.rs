@@ -330,6 +330,10 @@ impl Isel<'_> {
             self.fdiv32(d, a, b);
             return Ok(());
         }
+        if op == Fdiv && ty == Type::F64 {
+            self.fdiv64(d, a, b);
+            return Ok(());
+        }
         if matches!(op, Udiv | Sdiv | Urem | Srem) && ty == Type::I64 {
             self.divide64(d, op, a, b);
             return Ok(());

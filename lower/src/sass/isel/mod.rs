@@ -20,6 +20,7 @@ mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
+mod fdiv64;
 mod generic_sm50;
 mod half;
 mod memory;

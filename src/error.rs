@@ -11,7 +11,7 @@ use crate::{ir, Target};
 /// let src = "function %k(ptr.global) {
 /// block0(v0: ptr.global):
 ///     v1 = load.f64 v0
-///     v2 = fmul v1, v1
+///     v2 = fma v1, v1, v1
 ///     store v2, v0
 ///     return
 /// }
@@ -21,7 +21,7 @@ use crate::{ir, Target};
 ///     // Refused by the target, at the instruction's line and column: the input's problem.
 ///     Err(CompileError::Unsupported { target, op, reason, loc, inst }) => {
 ///         assert_eq!((target.to_string().as_str(), loc.line, loc.col), ("visa:TGLLP", 4, 5));
-///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("fmul"));
+///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("fma"));
 ///         println!("{op}: {reason}");
 ///     }
 ///     // atomc's own bug: report it (the command line exits 3 for these).
@@ -74,8 +74,8 @@ impl CompileError {
     /// ```
     /// use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, SrcLoc, Type};
     ///
-    /// // SASS has no f64 division (docs/support.md); the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
+    /// // SASS has no f16 division (divide in f32); the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F16, Type::F16]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
     /// let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
     /// let bump = b.last_inst().unwrap();

@@ -122,15 +122,15 @@ pub enum Output {
 /// let atomc::Output::Text(visa) = atomc::compile(&func, "visa:DG2".parse().unwrap(), atomc::Emit::Visaasm)? else { unreachable!() };
 /// assert!(visa.contains("svm_atomic"));
 /// // A target that cannot express an instruction says which, and why.
-/// let fmul = atomc::ir::parse::parse("function %h(ptr.global) {
+/// let fma = atomc::ir::parse::parse("function %h(ptr.global) {
 /// block0(v0: ptr.global):
 ///     v1 = load.f64 v0
-///     v2 = fmul v1, v1
+///     v2 = fma v1, v1, v1
 ///     store v2, v0
 ///     return
 /// }
 /// ").unwrap().remove(0);
-/// let err = atomc::compile(&fmul, "visa".parse().unwrap(), atomc::Emit::Visaasm).unwrap_err();
+/// let err = atomc::compile(&fma, "visa".parse().unwrap(), atomc::Emit::Visaasm).unwrap_err();
 /// assert!(matches!(err, atomc::CompileError::Unsupported { .. }), "{err}");
 /// # Ok::<(), atomc::CompileError>(())
 /// ```

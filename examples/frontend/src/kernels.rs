@@ -138,10 +138,10 @@ pub fn max_index() -> ir::Function {
     import(&f, &ImportOptions::default())
 }
 
-/// A kernel the SASS targets refuse (f64 division, `docs/support.md`), built in code with this
+/// A kernel the SASS targets refuse (f16 division: they divide f32 and f64), built in code with this
 /// file's position of the division attached; and the file to report it against.
 pub fn ratio() -> (ir::Function, &'static str) {
-    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::F64, ir::Type::F64];
+    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::F16, ir::Type::F16];
     let mut b = FunctionBuilder::new("ratio", &params);
     b.set_loc(SrcLoc { line: line!() + 1, col: 13 });
     let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
@@ -154,7 +154,7 @@ pub fn ratio() -> (ir::Function, &'static str) {
 /// The same through cranelift-frontend: CLIF's `SourceLoc` (here this file's line) is the
 /// line of the refusal.
 pub fn ratio_clif() -> (ir::Function, &'static str) {
-    let f = clif_kernel("ratio_clif", &[I64, types::F64, types::F64], |b, args| {
+    let f = clif_kernel("ratio_clif", &[I64, types::F16, types::F16], |b, args| {
         b.set_srcloc(cl::SourceLoc::new(line!() + 1));
         let q = b.ins().fdiv(args[1], args[2]);
         b.set_srcloc(cl::SourceLoc::default());

@@ -82,9 +82,15 @@ pub(super) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: FDIV,
+        types: &[Type::F64],
+        lowering: Native,
+        evidence: "ptxas 11.8's div.rn.f64 fast path on the significands only (always in its range), the exponent put back by two DMULs by powers of two, the quotient first stepped to its neighbour where a subnormal result would round it twice (sass/isel/fdiv64.rs through the sm_50 rewrites)",
+    },
+    OpRule {
+        kinds: FDIV,
         types: &[],
-        lowering: Unsupported("f64 division is not selected for SASS (ptxas's div.rn.f64 needs its slow-path subroutine near the ends of the exponent range, and atomc's selector emits no calls or branches inside an instruction)"),
-        evidence: "sass/isel/fdiv.rs divides f32",
+        lowering: Unsupported("f16 division is not selected for SASS: divide in f32"),
+        evidence: "sass/isel/fdiv.rs divides f32, sass/isel/fdiv64.rs f64",
     },
     OpRule {
         kinds: &[],

@@ -280,6 +280,9 @@ impl Isel<'_> {
         if op == Fdiv && ty == Type::F32 {
             return self.fdiv32(d, a, b);
         }
+        if op == Fdiv && ty == Type::F64 {
+            return self.fdiv64(d, a, b);
+        }
         if matches!(op, Udiv | Sdiv | Urem | Srem) && ty == Type::I64 {
             return self.divide64(d, op, a, b);
         }

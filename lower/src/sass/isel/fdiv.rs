@@ -42,29 +42,7 @@ impl Isel<'_> {
             w
         };
         let (xa, xb) = (wide(self, x), wide(self, y));
-        let neg_b = MOp::Reg { reg: xb.reg(), width: 2, rule: OperandRule::Use, neg: true };
-
-        // y0: MUFU.RCP64H's high word written over a low word of 1, as ptxas builds it
-        // (`IMAD.MOV.U32 R2, RZ, RZ, 0x1` ... `MUFU.RCP64H R3, R7`): the DFMA then waits on MUFU's
-        // scoreboard only. (Copying MUFU's result into the pair with a MOV read by the DFMA 4
-        // cycles later gave the old high word on an H100: run 6's -15 x quotients.)
-        let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
-        self.emit(self.isa.mov(&[MOp::def(lo.lo(), 2)], MOp::Imm(1)));
-        self.emit(SassInst::new(
-            "MUFU.RCP64H",
-            [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
-        ));
-        // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
-        let one = self.isa.f64_one(self);
-        let e = self.dfma(neg_b, MOp::use_pair(y0), one);
-        let e = self.dfma(MOp::use_pair(e), MOp::use_pair(e), MOp::use_pair(e));
-        let y1 = self.dfma(MOp::use_pair(y0), MOp::use_pair(e), MOp::use_pair(y0));
-        let e = self.dfma(neg_b, MOp::use_pair(y1), one);
-        let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
-        let q = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)]));
-        let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
-        let q = self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q));
+        let q = self.quotient64(xa, xb);
         let fast = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)]));
 
@@ -98,9 +76,37 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// `A / B` on f64 through ptxas's `div.rn.f64` fast path above: correctly rounded when
+    /// the operands and the quotient are in its range (`fdiv64.rs` keeps them there).
+    pub(super) fn quotient64(&mut self, xa: VReg, xb: VReg) -> VReg {
+        let neg_b = MOp::Reg { reg: xb.reg(), width: 2, rule: OperandRule::Use, neg: true };
+
+        // y0: MUFU.RCP64H's high word written over a low word of 1, as ptxas builds it
+        // (`IMAD.MOV.U32 R2, RZ, RZ, 0x1` ... `MUFU.RCP64H R3, R7`): the DFMA then waits on MUFU's
+        // scoreboard only. (Copying MUFU's result into the pair with a MOV read by the DFMA 4
+        // cycles later gave the old high word on an H100: run 6's -15 x quotients.)
+        let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
+        self.emit(self.isa.mov(&[MOp::def(lo.lo(), 2)], MOp::Imm(1)));
+        self.emit(SassInst::new(
+            "MUFU.RCP64H",
+            [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
+        ));
+        // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
+        let one = self.isa.f64_one(self);
+        let e = self.dfma(neg_b, MOp::use_pair(y0), one);
+        let e = self.dfma(MOp::use_pair(e), MOp::use_pair(e), MOp::use_pair(e));
+        let y1 = self.dfma(MOp::use_pair(y0), MOp::use_pair(e), MOp::use_pair(y0));
+        let e = self.dfma(neg_b, MOp::use_pair(y1), one);
+        let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
+        let q = self.new_vreg(RegClass::Pair);
+        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)]));
+        let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
+        self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q))
+    }
+
     /// A fresh pair: `DFMA t, a, b, c` (sm_50 takes `-B * y` as `y * -B`: [`super::Isa::dfma`]).
     /// F2F and MUFU.RCP64H are spelled alike on both targets.
-    fn dfma(&mut self, a: MOp, b: MOp, c: MOp) -> VReg {
+    pub(super) fn dfma(&mut self, a: MOp, b: MOp, c: MOp) -> VReg {
         let t = self.new_vreg(RegClass::Pair);
         self.emit(self.isa.dfma(MOp::def(t.reg(), 2), a, b, c));
         t
@@ -114,21 +120,21 @@ impl Isel<'_> {
     }
 
     /// A fresh register holding `bits`.
-    fn fd_mov(&mut self, bits: i64) -> VReg {
+    pub(super) fn fd_mov(&mut self, bits: i64) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(self.isa.mov(&[MOp::def(t.reg(), 1)], MOp::Imm(bits)));
         t
     }
 
     /// A fresh register defined by the fixed-latency `opcode` with sources `srcs`.
-    fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &'static str) -> VReg {
+    pub(super) fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &'static str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// `P0 = cmp(a, b)`.
-    fn fd_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
+    pub(super) fn fd_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 }

@@ -29,6 +29,7 @@ mod dce;
 mod divide;
 mod divide64;
 mod fdiv;
+mod fdiv64;
 mod half;
 mod isa;
 mod memory;

@@ -115,6 +115,18 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
         "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
     ),
     (
+        "sm_90",
+        "fdiv64-edges:fdiv64#0",
+        "ptxas 13.5's div.rn.f64 slow path reads `@!P0 DMUL R2, R4, 8.98e307`'s R3 in `MUFU.RCP64H R17, R3` \
+         6 cycles later, where the latency table keeps 8 for an FP64 result in any non-memory reader \
+         (`Timing::latency`: ptxas spaces dependent DFMAs 8 apart); atomc's own schedules keep the 8",
+    ),
+    (
+        "sm_90",
+        "fdiv64-edges:fdiv64_odd#0",
+        "the DMUL -> MUFU.RCP64H distance of ptxas's div.rn.f64 slow path (as fdiv64-edges:fdiv64#0)",
+    ),
+    (
         "sm_50",
         "spinlock:locked_add#0",
         "Maxwell has no independent thread scheduling: the lock's winner waits at the loop's reconvergence point \

@@ -8,6 +8,7 @@
 //! 0x5bf0000001771617  BFI R23, R22, R23, R0        (insert R22 into R0 under control R23)
 //! 0x5980068000c70b10  FFMA R16, R11, R12, R13
 //! 0x5b72030000470204  DFMA R4, R2, R4, -R6
+//! 0x5371030800070804  DFMA R4, R8, -R6, c[0x2][0x0]   (div.rn.f64's 1.0 from the constant bank)
 //! ```
 
 use super::*;
@@ -47,5 +48,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(neg(20, 48))
         .op(neg(39, 49))
+        .done(out);
+    // DFMA{.rnd} Rd, Ra, -Rb, -c[bank][offset]: Rb moves to 39 and the addend is a constant
+    // (ptxas 11.8's div.rn.f64 reads its 1.0 from c[0x2][0x0]).
+    form("DFMA.rc", "DFMA", 12, 0x537)
+        .fix(47, 1, 0)
+        .m(g("rnd", 50, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
+        .op(r(0))
+        .op(r(8))
+        .op(neg(39, 48))
+        .op(cbank_mod(Some(49), None, None, false))
         .done(out);
 }

@@ -31,6 +31,6 @@ fn compiles_three_kernels_for_two_targets_and_locates_the_refusals() {
         assert_eq!(parts.next(), Some("examples/frontend/src/kernels.rs"), "{r}");
         let line: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or_else(|| panic!("no line in {r}"));
         assert!(source.lines().nth(line - 1).is_some_and(|l| l.contains(needle)), "line {line} is not `{needle}`: {r}");
-        assert!(rest.contains("sm_50 cannot express `fdiv on f64`"), "{r}");
+        assert!(rest.contains("sm_50 cannot express `fdiv on f16`"), "{r}");
     }
 }

@@ -50,13 +50,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(neg(39, 49))
         .done(out);
     // DFMA{.rnd} Rd, Ra, -Rb, -c[bank][offset]: Rb moves to 39 and the addend is a constant
-    // (ptxas 11.8's div.rn.f64 reads its 1.0 from c[0x2][0x0]).
+    // (ptxas 11.8's div.rn.f64 reads its 1.0 from c[0x2][0x0]). Rb keeps the B slot's reuse
+    // flag (1) there: nvdisasm 11.8 prints `DFMA R6, R8, R12.reuse, -c[0x0][0x148]` for
+    // ptxas's code of atomc's `compile/sm50/fdiv64.atom` with flag 1 set.
+    let rb = match neg(39, 48) {
+        OpSpec::Reg(spec) => OpSpec::Reg(RegSpec { reuse: Some(1), ..spec }),
+        other => other,
+    };
     form("DFMA.rc", "DFMA", 12, 0x537)
         .fix(47, 1, 0)
         .m(g("rnd", 50, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
         .op(r(0))
         .op(r(8))
-        .op(neg(39, 48))
+        .op(rb)
         .op(cbank_mod(Some(49), None, None, false))
         .done(out);
 }

@@ -74,10 +74,10 @@ impl CompileError {
     /// ```
     /// use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, SrcLoc, Type};
     ///
-    /// // SASS has no f16 division (divide in f32); the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("ratio", &[Type::Ptr(AddrSpace::Global), Type::F16, Type::F16]);
+    /// // SASS selects multiply-high of i32 only; the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("mulhi", &[Type::Ptr(AddrSpace::Global), Type::I64, Type::I64]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
-    /// let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
+    /// let q = b.binary(BinaryOp::Umulhi, b.param(1), b.param(2));
     /// let bump = b.last_inst().unwrap();
     /// b.set_loc(SrcLoc::default());
     /// b.store(q, b.param(0), 0);

@@ -5,7 +5,10 @@
 //! `%fdiv32`. Zeros, infinities and NaNs are that file's run lines. f64 division likewise, for
 //! `filetests/filetests/interpret/fdiv64-edges.atom`'s `%fdiv64`, on 12 × 256 random pairs per
 //! target aimed at every region of `sass/isel/fdiv64.rs`: normal, overflowing and subnormal
-//! quotients, subnormal operands, and quotients next to the 2^-1022 boundary.
+//! quotients, subnormal operands, and quotients next to the 2^-1022 boundary. f16 division, for
+//! `filetests/filetests/interpret/fdiv16-edges.atom`'s `%fdiv16`, on 32 × 256 random pairs per
+//! target: every pair of exponents, subnormals included, and a quarter of the divisors with the
+//! dividend's significand (quotients at powers of two and near the subnormal boundary).
 
 use atomc::emulate::{self, Schedule};
 use atomc_emu::Rng;
@@ -120,7 +123,11 @@ fn emulated_equals_interpreter(func: &atomc::ir::Function, cubin: &[u8], a: &[u3
 /// in lane i (bit patterns of type `ty`) and says whether every byte equals the interpreter's.
 fn emulated_matches(func: &atomc::ir::Function, cubin: &[u8], ty: &str, a: &[u64], b: &[u64]) -> Result<bool, String> {
     let n = a.len();
-    let digits = if ty == "f64" { 16 } else { 8 };
+    let digits = match ty {
+        "f64" => 16,
+        "f16" => 4,
+        _ => 8,
+    };
     let list = |v: &[u64]| v.iter().map(|x| format!("0x{x:0digits$x}")).collect::<Vec<_>>().join(", ");
     let line = format!(
         "block {n} a: {ty}[{n}] = [{}], b: {ty}[{n}] = [{}], out: {ty}[{n}] = 0, %{}(a, b, out)",
@@ -221,5 +228,34 @@ fn ptxas_f64_division_matches_the_interpreter() {
         let exact = emulated_matches(&func, &cubin, "f64", &a, &b)
             .unwrap_or_else(|e| panic!("ptxas's code, round {round}: {e}"));
         assert!(exact, "round {round}: ptxas's code differs from the interpreter");
+    }
+}
+
+#[test]
+fn random_f16_divisions_match_the_interpreter() {
+    let func = kernel_in("fdiv16-edges.atom", "fdiv16");
+    for target in [atomc::Target::Sm90, atomc::Target::Sm50] {
+        let cubin = match atomc::compile(&func, target, atomc::Emit::Cubin) {
+            Ok(atomc::Output::Binary(b)) => b,
+            other => panic!("{target}: no cubin: {other:?}"),
+        };
+        let mut rng = Rng::new(0x1656_67b1);
+        for round in 0..32 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for i in 0..256 {
+                // Finite values: exponent fields 0..=30.
+                let x = rng.next() & 0x8000 | (rng.next() % 31) << 10 | rng.next() & 0x3ff;
+                let y = match i % 4 {
+                    0 => rng.next() & 0x8000 | (rng.next() % 31) << 10 | x & 0x3ff,
+                    _ => rng.next() & 0x8000 | (rng.next() % 31) << 10 | rng.next() & 0x3ff,
+                };
+                // A zero divisor is the edge file's.
+                a.push(x);
+                b.push(if y & 0x7fff == 0 { y | 1 } else { y });
+            }
+            let exact = emulated_matches(&func, &cubin, "f16", &a, &b)
+                .unwrap_or_else(|e| panic!("{target} round {round}: {e}"));
+            assert!(exact, "{target} round {round}: atomc's code differs from the interpreter");
+        }
     }
 }

@@ -232,7 +232,7 @@
 //! | CLIF | atomc |
 //! | --- | --- |
 //! | `iconst`, `f16const`, `f32const`, `f64const` | `iconst`, `fconst` |
-//! | `iadd isub imul udiv sdiv urem srem band bor bxor ishl ushr sshr umin umax smin smax` | the same binary op (shift amounts converted to the shifted type) |
+//! | `iadd isub imul udiv sdiv urem srem band bor bxor ishl ushr sshr umin umax smin smax umulhi smulhi` | the same binary op (shift amounts converted to the shifted type) |
 //! | `iabs`, `bitselect` | expanded with `icmp`/`select`, `band`/`bnot`/`bor` |
 //! | `ineg bnot fneg fabs`, `fadd fsub fmul fdiv` | the same op |
 //! | `fmin fmax` (NaN-propagating) | atomc's `fmin`/`fmax` (minNum/maxNum) plus a `select` that returns NaN when an operand is NaN |

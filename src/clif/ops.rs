@@ -299,6 +299,8 @@ impl Translator<'_> {
             Op::Fsub => simple(BinaryOp::Fsub),
             Op::Fmul => simple(BinaryOp::Fmul),
             Op::Fdiv => simple(BinaryOp::Fdiv),
+            Op::Umulhi => simple(BinaryOp::Umulhi),
+            Op::Smulhi => simple(BinaryOp::Smulhi),
             Op::Ishl | Op::Ushr | Op::Sshr => {
                 b = self.shift_amount(b, ty);
                 simple(match opcode {

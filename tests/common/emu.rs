@@ -116,6 +116,16 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
     ),
     (
         "sm_90",
+        "fdiv16-edges:fdiv16#0",
+        "the emulator has no FCHK (as fdiv-edges:fdiv32#0): atomc's PTX divides f16 with div.rn.f32",
+    ),
+    (
+        "sm_90",
+        "fdiv16-edges:fdiv16_odd#0",
+        "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
+    ),
+    (
+        "sm_90",
         "fdiv64-edges:fdiv64#0",
         "ptxas 13.5's div.rn.f64 slow path reads `@!P0 DMUL R2, R4, 8.98e307`'s R3 in `MUFU.RCP64H R17, R3` \
          6 cycles later, where the latency table keeps 8 for an FP64 result in any non-memory reader \

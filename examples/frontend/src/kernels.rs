@@ -138,13 +138,14 @@ pub fn max_index() -> ir::Function {
     import(&f, &ImportOptions::default())
 }
 
-/// A kernel the SASS targets refuse (f16 division: they divide f32 and f64), built in code with this
-/// file's position of the division attached; and the file to report it against.
-pub fn ratio() -> (ir::Function, &'static str) {
-    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::F16, ir::Type::F16];
-    let mut b = FunctionBuilder::new("ratio", &params);
+/// A kernel the SASS targets refuse (64-bit multiply-high: they select umulhi of i32), built in
+/// code with this file's position of the multiply-high attached; and the file to report it
+/// against.
+pub fn mulhi64() -> (ir::Function, &'static str) {
+    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::I64, ir::Type::I64];
+    let mut b = FunctionBuilder::new("mulhi64", &params);
     b.set_loc(SrcLoc { line: line!() + 1, col: 13 });
-    let q = b.binary(BinaryOp::Fdiv, b.param(1), b.param(2));
+    let q = b.binary(BinaryOp::Umulhi, b.param(1), b.param(2));
     b.set_loc(SrcLoc::default());
     b.store(q, b.param(0), 0);
     b.ret(&[]);
@@ -153,10 +154,10 @@ pub fn ratio() -> (ir::Function, &'static str) {
 
 /// The same through cranelift-frontend: CLIF's `SourceLoc` (here this file's line) is the
 /// line of the refusal.
-pub fn ratio_clif() -> (ir::Function, &'static str) {
-    let f = clif_kernel("ratio_clif", &[I64, types::F16, types::F16], |b, args| {
+pub fn mulhi64_clif() -> (ir::Function, &'static str) {
+    let f = clif_kernel("mulhi64_clif", &[I64, I64, I64], |b, args| {
         b.set_srcloc(cl::SourceLoc::new(line!() + 1));
-        let q = b.ins().fdiv(args[1], args[2]);
+        let q = b.ins().umulhi(args[1], args[2]);
         b.set_srcloc(cl::SourceLoc::default());
         b.ins().store(MemFlagsData::trusted(), q, args[0], 0);
         b.ins().return_(&[]);

@@ -28,6 +28,12 @@ pub(super) const RULES: &[OpRule] = &[
         lowering: Native,
         evidence: "ptxas 11.8's XMAD high-word sequence; smulhi corrects the unsigned product",
     },
+    OpRule {
+        kinds: MULHI,
+        types: &[],
+        lowering: Unsupported("multiply-high is selected for i32 only"),
+        evidence: "the XMAD high-word sequence is written for 32-bit sources",
+    },
     OpRule { kinds: FMA, types: &[Type::F32, Type::F64], lowering: Native, evidence: "FFMA and DFMA register forms" },
     OpRule {
         kinds: &[ActiveMask, Ballot, Vote(VoteOp::Any), Vote(VoteOp::All), Vote(VoteOp::Eq)],
@@ -88,9 +94,9 @@ pub(super) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: FDIV,
-        types: &[],
-        lowering: Unsupported("f16 division is not selected for SASS: divide in f32"),
-        evidence: "sass/isel/fdiv.rs divides f32, sass/isel/fdiv64.rs f64",
+        types: &[Type::F16],
+        lowering: Native,
+        evidence: "the f32 quotient of the operands widened to f32, rounded to f16 once more (double rounding innocuous: 24 >= 2 * 11 + 2; sass/isel/fdiv.rs), as CUDA's __hdiv divides in f32 and ptxas 11.8 has no f16 division",
     },
     OpRule {
         kinds: &[],

@@ -22,6 +22,12 @@ pub(super) const RULES: &[OpRule] = &[
         evidence: "IMAD.HI / IMAD.HI.U32 forms (ptxas's own division sequences use them)",
     },
     OpRule {
+        kinds: MULHI,
+        types: &[],
+        lowering: Unsupported("multiply-high is selected for i32 only"),
+        evidence: "IMAD.HI / IMAD.HI.U32 read 32-bit sources",
+    },
+    OpRule {
         kinds: FMA,
         types: &[Type::F32, Type::F64],
         lowering: Native,
@@ -125,9 +131,9 @@ pub(super) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: FDIV,
-        types: &[],
-        lowering: Unsupported("f16 division is not selected for SASS: divide in f32"),
-        evidence: "sass/isel/fdiv.rs divides f32, sass/isel/fdiv64.rs f64",
+        types: &[Type::F16],
+        lowering: Native,
+        evidence: "the f32 quotient of the operands widened to f32, rounded to f16 once more (double rounding innocuous: 24 >= 2 * 11 + 2; sass/isel/fdiv.rs), as CUDA's __hdiv divides in f32 and ptxas 13.5 has no f16 division",
     },
     OpRule {
         kinds: &[],

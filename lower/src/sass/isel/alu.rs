@@ -280,6 +280,9 @@ impl Isel<'_> {
         if op == Fdiv && ty == Type::F32 {
             return self.fdiv32(d, a, b);
         }
+        if op == Fdiv && ty == Type::F16 {
+            return self.fdiv16(d, a, b);
+        }
         if op == Fdiv && ty == Type::F64 {
             return self.fdiv64(d, a, b);
         }

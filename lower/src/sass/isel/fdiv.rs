@@ -1,4 +1,5 @@
-//! f32 division, rounded to nearest even (`fdiv` on f32 is `div.rn.f32`).
+//! f32 division, rounded to nearest even (`fdiv` on f32 is `div.rn.f32`), and f16 division
+//! through it ([`Isel::fdiv16`]).
 //!
 //! ptxas 13.5's `div.rn.f32` is a fast path (`MUFU.RCP`, `FCHK`, five `FFMA`s) and, for the
 //! operands `FCHK` flags, a call to a slow-path subroutine with branches; atomc's selector
@@ -36,6 +37,34 @@ impl Isel<'_> {
     /// Selects `d = a / b` on f32.
     pub(super) fn fdiv32(&mut self, d: VReg, a: Value, b: Value) -> Result<(), IselError> {
         let (x, y) = (self.reg(a), self.reg(b));
+        self.fdiv32_regs(d, x, y)
+    }
+
+    /// Selects `d = a / b` on f16: the f32 quotient of the operands widened to f32 (exactly),
+    /// rounded to f16. The two roundings give the correctly rounded f16 quotient:
+    /// - normal results: double rounding is innocuous for division when the wider format has
+    ///   p' >= 2p + 2 bits (Figueroa), and f32's 24 = 2 * 11 + 2;
+    /// - subnormal results (below 2^-14, grid 2^-24): write a = A * 2^α and b = B * 2^β with A,
+    ///   B odd below 2^11, and a midpoint of the grid as k * 2^-25. A quotient that is not a
+    ///   midpoint differs from it by (A * 2^(α-β) - k * B * 2^-25) / B. If α >= β - 25 that is
+    ///   at least 2^(β-25) / (B * 2^β) > 2^-36; otherwise at least 2^(α-β) / B > 2^(α-β-11),
+    ///   while the quotient is below 2^(α-β+11). Either way it exceeds half an f32 ulp of the
+    ///   quotient (at most 2^-39 below 2^-14, and below 2^(α-β-13) in the second case), so the
+    ///   f32 rounding cannot move it onto a midpoint or across one;
+    /// - every f16 quotient, 2^-40 to 2^40 in magnitude, is a normal f32.
+    ///
+    /// ptxas 13.5 and 11.8 have no f16 division either: CUDA's `__hdiv` divides in f32 and
+    /// rounds, and atomc's PTX output (`div.rn.f32` then `cvt.rn.f16.f32`) does the same.
+    pub(super) fn fdiv16(&mut self, d: VReg, a: Value, b: Value) -> Result<(), IselError> {
+        let (x, y) = (self.reg(a), self.reg(b));
+        let (x, y) = (self.half_to_f32(x)?, self.half_to_f32(y)?);
+        let q = self.new_vreg(RegClass::Single);
+        self.fdiv32_regs(q, x, y)?;
+        self.isa.f16_convert(self, d, atomc_ir::Type::F32, atomc_ir::Type::F16, q)
+    }
+
+    /// `d = x / y` on the f32 registers `x` and `y`.
+    fn fdiv32_regs(&mut self, d: VReg, x: VReg, y: VReg) -> Result<(), IselError> {
         let wide = |t: &mut Self, s: VReg| {
             let w = t.new_vreg(RegClass::Pair);
             t.emit(SassInst::new("F2F.F64.F32", [MOp::def(w.reg(), 2), MOp::use_(s)]));

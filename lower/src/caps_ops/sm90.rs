@@ -1,4 +1,4 @@
-//! Hopper (sm_90): what `sass/isel/{bits,subgroup,shuffle}.rs` select, and why the rest is refused.
+//! Hopper (sm_90): what `sass/isel/sm90/{bits,subgroup,shuffle}.rs` select, and why the rest is refused.
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
@@ -43,7 +43,7 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: BITFIELD,
         types: &[Type::I32],
         lowering: Native,
-        evidence: "ptxas 13's bfe.u32/bfe.s32/bfi.b32 sequences: PRMT, SHF + SGXT, BMSK + SHF + LOP3 (sass/isel/bits.rs)",
+        evidence: "ptxas 13's bfe.u32/bfe.s32/bfi.b32 sequences: PRMT, SHF + SGXT, BMSK + SHF + LOP3 (sass/isel/sm90/bits.rs)",
     },
     OpRule {
         kinds: BITFIELD,
@@ -56,20 +56,20 @@ pub(super) const RULES: &[OpRule] = &[
             Reduce(ReduceOp::Smin), Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I32],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/subgroup.rs)",
+        evidence: "VOTEU.ANY and REDUX into a uniform register (ptxas 13's aggregated atomics and reduce_minmax use both; sass/isel/sm90/subgroup.rs)",
     },
     OpRule {
         kinds: &[Ballot, Vote(VoteOp::Any), Vote(VoteOp::All)],
         types: &[Type::Pred],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "VOTEU.ANY with a predicate source (sass/isel/subgroup.rs)",
+        evidence: "VOTEU.ANY with a predicate source (sass/isel/sm90/subgroup.rs)",
     },
     OpRule {
         kinds: &[Shuffle(ShuffleMode::Idx), Shuffle(ShuffleMode::Up), Shuffle(ShuffleMode::Down), Shuffle(ShuffleMode::Xor)],
         types: &[Type::I8, Type::I16, Type::I32, Type::I64, Type::F16, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
             Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "SHFL per 32-bit half as ptxas 13 encodes shfl.sync, its result kept only where the source lane is active (VOTEU.ANY mask; sass/isel/shuffle.rs)",
+        evidence: "SHFL per 32-bit half as ptxas 13 encodes shfl.sync, its result kept only where the source lane is active (VOTEU.ANY mask; sass/isel/sm90/shuffle.rs)",
     },
     OpRule {
         kinds: &[MatchAny, Vote(VoteOp::Eq)],
@@ -88,14 +88,14 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[Vote(VoteOp::Eq)],
         types: &[Type::Pred],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "VOTEU.ANY ballot compared with 0 and with the active mask (sass/isel/subgroup.rs)",
+        evidence: "VOTEU.ANY ballot compared with 0 and with the active mask (sass/isel/sm90/subgroup.rs)",
     },
     OpRule {
         kinds: &[Reduce(ReduceOp::Add), Reduce(ReduceOp::Umin), Reduce(ReduceOp::Umax), Reduce(ReduceOp::Smin),
             Reduce(ReduceOp::Smax), Reduce(ReduceOp::And), Reduce(ReduceOp::Or), Reduce(ReduceOp::Xor)],
         types: &[Type::I8, Type::I16, Type::I64],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/subgroup.rs); i64 from REDUXes of its halves and 16-bit parts (sass/isel/reduce64.rs)",
+        evidence: "REDUX of the zero-extended (smin/smax: sign-extended) register, cut back to the width (sass/isel/sm90/subgroup.rs); i64 from REDUXes of its halves and 16-bit parts (sass/isel/sm90/reduce64.rs)",
     },
     OpRule {
         kinds: SUBGROUP,

@@ -6,7 +6,7 @@
 //! Every `.sync` instruction names the lanes that are active where it runs (`activemask`), the
 //! IR's active lanes. `shfl.sync` from an inactive lane gives an undefined value, so a shuffle
 //! also tests the source lane's bit of that mask and keeps its own value where it is clear, as
-//! the IR says (the same test atomc's SASS makes: `sass/isel/shuffle.rs`).
+//! the IR says (the same test atomc's SASS makes: `sass/isel/sm90/shuffle.rs`).
 
 use super::regs::{class_of, Class};
 use crate::subgroup_sync::SyncPlan;

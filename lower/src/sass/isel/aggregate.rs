@@ -124,16 +124,7 @@ impl Isel<'_> {
     /// inclusive one minus the operand rather than shuffling again.
     fn scan_add(&mut self, scope: atomc_ir::Scope, addr: &atomc_ir::Address, arg: Value) -> Result<bool, IselError> {
         let x = self.reg(arg);
-        let active = match &self.target.warp_aggregation {
-            Some(agg) => {
-                let mask = MOp::UReg(agg.mask_ureg);
-                self.vote_any_into(mask, None)?;
-                let active = self.single();
-                self.emit(self.isa.mov(&[MOp::def(active.reg(), 1)], mask));
-                active
-            }
-            None => self.active50(),
-        };
+        let active = self.isa.active_lanes(self, true)?;
         let mut sum = x;
         for delta in [1, 2, 4, 8, 16] {
             let from = self.single();
@@ -151,10 +142,7 @@ impl Isel<'_> {
             "ISETP.EQ.U32.AND",
             [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::Imm(31), MOp::pt()],
         ));
-        self.emit(SassInst::new(
-            "ISETP.EQ.U32.AND",
-            [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::p0()],
-        ));
+        self.emit(SassInst::new("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::p0()]));
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true)?.expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
@@ -162,10 +150,7 @@ impl Isel<'_> {
         let scanned = self.single();
         self.isa.scan_exclusive(self, scanned, base, sum, x);
         // P0: a partial warp, whose lanes add one by one.
-        self.emit(SassInst::new(
-            "ISETP.NE.U32.AND",
-            [MOp::p0(), MOp::pt(), MOp::use_(active.reg()), MOp::Imm(-1), MOp::pt()],
-        ));
+        self.emit(SassInst::new("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::pt()]));
         let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true)?.expect("a used result");
         let d = self.result().expect("a used result");
         self.emit(SassInst::new(
@@ -203,40 +188,26 @@ impl Isel<'_> {
         // and/or/min/max of one value, however many times, is that value: no reduction needed.
         let idempotent = !matches!(op, RmwOp::Add | RmwOp::Xor);
         let uniform_arg = self.uniformity.as_ref().is_some_and(|u| u.is_uniform(arg));
-        let redux = self.target.warp_aggregation.as_ref().map(|agg| MOp::UReg(agg.sum_ureg));
-        if !(idempotent && uniform_arg) && redux.is_none() {
+        // Any other operand is reduced across the lanes first, where the target has the uniform
+        // registers to reduce into.
+        let reduced = !(idempotent && uniform_arg);
+        if reduced && self.target.warp_aggregation.is_none() {
             return Ok(false);
         }
         let x = self.reg(arg);
         let (lane, leader, _) = self.elect()?;
-        let total = match redux {
-            Some(sum) if !(idempotent && uniform_arg) => {
-                self.emit(SassInst::new(super::subgroup::redux(reduce), [sum, MOp::use_(x.reg())]));
-                let total = self.single();
-                self.emit(self.isa.mov(&[MOp::def(total.reg(), 1)], sum));
-                total
-            }
-            _ => x,
-        };
+        let total = if reduced { self.isa.reduce_lanes(self, reduce, x).map_err(|r| self.err(r))? } else { x };
         self.leader_into_p0(lane, leader);
         self.leader_atomic(op, scope, addr, total, false)?;
         Ok(true)
     }
 
-    /// The lane's index, the leader's (the highest active lane), and the active lanes: in the
-    /// uniform register of [`crate::sass::target::WarpAggregation`] on sm_90 (`VOTEU.ANY`), in a
-    /// register on sm_50 (`VOTE.ANY R, PT, PT`).
+    /// The lane's index, the leader's (the highest active lane), and the active lanes
+    /// ([`super::Isa::active_lanes`]: a uniform register on sm_90, a register on sm_50).
     fn elect(&mut self) -> Result<(VReg, VReg, MOp), IselError> {
         let lane = self.single();
         self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
-        let mask = match &self.target.warp_aggregation {
-            Some(agg) => {
-                let m = MOp::UReg(agg.mask_ureg);
-                self.vote_any_into(m, None)?;
-                m
-            }
-            None => MOp::use_(self.active50().reg()),
-        };
+        let mask = self.isa.active_lanes(self, false)?;
         let leader = self.single();
         self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask]));
         Ok((lane, leader, mask))

@@ -197,6 +197,17 @@ impl Isel<'_> {
         self.pair_op(d, lo, hi);
     }
 
+    /// `umulhi` of two i32s: the target's high word of the unsigned product
+    /// ([`super::Isa::mul_hi_u32`]), for both targets' `bits` rooms.
+    pub(super) fn umulhi(&mut self, d: VReg, a: Value, b: Value) -> Result<(), IselError> {
+        if self.ty(a) != Type::I32 {
+            return Err(self.err(format!("{} on {} is not selected", BinaryOp::Umulhi, self.ty(a))));
+        }
+        let (ra, rb) = (self.reg(a), self.reg(b));
+        self.isa.mul_hi_u32(self, MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb));
+        Ok(())
+    }
+
     /// The target's `d = lut(a, b, c)` ([`super::Isa::lop3`]), or its refusal of the shape.
     pub(super) fn lop(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, IselError> {
         self.isa.lop3(d, a, b, c, lut).map_err(|r| self.err(r))

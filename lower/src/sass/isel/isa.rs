@@ -1,19 +1,22 @@
 //! What the shared selector asks a SASS target: [`Isa`], implemented by [`super::sm50::Sm50`]
-//! (Maxwell) and [`super::sm90::Sm90`] (Hopper).
+//! (Maxwell, folder `sm50/`) and [`super::sm90::Sm90`] (Hopper, folder `sm90/`).
 //!
-//! The shared selector (`alu.rs`, `memory.rs`, `divide.rs`, ...) decides what to compute and in
-//! which registers; wherever the two instruction sets spell an operation differently or need a
-//! different sequence for it, it asks the target, which builds its own instructions directly.
-//! Nothing is built in one target's spelling and rewritten into another's afterwards. The
+//! The shared selector (`alu.rs`, `memory.rs`, `divide.rs`, `aggregate.rs`, ...) decides what to
+//! compute and in which registers; wherever the two instruction sets spell an operation
+//! differently or need a different sequence for it, it asks the target, which builds its own
+//! instructions directly. Nothing is built in one target's spelling and rewritten into another's
+//! afterwards, and no shared file calls into a target's folder but through this trait. The
 //! questions come in three kinds:
 //!
 //! - **one instruction**: the builder returns it and the caller emits it (so the pair helpers,
 //!   [`Isel::pair_op`], can make it write one half of a register pair);
 //! - **a sequence**: the method emits through the selector, creating the registers it needs;
-//! - **a room**: a whole IR instruction whose selection shares nothing between the targets
-//!   (sm_50's bit fields from `BFE`/`BFI`, its subgroup instructions from `VOTE` and `SHFL`, its
-//!   CAS with a packed compare/swap group; sm_90's from the sm_70+ sequences of `bits.rs`,
-//!   `subgroup.rs`, `memory.rs`).
+//! - **a room**: a whole IR instruction whose selection shares nothing between the targets,
+//!   selected in the target's folder, where the two folders have the same rooms: `bits.rs`
+//!   (sm_50's bit fields from `BFE`/`BFI`, sm_90's from `PRMT`, `SGXT`, `BMSK`), `subgroup.rs`
+//!   (sm_50's from `VOTE` and `SHFL`, sm_90's from `VOTEU` and `REDUX`, with `shuffle.rs` and
+//!   `reduce64.rs`), `convert.rs` (integer/float and f16) and `memory.rs` (sm_50's CAS with a
+//!   packed compare/swap group, sm_90's with separate ones).
 //!
 //! A target that cannot select something says so at the call: a `Result` whose error names the
 //! operation, which the selector reports as an [`IselError`] of the IR instruction. The
@@ -22,7 +25,7 @@
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegForm, VReg};
-use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, Type, Value};
+use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
 
 /// The integer/float conversions of the division sequences (`divide.rs`, `divide64.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,6 +187,21 @@ pub(crate) trait Isa: Sync {
     /// `x` (warp aggregation's scan). sm_70+ adds three operands; sm_50 shuffles the inclusive
     /// sums up by one lane, as ptxas 11.8 does.
     fn scan_exclusive(&self, s: &mut Isel<'_>, d: VReg, base: VReg, sum: VReg, x: VReg);
+
+    /// The mask of the lanes active here (warp aggregation's leader and count, the masks of the
+    /// `WARPSYNC`s of `subgroup_sync`), as a 32-bit source; in a register where `in_register`.
+    /// sm_90 votes into the uniform register of [`crate::sass::target::WarpAggregation`]
+    /// (`VOTEU.ANY UR6, UPT, PT`, as ptxas 13 writes `activemask`) and moves it out of there
+    /// (`MOV R, UR6`) for a register; sm_50 votes into a register (ptxas 11.8 `VOTE.ANY R4, PT,
+    /// PT`).
+    fn active_lanes(&self, s: &mut Isel<'_>, in_register: bool) -> Result<MOp, IselError>;
+
+    /// `op` of `x` over the active lanes in one instruction, into a fresh register (the operand
+    /// of an aggregated atomic whose result is unused): sm_90 reduces into the uniform register
+    /// of [`crate::sass::target::WarpAggregation`] and moves it out (ptxas 13 `REDUX.MIN.S32
+    /// UR10, R0` + `IMAD.U32 R7, RZ, RZ, UR10`). Asked only of a target with `WarpAggregation`:
+    /// sm_50 has no such instruction and refuses.
+    fn reduce_lanes(&self, s: &mut Isel<'_>, op: ReduceOp, x: VReg) -> Result<VReg, String>;
 
     /// The IR's `barrier`: `BAR.SYNC.DEFER_BLOCKING 0x0` on sm_90; on sm_50 `BAR.SYNC 0x0` and
     /// `MEMBAR.CTA`, as ptxas 11.8 writes `bar.sync`, so shared-memory writes before the

@@ -1,8 +1,10 @@
-//! Loads, stores, atomics, fences and barriers.
+//! Loads, stores, atomics, fences and barriers. The target spells each atomic
+//! ([`super::Isa::rmw`]) and selects `atomic_cas` in its own room ([`super::Isa::atomic_cas`]:
+//! `sm90/memory.rs`, `sm50/memory.rs`).
 
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
-use crate::vcode::{RegClass, RegForm, VReg};
+use crate::vcode::VReg;
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Type};
 
 /// The `.U8`-style size suffix of a plain load or store.
@@ -68,16 +70,7 @@ impl Isel<'_> {
         (MOp::Mem { base: base.reg(), width: base.class().width(), offset: offset as i32, ubase }, space)
     }
 
-    /// `m` without a uniform base, for forms that have no `[Rx+URy]` variant (`ATOMS.CAS`):
-    /// the base is added into a fresh register first.
-    fn without_ubase(&mut self, m: MOp) -> MOp {
-        let MOp::Mem { base, width, offset, ubase: Some(u) } = m else { return m };
-        let sum = self.b.new_vreg(RegClass::Single);
-        self.emit(self.isa.add(MOp::def(sum.reg(), 1), MOp::use_(base), MOp::UReg(u)));
-        MOp::Mem { base: sum.reg(), width, offset, ubase: None }
-    }
-
-    fn data(&mut self, v: atomc_ir::Value) -> MOp {
+    pub(super) fn data(&mut self, v: atomc_ir::Value) -> MOp {
         // A 32-bit zero is RZ (`STG.E.STRONG.GPU [R2], RZ`, ptxas 11.8 and 13.5): no register
         // holds the constant across the blocks between its definition and the store.
         if self.const_value(v) == Some(0) && self.ty(v).bits() <= 32 {
@@ -182,34 +175,6 @@ impl Isel<'_> {
             InstData::SurfaceRmw { .. } | InstData::SurfaceCas { .. } => return self.lower_surface(data),
             other => unreachable!("not a memory instruction: {}", other.opcode_name()),
         }
-        Ok(())
-    }
-
-    /// `atomic_cas` with the compare and swap values in separate fields (sm_70+: `ATOMG.E.CAS
-    /// PT, Rd, [a], Rb, Rc`, `ATOMS.CAS Rd, [a], Rb, Rc`); sm_50 packs them (`sm50/memory.rs`).
-    pub(super) fn cas(&mut self, data: &InstData) -> Result<(), IselError> {
-        let InstData::AtomicCas { ty, scope, addr, expected, replacement, .. } = data else {
-            unreachable!("called for atomic_cas only")
-        };
-        let t = self.target;
-        let used = self.result_used();
-        let (m, space) = self.mem(addr);
-        let (e, r) = (self.data(*expected), self.data(*replacement));
-        let wide = ty.bits() == 64;
-        let size = if wide { ".64" } else { "" };
-        let strong = t.strong(*scope);
-        let (d, _) = self.def_or_rz(used);
-        let inst = match space {
-            AddrSpace::Global | AddrSpace::Generic => {
-                let mnemonic = if space == AddrSpace::Global { "ATOMG" } else { "ATOM" };
-                SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r])
-            }
-            AddrSpace::Shared => {
-                let m = self.without_ubase(m);
-                SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r])
-            }
-        };
-        self.emit(inst.with_form(RegForm::AtomCas { wide }));
         Ok(())
     }
 }

@@ -14,16 +14,18 @@
 //! The rooms: this selector (the files beside this one) is shared by the SASS targets and asks
 //! the target, through [`Isa`] (`isa.rs`), wherever their instructions differ: the spelling of
 //! one instruction (an add, a carry pair, a logic op, a shift, an atomic), a sequence (a multiply
-//! on sm_50's 16-bit multiplier, a 64-bit compare, a pointer plus an index), or a whole IR
-//! instruction (bit fields, subgroup instructions, CAS). `sm90.rs` answers for Hopper and
-//! `sm50/` for Maxwell, each building its own instructions; `bits.rs`, `subgroup.rs`,
-//! `shuffle.rs`, `reduce64.rs` and `memory.rs`'s CAS are the sm_70+ sequences sm_90 selects,
-//! `sm50/` holds Maxwell's. Every selected instruction is resolved against the target's form
-//! table as it is emitted ([`Isel::emit`]).
+//! on sm_50's 16-bit multiplier, a 64-bit compare, a pointer plus an index, the active lanes'
+//! mask), or a whole IR instruction (bit fields, subgroup instructions, conversions, CAS).
+//! `sm90/` answers for Hopper and `sm50/` for Maxwell, each building its own instructions in
+//! the same rooms: `mod.rs` (the `Isa` implementation), `bits.rs`, `subgroup.rs`,
+//! `convert.rs` and `memory.rs` (CAS) in both; sm_90's subgroup room goes on in `shuffle.rs`
+//! and `reduce64.rs`, and sm_50 has its multiply and shift sequences (`alu.rs`) and generic
+//! addressing (`generic.rs`). The shared files call a target only through `Isa`: the one
+//! place that names `sm50`/`sm90` is `isa_of`. Every selected instruction is resolved against
+//! the target's form table as it is emitted ([`Isel::emit`]).
 
 mod aggregate;
 mod alu;
-mod bits;
 mod convert;
 mod dce;
 mod divide;
@@ -33,11 +35,8 @@ mod fdiv64;
 mod half;
 mod isa;
 mod memory;
-mod reduce64;
-mod shuffle;
 mod sm50;
 mod sm90;
-mod subgroup;
 mod surface;
 pub use surface::surface_slot_words;
 
@@ -113,8 +112,9 @@ pub(crate) struct Isel<'a> {
     pub uniformity: Option<crate::uniform::Uniformity>,
     /// Where lanes meet before subgroup instructions after loops, where the target needs it.
     sync_plan: crate::subgroup_sync::SyncPlan,
-    /// The mask of the lanes at the entry of each block of `sync_plan` that records one.
-    sync_masks: HashMap<Block, VReg>,
+    /// The mask of the lanes at the entry of each block of `sync_plan` that records one (a
+    /// register).
+    sync_masks: HashMap<Block, MOp>,
 }
 
 /// Selects machine instructions for a legalized, verified kernel.
@@ -454,6 +454,28 @@ impl<'a> Isel<'a> {
             | InstData::Barrier => self.lower_memory(&data)?,
             _ => self.lower_alu(&data)?,
         }
+        Ok(())
+    }
+
+    /// At the entry of a block the plan names: the mask of the lanes there ([`Isa::active_lanes`]
+    /// in a register), for the `WARPSYNC`s of the subgroup instructions after the loops that
+    /// follow.
+    fn record_lane_mask(&mut self, blk: Block) -> Result<(), IselError> {
+        let m = self.isa.active_lanes(self, true)?;
+        self.sync_masks.insert(blk, m);
+        Ok(())
+    }
+
+    /// `WARPSYNC mask` before a subgroup instruction the plan brings lanes together for.
+    fn sync_lanes_before(&mut self, inst: atomc_ir::Inst) -> Result<(), IselError> {
+        let Some(blk) = self.sync_plan.mask_from.get(&inst) else {
+            if self.sync_plan.unplaceable.contains(&inst) {
+                return Err(self.err("no place to bring its lanes together (the legalizer should have refused it)"));
+            }
+            return Ok(());
+        };
+        let m = self.sync_masks[blk];
+        self.emit(SassInst::new("WARPSYNC", [m]));
         Ok(())
     }
 

@@ -47,7 +47,7 @@ impl Isel<'_> {
             InstData::Binary { op: BinaryOp::Smulhi, args: [a, b] } => {
                 self.need_i32(a)?;
                 let u = self.new_vreg(RegClass::Single);
-                self.mulhi(u, BinaryOp::Umulhi, a, b)?;
+                self.umulhi(u, a, b)?;
                 let (ra, rb) = (self.reg(a), self.reg(b));
                 let fix = |this: &mut Self, sign_of: VReg, other: VReg| {
                     let s = this.tmp50("SHR", [MOp::use_(sign_of), MOp::Imm(31)]);

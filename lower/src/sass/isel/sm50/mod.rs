@@ -41,7 +41,7 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use alu::is_rz;
-use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, Type, Value};
+use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
 
 /// The sm_50 selection rules.
 pub(crate) struct Sm50;
@@ -299,6 +299,14 @@ impl Isa for Sm50 {
         s.emit(self.add(MOp::def(d.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg())));
     }
 
+    fn active_lanes(&self, s: &mut Isel<'_>, _in_register: bool) -> Result<MOp, IselError> {
+        Ok(MOp::use_(s.active50().reg()))
+    }
+
+    fn reduce_lanes(&self, _s: &mut Isel<'_>, _op: ReduceOp, _x: VReg) -> Result<VReg, String> {
+        Err("a reduction across the lanes in one instruction (`REDUX`) has no sm_50 form".into())
+    }
+
     fn barrier(&self, s: &mut Isel<'_>) {
         s.emit(SassInst::new("BAR.SYNC", [MOp::Imm(0)]));
         s.emit(SassInst::new("MEMBAR.CTA", []));
@@ -310,7 +318,7 @@ impl Isa for Sm50 {
 
     fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
-            InstData::Binary { op: BinaryOp::Umulhi, args: [a, b] } => s.mulhi(d, BinaryOp::Umulhi, a, b),
+            InstData::Binary { op: BinaryOp::Umulhi, args: [a, b] } => s.umulhi(d, a, b),
             _ => s.bits_sm50(d, data),
         }
     }

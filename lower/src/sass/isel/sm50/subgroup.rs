@@ -259,7 +259,7 @@ impl Isel<'_> {
     }
 
     /// The active lanes' mask.
-    pub(in crate::sass::isel) fn active50(&mut self) -> VReg {
+    pub(super) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
         self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
         m

@@ -21,8 +21,8 @@
 //! warp aggregation uses ([`crate::sass::target::WarpAggregation`]); nothing keeps them live
 //! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
-use super::{Isel, IselError};
 use crate::sass::inst::{intern, MOp, SassInst};
+use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
 
@@ -106,33 +106,6 @@ impl Isel<'_> {
             InstData::MatchAny { arg } => self.match_any(d, arg),
             _ => return Err(self.err(format!("`{}` is not selected for sm_90", data.opcode_name()))),
         }
-        Ok(())
-    }
-
-    /// At the entry of a block the plan names: the mask of the lanes there, for the `WARPSYNC`s
-    /// of the subgroup instructions after the loops that follow.
-    pub(super) fn record_lane_mask(&mut self, blk: atomc_ir::Block) -> Result<(), IselError> {
-        let Some(agg) = &self.target.warp_aggregation else {
-            return Err(self.err("lane masks are recorded only where VOTEU is selected"));
-        };
-        let u6 = MOp::UReg(agg.mask_ureg);
-        let m = self.new_vreg(RegClass::Single);
-        self.vote_any_into(u6, None)?;
-        self.emit(SassInst::new("MOV", [MOp::def(m.reg(), 1), u6]));
-        self.sync_masks.insert(blk, m);
-        Ok(())
-    }
-
-    /// `WARPSYNC mask` before a subgroup instruction the plan brings lanes together for.
-    pub(super) fn sync_lanes_before(&mut self, inst: atomc_ir::Inst) -> Result<(), IselError> {
-        let Some(blk) = self.sync_plan.mask_from.get(&inst) else {
-            if self.sync_plan.unplaceable.contains(&inst) {
-                return Err(self.err("no place to bring its lanes together (the legalizer should have refused it)"));
-            }
-            return Ok(());
-        };
-        let m = self.sync_masks[blk];
-        self.emit(SassInst::new("WARPSYNC", [MOp::use_(m.reg())]));
         Ok(())
     }
 

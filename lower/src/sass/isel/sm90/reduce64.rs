@@ -10,8 +10,8 @@
 //! ```
 
 use super::subgroup::redux;
-use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isel, IselError};
 use crate::vcode::VReg;
 use atomc_ir::{ReduceOp, Value};
 

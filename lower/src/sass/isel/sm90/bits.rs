@@ -1,6 +1,8 @@
-//! Bit counts, multiply-high and fused multiply-add in the sm_70+ instructions, as sm_90
-//! selects them (`Isa::bits`; sm_50's are in `sm50/bits.rs`, but for `umulhi`'s high word,
-//! which [`super::Isa::mul_hi_u32`] gives both). `caps_ops` says which types reach here:
+//! Bit counts, bit fields, multiply-high and fused multiply-add in the sm_70+ instructions, as
+//! sm_90 selects them (`Isa::bits`; sm_50's are in `sm50/bits.rs`; `umulhi` is the shared
+//! selector's [`Isel::umulhi`], with each target's high word,
+//! [`Isa::mul_hi_u32`](crate::sass::isel::Isa::mul_hi_u32)). `caps_ops` says which types reach
+//! here:
 //!
 //! ```text
 //! popcnt.i32   POPC d, a
@@ -22,8 +24,8 @@
 //! inserts. The clamped shifts and masks give the IR's edge cases: nothing from a position past
 //! bit 31, the whole rest of the word for a length past it, 0 for a length of 0.
 
-use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
+use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Type, UnaryOp, Value};
 
@@ -108,18 +110,17 @@ impl Isel<'_> {
         Ok(())
     }
 
+    /// `umulhi` is the shared selector's ([`Isel::umulhi`]); `smulhi` is `IMAD.HI` (sm_50
+    /// corrects the unsigned high word instead, `sm50/bits.rs`).
     pub(super) fn mulhi(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
+        if op == BinaryOp::Umulhi {
+            return self.umulhi(d, a, b);
+        }
         if self.ty(a) != Type::I32 {
             return Err(self.err(format!("{op} on {} is not selected", self.ty(a))));
         }
         let (ra, rb) = (self.reg(a), self.reg(b));
-        let (def, x, y) = (MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb));
-        if op == BinaryOp::Umulhi {
-            self.isa.mul_hi_u32(self, def, x, y);
-        } else {
-            // sm_50 corrects the unsigned high word instead (`sm50/bits.rs`).
-            self.emit(SassInst::new("IMAD.HI", [def, x, y, MOp::rz()]));
-        }
+        self.emit(SassInst::new("IMAD.HI", [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
         Ok(())
     }
 

@@ -92,7 +92,7 @@ pub(crate) struct Isel<'a> {
     pub non_cond_uses: SecondaryMap<Value, u32>,
     pub blocks: HashMap<Block, BlockId>,
     /// The edge blocks of each `brif` (then, else).
-    pub edge_blocks: HashMap<Block, [BlockId; 2]>,
+    pub edge_blocks: HashMap<Block, [Option<BlockId>; 2]>,
     pub ir_block: Block,
     /// An instruction the selector produced that no form of the target's table encodes (a
     /// selector bug, reported before allocation with the IR instruction it came from).
@@ -175,11 +175,28 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
     let entry = b.new_block();
     let mut blocks = HashMap::new();
     let mut edge_blocks = HashMap::new();
+    // Predecessor counts (an edge per branch target, so a `brif` to one block twice counts 2).
+    let mut preds: HashMap<Block, u32> = HashMap::new();
+    for &blk in &order {
+        if let Some(t) = func.terminator(blk) {
+            match &func.insts[t] {
+                InstData::Jump { dest } => *preds.entry(dest.block).or_default() += 1,
+                InstData::Brif { then_dest, else_dest, .. } => {
+                    *preds.entry(then_dest.block).or_default() += 1;
+                    *preds.entry(else_dest.block).or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+    }
     for &blk in &order {
         blocks.insert(blk, b.new_block());
         if let Some(t) = func.terminator(blk) {
-            if matches!(func.insts[t], InstData::Brif { .. }) {
-                edge_blocks.insert(blk, [b.new_block(), b.new_block()]);
+            if let InstData::Brif { then_dest, else_dest, .. } = &func.insts[t] {
+                // Only a critical edge (its target has other predecessors) needs a block of its own.
+                let mut split = |d: &atomc_ir::BlockCall| (preds[&d.block] > 1).then(|| b.new_block());
+                let (then_split, else_split) = (split(then_dest), split(else_dest));
+                edge_blocks.insert(blk, [then_split, else_split]);
             }
         }
     }
@@ -421,6 +438,10 @@ impl<'a> Isel<'a> {
                 for (dest, split) in [then_dest, else_dest].into_iter().zip(edges) {
                     let args: Vec<VReg> = dest.args.iter().map(|&a| self.reg(a)).collect();
                     let target = self.blocks[&dest.block];
+                    let Some(split) = split else {
+                        targets.push((target, args));
+                        continue;
+                    };
                     // Split the edge: regalloc2 places edge moves in a block
                     // with a single predecessor.
                     let here = self.block;

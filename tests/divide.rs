@@ -18,16 +18,44 @@ fn random_int(rng: &mut Rng) -> i32 {
     }
 }
 
-fn kernel() -> atomc::ir::Function {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret/divide.atom");
-    let source = std::fs::read_to_string(path).expect("divide.atom");
+/// The function `%name` of `filetests/filetests/interpret/FILE`.
+fn kernel(file: &str, name: &str) -> atomc::ir::Function {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret").join(file);
+    let source = std::fs::read_to_string(path).expect(file);
     let parsed = atomc::ir::parse::parse_file(&source).expect("parses");
-    parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == "div32").expect("%div32")
+    parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == name).unwrap_or_else(|| panic!("%{name}"))
+}
+
+/// The run line of `%name(a, b, out)` with one block of `n` threads: `n` dividends from `random`,
+/// then `n` divisors from it, zeros drawn again; `out` has room for 4 results per thread.
+fn run_line<T: std::fmt::Display + Default + PartialEq>(
+    name: &str,
+    ty: &str,
+    n: usize,
+    rng: &mut Rng,
+    random: fn(&mut Rng) -> T,
+) -> String {
+    let a: Vec<T> = (0..n).map(|_| random(rng)).collect();
+    let b: Vec<T> = (0..n)
+        .map(|_| loop {
+            let v = random(rng);
+            if v != T::default() {
+                break v;
+            }
+        })
+        .collect();
+    let list = |v: &[T]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    format!(
+        "block {n} a: {ty}[{n}] = [{}], b: {ty}[{n}] = [{}], out: {ty}[{}] = 0, %{name}(a, b, out)",
+        list(&a),
+        list(&b),
+        4 * n
+    )
 }
 
 #[test]
 fn random_divisions_match_the_interpreter() {
-    let func = kernel();
+    let func = kernel("divide.atom", "div32");
     for (target, sm, tool) in
         [(atomc::Target::Sm90, Sm::Sm90, Tool::Ptxas13), (atomc::Target::Sm50, Sm::Sm50, Tool::Ptxas118)]
     {
@@ -45,22 +73,7 @@ fn random_divisions_match_the_interpreter() {
         let mut rng = Rng::new(0x9e37_79b9);
         let n = 256;
         for round in 0..4 {
-            let a: Vec<i32> = (0..n).map(|_| random_int(&mut rng)).collect();
-            let b: Vec<i32> = (0..n)
-                .map(|_| loop {
-                    let v = random_int(&mut rng);
-                    if v != 0 {
-                        break v;
-                    }
-                })
-                .collect();
-            let list = |v: &[i32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-            let line = format!(
-                "block {n} a: i32[{n}] = [{}], b: i32[{n}] = [{}], out: i32[{}] = 0, %div32(a, b, out)",
-                list(&a),
-                list(&b),
-                4 * n
-            );
+            let line = run_line("div32", "i32", n, &mut rng, random_int);
             let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
             let want = emulate::interpret(&func, &spec).expect("interprets");
             for (who, cubin) in [("atomc", Some(&atomc_cubin)), ("ptxas", ptxas_cubin.as_ref())] {
@@ -89,10 +102,7 @@ fn random_i64(rng: &mut Rng) -> i64 {
 /// `IMAD.WIDE.U32 R8, P0, ...` and `IMAD.HI.U32 R8, P1, ...` forms are not in the table.)
 #[test]
 fn random_64_bit_divisions_match_the_interpreter() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret/divide64.atom");
-    let source = std::fs::read_to_string(path).expect("divide64.atom");
-    let parsed = atomc::ir::parse::parse_file(&source).expect("parses");
-    let func = parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == "div64").expect("%div64");
+    let func = kernel("divide64.atom", "div64");
     let cubins: Vec<_> = [atomc::Target::Sm90, atomc::Target::Sm50]
         .into_iter()
         .map(|target| match atomc::compile(&func, target, atomc::Emit::Cubin) {
@@ -103,22 +113,7 @@ fn random_64_bit_divisions_match_the_interpreter() {
     let mut rng = Rng::new(0x2545_f491);
     let n = 256;
     for round in 0..2 {
-        let a: Vec<i64> = (0..n).map(|_| random_i64(&mut rng)).collect();
-        let b: Vec<i64> = (0..n)
-            .map(|_| loop {
-                let v = random_i64(&mut rng);
-                if v != 0 {
-                    break v;
-                }
-            })
-            .collect();
-        let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-        let line = format!(
-            "block {n} a: i64[{n}] = [{}], b: i64[{n}] = [{}], out: i64[{}] = 0, %div64(a, b, out)",
-            list(&a),
-            list(&b),
-            4 * n
-        );
+        let line = run_line("div64", "i64", n, &mut rng, random_i64);
         let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
         let want = emulate::interpret(&func, &spec).expect("interprets");
         for (target, cubin) in &cubins {

@@ -23,18 +23,18 @@ use std::collections::BTreeMap;
 
 /// `cuobjdump -elf -sass` with a chosen cuobjdump.
 fn cuobjdump_elf_sass(tool: Tool, bytes: &[u8]) -> Result<String, oracle::OracleError> {
-    let dir = oracle::ScratchDir::new()?;
-    let f = dir.write("m.cubin", bytes)?;
-    let out = oracle::run_tool(
-        tool,
-        &[
-            std::ffi::OsStr::new("-elf"),
-            std::ffi::OsStr::new("-sass"),
-            f.as_os_str(),
-        ],
-        None,
-    )?;
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    oracle::cuobjdump_with(tool, bytes, &["-elf", "-sass"])
+}
+
+/// Where `tool`'s listing `text` of kernel `name`'s cubin first differs from atomc's own
+/// listing `ours` (`None` if it lists the same instructions).
+fn listing_mismatch(name: &str, tool: &str, text: &str, ours: &[(u32, String)]) -> Option<String> {
+    let listed = listing_instructions(text);
+    if listed == ours {
+        return None;
+    }
+    let i = listed.iter().zip(ours).position(|(a, b)| a != b).unwrap_or(listed.len().min(ours.len()));
+    Some(format!("{name}: {tool} lists {:?}, atomc {:?}", listed.get(i), ours.get(i)))
 }
 
 /// (name, function, cubin, atomc's listing as `(offset, text)`, the compile's output).
@@ -93,19 +93,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
         with_params += usize::from(!params.is_empty());
         match cuobjdump13 {
             Ok(text) => {
-                let listed = listing_instructions(&text);
-                if listed != ours {
-                    let i = listed
-                        .iter()
-                        .zip(&ours)
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(listed.len().min(ours.len()));
-                    failures.push(format!(
-                        "{name}: cuobjdump13 lists {:?}, atomc {:?}",
-                        listed.get(i),
-                        ours.get(i)
-                    ));
-                }
+                failures.extend(listing_mismatch(&name, "cuobjdump13", &text, &ours));
                 let expect = [
                     format!("register count: {regcount}"),
                     format!("frame size: {:#x}", alloc.spill_bytes()),
@@ -133,21 +121,7 @@ fn every_compiled_kernel_makes_a_cubin_the_tools_read() {
             Err(e) => failures.push(format!("{name}: cuobjdump13 rejects the cubin: {e}")),
         }
         match nvdisasm13 {
-            Ok(text) => {
-                let listed = listing_instructions(&text);
-                if listed != ours {
-                    let i = listed
-                        .iter()
-                        .zip(&ours)
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(listed.len().min(ours.len()));
-                    failures.push(format!(
-                        "{name}: nvdisasm13 lists {:?}, atomc {:?}",
-                        listed.get(i),
-                        ours.get(i)
-                    ));
-                }
-            }
+            Ok(text) => failures.extend(listing_mismatch(&name, "nvdisasm13", &text, &ours)),
             Err(e) => failures.push(format!("{name}: nvdisasm13 rejects the cubin: {e}")),
         }
         match cuobjdump118 {

@@ -4,6 +4,8 @@
 //! code for the same kernel (`filetests/filetests/interpret/divide.atom`'s `%div32`).
 
 use atomc::emulate::{self, Schedule};
+use atomc::ir::interp::RunSpec;
+use atomc::ir::Function;
 use atomc_emu::Rng;
 use atomc_oracle::{self as oracle, Sm, Tool};
 
@@ -18,16 +20,58 @@ fn random_int(rng: &mut Rng) -> i32 {
     }
 }
 
-fn kernel() -> atomc::ir::Function {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret/divide.atom");
-    let source = std::fs::read_to_string(path).expect("divide.atom");
+/// The function `%name` of `filetests/filetests/interpret/FILE`.
+fn kernel(file: &str, name: &str) -> Function {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret").join(file);
+    let source = std::fs::read_to_string(path).expect(file);
     let parsed = atomc::ir::parse::parse_file(&source).expect("parses");
-    parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == "div32").expect("%div32")
+    parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == name).unwrap_or_else(|| panic!("%{name}"))
+}
+
+/// One random round of `func` (`%name(a, b, out)` on `ty`): the run line with one block of `n`
+/// threads, `n` dividends from `random`, then `n` divisors from it (zeros drawn again), room
+/// for 4 results per thread in `out`; and the interpreter's memory after it.
+fn random_round<T: std::fmt::Display + Default + PartialEq>(
+    func: &Function,
+    ty: &str,
+    n: usize,
+    rng: &mut Rng,
+    random: fn(&mut Rng) -> T,
+) -> (RunSpec, Vec<Vec<u8>>) {
+    let a: Vec<T> = (0..n).map(|_| random(rng)).collect();
+    let b: Vec<T> = (0..n)
+        .map(|_| loop {
+            let v = random(rng);
+            if v != T::default() {
+                break v;
+            }
+        })
+        .collect();
+    let list = |v: &[T]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
+    let line = format!(
+        "block {n} a: {ty}[{n}] = [{}], b: {ty}[{n}] = [{}], out: {ty}[{}] = 0, %{}(a, b, out)",
+        list(&a),
+        list(&b),
+        4 * n,
+        func.name
+    );
+    let spec = atomc::ir::interp::parse_run_line(func, &line).expect("run line");
+    let want = emulate::interpret(func, &spec).expect("interprets");
+    (spec, want)
+}
+
+/// `cubin` on the emulator leaves exactly the interpreter's memory `want` after `spec`; `what`
+/// names the code and the round.
+#[track_caller]
+fn assert_exact(cubin: &[u8], func: &Function, spec: &RunSpec, want: &[Vec<u8>], what: &str) {
+    let (exact, _) =
+        emulate::run_and_judge(cubin, func, spec, want, Schedule::RoundRobin).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(exact, "{what} differs from the interpreter");
 }
 
 #[test]
 fn random_divisions_match_the_interpreter() {
-    let func = kernel();
+    let func = kernel("divide.atom", "div32");
     for (target, sm, tool) in
         [(atomc::Target::Sm90, Sm::Sm90, Tool::Ptxas13), (atomc::Target::Sm50, Sm::Sm50, Tool::Ptxas118)]
     {
@@ -45,29 +89,10 @@ fn random_divisions_match_the_interpreter() {
         let mut rng = Rng::new(0x9e37_79b9);
         let n = 256;
         for round in 0..4 {
-            let a: Vec<i32> = (0..n).map(|_| random_int(&mut rng)).collect();
-            let b: Vec<i32> = (0..n)
-                .map(|_| loop {
-                    let v = random_int(&mut rng);
-                    if v != 0 {
-                        break v;
-                    }
-                })
-                .collect();
-            let list = |v: &[i32]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-            let line = format!(
-                "block {n} a: i32[{n}] = [{}], b: i32[{n}] = [{}], out: i32[{}] = 0, %div32(a, b, out)",
-                list(&a),
-                list(&b),
-                4 * n
-            );
-            let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
-            let want = emulate::interpret(&func, &spec).expect("interprets");
+            let (spec, want) = random_round(&func, "i32", n, &mut rng, random_int);
             for (who, cubin) in [("atomc", Some(&atomc_cubin)), ("ptxas", ptxas_cubin.as_ref())] {
                 let Some(cubin) = cubin else { continue };
-                let (exact, _) = emulate::run_and_judge(cubin, &func, &spec, &want, Schedule::RoundRobin)
-                    .unwrap_or_else(|e| panic!("{target} round {round}, {who}'s code: {e}"));
-                assert!(exact, "{target} round {round}: {who}'s code differs from the interpreter");
+                assert_exact(cubin, &func, &spec, &want, &format!("{target} round {round}, {who}'s code"));
             }
         }
     }
@@ -89,10 +114,7 @@ fn random_i64(rng: &mut Rng) -> i64 {
 /// `IMAD.WIDE.U32 R8, P0, ...` and `IMAD.HI.U32 R8, P1, ...` forms are not in the table.)
 #[test]
 fn random_64_bit_divisions_match_the_interpreter() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/interpret/divide64.atom");
-    let source = std::fs::read_to_string(path).expect("divide64.atom");
-    let parsed = atomc::ir::parse::parse_file(&source).expect("parses");
-    let func = parsed.functions.into_iter().map(|f| f.func).find(|f| f.name == "div64").expect("%div64");
+    let func = kernel("divide64.atom", "div64");
     let cubins: Vec<_> = [atomc::Target::Sm90, atomc::Target::Sm50]
         .into_iter()
         .map(|target| match atomc::compile(&func, target, atomc::Emit::Cubin) {
@@ -103,28 +125,9 @@ fn random_64_bit_divisions_match_the_interpreter() {
     let mut rng = Rng::new(0x2545_f491);
     let n = 256;
     for round in 0..2 {
-        let a: Vec<i64> = (0..n).map(|_| random_i64(&mut rng)).collect();
-        let b: Vec<i64> = (0..n)
-            .map(|_| loop {
-                let v = random_i64(&mut rng);
-                if v != 0 {
-                    break v;
-                }
-            })
-            .collect();
-        let list = |v: &[i64]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
-        let line = format!(
-            "block {n} a: i64[{n}] = [{}], b: i64[{n}] = [{}], out: i64[{}] = 0, %div64(a, b, out)",
-            list(&a),
-            list(&b),
-            4 * n
-        );
-        let spec = atomc::ir::interp::parse_run_line(&func, &line).expect("run line");
-        let want = emulate::interpret(&func, &spec).expect("interprets");
+        let (spec, want) = random_round(&func, "i64", n, &mut rng, random_i64);
         for (target, cubin) in &cubins {
-            let (exact, _) = emulate::run_and_judge(cubin, &func, &spec, &want, Schedule::RoundRobin)
-                .unwrap_or_else(|e| panic!("{target} round {round}: {e}"));
-            assert!(exact, "{target} round {round}: atomc's code differs from the interpreter");
+            assert_exact(cubin, &func, &spec, &want, &format!("{target} round {round}, atomc's code"));
         }
     }
 }

@@ -71,6 +71,15 @@ fn sizes(case: &Case) -> ([u32; 3], [u32; 3]) {
     emulate::sizes(&case.spec)
 }
 
+/// The value of `r`; or `None`, with its error noted in `mismatches` as `context: error`.
+fn noted<T, E: std::fmt::Display>(
+    r: Result<T, E>,
+    mismatches: &mut Vec<String>,
+    context: impl FnOnce() -> String,
+) -> Option<T> {
+    r.map_err(|e| mismatches.push(format!("{}: {e}", context()))).ok()
+}
+
 fn interpret(case: &Case) -> Result<Vec<Vec<u8>>, String> {
     emulate::interpret(&case.func, &case.spec)
 }
@@ -208,27 +217,16 @@ fn gpu_run() {
                 }
             },
         };
-        let ptxas_cubin = match ptx.map(|p| oracle::ptxas(Sm::Sm90, &p)) {
-            None => None,
-            Some(Ok(c)) => Some(c),
-            Some(Err(e)) => {
-                mismatches.push(format!("{}: ptxas rejects atomc's PTX: {e}", case.label));
-                continue;
-            }
+        let ptxas = ptx.map(|p| oracle::ptxas(Sm::Sm90, &p)).transpose();
+        let Some(ptxas_cubin) = noted(ptxas, &mut mismatches, || format!("{}: ptxas rejects atomc's PTX", case.label))
+        else {
+            continue;
         };
-        let want = match interpret(case) {
-            Ok(w) => w,
-            Err(e) => {
-                mismatches.push(format!("{}: interpreter: {e}", case.label));
-                continue;
-            }
+        let Some(want) = noted(interpret(case), &mut mismatches, || format!("{}: interpreter", case.label)) else {
+            continue;
         };
-        let args = match gpu_args(case) {
-            Ok(a) => a,
-            Err(e) => {
-                mismatches.push(format!("{}: {e}", case.label));
-                continue;
-            }
+        let Some(args) = noted(gpu_args(case), &mut mismatches, || case.label.clone()) else {
+            continue;
         };
         let inits: Vec<Vec<u8>> = case.spec.decls().into_iter().map(|d| d.init).collect();
         let (grid, block) = sizes(case);
@@ -322,19 +320,13 @@ fn emulated(why: &str) {
         let Ok((atomc_cubin, ptx)) = compile_both(&case.func, case.max_registers) else {
             continue;
         };
-        let ptxas_cubin = match oracle::ptxas(Sm::Sm90, &ptx) {
-            Ok(c) => c,
-            Err(e) => {
-                mismatches.push(format!("{}: ptxas rejects atomc's PTX: {e}", case.label));
-                continue;
-            }
+        let ptxas = oracle::ptxas(Sm::Sm90, &ptx);
+        let Some(ptxas_cubin) = noted(ptxas, &mut mismatches, || format!("{}: ptxas rejects atomc's PTX", case.label))
+        else {
+            continue;
         };
-        let want = match interpret(case) {
-            Ok(w) => w,
-            Err(e) => {
-                mismatches.push(format!("{}: interpreter: {e}", case.label));
-                continue;
-            }
+        let Some(want) = noted(interpret(case), &mut mismatches, || format!("{}: interpreter", case.label)) else {
+            continue;
         };
         run += 1;
         let mut ok = true;

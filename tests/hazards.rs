@@ -144,6 +144,50 @@ fn is_branch(arch: &Arch, s: &Slot) -> bool {
     })
 }
 
+/// The check's findings over a set of kernels.
+#[derive(Default)]
+struct Tally {
+    instrs: usize,
+    /// Mutations of the clean kernels: tried, caught.
+    tried: usize,
+    caught: usize,
+    /// `name: hazard; ...` for each kernel with hazards.
+    bad: Vec<String>,
+}
+
+impl Tally {
+    /// Checks kernel `name`: the mutations of a clean one are tried (with `HAZARD_MISSES` set,
+    /// its name is printed above the ones missed), one with hazards is listed. The check's report.
+    fn check(&mut self, arch: &Arch, name: &str, slots: &[Slot]) -> hazard::Report {
+        let r = hazard::check(arch, slots);
+        self.instrs += slots.len();
+        if r.hazards.is_empty() {
+            if std::env::var("HAZARD_MISSES").is_ok() {
+                println!("  {name}");
+            }
+            let (a, b) = mutations(arch, slots);
+            self.tried += a;
+            self.caught += b;
+        } else {
+            let hazards: Vec<String> = r.hazards.iter().map(|h| h.to_string()).collect();
+            self.bad.push(format!("{name}: {}", hazards.join("; ")));
+        }
+        r
+    }
+
+    /// Prints up to 20 of the kernels with hazards; then there must be none (`bad` says what
+    /// they are), and the check must catch 93 % of over 100 mutations.
+    #[track_caller]
+    fn assert_clean(&self, t: Target, bad: &str) {
+        for b in self.bad.iter().take(20) {
+            println!("  {b}");
+        }
+        assert!(self.bad.is_empty(), "{t:?}: {} {bad}", self.bad.len());
+        let (tried, caught) = (self.tried, self.caught);
+        assert!(tried > 100 && caught * 100 >= tried * 93, "{t:?}: mutations caught {caught}/{tried}");
+    }
+}
+
 fn calibrate(t: Target) {
     if !tools_for(t) {
         return;
@@ -151,82 +195,43 @@ fn calibrate(t: Target) {
     let arch = arch_of(t);
     let kernels = ptxas_kernels(t);
     assert!(kernels.len() > 100, "{t:?}: only {} ptxas kernels", kernels.len());
-    let (mut clean, mut instrs, mut opaque, mut bad) = (0, 0, 0, Vec::new());
-    let (mut tried, mut caught) = (0, 0);
+    let (mut tally, mut clean, mut opaque) = (Tally::default(), 0, 0);
     for (name, slots) in &kernels {
-        let r = hazard::check(arch, slots);
-        instrs += slots.len();
+        let r = tally.check(arch, name, slots);
         opaque += r.opaque;
-        if r.hazards.is_empty() {
-            clean += 1;
-            if std::env::var("HAZARD_MISSES").is_ok() {
-                println!("  {name}");
-            }
-            let (a, b) = mutations(arch, slots);
-            tried += a;
-            caught += b;
-        } else {
-            bad.push(format!(
-                "{name}: {}",
-                r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("; ")
-            ));
-        }
+        clean += usize::from(r.hazards.is_empty());
     }
     println!(
-        "{t:?} ptxas code: {clean}/{} kernels clean ({instrs} instructions, {opaque} not decodable); \
-         mutations caught {caught}/{tried}",
-        kernels.len()
+        "{t:?} ptxas code: {clean}/{} kernels clean ({} instructions, {opaque} not decodable); \
+         mutations caught {}/{}",
+        kernels.len(),
+        tally.instrs,
+        tally.caught,
+        tally.tried
     );
-    for b in bad.iter().take(20) {
-        println!("  {b}");
-    }
-    assert!(
-        bad.is_empty(),
-        "{t:?}: the hazard check rejects {} ptxas kernels",
-        bad.len()
-    );
-    assert!(
-        tried > 100 && caught * 100 >= tried * 93,
-        "{t:?}: mutations caught {caught}/{tried}"
-    );
+    tally.assert_clean(t, "ptxas kernels the hazard check rejects");
 }
 
 fn atomc_clean(t: Target) {
     let arch = arch_of(t);
     let (kernels, refused) = atomc_kernels(t);
-    let (mut bad, mut early, mut instrs) = (Vec::new(), 0, 0);
-    let (mut tried, mut caught) = (0, 0);
+    assert!(kernels.len() > 100);
+    let (mut tally, mut early) = (Tally::default(), 0);
     for (name, slots) in &kernels {
-        let r = hazard::check(arch, slots);
-        instrs += slots.len();
+        let r = tally.check(arch, name, slots);
         early += r.early_waits;
         assert_eq!(r.opaque, 0, "{name}: atomc emitted a word its own table cannot decode");
-        if r.hazards.is_empty() {
-            let (a, b) = mutations(arch, slots);
-            tried += a;
-            caught += b;
-        } else {
-            bad.push(format!(
-                "{name}: {}",
-                r.hazards.iter().map(|h| h.to_string()).collect::<Vec<_>>().join("; ")
-            ));
-        }
     }
     println!(
-        "{t:?} atomc code: {} kernels ({instrs} instructions, {refused} refused by the target), \
-         {} with hazards, waits within 2 cycles of their set: {early}; mutations caught {caught}/{tried}",
+        "{t:?} atomc code: {} kernels ({} instructions, {refused} refused by the target), \
+         {} with hazards, waits within 2 cycles of their set: {early}; mutations caught {}/{}",
         kernels.len(),
-        bad.len()
+        tally.instrs,
+        tally.bad.len(),
+        tally.caught,
+        tally.tried
     );
-    for b in bad.iter().take(20) {
-        println!("  {b}");
-    }
-    assert!(kernels.len() > 100);
-    assert!(bad.is_empty(), "{t:?}: {} atomc kernels have hazards", bad.len());
-    assert!(
-        tried > 100 && caught * 100 >= tried * 93,
-        "{t:?}: mutations caught {caught}/{tried}"
-    );
+    tally.assert_clean(t, "atomc kernels with hazards");
 }
 
 #[test]
@@ -299,13 +304,7 @@ fn sm90_yield_hint_as_ptxas_sets_it() {
 /// it as a stall too short, and atomc must space the SEL by the FP64 pipe's latency instead.
 #[test]
 fn scoreboard_on_fixed_latency_producer_is_no_cover() {
-    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/interpret/fminmax-f64.atom"))
-        .expect("filetest");
-    let func = atomc::ir::parse::parse(&src).expect("parses").remove(0);
-    let out = pipeline::compile_sass(&func, Target::Sm90).expect("compiles");
-    let arch = arch_of(Target::Sm90);
-    let mut slots = hazard::slots_of(arch, &out.kernel.instrs);
-    assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
+    let (arch, mut slots) = sm90_slots("filetests/filetests/interpret/fminmax-f64.atom");
     let mnemonic = |s: &Slot| s.instr.as_ref().map(|i| arch.forms[i.form as usize].mnemonic).unwrap_or("");
     let d = slots.iter().position(|s| mnemonic(s) == "DSETP").expect("a DSETP");
     assert_eq!(slots[d].sched.wr_sb, 7, "atomc sets no scoreboard on DSETP");
@@ -314,12 +313,7 @@ fn scoreboard_on_fixed_latency_producer_is_no_cover() {
     slots[d].sched.wr_sb = 4;
     slots[d].sched.stall = 2;
     slots[d + 1].sched.wait |= 1 << 4;
-    let report = hazard::check(arch, &slots);
-    assert!(
-        report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
-        "the check accepts a scoreboard as cover for DSETP: {:?}",
-        report.hazards
-    );
+    assert_stall_too_short(arch, &slots, None, "a scoreboard as cover for DSETP");
 }
 
 /// A vector predicate read by `VOTEU` needs a guard's 13 cycles: on an H100, atomc's
@@ -337,12 +331,7 @@ fn vote_reads_its_predicate_late() {
     assert!(text(&slots[v - 1]).starts_with("ISETP"), "{}", text(&slots[v - 1]));
     assert!(slots[v - 1].sched.stall >= 13, "atomc waits a guard's latency");
     slots[v - 1].sched.stall = 6;
-    let report = hazard::check(arch, &slots);
-    assert!(
-        report.hazards.iter().any(|h| matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
-        "the check accepts VOTEU reading P0 6 cycles after its ISETP: {:?}",
-        report.hazards
-    );
+    assert_stall_too_short(arch, &slots, None, "VOTEU reading P0 6 cycles after its ISETP");
 }
 
 /// An H100 ran atomc's f32 division with `DFMA R8, -R4, R6, 1` issued 4 cycles after the
@@ -366,10 +355,19 @@ fn fp64_reads_an_alu_result_late() {
         slots[j].sched.stall = 1;
     }
     slots[d - 1].sched.stall = (4 - k) as _;
-    let report = hazard::check(arch, &slots);
+    assert_stall_too_short(arch, &slots, Some(slots[d].addr), "a DFMA reading a MOV's result 4 cycles later");
+}
+
+/// The check finds a stall too short in `slots` (before the instruction at `consumer`, where
+/// given); `what` says what it would otherwise accept.
+#[track_caller]
+fn assert_stall_too_short(arch: &Arch, slots: &[Slot], consumer: Option<u64>, what: &str) {
+    let report = hazard::check(arch, slots);
     assert!(
-        report.hazards.iter().any(|h| h.consumer == slots[d].addr && matches!(h.kind, hazard::HazardKind::StallTooShort { .. })),
-        "the check accepts a DFMA reading a MOV's result 4 cycles later: {:?}",
+        report.hazards.iter().any(|h| {
+            consumer.is_none_or(|c| h.consumer == c) && matches!(h.kind, hazard::HazardKind::StallTooShort { .. })
+        }),
+        "the check accepts {what}: {:?}",
         report.hazards
     );
 }

@@ -43,16 +43,9 @@ fn nvdisasm_118_agrees_with_every_compiled_kernel() {
         kernels += 1;
     }
     let listing = oracle::nvdisasm(Sm::Sm50, &stream).expect("nvdisasm runs");
+    // nvdisasm prints the instructions of a bundle between `{` and `}`.
     let clean = |t: &str| t.trim_start_matches('{').trim_end_matches('}').trim().to_string();
-    let theirs: std::collections::HashMap<u64, String> =
-        oracle::disasm_instructions(&listing).into_iter().map(|l| (l.offset as u64, clean(&l.text))).collect();
-    for (name, addr, ours) in &expected {
-        match theirs.get(addr) {
-            Some(t) if t == ours => {}
-            Some(t) => mismatches.push(format!("{name} @{addr:#x}: atomc `{ours}`, nvdisasm `{t}`")),
-            None => mismatches.push(format!("{name} @{addr:#x}: nvdisasm printed nothing for `{ours}`")),
-        }
-    }
+    mismatches.extend(common::nvdisasm_mismatches(&expected, &listing, clean));
     println!(
         "sm_50 nvdisasm 11.8 agreement: {kernels} kernels, {} instructions, {} mismatches ({refused} filetest kernels refused by the sm_50 backend)",
         expected.len(),

@@ -23,7 +23,7 @@ fn nvdisasm_agrees_with_every_compiled_kernel() {
         for (i, ins) in out.kernel.instrs.iter().enumerate() {
             let at = base + i * 16;
             let text = out.arch.print_at(ins, at as u64);
-            expected.push((name.clone(), at, text.trim_end_matches(';').trim_end().to_string()));
+            expected.push((name.clone(), at as u64, text.trim_end_matches(';').trim_end().to_string()));
             // The decoder must give back the same instruction, schedule included.
             let back = out.arch.decode(&bytes[i * 16..i * 16 + 16]).expect("decodes");
             assert_eq!(&back, ins, "{name} @{:#x}: decode(encode(x)) != x", i * 16);
@@ -32,16 +32,7 @@ fn nvdisasm_agrees_with_every_compiled_kernel() {
         kernels += 1;
     }
     let listing = oracle::nvdisasm(Sm::Sm90, &stream).expect("nvdisasm runs");
-    let theirs: std::collections::HashMap<u32, String> =
-        oracle::disasm_instructions(&listing).into_iter().map(|l| (l.offset, l.text)).collect();
-    let mut mismatches = Vec::new();
-    for (name, at, ours) in &expected {
-        match theirs.get(&(*at as u32)) {
-            Some(t) if t == ours => {}
-            Some(t) => mismatches.push(format!("{name} @{at:#x}: atomc `{ours}`, nvdisasm `{t}`")),
-            None => mismatches.push(format!("{name} @{at:#x}: nvdisasm printed nothing for `{ours}`")),
-        }
-    }
+    let mismatches = common::nvdisasm_mismatches(&expected, &listing, str::to_string);
     println!(
         "sm_90 nvdisasm agreement: {kernels} kernels, {} instructions, {} mismatches",
         expected.len(),

@@ -10,29 +10,12 @@ mod visa_common;
 use atomc::{CompileError, Target, VisaPlatform};
 use atomc_oracle::{require, Tool};
 use atomc_emit::visa::Platform;
-use std::path::{Path, PathBuf};
-
-fn atom_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            atom_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "atom") {
-            out.push(p);
-        }
-    }
-}
+use visa_common::all_filetest_files;
 
 #[test]
 fn every_filetest_function_lowers_or_is_refused_cleanly() {
     let genx = require(Tool::GenXIR).is_some();
-    let mut files = Vec::new();
-    atom_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests"),
-        &mut files,
-    );
-    files.sort();
+    let files = all_filetest_files();
     let (mut lowered, mut refused, mut invalid) = (0, 0, 0);
     let mut failures = Vec::new();
     let mut spilled = Vec::new();

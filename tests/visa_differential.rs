@@ -15,21 +15,10 @@ use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
+use visa_common::{all_filetest_files, first_diff, global_buffer, init_bytes};
 
 /// Shared memory per block in both runs.
 const SLM_BYTES: u32 = 2048;
-
-fn bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x & 0x3f) as u8
-        })
-        .collect()
-}
 
 /// What one differential run found.
 enum Outcome {
@@ -50,13 +39,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
     for (i, &p) in f.blocks[entry].params.iter().enumerate() {
         let t = f.value_type(p);
         let (dv, raw): (DataValue, Vec<u8>) = match t {
-            Type::Ptr(AddrSpace::Global) => {
-                let init = bytes(i as u64 + 1, 512);
-                let id = mem.add_buffer(init.clone());
-                let a = mem.buffer_addr(id);
-                bufs.push((id, a, init));
-                (DataValue::Ptr(AddrSpace::Global, a), a.to_le_bytes().to_vec())
-            }
+            Type::Ptr(AddrSpace::Global) => global_buffer(&mut mem, i as u64 + 1, &mut bufs),
             // Shared memory: the block's SLM from offset 0 (zeroed, as the interpreter's).
             Type::Ptr(AddrSpace::Shared) => (DataValue::Ptr(AddrSpace::Shared, 0), 0u32.to_le_bytes().to_vec()),
             Type::I8 => (DataValue::I8(5), 5u32.to_le_bytes().to_vec()),
@@ -78,7 +61,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
             // A 16×10×10 surface of pseudo-random 4-byte elements per handle, as for the slots.
             Type::Surface => {
                 let extent = [16, 10, 10];
-                let data = bytes(200 + i as u64, 16 * 10 * 10 * 4);
+                let data = init_bytes(200 + i as u64, 16 * 10 * 10 * 4);
                 let id = mem.add_surface(Surface { extent, elem_bytes: 4, data: data.clone() });
                 let h = mem.surface_handle(id);
                 surfs.push((id, extent, 4, data, Some(h as u32)));
@@ -98,7 +81,7 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         };
         let extent = [16, 10, 10];
         let elem_bytes = visa_common::slot_elem_bytes(f, slot);
-        let data = bytes(100 + i as u64, 16 * 10 * 10 * elem_bytes as usize);
+        let data = init_bytes(100 + i as u64, 16 * 10 * 10 * elem_bytes as usize);
         let id = mem.add_surface(Surface { extent, elem_bytes, data: data.clone() });
         mem.bind_slot(slot, id);
         surfs.push((id, extent, elem_bytes, data, None));
@@ -152,14 +135,8 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         return Outcome::Differ(format!("{name} simd{lanes}: simulator: {e}"));
     }
     for ((id, _, _), (_, got)) in bufs.iter().zip(&sim.mem.bufs) {
-        let want = mem.buffer(*id);
-        if want != &got[..] {
-            let first = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(0);
-            return Outcome::Differ(format!(
-                "{name} simd{lanes}: memory differs from byte {first}: IR {:02x?} vISA {:02x?}",
-                &want[first..(first + 16).min(want.len())],
-                &got[first..(first + 16).min(got.len())]
-            ));
+        if let Err(e) = first_diff(mem.buffer(*id), got, "memory") {
+            return Outcome::Differ(format!("{name} simd{lanes}: {e}"));
         }
     }
     let (mut bound, mut bindless) = (sim.surfaces.iter(), sim.bindless.iter().map(|(_, s)| s));
@@ -168,13 +145,8 @@ fn differential(name: &str, f: &Function, k: &Kernel, p: Platform, lanes: u32) -
         let got = if bss.is_some() { bindless.next() } else { bound.next() };
         let got = got.expect("one simulator surface per surface");
         let want = &mem.surface(*id).expect("added above").data;
-        if want != &got.data {
-            let first = want.iter().zip(&got.data).position(|(a, b)| a != b).unwrap_or(0);
-            return Outcome::Differ(format!(
-                "{name} simd{lanes}: surface differs from byte {first}: IR {:02x?} vISA {:02x?}",
-                &want[first..(first + 16).min(want.len())],
-                &got.data[first..(first + 16).min(got.data.len())]
-            ));
+        if let Err(e) = first_diff(want, &got.data, "surface") {
+            return Outcome::Differ(format!("{name} simd{lanes}: {e}"));
         }
         touched |= want != init;
     }
@@ -275,30 +247,13 @@ fn broken_lowerings_are_noticed() {
     assert!(broken > 0 && noticed * 10 >= broken * 6, "{noticed} of {broken}");
 }
 
-fn atom_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            atom_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "atom") {
-            out.push(p);
-        }
-    }
-}
-
 /// Every lowerable kernel of every `.atom` filetest (all folders), SIMD8.
 /// Prints the runs that differ; kernels whose memory depends on the order
 /// lanes reach a contended address may legitimately differ.
 #[test]
 #[ignore]
 fn corpus_differential() {
-    let mut files = Vec::new();
-    atom_files(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests"),
-        &mut files,
-    );
-    files.sort();
+    let files = all_filetest_files();
     let (mut agreed, mut differ) = (0, 0);
     for path in files {
         let Ok(src) = std::fs::read_to_string(&path) else {

@@ -14,24 +14,13 @@ mod visa_sim;
 use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory};
 use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
-use atomc_emit::visa::{AtomicOp, ExecSize, Ext, Imm, Kernel, Op, Operand, Platform, Relop};
+use atomc_emit::visa::{ExecSize, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
-use visa_sim::{Mem, Sim, Step};
+use visa_common::{break_lock, first_diff, global_buffer};
+use visa_sim::{Mem, Sim};
 
 /// The block's SLM in both runs; the lock word follows it.
 const SLM_BYTES: u32 = 2048;
-
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
-fn init_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n).map(|_| (xorshift(&mut x) & 0x3f) as u8).collect()
-}
 
 /// Runs `f` on the interpreter and `k` as `threads` hardware threads of `lanes` on the simulator
 /// (switching threads after a random 1 to 16 instructions); `Err` says how they differ.
@@ -42,12 +31,9 @@ fn group_run(f: &Function, k: &Kernel, lanes: u32, threads: u32, seed: u64) -> R
     for (i, &v) in f.blocks[entry].params.iter().enumerate() {
         match f.value_type(v) {
             Type::Ptr(AddrSpace::Global) => {
-                let init = init_bytes(i as u64 + 1, 512);
-                let id = mem.add_buffer(init.clone());
-                let a = mem.buffer_addr(id);
-                bufs.push((id, a, init));
-                args.push(DataValue::Ptr(AddrSpace::Global, a));
-                inputs.push((format!("{v}"), a.to_le_bytes().to_vec()));
+                let (dv, raw) = global_buffer(&mut mem, i as u64 + 1, &mut bufs);
+                args.push(dv);
+                inputs.push((format!("{v}"), raw));
             }
             Type::Ptr(AddrSpace::Shared) => {
                 args.push(DataValue::Ptr(AddrSpace::Shared, 0));
@@ -91,51 +77,9 @@ fn group_run(f: &Function, k: &Kernel, lanes: u32, threads: u32, seed: u64) -> R
             sim
         })
         .collect();
-    let mut state = vec![Step::Ran; threads as usize];
-    let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-    let mut budget = 5_000_000usize;
-    loop {
-        let running: Vec<usize> = (0..sims.len()).filter(|&t| state[t] == Step::Ran).collect();
-        if running.is_empty() {
-            if state.iter().all(|&s| s == Step::Done) {
-                break;
-            }
-            // Every thread still running waits at a barrier: all pass it.
-            for (t, s) in state.iter_mut().enumerate() {
-                if *s == Step::Barrier {
-                    sims[t].pass_barrier();
-                    *s = Step::Ran;
-                }
-            }
-            continue;
-        }
-        let t = running[(xorshift(&mut x) % running.len() as u64) as usize];
-        let slice = 1 + xorshift(&mut x) % 16;
-        std::mem::swap(&mut sims[t].mem, &mut shared);
-        let mut r = Ok(Step::Ran);
-        for _ in 0..slice {
-            r = sims[t].step();
-            budget = budget.saturating_sub(1);
-            if !matches!(r, Ok(Step::Ran)) {
-                break;
-            }
-        }
-        std::mem::swap(&mut sims[t].mem, &mut shared);
-        state[t] = r.map_err(|e| format!("thread {t}: {e}"))?;
-        if budget == 0 {
-            return Err("step limit (a thread never gets the lock?)".into());
-        }
-    }
+    visa_sim::run_group(&mut sims, &mut shared, &mut Vec::new(), seed, true)?;
     for ((id, _, _), (_, got)) in bufs.iter().zip(&shared.bufs) {
-        let want = mem.buffer(*id);
-        if want != &got[..] {
-            let first = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(0);
-            return Err(format!(
-                "memory differs from byte {first}: IR {:02x?} vISA {:02x?}",
-                &want[first..(first + 16).min(want.len())],
-                &got[first..(first + 16).min(got.len())]
-            ));
-        }
+        first_diff(mem.buffer(*id), got, "memory")?;
     }
     Ok(())
 }
@@ -175,22 +119,6 @@ fn locked_atomics_agree_across_hardware_threads() {
     assert!(runs >= 16);
 }
 
-/// Breaks the acquire: the compare of the lock's old value with 0 compares 0 with 0, so every
-/// waiting lane enters the critical section at once.
-fn break_lock(k: &mut Kernel) -> bool {
-    let mut touched = false;
-    for i in 1..k.insts.len() {
-        let acquire = k.insts[i - 1].op == Op::DwordAtomic
-            && k.insts[i - 1].ext == Ext::Atomic(AtomicOp::CmpXchg, atomc_emit::visa::AtomicWidth::W32);
-        let i_ = &mut k.insts[i];
-        if acquire && i_.op == Op::Cmp && i_.ext == Ext::Relop(Relop::Eq) {
-            i_.operands[1] = Operand::imm(Imm::ud(0));
-            touched = true;
-        }
-    }
-    touched
-}
-
 #[test]
 fn a_broken_lock_is_noticed() {
     let (mut broken, mut noticed) = (0, 0);
@@ -198,7 +126,7 @@ fn a_broken_lock_is_noticed() {
         let lanes = simd.lanes();
         let threads = (64 / lanes).min(8);
         for (name, f, mut k) in kernels(simd) {
-            assert!(break_lock(&mut k), "{name}: no acquire found");
+            assert!(break_lock(&mut k, Op::DwordAtomic), "{name}: no acquire found");
             broken += 1;
             match group_run(&f, &k, lanes, threads, 0) {
                 Err(e) => {

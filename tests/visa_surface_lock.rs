@@ -16,28 +16,17 @@ mod visa_sim;
 use atomc::ir::interp::{run_kernel, DataValue, Dim3, Launch, Memory, Surface};
 use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
-use atomc_emit::visa::{AtomicOp, AtomicWidth, ExecSize, Ext, Imm, Kernel, Op, Operand, Platform, Relop};
+use atomc_emit::visa::{ExecSize, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
 use visa_sim::typed::SimSurface;
-use visa_sim::{Mem, Sim, Step};
+use visa_common::{break_lock, first_diff, global_buffer, init_bytes};
+use visa_sim::{Mem, Sim};
 
 /// The surface at slot 0 in both runs: 64 × 16 texels of 8 bytes.
 const EXTENT: [u32; 3] = [64, 16, 1];
 
 /// The kernels run here.
 const KERNELS: [&str; 3] = ["surf64_threads", "surf64_ops", "surf64_cas"];
-
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
-fn init_bytes(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..n).map(|_| (xorshift(&mut x) & 0x3f) as u8).collect()
-}
 
 /// Runs `f` on the interpreter and `k` as `threads` hardware threads of `lanes` on the simulator
 /// of `p` (switching threads after a random 1 to 16 instructions); `Err` says how they differ.
@@ -47,13 +36,7 @@ fn group_run(f: &Function, k: &Kernel, p: Platform, lanes: u32, threads: u32, se
     let entry = f.entry_block().unwrap();
     for (i, &v) in f.blocks[entry].params.iter().enumerate() {
         let (dv, raw) = match f.value_type(v) {
-            Type::Ptr(AddrSpace::Global) => {
-                let init = init_bytes(i as u64 + 1, 512);
-                let id = mem.add_buffer(init.clone());
-                let a = mem.buffer_addr(id);
-                bufs.push((id, a, init));
-                (DataValue::Ptr(AddrSpace::Global, a), a.to_le_bytes().to_vec())
-            }
+            Type::Ptr(AddrSpace::Global) => global_buffer(&mut mem, i as u64 + 1, &mut bufs),
             Type::I32 => (DataValue::I32(3), 3u32.to_le_bytes().to_vec()),
             Type::I64 => (DataValue::I64(0x0101_0101_0303_0303), 0x0101_0101_0303_0303u64.to_le_bytes().to_vec()),
             t => return Err(format!("parameter type {t} not set up here")),
@@ -93,46 +76,7 @@ fn group_run(f: &Function, k: &Kernel, p: Platform, lanes: u32, threads: u32, se
             sim
         })
         .collect();
-    let mut state = vec![Step::Ran; threads as usize];
-    let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
-    let mut budget = 5_000_000usize;
-    loop {
-        let running: Vec<usize> = (0..sims.len()).filter(|&t| state[t] == Step::Ran).collect();
-        if running.is_empty() {
-            break;
-        }
-        let t = running[(xorshift(&mut x) % running.len() as u64) as usize];
-        let slice = 1 + xorshift(&mut x) % 16;
-        std::mem::swap(&mut sims[t].mem, &mut shared);
-        std::mem::swap(&mut sims[t].surfaces, &mut surfaces);
-        let mut r = Ok(Step::Ran);
-        for _ in 0..slice {
-            r = sims[t].step();
-            budget = budget.saturating_sub(1);
-            if !matches!(r, Ok(Step::Ran)) {
-                break;
-            }
-        }
-        std::mem::swap(&mut sims[t].mem, &mut shared);
-        std::mem::swap(&mut sims[t].surfaces, &mut surfaces);
-        state[t] = r.map_err(|e| format!("thread {t}: {e}"))?;
-        if state[t] == Step::Barrier {
-            return Err(format!("thread {t} stopped at a barrier (these kernels have none)"));
-        }
-        if budget == 0 {
-            return Err("step limit (a thread never gets the lock?)".into());
-        }
-    }
-    let first_diff = |want: &[u8], got: &[u8], what: &str| -> Result<(), String> {
-        match want.iter().zip(got).position(|(a, b)| a != b) {
-            None => Ok(()),
-            Some(i) => Err(format!(
-                "{what} differs from byte {i}: IR {:02x?} vISA {:02x?}",
-                &want[i..(i + 16).min(want.len())],
-                &got[i..(i + 16).min(got.len())]
-            )),
-        }
-    };
+    visa_sim::run_group(&mut sims, &mut shared, &mut surfaces, seed, false)?;
     for ((id, _, _), (_, got)) in bufs.iter().zip(&shared.bufs) {
         first_diff(mem.buffer(*id), got, "memory")?;
     }
@@ -190,22 +134,6 @@ fn locked_surface_atomics_agree_across_hardware_threads() {
     assert!(runs >= 5 * KERNELS.len() * 3);
 }
 
-/// Breaks the acquire: the compare of the lock's old value with 0 compares 0 with 0, so every
-/// waiting lane enters the critical section at once.
-fn break_lock(k: &mut Kernel) -> bool {
-    let mut touched = false;
-    for i in 1..k.insts.len() {
-        let acquire = k.insts[i - 1].op == Op::SvmAtomic
-            && k.insts[i - 1].ext == Ext::Atomic(AtomicOp::CmpXchg, AtomicWidth::W32);
-        let i_ = &mut k.insts[i];
-        if acquire && i_.op == Op::Cmp && i_.ext == Ext::Relop(Relop::Eq) {
-            i_.operands[1] = Operand::imm(Imm::ud(0));
-            touched = true;
-        }
-    }
-    touched
-}
-
 #[test]
 fn a_broken_lock_is_noticed() {
     let (mut broken, mut noticed) = (0, 0);
@@ -213,7 +141,7 @@ fn a_broken_lock_is_noticed() {
         let lanes = simd.lanes();
         let threads = (64 / lanes).min(8);
         for (name, f, mut k) in kernels(vp, simd).into_iter().filter(|(n, _, _)| n.ends_with("threads")) {
-            assert!(break_lock(&mut k), "{name}: no acquire found");
+            assert!(break_lock(&mut k, Op::SvmAtomic), "{name}: no acquire found");
             broken += 1;
             match group_run(&f, &k, p, lanes, threads, 0) {
                 Err(e) => {

@@ -9,8 +9,8 @@
 mod sass_sm50_util;
 
 use atomc_oracle::{self as oracle, Sm, Tool};
+use atomc_emit::sass::hazard::code_sections;
 use atomc_emit::sass::{sm50, Sched};
-use object::{Object, ObjectSection};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -94,15 +94,10 @@ fn ptxas_118_corpus_decodes_and_reencodes_bit_exact() {
             continue;
         };
         modules += 1;
-        let elf = object::File::parse(&*cubin).expect("parse cubin");
-        for sec in elf.sections() {
-            let sname = sec.name().unwrap_or("").to_string();
-            if !sname.starts_with(".text.") {
-                continue;
-            }
-            let code = sec.data().expect("section data");
+        for (kernel, code) in code_sections(&cubin).expect("parse cubin") {
+            let sname = format!(".text.{kernel}");
             let listing =
-                sass_sm50_util::nvdisasm_lines(code).unwrap_or_else(|e| panic!("nvdisasm {name} {sname}: {e}"));
+                sass_sm50_util::nvdisasm_lines(&code).unwrap_or_else(|e| panic!("nvdisasm {name} {sname}: {e}"));
             for (b, bundle) in code.chunks(32).enumerate() {
                 let ctrl = u64::from_le_bytes(bundle[..8].try_into().expect("8 bytes"));
                 for k in 0..3 {

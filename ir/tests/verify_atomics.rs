@@ -1,37 +1,14 @@
 //! Memory instructions: addresses, atomic types, op × type, operand types,
 //! memory orders, scopes, and the surface atomics.
 
+mod verify_common;
+
 use atomc_ir::verify::{verify, MAX_SURFACE_SLOTS};
 use atomc_ir::{
-    AddrSpace, Function, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing,
-    SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value, MAX_ADDRESS_OFFSET,
+    InstData, MemOrder, RmwOp, Scope, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type,
+    MAX_ADDRESS_OFFSET,
 };
-
-const GLOBAL: Type = Type::Ptr(AddrSpace::Global);
-const SHARED: Type = Type::Ptr(AddrSpace::Shared);
-const GENERIC: Type = Type::Ptr(AddrSpace::Generic);
-
-#[track_caller]
-fn assert_rules(func: &Function, want: &[&str]) {
-    let got: Vec<&str> = match verify(func) {
-        Ok(()) => Vec::new(),
-        Err(diags) => diags.iter().map(|d| d.rule).collect(),
-    };
-    assert_eq!(got, want, "diagnostics: {:#?}", verify(func).err());
-}
-
-fn kernel(params: &[Type], body: impl FnOnce(&mut FunctionBuilder, &[Value])) -> Function {
-    let mut b = FunctionBuilder::new("k", params);
-    let args: Vec<Value> = (0..params.len()).map(|n| b.param(n)).collect();
-    body(&mut b, &args);
-    b.ret(&[]);
-    b.finish()
-}
-
-#[track_caller]
-fn expect(params: &[Type], want: &[&str], body: impl FnOnce(&mut FunctionBuilder, &[Value])) {
-    assert_rules(&kernel(params, body), want);
-}
+use verify_common::{assert_rules, expect, kernel, GENERIC, GLOBAL, SHARED};
 
 const R: MemOrder = MemOrder::Relaxed;
 const GPU: Scope = Scope::Gpu;

@@ -1,38 +1,11 @@
 //! Operand types of constants, arithmetic, comparisons, `select`,
 //! conversions and pointer instructions.
 
+mod verify_common;
+
 use atomc_ir::verify::verify;
-use atomc_ir::{
-    AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, Type, UnaryOp, Value,
-};
-
-const GLOBAL: Type = Type::Ptr(AddrSpace::Global);
-const SHARED: Type = Type::Ptr(AddrSpace::Shared);
-const GENERIC: Type = Type::Ptr(AddrSpace::Generic);
-
-#[track_caller]
-fn assert_rules(func: &Function, want: &[&str]) {
-    let got: Vec<&str> = match verify(func) {
-        Ok(()) => Vec::new(),
-        Err(diags) => diags.iter().map(|d| d.rule).collect(),
-    };
-    assert_eq!(got, want, "diagnostics: {:#?}", verify(func).err());
-}
-
-/// A kernel whose parameters have the given types; `body` appends
-/// instructions to the entry block, then the kernel returns.
-fn kernel(params: &[Type], body: impl FnOnce(&mut FunctionBuilder, &[Value])) -> Function {
-    let mut b = FunctionBuilder::new("k", params);
-    let args: Vec<Value> = (0..params.len()).map(|n| b.param(n)).collect();
-    body(&mut b, &args);
-    b.ret(&[]);
-    b.finish()
-}
-
-#[track_caller]
-fn expect(params: &[Type], want: &[&str], body: impl FnOnce(&mut FunctionBuilder, &[Value])) {
-    assert_rules(&kernel(params, body), want);
-}
+use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, Type, UnaryOp};
+use verify_common::{assert_rules, expect, kernel, GENERIC, GLOBAL, SHARED};
 
 #[test]
 fn const_type() {

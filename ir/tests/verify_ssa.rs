@@ -1,17 +1,11 @@
 //! SSA rules: definitions, result types, dominance.
 
-use atomc_ir::verify::verify;
-use atomc_ir::{BinaryOp, ConvOp, Function, FunctionBuilder, InstData, IntCC, Type, Value, ValueDef};
-use cranelift_entity::EntityRef;
+mod verify_common;
 
-#[track_caller]
-fn assert_rules(func: &Function, want: &[&str]) {
-    let got: Vec<&str> = match verify(func) {
-        Ok(()) => Vec::new(),
-        Err(diags) => diags.iter().map(|d| d.rule).collect(),
-    };
-    assert_eq!(got, want, "diagnostics: {:#?}", verify(func).err());
-}
+use atomc_ir::verify::verify;
+use atomc_ir::{BinaryOp, ConvOp, FunctionBuilder, InstData, IntCC, Type, Value, ValueDef};
+use cranelift_entity::EntityRef;
+use verify_common::assert_rules;
 
 #[test]
 fn value_undefined_out_of_range() {

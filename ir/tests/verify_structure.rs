@@ -1,22 +1,12 @@
 //! Structural rules: blocks, terminators, placement, branch targets and
 //! arguments, `return`.
 
+mod verify_common;
+
 use atomc_ir::verify::verify;
 use atomc_ir::{AddrSpace, BinaryOp, Block, Function, FunctionBuilder, InstData, IntCC, SrcLoc, Type};
 use cranelift_entity::EntityRef;
-
-fn rules(func: &Function) -> Vec<&'static str> {
-    match verify(func) {
-        Ok(()) => Vec::new(),
-        Err(diags) => diags.iter().map(|d| d.rule).collect(),
-    }
-}
-
-#[track_caller]
-fn assert_rules(func: &Function, want: &[&str]) {
-    let got = rules(func);
-    assert_eq!(got, want, "diagnostics: {:#?}", verify(func).err());
-}
+use verify_common::assert_rules;
 
 /// A kernel `block0(v0: i32): return`.
 fn trivial() -> FunctionBuilder {

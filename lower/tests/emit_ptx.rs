@@ -2,7 +2,10 @@
 //! (sm_50, sm_90, and sm_60/70/80 for the feature gates between) and ptxas 13 (sm_90);
 //! constructs PTX cannot express must fail with an error that names the instruction and target.
 
-use atomc_oracle::{self as oracle, SmTools, Tool};
+mod ptx_common;
+
+use atomc_oracle::{self as oracle, SmTools};
+use ptx_common::MATRIX;
 use atomc_lower::ptx::{emit_ptx, emit_ptx_module, PtxError};
 use atomc_ir::{
     AddrSpace, BinaryOp, ConvOp, FloatCC, Function, FunctionBuilder, InstData, IntCC, MemOrder, RmwOp, Scope,
@@ -13,15 +16,18 @@ const GLOBAL: Type = Type::Ptr(AddrSpace::Global);
 const SHARED: Type = Type::Ptr(AddrSpace::Shared);
 const GENERIC: Type = Type::Ptr(AddrSpace::Generic);
 
-/// (ptxas, target) pairs every accepted kernel is assembled with: the two real targets, plus
-/// sm_60/70/80 through ptxas 11.8 to cover each feature gate of the emitter.
-const MATRIX: [(Tool, u32); 6] = [
-    (Tool::Ptxas118, 50),
-    (Tool::Ptxas118, 60),
-    (Tool::Ptxas118, 70),
-    (Tool::Ptxas118, 80),
-    (Tool::Ptxas118, 90),
-    (Tool::Ptxas13, 90),
+/// The integer read-modify-write ops of every width (inc/dec wrap are 32-bit only).
+const INT_RMW_OPS: [RmwOp; 10] = [
+    RmwOp::Add,
+    RmwOp::Sub,
+    RmwOp::And,
+    RmwOp::Or,
+    RmwOp::Xor,
+    RmwOp::Xchg,
+    RmwOp::Smin,
+    RmwOp::Smax,
+    RmwOp::Umin,
+    RmwOp::Umax,
 ];
 
 /// Every target number the emitter is exercised on.
@@ -91,21 +97,9 @@ fn rmw_kernel(op: RmwOp, ty: Type, order: MemOrder, scope: Scope, space: AddrSpa
 
 #[test]
 fn integer_rmw_all_ops_32_and_64_bit() {
-    let ops = [
-        RmwOp::Add,
-        RmwOp::Sub,
-        RmwOp::And,
-        RmwOp::Or,
-        RmwOp::Xor,
-        RmwOp::Xchg,
-        RmwOp::Smin,
-        RmwOp::Smax,
-        RmwOp::Umin,
-        RmwOp::Umax,
-    ];
-    for space in [AddrSpace::Global, AddrSpace::Shared, AddrSpace::Generic] {
+    for space in AddrSpace::ALL {
         for ty in [Type::I32, Type::I64] {
-            for op in ops {
+            for op in INT_RMW_OPS {
                 both(&rmw_kernel(op, ty, MemOrder::Relaxed, Scope::Gpu, space));
             }
         }
@@ -136,21 +130,9 @@ fn float_rmw_native_and_cas_loops() {
 fn subword_rmw_and_cas() {
     // 16-bit ops are `atom.cas.b16` loops on sm_90; 8-bit ops (and 16-bit ones on sm_50) are
     // loops on the enclosing 32-bit word.
-    let ops = [
-        RmwOp::Add,
-        RmwOp::Sub,
-        RmwOp::And,
-        RmwOp::Or,
-        RmwOp::Xor,
-        RmwOp::Xchg,
-        RmwOp::Smin,
-        RmwOp::Smax,
-        RmwOp::Umin,
-        RmwOp::Umax,
-    ];
-    for space in [AddrSpace::Global, AddrSpace::Shared, AddrSpace::Generic] {
+    for space in AddrSpace::ALL {
         for ty in [Type::I8, Type::I16] {
-            for op in ops {
+            for op in INT_RMW_OPS {
                 both(&rmw_kernel(op, ty, MemOrder::AcqRel, Scope::Gpu, space));
             }
         }
@@ -163,15 +145,8 @@ fn subword_rmw_and_cas() {
 
 #[test]
 fn every_order_and_scope() {
-    let orders = [
-        MemOrder::Relaxed,
-        MemOrder::Acquire,
-        MemOrder::Release,
-        MemOrder::AcqRel,
-        MemOrder::SeqCst,
-    ];
-    for order in orders {
-        for scope in [Scope::Cta, Scope::Gpu, Scope::Sys] {
+    for &order in MemOrder::ALL {
+        for &scope in Scope::ALL {
             let sms: &[u32] = if scope == Scope::Sys { &ALL_SMS[1..] } else { &ALL_SMS };
             assemble(&rmw_kernel(RmwOp::Add, Type::I32, order, scope, AddrSpace::Global), sms);
             assemble(
@@ -217,7 +192,7 @@ fn every_order_and_scope() {
 
 #[test]
 fn cas_of_every_width_and_space() {
-    for space in [AddrSpace::Global, AddrSpace::Shared, AddrSpace::Generic] {
+    for space in AddrSpace::ALL {
         for ty in [
             Type::I32,
             Type::I64,
@@ -343,22 +318,12 @@ fn alu_coverage() {
         let lt = b.icmp(IntCC::Ult, not, k);
         let r = b.select(lt, not, k);
         b.store(r, p, 0);
-        let wide = if ty == Type::I64 {
-            r
-        } else {
-            b.convert(ConvOp::Sextend, Type::I64, r)
-        };
-        let z = if ty == Type::I64 {
-            r
-        } else {
-            b.convert(ConvOp::Uextend, Type::I64, r)
-        };
+        // i64 and back (no conversion where `ty` is i64).
+        let mut conv = |op, to, v| if ty == Type::I64 { v } else { b.convert(op, to, v) };
+        let wide = conv(ConvOp::Sextend, Type::I64, r);
+        let z = conv(ConvOp::Uextend, Type::I64, r);
         let s = b.binary(BinaryOp::Iadd, wide, z);
-        let back = if ty == Type::I64 {
-            s
-        } else {
-            b.convert(ConvOp::Ireduce, ty, s)
-        };
+        let back = if ty == Type::I64 { s } else { b.convert(ConvOp::Ireduce, ty, s) };
         b.store(back, p, 8);
         let f = b.convert(ConvOp::FcvtFromSint, Type::F32, back);
         let g = b.convert(ConvOp::FcvtFromUint, Type::F64, back);
@@ -403,11 +368,7 @@ fn alu_coverage() {
         b.store(r, p, 0);
         let bits = b.convert(ConvOp::Bitcast, ty.as_int().expect("int of same width"), r);
         b.store(bits, p, 8);
-        let wide = if ty == Type::F64 {
-            r
-        } else {
-            b.convert(ConvOp::Fpromote, Type::F64, r)
-        };
+        let wide = if ty == Type::F64 { r } else { b.convert(ConvOp::Fpromote, Type::F64, r) };
         let narrow = b.convert(ConvOp::Fdemote, Type::F16, wide);
         b.store(narrow, p, 16);
         b.ret(&[]);

@@ -9,14 +9,8 @@ use atomc_ir::Function;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-const MATRIX: [(Tool, u32); 6] = [
-    (Tool::Ptxas118, 50),
-    (Tool::Ptxas118, 60),
-    (Tool::Ptxas118, 70),
-    (Tool::Ptxas118, 80),
-    (Tool::Ptxas118, 90),
-    (Tool::Ptxas13, 90),
-];
+mod ptx_common;
+use ptx_common::MATRIX;
 
 fn atom_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

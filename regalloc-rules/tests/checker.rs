@@ -2,7 +2,7 @@
 
 mod common;
 
-use atomc_lower::vcode::{OperandRule, Reg, RegClass, RegForm, VCode, VCodeBuilder, VReg};
+use atomc_lower::vcode::{OperandRule, Reg, RegClass, RegForm, VCode};
 use atomc_regalloc::{
     allocate_and_check, check_allocation, check_inst, AllocOptions, Allocated, Origin, RuleError,
     rules, Sm,
@@ -15,6 +15,11 @@ fn good(vc: &VCode<T>, t: Sm) -> Allocated<T> {
 
 fn check(vc: &VCode<T>, a: &Allocated<T>, t: Sm) -> Result<(), RuleError> {
     check_allocation(rules(t), vc, &a.code)
+}
+
+/// The rule check of one instruction for `t`.
+fn check_on(t: Sm, inst: &T) -> Result<(), RuleError> {
+    check_inst(rules(t), inst)
 }
 
 fn find(a: &Allocated<T>, f: impl Fn(&T) -> bool) -> usize {
@@ -38,6 +43,23 @@ fn raw(form: RegForm, fields: &[(Reg, u8, OperandRule)]) -> T {
     }
 }
 
+/// A forged `form` with a def then three uses, each `(register, width)`.
+fn raw4(form: RegForm, [d, a, b, c]: [(Reg, u8); 4]) -> T {
+    raw(form, &[(d.0, d.1, Def), (a.0, a.1, Use), (b.0, b.1, Use), (c.0, c.1, Use)])
+}
+
+const CAS32: RegForm = RegForm::AtomCas { wide: false };
+const CAS64: RegForm = RegForm::AtomCas { wide: true };
+
+/// `$result` is an error that matches `$pattern`; the error is returned.
+macro_rules! assert_fails {
+    ($result:expr, $($pattern:tt)+) => {{
+        let e = $result.unwrap_err();
+        assert!(matches!(&e, $($pattern)+), "{e}");
+        e
+    }};
+}
+
 #[test]
 fn untouched_allocations_pass() {
     for vc in [cas64_loop(), cas32_loop(), straight_line(200, 20)] {
@@ -48,209 +70,86 @@ fn untouched_allocations_pass() {
     }
 }
 
-#[test]
-fn cas64_group_base_must_be_4_aligned_on_sm50() {
+/// A good SM50 allocation of the 64-bit CAS loop, the index of its CAS and the CAS's Rb.
+fn cas64_allocated() -> (VCode<T>, Allocated<T>, usize, Reg) {
     let vc = cas64_loop();
-    let mut a = good(&vc, Sm::Sm50);
+    let a = good(&vc, Sm::Sm50);
     let i = find(&a, |i| matches!(i, T::Cas { .. }));
     let T::Cas { rb, .. } = a.code.insts[i] else {
         unreachable!()
     };
+    (vc, a, i, rb)
+}
+
+#[test]
+fn cas64_group_base_must_be_4_aligned_on_sm50() {
+    let (vc, mut a, i, rb) = cas64_allocated();
     let base = hw_of(rb) + 2;
     set_field(&mut a.code.insts[i], 2, hw(base));
     set_field(&mut a.code.insts[i], 3, hw(base + 2));
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::Misaligned { field, align: 4, .. } if field == "Rb"),
-        "{e}"
+    let e = assert_fails!(
+        check(&vc, &a, Sm::Sm50),
+        RuleError::Misaligned { field, align: 4, .. } if field == "Rb"
     );
     eprintln!("{e}");
 }
 
 #[test]
 fn cas_swap_must_follow_compare_on_sm50_only() {
-    let vc = cas64_loop();
-    let mut a = good(&vc, Sm::Sm50);
-    let i = find(&a, |i| matches!(i, T::Cas { .. }));
-    let T::Cas { rb, .. } = a.code.insts[i] else {
-        unreachable!()
-    };
+    let (vc, mut a, i, rb) = cas64_allocated();
     set_field(&mut a.code.insts[i], 3, hw(hw_of(rb) + 4));
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::Tie { field, offset: 2, .. } if field == "Rc"),
-        "{e}"
+    let e = assert_fails!(
+        check(&vc, &a, Sm::Sm50),
+        RuleError::Tie { field, offset: 2, .. } if field == "Rc"
     );
     eprintln!("{e}");
     // The 32-bit form: Rc = Rb + 1.
-    let cas = raw(
-        RegForm::AtomCas { wide: false },
-        &[
-            (hw(1), 1, Def),
-            (hw(2), 2, Use),
-            (hw(4), 1, Use),
-            (hw(6), 1, Use),
-        ],
-    );
-    let e = check_inst(rules(Sm::Sm50), &cas).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::Tie {
-                expected: 5,
-                found: 6,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let cas = raw4(CAS32, [(hw(1), 1), (hw(2), 2), (hw(4), 1), (hw(6), 1)]);
+    assert_fails!(check_on(Sm::Sm50, &cas), RuleError::Tie { expected: 5, found: 6, .. });
     // SM90: compare and swap are independent registers.
-    assert_eq!(check_inst(rules(Sm::Sm90), &cas), Ok(()));
+    assert_eq!(check_on(Sm::Sm90, &cas), Ok(()));
 }
 
 #[test]
 fn cas32_compare_must_be_even_on_sm50() {
-    let cas = raw(
-        RegForm::AtomCas { wide: false },
-        &[
-            (hw(0), 1, Def),
-            (hw(2), 2, Use),
-            (hw(5), 1, Use),
-            (hw(6), 1, Use),
-        ],
-    );
-    let e = check_inst(rules(Sm::Sm50), &cas).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::Misaligned {
-                align: 2,
-                reg: 5,
-                ..
-            }
-        ),
-        "{e}"
-    );
-    assert_eq!(check_inst(rules(Sm::Sm90), &cas), Ok(()));
+    let cas = raw4(CAS32, [(hw(0), 1), (hw(2), 2), (hw(5), 1), (hw(6), 1)]);
+    assert_fails!(check_on(Sm::Sm50, &cas), RuleError::Misaligned { align: 2, reg: 5, .. });
+    assert_eq!(check_on(Sm::Sm90, &cas), Ok(()));
 }
 
 #[test]
 fn cas_compare_never_rz_on_sm50_swap_may_be() {
-    let rz_rb = raw(
-        RegForm::AtomCas { wide: true },
-        &[
-            (hw(0), 2, Def),
-            (hw(2), 2, Use),
-            (Reg::Zero, 2, Use),
-            (hw(6), 2, Use),
-        ],
-    );
+    let rz_rb = raw4(CAS64, [(hw(0), 2), (hw(2), 2), (Reg::Zero, 2), (hw(6), 2)]);
     // SM90: compare and swap are independent fields that decode with RZ.
-    assert_eq!(check_inst(rules(Sm::Sm90), &rz_rb), Ok(()));
+    assert_eq!(check_on(Sm::Sm90, &rz_rb), Ok(()));
     for t in [Sm::Sm50] {
-        let rz_rb = raw(
-            RegForm::AtomCas { wide: true },
-            &[
-                (hw(0), 2, Def),
-                (hw(2), 2, Use),
-                (Reg::Zero, 2, Use),
-                (hw(6), 2, Use),
-            ],
-        );
-        let e = check_inst(rules(t), &rz_rb).unwrap_err();
+        let e = check_on(t, &rz_rb).unwrap_err();
         assert!(
             matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rb"),
             "{t}: {e}"
         );
-        let rz_rc = raw(
-            RegForm::AtomCas { wide: true },
-            &[
-                (Reg::Zero, 2, Def),
-                (hw(2), 2, Use),
-                (hw(4), 2, Use),
-                (Reg::Zero, 2, Use),
-            ],
-        );
-        assert_eq!(check_inst(rules(t), &rz_rc), Ok(()), "{t}");
+        let rz_rc = raw4(CAS64, [(Reg::Zero, 2), (hw(2), 2), (hw(4), 2), (Reg::Zero, 2)]);
+        assert_eq!(check_on(t, &rz_rc), Ok(()), "{t}");
     }
 }
 
 #[test]
 fn form_widths_and_field_counts() {
-    let wrong_width = raw(
-        RegForm::AtomCas { wide: false },
-        &[
-            (hw(0), 1, Def),
-            (hw(2), 2, Use),
-            (hw(4), 2, Use),
-            (hw(5), 1, Use),
-        ],
-    );
-    let e = check_inst(rules(Sm::Sm90), &wrong_width).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::Width {
-                expected: 1,
-                found: 2,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let wrong_width = raw4(CAS32, [(hw(0), 1), (hw(2), 2), (hw(4), 2), (hw(5), 1)]);
+    assert_fails!(check_on(Sm::Sm90, &wrong_width), RuleError::Width { expected: 1, found: 2, .. });
     let short = raw(
         RegForm::Atom { wide: true },
         &[(hw(0), 2, Def), (hw(2), 2, Use)],
     );
-    let e = check_inst(rules(Sm::Sm50), &short).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::FieldCount {
-                expected: 3,
-                found: 2,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert_fails!(check_on(Sm::Sm50, &short), RuleError::FieldCount { expected: 3, found: 2, .. });
 }
 
 #[test]
 fn pairs_and_quads_must_be_aligned_in_plain_forms() {
-    let odd_pair = T::Copy {
-        dst: hw(3),
-        src: hw(0),
-        width: 2,
-    };
-    let e = check_inst(rules(Sm::Sm50), &odd_pair).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::Misaligned {
-                align: 2,
-                reg: 3,
-                ..
-            }
-        ),
-        "{e}"
-    );
-    let quad = T::Const {
-        dst: hw(6),
-        width: 4,
-    };
-    let e = check_inst(rules(Sm::Sm90), &quad).unwrap_err();
-    assert!(
-        matches!(
-            &e,
-            RuleError::Misaligned {
-                align: 4,
-                reg: 6,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let odd_pair = T::copy(hw(3), hw(0), 2);
+    assert_fails!(check_on(Sm::Sm50, &odd_pair), RuleError::Misaligned { align: 2, reg: 3, .. });
+    let quad = T::konst(hw(6), 4);
+    assert_fails!(check_on(Sm::Sm90, &quad), RuleError::Misaligned { align: 4, reg: 6, .. });
     // And in a real allocation.
     let vc = cas64_loop();
     let mut a = good(&vc, Sm::Sm90);
@@ -259,101 +158,50 @@ fn pairs_and_quads_must_be_aligned_in_plain_forms() {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 1, hw(hw_of(dst) + 1));
-    assert!(matches!(
-        check(&vc, &a, Sm::Sm90),
-        Err(RuleError::Misaligned { .. })
-    ));
+    assert_fails!(check(&vc, &a, Sm::Sm90), RuleError::Misaligned { .. });
 }
 
 #[test]
 fn reserved_and_out_of_range_registers() {
-    let r253 = T::Const {
-        dst: hw(253),
-        width: 1,
-    };
-    let e = check_inst(rules(Sm::Sm90), &r253).unwrap_err();
-    assert!(matches!(&e, RuleError::Reserved { reg: 253, .. }), "{e}");
-    assert_eq!(check_inst(rules(Sm::Sm50), &r253), Ok(()));
-    let pair_into_rz = T::Const {
-        dst: hw(254),
-        width: 2,
-    };
-    let e = check_inst(rules(Sm::Sm50), &pair_into_rz).unwrap_err();
-    assert!(matches!(&e, RuleError::OutOfRange { reg: 255, .. }), "{e}");
+    let r253 = T::konst(hw(253), 1);
+    assert_fails!(check_on(Sm::Sm90, &r253), RuleError::Reserved { reg: 253, .. });
+    assert_eq!(check_on(Sm::Sm50, &r253), Ok(()));
+    let pair_into_rz = T::konst(hw(254), 2);
+    assert_fails!(check_on(Sm::Sm50, &pair_into_rz), RuleError::OutOfRange { reg: 255, .. });
 }
 
 #[test]
 fn surface_coordinates_aligned_to_their_count_and_never_rz() {
-    let form = |coords| RegForm::SurfaceAtom {
-        coords,
-        wide: false,
-        cas: false,
-        has_dst: true,
-        bindless: true,
+    // Fields: Rd, Ra (coordinates), Rb, Rc (handle).
+    let suatom = |coords, [ra, rb, rc]: [Reg; 3]| {
+        let form = RegForm::SurfaceAtom {
+            coords,
+            wide: false,
+            cas: false,
+            has_dst: true,
+            bindless: true,
+        };
+        raw4(form, [(hw(0), 1), (ra, coords), (rb, 1), (rc, 1)])
     };
     for t in [Sm::Sm50, Sm::Sm90] {
-        let ok = raw(
-            form(3),
-            &[
-                (hw(0), 1, Def),
-                (hw(4), 3, Use),
-                (hw(1), 1, Use),
-                (hw(2), 1, Use),
-            ],
+        let ok = suatom(3, [hw(4), hw(1), hw(2)]);
+        assert_eq!(check_on(t, &ok), Ok(()));
+        let odd = suatom(2, [hw(3), hw(1), hw(2)]);
+        assert_fails!(
+            check_on(t, &odd),
+            RuleError::Misaligned { field, align: 2, .. } if field == "Ra"
         );
-        assert_eq!(check_inst(rules(t), &ok), Ok(()));
-        let odd = raw(
-            form(2),
-            &[
-                (hw(0), 1, Def),
-                (hw(3), 2, Use),
-                (hw(1), 1, Use),
-                (hw(2), 1, Use),
-            ],
+        let three = suatom(3, [hw(2), hw(1), hw(7)]);
+        assert_fails!(check_on(t, &three), RuleError::Misaligned { align: 4, .. });
+        let rz_coord = suatom(1, [Reg::Zero, hw(1), hw(2)]);
+        assert_fails!(
+            check_on(t, &rz_coord),
+            RuleError::RzNotAllowed { field, .. } if field == "Ra"
         );
-        let e = check_inst(rules(t), &odd).unwrap_err();
-        assert!(
-            matches!(&e, RuleError::Misaligned { field, align: 2, .. } if field == "Ra"),
-            "{e}"
-        );
-        let three = raw(
-            form(3),
-            &[
-                (hw(0), 1, Def),
-                (hw(2), 3, Use),
-                (hw(1), 1, Use),
-                (hw(7), 1, Use),
-            ],
-        );
-        let e = check_inst(rules(t), &three).unwrap_err();
-        assert!(matches!(&e, RuleError::Misaligned { align: 4, .. }), "{e}");
-        let rz_coord = raw(
-            form(1),
-            &[
-                (hw(0), 1, Def),
-                (Reg::Zero, 1, Use),
-                (hw(1), 1, Use),
-                (hw(2), 1, Use),
-            ],
-        );
-        let e = check_inst(rules(t), &rz_coord).unwrap_err();
-        assert!(
-            matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Ra"),
-            "{e}"
-        );
-        let rz_handle = raw(
-            form(1),
-            &[
-                (hw(0), 1, Def),
-                (hw(1), 1, Use),
-                (hw(2), 1, Use),
-                (Reg::Zero, 1, Use),
-            ],
-        );
-        let e = check_inst(rules(t), &rz_handle).unwrap_err();
-        assert!(
-            matches!(&e, RuleError::RzNotAllowed { field, .. } if field == "Rc"),
-            "{e}"
+        let rz_handle = suatom(1, [hw(1), hw(2), Reg::Zero]);
+        assert_fails!(
+            check_on(t, &rz_handle),
+            RuleError::RzNotAllowed { field, .. } if field == "Rc"
         );
     }
 }
@@ -364,48 +212,12 @@ fn leftover_virtual_register() {
     let mut a = good(&vc, Sm::Sm50);
     let v = vc.inst_fields(0)[0].reg;
     set_field(&mut a.code.insts[0], 0, v);
-    assert!(matches!(
-        check(&vc, &a, Sm::Sm50),
-        Err(RuleError::Unallocated { .. })
-    ));
+    assert_fails!(check(&vc, &a, Sm::Sm50), RuleError::Unallocated { .. });
 }
 
 /// Several values live together; the second's def is moved onto the first's register.
 fn many_live() -> VCode<T> {
-    let mut b = VCodeBuilder::<T>::new();
-    let e = b.new_block();
-    let addr = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        T::Args {
-            dsts: vec![(addr.reg(), 2)],
-        },
-    );
-    let vs: Vec<VReg> = (0..4)
-        .map(|_| {
-            let v = b.new_vreg(RegClass::Single);
-            b.push(
-                e,
-                T::Const {
-                    dst: v.reg(),
-                    width: 1,
-                },
-            );
-            v
-        })
-        .collect();
-    for v in vs {
-        b.push(
-            e,
-            T::Store {
-                addr: addr.reg(),
-                val: v.reg(),
-                width: 1,
-            },
-        );
-    }
-    b.push(e, T::Exit);
-    b.finish().expect("valid")
+    all_live([RegClass::Single; 4])
 }
 
 #[test]
@@ -416,8 +228,7 @@ fn two_live_values_in_one_register() {
         unreachable!()
     };
     set_field(&mut a.code.insts[2], 0, first);
-    let e = check(&vc, &a, Sm::Sm90).unwrap_err();
-    assert!(matches!(&e, RuleError::WrongValue { .. }), "{e}");
+    let e = assert_fails!(check(&vc, &a, Sm::Sm90), RuleError::WrongValue { .. });
     eprintln!("{e}");
 }
 
@@ -432,10 +243,9 @@ fn expected_copy_clobbers_the_swap_value() {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 1, rc);
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::WrongValue { at, .. } if at.inst == j as u32),
-        "{e}"
+    let e = assert_fails!(
+        check(&vc, &a, Sm::Sm50),
+        RuleError::WrongValue { at, .. } if at.inst == j as u32
     );
     eprintln!("{e}");
 }
@@ -450,10 +260,9 @@ fn block_parameter_arrives_in_the_wrong_register() {
         unreachable!()
     };
     set_field(&mut a.code.insts[i], 0, hw(hw_of(dst) + 4));
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::WrongValue { at, .. } if at.block == 1),
-        "{e}"
+    let e = assert_fails!(
+        check(&vc, &a, Sm::Sm50),
+        RuleError::WrongValue { at, .. } if at.block == 1
     );
     eprintln!("{e}");
 }
@@ -461,21 +270,16 @@ fn block_parameter_arrives_in_the_wrong_register() {
 #[test]
 fn spill_and_reload_must_agree() {
     let vc = straight_line(300, 36);
-    let o = AllocOptions {
-        max_per_class: 24,
-        // The register file's slot registers would take every spill: cap it.
-        max_registers: 24,
-        ..AllocOptions::default()
-    };
+    // The register file's slot registers would take every spill: cap it.
+    let o = capped(AllocOptions::default(), 24, 24);
     let mut a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let i = find(&a, |i| matches!(i, T::Reload { .. }));
     if let T::Reload { slot, .. } = &mut a.code.insts[i] {
         slot.0 += 4 * 64;
     }
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::WrongValue { found, .. } if found == "nothing known"),
-        "{e}"
+    assert_fails!(
+        check(&vc, &a, Sm::Sm50),
+        RuleError::WrongValue { found, .. } if found == "nothing known"
     );
 }
 
@@ -483,43 +287,26 @@ fn spill_and_reload_must_agree() {
 fn spill_slots_aligned_to_their_access() {
     // Pairs spilled (only 4 pair registers offered for ~10 live pairs).
     let vc = straight_line(300, 40);
-    let o = AllocOptions {
-        max_per_class: 4,
-        max_registers: 16,
-        ..AllocOptions::default()
-    };
+    let o = capped(AllocOptions::default(), 4, 16);
     let mut a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let i = find(&a, |i| matches!(i, T::Spill { width: 2, .. }));
     if let T::Spill { slot, .. } = &mut a.code.insts[i] {
         assert_eq!(slot.0 % 8, 0, "regalloc2 aligns multi-slot spill slots");
         slot.0 += 4;
     }
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(
-        matches!(&e, RuleError::SlotMisaligned { bytes: 8, .. }),
-        "{e}"
-    );
+    assert_fails!(check(&vc, &a, Sm::Sm50), RuleError::SlotMisaligned { bytes: 8, .. });
 }
 
 #[test]
 fn inserted_instruction_must_be_move_spill_or_reload() {
     let vc = many_live();
     let mut a = good(&vc, Sm::Sm90);
-    a.code.insts.insert(
-        1,
-        T::Const {
-            dst: hw(0),
-            width: 1,
-        },
-    );
+    a.code.insts.insert(1, T::konst(hw(0), 1));
     a.code.origins.insert(1, Origin::Edit(0));
     for r in a.code.blocks.iter_mut() {
         r.end += 1;
     }
-    assert!(matches!(
-        check(&vc, &a, Sm::Sm90),
-        Err(RuleError::UnknownEdit { .. })
-    ));
+    assert_fails!(check(&vc, &a, Sm::Sm90), RuleError::UnknownEdit { .. });
 }
 
 #[test]
@@ -528,10 +315,7 @@ fn allocated_source_must_not_become_rz() {
     let mut a = good(&vc, Sm::Sm90);
     let i = find(&a, |i| matches!(i, T::Store { .. }));
     set_field(&mut a.code.insts[i], 1, Reg::Zero);
-    assert!(matches!(
-        check(&vc, &a, Sm::Sm90),
-        Err(RuleError::Mismatch { .. })
-    ));
+    assert_fails!(check(&vc, &a, Sm::Sm90), RuleError::Mismatch { .. });
 }
 
 #[test]
@@ -539,26 +323,13 @@ fn final_instruction_must_match_its_origin() {
     let vc = many_live();
     let mut a = good(&vc, Sm::Sm90);
     a.code.origins[0] = Origin::Inst(5);
-    assert!(matches!(
-        check(&vc, &a, Sm::Sm90),
-        Err(RuleError::Mismatch { .. })
-    ));
+    assert_fails!(check(&vc, &a, Sm::Sm90), RuleError::Mismatch { .. });
 }
 
 #[test]
 fn errors_name_the_instruction_and_rule() {
-    let cas = raw(
-        RegForm::AtomCas { wide: true },
-        &[
-            (hw(0), 2, Def),
-            (hw(2), 2, Use),
-            (hw(6), 2, Use),
-            (hw(8), 2, Use),
-        ],
-    );
-    let msg = check_inst(rules(Sm::Sm50), &cas)
-        .unwrap_err()
-        .to_string();
+    let cas = raw4(CAS64, [(hw(0), 2), (hw(2), 2), (hw(6), 2), (hw(8), 2)]);
+    let msg = check_on(Sm::Sm50, &cas).unwrap_err().to_string();
     assert!(
         msg.contains("ATOM.CAS.64")
             && msg.contains("Rb")
@@ -584,11 +355,9 @@ fn frame_register_is_reserved_when_spilling_to_memory() {
     if let T::Const { dst, .. } = &mut a.code.insts[i] {
         *dst = hw(1).into();
     }
-    let e = check(&vc, &a, Sm::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::FrameClobbered { reg: 1, .. }), "{e}");
+    assert_fails!(check(&vc, &a, Sm::Sm50), RuleError::FrameClobbered { reg: 1, .. });
     // Without a frame a spill to memory has no base.
     let mut b = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     b.code.frame_reg = None;
-    let e = check(&vc, &b, Sm::Sm50).unwrap_err();
-    assert!(matches!(&e, RuleError::NoFrame { .. }), "{e}");
+    assert_fails!(check(&vc, &b, Sm::Sm50), RuleError::NoFrame { .. });
 }

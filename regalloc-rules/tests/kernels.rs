@@ -2,7 +2,7 @@
 
 mod common;
 
-use atomc_lower::vcode::{MachInst, Reg, RegClass, VCodeBuilder, VReg};
+use atomc_lower::vcode::{MachInst, Reg, RegClass, VCodeBuilder};
 use atomc_regalloc::{allocate_and_check, AllocOptions, Allocated, Origin, Sm};
 use common::*;
 
@@ -21,6 +21,16 @@ fn report(name: &str, a: &Allocated<T>) {
         s.moves, s.spills, s.reloads, a.code.inserted(), a.alloc.num_regs, a.alloc.num_regs_rounded,
         s.max_live, s.offered, s.used, s.attempts
     );
+}
+
+/// The first final instruction that `f` accepts.
+fn find_inst(a: &Allocated<T>, f: impl Fn(&T) -> bool) -> &T {
+    a.code.insts.iter().find(|i| f(i)).expect("instruction present")
+}
+
+/// How many final instructions `f` accepts.
+fn count_insts(a: &Allocated<T>, f: impl Fn(&T) -> bool) -> usize {
+    a.code.insts.iter().filter(|i| f(i)).count()
 }
 
 fn final_fields(a: &Allocated<T>) -> Vec<Vec<(Reg, u8)>> {
@@ -47,12 +57,7 @@ fn cas64_loop_sm50_needs_no_moves() {
     );
     assert_eq!(a.alloc.stats.spills + a.alloc.stats.reloads, 0);
     // The CAS: Rb = R4n, Rc = Rb + 2.
-    let cas = a
-        .code
-        .insts
-        .iter()
-        .find(|i| matches!(i, T::Cas { .. }))
-        .expect("cas");
+    let cas = find_inst(&a, |i| matches!(i, T::Cas { .. }));
     if let T::Cas {
         rb: Reg::Hw(rb),
         rc: Reg::Hw(rc),
@@ -81,12 +86,7 @@ fn cas32_pair_loop_needs_no_moves() {
     let a = allocate_and_check(&cas32_loop(), Sm::Sm50, &opts()).expect("allocates");
     report("cas32 loop sm_50", &a);
     assert_eq!(a.alloc.stats.moves, 0);
-    let cas = a
-        .code
-        .insts
-        .iter()
-        .find(|i| matches!(i, T::Cas { .. }))
-        .expect("cas");
+    let cas = find_inst(&a, |i| matches!(i, T::Cas { .. }));
     if let T::Cas {
         rb: Reg::Hw(rb),
         rc: Reg::Hw(rc),
@@ -111,12 +111,7 @@ fn misaligned_values_need_moves() {
     let y = b.new_vreg(RegClass::Single);
     let p = b.new_vreg(RegClass::Pair);
     let r = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        T::Args {
-            dsts: vec![(addr.reg(), 2), (x.reg(), 1), (y.reg(), 1)],
-        },
-    );
+    b.push(e, T::args(&[(addr.reg(), 2), (x.reg(), 1), (y.reg(), 1)]));
     b.push(
         e,
         T::Pack2 {
@@ -137,22 +132,8 @@ fn misaligned_values_need_moves() {
         },
     );
     // p is still live: the allocator must keep a copy of it.
-    b.push(
-        e,
-        T::Store {
-            addr: addr.reg(),
-            val: p.reg(),
-            width: 2,
-        },
-    );
-    b.push(
-        e,
-        T::Store {
-            addr: addr.reg(),
-            val: r.reg(),
-            width: 2,
-        },
-    );
+    b.push(e, T::store(addr.reg(), p.reg(), 2));
+    b.push(e, T::store(addr.reg(), r.reg(), 2));
     b.push(e, T::Exit);
     let vc = b.finish().expect("valid");
     let a = allocate_and_check(&vc, Sm::Sm50, &opts()).expect("allocates");
@@ -173,12 +154,7 @@ fn swapped_loop_params_make_a_move_cycle() {
     let addr = b.new_vreg(RegClass::Pair);
     let x0 = b.new_vreg(RegClass::Pair);
     let y0 = b.new_vreg(RegClass::Pair);
-    b.push(
-        entry,
-        T::Args {
-            dsts: vec![(addr.reg(), 2), (x0.reg(), 2), (y0.reg(), 2)],
-        },
-    );
+    b.push(entry, T::args(&[(addr.reg(), 2), (x0.reg(), 2), (y0.reg(), 2)]));
     b.push_branch(entry, T::Jump, &[(head, &[x0, y0])]);
     let x = b.append_block_param(head, RegClass::Pair);
     let y = b.append_block_param(head, RegClass::Pair);
@@ -198,14 +174,7 @@ fn swapped_loop_params_make_a_move_cycle() {
         &[(exit, &[]), (latch, &[])],
     );
     b.push_branch(latch, T::Jump, &[(head, &[y, x])]);
-    b.push(
-        exit,
-        T::Store {
-            addr: addr.reg(),
-            val: x.reg(),
-            width: 2,
-        },
-    );
+    b.push(exit, T::store(addr.reg(), x.reg(), 2));
     b.push(exit, T::Exit);
     let vc = b.finish().expect("valid");
     let a = allocate_and_check(&vc, Sm::Sm90, &opts()).expect("allocates");
@@ -215,45 +184,8 @@ fn swapped_loop_params_make_a_move_cycle() {
 
 #[test]
 fn widest_first_mapping_aligns_everything() {
-    let mut b = VCodeBuilder::<T>::new();
-    let e = b.new_block();
-    let addr = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        T::Args {
-            dsts: vec![(addr.reg(), 2)],
-        },
-    );
-    let mut vals: Vec<(VReg, u8)> = Vec::new();
-    for (class, n) in [
-        (RegClass::Single, 5),
-        (RegClass::Pair, 3),
-        (RegClass::Quad, 2),
-    ] {
-        for _ in 0..n {
-            let v = b.new_vreg(class);
-            b.push(
-                e,
-                T::Const {
-                    dst: v.reg(),
-                    width: class.width(),
-                },
-            );
-            vals.push((v, class.width()));
-        }
-    }
-    for (v, w) in &vals {
-        b.push(
-            e,
-            T::Store {
-                addr: addr.reg(),
-                val: v.reg(),
-                width: *w,
-            },
-        );
-    }
-    b.push(e, T::Exit);
-    let vc = b.finish().expect("valid");
+    let classes = [(RegClass::Single, 5), (RegClass::Pair, 3), (RegClass::Quad, 2)];
+    let vc = all_live(classes.into_iter().flat_map(|(class, n)| std::iter::repeat_n(class, n)));
     let a = allocate_and_check(&vc, Sm::Sm50, &opts()).expect("allocates");
     report("mapping", &a);
     let s = a.alloc.stats.used;
@@ -292,12 +224,8 @@ fn widest_first_mapping_aligns_everything() {
 #[test]
 fn high_pressure_spills_and_checks() {
     let vc = straight_line(400, 40);
-    let o = AllocOptions {
-        max_per_class: 32,
-        // Without a cap the spills would land in the register file's slot registers.
-        max_registers: 32,
-        ..opts()
-    };
+    // Without a cap the spills would land in the register file's slot registers.
+    let o = capped(opts(), 32, 32);
     let a = allocate_and_check(&vc, Sm::Sm90, &o).expect("allocates");
     report("pressure 40 singles / 32 offered", &a);
     assert!(a.alloc.stats.spills > 0 && a.alloc.stats.reloads > 0);
@@ -308,40 +236,7 @@ fn high_pressure_spills_and_checks() {
 #[test]
 fn quads_beyond_the_register_budget_spill() {
     // 70 quads live at once: 280 registers > 253, and > 64 per class.
-    let mut b = VCodeBuilder::<T>::new();
-    let e = b.new_block();
-    let addr = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        T::Args {
-            dsts: vec![(addr.reg(), 2)],
-        },
-    );
-    let qs: Vec<VReg> = (0..70)
-        .map(|_| {
-            let q = b.new_vreg(RegClass::Quad);
-            b.push(
-                e,
-                T::Const {
-                    dst: q.reg(),
-                    width: 4,
-                },
-            );
-            q
-        })
-        .collect();
-    for q in qs {
-        b.push(
-            e,
-            T::Store {
-                addr: addr.reg(),
-                val: q.reg(),
-                width: 4,
-            },
-        );
-    }
-    b.push(e, T::Exit);
-    let vc = b.finish().expect("valid");
+    let vc = all_live([RegClass::Quad; 70]);
     let a = allocate_and_check(&vc, Sm::Sm90, &opts()).expect("allocates");
     report("70 quads sm_90", &a);
     assert!(a.alloc.num_regs <= 253);
@@ -359,34 +254,10 @@ fn surface_atom_coordinates_aligned() {
         let data = b.new_vreg(RegClass::Pair);
         let d = b.new_vreg(RegClass::Single);
         let pad = b.new_vreg(RegClass::Single);
-        b.push(
-            e,
-            T::Const {
-                dst: pad.reg(),
-                width: 1,
-            },
-        );
-        b.push(
-            e,
-            T::Const {
-                dst: c.reg(),
-                width: class.width(),
-            },
-        );
-        b.push(
-            e,
-            T::Const {
-                dst: h.reg(),
-                width: 1,
-            },
-        );
-        b.push(
-            e,
-            T::Const {
-                dst: data.reg(),
-                width: 2,
-            },
-        );
+        b.push(e, T::konst(pad.reg(), 1));
+        b.push(e, T::konst(c.reg(), class.width()));
+        b.push(e, T::konst(h.reg(), 1));
+        b.push(e, T::konst(data.reg(), 2));
         b.push(
             e,
             T::Suatom {
@@ -399,32 +270,13 @@ fn surface_atom_coordinates_aligned() {
                 rc: h.reg(),
             },
         );
-        b.push(
-            e,
-            T::Store {
-                addr: data.reg(),
-                val: pad.reg(),
-                width: 1,
-            },
-        );
-        b.push(
-            e,
-            T::Store {
-                addr: data.reg(),
-                val: d.reg(),
-                width: 1,
-            },
-        );
+        b.push(e, T::store(data.reg(), pad.reg(), 1));
+        b.push(e, T::store(data.reg(), d.reg(), 1));
         b.push(e, T::Exit);
         let vc = b.finish().expect("valid");
         for t in [Sm::Sm50, Sm::Sm90] {
             let a = allocate_and_check(&vc, t, &opts()).expect("allocates");
-            let su = a
-                .code
-                .insts
-                .iter()
-                .find(|i| matches!(i, T::Suatom { .. }))
-                .expect("suatom");
+            let su = find_inst(&a, |i| matches!(i, T::Suatom { .. }));
             if let T::Suatom { ra: Reg::Hw(r), .. } = su {
                 assert_eq!(r.number() % coords.next_power_of_two(), 0);
             }
@@ -435,24 +287,10 @@ fn surface_atom_coordinates_aligned() {
 #[test]
 fn stats_are_consistent_with_inserted_code() {
     let vc = straight_line(300, 36);
-    let o = AllocOptions {
-        max_per_class: 24,
-        max_registers: 24,
-        ..opts()
-    };
+    let o = capped(opts(), 24, 24);
     let a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
-    let spills = a
-        .code
-        .insts
-        .iter()
-        .filter(|i| matches!(i, T::Spill { .. }))
-        .count();
-    let reloads = a
-        .code
-        .insts
-        .iter()
-        .filter(|i| matches!(i, T::Reload { .. }))
-        .count();
+    let spills = count_insts(&a, |i| matches!(i, T::Spill { .. }));
+    let reloads = count_insts(&a, |i| matches!(i, T::Reload { .. }));
     assert_eq!(spills, a.alloc.stats.spills as usize);
     assert_eq!(reloads, a.alloc.stats.reloads as usize);
     assert_eq!(a.code.insts.len(), vc.num_insts() + a.code.inserted());
@@ -477,25 +315,12 @@ fn allocator_input_errors_are_typed() {
     let mut b = VCodeBuilder::<T>::new();
     let (entry, other, join) = (b.new_block(), b.new_block(), b.new_block());
     let c = b.new_vreg(RegClass::Single);
-    b.push(
-        entry,
-        T::Const {
-            dst: c.reg(),
-            width: 1,
-        },
-    );
+    b.push(entry, T::konst(c.reg(), 1));
     // (A two-way jump without operands; with a condition operand regalloc2 reports
     // DisallowedBranchArg first.)
     b.push_branch(entry, T::Jump, &[(join, &[]), (other, &[])]);
     b.push_branch(other, T::Jump, &[(join, &[])]);
-    b.push(
-        join,
-        T::Store {
-            addr: Reg::Zero,
-            val: c.reg(),
-            width: 1,
-        },
-    );
+    b.push(join, T::store(Reg::Zero, c.reg(), 1));
     b.push(join, T::Exit);
     let vc = b.finish().expect("valid shape");
     let e = allocate_and_check(&vc, Sm::Sm90, &opts()).unwrap_err();
@@ -512,21 +337,8 @@ fn allocator_input_errors_are_typed() {
     let e0 = b.new_block();
     let x = b.new_vreg(RegClass::Pair);
     let y = b.new_vreg(RegClass::Pair);
-    b.push(
-        e0,
-        T::Copy {
-            dst: y.reg(),
-            src: x.reg(),
-            width: 2,
-        },
-    );
-    b.push(
-        e0,
-        T::Const {
-            dst: x.reg(),
-            width: 2,
-        },
-    );
+    b.push(e0, T::copy(y.reg(), x.reg(), 2));
+    b.push(e0, T::konst(x.reg(), 2));
     b.push(e0, T::Exit);
     let vc = b.finish().expect("valid shape");
     let e = allocate_and_check(&vc, Sm::Sm50, &opts()).unwrap_err();
@@ -536,11 +348,7 @@ fn allocator_input_errors_are_typed() {
 #[test]
 fn final_code_prints_inserted_instructions() {
     let vc = straight_line(100, 30);
-    let o = AllocOptions {
-        max_per_class: 16,
-        max_registers: 16,
-        ..opts()
-    };
+    let o = capped(opts(), 16, 16);
     let a = allocate_and_check(&vc, Sm::Sm50, &o).expect("allocates");
     let text = a.code.to_string();
     assert!(text.starts_with("block0:"));
@@ -554,41 +362,9 @@ fn final_code_prints_inserted_instructions() {
 /// SM90 (R0..R252) must spill.
 #[test]
 fn budget_differs_per_target() {
-    let mut b = VCodeBuilder::<T>::new();
-    let e = b.new_block();
-    let addr = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        T::Args {
-            dsts: vec![(addr.reg(), 2)],
-        },
+    let vc = all_live(
+        std::iter::repeat_n(RegClass::Quad, 62).chain(std::iter::repeat_n(RegClass::Single, 4)),
     );
-    let mut vals = Vec::new();
-    for class in
-        std::iter::repeat_n(RegClass::Quad, 62).chain(std::iter::repeat_n(RegClass::Single, 4))
-    {
-        let v = b.new_vreg(class);
-        b.push(
-            e,
-            T::Const {
-                dst: v.reg(),
-                width: class.width(),
-            },
-        );
-        vals.push(v);
-    }
-    for v in &vals {
-        b.push(
-            e,
-            T::Store {
-                addr: addr.reg(),
-                val: v.reg(),
-                width: v.class().width(),
-            },
-        );
-    }
-    b.push(e, T::Exit);
-    let vc = b.finish().expect("valid");
     let o = AllocOptions { slack: 0, ..opts() };
     let a50 = allocate_and_check(&vc, Sm::Sm50, &o).expect("sm_50 allocates");
     report("254 live, sm_50", &a50);

@@ -44,6 +44,27 @@ pub fn compiled_or_refused(
     }
 }
 
+/// atomc's listing of a stream of kernels, `(kernel, address, text)`, against nvdisasm's
+/// `listing` of the same stream (each of its lines through `clean`): one message per
+/// instruction nvdisasm prints otherwise, or not at all.
+pub fn nvdisasm_mismatches(
+    expected: &[(String, u64, String)],
+    listing: &str,
+    clean: impl Fn(&str) -> String,
+) -> Vec<String> {
+    let theirs: std::collections::HashMap<u64, String> =
+        atomc_oracle::disasm_instructions(listing).into_iter().map(|l| (l.offset as u64, clean(&l.text))).collect();
+    let mut mismatches = Vec::new();
+    for (name, addr, ours) in expected {
+        match theirs.get(addr) {
+            Some(t) if t == ours => {}
+            Some(t) => mismatches.push(format!("{name} @{addr:#x}: atomc `{ours}`, nvdisasm `{t}`")),
+            None => mismatches.push(format!("{name} @{addr:#x}: nvdisasm printed nothing for `{ours}`")),
+        }
+    }
+    mismatches
+}
+
 /// `f` over `items` on a few threads (the oracle tests spend their time
 /// waiting for external tools), results in input order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {

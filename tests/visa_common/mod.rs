@@ -1,16 +1,94 @@
-//! Shared by the `visa_*` tests: the vISA compile filetests and a GenX_IR
-//! round trip (visa.md §8) that compares the text and `.isa` paths.
+//! Shared by the `visa_*` tests: the vISA compile filetests, a GenX_IR
+//! round trip (visa.md §8) that compares the text and `.isa` paths, and the
+//! seeded input bytes, memory comparison and lock breaking of the simulator
+//! tests.
 
 #![allow(dead_code)]
 
-use atomc::ir::Function;
-use atomc_emit::visa::{Kernel, Platform};
+use atomc::ir::interp::{BufferId, DataValue, Memory};
+use atomc::ir::{AddrSpace, Function};
+use atomc_emit::visa::{AtomicOp, AtomicWidth, Ext, Imm, Kernel, Op, Operand, Platform, Relop};
 use atomc_oracle::{genx_ir, GenxInput};
 use std::path::{Path, PathBuf};
 
 /// The vISA compile filetests.
 pub fn visa_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests/compile/visa")
+}
+
+/// Every `.atom` file below `filetests/filetests` (all folders), sorted.
+pub fn all_filetest_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    atom_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests"), &mut files);
+    files.sort();
+    files
+}
+
+/// The `.atom` files below `dir`, at any depth (unsorted).
+fn atom_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            atom_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "atom") {
+            out.push(p);
+        }
+    }
+}
+
+/// `n` pseudo-random bytes below 0x40 from `seed` (xorshift): a buffer's initial contents.
+pub fn init_bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x & 0x3f) as u8
+        })
+        .collect()
+}
+
+/// A global buffer parameter of both runs: 512 bytes of [`init_bytes`] from `seed` added to
+/// `mem` and recorded in `bufs` as (id, address, initial bytes); returns the interpreter's
+/// argument and the simulator's input bytes (the address).
+pub fn global_buffer(mem: &mut Memory, seed: u64, bufs: &mut Vec<(BufferId, u64, Vec<u8>)>) -> (DataValue, Vec<u8>) {
+    let init = init_bytes(seed, 512);
+    let id = mem.add_buffer(init.clone());
+    let a = mem.buffer_addr(id);
+    bufs.push((id, a, init));
+    (DataValue::Ptr(AddrSpace::Global, a), a.to_le_bytes().to_vec())
+}
+
+/// `Ok` when the simulator's bytes `got` equal the interpreter's `want`; else where `what`
+/// first differs, with up to 16 bytes of each from there.
+pub fn first_diff(want: &[u8], got: &[u8], what: &str) -> Result<(), String> {
+    if want == got {
+        return Ok(());
+    }
+    let i = want.iter().zip(got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+    Err(format!(
+        "{what} differs from byte {i}: IR {:02x?} vISA {:02x?}",
+        &want[i..(i + 16).min(want.len())],
+        &got[i..(i + 16).min(got.len())]
+    ))
+}
+
+/// Breaks a spinlock's acquire, the 32-bit `cmpxchg` of message `op` on the lock word: the
+/// compare after it of the lock's old value with 0 compares 0 with 0, so every waiting lane
+/// enters the critical section at once. Whether there was such a compare to break.
+pub fn break_lock(k: &mut Kernel, op: Op) -> bool {
+    let mut touched = false;
+    for i in 1..k.insts.len() {
+        let acquire = k.insts[i - 1].op == op && k.insts[i - 1].ext == Ext::Atomic(AtomicOp::CmpXchg, AtomicWidth::W32);
+        let i_ = &mut k.insts[i];
+        if acquire && i_.op == Op::Cmp && i_.ext == Ext::Relop(Relop::Eq) {
+            i_.operands[1] = Operand::imm(Imm::ud(0));
+            touched = true;
+        }
+    }
+    touched
 }
 
 /// `(file/function, function)` for every function of every vISA compile filetest.

@@ -520,27 +520,7 @@ impl<'k> Sim<'k> {
             Op::Cmp => {
                 let Ext::Relop(r) = inst.ext else { unreachable!() };
                 let (a, b) = (s(1), s(2));
-                let res = if float {
-                    let (a, b) = (a.f(), b.f());
-                    match r {
-                        Relop::Eq => a == b,
-                        Relop::Ne => a != b,
-                        Relop::Lt => a < b,
-                        Relop::Le => a <= b,
-                        Relop::Gt => a > b,
-                        Relop::Ge => a >= b,
-                    }
-                } else {
-                    let (a, b) = (a.i(), b.i());
-                    match r {
-                        Relop::Eq => a == b,
-                        Relop::Ne => a != b,
-                        Relop::Lt => a < b,
-                        Relop::Le => a <= b,
-                        Relop::Gt => a > b,
-                        Relop::Ge => a >= b,
-                    }
-                };
+                let res = if float { compare(r, a.f(), b.f()) } else { compare(r, a.i(), b.i()) };
                 V::I(res as i128)
             }
             Op::Addc | Op::Subb => {
@@ -658,5 +638,79 @@ impl<'k> Sim<'k> {
             _ => {}
         }
         Ok(())
+    }
+}
+
+/// `a r b`, with IEEE comparisons on floats (false when either is NaN, but for `ne`).
+fn compare<T: PartialOrd>(r: Relop, a: T, b: T) -> bool {
+    match r {
+        Relop::Eq => a == b,
+        Relop::Ne => a != b,
+        Relop::Lt => a < b,
+        Relop::Le => a <= b,
+        Relop::Gt => a > b,
+        Relop::Ge => a >= b,
+    }
+}
+
+/// Runs the hardware threads `sims` of one thread group to the end over one memory: `mem` and
+/// `surfaces` are swapped into the thread that runs, which switches after a random 1 to 16
+/// instructions (a xorshift sequence from `seed`). With `barriers`, when every thread still
+/// running waits at a barrier, all pass it; without, a thread stopping at one is an error. At
+/// most 5,000,000 instructions in all.
+pub fn run_group(
+    sims: &mut [Sim],
+    mem: &mut Mem,
+    surfaces: &mut Vec<typed::SimSurface>,
+    seed: u64,
+    barriers: bool,
+) -> Result<(), String> {
+    let mut next = {
+        let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    };
+    let mut state = vec![Step::Ran; sims.len()];
+    let mut budget = 5_000_000usize;
+    loop {
+        let running: Vec<usize> = (0..sims.len()).filter(|&t| state[t] == Step::Ran).collect();
+        if running.is_empty() {
+            if state.iter().all(|&s| s == Step::Done) {
+                return Ok(());
+            }
+            // Every thread still running waits at a barrier: all pass it.
+            for (t, s) in state.iter_mut().enumerate() {
+                if *s == Step::Barrier {
+                    sims[t].pass_barrier();
+                    *s = Step::Ran;
+                }
+            }
+            continue;
+        }
+        let t = running[(next() % running.len() as u64) as usize];
+        let slice = 1 + next() % 16;
+        std::mem::swap(&mut sims[t].mem, mem);
+        std::mem::swap(&mut sims[t].surfaces, surfaces);
+        let mut r = Ok(Step::Ran);
+        for _ in 0..slice {
+            r = sims[t].step();
+            budget = budget.saturating_sub(1);
+            if !matches!(r, Ok(Step::Ran)) {
+                break;
+            }
+        }
+        std::mem::swap(&mut sims[t].mem, mem);
+        std::mem::swap(&mut sims[t].surfaces, surfaces);
+        state[t] = r.map_err(|e| format!("thread {t}: {e}"))?;
+        if !barriers && state[t] == Step::Barrier {
+            return Err(format!("thread {t} stopped at a barrier (these kernels have none)"));
+        }
+        if budget == 0 {
+            return Err("step limit (a thread never gets the lock?)".into());
+        }
     }
 }

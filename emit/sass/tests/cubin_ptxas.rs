@@ -54,18 +54,7 @@ fn cases() -> Vec<(Tool, Sm, Depth)> {
 
 /// `cuobjdump -elf -sass` with a chosen cuobjdump.
 fn cuobjdump_elf_sass(tool: Tool, bytes: &[u8]) -> Result<String, oracle::OracleError> {
-    let dir = oracle::ScratchDir::new()?;
-    let f = dir.write("m.cubin", bytes)?;
-    let out = oracle::run_tool(
-        tool,
-        &[
-            std::ffi::OsStr::new("-elf"),
-            std::ffi::OsStr::new("-sass"),
-            f.as_os_str(),
-        ],
-        None,
-    )?;
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    oracle::cuobjdump_with(tool, bytes, &["-elf", "-sass"])
 }
 
 /// The instruction lines of a listing (nvdisasm also prints the data of

@@ -1,6 +1,8 @@
 //! The sm_90 API without external tools: building instructions from code, assembler errors,
 //! schedule fields through print/assemble and encode/decode, golden encodings.
 
+mod sass_util;
+
 use atomc_sass::{sm90, BaseWidth, Operand, Sched};
 
 /// Golden words from the reference notes (nvdisasm-confirmed), low u64 then high u64.
@@ -125,13 +127,7 @@ fn table_lints_clean() {
 #[test]
 fn random_words_round_trip() {
     let a = sm90();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = sass_util::xorshift(0x9e37_79b9_7f4a_7c15);
     let (mut tried, mut decoded) = (0, 0);
     for form in &a.forms {
         let (mask, value) = form.pattern();

@@ -6,8 +6,8 @@
 mod sass_util;
 
 use atomc_oracle::{self as oracle, Sm, Tool};
+use atomc_sass::hazard::code_sections;
 use atomc_sass::sm90;
-use object::{Object, ObjectSection};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -34,14 +34,9 @@ fn ptxas_corpus_decodes_and_reencodes_bit_exact() {
     for path in &files {
         let ptx = std::fs::read_to_string(path).expect("read ptx");
         let cubin = oracle::ptxas(Sm::Sm90, &ptx).unwrap_or_else(|e| panic!("ptxas {}: {}", path.display(), e));
-        let elf = object::File::parse(&*cubin).expect("parse cubin");
-        for sec in elf.sections() {
-            let name = sec.name().unwrap_or("").to_string();
-            if !name.starts_with(".text.") {
-                continue;
-            }
-            let code = sec.data().expect("section data");
-            let listing = sass_util::nvdisasm_lines(code).unwrap_or_else(|e| panic!("nvdisasm {}: {}", name, e));
+        for (kernel, code) in code_sections(&cubin).expect("parse cubin") {
+            let name = format!(".text.{kernel}");
+            let listing = sass_util::nvdisasm_lines(&code).unwrap_or_else(|e| panic!("nvdisasm {}: {}", name, e));
             for (i, chunk) in code.chunks(16).enumerate() {
                 total += 1;
                 let theirs = listing.iter().find(|(o, _)| *o as usize == i * 16).map(|(_, t)| t.clone()).unwrap_or_default();

@@ -282,13 +282,7 @@ fn random_field_values_match_nvdisasm() {
         return;
     }
     let arch = sm90();
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut code = Vec::new();
     for form in &arch.forms {
         let (mask, value) = form.pattern();

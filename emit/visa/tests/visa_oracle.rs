@@ -12,6 +12,7 @@ mod kernels;
 mod slm_kernels;
 #[path = "visa_oracle/surface_kernels.rs"]
 mod surface_kernels;
+mod visa_common;
 
 use atomc_oracle::{require, Tool};
 use atomc_visa::*;

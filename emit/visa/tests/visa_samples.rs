@@ -4,9 +4,12 @@
 //! Gen code as the `.visaasm` beside it). Each kernel is rebuilt here with
 //! the model from what its `.visaasm` says; our bytes must equal the file.
 
+mod visa_common;
+
 use std::path::PathBuf;
 
 use atomc_visa::*;
+use visa_common::{atomic_vars, cas32_loop, cas64_loop, fenced_add, sources, New64};
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -33,39 +36,16 @@ struct Std {
 
 fn std_kernel(s: &Std) -> Kernel {
     let mut k = Kernel::new(s.name);
-    let a = k.decl_simd("A", Type::UQ, 8);
-    let s0 = k.decl_simd("S0", s.ty, 8);
-    let s1 = k.decl_simd("S1", s.ty, 8);
-    let d = k.decl_simd("D", s.ty, 8);
+    let [a, s0, s1, d] = atomic_vars(&mut k, ("A", Type::UQ), s.ty, 8);
     let p = s.guard.map(|_| k.decl_pred("P1", 8));
     k.input(a, 64);
     k.input(s0, 128);
     k.input(s1, 256);
     if let Some(p) = p {
-        k.cmp(
-            e8(),
-            Relop::Lt,
-            Operand::pred(p),
-            Operand::src(s0),
-            Operand::imm(Imm::ud(10)),
-        );
+        k.cmp(e8(), Relop::Lt, Operand::pred(p), Operand::src(s0), Operand::imm(Imm::ud(10)));
     }
-    let n = s.op.num_sources();
-    let src0 = if n >= 1 {
-        Operand::raw(s0)
-    } else {
-        Operand::null()
-    };
-    let src1 = if n == 2 {
-        Operand::raw(s1)
-    } else {
-        Operand::null()
-    };
-    let dst = if s.dst_null {
-        Operand::null()
-    } else {
-        Operand::raw(d)
-    };
+    let (src0, src1) = sources(s.op, Operand::raw(s0), Operand::raw(s1));
+    let dst = if s.dst_null { Operand::null() } else { Operand::raw(d) };
     let i = k.svm_atomic(s.exec, s.op, s.width, Operand::raw(a), dst, src0, src1);
     if let (Some(g), Some(p)) = (s.guard, p) {
         i.predicated(g(p));
@@ -120,57 +100,35 @@ fn std_cases() -> Vec<Std> {
         base("a64_fmin", Type::DF, FMin, W64),
         base("a64_fcmpwr", Type::DF, FCmpWr, W64),
     ];
-    for (name, size) in [
-        ("exec1", ExecSize::S1),
-        ("exec2", ExecSize::S2),
-        ("exec4", ExecSize::S4),
-        ("exec8", ExecSize::S8),
+    // `add` (32-bit, ud) at other exec sizes and masks, then guarded.
+    for (name, exec) in [
+        ("exec1", Exec::new(ExecSize::S1)),
+        ("exec2", Exec::new(ExecSize::S2)),
+        ("exec4", Exec::new(ExecSize::S4)),
+        ("exec8", Exec::new(ExecSize::S8)),
+        ("nomask1", Exec::nomask(ExecSize::S1)),
+        ("nomask8", Exec::nomask(ExecSize::S8)),
+        ("mask_M5", Exec::at(ExecSize::S8, 4)),
     ] {
-        v.push(Std {
-            exec: Exec::new(size),
-            ..base(name, Type::UD, Add, W32)
-        });
+        v.push(Std { exec, ..base(name, Type::UD, Add, W32) });
     }
-    v.push(Std {
-        exec: Exec::nomask(ExecSize::S1),
-        ..base("nomask1", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        exec: Exec::nomask(ExecSize::S8),
-        ..base("nomask8", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        exec: Exec::at(ExecSize::S8, 4),
-        ..base("mask_M5", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        guard: Some(Predicate::on),
-        ..base("pred", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        guard: Some(Predicate::not),
-        ..base("pred_not", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        guard: Some(Predicate::any),
-        ..base("pred_any", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        guard: Some(Predicate::all),
-        ..base("pred_all", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        dst_null: true,
-        ..base("dstnull_add", Type::UD, Add, W32)
-    });
-    v.push(Std {
-        dst_null: true,
-        ..base("dstnull_inc", Type::UD, Inc, W32)
-    });
-    v.push(Std {
-        dst_null: true,
-        ..base("dstnull_cmpxchg64", Type::UQ, CmpXchg, W64)
-    });
+    let guards: [(_, fn(PredId) -> Predicate); 4] = [
+        ("pred", Predicate::on),
+        ("pred_not", Predicate::not),
+        ("pred_any", Predicate::any),
+        ("pred_all", Predicate::all),
+    ];
+    for (name, guard) in guards {
+        v.push(Std { guard: Some(guard), ..base(name, Type::UD, Add, W32) });
+    }
+    // Results to %null.
+    for (name, ty, op, width) in [
+        ("dstnull_add", Type::UD, Add, W32),
+        ("dstnull_inc", Type::UD, Inc, W32),
+        ("dstnull_cmpxchg64", Type::UQ, CmpXchg, W64),
+    ] {
+        v.push(Std { dst_null: true, ..base(name, ty, op, width) });
+    }
     v
 }
 
@@ -190,28 +148,10 @@ fn misc() -> Kernel {
     k.input(a, 64);
     k.input(x, 128);
     k.setp(Exec::nomask(ExecSize::S8), p1, Operand::imm(Imm::uw(0xf0)));
-    k.cmp(
-        e8(),
-        Relop::Ge,
-        Operand::pred(p2),
-        Operand::src(x),
-        Operand::imm(Imm::ud(3)),
-    );
-    k.binary(
-        Op::And,
-        e8(),
-        Operand::pred(p1),
-        Operand::pred(p1),
-        Operand::pred(p2),
-    );
+    k.cmp(e8(), Relop::Ge, Operand::pred(p2), Operand::src(x), Operand::imm(Imm::ud(3)));
+    k.binary(Op::And, e8(), Operand::pred(p1), Operand::pred(p1), Operand::pred(p2));
     k.unary(Op::Not, e8(), Operand::pred(p2), Operand::pred(p1));
-    k.binary(
-        Op::Sel,
-        e8(),
-        Operand::dst(y),
-        Operand::src(x),
-        Operand::imm(Imm::d(-7)),
-    )
+    k.binary(Op::Sel, e8(), Operand::dst(y), Operand::src(x), Operand::imm(Imm::d(-7)))
     .predicated(Predicate::on(p1));
     k.mov(e8(), Operand::dst(f), Operand::imm(Imm::f(2.5)))
         .predicated(Predicate::not(p2));
@@ -221,186 +161,31 @@ fn misc() -> Kernel {
         Operand::src(a),
         Operand::imm(Imm::uq(0x1_0000_0000)),
     );
-    k.cmp(
-        e8(),
-        Relop::Eq,
-        Operand::dst(x),
-        Operand::src(x),
-        Operand::imm(Imm::ud(1)),
-    );
+    k.cmp(e8(), Relop::Eq, Operand::dst(x), Operand::src(x), Operand::imm(Imm::ud(1)));
     k.jmp(Exec::new(ExecSize::S1), l1)
         .predicated(Predicate::any(p2));
-    k.add(
-        e8(),
-        Operand::dst(x),
-        Operand::src(x),
-        Operand::imm(Imm::ud(1)),
-    );
+    k.add(e8(), Operand::dst(x), Operand::src(x), Operand::imm(Imm::ud(1)));
     k.place(l1);
-    k.svm_atomic(
-        e8(),
-        AtomicOp::Xchg,
-        AtomicWidth::W32,
-        Operand::raw(a),
-        Operand::null(),
-        Operand::raw(x),
-        Operand::null(),
-    );
+    let null = Operand::null();
+    k.svm_atomic(e8(), AtomicOp::Xchg, AtomicWidth::W32, Operand::raw(a), null, Operand::raw(x), null);
     k.ret();
     k
 }
 
 /// `fk.visaasm`: fences around an atomic.
 fn fk() -> Kernel {
-    let mut k = Kernel::new("fk");
-    let a = k.decl_simd("A", Type::UQ, 8);
-    let s = k.decl_simd("S", Type::UD, 8);
-    k.input(a, 64);
-    k.input(s, 128);
-    k.fence(Fence::default());
-    k.svm_atomic(
-        e8(),
-        AtomicOp::Add,
-        AtomicWidth::W32,
-        Operand::raw(a),
-        Operand::null(),
-        Operand::raw(s),
-        Operand::null(),
-    );
-    k.fence(Fence {
-        commit: true,
-        ..Fence::default()
-    });
-    k.ret();
-    k
+    let commit = Fence { commit: true, ..Fence::default() };
+    fenced_add("fk", Fence::default(), commit)
 }
 
-/// `cas_f32_add.visaasm`: float add through a 32-bit CAS retry loop.
+/// `cas_f32_add.visaasm`: float add through a 32-bit CAS retry loop (SIMD8).
 fn cas_f32_add() -> Kernel {
-    let mut k = Kernel::new("cas_f32_add");
-    let a = k.decl_simd("A", Type::UQ, 8);
-    let val = k.decl_simd("VAL", Type::F, 8);
-    let old = k.decl_simd("OLD", Type::F, 8);
-    let new = k.decl_simd("NEW", Type::F, 8);
-    let prev = k.decl_simd("PREV", Type::F, 8);
-    let oldu = k.alias("OLDu", Type::UD, 8, old, 0);
-    let newu = k.alias("NEWu", Type::UD, 8, new, 0);
-    let prevu = k.alias("PREVu", Type::UD, 8, prev, 0);
-    let res = k.decl_simd("RES", Type::F, 8);
-    let p1 = k.decl_pred("P1", 8);
-    let lp = k.label("LOOP");
-    k.input(a, 64);
-    k.input(val, 128);
-    k.mov(e8(), Operand::dst(newu), Operand::imm(Imm::ud(0)));
-    k.svm_atomic(
-        e8(),
-        AtomicOp::Or,
-        AtomicWidth::W32,
-        Operand::raw(a),
-        Operand::raw(oldu),
-        Operand::raw(newu),
-        Operand::null(),
-    );
-    k.place(lp);
-    k.add(
-        e8(),
-        Operand::dst(new),
-        Operand::src(old),
-        Operand::src(val),
-    );
-    k.svm_atomic(
-        e8(),
-        AtomicOp::CmpXchg,
-        AtomicWidth::W32,
-        Operand::raw(a),
-        Operand::raw(prevu),
-        Operand::raw(newu),
-        Operand::raw(oldu),
-    );
-    k.cmp(
-        e8(),
-        Relop::Ne,
-        Operand::pred(p1),
-        Operand::src(prevu),
-        Operand::src(oldu),
-    );
-    k.mov(e8(), Operand::dst(old), Operand::src(prev));
-    k.goto(e8(), lp).predicated(Predicate::on(p1));
-    k.mov(e8(), Operand::dst(res), Operand::src(old));
-    k.ret();
-    k
+    cas32_loop("cas_f32_add", 8)
 }
 
 /// `cas_u64.visaasm`: 64-bit CAS loop with the compare on ud halves.
 fn cas_u64() -> Kernel {
-    let mut k = Kernel::new("cas_u64");
-    let names = ["A", "VAL", "OLD", "NEW", "PREV", "ZERO"];
-    let v: Vec<VarId> = names.iter().map(|n| k.decl_simd(*n, Type::UQ, 8)).collect();
-    let (a, val, old, new, prev, zero) = (v[0], v[1], v[2], v[3], v[4], v[5]);
-    let vald = k.alias("VALd", Type::UD, 16, val, 0);
-    let oldd = k.alias("OLDd", Type::UD, 16, old, 0);
-    let newd = k.alias("NEWd", Type::UD, 16, new, 0);
-    let prevd = k.alias("PREVd", Type::UD, 16, prev, 0);
-    let zerod = k.alias("ZEROd", Type::UD, 16, zero, 0);
-    let p1 = k.decl_pred("P1", 8);
-    let p2 = k.decl_pred("P2", 8);
-    let lp = k.label("LOOP");
-    k.input(a, 64);
-    k.input(val, 128);
-    let e16 = Exec::new(ExecSize::S16);
-    k.mov(e16, Operand::dst(zerod), Operand::imm(Imm::ud(0)));
-    k.svm_atomic(
-        e8(),
-        AtomicOp::Or,
-        AtomicWidth::W64,
-        Operand::raw(a),
-        Operand::raw(old),
-        Operand::raw(zero),
-        Operand::null(),
-    );
-    k.place(lp);
-    k.binary(
-        Op::Xor,
-        e16,
-        Operand::dst(newd),
-        Operand::src(oldd),
-        Operand::src(vald),
-    );
-    k.svm_atomic(
-        e8(),
-        AtomicOp::CmpXchg,
-        AtomicWidth::W64,
-        Operand::raw(a),
-        Operand::raw(prev),
-        Operand::raw(new),
-        Operand::raw(old),
-    );
-    let s2 = |var, col| Operand::src_at(var, 0, col, Region::STRIDE2);
-    k.cmp(
-        e8(),
-        Relop::Ne,
-        Operand::pred(p1),
-        s2(prevd, 0),
-        s2(oldd, 0),
-    );
-    k.cmp(
-        e8(),
-        Relop::Ne,
-        Operand::pred(p2),
-        s2(prevd, 1),
-        s2(oldd, 1),
-    );
-    k.binary(
-        Op::Or,
-        e8(),
-        Operand::pred(p1),
-        Operand::pred(p1),
-        Operand::pred(p2),
-    );
-    k.mov(e16, Operand::dst(oldd), Operand::src(prevd));
-    k.goto(e8(), lp).predicated(Predicate::on(p1));
-    k.ret();
-    k
+    cas64_loop("cas_u64", Relop::Ne, New64::Xor)
 }
 
 fn all_samples() -> Vec<Kernel> {

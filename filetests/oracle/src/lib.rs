@@ -386,6 +386,6 @@ mod nvidia;
 pub use genx::{genx_ir, GenxInput, GenxOutput};
 pub use nvidia::{
     listing_lines,
-    cuobjdump, cuobjdump_sass, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain, ptxas, ptxas_sass,
+    cuobjdump, cuobjdump_sass, cuobjdump_with, disasm_instructions, nvdisasm, nvdisasm_cubin, nvdisasm_plain, ptxas, ptxas_sass,
     ptxas_with, DisasmLine,
 };

@@ -68,11 +68,16 @@ pub fn ptxas_with(tool: Tool, target: &str, ptx: &str, extra: &[&str]) -> Result
 /// Runs the `cuobjdump` that reads `arch` on a cubin with the given options (e.g. `["-elf"]`,
 /// `["-sass"]`); the cubin's file name is appended last. Returns stdout.
 pub fn cuobjdump(arch: Sm, cubin: &[u8], options: &[&str]) -> Result<String, OracleError> {
+    cuobjdump_with(arch.cuobjdump_tool(), cubin, options)
+}
+
+/// [`cuobjdump`] with a chosen cuobjdump (e.g. both CUDA versions' on one sm_90 cubin).
+pub fn cuobjdump_with(tool: Tool, cubin: &[u8], options: &[&str]) -> Result<String, OracleError> {
     let dir = ScratchDir::new()?;
     let file = dir.write("module.cubin", cubin)?;
     let mut args: Vec<&std::ffi::OsStr> = options.iter().map(|a| os(a)).collect();
     args.push(file.as_os_str());
-    let out = run_tool(arch.cuobjdump_tool(), &args, None)?;
+    let out = run_tool(tool, &args, None)?;
     Ok(stdout_string(&out))
 }
 

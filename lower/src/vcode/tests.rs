@@ -40,6 +40,21 @@ impl std::fmt::Display for Toy {
     }
 }
 
+impl Toy {
+    fn konst(dst: Reg, width: u8) -> Toy {
+        Toy::Const { dst, width }
+    }
+    fn add(dst: Reg, a: Reg, b: Reg, width: u8) -> Toy {
+        Toy::Add { dst, a, b, width }
+    }
+    fn set_part(old: Reg, dst: Reg) -> Toy {
+        Toy::SetPart { old, dst }
+    }
+    fn exit(val: Reg, width: u8) -> Toy {
+        Toy::Exit { val, width }
+    }
+}
+
 impl MachInst for Toy {
     fn visit_operands(&mut self, v: &mut dyn OperandVisitor) {
         match self {
@@ -102,31 +117,13 @@ fn loop_with_block_params_and_part_fields() {
     let head = b.new_block();
     let exit = b.new_block();
     let init = b.new_vreg(RegClass::Pair);
-    b.push(
-        entry,
-        Toy::Const {
-            dst: init.reg(),
-            width: 2,
-        },
-    );
+    b.push(entry, Toy::konst(init.reg(), 2));
     b.push_branch(entry, Toy::Jump, &[(head, &[init])]);
     let p = b.append_block_param(head, RegClass::Pair);
     let next = b.new_vreg(RegClass::Pair);
-    b.push(
-        head,
-        Toy::SetPart {
-            old: p.reg(),
-            dst: next.hi(),
-        },
-    );
+    b.push(head, Toy::set_part(p.reg(), next.hi()));
     b.push_branch(head, Toy::Branch, &[(head, &[next]), (exit, &[])]);
-    b.push(
-        exit,
-        Toy::Exit {
-            val: next.lo(),
-            width: 1,
-        },
-    );
+    b.push(exit, Toy::exit(next.lo(), 1));
     let vc = b.finish().expect("valid vcode");
 
     assert_eq!(vc.num_blocks(), 3);
@@ -155,29 +152,9 @@ fn two_fields_of_one_tuple_share_an_operand() {
     let e = b.new_block();
     let q = b.new_vreg(RegClass::Pair);
     let s = b.new_vreg(RegClass::Single);
-    b.push(
-        e,
-        Toy::Const {
-            dst: q.reg(),
-            width: 2,
-        },
-    );
-    b.push(
-        e,
-        Toy::Add {
-            dst: s.reg(),
-            a: q.lo(),
-            b: q.hi(),
-            width: 1,
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: s.reg(),
-            width: 1,
-        },
-    );
+    b.push(e, Toy::konst(q.reg(), 2));
+    b.push(e, Toy::add(s.reg(), q.lo(), q.hi(), 1));
+    b.push(e, Toy::exit(s.reg(), 1));
     let vc = b.finish().expect("valid");
     assert_eq!(vc.inst_fields(1).len(), 3);
     assert_eq!(vc.inst_operands(1).len(), 2);
@@ -188,22 +165,8 @@ fn rz_fields_are_not_operands() {
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(
-        e,
-        Toy::Add {
-            dst: s.reg(),
-            a: Reg::Zero,
-            b: Reg::Zero,
-            width: 1,
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: s.reg(),
-            width: 1,
-        },
-    );
+    b.push(e, Toy::add(s.reg(), Reg::Zero, Reg::Zero, 1));
+    b.push(e, Toy::exit(s.reg(), 1));
     let vc = b.finish().expect("valid");
     assert_eq!(vc.inst_fields(0).len(), 3);
     assert_eq!(vc.inst_operands(0).len(), 1);
@@ -216,33 +179,15 @@ fn builder_errors() {
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(
-        e,
-        Toy::Const {
-            dst: s.reg(),
-            width: 1,
-        },
-    );
+    b.push(e, Toy::konst(s.reg(), 1));
     assert_eq!(b.finish().unwrap_err(), VCodeError::MissingTerminator(e));
 
     // A half that does not fit: 2 registers from part 1 of a pair.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let p = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        Toy::Const {
-            dst: p.hi(),
-            width: 2,
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: Reg::Zero,
-            width: 1,
-        },
-    );
+    b.push(e, Toy::konst(p.hi(), 2));
+    b.push(e, Toy::exit(Reg::Zero, 1));
     assert!(matches!(
         b.finish(),
         Err(VCodeError::BadPart { inst: 0, .. })
@@ -254,74 +199,30 @@ fn builder_errors() {
     let t = b.new_block();
     b.append_block_param(t, RegClass::Single);
     b.push_branch(e, Toy::Jump, &[(t, &[])]);
-    b.push(
-        t,
-        Toy::Exit {
-            val: Reg::Zero,
-            width: 1,
-        },
-    );
+    b.push(t, Toy::exit(Reg::Zero, 1));
     assert!(matches!(b.finish(), Err(VCodeError::ArgCount { .. })));
 
     // Reuse of a field that is not a use.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let n = b.new_vreg(RegClass::Pair);
-    b.push(
-        e,
-        Toy::SetPart {
-            old: Reg::Zero,
-            dst: n.hi(),
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: Reg::Zero,
-            width: 1,
-        },
-    );
+    b.push(e, Toy::set_part(Reg::Zero, n.hi()));
+    b.push(e, Toy::exit(Reg::Zero, 1));
     assert!(matches!(b.finish(), Err(VCodeError::BadReuse { .. })));
 
     // Read and written by one instruction.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
     let s = b.new_vreg(RegClass::Single);
-    b.push(
-        e,
-        Toy::Add {
-            dst: s.reg(),
-            a: s.reg(),
-            b: Reg::Zero,
-            width: 1,
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: s.reg(),
-            width: 1,
-        },
-    );
+    b.push(e, Toy::add(s.reg(), s.reg(), Reg::Zero, 1));
+    b.push(e, Toy::exit(s.reg(), 1));
     assert!(matches!(b.finish(), Err(VCodeError::UseAndDef { .. })));
 
     // Terminator in the middle.
     let mut b = VCodeBuilder::<Toy>::new();
     let e = b.new_block();
-    b.push(
-        e,
-        Toy::Exit {
-            val: Reg::Zero,
-            width: 1,
-        },
-    );
-    b.push(
-        e,
-        Toy::Exit {
-            val: Reg::Zero,
-            width: 1,
-        },
-    );
+    b.push(e, Toy::exit(Reg::Zero, 1));
+    b.push(e, Toy::exit(Reg::Zero, 1));
     assert!(matches!(
         b.finish(),
         Err(VCodeError::TerminatorInMiddle { .. })

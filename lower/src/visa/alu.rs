@@ -420,22 +420,8 @@ fn binary(
             l.k.mov(ex, d, out);
             return Ok(());
         }
-        // GenX_IR 1.0.12504 splits a SIMD2 float add on DG2 and PVC into two SIMD1 adds and,
-        // under SIMD control flow (a CAS-loop body), finds no emask for them:
-        // "ReduceExecSize.cpp:1422 no legal emask found for the split instruction" (measured
-        // on an f32 add CAS loop at SIMD2; TGLLP keeps `add (2|M0)`).
-        if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
-            return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
-        }
-        let vop = match op {
-            BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
-            BinaryOp::Fmul => Op::Mul,
-            BinaryOp::Fmin => Op::Min,
-            BinaryOp::Fmax => Op::Max,
-            // `divm`, not `div`: `div` on floats is the math unit's approximation.
-            BinaryOp::Fdiv => Op::Divm,
-            _ => return Err(l.reject(inst, "not a float operation")),
-        };
+        refuse_simd2_divergent_float(l, inst, u)?;
+        let vop = float_op(op).ok_or_else(|| l.reject(inst, "not a float operation"))?;
         let a = l.src_whole(args[0], ty)?;
         let mut b = l.src_whole(args[1], ty)?;
         if op == BinaryOp::Fsub {
@@ -676,6 +662,30 @@ fn convert(
 
 /// Whether `divm` (GenX_IR's IEEE divide macro) can divide here: PVC only, and not at SIMD2 in
 /// divergent code, which GenX_IR cannot split (as for every float op there).
+/// The vISA op of the float `op` (`fsub` is an `add` of the negated operand); `None` for
+/// any other op. `divm`, not `div`: `div` on floats is the math unit's approximation.
+pub(crate) fn float_op(op: BinaryOp) -> Option<Op> {
+    Some(match op {
+        BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
+        BinaryOp::Fmul => Op::Mul,
+        BinaryOp::Fmin => Op::Min,
+        BinaryOp::Fmax => Op::Max,
+        BinaryOp::Fdiv => Op::Divm,
+        _ => return None,
+    })
+}
+
+/// GenX_IR 1.0.12504 splits SIMD2 float code on DG2 and PVC into two SIMD1 halves and, under
+/// SIMD control flow (a CAS-loop body), finds no emask for them: "ReduceExecSize.cpp:1422 no
+/// legal emask found for the split instruction" (measured on f32 and f16 add CAS loops at
+/// SIMD2; TGLLP keeps `add (2|M0)`). Such an instruction is refused.
+pub(crate) fn refuse_simd2_divergent_float(l: &Lower<'_>, inst: Inst, u: bool) -> Result<(), LowerError> {
+    if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
+        return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
+    }
+    Ok(())
+}
+
 pub(crate) fn divm_ok(l: &Lower<'_>, u: bool) -> bool {
     l.p.has_ieee_divide() && (u || l.simd != atomc_visa::ExecSize::S2 || !l.divergent)
 }

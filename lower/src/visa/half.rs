@@ -22,22 +22,10 @@ pub(crate) fn binary(
     res: Value,
     u: bool,
 ) -> Result<(), LowerError> {
-    let vop = match op {
-        BinaryOp::Fadd | BinaryOp::Fsub => Op::Add,
-        BinaryOp::Fmul => Op::Mul,
-        BinaryOp::Fmin => Op::Min,
-        BinaryOp::Fmax => Op::Max,
-        // In f32 (`divm` or integer code), then rounded to f16: f32's 24 bits are more than
-        // 2 × 11 + 2, so the double rounding is innocuous (ir/src/interp/float.rs).
-        BinaryOp::Fdiv => Op::Divm,
-        _ => return Err(l.reject(inst, "not an f16 operation")),
-    };
-    // As for f32 (alu.rs): GenX_IR 1.0.12504 splits SIMD2 float code into SIMD1 halves on DG2
-    // and PVC and finds no emask for them under SIMD control flow ("ReduceExecSize.cpp:1422 no
-    // legal emask found for the split instruction", measured on an f16 fadd CAS loop at SIMD2).
-    if !u && l.simd == atomc_visa::ExecSize::S2 && l.p.is_xehp_plus() && l.divergent {
-        return Err(l.reject(inst, "SIMD2 float arithmetic in divergent code: GenX_IR cannot split it on XeHP+"));
-    }
+    // Fdiv in f32 (`divm` or integer code), then rounded to f16: f32's 24 bits are more than
+    // 2 × 11 + 2, so the double rounding is innocuous (ir/src/interp/float.rs).
+    let vop = super::alu::float_op(op).ok_or_else(|| l.reject(inst, "not an f16 operation"))?;
+    super::alu::refuse_simd2_divergent_float(l, inst, u)?;
     let a = widen(l, inst, args[0], u)?;
     let b = widen(l, inst, args[1], u)?;
     let ex = l.exec(u);

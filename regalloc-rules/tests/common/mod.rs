@@ -5,6 +5,7 @@ use atomc_lower::vcode::{
     HwReg, MachInst, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, VCode,
     VCodeBuilder, VReg,
 };
+use atomc_regalloc::AllocOptions;
 
 #[derive(Clone, Debug)]
 pub enum T {
@@ -268,6 +269,37 @@ impl MachInst for T {
     }
 }
 
+impl T {
+    /// `dst = constant`.
+    pub fn konst(dst: Reg, width: u8) -> T {
+        T::Const { dst, width }
+    }
+    /// Store `val` to `[addr]`.
+    pub fn store(addr: Reg, val: Reg, width: u8) -> T {
+        T::Store { addr, val, width }
+    }
+    /// Register copy.
+    pub fn copy(dst: Reg, src: Reg, width: u8) -> T {
+        T::Copy { dst, src, width }
+    }
+    /// Kernel arguments.
+    pub fn args(dsts: &[(Reg, u8)]) -> T {
+        T::Args {
+            dsts: dsts.to_vec(),
+        }
+    }
+}
+
+/// `base` offering at most `per_class` registers of a class and `registers` in all (without the
+/// second cap, spills would land in the register file's slot registers, not in memory).
+pub fn capped(base: AllocOptions, per_class: u32, registers: u32) -> AllocOptions {
+    AllocOptions {
+        max_per_class: per_class,
+        max_registers: registers,
+        ..base
+    }
+}
+
 /// `R<n>` as a field value.
 pub fn hw(n: u8) -> Reg {
     HwReg::new(n).map_or(Reg::Zero, Reg::Hw)
@@ -291,56 +323,52 @@ pub fn set_field(inst: &mut T, k: usize, r: Reg) {
 /// `q = [expected, new]`; each iteration writes `new = expected + val` into q.hi in place,
 /// copies expected aside, CASes with the result written into q.lo in place, and loops with q.
 pub fn cas64_loop() -> VCode<T> {
+    cas_loop(true)
+}
+
+/// The same loop for a 32-bit CAS: the loop-carried value is a pair `[expected, new]`.
+pub fn cas32_loop() -> VCode<T> {
+    cas_loop(false)
+}
+
+/// The CAS loop of [`cas64_loop`] (`wide`) or [`cas32_loop`]: values of `w` registers, the
+/// loop-carried tuple `[expected, new]` of `2 * w`.
+fn cas_loop(wide: bool) -> VCode<T> {
+    let w: u8 = if wide { 2 } else { 1 };
+    let value = RegClass::for_width(w).expect("1 or 2");
+    let tuple = RegClass::for_width(2 * w).expect("2 or 4");
     let mut b = VCodeBuilder::<T>::new();
     let (entry, head, latch, exit) = (b.new_block(), b.new_block(), b.new_block(), b.new_block());
     let addr = b.new_vreg(RegClass::Pair);
-    let val = b.new_vreg(RegClass::Pair);
-    let q0 = b.new_vreg(RegClass::Quad);
-    b.push(
-        entry,
-        T::Args {
-            dsts: vec![(addr.reg(), 2), (val.reg(), 2)],
-        },
-    );
-    b.push(
-        entry,
-        T::Const {
-            dst: q0.reg(),
-            width: 4,
-        },
-    );
+    let val = b.new_vreg(value);
+    let q0 = b.new_vreg(tuple);
+    b.push(entry, T::args(&[(addr.reg(), 2), (val.reg(), w)]));
+    b.push(entry, T::konst(q0.reg(), 2 * w));
     b.push_branch(entry, T::Jump, &[(head, &[q0])]);
-    let q = b.append_block_param(head, RegClass::Quad);
-    let q1 = b.new_vreg(RegClass::Quad);
-    let e = b.new_vreg(RegClass::Pair);
-    let q2 = b.new_vreg(RegClass::Quad);
+    let q = b.append_block_param(head, tuple);
+    let q1 = b.new_vreg(tuple);
+    let e = b.new_vreg(value);
+    let q2 = b.new_vreg(tuple);
     let c = b.new_vreg(RegClass::Single);
     b.push(
         head,
         T::AddInto {
             old: q.reg(),
-            old_width: 4,
+            old_width: 2 * w,
             val: val.reg(),
-            dst: q1.part(2),
-            w: 2,
+            dst: q1.part(w),
+            w,
         },
     );
-    b.push(
-        head,
-        T::Copy {
-            dst: e.reg(),
-            src: q1.part(0),
-            width: 2,
-        },
-    );
+    b.push(head, T::copy(e.reg(), q1.part(0), w));
     b.push(
         head,
         T::Cas {
-            wide: true,
+            wide,
             rd: q2.part(0),
             ra: addr.reg(),
             rb: q1.part(0),
-            rc: q1.part(2),
+            rc: q1.part(w),
             reuse: true,
         },
     );
@@ -350,7 +378,7 @@ pub fn cas64_loop() -> VCode<T> {
             dst: c.reg(),
             a: q2.part(0),
             b: e.reg(),
-            width: 2,
+            width: w,
         },
     );
     b.push_branch(
@@ -363,77 +391,25 @@ pub fn cas64_loop() -> VCode<T> {
     b.finish().expect("valid vcode")
 }
 
-/// The same loop for a 32-bit CAS: the loop-carried value is a pair `[expected, new]`.
-pub fn cas32_loop() -> VCode<T> {
+/// One block: the address pair as an argument, a constant of each class in turn, then a store
+/// of each (all live at once), then exit.
+pub fn all_live(classes: impl IntoIterator<Item = RegClass>) -> VCode<T> {
     let mut b = VCodeBuilder::<T>::new();
-    let (entry, head, latch, exit) = (b.new_block(), b.new_block(), b.new_block(), b.new_block());
+    let e = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    let val = b.new_vreg(RegClass::Single);
-    let p0 = b.new_vreg(RegClass::Pair);
-    b.push(
-        entry,
-        T::Args {
-            dsts: vec![(addr.reg(), 2), (val.reg(), 1)],
-        },
-    );
-    b.push(
-        entry,
-        T::Const {
-            dst: p0.reg(),
-            width: 2,
-        },
-    );
-    b.push_branch(entry, T::Jump, &[(head, &[p0])]);
-    let p = b.append_block_param(head, RegClass::Pair);
-    let p1 = b.new_vreg(RegClass::Pair);
-    let e = b.new_vreg(RegClass::Single);
-    let p2 = b.new_vreg(RegClass::Pair);
-    let c = b.new_vreg(RegClass::Single);
-    b.push(
-        head,
-        T::AddInto {
-            old: p.reg(),
-            old_width: 2,
-            val: val.reg(),
-            dst: p1.hi(),
-            w: 1,
-        },
-    );
-    b.push(
-        head,
-        T::Copy {
-            dst: e.reg(),
-            src: p1.lo(),
-            width: 1,
-        },
-    );
-    b.push(
-        head,
-        T::Cas {
-            wide: false,
-            rd: p2.lo(),
-            ra: addr.reg(),
-            rb: p1.lo(),
-            rc: p1.hi(),
-            reuse: true,
-        },
-    );
-    b.push(
-        head,
-        T::CmpEq {
-            dst: c.reg(),
-            a: p2.lo(),
-            b: e.reg(),
-            width: 1,
-        },
-    );
-    b.push_branch(
-        head,
-        T::BranchIf { cond: c.reg() },
-        &[(exit, &[]), (latch, &[])],
-    );
-    b.push_branch(latch, T::Jump, &[(head, &[p2])]);
-    b.push(exit, T::Exit);
+    b.push(e, T::args(&[(addr.reg(), 2)]));
+    let vals: Vec<VReg> = classes
+        .into_iter()
+        .map(|class| {
+            let v = b.new_vreg(class);
+            b.push(e, T::konst(v.reg(), class.width()));
+            v
+        })
+        .collect();
+    for v in &vals {
+        b.push(e, T::store(addr.reg(), v.reg(), v.class().width()));
+    }
+    b.push(e, T::Exit);
     b.finish().expect("valid vcode")
 }
 
@@ -443,88 +419,48 @@ pub fn straight_line(n: usize, live: usize) -> VCode<T> {
     let mut b = VCodeBuilder::<T>::new();
     let blk = b.new_block();
     let addr = b.new_vreg(RegClass::Pair);
-    b.push(
-        blk,
-        T::Args {
-            dsts: vec![(addr.reg(), 2)],
-        },
-    );
+    b.push(blk, T::args(&[(addr.reg(), 2)]));
     let mut singles: Vec<VReg> = Vec::new();
     let mut pairs: Vec<VReg> = Vec::new();
     for k in 0..live {
         let v = b.new_vreg(RegClass::Single);
-        b.push(
-            blk,
-            T::Const {
-                dst: v.reg(),
-                width: 1,
-            },
-        );
+        b.push(blk, T::konst(v.reg(), 1));
         singles.push(v);
         if k % 4 == 0 {
             let p = b.new_vreg(RegClass::Pair);
-            b.push(
-                blk,
-                T::Const {
-                    dst: p.reg(),
-                    width: 2,
-                },
-            );
+            b.push(blk, T::konst(p.reg(), 2));
             pairs.push(p);
         }
     }
     let mut i = 0usize;
     while i + 2 < n {
-        if i % 5 == 4 && !pairs.is_empty() {
-            let k = i % pairs.len();
-            let d = b.new_vreg(RegClass::Pair);
-            let other = pairs[(k + 1) % pairs.len()];
-            b.push(
-                blk,
-                T::Add {
-                    dst: d.reg(),
-                    a: pairs[k].reg(),
-                    b: other.reg(),
-                    width: 2,
-                },
-            );
-            pairs[k] = d;
+        // Every fifth value a pair (the sum of neighbours), the others singles (three apart).
+        let (vals, step) = if i % 5 == 4 && !pairs.is_empty() {
+            (&mut pairs, 1)
         } else {
-            let k = i % singles.len();
-            let d = b.new_vreg(RegClass::Single);
-            let other = singles[(k + 3) % singles.len()];
-            b.push(
-                blk,
-                T::Add {
-                    dst: d.reg(),
-                    a: singles[k].reg(),
-                    b: other.reg(),
-                    width: 1,
-                },
-            );
-            singles[k] = d;
-        }
+            (&mut singles, 3)
+        };
+        let k = i % vals.len();
+        let class = vals[k].class();
+        let d = b.new_vreg(class);
+        let other = vals[(k + step) % vals.len()];
+        b.push(
+            blk,
+            T::Add {
+                dst: d.reg(),
+                a: vals[k].reg(),
+                b: other.reg(),
+                width: class.width(),
+            },
+        );
+        vals[k] = d;
         i += 1;
     }
     for s in singles {
-        b.push(
-            blk,
-            T::Store {
-                addr: addr.reg(),
-                val: s.reg(),
-                width: 1,
-            },
-        );
+        b.push(blk, T::store(addr.reg(), s.reg(), 1));
     }
     for p in pairs {
-        b.push(
-            blk,
-            T::Store {
-                addr: addr.reg(),
-                val: p.reg(),
-                width: 2,
-            },
-        );
+        b.push(blk, T::store(addr.reg(), p.reg(), 2));
     }
     b.push(blk, T::Exit);
     b.finish().expect("valid vcode")

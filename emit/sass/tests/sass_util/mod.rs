@@ -15,6 +15,16 @@ pub fn nvdisasm_lines(bytes: &[u8]) -> Result<Vec<(u32, String)>, String> {
     oracle::nvdisasm(Sm::Sm90, bytes).map(|l| exact_lines(&l)).map_err(|e| e.to_string())
 }
 
+/// A deterministic xorshift sequence from `seed`, for random words that reproduce.
+pub fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// Skips (or fails under CI) without the sm_90 tools.
 pub fn have_tools(tools: &[Tool]) -> bool {
     oracle::require_all(tools)

@@ -1,5 +1,6 @@
 //! Kernels for the oracle tests, built with the model.
 
+use crate::visa_common::{atomic_vars, cas32_loop, cas64_loop, fenced_add, sources, New64};
 use atomc_visa::*;
 
 /// How the atomic is issued.
@@ -57,10 +58,7 @@ pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
     let name = format!("at_{op:?}_{}_{}_{form:?}", width_name(w), exec.size.lanes()).to_lowercase();
     let mut k = Kernel::new(name);
     let ty = data_type(op, w);
-    let a = k.decl_simd("A", Type::UQ, 8);
-    let s0 = k.decl_simd("S0", ty, 8);
-    let s1 = k.decl_simd("S1", ty, 8);
-    let d = k.decl_simd("D", ty, 8);
+    let [a, s0, s1, d] = atomic_vars(&mut k, ("A", Type::UQ), ty, 8);
     let c = k.decl_simd("C", Type::UD, 8);
     k.input(a, 64);
     k.input(s0, 128);
@@ -96,17 +94,7 @@ pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
             Operand::imm(Imm::ud(10)),
         );
     }
-    let n = op.num_sources();
-    let src0 = if n >= 1 {
-        Operand::raw(s0)
-    } else {
-        Operand::null()
-    };
-    let src1 = if n == 2 {
-        Operand::raw(s1)
-    } else {
-        Operand::null()
-    };
+    let (src0, src1) = sources(op, Operand::raw(s0), Operand::raw(s1));
     let dst = if matches!(form, Form::NullDst) {
         Operand::null()
     } else {
@@ -127,31 +115,10 @@ pub fn atomic_wide(op: AtomicOp, w: AtomicWidth, lanes: u16) -> Kernel {
     let mut k = Kernel::new(name);
     k.simd_size = Some(lanes as u8);
     let ty = data_type(op, w);
-    let a = k.decl_simd("A", Type::UQ, lanes);
-    let s0 = k.decl_simd("S0", ty, lanes);
-    let s1 = k.decl_simd("S1", ty, lanes);
-    let d = k.decl_simd("D", ty, lanes);
+    let [a, s0, s1, d] = atomic_vars(&mut k, ("A", Type::UQ), ty, lanes);
     k.input(a, 64);
-    let n = op.num_sources();
-    let src0 = if n >= 1 {
-        Operand::raw(s0)
-    } else {
-        Operand::null()
-    };
-    let src1 = if n == 2 {
-        Operand::raw(s1)
-    } else {
-        Operand::null()
-    };
-    k.svm_atomic_wide(
-        lanes as u32,
-        op,
-        w,
-        Operand::raw(a),
-        Operand::raw(d),
-        src0,
-        src1,
-    );
+    let (src0, src1) = sources(op, Operand::raw(s0), Operand::raw(s1));
+    k.svm_atomic_wide(lanes as u32, op, w, Operand::raw(a), Operand::raw(d), src0, src1);
     k.ret();
     k
 }
@@ -191,130 +158,15 @@ pub fn atomic_matrix() -> Vec<Kernel> {
 /// `cmpxchg`), SIMD `lanes` wide: atomics go out in SIMD8 slices M1/M3/…
 /// with raw offsets stepping one GRF of data.
 fn cas32(lanes: u16) -> Kernel {
-    let mut k = Kernel::new(format!("cas32_simd{lanes}"));
+    let mut k = cas32_loop(&format!("cas32_simd{lanes}"), lanes);
     k.simd_size = Some(lanes as u8);
-    let a = k.decl_simd("A", Type::UQ, lanes);
-    let val = k.decl_simd("VAL", Type::F, lanes);
-    let old = k.decl_simd("OLD", Type::F, lanes);
-    let new = k.decl_simd("NEW", Type::F, lanes);
-    let prev = k.decl_simd("PREV", Type::F, lanes);
-    let oldu = k.alias("OLDu", Type::UD, lanes, old, 0);
-    let newu = k.alias("NEWu", Type::UD, lanes, new, 0);
-    let prevu = k.alias("PREVu", Type::UD, lanes, prev, 0);
-    let res = k.decl_simd("RES", Type::F, lanes);
-    let p1 = k.decl_pred("P1", lanes);
-    let lp = k.label("LOOP");
-    k.input(a, 64);
-    k.input(val, 64 + 8 * lanes);
-    let ew = Exec::new(ExecSize::from_lanes(lanes as u32).expect("simd width"));
-    let l = lanes as u32;
-    let w = AtomicWidth::W32;
-    let (ra, null) = (Operand::raw(a), Operand::null());
-    k.mov(ew, Operand::dst(newu), Operand::imm(Imm::ud(0)));
-    k.svm_atomic_wide(
-        l,
-        AtomicOp::Or,
-        w,
-        ra,
-        Operand::raw(oldu),
-        Operand::raw(newu),
-        null,
-    );
-    k.place(lp);
-    k.add(ew, Operand::dst(new), Operand::src(old), Operand::src(val));
-    k.svm_atomic_wide(
-        l,
-        AtomicOp::CmpXchg,
-        w,
-        ra,
-        Operand::raw(prevu),
-        Operand::raw(newu),
-        Operand::raw(oldu),
-    );
-    k.cmp(
-        ew,
-        Relop::Ne,
-        Operand::pred(p1),
-        Operand::src(prevu),
-        Operand::src(oldu),
-    );
-    k.mov(ew, Operand::dst(old), Operand::src(prev));
-    k.goto(ew, lp).predicated(Predicate::on(p1));
-    k.mov(ew, Operand::dst(res), Operand::src(old));
-    k.ret();
     k
 }
 
-/// The 64-bit loop: `.64` atomics on uq, the compare on the ud halves.
+/// The 64-bit loop: `.64` atomics on uq, the compare on the ud halves, the
+/// new value added with a carry.
 fn cas64(swap: Relop) -> Kernel {
-    let mut k = Kernel::new(format!("cas64_{}", swap.name()));
-    let names = ["A", "VAL", "OLD", "NEW", "PREV", "ZERO"];
-    let v: Vec<VarId> = names.iter().map(|n| k.decl_simd(*n, Type::UQ, 8)).collect();
-    let (a, val, old, new, prev, zero) = (v[0], v[1], v[2], v[3], v[4], v[5]);
-    let vald = k.alias("VALd", Type::UD, 16, val, 0);
-    let oldd = k.alias("OLDd", Type::UD, 16, old, 0);
-    let newd = k.alias("NEWd", Type::UD, 16, new, 0);
-    let prevd = k.alias("PREVd", Type::UD, 16, prev, 0);
-    let zerod = k.alias("ZEROd", Type::UD, 16, zero, 0);
-    let carry = k.decl_simd("CARRY", Type::UD, 8);
-    let p1 = k.decl_pred("P1", 8);
-    let p2 = k.decl_pred("P2", 8);
-    let lp = k.label("LOOP");
-    k.input(a, 64);
-    k.input(val, 128);
-    let e8 = Exec::new(ExecSize::S8);
-    let e16 = Exec::new(ExecSize::S16);
-    let s2 = |var, col| Operand::src_at(var, 0, col, Region::STRIDE2);
-    let d2 = |var, col| Operand::dst_at(var, 0, col, 2);
-    k.mov(e16, Operand::dst(zerod), Operand::imm(Imm::ud(0)));
-    k.svm_atomic(
-        e8,
-        AtomicOp::Or,
-        AtomicWidth::W64,
-        Operand::raw(a),
-        Operand::raw(old),
-        Operand::raw(zero),
-        Operand::null(),
-    );
-    k.place(lp);
-    // new = old + val, 64-bit, from 32-bit halves with a carry.
-    k.addc(
-        e8,
-        d2(newd, 0),
-        Operand::dst(carry),
-        s2(oldd, 0),
-        s2(vald, 0),
-    );
-    k.add(e8, d2(newd, 1), s2(oldd, 1), s2(vald, 1));
-    k.add(e8, d2(newd, 1), s2(newd, 1), Operand::src(carry));
-    k.svm_atomic(
-        e8,
-        AtomicOp::CmpXchg,
-        AtomicWidth::W64,
-        Operand::raw(a),
-        Operand::raw(prev),
-        Operand::raw(new),
-        Operand::raw(old),
-    );
-    k.cmp(e8, swap, Operand::pred(p1), s2(prevd, 0), s2(oldd, 0));
-    k.cmp(e8, swap, Operand::pred(p2), s2(prevd, 1), s2(oldd, 1));
-    let combine = if swap == Relop::Ne { Op::Or } else { Op::And };
-    k.binary(
-        combine,
-        e8,
-        Operand::pred(p1),
-        Operand::pred(p1),
-        Operand::pred(p2),
-    );
-    k.mov(e16, Operand::dst(oldd), Operand::src(prevd));
-    let g = if swap == Relop::Ne {
-        Predicate::on(p1)
-    } else {
-        Predicate::not(p1)
-    };
-    k.goto(e8, lp).predicated(g);
-    k.ret();
-    k
+    cas64_loop(&format!("cas64_{}", swap.name()), swap, New64::AddCarry)
 }
 
 /// CAS loops: 32-bit at SIMD8/16/32, 64-bit with `cmp.ne`+`or` and with
@@ -503,14 +355,7 @@ pub fn alu_tour(p: Platform) -> Vec<Kernel> {
         k.mov(e8, dst(v.sq), src(v.q));
     });
     add("compare_select", &|k, v| {
-        for r in [
-            Relop::Eq,
-            Relop::Ne,
-            Relop::Gt,
-            Relop::Ge,
-            Relop::Lt,
-            Relop::Le,
-        ] {
+        for r in [Relop::Eq, Relop::Ne, Relop::Gt, Relop::Ge, Relop::Lt, Relop::Le] {
             k.cmp(e8, r, O::pred(v.p1), src(v.x), O::imm(Imm::ud(4)));
         }
         k.cmp(e8, Relop::Lt, O::pred(v.p2), src(v.f), O::imm(Imm::f(1.0)));
@@ -575,70 +420,18 @@ pub fn memory() -> Vec<Kernel> {
     }
     let fences = [
         Fence::default(),
-        Fence {
-            commit: true,
-            ..Fence::default()
-        },
-        Fence {
-            local: true,
-            ..Fence::default()
-        },
-        Fence {
-            local: true,
-            commit: true,
-            ..Fence::default()
-        },
-        Fence {
-            commit: true,
-            rw: true,
-            ..Fence::default()
-        },
-        Fence {
-            constant: true,
-            sampler: true,
-            ..Fence::default()
-        },
-        Fence {
-            icache: true,
-            ..Fence::default()
-        },
-        Fence {
-            rw: true,
-            ..Fence::default()
-        },
-        Fence {
-            commit: true,
-            icache: true,
-            sampler: true,
-            constant: true,
-            rw: true,
-            l1: true,
-            local: false,
-        },
-        Fence {
-            l1: true,
-            ..Fence::default()
-        },
+        Fence { commit: true, ..Fence::default() },
+        Fence { local: true, ..Fence::default() },
+        Fence { local: true, commit: true, ..Fence::default() },
+        Fence { commit: true, rw: true, ..Fence::default() },
+        Fence { constant: true, sampler: true, ..Fence::default() },
+        Fence { icache: true, ..Fence::default() },
+        Fence { rw: true, ..Fence::default() },
+        Fence { commit: true, icache: true, sampler: true, constant: true, rw: true, l1: true, local: false },
+        Fence { l1: true, ..Fence::default() },
     ];
     for (i, f) in fences.into_iter().enumerate() {
-        let mut k = Kernel::new(format!("fence{i}"));
-        let a = k.decl_simd("A", Type::UQ, 8);
-        let s = k.decl_simd("S", Type::UD, 8);
-        k.input(a, 64);
-        k.input(s, 128);
-        k.fence(f);
-        k.svm_atomic(
-            Exec::new(ExecSize::S8),
-            AtomicOp::Add,
-            AtomicWidth::W32,
-            Operand::raw(a),
-            Operand::null(),
-            Operand::raw(s),
-            Operand::null(),
-        );
-        k.fence(f);
-        k.ret();
-        v.push(k);
+        v.push(fenced_add(&format!("fence{i}"), f, f));
     }
     v
 }

@@ -3,6 +3,7 @@
 //! and without a result; `gather_scaled`/`scatter_scaled` of 1, 2 and 4
 //! bytes; `barrier` with `fence_local.E`.
 
+use crate::visa_common::{atomic_vars, sources};
 use atomc_visa::*;
 
 /// One kernel per op × width × exec size × result form.
@@ -25,19 +26,14 @@ pub fn slm() -> Vec<Kernel> {
                     let mut k = Kernel::new(name);
                     k.simd_size = Some(lanes as u8);
                     let ty = slm_data_type(op, w);
-                    let o = k.decl_simd("O", Type::UD, lanes);
-                    let s0 = k.decl_simd("S0", ty, lanes);
-                    let s1 = k.decl_simd("S1", ty, lanes);
-                    let d = k.decl_simd("D", ty, lanes);
+                    let [o, s0, s1, d] = atomic_vars(&mut k, ("O", Type::UD), ty, lanes);
                     // One 64-byte slot per input: GRF aligned on PVC too.
                     let bytes = 64;
                     k.input(o, 64);
                     k.input(s0, 64 + bytes);
                     k.input(s1, 64 + 2 * bytes);
                     let e = Exec::new(ExecSize::from_lanes(lanes as u32).expect("lanes"));
-                    let n = op.num_sources();
-                    let src0 = if n >= 1 { Operand::raw(s0) } else { Operand::null() };
-                    let src1 = if n == 2 { Operand::raw(s1) } else { Operand::null() };
+                    let (src0, src1) = sources(op, Operand::raw(s0), Operand::raw(s1));
                     let dst = if used { Operand::raw(d) } else { Operand::null() };
                     k.dword_atomic(e, op, w, Operand::raw(o), dst, src0, src1);
                     if used {

@@ -8,6 +8,7 @@
 //! `%bss` from a `ud` or `d` scalar or an immediate, then `typed_atomic` and `resinfo` on
 //! `%bss`, twice with two handles.
 
+use crate::visa_common::{atomic_vars, sources};
 use atomc_visa::*;
 
 /// The typed-surface kernels (every platform).
@@ -23,22 +24,17 @@ pub fn typed() -> Vec<Kernel> {
                 let mut k = Kernel::new(name);
                 k.simd_size = Some(16);
                 let ty = slm_data_type(op, AtomicWidth::W32);
-                let u = k.decl_simd("U", Type::UD, 16);
-                let s0 = k.decl_simd("S0", ty, 16);
-                let s1 = k.decl_simd("S1", ty, 16);
-                let d = k.decl_simd("D", ty, 16);
+                let [u, s0, s1, d] = atomic_vars(&mut k, ("U", Type::UD), ty, 16);
                 // One 64-byte slot per input: GRF aligned on PVC too.
                 k.input(u, 64);
                 k.input(s0, 128);
                 k.input(s1, 192);
                 let t0 = k.surface("SURF_A", 256);
                 let t1 = k.surface("SURF_B", 260);
-                let n = op.num_sources();
                 for (i, t) in [(0u16, t0), (1, t1)] {
                     let at = |x: VarId| Operand::raw_at(x, 32 * i);
                     let c = |j: usize| if j < coords { at(u) } else { Operand::null() };
-                    let src0 = if n >= 1 { at(s0) } else { Operand::null() };
-                    let src1 = if n == 2 { at(s1) } else { Operand::null() };
+                    let (src0, src1) = sources(op, at(s0), at(s1));
                     let dst = if used { at(d) } else { Operand::null() };
                     let e = Exec::at(ExecSize::S8, 2 * i as u8);
                     k.typed_atomic(e, op, AtomicWidth::W32, t, [c(0), c(1), c(2), Operand::null()], src0, src1, dst);

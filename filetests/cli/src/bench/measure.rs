@@ -1,5 +1,6 @@
 //! The measurements of one kernel on one target.
 
+use super::report::median;
 use super::{io_err, BenchError, Config, Kernel, Row};
 use atomc::{Emit, Target};
 use atomc_oracle::{self as oracle, Sm, SmTools};
@@ -37,19 +38,6 @@ fn sm_of(target: Target) -> Sm {
     }
 }
 
-fn median(mut xs: Vec<f64>) -> Option<f64> {
-    if xs.is_empty() {
-        return None;
-    }
-    xs.sort_by(|a, b| a.total_cmp(b));
-    let n = xs.len();
-    Some(if n % 2 == 1 {
-        xs[n / 2]
-    } else {
-        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
-    })
-}
-
 /// Wall and CPU time of one child process, microseconds.
 #[derive(Clone, Copy, Debug)]
 struct ProcTime {
@@ -57,6 +45,22 @@ struct ProcTime {
     /// User plus system time of the child (`None` where the platform does not
     /// report it). Unlike wall time it does not grow when the machine is busy.
     cpu: Option<f64>,
+}
+
+/// Times `cmd` with [`time_process`], adding its wall and CPU time to `times`; when it fails,
+/// notes `what: error` and returns false.
+fn time_into(cmd: &mut Command, times: (&mut Vec<f64>, &mut Vec<f64>), notes: &mut Vec<String>, what: &str) -> bool {
+    match time_process(cmd) {
+        Ok(t) => {
+            times.0.push(t.wall);
+            times.1.extend(t.cpu);
+            true
+        }
+        Err(e) => {
+            notes.push(format!("{what}: {e}"));
+            false
+        }
+    }
 }
 
 /// Runs `cmd` with stdout discarded; its times, or the first line of its
@@ -275,16 +279,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
             // Both compilers write a fresh file: overwriting one on ext4 (truncate, then
             // rewrite) forces a flush at close that would be timed as compile time.
             let _ = std::fs::remove_file(&atomc_cubin);
-            match time_process(&mut cmd) {
-                Ok(t) => {
-                    t_proc.push(t.wall);
-                    c_proc.extend(t.cpu);
-                }
-                Err(e) => {
-                    notes.push(format!("atomc process: {e}"));
-                    proc_ok = false;
-                }
-            }
+            proc_ok &= time_into(&mut cmd, (&mut t_proc, &mut c_proc), &mut notes, "atomc process");
         }
         if let Ok(t) = time_process(Command::new(&config.atomc_exe).arg("--version")) {
             t_floor.push(t.wall);
@@ -293,16 +288,7 @@ pub(super) fn measure(k: &Kernel, target: Target, config: &Config, scratch: &Scr
             let mut cmd = Command::new(exe);
             cmd.arg(&arch_flag).arg(&ptx_path).arg("-o").arg(&ptxas_cubin);
             let _ = std::fs::remove_file(&ptxas_cubin);
-            match time_process(&mut cmd) {
-                Ok(t) => {
-                    t_ptxas.push(t.wall);
-                    c_ptxas.extend(t.cpu);
-                }
-                Err(e) => {
-                    notes.push(format!("ptxas: {e}"));
-                    ptxas_ok = false;
-                }
-            }
+            ptxas_ok &= time_into(&mut cmd, (&mut t_ptxas, &mut c_ptxas), &mut notes, "ptxas");
         }
     }
     row.atomc_inproc_us = median(t_in);

@@ -85,7 +85,8 @@ pub fn write_csv(rows: &[Row]) -> String {
     s
 }
 
-fn median(mut xs: Vec<f64>) -> Option<f64> {
+/// The median of `xs` (the mean of the middle two for an even count); `None` when empty.
+pub(super) fn median(mut xs: Vec<f64>) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }

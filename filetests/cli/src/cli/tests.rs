@@ -54,38 +54,15 @@ fn a_panic_is_an_internal_error_with_exit_code_3() {
 #[test]
 fn run_options_build_a_run_line() {
     let file = repo("filetests/filetests/interpret/contention-add.atom");
-    let ok = [
-        "run",
-        &file,
-        "--function",
-        "count_blocks",
-        "--grid",
-        "4",
-        "--block",
-        "8",
-        "--init",
-        "c: i64[1] = 5",
-        "--args",
-        "c",
-        "--expect",
-        "c == [37]",
-    ];
-    run(&ok).expect("32 increments");
-    let wrong = [
-        "run",
-        &file,
-        "--function",
-        "count_blocks",
-        "--block",
-        "8",
-        "--init",
-        "c: i64[1] = 5",
-        "--args",
-        "c",
-        "--expect",
-        "c == [37]",
-    ];
-    assert!(run(&wrong).is_err());
+    // 4 blocks of 8 threads add 32; without `--grid`, one block adds 8 and the expectation fails.
+    let run_with = |grid: &[&str]| {
+        let mut args = vec!["run", file.as_str(), "--function", "count_blocks"];
+        args.extend(grid);
+        args.extend(["--block", "8", "--init", "c: i64[1] = 5", "--args", "c", "--expect", "c == [37]"]);
+        run(&args)
+    };
+    run_with(&["--grid", "4"]).expect("32 increments");
+    assert!(run_with(&[]).is_err());
 }
 
 #[test]

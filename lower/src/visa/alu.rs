@@ -660,8 +660,6 @@ fn convert(
     Ok(())
 }
 
-/// Whether `divm` (GenX_IR's IEEE divide macro) can divide here: PVC only, and not at SIMD2 in
-/// divergent code, which GenX_IR cannot split (as for every float op there).
 /// The vISA op of the float `op` (`fsub` is an `add` of the negated operand); `None` for
 /// any other op. `divm`, not `div`: `div` on floats is the math unit's approximation.
 pub(crate) fn float_op(op: BinaryOp) -> Option<Op> {
@@ -686,6 +684,8 @@ pub(crate) fn refuse_simd2_divergent_float(l: &Lower<'_>, inst: Inst, u: bool) -
     Ok(())
 }
 
+/// Whether `divm` (GenX_IR's IEEE divide macro) can divide here: PVC only, and not at SIMD2 in
+/// divergent code, which GenX_IR cannot split (as for every float op there).
 pub(crate) fn divm_ok(l: &Lower<'_>, u: bool) -> bool {
     l.p.has_ieee_divide() && (u || l.simd != atomc_visa::ExecSize::S2 || !l.divergent)
 }

@@ -103,9 +103,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 let w = slm_width(l, inst, ty)?;
                 let dt = data_type(AtomicOp::Or, w);
                 let offs = l.slm_offsets(addr)?;
-                let zero = l.tmp(dt, false);
-                let ex = l.exec(false);
-                l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
+                let zero = l.zeroed_tmp(dt);
                 let dst = result(l, res, dt)?;
                 atomic(l, AtomicOp::Or, w, [Operand::raw(offs), dst, Operand::raw(zero), Operand::null()]);
                 after(l, res, ty, w);

@@ -4,9 +4,9 @@
 //! `addc`/`subb`, shifts by constants combine the halves, and compares are
 //! two 32-bit compares joined with predicate logic.
 
-use atomc_ir::{BinaryOp, Inst, IntCC, Value};
+use atomc_ir::{BinaryOp, IntCC, Value};
 
-use super::alu::neg;
+use super::alu::{neg, Binary};
 use super::values::Loc;
 use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, PredId, Relop, Type, VarId};
@@ -424,14 +424,8 @@ pub(crate) fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
     }
 }
 
-pub(crate) fn binary64(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: BinaryOp,
-    args: [Value; 2],
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+pub(crate) fn binary64(l: &mut Lower<'_>, bin: Binary) -> Result<(), LowerError> {
+    let Binary { inst, op, args, res, u } = bin;
     let ex = l.exec(u);
     let konst = |l: &Lower<'_>, v: Value| match l.loc(v) {
         Ok(Loc::Const(c)) => Some(c),

@@ -30,8 +30,9 @@
 //! quiets a NaN and keeps the top of its payload; f32 → f64 quiets it too (the host's
 //! conversion); f16 → f64 keeps it as it is (the interpreter's `widen`).
 
-use atomc_ir::{BinaryOp, ConvOp, Inst, Type as IrType, Value};
+use atomc_ir::{BinaryOp, ConvOp, Type as IrType};
 
+use super::alu::Conversion;
 use super::alu64::as_d;
 use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, PredId, Relop, Type};
@@ -117,15 +118,8 @@ pub(crate) fn wanted(l: &Lower<'_>, op: ConvOp, from: IrType, to: IrType) -> boo
 }
 
 /// Lowers a conversion [`wanted`] says is done here.
-pub(crate) fn lower(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: ConvOp,
-    to: IrType,
-    arg: Value,
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lower<'_>, conv: Conversion) -> Result<(), LowerError> {
+    let Conversion { inst, op, to, arg, res, u } = conv;
     let from = l.ty(arg);
     let src = if from.bits() == 64 {
         l.halves(arg, false)?

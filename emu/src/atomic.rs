@@ -141,20 +141,20 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
         by_type(RmwOp::Fmin, RmwOp::Smin, RmwOp::Umin)
     } else if has("MAX") {
         by_type(RmwOp::Fmax, RmwOp::Smax, RmwOp::Umax)
-    } else if has("INC") {
-        RmwOp::IncWrap
-    } else if has("DEC") {
-        RmwOp::DecWrap
-    } else if has("AND") {
-        RmwOp::And
-    } else if has("OR") {
-        RmwOp::Or
-    } else if has("XOR") {
-        RmwOp::Xor
-    } else if has("EXCH") {
-        RmwOp::Xchg
     } else {
-        return Err(c.unsupported("unknown atomic operation"));
+        // The rest are named by one modifier each.
+        let plain = [
+            ("INC", RmwOp::IncWrap),
+            ("DEC", RmwOp::DecWrap),
+            ("AND", RmwOp::And),
+            ("OR", RmwOp::Or),
+            ("XOR", RmwOp::Xor),
+            ("EXCH", RmwOp::Xchg),
+        ];
+        match plain.into_iter().find(|&(m, _)| has(m)) {
+            Some((_, op)) => op,
+            None => return Err(c.unsupported("unknown atomic operation")),
+        }
     };
     Ok(Some((op, ty)))
 }

@@ -155,13 +155,10 @@ pub const SM90: TargetRules = TargetRules {
     target: Sm::Sm90,
     usable: 253,
     reserved: &[253, 254],
-    atom32: [RD1, RA, RB1],
-    atom64: [RD2, RA, RB2],
     cas32: independent_cas(RD1, 1),
     cas64: independent_cas(RD2, 2),
-    surface_coords_rz: false,
-    surface_handle_rz: false,
-    surface_cas_packed: true,
+    // The ATOM rows and the surface rules are Maxwell's.
+    ..SM50
 };
 
 impl TargetRules {

@@ -5,9 +5,11 @@
 //!
 //! `cargo bench --bench compile`
 
-use atomc::ir::{AddrSpace, BinaryOp, ConvOp, FunctionBuilder, MemOrder, RmwOp, Scope, SpecialReg, Type};
+use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, MemOrder, RmwOp, Scope, SpecialReg, Type};
 use atomc::{pipeline, Target};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+mod common;
 
 /// A straight-line kernel with `n` groups of 10 instructions each.
 pub fn generated_kernel(groups: usize) -> atomc::ir::Function {
@@ -21,10 +23,7 @@ pub fn generated_kernel(groups: usize) -> atomc::ir::Function {
         let c = b.iconst(Type::I32, (k as i64 * 7919) & 0xffff);
         let x = b.binary(BinaryOp::Iadd, acc, c);
         let y = b.binary(BinaryOp::Bxor, x, tid);
-        let z = b.binary(BinaryOp::Band, y, mask);
-        let z64 = b.convert(ConvOp::Uextend, Type::I64, z);
-        let off = b.binary(BinaryOp::Imul, z64, four);
-        let p = b.ptr_add(table, off);
+        let p = common::table_word(&mut b, table, y, mask, four);
         let old = b.atomic_rmw(RmwOp::Add, Type::I32, MemOrder::Relaxed, Scope::Gpu, p, 0, x);
         acc = b.binary(BinaryOp::Iadd, old, y);
     }

@@ -22,6 +22,8 @@ use atomc::ir::{AddrSpace, BinaryOp, ConvOp, FunctionBuilder, IntCC, MemOrder, R
 use atomc::{pipeline, Emit, Target, VisaPlatform};
 use std::time::{Duration, Instant};
 
+mod common;
+
 /// One step of the chain: 9 IR instructions, ending in an atomic whose result feeds the next
 /// step, so every value stays live into the next and the allocator has real work.
 fn chain_step(
@@ -36,10 +38,7 @@ fn chain_step(
     let c = b.iconst(Type::I32, (k as i64 * 7919) & 0xffff);
     let x = b.binary(BinaryOp::Iadd, acc, c);
     let y = b.binary(BinaryOp::Bxor, x, tid);
-    let z = b.binary(BinaryOp::Band, y, mask);
-    let z64 = b.convert(ConvOp::Uextend, Type::I64, z);
-    let off = b.binary(BinaryOp::Imul, z64, four);
-    let p = b.ptr_add(table, off);
+    let p = common::table_word(b, table, y, mask, four);
     // A quarter of the atomics are `sub` (rewritten to `add` of the negation) and a quarter
     // acquire-release (fenced), so the legalizer inserts instructions all along the block.
     let (op, order) = match k % 4 {

@@ -22,8 +22,8 @@
 //! assert_eq!(outcome.buffers[0], 192i32.to_le_bytes());
 //! ```
 
-use crate::ir::interp::{self, DataValue, Launch, Memory, RunSpec, GLOBAL_BASE};
-use crate::ir::{AddrSpace, Function, Type};
+use crate::ir::interp::{self, KernelParam, Launch, Memory, RunSpec};
+use crate::ir::Function;
 pub use atomc_emu::{run_cubin, EmuError, Outcome, Param, Schedule};
 
 /// The launch size of a run line: the call form runs one thread.
@@ -82,32 +82,11 @@ pub fn interpret_with_stats(func: &Function, spec: &RunSpec) -> Result<(Vec<Vec<
 /// generic pointers to a declared buffer name the buffer, everything else travels by its
 /// little-endian bytes.
 pub fn kernel_params(func: &Function, spec: &RunSpec) -> Result<Vec<Param>, String> {
-    let params = func.params();
-    let mut out = Vec::new();
-    for (i, v) in spec.args().iter().enumerate() {
-        let ty = params.get(i).copied().ok_or("more arguments than parameters")?;
-        out.push(match (ty, v) {
-            (Type::Ptr(AddrSpace::Global | AddrSpace::Generic), DataValue::Ptr(_, addr)) => {
-                let index = (addr / GLOBAL_BASE)
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("argument {i}: {addr:#x} is not a buffer address"))?;
-                Param::Buffer {
-                    index: index as usize,
-                    offset: addr % GLOBAL_BASE,
-                }
-            }
-            _ => {
-                let size = match ty {
-                    Type::Pred | Type::I8 => 1,
-                    Type::I16 | Type::F16 => 2,
-                    Type::I32 | Type::F32 | Type::F16x2 | Type::BF16x2 | Type::Ptr(AddrSpace::Shared) => 4,
-                    Type::I64 | Type::F64 | Type::Surface | Type::Ptr(_) => 8,
-                };
-                Param::Bytes(v.bits().to_le_bytes()[..size].to_vec())
-            }
-        });
-    }
-    Ok(out)
+    let params = spec.kernel_params(func)?.into_iter().map(|p| match p {
+        KernelParam::Bytes(bytes) => Param::Bytes(bytes),
+        KernelParam::Buffer { index, offset } => Param::Buffer { index, offset },
+    });
+    Ok(params.collect())
 }
 
 /// How a result relates to the interpreter's: `Ok(true)` byte for byte, `Ok(false)` by the run

@@ -253,21 +253,26 @@ fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
         PtxError::Unsupported { what, why, loc, inst, .. } => {
             CompileError::Unsupported { target, op: what, reason: why, loc, inst }
         }
-        PtxError::BadName(name) => CompileError::Unsupported {
+        PtxError::BadName(name) => refused_function(
             target,
-            op: format!("function %{name}"),
-            reason: "its name is not a PTX identifier (a letter or `_`, then letters, digits, `_` or `$`)".into(),
-            loc: ir::SrcLoc::default(),
-            inst: None,
-        },
-        PtxError::NotAKernel(name) => CompileError::Unsupported {
-            target,
-            op: format!("function %{name}"),
-            reason: "it returns values; only kernels (no return values) become PTX entries".into(),
-            loc: ir::SrcLoc::default(),
-            inst: None,
-        },
+            &name,
+            "its name is not a PTX identifier (a letter or `_`, then letters, digits, `_` or `$`)",
+        ),
+        PtxError::NotAKernel(name) => {
+            refused_function(target, &name, "it returns values; only kernels (no return values) become PTX entries")
+        }
         e => InternalError::Ptx(e).into(),
+    }
+}
+
+/// Function `%name` as a whole cannot become PTX, for `reason`.
+fn refused_function(target: Target, name: &str, reason: &str) -> CompileError {
+    CompileError::Unsupported {
+        target,
+        op: format!("function %{name}"),
+        reason: reason.into(),
+        loc: ir::SrcLoc::default(),
+        inst: None,
     }
 }
 

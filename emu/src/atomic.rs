@@ -125,6 +125,12 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
     let wide = has("64") || has("U64") || has("S64");
     let signed = has("S32") || has("S64");
     let ty = float.unwrap_or(if wide { Type::I64 } else { Type::I32 });
+    // The float, signed or unsigned form of a min/max.
+    let by_type = |f, s, u| match (float, signed) {
+        (Some(_), _) => f,
+        (None, true) => s,
+        (None, false) => u,
+    };
     let op = if has("ADD") || has("SAFEADD") {
         if float.is_some() {
             RmwOp::Fadd
@@ -132,31 +138,23 @@ fn rmw_of(c: &Ctx) -> Result<Option<(RmwOp, Type)>, EmuError> {
             RmwOp::Add
         }
     } else if has("MIN") {
-        match (float, signed) {
-            (Some(_), _) => RmwOp::Fmin,
-            (None, true) => RmwOp::Smin,
-            (None, false) => RmwOp::Umin,
-        }
+        by_type(RmwOp::Fmin, RmwOp::Smin, RmwOp::Umin)
     } else if has("MAX") {
-        match (float, signed) {
-            (Some(_), _) => RmwOp::Fmax,
-            (None, true) => RmwOp::Smax,
-            (None, false) => RmwOp::Umax,
-        }
-    } else if has("INC") {
-        RmwOp::IncWrap
-    } else if has("DEC") {
-        RmwOp::DecWrap
-    } else if has("AND") {
-        RmwOp::And
-    } else if has("OR") {
-        RmwOp::Or
-    } else if has("XOR") {
-        RmwOp::Xor
-    } else if has("EXCH") {
-        RmwOp::Xchg
+        by_type(RmwOp::Fmax, RmwOp::Smax, RmwOp::Umax)
     } else {
-        return Err(c.unsupported("unknown atomic operation"));
+        // The rest are named by one modifier each.
+        let plain = [
+            ("INC", RmwOp::IncWrap),
+            ("DEC", RmwOp::DecWrap),
+            ("AND", RmwOp::And),
+            ("OR", RmwOp::Or),
+            ("XOR", RmwOp::Xor),
+            ("EXCH", RmwOp::Xchg),
+        ];
+        match plain.into_iter().find(|&(m, _)| has(m)) {
+            Some((_, op)) => op,
+            None => return Err(c.unsupported("unknown atomic operation")),
+        }
     };
     Ok(Some((op, ty)))
 }

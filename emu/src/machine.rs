@@ -6,11 +6,12 @@ use crate::kernel::{Kernel, Sm, SM90_SHARED_RESERVED};
 use crate::memory::{Memory, GLOBAL_BASE};
 use crate::rng::Rng;
 use crate::simt::{Flow, Simt};
-use crate::timing::{loc_name, SlotInfo, WarpTiming};
+use crate::timing::{SlotInfo, WarpTiming};
 use crate::warp::{Cc, Warp};
 use crate::{EmuError, Launch, Outcome, Param, Schedule, Stats};
 use atomc_emit::sass::hazard::effective_stall;
 use atomc_emit::sass::latency::Timing;
+use atomc_emit::sass::roles::loc_name;
 use smallvec::SmallVec;
 
 /// Per-slot facts computed once per launch.

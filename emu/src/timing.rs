@@ -99,17 +99,6 @@ impl Found {
     }
 }
 
-/// Name of a register location, as the hazard check prints it.
-pub fn loc_name(l: Loc) -> String {
-    match l {
-        0..=254 => format!("R{l}"),
-        roles::CC => "CC".into(),
-        _ if (roles::P_BASE..roles::CC).contains(&l) => format!("P{}", l - roles::P_BASE),
-        _ if (roles::UR_BASE..roles::UP_BASE).contains(&l) => format!("UR{}", l - roles::UR_BASE),
-        _ => format!("UP{}", l.saturating_sub(roles::UP_BASE)),
-    }
-}
-
 type Pending = SmallVec<[(u8, usize, u32); 2]>;
 
 /// One warp's pending facts.

@@ -104,6 +104,33 @@ const RA: FieldRule = FieldRule::new("Ra", Width::Declared, None, true);
 const RB1: FieldRule = FieldRule::new("Rb", Width::Exactly(1), None, true);
 const RB2: FieldRule = FieldRule::new("Rb", Width::Exactly(2), None, true);
 
+/// `ATOM.CAS` with compare and swap packed in one group of `w`-register values: Rb aligned to
+/// `2 * w` (never RZ), Rc = Rb + `w` or RZ.
+const fn packed_cas(rd: FieldRule, w: u8) -> CasRule {
+    CasRule {
+        fields: [
+            rd,
+            RA,
+            FieldRule::new("Rb", Width::Exactly(w), Some(2 * w), false),
+            FieldRule::new("Rc", Width::Exactly(w), Some(w), true),
+        ],
+        tie: Some(Tie { field: 3, base: 2, offset: w }),
+    }
+}
+
+/// `ATOM.CAS` with compare and swap independent `w`-register values, naturally aligned, RZ allowed.
+const fn independent_cas(rd: FieldRule, w: u8) -> CasRule {
+    CasRule {
+        fields: [
+            rd,
+            RA,
+            FieldRule::new("Rb", Width::Exactly(w), None, true),
+            FieldRule::new("Rc", Width::Exactly(w), None, true),
+        ],
+        tie: None,
+    }
+}
+
 /// Maxwell: R0..R254, nothing reserved; CAS compare and swap packed (seed 000).
 pub const SM50: TargetRules = TargetRules {
     target: Sm::Sm50,
@@ -112,25 +139,9 @@ pub const SM50: TargetRules = TargetRules {
     atom32: [RD1, RA, RB1],
     atom64: [RD2, RA, RB2],
     // ATOM.CAS.32: Rb = R2n (never RZ), Rc = Rb+1 or RZ.
-    cas32: CasRule {
-        fields: [
-            RD1,
-            RA,
-            FieldRule::new("Rb", Width::Exactly(1), Some(2), false),
-            FieldRule::new("Rc", Width::Exactly(1), Some(1), true),
-        ],
-        tie: Some(Tie { field: 3, base: 2, offset: 1 }),
-    },
+    cas32: packed_cas(RD1, 1),
     // ATOM.CAS.64: Rb = R4n (never RZ), Rc = Rb+2 or RZ.
-    cas64: CasRule {
-        fields: [
-            RD2,
-            RA,
-            FieldRule::new("Rb", Width::Exactly(2), Some(4), false),
-            FieldRule::new("Rc", Width::Exactly(2), Some(2), true),
-        ],
-        tie: Some(Tie { field: 3, base: 2, offset: 2 }),
-    },
+    cas64: packed_cas(RD2, 2),
     surface_coords_rz: false,
     surface_handle_rz: false,
     surface_cas_packed: true,
@@ -144,29 +155,10 @@ pub const SM90: TargetRules = TargetRules {
     target: Sm::Sm90,
     usable: 253,
     reserved: &[253, 254],
-    atom32: [RD1, RA, RB1],
-    atom64: [RD2, RA, RB2],
-    cas32: CasRule {
-        fields: [
-            RD1,
-            RA,
-            FieldRule::new("Rb", Width::Exactly(1), None, true),
-            FieldRule::new("Rc", Width::Exactly(1), None, true),
-        ],
-        tie: None,
-    },
-    cas64: CasRule {
-        fields: [
-            RD2,
-            RA,
-            FieldRule::new("Rb", Width::Exactly(2), None, true),
-            FieldRule::new("Rc", Width::Exactly(2), None, true),
-        ],
-        tie: None,
-    },
-    surface_coords_rz: false,
-    surface_handle_rz: false,
-    surface_cas_packed: true,
+    cas32: independent_cas(RD1, 1),
+    cas64: independent_cas(RD2, 2),
+    // The ATOM rows and the surface rules are Maxwell's.
+    ..SM50
 };
 
 impl TargetRules {

@@ -146,22 +146,20 @@ impl Driver {
 
     /// The driver's CUDA version, e.g. 12040 for 12.4 (`cuDriverGetVersion`).
     pub fn version(&self) -> Result<i32, GpuError> {
-        let mut v: c_int = 0;
-        // SAFETY: writes one int.
-        self.check("cuDriverGetVersion", unsafe {
-            (self.api.cu_driver_get_version)(&mut v)
-        })?;
-        Ok(v)
+        self.get_int("cuDriverGetVersion", self.api.cu_driver_get_version)
     }
 
     /// How many devices the driver sees (`cuDeviceGetCount`).
     pub fn device_count(&self) -> Result<i32, GpuError> {
-        let mut n: c_int = 0;
-        // SAFETY: writes one int.
-        self.check("cuDeviceGetCount", unsafe {
-            (self.api.cu_device_get_count)(&mut n)
-        })?;
-        Ok(n)
+        self.get_int("cuDeviceGetCount", self.api.cu_device_get_count)
+    }
+
+    /// The int that the driver call `f` (named `call`) writes.
+    fn get_int(&self, call: &'static str, f: unsafe extern "C" fn(*mut c_int) -> CuResult) -> Result<i32, GpuError> {
+        let mut v: c_int = 0;
+        // SAFETY: `f` writes one int.
+        self.check(call, unsafe { f(&mut v) })?;
+        Ok(v)
     }
 
     /// Device number `ordinal` (`cuDeviceGet`).

@@ -56,7 +56,7 @@ pub struct Hazard {
 
 impl fmt::Display for Hazard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let reg = loc_name(self.loc);
+        let reg = roles::loc_name(self.loc);
         match self.kind {
             HazardKind::WaitTooEarly { sb, cycles } => write!(
                 f,
@@ -81,16 +81,6 @@ impl fmt::Display for Hazard {
                 self.consumer, self.producer
             ),
         }
-    }
-}
-
-fn loc_name(l: Loc) -> String {
-    match l {
-        0..=254 => format!("R{l}"),
-        roles::CC => "CC".into(),
-        _ if (roles::P_BASE..roles::CC).contains(&l) => format!("P{}", l - roles::P_BASE),
-        _ if (roles::UR_BASE..roles::UP_BASE).contains(&l) => format!("UR{}", l - roles::UR_BASE),
-        _ => format!("UP{}", l.saturating_sub(roles::UP_BASE)),
     }
 }
 

@@ -26,6 +26,17 @@ pub fn is_pred_loc(l: Loc) -> bool {
     (P_BASE..CC).contains(&l) || l >= UP_BASE
 }
 
+/// Name of a register location, as the hazard check prints it: `R5`, `P2`, `CC`, `UR4`, `UP1`.
+pub fn loc_name(l: Loc) -> String {
+    match l {
+        0..=254 => format!("R{l}"),
+        CC => "CC".into(),
+        _ if (P_BASE..CC).contains(&l) => format!("P{}", l - P_BASE),
+        _ if (UR_BASE..UP_BASE).contains(&l) => format!("UR{}", l - UR_BASE),
+        _ => format!("UP{}", l.saturating_sub(UP_BASE)),
+    }
+}
+
 /// Reads and writes of one instruction.
 #[derive(Clone, Debug, Default)]
 pub struct Roles {

@@ -434,34 +434,16 @@ impl Kernel {
     }
 
     /// `svm_gather.<bytes>.<n> (exec) addr dst`: per-lane loads.
-    pub fn svm_gather(
-        &mut self,
-        exec: Exec,
-        blocks: Blocks,
-        addr: Operand,
-        dst: Operand,
-    ) -> &mut Inst {
-        self.push(Inst::new(
-            Op::SvmGather,
-            exec,
-            Ext::Blocks(blocks),
-            vec![addr, dst],
-        ))
+    pub fn svm_gather(&mut self, exec: Exec, blocks: Blocks, addr: Operand, dst: Operand) -> &mut Inst {
+        self.svm_blocks(Op::SvmGather, exec, blocks, addr, dst)
     }
     /// `svm_scatter.<bytes>.<n> (exec) addr src`: per-lane stores.
-    pub fn svm_scatter(
-        &mut self,
-        exec: Exec,
-        blocks: Blocks,
-        addr: Operand,
-        src: Operand,
-    ) -> &mut Inst {
-        self.push(Inst::new(
-            Op::SvmScatter,
-            exec,
-            Ext::Blocks(blocks),
-            vec![addr, src],
-        ))
+    pub fn svm_scatter(&mut self, exec: Exec, blocks: Blocks, addr: Operand, src: Operand) -> &mut Inst {
+        self.svm_blocks(Op::SvmScatter, exec, blocks, addr, src)
+    }
+    /// `svm_gather`/`svm_scatter`: `addr` and the data operand, in that order.
+    fn svm_blocks(&mut self, op: Op, exec: Exec, blocks: Blocks, addr: Operand, data: Operand) -> &mut Inst {
+        self.push(Inst::new(op, exec, Ext::Blocks(blocks), vec![addr, data]))
     }
 
     // ---- output ----

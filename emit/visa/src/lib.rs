@@ -53,4 +53,4 @@ pub use inst::{
 pub use kernel::{Input, Kernel, LabelId, PredDecl, PredId, Surf, SurfId, SurfaceDecl, VarDecl, VarId};
 pub use operand::{Imm, Operand, Region, SrcMod};
 pub use types::{Align, Exec, ExecSize, Platform, PredCtl, Type};
-pub use validate::{slm_data_type, validate, validate_for_text, Rule, VisaRuleError};
+pub use validate::{slm_data_type, svm_data_type, validate, validate_for_text, Rule, VisaRuleError};

@@ -113,15 +113,7 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
     }
     s.push_str("    ");
     if info.has_pred() {
-        if let Some(p) = inst.pred {
-            let bang = if p.invert { "!" } else { "" };
-            let ctl = match p.ctl {
-                PredCtl::Normal => "",
-                PredCtl::Any => ".any",
-                PredCtl::All => ".all",
-            };
-            let _ = write!(s, "({bang}{}{ctl}) ", pred_name(k, p.pred));
-        }
+        write_pred(s, k, inst);
     }
     s.push_str(info.mnemonic);
     if info.fields.contains(&Field::Ext) {
@@ -164,14 +156,8 @@ pub fn write_inst(s: &mut String, k: &Kernel, inst: &Inst) {
     s.push('\n');
 }
 
-/// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`; a
-/// raw operand is `V` at offset 0, `V.off` past it (both parse, measured).
-fn write_lsc_slm(s: &mut String, k: &Kernel, inst: &Inst) {
-    let (op, w) = match inst.ext {
-        Ext::Atomic(op, w) => (op, w),
-        _ => (super::inst::AtomicOp::CmpXchg, super::inst::AtomicWidth::W64),
-    };
-    s.push_str("    ");
+/// `(P) `, `(!P.any) `, ...: `inst`'s predicate, if it has one.
+fn write_pred(s: &mut String, k: &Kernel, inst: &Inst) {
     if let Some(p) = inst.pred {
         let bang = if p.invert { "!" } else { "" };
         let ctl = match p.ctl {
@@ -181,6 +167,17 @@ fn write_lsc_slm(s: &mut String, k: &Kernel, inst: &Inst) {
         };
         let _ = write!(s, "({bang}{}{ctl}) ", pred_name(k, p.pred));
     }
+}
+
+/// `[(P)] lsc_atomic_<op>.slm (Mx, n) dst:dNN flat[addrs]:a32 src1 src2`; a
+/// raw operand is `V` at offset 0, `V.off` past it (both parse, measured).
+fn write_lsc_slm(s: &mut String, k: &Kernel, inst: &Inst) {
+    let (op, w) = match inst.ext {
+        Ext::Atomic(op, w) => (op, w),
+        _ => (super::inst::AtomicOp::CmpXchg, super::inst::AtomicWidth::W64),
+    };
+    s.push_str("    ");
+    write_pred(s, k, inst);
     let name = op.lsc().map_or("<no lsc op>", |(_, n)| n);
     let raw = |o: Option<&Operand>| match o {
         Some(Operand::Raw { var: Some(v), offset: 0 }) => var_name(k, *v).to_string(),

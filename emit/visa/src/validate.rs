@@ -20,6 +20,7 @@ mod slm;
 mod lsc;
 mod typed;
 
+pub use message::svm_data_type;
 pub use slm::slm_data_type;
 
 /// The rules. Evidence is in each variant's doc comment.

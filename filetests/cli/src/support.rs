@@ -52,34 +52,24 @@ pub fn cases() -> Vec<Case> {
     };
     for &space in &AddrSpace::ALL {
         for &ty in &Type::ALL {
+            // The matrix row of instruction `name` on this type and space.
+            let row = |name: String| (name, ty, space.name().to_string());
             for &order in MemOrder::ALL {
                 for &scope in Scope::ALL {
                     for used in [false, true] {
                         let variant = format!("{order} {scope}{}", if used { " used" } else { "" });
                         for &op in RmwOp::ALL {
                             let inst = format!("atomic_rmw.{ty} {op} {order} {scope} v0, v1");
-                            push(
-                                (format!("atomic_rmw {op}"), ty, space.name().to_string()),
-                                variant.clone(),
-                                kernel(space, ty, &inst, used),
-                            );
+                            push(row(format!("atomic_rmw {op}")), variant.clone(), kernel(space, ty, &inst, used));
                         }
                         let cas = format!("atomic_cas.{ty} {order} {scope} v0, v1, v1");
-                        push(
-                            ("atomic_cas".into(), ty, space.name().to_string()),
-                            variant.clone(),
-                            kernel(space, ty, &cas, used),
-                        );
+                        push(row("atomic_cas".into()), variant.clone(), kernel(space, ty, &cas, used));
                     }
                     let variant = format!("{order} {scope}");
                     let load = format!("atomic_load.{ty} {order} {scope} v0");
-                    push(
-                        ("atomic_load".into(), ty, space.name().to_string()),
-                        variant.clone(),
-                        kernel(space, ty, &load, true),
-                    );
+                    push(row("atomic_load".into()), variant.clone(), kernel(space, ty, &load, true));
                     let store = format!("atomic_store.{ty} {order} {scope} v0, v1");
-                    push(("atomic_store".into(), ty, space.name().to_string()), variant, kernel_stmt(space, ty, &store));
+                    push(row("atomic_store".into()), variant, kernel_stmt(space, ty, &store));
                 }
             }
         }

@@ -9,6 +9,7 @@
 //! innocuous and the result is the correctly rounded one.
 
 use crate::{BinaryOp, FloatCC, Type};
+use std::ops::{Add, Div, Mul, Sub};
 
 /// The scalar float formats lanes and values can have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +192,7 @@ pub(crate) fn scalar_binop(k: FKind, op: BinaryOp, a: u64, b: u64) -> u64 {
             // f32 arithmetic rounds once; narrowing rounds again, which is
             // innocuous for f16 and bf16 (see the module comment).
             let (x, y) = (k.to_f64(a) as f32, k.to_f64(b) as f32);
-            let r = arith32(op, x, y);
+            let r = arith(op, x, y);
             k.round_from_f64(r as f64)
         }
     };
@@ -202,16 +203,8 @@ pub(crate) fn scalar_binop(k: FKind, op: BinaryOp, a: u64, b: u64) -> u64 {
     }
 }
 
-fn arith(op: BinaryOp, x: f64, y: f64) -> f64 {
-    match op {
-        BinaryOp::Fadd => x + y,
-        BinaryOp::Fsub => x - y,
-        BinaryOp::Fmul => x * y,
-        _ => x / y,
-    }
-}
-
-fn arith32(op: BinaryOp, x: f32, y: f32) -> f32 {
+/// `fadd`, `fsub`, `fmul` or (any other `op`) `fdiv`, rounded once in `F` (f32 or f64).
+fn arith<F: Add<Output = F> + Sub<Output = F> + Mul<Output = F> + Div<Output = F>>(op: BinaryOp, x: F, y: F) -> F {
     match op {
         BinaryOp::Fadd => x + y,
         BinaryOp::Fsub => x - y,

@@ -24,6 +24,11 @@ enum Def {
     Broken,
 }
 
+/// `rule` at `loc`: "`what` is already `verb` at `first`".
+fn redefined(loc: SrcLoc, rule: &'static str, what: String, verb: &str, first: SrcLoc) -> Diagnostic {
+    Diagnostic::new(loc, rule, format!("{what} is already {verb} at {}:{}", first.line, first.col))
+}
+
 /// Checks names and builds the function; `Err` holds every name error
 /// found. A function that already had syntax errors is checked but not
 /// built (`Ok(None)`).
@@ -38,23 +43,13 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
         Some((Def::Broken, _)) | None => {
             defs.insert(n, (def, loc));
         }
-        Some((_, first)) => diags.push(Diagnostic {
-            inst: None,
-            loc,
-            rule: "redefined-value",
-            message: format!("value v{n} is already defined at {}:{}", first.line, first.col),
-        }),
+        Some((_, first)) => diags.push(redefined(loc, "redefined-value", format!("value v{n}"), "defined", *first)),
     };
     for (bi, b) in raw.blocks.iter().enumerate() {
         if b.num == super::syntax::BROKEN_BLOCK {
             // Reported by the syntax pass.
         } else if let Some((_, first)) = blocks.get(&b.num) {
-            diags.push(Diagnostic {
-                inst: None,
-                loc: b.loc,
-                rule: "redefined-block",
-                message: format!("block{} is already defined at {}:{}", b.num, first.line, first.col),
-            });
+            diags.push(redefined(b.loc, "redefined-block", format!("block{}", b.num), "defined", *first));
         } else {
             blocks.insert(b.num, (bi, b.loc));
         }
@@ -70,12 +65,7 @@ pub(crate) fn resolve(raw: &RawFunction) -> Result<Option<Function>, Vec<Diagnos
     let mut shared: HashMap<u32, (usize, SrcLoc)> = HashMap::new();
     for (i, s) in raw.shared.iter().enumerate() {
         if let Some((_, first)) = shared.get(&s.num) {
-            diags.push(Diagnostic {
-                inst: None,
-                loc: s.loc,
-                rule: "redefined-shared",
-                message: format!("sm{} is already declared at {}:{}", s.num, first.line, first.col),
-            });
+            diags.push(redefined(s.loc, "redefined-shared", format!("sm{}", s.num), "declared", *first));
         } else {
             shared.insert(s.num, (i, s.loc));
         }

@@ -72,14 +72,7 @@ pub(crate) fn reg_bits(ty: Type) -> u32 {
 
 /// The `mov` type suffix for a value of this type.
 pub(crate) fn mov_type(ty: Type) -> &'static str {
-    match class_of(ty) {
-        Class::Pred => ".pred",
-        Class::B16 => ".b16",
-        Class::B32 => ".b32",
-        Class::B64 => ".b64",
-        Class::F32 => ".f32",
-        Class::F64 => ".f64",
-    }
+    class_of(ty).decl_type()
 }
 
 /// The `.param` type and size of a kernel parameter of this type (a `pred` travels as a byte).

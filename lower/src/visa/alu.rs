@@ -11,6 +11,27 @@ use super::values::{canonical, is64, Loc};
 use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, Relop, SrcMod, Type, VarId};
 
+/// A binary instruction being lowered: `res = op(args)`, in uniform registers where `u`.
+#[derive(Clone, Copy)]
+pub(crate) struct Binary {
+    pub(crate) inst: Inst,
+    pub(crate) op: BinaryOp,
+    pub(crate) args: [Value; 2],
+    pub(crate) res: Value,
+    pub(crate) u: bool,
+}
+
+/// A conversion being lowered: `res = op(arg)` of type `to`, in uniform registers where `u`.
+#[derive(Clone, Copy)]
+pub(crate) struct Conversion {
+    pub(crate) inst: Inst,
+    pub(crate) op: ConvOp,
+    pub(crate) to: IrType,
+    pub(crate) arg: Value,
+    pub(crate) res: Value,
+    pub(crate) u: bool,
+}
+
 /// Negates a source: a modifier on a register, the value on an immediate.
 pub(crate) fn neg(o: Operand) -> Operand {
     match o {
@@ -161,7 +182,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             l.vals.insert(res, Loc::Var { var, uniform: uni });
         }
         InstData::Unary { op, arg } => unary(l, inst, op, arg, res, u)?,
-        InstData::Binary { op, args } => binary(l, inst, op, args, res, u)?,
+        InstData::Binary { op, args } => binary(l, Binary { inst, op, args, res, u })?,
         InstData::Icmp { cond, args } => {
             let at = f.value_type(args[0]);
             let p = if is64(at) {
@@ -265,7 +286,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 l.k.binary(Op::Sel, ex, Operand::dst(r), a, b).predicated(guard);
             }
         }
-        InstData::Convert { op, to, arg } => convert(l, inst, op, to, arg, res, u)?,
+        InstData::Convert { op, to, arg } => convert(l, Conversion { inst, op, to, arg, res, u })?,
         InstData::PtrAdd { ptr, offset } if f.value_type(ptr).bits() == 32 => {
             // A shared pointer: a 32-bit SLM offset plus the offset's low word.
             let a = l.src(ptr, Type::UD)?;
@@ -353,14 +374,8 @@ fn unary(l: &mut Lower<'_>, inst: Inst, op: UnaryOp, arg: Value, res: Value, u: 
     Ok(())
 }
 
-fn binary(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: BinaryOp,
-    args: [Value; 2],
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+fn binary(l: &mut Lower<'_>, bin: Binary) -> Result<(), LowerError> {
+    let Binary { inst, op, args, res, u } = bin;
     let rt = l.ty(res);
     let ex = l.exec(u);
     if op.is_float() {
@@ -410,7 +425,7 @@ fn binary(
                 return Ok(());
             }
             IrType::F64 => return Err(l.reject(inst, "not an f64 operation")),
-            IrType::F16 => return super::half::binary(l, inst, op, args, res, u),
+            IrType::F16 => return super::half::binary(l, bin),
             _ => return Err(l.reject(inst, "packed-float arithmetic is not lowered for vISA")),
         };
         if op == BinaryOp::Fdiv && ty == Type::F && !divm_ok(l, u) {
@@ -485,7 +500,7 @@ fn binary(
         return Ok(());
     }
     if is64(rt) {
-        return super::alu64::binary64(l, inst, op, args, res, u);
+        return super::alu64::binary64(l, bin);
     }
     let r = l.def_var(res, u)?;
     let bits = rt.bits();
@@ -548,15 +563,8 @@ fn binary(
     Ok(())
 }
 
-fn convert(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: ConvOp,
-    to: IrType,
-    arg: Value,
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+fn convert(l: &mut Lower<'_>, conv: Conversion) -> Result<(), LowerError> {
+    let Conversion { inst, op, to, arg, res, u } = conv;
     let from = l.ty(arg);
     let ex = l.exec(u);
     match op {
@@ -652,7 +660,7 @@ fn convert(
             l.k.mov(ex, Operand::dst(r), s);
         }
         _ => {
-            if !super::numeric::convert(l, inst, op, to, arg, res, u)? {
+            if !super::numeric::convert(l, conv)? {
                 return Err(l.reject(inst, "this conversion is not lowered for vISA"));
             }
         }

@@ -4,12 +4,12 @@
 //! `addc`/`subb`, shifts by constants combine the halves, and compares are
 //! two 32-bit compares joined with predicate logic.
 
-use atomc_ir::{BinaryOp, Inst, IntCC, Value};
+use atomc_ir::{BinaryOp, IntCC, Value};
 
-use super::alu::neg;
+use super::alu::{neg, Binary};
 use super::values::Loc;
 use super::{Lower, LowerError};
-use atomc_visa::{Imm, Op, Operand, PredId, Relop, Type, VarId};
+use atomc_visa::{Exec, Imm, Op, Operand, PredId, Relop, Type, VarId};
 
 impl Lower<'_> {
     /// A source as `(low 16 bits, high 16 bits)` sources.
@@ -131,11 +131,7 @@ impl Lower<'_> {
     }
 
     pub(crate) fn add64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
-        let ex = self.exec(u);
-        let carry = self.tmp(Type::UD, u);
-        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
-        let lo = self.half_dst(r, u, false, Type::UD);
-        self.k.addc(ex, lo, Operand::dst(carry), alo, blo);
+        let (ex, carry) = self.low64(r, u, a.0, b.0, false);
         let hi = self.half_dst(r, u, true, Type::UD);
         let cs = if u { Operand::scalar(carry) } else { Operand::src(carry) };
         let zero = |o: &Operand| matches!(o, Operand::Imm(i) if i.bits == 0);
@@ -159,13 +155,24 @@ impl Lower<'_> {
         self.k.add(ex, hi, hs, cs);
     }
 
+    /// The low word of `r = a + b` (`addc`) or, where `sub`, `r = a - b` (`subb`); returns the exec
+    /// and the carry or borrow.
+    fn low64(&mut self, r: VarId, u: bool, a: Operand, b: Operand, sub: bool) -> (Exec, VarId) {
+        let ex = self.exec(u);
+        let flag = self.tmp(Type::UD, u);
+        let (a, b) = self.unimm(a, b, Type::UD);
+        let lo = self.half_dst(r, u, false, Type::UD);
+        if sub {
+            self.k.subb(ex, lo, Operand::dst(flag), a, b);
+        } else {
+            self.k.addc(ex, lo, Operand::dst(flag), a, b);
+        }
+        (ex, flag)
+    }
+
     /// `r = a - b` on 64-bit halves.
     pub(crate) fn sub64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
-        let ex = self.exec(u);
-        let borrow = self.tmp(Type::UD, u);
-        let (alo, blo) = self.unimm(a.0, b.0, Type::UD);
-        let lo = self.half_dst(r, u, false, Type::UD);
-        self.k.subb(ex, lo, Operand::dst(borrow), alo, blo);
+        let (ex, borrow) = self.low64(r, u, a.0, b.0, true);
         let hi = self.half_dst(r, u, true, Type::D);
         let (x, y) = (as_d(self, a.1), as_d(self, b.1));
         let (ahi, bhi) = self.unimm(x, y, Type::D);
@@ -424,14 +431,8 @@ pub(crate) fn as_d(l: &mut Lower<'_>, o: Operand) -> Operand {
     }
 }
 
-pub(crate) fn binary64(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: BinaryOp,
-    args: [Value; 2],
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+pub(crate) fn binary64(l: &mut Lower<'_>, bin: Binary) -> Result<(), LowerError> {
+    let Binary { inst, op, args, res, u } = bin;
     let ex = l.exec(u);
     let konst = |l: &Lower<'_>, v: Value| match l.loc(v) {
         Ok(Loc::Const(c)) => Some(c),

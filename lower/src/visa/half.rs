@@ -9,19 +9,14 @@
 
 use atomc_ir::{BinaryOp, Inst, UnaryOp, Value};
 
+use super::alu::Binary;
 use super::values::Loc;
 use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, Region, SrcMod, Type, VarId};
 
 /// An f16 binary op.
-pub(crate) fn binary(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: BinaryOp,
-    args: [Value; 2],
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+pub(crate) fn binary(l: &mut Lower<'_>, bin: Binary) -> Result<(), LowerError> {
+    let Binary { inst, op, args, res, u } = bin;
     // Fdiv in f32 (`divm` or integer code), then rounded to f16: f32's 24 bits are more than
     // 2 × 11 + 2, so the double rounding is innocuous (ir/src/interp/float.rs).
     let vop = super::alu::float_op(op).ok_or_else(|| l.reject(inst, "not an f16 operation"))?;

@@ -207,9 +207,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 Some(w) => {
                     let dt = data_type(AtomicOp::Or, w);
                     let a = l.address(addr)?;
-                    let zero = l.tmp(dt, false);
-                    let ex = l.exec(false);
-                    l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
+                    let zero = l.zeroed_tmp(dt);
                     let dst = result(l, res, dt)?;
                     emit_atomic(
                         l,
@@ -359,13 +357,7 @@ pub(super) fn after(l: &mut Lower<'_>, res: Option<Value>, _ty: IrType, w: Atomi
     if let Some(Loc::Var { var, .. }) = res.and_then(|r| l.vals.get(&r).copied()) {
         let ex = l.exec(false);
         let v = l.view(var, Type::UD);
-        l.k.binary(
-            Op::And,
-            ex,
-            Operand::dst(v),
-            Operand::src(v),
-            Operand::imm(Imm::ud(0xffff)),
-        );
+        mask_in_place(l, ex, v, 0xffff);
     }
 }
 
@@ -394,9 +386,7 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
         // No 2-byte block in svm_gather: a 16-bit load is `or.16` with 0
         // (TGLLP and newer have `.16` atomics).
         let a = l.address(addr)?;
-        let zero = l.tmp(Type::UD, false);
-        let ex = l.exec(false);
-        l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm::ud(0)));
+        let zero = l.zeroed_tmp(Type::UD);
         let dst = result(l, Some(r), Type::UD)?;
         emit_atomic(
             l,
@@ -432,15 +422,14 @@ fn gather(l: &mut Lower<'_>, inst: Inst, res: Option<Value>, ty: IrType, addr: A
     }
     let ex = l.exec(false);
     if ty.bits() == 8 {
-        l.k.binary(
-            Op::And,
-            ex,
-            Operand::dst(data),
-            Operand::src(data),
-            Operand::imm(Imm::ud(0xff)),
-        );
+        mask_in_place(l, ex, data, 0xff);
     }
     Ok(())
+}
+
+/// `var &= mask` on its dwords: clears what a sub-dword access leaves above its bytes.
+fn mask_in_place(l: &mut Lower<'_>, ex: Exec, var: VarId, mask: u32) {
+    l.k.binary(Op::And, ex, Operand::dst(var), Operand::src(var), Operand::imm(Imm::ud(mask)));
 }
 
 fn scatter(l: &mut Lower<'_>, inst: Inst, ty: IrType, addr: Address, value: Value) -> Result<(), LowerError> {

@@ -19,23 +19,17 @@
 
 use atomc_ir::{ConvOp, Inst, Type as IrType, Value};
 
+use super::alu::Conversion;
 use super::{half, Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, Type};
 
 /// Lowers `op` from `arg`'s type to `to` when it is a numeric conversion this file handles;
 /// `Ok(false)` leaves it to the caller's refusal.
-pub(crate) fn convert(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: ConvOp,
-    to: IrType,
-    arg: Value,
-    res: Value,
-    u: bool,
-) -> Result<bool, LowerError> {
+pub(crate) fn convert(l: &mut Lower<'_>, conv: Conversion) -> Result<bool, LowerError> {
+    let Conversion { inst, op, to, arg, res, u } = conv;
     let from = l.ty(arg);
     if super::soft_convert::wanted(l, op, from, to) {
-        super::soft_convert::lower(l, inst, op, to, arg, res, u)?;
+        super::soft_convert::lower(l, conv)?;
         return Ok(true);
     }
     let fp64 = !l.no_fp64();

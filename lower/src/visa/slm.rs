@@ -20,6 +20,7 @@
 use atomc_ir::{AddrSpace, Address, Function, Inst, InstData, MemOrder, Type as IrType, Value};
 
 use super::mem::{after, order_after, order_before, result, rmw_op, width};
+use super::slm_lock::{self, Body};
 use super::{Lower, LowerError};
 use atomc_visa::{
     slm_data_type as data_type, AtomicOp, AtomicWidth, Exec, ExecSize, Fence, Imm, Op, Operand, Type, VarId,
@@ -71,7 +72,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
         }
         InstData::AtomicCas { ty, order, addr, expected, replacement, .. } => {
             if ty.bits() == 64 && !l.p.is_xehp_plus() {
-                return super::slm_lock::cas(l, inst, res, order, addr, expected, replacement);
+                return slm_lock::locked(l, inst, res, order, addr, Body::Cas { expected, replacement });
             }
             if ty.bits() == 64 {
                 return super::slm64::cas(l, inst, res, order, addr, expected, replacement);
@@ -90,7 +91,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             fence(l, order_after(order));
         }
         InstData::AtomicLoad { ty, order, addr, .. } if ty.bits() == 64 && !l.p.is_xehp_plus() => {
-            super::slm_lock::load(l, inst, res, order, addr)?;
+            slm_lock::locked(l, inst, res, order, addr, Body::Load)?;
         }
         InstData::AtomicLoad { ty, order, addr, .. } if ty.bits() == 64 => {
             super::slm64::load(l, inst, res, order, addr)?;
@@ -103,9 +104,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 let w = slm_width(l, inst, ty)?;
                 let dt = data_type(AtomicOp::Or, w);
                 let offs = l.slm_offsets(addr)?;
-                let zero = l.tmp(dt, false);
-                let ex = l.exec(false);
-                l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: dt, bits: 0 }));
+                let zero = l.zeroed_tmp(dt);
                 let dst = result(l, res, dt)?;
                 atomic(l, AtomicOp::Or, w, [Operand::raw(offs), dst, Operand::raw(zero), Operand::null()]);
                 after(l, res, ty, w);
@@ -113,7 +112,7 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
             fence(l, order_after(order));
         }
         InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 && !l.p.is_xehp_plus() => {
-            super::slm_lock::store(l, inst, order, addr, value)?;
+            slm_lock::locked(l, inst, None, order, addr, Body::Store(value))?;
         }
         InstData::AtomicStore { ty, order, addr, value, .. } if ty.bits() == 64 => {
             super::slm64::store(l, inst, order, addr, value)?;

@@ -16,7 +16,7 @@ use atomc_ir::{Address, Inst, MemOrder, Value};
 use super::mem::result;
 use super::slm::fence;
 use super::{Lower, LowerError};
-use atomc_visa::{AtomicOp, AtomicWidth, Exec, ExecSize, Imm, Op, Operand, Predicate, Relop, Type};
+use atomc_visa::{AtomicOp, AtomicWidth, Exec, ExecSize, Op, Operand, Predicate, Relop, Type, VarId};
 
 /// `atomic_cas` of 64 bits on SLM.
 #[allow(clippy::too_many_arguments)]
@@ -29,15 +29,7 @@ pub(crate) fn cas(
     expected: Value,
     replacement: Value,
 ) -> Result<(), LowerError> {
-    check(l, inst)?;
-    fence(l, super::mem::order_before(order));
-    let offs = l.slm_offsets(addr)?;
-    let exp = l.raw_src(expected, Type::UQ)?;
-    let new = l.raw_src(replacement, Type::UQ)?;
-    let dst = result(l, res, Type::UQ)?;
-    icas(l, [dst, Operand::raw(offs), Operand::raw(exp), Operand::raw(new)]);
-    fence(l, super::mem::order_after(order));
-    Ok(())
+    fenced_icas(l, inst, res, order, addr, |l| Ok((l.raw_src(expected, Type::UQ)?, l.raw_src(replacement, Type::UQ)?)))
 }
 
 /// `atomic_load` of 64 bits on SLM: `icas` of 0 with 0.
@@ -48,14 +40,28 @@ pub(crate) fn load(
     order: MemOrder,
     addr: Address,
 ) -> Result<(), LowerError> {
+    fenced_icas(l, inst, res, order, addr, |l| {
+        let zero = l.zeroed_tmp(Type::UQ);
+        Ok((zero, zero))
+    })
+}
+
+/// A `cas` or `load`: one `icas` of the (compare, swap) pair that `operands` makes, between the
+/// fences of `order`.
+fn fenced_icas(
+    l: &mut Lower<'_>,
+    inst: Inst,
+    res: Option<Value>,
+    order: MemOrder,
+    addr: Address,
+    operands: impl FnOnce(&mut Lower<'_>) -> Result<(VarId, VarId), LowerError>,
+) -> Result<(), LowerError> {
     check(l, inst)?;
     fence(l, super::mem::order_before(order));
     let offs = l.slm_offsets(addr)?;
-    let zero = l.tmp(Type::UQ, false);
-    let ex = l.exec(false);
-    l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: Type::UQ, bits: 0 }));
+    let (compare, swap) = operands(l)?;
     let dst = result(l, res, Type::UQ)?;
-    icas(l, [dst, Operand::raw(offs), Operand::raw(zero), Operand::raw(zero)]);
+    icas(l, [dst, Operand::raw(offs), Operand::raw(compare), Operand::raw(swap)]);
     fence(l, super::mem::order_after(order));
     Ok(())
 }
@@ -75,9 +81,9 @@ pub(crate) fn store(l: &mut Lower<'_>, inst: Inst, order: MemOrder, addr: Addres
     fence(l, super::mem::order_before(order));
     let offs = l.slm_offsets(addr)?;
     let new = l.raw_src(value, Type::UQ)?;
-    let (zero, cur, got) = (l.tmp(Type::UQ, false), l.tmp(Type::UQ, false), l.tmp(Type::UQ, false));
+    let zero = l.zeroed_tmp(Type::UQ);
+    let (cur, got) = (l.tmp(Type::UQ, false), l.tmp(Type::UQ, false));
     let ex = l.exec(false);
-    l.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty: Type::UQ, bits: 0 }));
     icas(l, [Operand::raw(cur), Operand::raw(offs), Operand::raw(zero), Operand::raw(zero)]);
     let name = l.tmp_name("slm_store");
     let again = l.k.label(name);

@@ -85,50 +85,15 @@ pub(crate) fn prologue(l: &mut Lower<'_>, lock: VarId) {
 }
 
 /// What the holder of the lock does with the 64-bit word.
-enum Body {
+pub(crate) enum Body {
     Load,
     Store(Value),
     Cas { expected: Value, replacement: Value },
 }
 
-/// `atomic_cas` of 64 bits on TGLLP SLM.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn cas(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    res: Option<Value>,
-    order: MemOrder,
-    addr: Address,
-    expected: Value,
-    replacement: Value,
-) -> Result<(), LowerError> {
-    locked(l, inst, res, order, addr, Body::Cas { expected, replacement })
-}
-
-/// `atomic_load` of 64 bits on TGLLP SLM.
-pub(crate) fn load(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    res: Option<Value>,
-    order: MemOrder,
-    addr: Address,
-) -> Result<(), LowerError> {
-    locked(l, inst, res, order, addr, Body::Load)
-}
-
-/// `atomic_store` of 64 bits on TGLLP SLM.
-pub(crate) fn store(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    order: MemOrder,
-    addr: Address,
-    value: Value,
-) -> Result<(), LowerError> {
-    locked(l, inst, None, order, addr, Body::Store(value))
-}
-
-/// The lock loop around `body` (module docs).
-fn locked(
+/// A 64-bit `atomic_cas`, `atomic_load` or `atomic_store` on TGLLP SLM: the lock loop around
+/// `body` (module docs).
+pub(crate) fn locked(
     l: &mut Lower<'_>,
     inst: Inst,
     res: Option<Value>,

@@ -30,8 +30,9 @@
 //! quiets a NaN and keeps the top of its payload; f32 → f64 quiets it too (the host's
 //! conversion); f16 → f64 keeps it as it is (the interpreter's `widen`).
 
-use atomc_ir::{BinaryOp, ConvOp, Inst, Type as IrType, Value};
+use atomc_ir::{BinaryOp, ConvOp, Type as IrType};
 
+use super::alu::Conversion;
 use super::alu64::as_d;
 use super::{Lower, LowerError};
 use atomc_visa::{Imm, Op, Operand, PredId, Relop, Type};
@@ -117,15 +118,8 @@ pub(crate) fn wanted(l: &Lower<'_>, op: ConvOp, from: IrType, to: IrType) -> boo
 }
 
 /// Lowers a conversion [`wanted`] says is done here.
-pub(crate) fn lower(
-    l: &mut Lower<'_>,
-    inst: Inst,
-    op: ConvOp,
-    to: IrType,
-    arg: Value,
-    res: Value,
-    u: bool,
-) -> Result<(), LowerError> {
+pub(crate) fn lower(l: &mut Lower<'_>, conv: Conversion) -> Result<(), LowerError> {
+    let Conversion { inst, op, to, arg, res, u } = conv;
     let from = l.ty(arg);
     let src = if from.bits() == 64 {
         l.halves(arg, false)?
@@ -193,6 +187,18 @@ impl Lower<'_> {
         let p = self.tmp_pred();
         self.k.cmp(self.pred_exec(u), rel, Operand::pred(p), a, b);
         p
+    }
+
+    /// `x` shifted to the exponent field's position and combined by `op` into the significand `w`:
+    /// in its high word for f64 (bit 20), in its low word (bit `f.m`, the high word 0) otherwise.
+    fn sf_at_field(&mut self, u: bool, f: Fmt, op: Op, w: W, x: Operand) -> W {
+        if f == F64 {
+            let e = self.sf(Op::Shl, u, x, ud(20));
+            (w.0, self.sf(op, u, w.1, e))
+        } else {
+            let e = self.sf(Op::Shl, u, x, ud(f.m));
+            (self.sf(op, u, w.0, e), ud(0))
+        }
     }
 
     /// Signed `max(a, b)` on dwords.
@@ -279,13 +285,7 @@ impl Lower<'_> {
         // The significand: the fraction with the implicit bit where the field is nonzero; a
         // subnormal counts as field 1.
         let has_imp = self.sf(Op::Min, u, field, ud(1));
-        let m = if f == F64 {
-            let imp = self.sf(Op::Shl, u, has_imp, ud(20));
-            (frac.0, self.sf(Op::Or, u, frac.1, imp))
-        } else {
-            let imp = self.sf(Op::Shl, u, has_imp, ud(f.m));
-            (self.sf(Op::Or, u, frac.0, imp), ud(0))
-        };
+        let m = self.sf_at_field(u, f, Op::Or, frac, has_imp);
         let ef = self.sf(Op::Max, u, field, ud(1));
         let (sig, lz) = self.sf_normalise(u, m);
         // value = m × 2^(ef − bias − M), and m's top bit is bit 63 − lz.
@@ -349,13 +349,7 @@ impl Lower<'_> {
         // mant + (max(be, 1) − 1) << M, then the increment.
         let be1 = self.sf_smax(u, be, ud(1));
         let be1 = self.sf(Op::Add, u, be1, ud(u32::MAX));
-        let packed = if f == F64 {
-            let e = self.sf(Op::Shl, u, be1, ud(20));
-            (mant.0, self.sf(Op::Add, u, mant.1, e))
-        } else {
-            let e = self.sf(Op::Shl, u, be1, ud(f.m));
-            (self.sf(Op::Add, u, mant.0, e), ud(0))
-        };
+        let packed = self.sf_at_field(u, f, Op::Add, mant, be1);
         let packed = self.sf_w(u, |l, t| l.add64(t, u, packed, (inc, ud(0))));
         // A shift of 64: the smallest subnormal when sig is above its half, 2^63; more: zero.
         let s64 = self.sf_cmp(u, Relop::Eq, s_true, ud(64));

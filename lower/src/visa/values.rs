@@ -139,6 +139,14 @@ impl Lower<'_> {
         self.new_var(name, ty, uniform)
     }
 
+    /// A (non-uniform) temporary of `ty` set to 0: the operand of an atomic that only reads.
+    pub(crate) fn zeroed_tmp(&mut self, ty: Type) -> VarId {
+        let zero = self.tmp(ty, false);
+        let ex = self.exec(false);
+        self.k.mov(ex, Operand::dst(zero), Operand::imm(Imm { ty, bits: 0 }));
+        zero
+    }
+
     /// The home of a new result value `v` (declared as `vN`).
     pub(crate) fn def_var(&mut self, v: Value, uniform: bool) -> Result<VarId, LowerError> {
         let t = self.ty(v);

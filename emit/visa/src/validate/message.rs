@@ -107,6 +107,19 @@ pub(super) fn raw_data(c: &mut Checker<'_>, o: &Operand, bytes: u32) {
     }
 }
 
+/// The data type of an `svm_atomic`: `q`/`d` for minsint/maxsint, `df`/`f` for the float ops,
+/// `uq`/`ud` otherwise (64-bit / narrower).
+pub fn svm_data_type(op: AtomicOp, w: AtomicWidth) -> Type {
+    match (op, w) {
+        (AtomicOp::IMin | AtomicOp::IMax, AtomicWidth::W64) => Type::Q,
+        (AtomicOp::IMin | AtomicOp::IMax, _) => Type::D,
+        (_, AtomicWidth::W64) if op.is_float() => Type::DF,
+        _ if op.is_float() => Type::F,
+        (_, AtomicWidth::W64) => Type::UQ,
+        _ => Type::UD,
+    }
+}
+
 pub(super) fn atomic(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: AtomicWidth) {
     atomic_typed(c, inst, op, w, None)
 }
@@ -136,14 +149,7 @@ pub(super) fn atomic_typed(c: &mut Checker<'_>, inst: &Inst, op: AtomicOp, w: At
         );
     }
     let elt = if w == AtomicWidth::W64 { 8 } else { 4 };
-    let want = data.unwrap_or(match (op, w) {
-        (AtomicOp::IMin | AtomicOp::IMax, AtomicWidth::W64) => Type::Q,
-        (AtomicOp::IMin | AtomicOp::IMax, _) => Type::D,
-        (_, AtomicWidth::W64) if op.is_float() => Type::DF,
-        _ if op.is_float() => Type::F,
-        (_, AtomicWidth::W64) => Type::UQ,
-        _ => Type::UD,
-    });
+    let want = data.unwrap_or_else(|| svm_data_type(op, w));
     for (what, o) in [("src0", src0), ("src1", src1), ("dst", dst)] {
         if let Operand::Raw { var: Some(v), .. } = o {
             if let Some(d) = c.k.var(v) {

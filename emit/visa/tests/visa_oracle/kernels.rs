@@ -24,40 +24,12 @@ fn width_name(w: AtomicWidth) -> &'static str {
     }
 }
 
-/// The data type the validator requires for `op` at width `w`.
-pub fn data_type(op: AtomicOp, w: AtomicWidth) -> Type {
-    let wide = w == AtomicWidth::W64;
-    match op {
-        AtomicOp::IMin | AtomicOp::IMax => {
-            if wide {
-                Type::Q
-            } else {
-                Type::D
-            }
-        }
-        _ if op.is_float() => {
-            if wide {
-                Type::DF
-            } else {
-                Type::F
-            }
-        }
-        _ => {
-            if wide {
-                Type::UQ
-            } else {
-                Type::UD
-            }
-        }
-    }
-}
-
 /// One `svm_atomic` with inputs A (8 × uq) @64, S0 @128, S1 @192, C (8 × ud,
 /// the guard's compare source) @256.
 pub fn atomic(op: AtomicOp, w: AtomicWidth, exec: Exec, form: Form) -> Kernel {
     let name = format!("at_{op:?}_{}_{}_{form:?}", width_name(w), exec.size.lanes()).to_lowercase();
     let mut k = Kernel::new(name);
-    let ty = data_type(op, w);
+    let ty = svm_data_type(op, w);
     let [a, s0, s1, d] = atomic_vars(&mut k, ("A", Type::UQ), ty, 8);
     let c = k.decl_simd("C", Type::UD, 8);
     k.input(a, 64);
@@ -114,7 +86,7 @@ pub fn atomic_wide(op: AtomicOp, w: AtomicWidth, lanes: u16) -> Kernel {
     let name = format!("atw_{op:?}_{}_{lanes}", width_name(w)).to_lowercase();
     let mut k = Kernel::new(name);
     k.simd_size = Some(lanes as u8);
-    let ty = data_type(op, w);
+    let ty = svm_data_type(op, w);
     let [a, s0, s1, d] = atomic_vars(&mut k, ("A", Type::UQ), ty, lanes);
     k.input(a, 64);
     let (src0, src1) = sources(op, Operand::raw(s0), Operand::raw(s1));

@@ -116,7 +116,7 @@ impl Arch {
         Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook: None, by_mnemonic, decoding }
     }
 
-    /// Checks the table for self-consistency: unique keys, no two forms with the same
+    /// The decoding order (most fixed bits first) and each form's known bits, built on first use.
     fn decoding(&self) -> &Decoding {
         self.decoding.get_or_init(|| {
             let mut order: Vec<(u128, u128, u16)> =
@@ -139,6 +139,7 @@ impl Arch {
         form.mods.iter().zip(&ins.mods).filter_map(|(g, v)| g.spelling(*v)).any(|s| s.split('.').any(|t| t == m))
     }
 
+    /// Checks the table for self-consistency: unique keys, no two forms with the same
     /// identifying pattern, no field overlapping another within a form. Returns the problems.
     pub fn lint(&self) -> Vec<String> {
         let mut out = Vec::new();

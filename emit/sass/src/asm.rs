@@ -453,7 +453,7 @@ impl Arch {
     }
 
     fn candidates(&self, mnemonic: &str) -> &[u16] {
-        self.by_mnemonic.get(mnemonic).map(|v| v.as_slice()).unwrap_or(&[])
+        self.forms_named(mnemonic)
     }
 
     /// Builds an instruction from its dotted opcode text (`ATOMG.E.ADD.STRONG.GPU`) and operand
@@ -466,10 +466,10 @@ impl Arch {
             let form = &self.forms[fi as usize];
             // An alias spelling (IMAD.MOV) may follow the mnemonic; it must match the operands.
             let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
-                (Some(_), Some(t)) if match_mods(&form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
+                (Some(_), Some(t)) if match_mods(form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
                 _ => (None, &toks[1..]),
             };
-            let Some(mods) = match_mods(&form.mods, mod_toks) else {
+            let Some(mods) = match_mods(form.mods, mod_toks) else {
                 last = format!("modifiers of `{}` fit no form of {}", opcode, toks[0]);
                 continue;
             };
@@ -478,7 +478,7 @@ impl Arch {
             match self.encode_word(&ins) {
                 // An alias is how nvdisasm prints some operand values; the base spelling
                 // encodes the same word, so it is accepted too (a wrong alias is not).
-                Ok(_) if alias_tok.is_none() || form.alias.and_then(|f| f(&ins.mods, &ins.ops)) == alias_tok => {
+                Ok(_) if alias_tok.is_none() || form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops)) == alias_tok => {
                     return Ok(ins)
                 }
                 Ok(_) => {
@@ -623,10 +623,10 @@ impl Arch {
             }
             // An alias spelling (IMAD.MOV) is checked after the operands are known.
             let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
-                (Some(_), Some(t)) if match_mods(&form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
+                (Some(_), Some(t)) if match_mods(form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
                 _ => (None, &toks[1..]),
             };
-            let Some(mods) = match_mods(&form.mods, mod_toks) else { continue };
+            let Some(mods) = match_mods(form.mods, mod_toks) else { continue };
             let mut operands = operands.clone();
             // `RET.REL.NODEC R4 0x0`: the last two operands share a comma-separated chunk.
             if form.space_last {
@@ -671,7 +671,7 @@ impl Arch {
                     let mut s = sched;
                     s.reuse |= reuse;
                     let ins = Instr { form: fi, guard, mods, ops, sched: s };
-                    let want = form.alias.and_then(|f| f(&ins.mods, &ins.ops));
+                    let want = form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops));
                     if alias_tok.is_some() && want != alias_tok {
                         let e = (
                             opcode_col,

@@ -5,10 +5,22 @@
 //! fields exist because some operands (e.g. sm_90 branch offsets) are scattered.
 
 /// A possibly split bit field of an instruction word (bit 0 = LSB of the first byte).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Field {
     parts: [(u8, u8); 3],
     n: u8,
+}
+
+/// Prints the constructor call that makes this field (`Field::new(24, 8)`): the build script
+/// writes form tables as Rust source through `Debug`.
+impl std::fmt::Debug for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.parts() {
+            [(lo, w)] => write!(f, "Field::new({lo}, {w})"),
+            [a, b] => write!(f, "Field::split2({a:?}, {b:?})"),
+            _ => write!(f, "Field::split3({:?}, {:?}, {:?})", self.parts[0], self.parts[1], self.parts[2]),
+        }
+    }
 }
 
 impl Field {
@@ -20,6 +32,11 @@ impl Field {
     /// A field made of two ranges: `(lo, width)` pairs, least significant part first.
     pub const fn split2(a: (u8, u8), b: (u8, u8)) -> Field {
         Field { parts: [a, b, (0, 0)], n: 2 }
+    }
+
+    /// A field made of three ranges, least significant part first.
+    pub const fn split3(a: (u8, u8), b: (u8, u8), c: (u8, u8)) -> Field {
+        Field { parts: [a, b, c], n: 3 }
     }
 
     /// The ranges of this field, least significant first.

@@ -322,7 +322,7 @@ impl Arch {
             Pred::PT
         };
         let mut mods = SmallVec::new();
-        for g in &form.mods {
+        for g in form.mods {
             let v = g.field.map(|f| f.get(w)).unwrap_or(0);
             if g.spelling(v).is_none() {
                 return Err(DecodeError::InvalidModifier { form: form.key, group: g.name, value: v, word: w });
@@ -330,7 +330,7 @@ impl Arch {
             mods.push(v);
         }
         let mut ops: SmallVec<[Operand; 6]> = SmallVec::new();
-        for spec in &form.ops {
+        for spec in form.ops {
             let op = self.decode_operand(w, spec);
             // A swizzle nvdisasm prints as `INVALID1` is refused like an illegal modifier.
             if let (OpSpec::Ext(ExtSpec::Swizzled { .. }), Operand::Reg(r) | Operand::UReg(r)) = (spec, &op) {

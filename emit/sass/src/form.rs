@@ -4,6 +4,11 @@
 //! modifier groups (each a field plus a value-to-spelling table), and operand slots (each an
 //! operand kind plus the fields its parts live in). The encoder, decoder, printer and
 //! assembler in this module all interpret the same `Form` values; nothing else knows bits.
+//!
+//! The tables themselves are written with a builder in `tables/` and turned into static data
+//! by the build script (this file is compiled there too), so using a table costs no start-up
+//! work: a whole-process compile of a small kernel used to spend a sixth of its time building
+//! the sm_90 table on the heap (docs/bench.md, "Static form tables").
 
 use super::bits::Field;
 
@@ -11,11 +16,11 @@ use super::bits::Field;
 /// the form. The empty spelling marks a default that nvdisasm does not print. Values absent
 /// from `values` are illegal (nvdisasm prints them as `INVALIDn` or refuses the word).
 /// A group without a field is a fixed spelling (e.g. the `LUT` of `LOP3.LUT`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct ModGroup {
     pub name: &'static str,
     pub field: Option<Field>,
-    pub values: Vec<(u64, &'static str)>,
+    pub values: &'static [(u64, &'static str)],
 }
 
 impl ModGroup {
@@ -199,19 +204,19 @@ impl ExtSpec {
 }
 
 /// One instruction form.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Form {
     /// The mnemonic without modifiers (`ATOMG`).
     pub mnemonic: &'static str,
     /// Short name unique within the arch (`ATOMG.desc`), used in reports and by builders.
     pub key: &'static str,
     /// Bits that identify this form, and their values.
-    pub fixed: Vec<(Field, u64)>,
-    pub mods: Vec<ModGroup>,
-    pub ops: Vec<OpSpec>,
+    pub fixed: &'static [(Field, u64)],
+    pub mods: &'static [ModGroup],
+    pub ops: &'static [OpSpec],
     /// Operand-dependent alias nvdisasm prints right after the mnemonic (IMAD's `MOV`, `SHL`,
     /// `IADD`): a function of the modifier values and operands, not of any extra bit.
-    pub alias: Option<AliasFn>,
+    pub alias: Option<Alias>,
     /// The guard is a uniform predicate (`@UP0`), as on sm_90's uniform-datapath forms.
     pub uniform_guard: bool,
     /// The last operand follows the one before it after a space, not a comma (sm_90
@@ -219,15 +224,27 @@ pub struct Form {
     pub space_last: bool,
 }
 
-/// See [`Form::alias`].
-pub type AliasFn = fn(&[u64], &[super::instr::Operand]) -> Option<&'static str>;
+/// See [`Form::alias`]: which rule picks the alias (the rules are code, in `alias.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alias {
+    /// sm_90 `IMAD` printed as `MOV`, `IADD` or `SHL` when its operands make it one.
+    Imad,
+}
+
+/// A whole form table: the forms, and for each mnemonic the indices of its forms (sorted by
+/// mnemonic, for the assembler and the selector's lookups).
+#[derive(Clone, Copy, Debug)]
+pub struct FormTable {
+    pub forms: &'static [Form],
+    pub by_mnemonic: &'static [(&'static str, &'static [u16])],
+}
 
 impl Form {
     /// (mask, value) of the identifying bits.
     pub fn pattern(&self) -> (u128, u128) {
         let mut mask = 0u128;
         let mut value = 0u128;
-        for (f, v) in &self.fixed {
+        for (f, v) in self.fixed {
             mask |= f.mask();
             f.set(&mut value, *v);
         }
@@ -237,12 +254,12 @@ impl Form {
     /// Every bit this form gives a meaning to (fixed bits, modifiers, operands).
     pub fn known_bits(&self) -> u128 {
         let mut m = self.pattern().0;
-        for g in &self.mods {
+        for g in self.mods {
             if let Some(f) = g.field {
                 m |= f.mask();
             }
         }
-        for op in &self.ops {
+        for op in self.ops {
             m |= op_fields(op).iter().fold(0, |a, f| a | f.mask());
         }
         m

@@ -24,7 +24,8 @@
 //! operand slots (kind plus fields). The codec, printer and parser are generic interpreters of
 //! it, so a fact is written exactly once. The decoder picks the most specific matching form and
 //! refuses words with bits the form does not describe, so whatever decodes re-encodes to the same
-//! word. Adding a form means one builder call in `sm90/*.rs`; the oracle tests
+//! word. Adding a form means one builder call in `tables/sm90/*.rs` (the build script turns the
+//! tables into static data); the oracle tests
 //! (`tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
 //!
 //! Known limits of the sm_90 table: the half-precision ALU forms (HADD2, HMUL2, HFMA2, HMNMX2)
@@ -34,8 +35,8 @@
 //! carry-outs (`IADD3 R1, P1, ...`), so such text does not say which carry-out `P1` is; the
 //! assembler takes the first.
 
+mod alias;
 pub mod asm;
-pub mod build;
 pub mod bits;
 pub mod bundle;
 pub mod codec;
@@ -51,7 +52,7 @@ pub mod sm50;
 pub mod sm90;
 
 pub use bits::Field;
-pub use form::{BaseWidth, ExtSpec, Form, ImmKind, ModGroup, OpSpec, SchedLayout};
+pub use form::{Alias, BaseWidth, ExtSpec, Form, FormTable, ImmKind, ModGroup, OpSpec, SchedLayout};
 pub use instr::{Instr, Mem, Operand, Pred, Reg, Sched, PT, RZ, URZ};
 pub use sm::Sm;
 pub use sm50::sm50;
@@ -75,11 +76,13 @@ pub struct Arch {
     pub urz: u8,
     /// Special registers: (number, name).
     pub sregs: &'static [(u16, &'static str)],
-    pub forms: Vec<Form>,
+    /// The form table, static data made by the build script from `tables/`.
+    pub forms: &'static [Form],
     /// Rewrites or refuses an assembler line before it is parsed (sm_50: input aliases, and
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
-    by_mnemonic: HashMap<&'static str, Vec<u16>>,
+    /// Each mnemonic's form indices, sorted by mnemonic.
+    by_mnemonic: &'static [(&'static str, &'static [u16])],
     /// What decoding needs, built on first use: compiling and assembling never decode, and a
     /// whole-process compile of a small kernel is mostly start-up.
     decoding: OnceLock<Decoding>,
@@ -95,9 +98,9 @@ struct Decoding {
 }
 
 impl Arch {
-    /// Builds the lookup structures of a form table.
+    /// An architecture over a static form table; nothing is built until decoding asks.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    pub const fn new(
         name: &'static str,
         word_bytes: usize,
         guard: Field,
@@ -106,14 +109,19 @@ impl Arch {
         rz: u8,
         urz: u8,
         sregs: &'static [(u16, &'static str)],
-        forms: Vec<Form>,
+        table: FormTable,
+        asm_hook: Option<AsmHook>,
     ) -> Arch {
-        let mut by_mnemonic: HashMap<&'static str, Vec<u16>> = HashMap::new();
-        for (i, f) in forms.iter().enumerate() {
-            by_mnemonic.entry(f.mnemonic).or_default().push(i as u16);
+        let (forms, by_mnemonic) = (table.forms, table.by_mnemonic);
+        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook, by_mnemonic, decoding: OnceLock::new() }
+    }
+
+    /// The indices of the forms spelled `mnemonic`, in table order.
+    pub fn forms_named(&self, mnemonic: &str) -> &'static [u16] {
+        match self.by_mnemonic.binary_search_by(|(m, _)| (*m).cmp(mnemonic)) {
+            Ok(i) => self.by_mnemonic[i].1,
+            Err(_) => &[],
         }
-        let decoding = OnceLock::new();
-        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook: None, by_mnemonic, decoding }
     }
 
     /// The decoding order (most fixed bits first) and each form's known bits, built on first use.
@@ -158,7 +166,7 @@ impl Arch {
                 used |= Field::new(lo, 21).mask();
             }
             let mut fields: Vec<(String, Field)> = f.fixed.iter().map(|(x, _)| ("fixed".to_string(), *x)).collect();
-            for g in &f.mods {
+            for g in f.mods {
                 if let Some(x) = g.field {
                     fields.push((g.name.to_string(), x));
                 }

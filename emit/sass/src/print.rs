@@ -87,7 +87,7 @@ impl Arch {
             return format!("<no form {}>", ins.form);
         };
         let mut s = String::from(form.mnemonic);
-        if let Some(a) = form.alias.and_then(|f| f(&ins.mods, &ins.ops)) {
+        if let Some(a) = form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops)) {
             s.push('.');
             s.push_str(a);
         }

@@ -105,7 +105,7 @@ fn samples(arch: &Arch) -> Vec<Instr> {
         push(defaults.clone(), 0);
         push(defaults.clone(), 1);
         for (gi, g) in form.mods.iter().enumerate() {
-            for &(val, _) in &g.values {
+            for &(val, _) in g.values {
                 if val != defaults[gi] {
                     let mut m = defaults.clone();
                     m[gi] = val;

@@ -129,7 +129,7 @@ fn random_words_round_trip() {
     let a = sm90();
     let mut next = sass_util::xorshift(0x9e37_79b9_7f4a_7c15);
     let (mut tried, mut decoded) = (0, 0);
-    for form in &a.forms {
+    for form in a.forms {
         let (mask, value) = form.pattern();
         // Only bits the form gives a meaning to, plus the guard (12..15) and schedule (105..125).
         let free = (form.known_bits() | (0xf << 12) | (((1u128 << 21) - 1) << 105)) & !mask;

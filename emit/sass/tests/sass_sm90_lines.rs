@@ -77,7 +77,7 @@ const LINES: &[&str] = &[
     "BSYNC B0 ;",
     "ERRBAR;",
     "CGAERRBAR ;",
-    // ptxas 13 for match.any.sync, brev, bfe and bfi (emit/sass/src/sm90/bits.rs).
+    // ptxas 13 for match.any.sync, brev, bfe and bfi (emit/sass/tables/sm90/bits.rs).
     "MATCH.ANY R12, R20 ;",
     "MATCH.ANY.U64 R13, R14 ;",
     "BREV R14, R20 ;",
@@ -223,7 +223,7 @@ fn every_form_and_modifier_value_matches_nvdisasm() {
         let base_mods: Vec<u64> = form.mods.iter().map(|g| g.default_value().unwrap_or(g.values[0].0)).collect();
         let mut variants: Vec<Vec<u64>> = vec![base_mods.clone()];
         for (gi, g) in form.mods.iter().enumerate() {
-            for (val, _) in &g.values {
+            for (val, _) in g.values {
                 let mut m = base_mods.clone();
                 m[gi] = *val;
                 variants.push(m);
@@ -284,7 +284,7 @@ fn random_field_values_match_nvdisasm() {
     let arch = sm90();
     let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut code = Vec::new();
-    for form in &arch.forms {
+    for form in arch.forms {
         let (mask, value) = form.pattern();
         let free = (form.known_bits() | (0xf << 12)) & !mask;
         let mut got = 0;

@@ -13,7 +13,7 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: &[Unary(UnaryOp::Popcnt), Unary(UnaryOp::Clz), Unary(UnaryOp::Ctz)],
         types: &[Type::I32],
         lowering: Native,
-        evidence: "POPC and FLO.U32 forms (emit/sass/src/sm90/alu.rs, nvdisasm-checked); ctz via -a & a",
+        evidence: "POPC and FLO.U32 forms (emit/sass/tables/sm90/alu.rs, nvdisasm-checked); ctz via -a & a",
     },
     OpRule {
         kinds: MULHI,
@@ -31,13 +31,13 @@ pub(super) const RULES: &[OpRule] = &[
         kinds: FMA,
         types: &[Type::F32, Type::F64],
         lowering: Native,
-        evidence: "FFMA and DFMA forms (emit/sass/src/sm90/float.rs)",
+        evidence: "FFMA and DFMA forms (emit/sass/tables/sm90/float.rs)",
     },
     OpRule {
         kinds: &[Unary(UnaryOp::Bitrev)],
         types: &[Type::I32, Type::I64],
         lowering: Native,
-        evidence: "BREV form (emit/sass/src/sm90/bits.rs; ptxas 13: `BREV R14, R20` for brev.b32); i64 as two swapped halves",
+        evidence: "BREV form (emit/sass/tables/sm90/bits.rs; ptxas 13: `BREV R14, R20` for brev.b32); i64 as two swapped halves",
     },
     OpRule {
         kinds: BITFIELD,
@@ -76,7 +76,7 @@ pub(super) const RULES: &[OpRule] = &[
         types: &[Type::I8, Type::I16, Type::I64, Type::F32, Type::F64, Type::F16x2, Type::BF16x2,
             Type::Ptr(AddrSpace::Global), Type::Ptr(AddrSpace::Shared), Type::Ptr(AddrSpace::Generic)],
         lowering: NativeWhereConverged(AFTER_INNER_LOOP),
-        evidence: "MATCH.ANY / MATCH.ANY.U64 forms (ptxas 13 for match.any.sync.b32/b64; emit/sass/src/sm90/bits.rs); vote_eq via REDUX.MIN/MAX or MATCH.ANY.U64 against the active mask",
+        evidence: "MATCH.ANY / MATCH.ANY.U64 forms (ptxas 13 for match.any.sync.b32/b64; emit/sass/tables/sm90/bits.rs); vote_eq via REDUX.MIN/MAX or MATCH.ANY.U64 against the active mask",
     },
     OpRule {
         kinds: &[MatchAny],

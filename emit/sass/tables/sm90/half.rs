@@ -39,7 +39,7 @@ fn b_ur() -> OpSpec {
 
 /// `.FTZ` (80) or `.FMZ` (76); both set is invalid.
 fn fmz() -> ModGroup {
-    ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: vec![(0, ""), (1, "FTZ"), (2, "FMZ")] }
+    ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")] }
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {

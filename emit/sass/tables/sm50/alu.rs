@@ -14,7 +14,7 @@ fn shapes(reg: u64, cbank_opc: u64, imm_opc: u64) -> [(&'static str, u64, OpSpec
 /// fixed here; bits 48..55 hold per-instruction flags and are fixed by the caller. The
 /// register shape has no meaning for bits 28..38.
 fn alu(base: &str, sfx: &str, mn: &'static str, opc: u64) -> F {
-    let key: &'static str = Box::leak(format!("{base}{sfx}").into_boxed_str());
+    let key = leak_str(format!("{base}{sfx}"));
     let f = form(key, mn, 7, opc >> 9);
     let f = if sfx == ".i" { f } else { f.fix(56, 1, (opc >> 8) & 1) };
     if sfx.is_empty() {
@@ -49,7 +49,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             _ => None,
         };
         for mode in ["", ".na", ".po"] {
-            let base: &'static str = Box::leak(format!("IADD{mode}").into_boxed_str());
+            let base = leak_str(format!("IADD{mode}"));
             let f = alu(base, sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(39, 4, 0).fix(44, 3, 0);
             let (f, a, b) = match mode {
                 "" => {
@@ -212,10 +212,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             continue;
         }
         for shifted in [true, false] {
-            let key: &'static str = Box::leak(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }).into_boxed_str());
+            let key = leak_str(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }));
             let f = form(key, "LEA", 13, opc >> 3).fix(44, 1, 0).m(flag(46, "X"));
             let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
-            let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src.clone());
+            let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src);
             let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
             f.done(out);
         }
@@ -289,7 +289,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (dv, dn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
         for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32"), (3, "64")] {
             for (gv, gn) in [(0u64, "U"), (1, "S")] {
-                let name: &'static str = Box::leak(format!("{dn}.{gn}{sn}").into_boxed_str());
+                let name = leak_str(format!("{dn}.{gn}{sn}"));
                 i2f_types.push((dv | sv << 2 | gv << 5, name));
             }
         }
@@ -303,7 +303,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (gv, gn) in [(0u64, "U"), (1, "S")] {
         for (dv, dn) in [(1u64, "16"), (2, "32"), (3, "64")] {
             for (sv, sn) in [(1u64, "F16"), (2, "F32"), (3, "F64")] {
-                let name: &'static str = Box::leak(format!("{gn}{dn}.{sn}").into_boxed_str());
+                let name = leak_str(format!("{gn}{dn}.{sn}"));
                 f2i_types.push((dv | sv << 2 | gv << 4, name));
             }
         }
@@ -373,7 +373,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         for (ds, dsn) in [(0u64, "U"), (1, "S")] {
             for (sv, sn) in [(0u64, "8"), (1, "16"), (2, "32")] {
                 for (ss, ssn) in [(0u64, "U"), (1, "S")] {
-                    let name: &'static str = Box::leak(format!("{dsn}{dn}.{ssn}{sn}").into_boxed_str());
+                    let name = leak_str(format!("{dsn}{dn}.{ssn}{sn}"));
                     i2i_types.push((dv | sv << 2 | ds << 4 | ss << 5, name));
                 }
             }

@@ -16,13 +16,9 @@ fn ldc_size() -> ModGroup {
 /// Memory order of loads: code point 4 reads `CONSTANT` for loads (`STRONG.SM.PRIVATE` for
 /// stores and atomics).
 fn load_sem() -> ModGroup {
-    let mut s = sem();
-    for v in s.values.iter_mut() {
-        if v.0 == 4 {
-            v.1 = "CONSTANT";
-        }
-    }
-    s
+    let s = sem();
+    let values = s.values.iter().map(|&(v, name)| (v, if v == 4 { "CONSTANT" } else { name })).collect();
+    ModGroup { values: leak(values), ..s }
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -43,7 +39,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             } else {
                 MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) }
             };
-            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            let key = leak_str(format!("{}.{}", mn, sfx));
             let mut f = form(key, mn, opc)
                 .fix(90, 2, 3)
                 .fix(76, 1, d)
@@ -79,7 +75,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             } else {
                 MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) }
             };
-            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            let key = leak_str(format!("{}.{}", mn, sfx));
             form(key, mn, opc)
                 .fix(90, 2, 3)
                 .fix(76, 1, d)

@@ -7,11 +7,7 @@
 //! bits 64..71. The uniform-register variants also set bit 91.
 
 use super::*;
-use crate::instr::Operand;
 
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
-}
 
 /// (kind bits, bit 91, second source, third source) for three-source ALU forms.
 fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
@@ -37,31 +33,7 @@ fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
 }
 
 fn key(base: &str, kind: u64) -> &'static str {
-    leak(format!("{}.{:x}", base, kind))
-}
-
-/// IMAD's printed aliases, as nvdisasm chooses them from the operand values.
-fn imad_alias(_mods: &[u64], ops: &[Operand]) -> Option<&'static str> {
-    let (a, b, c) = (ops.get(1)?, ops.get(2)?, ops.get(3)?);
-    // nvdisasm uses the aliases only when no source is a uniform register.
-    if [a, b, c].iter().any(|o| matches!(o, Operand::UReg(_))) {
-        return None;
-    }
-    let is_zero = |o: &Operand| matches!(o, Operand::Reg(r) if r.num == 255 && !r.neg) || *o == Operand::Imm(0);
-    let is_one = |o: &Operand| *o == Operand::Imm(1);
-    if is_zero(a) || is_zero(b) || (is_one(b) && is_zero(c)) {
-        return Some("MOV");
-    }
-    if is_one(b) {
-        return Some("IADD");
-    }
-    if let Operand::Imm(v) = b {
-        // nvdisasm does not call a multiply by 0x10000 a shift (checked value by value).
-        if is_zero(c) && *v > 1 && *v < 1 << 31 && *v != 0x10000 && (*v as u64).is_power_of_two() {
-            return Some("SHL");
-        }
-    }
-    None
+    leak_str(format!("{}.{:x}", base, kind))
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -114,7 +86,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             if x {
                 f = f.fix(74, 1, 1).lit("X");
             } else {
-                f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(imad_alias);
+                f = f.fix(74, 1, 0).fix(87, 4, 0xf).alias(Alias::Imad);
             }
             // C: negation, or bitwise not in .X (bit 75); a uniform C negated by bit 63 (ptxas
             // 13.5: `IMAD R0, RZ, RZ, -UR4`, 0x80000004ff007e24).

@@ -71,7 +71,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // assembler tries them before the register pair (whose encoder insists on Rb+1 / Rb+2).
     for (wide, sfx, delta) in [(0u64, "", 1u8), (1, ".64", 2)] {
         for (layout, lk) in [(2u64, ".zr"), (1, ".rz"), (0, "")] {
-            let key: &'static str = Box::leak(format!("ATOM.CAS{sfx}{lk}").into_boxed_str());
+            let key = leak_str(format!("ATOM.CAS{sfx}{lk}"));
             let f = form(key, "ATOM", 12, 0xeef).fix(49, 1, wide).fix(50, 2, layout).m(flag(48, "E")).lit("CAS");
             let f = if wide == 1 { f.lit("64") } else { f };
             let f = f.op(r(0)).op(mem(28, 20));
@@ -181,7 +181,7 @@ fn sured(out: &mut Vec<Form>) {
             .lit("D")
             .m(flag(23, "BA"))
             .m(su_dim())
-            .m(op.clone())
+            .m(op)
             .m(su_size(20))
             .m(su_clamp())
     };

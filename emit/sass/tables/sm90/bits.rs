@@ -50,16 +50,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // SGXT / BMSK Rd, Ra, B with B a register (kind 0x2) or an immediate (0x8); SGXT's .U32
     // (bit 73 clear) zero-extends.
     for (kind, b) in [(0x2u64, rs(32, 1)), (0x8, imm(32, 32, ImmKind::Hex))] {
-        form(leak(format!("SGXT.{kind:x}")), "SGXT", (kind << 8) | 0x1a)
+        form(leak_str(format!("SGXT.{kind:x}")), "SGXT", (kind << 8) | 0x1a)
             .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
             .op(r(16))
             .op(rs(24, 0))
             .op(b)
             .done(out);
-        form(leak(format!("BMSK.{kind:x}")), "BMSK", (kind << 8) | 0x1b).op(r(16)).op(rs(24, 0)).op(b).done(out);
+        form(leak_str(format!("BMSK.{kind:x}")), "BMSK", (kind << 8) | 0x1b).op(r(16)).op(rs(24, 0)).op(b).done(out);
     }
 }
 
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
-}

@@ -112,7 +112,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // Integer ATOM / ATOMG with a uniform register in the address.
     for (mn, opc) in [("ATOM", 0x98a), ("ATOMG", 0x9a8)] {
         for (sfx, b70, b71, m) in ur_addrs() {
-            let key: &'static str = Box::leak(format!("{}.{}", mn, sfx).into_boxed_str());
+            let key = leak_str(format!("{}.{}", mn, sfx));
             form(key, mn, opc)
                 .fix(91, 1, 1)
                 .fix(70, 1, b70)
@@ -149,7 +149,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // Float ATOM / ATOMG (separate opcodes on sm_90).
     for (mn, opc, uopc) in [("ATOM", 0x3a2, 0x9a2), ("ATOMG", 0x3a3, 0x9a3)] {
-        let key: &'static str = Box::leak(format!("{}.F", mn).into_boxed_str());
+        let key = leak_str(format!("{}.F", mn));
         form(key, mn, opc)
             .fix(91, 1, 0)
             .fix(87, 1, 0)
@@ -165,7 +165,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(rs(32, 1))
             .done(out);
         for (sfx, b70, b71, m) in ur_addrs() {
-            let key: &'static str = Box::leak(format!("{}.F.{}", mn, sfx).into_boxed_str());
+            let key = leak_str(format!("{}.F.{}", mn, sfx));
             form(key, mn, uopc)
                 .fix(91, 1, 1)
                 .fix(87, 1, 0)
@@ -197,7 +197,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ]
     };
     for (sfx, b91, b90, b71, m) in red_addrs() {
-        let key: &'static str = Box::leak(format!("REDG.{}", sfx).into_boxed_str());
+        let key = leak_str(format!("REDG.{}", sfx));
         let mut f = form(key, "REDG", 0x98e).fix(91, 1, b91).fix(90, 1, b90);
         if b91 == 1 {
             f = f.fix(71, 1, b71);
@@ -210,7 +210,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
             .op(rs(32, 1))
             .done(out);
-        let key: &'static str = Box::leak(format!("REDG.F.{}", sfx).into_boxed_str());
+        let key = leak_str(format!("REDG.F.{}", sfx));
         let mut f = form(key, "REDG", 0x9a6).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0);
         if b91 == 1 {
             f = f.fix(71, 1, b71);

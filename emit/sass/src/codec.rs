@@ -301,14 +301,14 @@ impl Arch {
 
     /// Finds the form whose identifying bits match (the most specific one wins).
     pub fn form_of_word(&self, w: u128) -> Option<u16> {
-        self.decoding().order.iter().find(|&&(m, v, _)| w & m == v).map(|&(_, _, i)| i)
+        self.decode_order().iter().find(|&&(m, v, _)| w & m == v).map(|&(_, _, i)| i)
     }
 
     /// Decodes one instruction word.
     pub fn decode_word(&self, w: u128) -> Result<Instr, DecodeError> {
         let idx = self.form_of_word(w).ok_or(DecodeError::UnknownOpcode { word: w })?;
         let form = &self.forms[idx as usize];
-        let mut known = self.decoding().known[idx as usize] | self.guard.mask() | self.guard_not.mask();
+        let mut known = self.known_bits(idx) | self.guard.mask() | self.guard_not.mask();
         if let SchedLayout::InWord { lo } = self.sched {
             known |= Field::new(lo, 21).mask();
         }

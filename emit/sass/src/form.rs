@@ -231,12 +231,17 @@ pub enum Alias {
     Imad,
 }
 
-/// A whole form table: the forms, and for each mnemonic the indices of its forms (sorted by
-/// mnemonic, for the assembler and the selector's lookups).
+/// A whole form table with its lookup indices, all computed by the build script.
 #[derive(Clone, Copy, Debug)]
 pub struct FormTable {
     pub forms: &'static [Form],
+    /// For each mnemonic the indices of its forms, sorted by mnemonic (assembler, selector).
     pub by_mnemonic: &'static [(&'static str, &'static [u16])],
+    /// The decoder's order: each form's (mask, value) of identifying bits, most fixed bits
+    /// first (ties in table order).
+    pub decode_order: &'static [(u128, u128, u16)],
+    /// Every bit each form gives a meaning to ([`Form::known_bits`]), by form index.
+    pub known: &'static [u128],
 }
 
 impl Form {

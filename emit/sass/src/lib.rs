@@ -59,7 +59,6 @@ pub use sm50::sm50;
 pub use sm90::sm90;
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// One architecture: its form table and the layout facts shared by all forms.
 #[derive(Debug)]
@@ -81,24 +80,12 @@ pub struct Arch {
     /// Rewrites or refuses an assembler line before it is parsed (sm_50: input aliases, and
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
-    /// Each mnemonic's form indices, sorted by mnemonic.
-    by_mnemonic: &'static [(&'static str, &'static [u16])],
-    /// What decoding needs, built on first use: compiling and assembling never decode, and a
-    /// whole-process compile of a small kernel is mostly start-up.
-    decoding: OnceLock<Decoding>,
-}
-
-/// The decoder's lookup tables.
-#[derive(Debug)]
-struct Decoding {
-    /// (mask, value, form) sorted most specific first.
-    order: Vec<(u128, u128, u16)>,
-    /// Every bit each form gives a meaning to.
-    known: Vec<u128>,
+    /// The form table's lookup indices (mnemonics, decoding order), made with it.
+    table: FormTable,
 }
 
 impl Arch {
-    /// An architecture over a static form table; nothing is built until decoding asks.
+    /// An architecture over a static form table (nothing is built at run time).
     #[allow(clippy::too_many_arguments)]
     pub const fn new(
         name: &'static str,
@@ -112,26 +99,26 @@ impl Arch {
         table: FormTable,
         asm_hook: Option<AsmHook>,
     ) -> Arch {
-        let (forms, by_mnemonic) = (table.forms, table.by_mnemonic);
-        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms, asm_hook, by_mnemonic, decoding: OnceLock::new() }
+        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms: table.forms, asm_hook, table }
     }
 
     /// The indices of the forms spelled `mnemonic`, in table order.
     pub fn forms_named(&self, mnemonic: &str) -> &'static [u16] {
-        match self.by_mnemonic.binary_search_by(|(m, _)| (*m).cmp(mnemonic)) {
-            Ok(i) => self.by_mnemonic[i].1,
+        let by_mnemonic = self.table.by_mnemonic;
+        match by_mnemonic.binary_search_by(|(m, _)| (*m).cmp(mnemonic)) {
+            Ok(i) => by_mnemonic[i].1,
             Err(_) => &[],
         }
     }
 
-    /// The decoding order (most fixed bits first) and each form's known bits, built on first use.
-    fn decoding(&self) -> &Decoding {
-        self.decoding.get_or_init(|| {
-            let mut order: Vec<(u128, u128, u16)> =
-                self.forms.iter().enumerate().map(|(i, f)| (f.pattern().0, f.pattern().1, i as u16)).collect();
-            order.sort_by_key(|&(m, _, i)| (std::cmp::Reverse(m.count_ones()), i));
-            Decoding { order, known: self.forms.iter().map(Form::known_bits).collect() }
-        })
+    /// The decoding order: (mask, value, form) of identifying bits, most specific first.
+    pub(crate) fn decode_order(&self) -> &'static [(u128, u128, u16)] {
+        self.table.decode_order
+    }
+
+    /// Every bit form `idx` gives a meaning to.
+    pub(crate) fn known_bits(&self, idx: u16) -> u128 {
+        self.table.known[idx as usize]
     }
 
     /// Whether `form` has a guard: a form whose fixed bits cover the guard field has none

@@ -101,14 +101,14 @@ const ORDERS_EVERYTHING: &[&str] = &[
     "BRK",
 ];
 
-/// Whether `mnemonic` is one of [`ORDERS_EVERYTHING`].
+/// Whether `mnemonic` is one of `ORDERS_EVERYTHING`.
 pub fn orders_everything(mnemonic: &str) -> bool {
     ORDERS_EVERYTHING.contains(&mnemonic)
 }
 
 /// Whether an instruction of `mnemonic` does something besides writing its result registers:
 /// a store, an atomic or reduction, a surface access (a trapping `SULD` can fault), or one of
-/// [`ORDERS_EVERYTHING`]. Dead-code elimination keeps these whether or not their results are read.
+/// `ORDERS_EVERYTHING`. Dead-code elimination keeps these whether or not their results are read.
 pub fn has_side_effects(mnemonic: &str) -> bool {
     orders_everything(mnemonic)
         || NO_RESULT.contains(&mnemonic)

@@ -64,17 +64,20 @@ fn table_source(forms: &[Form]) -> String {
         };
         let mods: Vec<String> = f.mods.iter().map(group).collect();
         let alias = f.alias.map_or("None".to_string(), |a| format!("Some(Alias::{a:?})"));
+        assert_eq!(f.identity, form::pattern_of(f.fixed), "{}: identity not refreshed after editing fixed", f.key);
         writeln!(
             s,
             "    Form {{ mnemonic: {:?}, key: {:?}, fixed: &{:?}, mods: &[{}], ops: &{:?}, alias: {alias}, \
-             uniform_guard: {}, space_last: {} }},",
+             uniform_guard: {}, space_last: {}, identity: ({:#x}, {:#x}) }},",
             f.mnemonic,
             f.key,
             f.fixed,
             mods.join(", "),
             f.ops,
             f.uniform_guard,
-            f.space_last
+            f.space_last,
+            f.identity.0,
+            f.identity.1
         )
         .unwrap();
     }

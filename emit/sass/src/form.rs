@@ -222,6 +222,8 @@ pub struct Form {
     /// The last operand follows the one before it after a space, not a comma (sm_90
     /// `RET.REL.NODEC R4 0x0`).
     pub space_last: bool,
+    /// (mask, value) of the identifying bits: `fixed` folded, once (encoding starts from it).
+    pub identity: (u128, u128),
 }
 
 /// See [`Form::alias`]: which rule picks the alias (the rules are code, in `alias.rs`).
@@ -247,13 +249,7 @@ pub struct FormTable {
 impl Form {
     /// (mask, value) of the identifying bits.
     pub fn pattern(&self) -> (u128, u128) {
-        let mut mask = 0u128;
-        let mut value = 0u128;
-        for (f, v) in self.fixed {
-            mask |= f.mask();
-            f.set(&mut value, *v);
-        }
-        (mask, value)
+        self.identity
     }
 
     /// Every bit this form gives a meaning to (fixed bits, modifiers, operands).
@@ -269,6 +265,17 @@ impl Form {
         }
         m
     }
+}
+
+/// (mask, value) of identifying bits `fixed` (what [`Form::identity`] holds).
+pub fn pattern_of(fixed: &[(Field, u64)]) -> (u128, u128) {
+    let mut mask = 0u128;
+    let mut value = 0u128;
+    for (f, v) in fixed {
+        mask |= f.mask();
+        f.set(&mut value, *v);
+    }
+    (mask, value)
 }
 
 /// The fields an operand slot occupies.

@@ -6,7 +6,7 @@
 //! a finished form's lists are leaked into `&'static` slices, which costs nothing there.
 
 use crate::bits::Field;
-use crate::form::{Alias, Form, ModGroup, OpSpec};
+use crate::form::{pattern_of, Alias, Form, ModGroup, OpSpec};
 
 /// A form under construction.
 pub struct FormBuilder {
@@ -29,7 +29,17 @@ pub fn leak_str(s: String) -> &'static str {
 impl FormBuilder {
     /// Starts a form identified by `opcode` in `field`.
     pub fn new(key: &'static str, mnemonic: &'static str, field: Field, opcode: u64) -> FormBuilder {
-        let form = Form { mnemonic, key, fixed: &[], mods: &[], ops: &[], alias: None, uniform_guard: false, space_last: false };
+        let form = Form {
+            mnemonic,
+            key,
+            fixed: &[],
+            mods: &[],
+            ops: &[],
+            alias: None,
+            uniform_guard: false,
+            space_last: false,
+            identity: (0, 0),
+        };
         FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![] }
     }
     /// Another identifying field value.
@@ -69,7 +79,8 @@ impl FormBuilder {
     }
     /// Adds the finished form to a table.
     pub fn done(self, out: &mut Vec<Form>) {
-        out.push(Form { fixed: leak(self.fixed), mods: leak(self.mods), ops: leak(self.ops), ..self.form });
+        let identity = pattern_of(&self.fixed);
+        out.push(Form { fixed: leak(self.fixed), mods: leak(self.mods), ops: leak(self.ops), identity, ..self.form });
     }
 }
 

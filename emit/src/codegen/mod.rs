@@ -11,7 +11,7 @@ pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
 use crate::sass::{hazard, roles, Arch, Instr, Sched};
-use atomc_lower::sass::{Flow, FormCache, SassInst};
+use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
 use schedule::DepInfo;
@@ -54,9 +54,9 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut exit_offsets = Vec::new();
     // Instructions made after selection (moves, spills, reconvergence, branches of the layout)
-    // resolve here, through a cache of shapes as at selection; only an alias the form cannot
-    // take as written is assembled from its text.
-    let mut forms = FormCache::default();
+    // resolve here, through the thread's cache of shapes as at selection; only an alias the
+    // form cannot take as written is assembled from its text.
+    let mut forms = SharedForms::lend(arch);
     for (i, p) in placed.iter_mut().enumerate() {
         let addr = arch.instr_addr(i);
         let label = |b: BlockId| addr_of_block(b, body_len);

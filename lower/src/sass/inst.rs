@@ -188,6 +188,61 @@ pub struct Resolved {
 #[derive(Debug, Default)]
 pub struct FormCache(rustc_hash::FxHashMap<u64, SmallVec<[(SassInst, Result<Option<Arc<Resolved>>, String>); 1]>>);
 
+/// More shapes than any selector vocabulary makes; a cache past it is not kept for the next
+/// function (a generated kernel with many distinct shapes cannot grow it without bound).
+const SHARED_FORMS_LIMIT: usize = 1 << 16;
+
+thread_local! {
+    /// Each architecture's [`FormCache`] on this thread, between two lends of [`SharedForms`].
+    static SHARED_FORMS: std::cell::RefCell<Vec<(&'static str, FormCache)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The calling thread's [`FormCache`] for one architecture, lent for one selection or
+/// emission and given back when dropped. A shape resolves alike in every function, so a
+/// process that compiles many kernels (a shader compiler linking atomc, `atomc test`)
+/// assembles each shape once instead of once per function.
+#[derive(Debug)]
+pub struct SharedForms {
+    arch: &'static str,
+    cache: FormCache,
+}
+
+impl SharedForms {
+    /// Borrows this thread's cache for `arch` (an empty one the first time).
+    pub fn lend(arch: &Arch) -> SharedForms {
+        let cache = SHARED_FORMS.with(|c| {
+            let mut c = c.borrow_mut();
+            c.iter().position(|(name, _)| *name == arch.name).map(|i| c.swap_remove(i).1).unwrap_or_default()
+        });
+        SharedForms { arch: arch.name, cache }
+    }
+}
+
+impl std::ops::Deref for SharedForms {
+    type Target = FormCache;
+    fn deref(&self) -> &FormCache {
+        &self.cache
+    }
+}
+
+impl std::ops::DerefMut for SharedForms {
+    fn deref_mut(&mut self) -> &mut FormCache {
+        &mut self.cache
+    }
+}
+
+impl Drop for SharedForms {
+    fn drop(&mut self) {
+        if self.cache.0.len() > SHARED_FORMS_LIMIT {
+            return;
+        }
+        let cache = std::mem::take(&mut self.cache);
+        // `try_with`: a thread being torn down has no cache to keep.
+        let _ = SHARED_FORMS.try_with(|c| c.borrow_mut().push((self.arch, cache)));
+    }
+}
+
 /// What resolution depends on: the opcode, the guard, and each operand but for which virtual
 /// register it names (its part of a tuple does matter: `v7.1` stands for `R1`).
 fn shape_hash(inst: &SassInst) -> u64 {
@@ -672,5 +727,32 @@ mod sizes {
     fn machine_instructions_stay_small() {
         assert_eq!(std::mem::size_of::<super::MOp>(), 16);
         assert!(std::mem::size_of::<super::SassInst>() <= 168, "{}", std::mem::size_of::<super::SassInst>());
+    }
+}
+
+#[cfg(test)]
+mod shared_forms {
+    use super::*;
+
+    /// A shape resolved while one function's cache is lent is found by the next function on
+    /// the thread, and an architecture's cache is not another's.
+    #[test]
+    fn a_shape_resolved_once_serves_the_next_function() {
+        let (sm90, sm50) = (atomc_sass::sm90(), atomc_sass::sm50());
+        let mov = || SassInst::new("MOV", [MOp::def(Reg::Zero, 1), MOp::Imm(1)]);
+        let first = {
+            let mut forms = SharedForms::lend(sm90);
+            let before = forms.0.len();
+            mov().resolve_cached(sm90, &mut forms).unwrap();
+            assert_eq!(forms.0.len(), before + 1);
+            before + 1
+        };
+        let mut again = SharedForms::lend(sm90);
+        assert_eq!(again.0.len(), first);
+        let mut inst = mov();
+        inst.resolve_cached(sm90, &mut again).unwrap();
+        assert_eq!(again.0.len(), first, "the shape was resolved again");
+        assert!(inst.resolved.is_some());
+        assert!(SharedForms::lend(sm50).0.len() < first);
     }
 }

@@ -7,5 +7,5 @@ pub mod inst;
 pub mod isel;
 pub mod target;
 
-pub use inst::{Flow, FormCache, MOp, SassInst};
+pub use inst::{Flow, FormCache, MOp, SassInst, SharedForms};
 pub use target::{SassTarget, SM50, SM90};

@@ -173,6 +173,7 @@ pub(super) fn absolute_twin(f: &Form) -> Option<Form> {
     };
     t.key = leak_str(format!("{}.abs", f.key));
     t.fixed = leak([t.fixed, &[(Field::new(8, 8), 255)]].concat());
+    t.identity = pattern_of(t.fixed);
     let mut ops = t.ops.to_vec();
     ops[slot] = OpSpec::Ext(ExtSpec::Abs { field: off, shift });
     t.ops = leak(ops);

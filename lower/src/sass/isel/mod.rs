@@ -40,7 +40,7 @@ mod sm90;
 mod surface;
 pub use surface::surface_slot_words;
 
-use super::inst::{Flow, FormCache, MOp, SassInst};
+use super::inst::{Flow, MOp, SassInst, SharedForms};
 use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
@@ -97,8 +97,8 @@ pub(crate) struct Isel<'a> {
     /// An instruction the selector produced that no form of the target's table encodes (a
     /// selector bug, reported before allocation with the IR instruction it came from).
     pub unencodable: Option<String>,
-    /// Resolutions of the instruction shapes selected so far.
-    pub forms: FormCache,
+    /// Resolutions of instruction shapes: the thread's, kept from function to function.
+    pub forms: SharedForms,
     /// The constant-bank offset of each kernel parameter.
     pub param_cbank: HashMap<Value, u32>,
     /// The register each parameter was last loaded into and the block that loaded it (see
@@ -201,7 +201,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: FormCache::default(), param_cbank: HashMap::new(), param_loads: HashMap::new(), params_placed: false, coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
+    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: SharedForms::lend((target.arch)()), param_cbank: HashMap::new(), param_loads: HashMap::new(), params_placed: false, coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
     if !aggregate {
         s.uniformity = None;
     }

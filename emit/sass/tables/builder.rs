@@ -43,9 +43,8 @@ impl FormBuilder {
         self
     }
     /// A fixed modifier spelling without bits (`LUT`).
-    pub fn lit(mut self, s: &'static str) -> FormBuilder {
-        self.mods.push(ModGroup { name: s, field: None, values: leak(vec![(0, s)]) });
-        self
+    pub fn lit(self, s: &'static str) -> FormBuilder {
+        self.m(literal(s))
     }
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> FormBuilder {
@@ -81,4 +80,10 @@ pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str
 /// A one-bit flag group: 0 prints nothing, 1 prints `s`.
 pub fn flag(lo: u8, s: &'static str) -> ModGroup {
     group(s, lo, 1, &[(0, ""), (1, s)])
+}
+
+/// A fixed modifier spelling without bits, as a group: for helpers that take the group of an
+/// instruction's operation, where one instruction has a choice of spellings and another just one.
+pub fn literal(s: &'static str) -> ModGroup {
+    ModGroup { name: s, field: None, values: leak(vec![(0, s)]) }
 }

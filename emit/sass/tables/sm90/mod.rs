@@ -38,7 +38,7 @@ pub fn forms() -> Vec<Form> {
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak, leak_str, FormBuilder as F};
+pub(super) use crate::builder::{flag, group as g, leak, leak_str, literal, FormBuilder as F};
 
 /// Starts a form identified by the 12-bit opcode.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, opcode: u64) -> F {

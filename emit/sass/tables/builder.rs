@@ -72,6 +72,21 @@ impl FormBuilder {
     }
 }
 
+/// A table made of its parts, run in order (the order is the table's: the decoder breaks ties
+/// between equally specific patterns by it).
+pub fn table(parts: &[fn(&mut Vec<Form>)]) -> Vec<Form> {
+    let mut forms = Vec::new();
+    for part in parts {
+        part(&mut forms);
+    }
+    forms
+}
+
+/// The integer atomic operations, numbered alike by every arch's ATOM, RED and SUATOM forms:
+/// reductions take the first eight (no EXCH), atomics all nine.
+pub const ATOMIC_INT_OPS: [(u64, &str); 9] =
+    [(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")];
+
 /// A modifier group over the field `lo..lo+width` with its spellings.
 pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
     ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()) }

@@ -19,18 +19,12 @@ use crate::form::*;
 
 /// Every sm_50 form, in table order.
 pub fn forms() -> Vec<Form> {
-    let mut forms = Vec::new();
-    atomics::forms(&mut forms);
-    memory::forms(&mut forms);
-    control::forms(&mut forms);
-    alu::forms(&mut forms);
-    bits::forms(&mut forms);
-    forms
+    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms])
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F};
+pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F, ATOMIC_INT_OPS};
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {

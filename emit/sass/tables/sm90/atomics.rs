@@ -42,12 +42,7 @@ pub(super) fn e_only() -> ModGroup {
 }
 
 fn int_op() -> ModGroup {
-    g(
-        "op",
-        87,
-        4,
-        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")],
-    )
+    g("op", 87, 4, &ATOMIC_INT_OPS)
 }
 
 fn int_size() -> ModGroup {
@@ -147,7 +142,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     // REDG: bit 91 selects the uniform-register forms, bit 90 a 64-bit base, bit 71 desc.
-    let red_op = || g("op", 87, 3, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")]);
+    let red_op = || g("op", 87, 3, &ATOMIC_INT_OPS[..8]);
     let red_addrs = || {
         let u = |w| MemSpec { ureg: Some(Field::new(64, 6)), ..mem(w) };
         let d = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };

@@ -19,26 +19,15 @@ use crate::form::*;
 /// Every sm_90 form, in table order (the decoder breaks ties between equally specific
 /// patterns by this order).
 pub fn forms() -> Vec<Form> {
-    let mut forms = Vec::new();
-    atomics::forms(&mut forms);
-    memory::forms(&mut forms);
-    control::forms(&mut forms);
-    alu::forms(&mut forms);
-    alu::more_forms(&mut forms);
-    alu::plop3(&mut forms);
-    alu::misc(&mut forms);
-    alu::uniform(&mut forms);
-    bits::forms(&mut forms);
-    float::mufu(&mut forms);
-    float::hfma2(&mut forms);
-    float::forms(&mut forms);
-    half::forms(&mut forms);
-    forms
+    crate::builder::table(&[
+        atomics::forms, memory::forms, control::forms, alu::forms, alu::more_forms, alu::plop3, alu::misc,
+        alu::uniform, bits::forms, float::mufu, float::hfma2, float::forms, half::forms,
+    ])
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak, leak_str, literal, FormBuilder as F};
+pub(super) use crate::builder::{flag, group as g, leak, leak_str, literal, FormBuilder as F, ATOMIC_INT_OPS};
 
 /// Starts a form identified by the 12-bit opcode.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, opcode: u64) -> F {

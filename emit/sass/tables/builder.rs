@@ -87,6 +87,27 @@ pub fn table(parts: &[fn(&mut Vec<Form>)]) -> Vec<Form> {
 pub const ATOMIC_INT_OPS: [(u64, &str); 9] =
     [(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")];
 
+/// The float comparisons, numbered alike by every arch's FSETP (4 bits): ordered, then the
+/// unordered `..U` forms that also hold when either side is NaN.
+pub const FLOAT_COMPARES: [(u64, &str); 16] = [
+    (0, "F"),
+    (1, "LT"),
+    (2, "EQ"),
+    (3, "LE"),
+    (4, "GT"),
+    (5, "NE"),
+    (6, "GE"),
+    (7, "NUM"),
+    (8, "NAN"),
+    (9, "LTU"),
+    (10, "EQU"),
+    (11, "LEU"),
+    (12, "GTU"),
+    (13, "NEU"),
+    (14, "GEU"),
+    (15, "T"),
+];
+
 /// A modifier group over the field `lo..lo+width` with its spellings.
 pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
     ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()) }

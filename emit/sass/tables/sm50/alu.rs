@@ -708,29 +708,7 @@ fn float_forms(out: &mut Vec<Form>) {
     }
     form("FSETP", "FSETP", 12, 0x5bb)
         .fix(28, 11, 0)
-        .m(g(
-            "cmp",
-            48,
-            4,
-            &[
-                (0, "F"),
-                (1, "LT"),
-                (2, "EQ"),
-                (3, "LE"),
-                (4, "GT"),
-                (5, "NE"),
-                (6, "GE"),
-                (7, "NUM"),
-                (8, "NAN"),
-                (9, "LTU"),
-                (10, "EQU"),
-                (11, "LEU"),
-                (12, "GTU"),
-                (13, "NEU"),
-                (14, "GEU"),
-                (15, "T"),
-            ],
-        ))
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
         .m(flag(47, "FTZ"))
         .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
         .op(p(3))

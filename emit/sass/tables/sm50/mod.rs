@@ -24,7 +24,7 @@ pub fn forms() -> Vec<Form> {
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F, ATOMIC_INT_OPS};
+pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F, ATOMIC_INT_OPS, FLOAT_COMPARES};
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {

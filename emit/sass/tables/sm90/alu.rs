@@ -8,34 +8,6 @@
 
 use super::*;
 
-
-/// (kind bits, bit 91, second source, third source) for three-source ALU forms.
-fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
-    vec![
-        (0x2, 0, rs(32, 1), rs(64, 2)),
-        (0x4, 0, rs(64, 1), imm(32, 32, imm_kind)),
-        (0x8, 0, imm(32, 32, imm_kind), rs(64, 2)),
-        (0xa, 0, cbank(), rs(64, 2)),
-        (0xc, 1, ur(32), rs(64, 2)),
-        (0x6, 0, rs(64, 1), cbank()),
-        (0xe, 1, rs(64, 1), ur(32)),
-    ]
-}
-
-/// The three-source kinds whose last source is a register (IADD3 and LOP3 accept only these).
-fn three_rc(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
-    three(imm_kind).into_iter().filter(|v| matches!(v.0, 0x2 | 0x8 | 0xa | 0xc)).collect()
-}
-
-/// (kind bits, bit 91, second source) for two-source forms.
-fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
-    vec![(0x2, 0, rs(32, 1)), (0x8, 0, imm(32, 32, imm_kind)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
-}
-
-fn key(base: &str, kind: u64) -> &'static str {
-    leak_str(format!("{}.{:x}", base, kind))
-}
-
 pub(super) fn forms(out: &mut Vec<Form>) {
     // MOV: source in the second slot only; bits 72..75 are a lane mask (0xf = all).
     for (kind, b91, src) in two(ImmKind::Hex) {

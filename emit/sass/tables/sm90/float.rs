@@ -7,11 +7,6 @@
 
 use super::*;
 
-
-fn key(base: &str, kind: u64) -> &'static str {
-    leak_str(format!("{}.{:x}", base, kind))
-}
-
 fn a_src() -> OpSpec {
     rmod(24, Some(0), Some(72), Some(73), None)
 }
@@ -28,6 +23,12 @@ fn rnd() -> ModGroup {
 
 fn b_reg() -> OpSpec {
     rmod(32, Some(1), Some(63), Some(62), None)
+}
+
+/// What FSETP and DSETP share after their compare (and FSETP's `.FTZ`): the combine 74..75,
+/// then Pd, Pq, A, B and the predicate input Pp.
+fn setp_tail(f: F, b: OpSpec) -> F {
+    f.m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")])).op(p(81)).op(p(84)).op(a_src()).op(b).op(pn(87, 90))
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -50,7 +51,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // FMUL / DMUL.
     for (mn, opc, ik) in [("FMUL", 0x20u64, ImmKind::F32), ("DMUL", 0x28, ImmKind::F64Hi)] {
-        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+        for (kind, b91, b) in two(ik) {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if mn == "FMUL" {
                 f = f.m(ftz()).m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")]));
@@ -64,15 +65,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // FFMA / DFMA.
     for (mn, opc, ik) in [("FFMA", 0x23u64, ImmKind::F32), ("DFMA", 0x2b, ImmKind::F64Hi)] {
-        for (kind, b91, b, c) in [
-            (0x2u64, 0u64, rs(32, 1), rs(64, 2)),
-            (0x4, 0, rs(64, 1), imm(32, 32, ik)),
-            (0x8, 0, imm(32, 32, ik), rs(64, 2)),
-            (0xa, 0, cbank(), rs(64, 2)),
-            (0xc, 1, ur(32), rs(64, 2)),
-            (0x6, 0, rs(64, 1), cbank()),
-            (0xe, 1, rs(64, 1), ur(32)),
-        ] {
+        for (kind, b91, b, c) in three(ik) {
             // Negation: A at 72, C (when a register) at 75.
             let c = match c {
                 OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
@@ -86,56 +79,21 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     // FMNMX: Pp selects min (PT) or max (!PT).
-    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+    for (kind, b91, b) in two(ImmKind::F32) {
         form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).m(ftz()).op(r(16)).op(a_src()).op(b).op(pn(87, 90)).done(out);
     }
     // FSETP: 4-bit compare 76..79, combine 74..75.
-    let fcmp: &[(u64, &'static str)] = &[
-        (0, "F"),
-        (1, "LT"),
-        (2, "EQ"),
-        (3, "LE"),
-        (4, "GT"),
-        (5, "NE"),
-        (6, "GE"),
-        (7, "NUM"),
-        (8, "NAN"),
-        (9, "LTU"),
-        (10, "EQU"),
-        (11, "LEU"),
-        (12, "GTU"),
-        (13, "NEU"),
-        (14, "GEU"),
-        (15, "T"),
-    ];
-    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
-        form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b)
-            .fix(91, 1, b91)
-            .m(g("cmp", 76, 4, fcmp))
-            .m(ftz())
-            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(81))
-            .op(p(84))
-            .op(a_src())
-            .op(b)
-            .op(pn(87, 90))
-            .done(out);
+    for (kind, b91, b) in two(ImmKind::F32) {
+        let f = form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b).fix(91, 1, b91);
+        setp_tail(f.m(g("cmp", 76, 4, &FLOAT_COMPARES)).m(ftz()), b).done(out);
     }
     // DSETP: FSETP's layout on the FP64 pipe (register or uniform B). The compare values F
     // and T print as MIN and MAX: ptxas 13.5 computes fmax.f64 with `DSETP.MAX.AND P0, P1`
     // then selects by P0 and quietens by P1.
     let dcmp: Vec<(u64, &'static str)> =
-        fcmp.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
+        FLOAT_COMPARES.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
     for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0xe, 1, ur(32))] {
-        form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a)
-            .fix(91, 1, b91)
-            .m(g("cmp", 76, 4, &dcmp))
-            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(81))
-            .op(p(84))
-            .op(a_src())
-            .op(b)
-            .op(pn(87, 90))
+        setp_tail(form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a).fix(91, 1, b91).m(g("cmp", 76, 4, &dcmp)), b)
             .done(out);
     }
     // Conversions in the exact variants ptxas uses (other type pairs are not in the table yet).

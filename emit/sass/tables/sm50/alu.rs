@@ -104,7 +104,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         alu("SHR", sfx, "SHR", opc)
             .fix(49, 7, (opc & 0xff) >> 1)
             .fix(40, 8, 0)
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(sign48())
             .m(flag(39, "W"))
             .op(r(0))
             .op(r(8))
@@ -155,15 +155,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
     // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.
-    alu("BFE", ".i", "BFE", 0x3800)
-        .fix(49, 7, 0)
-        .fix(41, 7, 0)
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-        .m(flag(40, "BREV"))
-        .op(r(0))
-        .op(r(8))
-        .op(imm20())
-        .done(out);
+    super::bits::bfe(alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0), imm20()).done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
     alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
     // FLO{.U32}{.SH} Rd, Rb; .SH (bit 41) gives 31 - index (ptxas 11.8: `bfind.shiftamt.u32`
@@ -171,7 +163,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     alu("FLO", "", "FLO", 0x5c30)
         .fix(49, 7, 0x5c30 >> 1 & 0x7f)
         .fix(8, 8, 0)
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(sign48())
         .m(flag(41, "SH"))
         .op(r(0))
         .op(r(20))
@@ -261,7 +253,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .fix(8, 8, types)
             .lit(d)
             .lit(s);
-        let f = if d == "F32" { f.m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])) } else { f };
+        let f = if d == "F32" { f.m(rnd(39)) } else { f };
         f.op(r(0)).op(r(20)).done(out);
     }
     // ptxas 11.8's cvt.f64.f16 rounds the (exact) f32 to odd: 0x5ca8010000270600
@@ -271,7 +263,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(8, 8, 0x6)
         .lit("F32")
         .lit("F16")
-        .m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
+        .m(rnd(39))
         .op(r(0))
         .op(OpSpec::Ext(ExtSpec::Suffixed {
             field: Field::new(20, 8),
@@ -328,7 +320,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(28, 11, 0)
         .fix(47, 1, 0)
         .m(g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(sign48())
         .op(r(0))
         .op(r(8))
         .op(r(20))
@@ -351,7 +343,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(0))
         .op(rna(8, 48, 46))
         .done(out);
-    let rnd4 = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
     form("I2F", "I2F", 13, 0x5cb8 >> 3)
         .fix(28, 11, 0)
         .fix(14, 2, 0)
@@ -360,7 +351,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(48, 1, 0)
         .fix(50, 1, 0)
         .m(g("types", 8, 6, &i2f_types))
-        .m(rnd4())
+        .m(rnd(39))
         .op(rd_cc(47))
         .op(rna(20, 45, 49))
         .done(out);
@@ -403,7 +394,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(48, 1, 0)
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
-        .m(rnd4())
+        .m(rnd(39))
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
         .op(cbank_mod(Some(45), Some(49), Some(41), true))
@@ -428,7 +419,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .fix(47, 1, 0)
             .fix(6, 2, 0)
             .m(cmp())
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(sign48())
             .m(flag(43, "X"))
             .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
             .op(p(3))
@@ -448,7 +439,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .fix(52, 4, (opc >> 4) & 0xf)
             .m(flag(44, "BF"))
             .m(cmp())
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(sign48())
             .m(flag(43, "X"))
             .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
             .op(rd_cc(47))
@@ -477,7 +468,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         alu("IMNMX", sfx, "IMNMX", opc)
             .fix(49, 7, (opc & 0xff) >> 1)
             .fix(45, 2, 0)
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+            .m(sign48())
             .m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")]))
             .op(rd_cc(47))
             .op(r(8))
@@ -593,7 +584,6 @@ fn float_forms(out: &mut Vec<Form>) {
             reuse: Some(reuse),
         })
     };
-    let rnd = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
     // The adders read B through the third operand port: nvdisasm 11.8 prints `.reuse` on
     // FADD's and DADD's B for reuse flag 2 of the control word and ignores flag 1 (words
     // 0x5c58000000270004 and 0x5c70000000270004 under flags 0b010 and 0b100), where FMNMX,
@@ -605,7 +595,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(47, 1, 0)
         .fix(50, 1, 0)
         .m(flag(44, "FTZ"))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 2))
@@ -617,7 +607,7 @@ fn float_forms(out: &mut Vec<Form>) {
             .fix(47, 1, 0)
             .fix(49, 2, 0)
             .m(flag(44, "FTZ"))
-            .m(rnd())
+            .m(rnd(39))
             .op(r(0))
             .op(fsrc(8, 48, 46, 0))
             .op(b)
@@ -634,7 +624,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(41, 3, 0)
         .fix(46, 3, 0)
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(r(8))
         .op(cbank())
@@ -644,7 +634,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(41, 4, 0)
         .fix(47, 1, 0)
         .fix(50, 1, 0)
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 2))
@@ -663,12 +653,12 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(41, 3, 0)
         .fix(46, 2, 0)
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(r(8))
         .op(neg_b)
         .done(out);
-    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd()).op(r(0)).op(r(8)).op(neg_b).done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd(39)).op(r(0)).op(r(8)).op(neg_b).done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
         .fix(28, 11, 0)
         .fix(43, 1, 0)
@@ -696,7 +686,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(41, 4, 0)
         .fix(47, 1, 0)
         .fix(50, 1, 0)
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(cbank())

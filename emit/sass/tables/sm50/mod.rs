@@ -59,6 +59,14 @@ pub(super) fn rmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
         ..reg_spec(lo, true)
     })
 }
+/// Float rounding, 2 bits at `lo` (round to nearest, the default, prints nothing).
+pub(super) fn rnd(lo: u8) -> ModGroup {
+    g("rnd", lo, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])
+}
+/// Integer signedness in bit 48: `.U32` when clear, signed (printed as nothing) when set.
+pub(super) fn sign48() -> ModGroup {
+    g("sign", 48, 1, &[(0, "U32"), (1, "")])
+}
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {
     OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None })

@@ -28,6 +28,27 @@ fn cmp() -> ModGroup {
     g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")])
 }
 
+/// The integer compare modifiers of ISETP and ISET: `.cmp{.U32}{.X}.bop`.
+fn compare(f: F) -> F {
+    f.m(cmp()).m(sign48()).m(flag(43, "X")).m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+}
+
+/// The sources ISETP, ISET, SEL and IMNMX end with: Ra, the shape's src, and the predicate Pp.
+fn ra_src_pp(f: F, src: OpSpec) -> F {
+    f.op(r(8)).op(src).op(pn(39, 42))
+}
+
+/// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1` and a reuse slot.
+fn h1(lo: u8, h1: u8, reuse: u8) -> OpSpec {
+    let (field, flag) = (Field::new(lo, 8), Field::new(h1, 1));
+    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse) })
+}
+
+/// F2F.dst.src with a register source: the type pair in 8..15, 28..38 clear.
+fn f2f(key: &'static str, types: u64, dst: &'static str, src: &'static str) -> F {
+    form(key, "F2F", 16, 0x5ca8).fix(28, 11, 0).fix(8, 8, types).lit(dst).lit(src)
+}
+
 pub(super) fn forms(out: &mut Vec<Form>) {
     // MOV Rd, src with lane mask 0xf (bits 39..42; other masks print an extra operand).
     for (sfx, opc, src) in shapes(0x5c98, 0x4c98, 0x3898) {
@@ -88,28 +109,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
 
     // SHL Rd, Ra, src / SHR{.U32} Rd, Ra, src (bit 48: signed).
+    // The layout both shifts share: `.W` 39, 40..47 clear; Rd, Ra, src.
+    let shift = |f: F, src| f.fix(40, 8, 0).m(flag(39, "W")).op(r(0)).op(r(8)).op(src);
     for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
-        alu("SHL", sfx, "SHL", opc)
-            .fix(48, 8, opc & 0xff)
-            .fix(40, 8, 0)
-            .m(flag(39, "W"))
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .done(out);
+        shift(alu("SHL", sfx, "SHL", opc).fix(48, 8, opc & 0xff), src).done(out);
     }
     // `.W` (bit 39) wraps the amount modulo 32 instead of clamping it (ptxas 11.8:
     // `SHL.W R4, R0, R7` is 0x5c48008000770004, `SHR.U32.W` 0x5c28008000770005).
     for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
-        alu("SHR", sfx, "SHR", opc)
-            .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(40, 8, 0)
-            .m(sign48())
-            .m(flag(39, "W"))
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .done(out);
+        shift(alu("SHR", sfx, "SHR", opc).fix(49, 7, (opc & 0xff) >> 1).m(sign48()), src).done(out);
     }
 
     // LOP.op{.X}{.test} {Pd,} Rd{.CC}, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, .X 43, the
@@ -235,43 +243,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // F2F.F16.F32 / F2F.F32.F16 Rd, Rb{.H1} (types in 8..11, source half 41) and
     // I2F.F32.U32 / I2F.F64.U32 Rd, Rb (types in 8..13): the variants ptxas 11.8 writes.
-    form("F2F.F16.F32", "F2F", 16, 0x5ca8)
-        .fix(28, 11, 0)
-        .fix(8, 8, 0x9)
-        .lit("F16")
-        .lit("F32")
-        .op(r(0))
-        .op(r(20))
-        .done(out);
+    f2f("F2F.F16.F32", 0x9, "F16", "F32").op(r(0)).op(r(20)).done(out);
     // F2F.F64.F32 / F2F.F32.F64 Rd, Rb (types 3|2<<2 and 2|3<<2): ptxas 11.8's cvt.f64.f32
     // 0x5ca8000000a70b0a `F2F.F64.F32 R10, R10`, cvt.rn.f32.f64 0x5ca8000000870e08
     // `F2F.F32.F64 R8, R8`; the narrowing rounds as 39..40 say (cvt.rn.f16.f64 rounds to odd
     // through 0x5ca8010000270e00 `F2F.F32.F64.RP R0, R2`, `.RM` 0x5ca8008000270e0b, `.RZ`).
     for (types, d, s) in [(0xbu64, "F64", "F32"), (0xe, "F32", "F64")] {
-        let f = form(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, "F2F", 16, 0x5ca8)
-            .fix(28, 11, 0)
-            .fix(8, 8, types)
-            .lit(d)
-            .lit(s);
+        let f = f2f(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, types, d, s);
         let f = if d == "F32" { f.m(rnd(39)) } else { f };
         f.op(r(0)).op(r(20)).done(out);
     }
     // ptxas 11.8's cvt.f64.f16 rounds the (exact) f32 to odd: 0x5ca8010000270600
     // `F2F.F32.F16.RP R0, R2`, rounding in 39..40 as for F2F.F32.F64.
-    form("F2F.F32.F16", "F2F", 16, 0x5ca8)
-        .fix(28, 11, 0)
-        .fix(8, 8, 0x6)
-        .lit("F32")
-        .lit("F16")
-        .m(rnd(39))
-        .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(20, 8),
-            flag: Field::new(41, 1),
-            suffix: ".H1",
-            reuse: Some(1),
-        }))
-        .done(out);
+    f2f("F2F.F32.F16", 0x6, "F32", "F16").m(rnd(39)).op(r(0)).op(h1(20, 41, 1)).done(out);
     // I2F.dst.src{.rnd} Rd{.CC}, -|Rb|: result F16/F32/F64 in 8..9, source size 10..11 (8 to
     // 64 bits), signed 13, rounding 39..40, -Rb 45, |Rb| 49, .CC 47; nvdisasm ignores 12, 48
     // and 50 (written 0). The byte selectors `Rb.B1`..`.B3` (41..42) are not described.
@@ -413,21 +397,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // ISETP.cmp{.U32}{.X}.bop Pd, Pq, Ra, src, Pp.
     for (sfx, opc, src) in shapes(0x5b60, 0x4b60, 0x3660) {
-        alu("ISETP", sfx, "ISETP", opc)
-            .fix(52, 4, (opc >> 4) & 0xf)
-            .fix(44, 1, 0)
-            .fix(47, 1, 0)
-            .fix(6, 2, 0)
-            .m(cmp())
-            .m(sign48())
-            .m(flag(43, "X"))
-            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(3))
-            .op(p(0))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("ISETP", sfx, "ISETP", opc).fix(52, 4, (opc >> 4) & 0xf).fix(44, 1, 0).fix(47, 1, 0).fix(6, 2, 0);
+        ra_src_pp(compare(f).op(p(3)).op(p(0)), src).done(out);
     }
 
     // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
@@ -435,46 +406,21 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
     // nvdisasm, bits flipped: 0x5b5c1b8000270305 `ISET.BF.GE.U32.X.AND R5, R3, R2, PT`.
     for (sfx, opc, src) in shapes(0x5b50, 0x4b50, 0x3650) {
-        alu("ISET", sfx, "ISET", opc)
-            .fix(52, 4, (opc >> 4) & 0xf)
-            .m(flag(44, "BF"))
-            .m(cmp())
-            .m(sign48())
-            .m(flag(43, "X"))
-            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(rd_cc(47))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("ISET", sfx, "ISET", opc).fix(52, 4, (opc >> 4) & 0xf).m(flag(44, "BF"));
+        ra_src_pp(compare(f).op(rd_cc(47)), src).done(out);
     }
 
     // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
     for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
-        alu("SEL", sfx, "SEL", opc)
-            .fix(48, 8, opc & 0xff)
-            .fix(43, 5, 0)
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        ra_src_pp(alu("SEL", sfx, "SEL", opc).fix(48, 8, opc & 0xff).fix(43, 5, 0).op(r(0)), src).done(out);
     }
     // The 64-bit pair ptxas 11.8 writes for min.s64/max.u64: `.XHI` (bits 43..44 = 3) on the
     // high words into the condition code, then `.XLO` (1) on the low ones reading it:
     // 0x4c219b8005970c09 `IMNMX.XHI R9.CC, R12, c[0x0][0x164], PT`, 0x4c200b8005870008
     // `IMNMX.U32.XLO R8, R0, c[0x0][0x160], PT`.
     for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
-        alu("IMNMX", sfx, "IMNMX", opc)
-            .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(45, 2, 0)
-            .m(sign48())
-            .m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")]))
-            .op(rd_cc(47))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("IMNMX", sfx, "IMNMX", opc).fix(49, 7, (opc & 0xff) >> 1).fix(45, 2, 0).m(sign48());
+        ra_src_pp(f.m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")])).op(rd_cc(47)), src).done(out);
     }
 
     // XMAD{.PSL}{.MRG}{.mode} Rd, Ra{.H1}, Rb{.H1}, Rc: 16x16+32 multiply-add (register
@@ -488,18 +434,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(37, "MRG"))
         .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
         .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(8, 8),
-            flag: Field::new(53, 1),
-            suffix: ".H1",
-            reuse: Some(0),
-        }))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(20, 8),
-            flag: Field::new(35, 1),
-            suffix: ".H1",
-            reuse: Some(1),
-        }))
+        .op(h1(8, 53, 0))
+        .op(h1(20, 35, 1))
         .op(r(39))
         .done(out);
 
@@ -508,14 +444,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
     // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
     let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
-    let a_h1 = || {
-        OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(8, 8),
-            flag: Field::new(53, 1),
-            suffix: ".H1",
-            reuse: Some(0),
-        })
-    };
     form("XMAD.c", "XMAD", 7, 0x4e >> 1)
         .m(sign())
         .m(flag(55, "PSL"))
@@ -523,7 +451,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(56, "MRG"))
         .m(flag(54, "X"))
         .op(rd_cc(47))
-        .op(a_h1())
+        .op(h1(8, 53, 0))
         .op(cbank_mod(None, None, Some(52), true))
         .op(r(39))
         .done(out);
@@ -548,7 +476,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .m(flag(37, "MRG"))
             .m(flag(38, "X"))
             .op(rd_cc(47))
-            .op(a_h1())
+            .op(h1(8, 53, 0))
             .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 16), kind }))
             .op(r(39))
             .done(out);

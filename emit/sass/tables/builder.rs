@@ -37,6 +37,12 @@ impl FormBuilder {
         self.fixed.push((Field::new(lo, width), v));
         self
     }
+    /// Bit ranges `(lo, width)` written zero: fields the disassembler ignores or that this form
+    /// leaves unused, kept clear as ptxas writes them.
+    pub fn zeros(mut self, ranges: &[(u8, u8)]) -> FormBuilder {
+        self.fixed.extend(ranges.iter().map(|&(lo, width)| (Field::new(lo, width), 0)));
+        self
+    }
     /// A modifier group.
     pub fn m(mut self, g: ModGroup) -> FormBuilder {
         self.mods.push(g);

@@ -285,12 +285,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     form("F2I", "F2I", 13, 0x5cb0 >> 3)
-        .fix(28, 11, 0)
-        .fix(13, 3, 0)
-        .fix(41, 3, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (13, 3), (41, 3), (46, 1), (48, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 5, &f2i_types))
         .m(g("rnd", 39, 2, &[(0, ""), (1, "FLOOR"), (2, "CEIL"), (3, "TRUNC")]))
@@ -314,9 +309,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // operation print as INVALIDMUFUOPCODEn. ptxas 11.8's division: 0x5080000000470000
     // `MUFU.RCP R0, R0`.
     form("MUFU", "MUFU", 13, 0x5080 >> 3)
-        .fix(24, 22, 0)
-        .fix(47, 1, 0)
-        .fix(49, 1, 0)
+        .zeros(&[(24, 22), (47, 1), (49, 1)])
         .m(g(
             "op",
             20,
@@ -328,12 +321,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rna(8, 48, 46))
         .done(out);
     form("I2F", "I2F", 13, 0x5cb8 >> 3)
-        .fix(28, 11, 0)
-        .fix(14, 2, 0)
-        .fix(41, 4, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (14, 2), (41, 4), (46, 1), (48, 1), (50, 1)])
         .m(g("types", 8, 6, &i2f_types))
         .m(rnd(39))
         .op(rd_cc(47))
@@ -355,11 +343,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     form("I2I", "I2I", 13, 0x5ce0 >> 3)
-        .fix(28, 15, 0)
-        .fix(43, 2, 0)
-        .fix(14, 2, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
+        .zeros(&[(28, 15), (43, 2), (14, 2), (46, 1), (48, 1)])
         .m(g("types", 8, 6, &i2i_types))
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
@@ -372,10 +356,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // [0x150]`; nvdisasm, bits flipped: 0x4ca83a0005470608 `F2F.FTZ.F32.F16 R8, -c[0x0]
     // [0x150].H1`.
     form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3)
-        .fix(12, 4, 0)
-        .fix(42, 2, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
+        .zeros(&[(12, 4), (42, 2), (46, 1), (48, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
         .m(rnd(39))
@@ -427,9 +408,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // shape, unsigned halves). PSL (product shifted left 16) 36, MRG (merge Rb's low half into
     // the result's high half) 37, A.H1 53, B.H1 35, mode 50..52.
     form("XMAD", "XMAD", 10, 0x5b00 >> 6)
-        .fix(28, 7, 0)
-        .fix(38, 1, 0)
-        .fix(47, 3, 0)
+        .zeros(&[(28, 7), (38, 1), (47, 3)])
         .m(flag(36, "PSL"))
         .m(flag(37, "MRG"))
         .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
@@ -518,10 +497,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // FMUL and DMUL take flag 1; ptxas 11.8 sets flag 2 on an FADD (`FADD R4, R0.reuse,
     // R2.reuse`, control 0x283fc801e3a007ff, its third slot).
     form("FADD", "FADD", 13, 0x5c58 >> 3)
-        .fix(28, 11, 0)
-        .fix(41, 3, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (41, 3), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .m(rnd(39))
         .op(r(0))
@@ -531,9 +507,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // B from a constant or an immediate: its negate and absolute bits (45, 49) stay clear.
     let fadd_b = |f: F, b: OpSpec, out: &mut Vec<Form>| {
         f.fix(41, 3, 0)
-            .fix(45, 1, 0)
-            .fix(47, 1, 0)
-            .fix(49, 2, 0)
+            .zeros(&[(45, 1), (47, 1), (49, 2)])
             .m(flag(44, "FTZ"))
             .m(rnd(39))
             .op(r(0))
@@ -558,10 +532,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(cbank())
         .done(out);
     form("DADD", "DADD", 13, 0x5c70 >> 3)
-        .fix(28, 11, 0)
-        .fix(41, 4, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (41, 4), (47, 1), (50, 1)])
         .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
@@ -577,9 +548,7 @@ fn float_forms(out: &mut Vec<Form>) {
         reuse: Some(1),
     });
     form("FMUL", "FMUL", 15, 0x5c68 >> 1)
-        .fix(28, 11, 0)
-        .fix(41, 3, 0)
-        .fix(46, 2, 0)
+        .zeros(&[(28, 11), (41, 3), (46, 2)])
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
         .m(rnd(39))
         .op(r(0))
@@ -588,10 +557,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .done(out);
     form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd(39)).op(r(0)).op(r(8)).op(neg_b).done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
-        .fix(28, 11, 0)
-        .fix(43, 1, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
@@ -601,9 +567,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // The constant shapes of FMNMX and DADD, and DMNMX (FMNMX's layout on doubles), as ptxas
     // 11.8 writes them for atomc's kernels.
     form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3)
-        .fix(43, 1, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
@@ -611,9 +575,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(pn(39, 42))
         .done(out);
     form("DADD.c", "DADD", 13, 0x4c70 >> 3)
-        .fix(41, 4, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(41, 4), (47, 1), (50, 1)])
         .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))

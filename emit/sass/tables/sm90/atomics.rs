@@ -127,6 +127,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // Compare-and-swap: compare value in Rb, swap value in Rc (independent registers).
     for (key, mn, opc, cast) in [("ATOM.CAS", "ATOM", 0x38b, true), ("ATOMG.CAS", "ATOMG", 0x3a9, false)] {
         let f = form(key, mn, opc).fix(91, 1, 0);
+        // ATOMG has no CAST: its operation bits are fixed and CAS is a plain spelling.
         let (f, op) = if cast { (f, cas_op()) } else { (f.fix(87, 2, 0), literal("CAS")) };
         atom(f, plain(), false, op, cas_size()).op(rs(64, 2)).done(out);
     }
@@ -199,16 +200,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         f.lit("D").m(flag(72, "BA")).m(dim()).m(op).m(evict()).m(size).m(sem()).m(clamp())
     };
     let su_mem = OpSpec::Mem(MemSpec { offset: None, ..mem(BaseWidth::Plain) });
-    surface(form("SUATOM", "SUATOM", 0x394).fix(91, 1, 0), int_op(), su_size())
-        .op(p_opt(81))
-        .op(r(16))
-        .op(su_mem)
-        .op(r(32))
-        .op(rnz(64))
-        .done(out);
+    // SUATOM's operands: Pd (left out when PT), Rd, [Ra], Rb and the handle Rc.
+    let suatom_ops = |f: F| f.op(p_opt(81)).op(r(16)).op(su_mem).op(r(32)).op(rnz(64));
+    suatom_ops(surface(form("SUATOM", "SUATOM", 0x394).fix(91, 1, 0), int_op(), su_size())).done(out);
     let f = form("SUATOM.CAS", "SUATOM", 0x396).fix(91, 1, 0).fix(87, 4, 0);
-    let cas_size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]);
-    surface(f, literal("CAS"), cas_size).op(p_opt(81)).op(r(16)).op(su_mem).op(r(32)).op(rnz(64)).done(out);
+    let su_cas_size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]);
+    suatom_ops(surface(f, literal("CAS"), su_cas_size)).done(out);
     // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
     // immediate (46..53), opcode 0xF9F with bit 91 set.
     let f = form("SURED.ur", "SURED", 0xf9f).fix(91, 1, 1).fix(90, 1, 0).fix(81, 3, 0).fix(64, 8, 0);

@@ -24,6 +24,7 @@ fn alu(base: &str, sfx: &str, mn: &'static str, opc: u64) -> F {
     }
 }
 
+/// The integer compare, 3 bits at 49 (ISETP, ISET, ICMP).
 fn cmp() -> ModGroup {
     g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")])
 }
@@ -38,9 +39,9 @@ fn ra_src_pp(f: F, src: OpSpec) -> F {
     f.op(r(8)).op(src).op(pn(39, 42))
 }
 
-/// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1` and a reuse slot.
-fn h1(lo: u8, h1: u8, reuse: u8) -> OpSpec {
-    let (field, flag) = (Field::new(lo, 8), Field::new(h1, 1));
+/// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1_bit` and a reuse slot.
+fn h1(lo: u8, h1_bit: u8, reuse: u8) -> OpSpec {
+    let (field, flag) = (Field::new(lo, 8), Field::new(h1_bit, 1));
     OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse) })
 }
 
@@ -298,7 +299,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     form("ICMP", "ICMP", 12, 0x5b4)
         .fix(28, 11, 0)
         .fix(47, 1, 0)
-        .m(g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
+        .m(cmp())
         .m(sign48())
         .op(r(0))
         .op(r(8))

@@ -31,6 +31,44 @@ fn setp_tail(f: F, b: OpSpec) -> F {
     f.m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")])).op(p(81)).op(p(84)).op(a_src()).op(b).op(pn(87, 90))
 }
 
+/// F2I and I2F for every integer / float size pair, in the order they were collected (per
+/// float size F16, F32, F64; per integer S8, U8, S16, U16, S32, U32, S64, U64; F2I before I2F):
+/// (key, mnemonic, opcode, spelling, bits 72..87). ptxas 13.5 writes them for cvt.rzi.{s,u}N.fM
+/// and cvt.rn.fM.{s,u}N (0x004e24000010e900_0000000000057305 `F2I.S16.F16.TRUNC.NTZ R5, R0`,
+/// 0x004e240000300c00_0000000400057312 `I2F.F16.S64 R5, R4`). Bits 72..87: F2I source float
+/// size at 84 (1 f16, 2 f32, 3 f64), TRUNC 0xc0, NTZ 0x20 (not with an f64 source or a 64-bit
+/// result), result size 0/8/0x10/0x18, signed bit 0; I2F source size at 84 (0 8-bit to 3
+/// 64-bit), result 0x08 f16 / 0x10 f32 / 0x18 f64, signed 0x04. Opcode 0x311/0x312 where either
+/// side is 64 bits wide, else 0x305/0x306. S32 and F32 are the unprinted defaults.
+fn size_pairs() -> Vec<(&'static str, &'static str, u64, Vec<&'static str>, u64)> {
+    // (name, size code 0..3 for 8..64 bits, signed)
+    let ints: [(&str, u64, u64); 8] = [
+        ("S8", 0, 1), ("U8", 0, 0), ("S16", 1, 1), ("U16", 1, 0),
+        ("S32", 2, 1), ("U32", 2, 0), ("S64", 3, 1), ("U64", 3, 0),
+    ];
+    let printed = |names: [&'static str; 2]| -> Vec<&'static str> {
+        names.into_iter().filter(|&n| n != "S32" && n != "F32").collect()
+    };
+    let key = |mn: &str, lits: &[&str]| leak_str([mn].iter().chain(lits).copied().collect::<Vec<_>>().join("."));
+    let mut v = Vec::new();
+    for (fl, fsz) in [("F16", 1u64), ("F32", 2), ("F64", 3)] {
+        for (int, isz, signed) in ints {
+            let wide = fsz == 3 || isz == 3;
+            let mut f2i = printed([int, fl]);
+            f2i.push("TRUNC");
+            if !wide {
+                f2i.push("NTZ");
+            }
+            let bits = fsz << 12 | 0xc0 | if wide { 0 } else { 0x20 } | isz * 8 | signed;
+            v.push((key("F2I", &f2i), "F2I", if wide { 0x311 } else { 0x305 }, f2i, bits));
+            let i2f = printed([fl, int]);
+            let bits = isz << 12 | fsz * 8 | signed * 4;
+            v.push((key("I2F", &i2f), "I2F", if wide { 0x312 } else { 0x306 }, i2f, bits));
+        }
+    }
+    v
+}
+
 pub(super) fn forms(out: &mut Vec<Form>) {
     // FADD / DADD.
     for (mn, opc, ik) in [("FADD", 0x21u64, ImmKind::F32), ("DADD", 0x29, ImmKind::F64Hi)] {
@@ -97,7 +135,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .done(out);
     }
     // Conversions in the exact variants ptxas uses (other type pairs are not in the table yet).
-    for (k, mn, opc, lits, bits) in [
+    let listed = [
         ("I2FP.F32.S32", "I2FP", 0x245u64, &["F32", "S32"][..], 0x2014u64),
         ("I2FP.F32.U32", "I2FP", 0x245, &["F32", "U32"][..], 0x2010),
         ("F2I.TRUNC.NTZ", "F2I", 0x305, &["TRUNC", "NTZ"][..], 0x20f1),
@@ -121,55 +159,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         // 0x000e62000010d000_0000000400047306 `I2F.U16.RZ R4, R4`.
         ("I2F.U16", "I2F", 0x306, &["U16"][..], 0x1010),
         ("I2F.U16.RZ", "I2F", 0x306, &["U16", "RZ"][..], 0x10d0),
-        // Every integer/float size pair, as ptxas 13.5 writes cvt.rzi.{s,u}N.fM and cvt.rn.fM.{s,u}N
-        // (0x004e24000010e900_0000000000057305 `F2I.S16.F16.TRUNC.NTZ R5, R0`,
-        // 0x004e240000300c00_0000000400057312 `I2F.F16.S64 R5, R4`). Bits 72..87: F2I source float
-        // size at 84 (1 f16, 2 f32, 3 f64), TRUNC 0xc0, NTZ 0x20 (not with an f64 source or a
-        // 64-bit result), result size 0/8/0x10/0x18, signed bit 0; I2F source size at 84 (0 8-bit
-        // to 3 64-bit), result 0x08 f16 / 0x10 f32 / 0x18 f64, signed 0x04. Opcode 0x311/0x312
-        // where either side is 64 bits wide, else 0x305/0x306.
-        ("F2I.S8.F16.TRUNC.NTZ", "F2I", 0x305, &["S8", "F16", "TRUNC", "NTZ"][..], 0x10e1),
-        ("I2F.F16.S8", "I2F", 0x306, &["F16", "S8"][..], 0x000c),
-        ("F2I.U8.F16.TRUNC.NTZ", "F2I", 0x305, &["U8", "F16", "TRUNC", "NTZ"][..], 0x10e0),
-        ("I2F.F16.U8", "I2F", 0x306, &["F16", "U8"][..], 0x0008),
-        ("F2I.S16.F16.TRUNC.NTZ", "F2I", 0x305, &["S16", "F16", "TRUNC", "NTZ"][..], 0x10e9),
-        ("I2F.F16.S16", "I2F", 0x306, &["F16", "S16"][..], 0x100c),
-        ("F2I.U16.F16.TRUNC.NTZ", "F2I", 0x305, &["U16", "F16", "TRUNC", "NTZ"][..], 0x10e8),
-        ("I2F.F16.U16", "I2F", 0x306, &["F16", "U16"][..], 0x1008),
-        ("F2I.F16.TRUNC.NTZ", "F2I", 0x305, &["F16", "TRUNC", "NTZ"][..], 0x10f1),
-        ("I2F.F16", "I2F", 0x306, &["F16"][..], 0x200c),
-        ("F2I.U32.F16.TRUNC.NTZ", "F2I", 0x305, &["U32", "F16", "TRUNC", "NTZ"][..], 0x10f0),
-        ("I2F.F16.U32", "I2F", 0x306, &["F16", "U32"][..], 0x2008),
-        ("F2I.S64.F16.TRUNC", "F2I", 0x311, &["S64", "F16", "TRUNC"][..], 0x10d9),
-        ("I2F.F16.S64", "I2F", 0x312, &["F16", "S64"][..], 0x300c),
-        ("F2I.U64.F16.TRUNC", "F2I", 0x311, &["U64", "F16", "TRUNC"][..], 0x10d8),
-        ("I2F.F16.U64", "I2F", 0x312, &["F16", "U64"][..], 0x3008),
-        ("F2I.S8.TRUNC.NTZ", "F2I", 0x305, &["S8", "TRUNC", "NTZ"][..], 0x20e1),
-        ("I2F.S8", "I2F", 0x306, &["S8"][..], 0x0014),
-        ("F2I.U8.TRUNC.NTZ", "F2I", 0x305, &["U8", "TRUNC", "NTZ"][..], 0x20e0),
-        ("I2F.U8", "I2F", 0x306, &["U8"][..], 0x0010),
-        ("F2I.S16.TRUNC.NTZ", "F2I", 0x305, &["S16", "TRUNC", "NTZ"][..], 0x20e9),
-        ("I2F.S16", "I2F", 0x306, &["S16"][..], 0x1014),
-        ("F2I.U16.TRUNC.NTZ", "F2I", 0x305, &["U16", "TRUNC", "NTZ"][..], 0x20e8),
-        ("I2F.U32", "I2F", 0x306, &["U32"][..], 0x2010),
-        ("F2I.S64.TRUNC", "F2I", 0x311, &["S64", "TRUNC"][..], 0x20d9),
-        ("I2F.S64", "I2F", 0x312, &["S64"][..], 0x3014),
-        ("I2F.U64", "I2F", 0x312, &["U64"][..], 0x3010),
-        ("F2I.S8.F64.TRUNC", "F2I", 0x311, &["S8", "F64", "TRUNC"][..], 0x30c1),
-        ("I2F.F64.S8", "I2F", 0x312, &["F64", "S8"][..], 0x001c),
-        ("F2I.U8.F64.TRUNC", "F2I", 0x311, &["U8", "F64", "TRUNC"][..], 0x30c0),
-        ("I2F.F64.U8", "I2F", 0x312, &["F64", "U8"][..], 0x0018),
-        ("F2I.S16.F64.TRUNC", "F2I", 0x311, &["S16", "F64", "TRUNC"][..], 0x30c9),
-        ("I2F.F64.S16", "I2F", 0x312, &["F64", "S16"][..], 0x101c),
-        ("F2I.U16.F64.TRUNC", "F2I", 0x311, &["U16", "F64", "TRUNC"][..], 0x30c8),
-        ("I2F.F64.U16", "I2F", 0x312, &["F64", "U16"][..], 0x1018),
-        ("F2I.F64.TRUNC", "F2I", 0x311, &["F64", "TRUNC"][..], 0x30d1),
-        ("F2I.U32.F64.TRUNC", "F2I", 0x311, &["U32", "F64", "TRUNC"][..], 0x30d0),
-        ("F2I.S64.F64.TRUNC", "F2I", 0x311, &["S64", "F64", "TRUNC"][..], 0x30d9),
-        ("I2F.F64.S64", "I2F", 0x312, &["F64", "S64"][..], 0x301c),
-        ("F2I.U64.F64.TRUNC", "F2I", 0x311, &["U64", "F64", "TRUNC"][..], 0x30d8),
-        ("I2F.F64.U64", "I2F", 0x312, &["F64", "U64"][..], 0x3018),
-    ] {
+    ];
+    // Then every integer/float size pair not listed above (see `size_pairs`); the plain `I2F`
+    // (S32 to F32, rounded to nearest) is left out: ptxas writes I2FP.F32.S32 for it.
+    let listed_keys: Vec<&str> = listed.iter().map(|l| l.0).collect();
+    let pairs = size_pairs().into_iter().filter(|p| p.0 != "I2F" && !listed_keys.contains(&p.0));
+    let listed = listed.into_iter().map(|(k, mn, opc, lits, bits)| (k, mn, opc, lits.to_vec(), bits));
+    for (k, mn, opc, lits, bits) in listed.chain(pairs) {
         let mut f = form(k, mn, opc).fix(72, 16, bits);
         for l in lits {
             f = f.lit(l);

@@ -223,6 +223,16 @@ pick_deb_version() {
     echo "$cand"
 }
 
+# pinned_deb_version PKG PINNED ACCEPT_PREFIX: sets DEB_VER to the version to install (the pin,
+# or the fallback pick_deb_version accepts) and DEB_STAMP to the .installed line for it, in the
+# form deb_stamp_ok reads back ("deb PKG=VER", plus " (pinned-gone: PIN)" for a fallback).
+pinned_deb_version() {
+    setup_private_apt
+    DEB_VER="$(pick_deb_version "$1" "$2" "$3")"
+    DEB_STAMP="deb $1=$DEB_VER"
+    [[ "$DEB_VER" == "$2" ]] || DEB_STAMP+=" (pinned-gone: $2)"
+}
+
 # fetch_deb PKG VERSION DEST: downloads PKG=VERSION and unpacks it into DEST.
 fetch_deb() {
     local pkg=$1 ver=$2 dest=$3 deb
@@ -384,10 +394,8 @@ install_cuda118() {
         log "cuda118: already installed ($(head -n1 "$dir/.installed"))"
         return
     fi
-    setup_private_apt
-    local ver stage="$TOOLS/cuda118.new" b note=""
-    ver="$(pick_deb_version nvidia-cuda-toolkit "$CUDA118_DEB" "$CUDA118_ACCEPT_PREFIX")"
-    [[ "$ver" == "$CUDA118_DEB" ]] || note=" (pinned-gone: $CUDA118_DEB)"
+    pinned_deb_version nvidia-cuda-toolkit "$CUDA118_DEB" "$CUDA118_ACCEPT_PREFIX"
+    local ver="$DEB_VER" stamp="$DEB_STAMP" stage="$TOOLS/cuda118.new" b
     rm -rf "$stage"
     mkdir -p "$stage/bin" "$stage/doc"
     # The three tools are statically linked (only libc/libm/libgcc/libstdc++), so this one package
@@ -401,7 +409,7 @@ install_cuda118() {
     done
     cp "$SCRATCH/cuda118-root/usr/share/doc/nvidia-cuda-toolkit/copyright" "$stage/doc/" 2>/dev/null || true
     rm -rf "$SCRATCH/cuda118-root"
-    printf 'deb nvidia-cuda-toolkit=%s%s\n' "$ver" "$note" >"$stage/.installed"
+    printf '%s\n' "$stamp" >"$stage/.installed"
     replace_dir "$stage" "$dir"
 }
 
@@ -412,10 +420,8 @@ install_igc() {
         log "igc: already installed ($(head -n1 "$dir/.installed"))"
         return
     fi
-    setup_private_apt
-    local ver stage="$TOOLS/igc.new" b note=""
-    ver="$(pick_deb_version libigc-tools "$IGC_DEB" "$IGC_ACCEPT_PREFIX")"
-    [[ "$ver" == "$IGC_DEB" ]] || note=" (pinned-gone: $IGC_DEB)"
+    pinned_deb_version libigc-tools "$IGC_DEB" "$IGC_ACCEPT_PREFIX"
+    local ver="$DEB_VER" stamp="$DEB_STAMP" stage="$TOOLS/igc.new" b
     rm -rf "$stage"
     mkdir -p "$stage/bin"
     # libigc-tools' GenX_IR and iga64 carry the vISA/IGA code inside; their Depends are only
@@ -437,7 +443,7 @@ WRAP
         chmod 755 "$stage/bin/$b"
         check_libs "$stage/root/usr/bin/$b"
     done
-    printf 'deb libigc-tools=%s%s\n' "$ver" "$note" >"$stage/.installed"
+    printf '%s\n' "$stamp" >"$stage/.installed"
     replace_dir "$stage" "$dir"
 }
 

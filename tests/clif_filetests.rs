@@ -23,6 +23,8 @@
 //! Every function needs at least one expectation.
 #![cfg(feature = "clif")]
 
+mod clif_common;
+
 use atomc::clif::{self, ImportOptions, StackSlots};
 use atomc::ir::interp::{self, DataValue};
 use atomc::ir::{AddrSpace, Scope};
@@ -57,16 +59,9 @@ fn options(file: &cranelift_reader::TestFile) -> Result<ImportOptions, String> {
     Ok(opts)
 }
 
+/// A run-line value as the interpreter's, or why there is none.
 fn to_atomc(v: &ClDataValue) -> Result<DataValue, String> {
-    Ok(match *v {
-        ClDataValue::I8(x) => DataValue::I8(x),
-        ClDataValue::I16(x) => DataValue::I16(x),
-        ClDataValue::I32(x) => DataValue::I32(x),
-        ClDataValue::I64(x) => DataValue::I64(x),
-        ClDataValue::F32(x) => DataValue::F32(x.bits()),
-        ClDataValue::F64(x) => DataValue::F64(x.bits()),
-        ref other => return Err(format!("value {other} has no atomc type")),
-    })
+    clif_common::to_atomc(v).ok_or_else(|| format!("value {v} has no atomc type"))
 }
 
 /// Ordered substring checks over the output's lines.

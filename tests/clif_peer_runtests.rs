@@ -18,11 +18,13 @@
 //! the tally.
 #![cfg(feature = "clif")]
 
+mod clif_common;
+
 use atomc::clif::{self, ImportOptions};
 use atomc::ir::interp::{self, DataValue};
-use cranelift_codegen::data_value::DataValue as ClDataValue;
 use cranelift_reader::{Comparison, RunCommand};
 use std::collections::BTreeMap;
+use clif_common::to_atomc;
 use std::path::{Path, PathBuf};
 
 fn peer_dir() -> PathBuf {
@@ -46,19 +48,6 @@ impl Tally {
     fn skipped_lines(&self) -> usize {
         self.skipped.values().flatten().map(|(_, n)| n).sum()
     }
-}
-
-fn to_atomc(v: &ClDataValue) -> Option<DataValue> {
-    Some(match *v {
-        ClDataValue::I8(x) => DataValue::I8(x),
-        ClDataValue::I16(x) => DataValue::I16(x),
-        ClDataValue::I32(x) => DataValue::I32(x),
-        ClDataValue::I64(x) => DataValue::I64(x),
-        ClDataValue::F16(x) => DataValue::F16(x.bits()),
-        ClDataValue::F32(x) => DataValue::F32(x.bits()),
-        ClDataValue::F64(x) => DataValue::F64(x.bits()),
-        _ => return None,
-    })
 }
 
 fn show(vals: &[DataValue]) -> String {

@@ -30,12 +30,7 @@ fn nvdisasm_118_agrees_with_every_compiled_kernel() {
             }
         };
         let bytes = out.kernel.bytes(out.arch).expect("encodes");
-        let base = stream.len() as u64;
-        for (i, ins) in out.kernel.instrs.iter().enumerate() {
-            let addr = base + out.arch.instr_addr(i);
-            let ours = out.arch.print_at(ins, addr);
-            expected.push((name.clone(), addr, ours.trim_end_matches(';').trim_end().to_string()));
-        }
+        common::push_listing(&mut expected, &name, &out, stream.len() as u64);
         // The bundle decoder gives back the same instructions, schedule fields included.
         let back = out.arch.decode_bundles(&bytes).unwrap_or_else(|(at, e)| panic!("{name} @{at:#x}: {e}"));
         assert_eq!(back, out.kernel.instrs, "{name}: decode(encode(x)) != x");
@@ -46,11 +41,6 @@ fn nvdisasm_118_agrees_with_every_compiled_kernel() {
     // nvdisasm prints the instructions of a bundle between `{` and `}`.
     let clean = |t: &str| t.trim_start_matches('{').trim_end_matches('}').trim().to_string();
     mismatches.extend(common::nvdisasm_mismatches(&expected, &listing, clean));
-    println!(
-        "sm_50 nvdisasm 11.8 agreement: {kernels} kernels, {} instructions, {} mismatches ({refused} filetest kernels refused by the sm_50 backend)",
-        expected.len(),
-        mismatches.len()
-    );
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(kernels > 0);
+    let note = format!(" ({refused} filetest kernels refused by the sm_50 backend)");
+    common::assert_nvdisasm_agreement("sm_50 nvdisasm 11.8", kernels, expected.len(), &mismatches, &note);
 }

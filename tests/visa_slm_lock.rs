@@ -16,7 +16,7 @@ use atomc::ir::{AddrSpace, Function, Type};
 use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{ExecSize, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
-use visa_common::{break_lock, first_diff, global_buffer};
+use visa_common::{break_lock, first_diff, global_buffer, lock_test_threads, BrokenLockRuns};
 use visa_sim::{Mem, Sim};
 
 /// The block's SLM in both runs; the lock word follows it.
@@ -105,7 +105,7 @@ fn locked_atomics_agree_across_hardware_threads() {
     let mut runs = 0;
     for simd in WIDTHS {
         let lanes = simd.lanes();
-        let threads = (64 / lanes).min(8);
+        let threads = lock_test_threads(lanes);
         for (name, f, k) in kernels(simd) {
             for seed in 0..4 {
                 if let Err(e) = group_run(&f, &k, lanes, threads, seed) {
@@ -121,22 +121,13 @@ fn locked_atomics_agree_across_hardware_threads() {
 
 #[test]
 fn a_broken_lock_is_noticed() {
-    let (mut broken, mut noticed) = (0, 0);
+    let mut runs = BrokenLockRuns::default();
     for simd in WIDTHS {
         let lanes = simd.lanes();
-        let threads = (64 / lanes).min(8);
         for (name, f, mut k) in kernels(simd) {
             assert!(break_lock(&mut k, Op::DwordAtomic), "{name}: no acquire found");
-            broken += 1;
-            match group_run(&f, &k, lanes, threads, 0) {
-                Err(e) => {
-                    println!("  noticed: {name} simd{lanes}: {e}");
-                    noticed += 1
-                }
-                Ok(()) => println!("  not noticed: {name} simd{lanes}"),
-            }
+            runs.record(&format!("{name} simd{lanes}"), group_run(&f, &k, lanes, lock_test_threads(lanes), 0));
         }
     }
-    println!("vISA SLM lock: {noticed} of {broken} runs with the lock broken noticed");
-    assert!(broken >= 4 && noticed == broken, "{noticed} of {broken}");
+    runs.assert_all_noticed("vISA SLM lock", 4);
 }

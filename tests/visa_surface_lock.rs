@@ -19,7 +19,7 @@ use atomc::{Target, VisaPlatform};
 use atomc_emit::visa::{ExecSize, Kernel, Op, Platform};
 use atomc_lower::visa::Options;
 use visa_sim::typed::SimSurface;
-use visa_common::{break_lock, first_diff, global_buffer, init_bytes};
+use visa_common::{break_lock, first_diff, global_buffer, init_bytes, lock_test_threads, BrokenLockRuns};
 use visa_sim::{Mem, Sim};
 
 /// The surface at slot 0 in both runs: 64 × 16 texels of 8 bytes.
@@ -118,7 +118,7 @@ fn locked_surface_atomics_agree_across_hardware_threads() {
     let mut runs = 0;
     for (vp, p, simd) in configs() {
         let lanes = simd.lanes();
-        let threads = (64 / lanes).min(8);
+        let threads = lock_test_threads(lanes);
         for (name, f, k) in kernels(vp, simd) {
             for seed in 0..3 {
                 if let Err(e) = group_run(&f, &k, p, lanes, threads, seed) {
@@ -136,22 +136,14 @@ fn locked_surface_atomics_agree_across_hardware_threads() {
 
 #[test]
 fn a_broken_lock_is_noticed() {
-    let (mut broken, mut noticed) = (0, 0);
+    let mut runs = BrokenLockRuns::default();
     for (vp, p, simd) in configs() {
         let lanes = simd.lanes();
-        let threads = (64 / lanes).min(8);
         for (name, f, mut k) in kernels(vp, simd).into_iter().filter(|(n, _, _)| n.ends_with("threads")) {
             assert!(break_lock(&mut k, Op::SvmAtomic), "{name}: no acquire found");
-            broken += 1;
-            match group_run(&f, &k, p, lanes, threads, 0) {
-                Err(e) => {
-                    println!("  noticed: {name} on {p} simd{lanes}: {e}");
-                    noticed += 1
-                }
-                Ok(()) => println!("  not noticed: {name} on {p} simd{lanes}"),
-            }
+            let run = group_run(&f, &k, p, lanes, lock_test_threads(lanes), 0);
+            runs.record(&format!("{name} on {p} simd{lanes}"), run);
         }
     }
-    println!("vISA surface lock: {noticed} of {broken} runs with the lock broken noticed");
-    assert!(broken >= 5 && noticed == broken, "{noticed} of {broken}");
+    runs.assert_all_noticed("vISA surface lock", 5);
 }

@@ -65,6 +65,30 @@ pub fn nvdisasm_mismatches(
     mismatches
 }
 
+/// Appends atomc's listing of one compiled kernel to an nvdisasm sweep's `expected`: each
+/// instruction as atomc prints it (without the `;`) at its address in the stream, `base` being
+/// the stream's length before the kernel.
+pub fn push_listing(
+    expected: &mut Vec<(String, u64, String)>,
+    name: &str,
+    out: &atomc::pipeline::SassOutput,
+    base: u64,
+) {
+    for (i, ins) in out.kernel.instrs.iter().enumerate() {
+        let addr = base + out.arch.instr_addr(i);
+        let ours = out.arch.print_at(ins, addr);
+        expected.push((name.to_string(), addr, ours.trim_end_matches(';').trim_end().to_string()));
+    }
+}
+
+/// The end of an nvdisasm sweep: prints the agreement line (`what`, the counts, then `note`)
+/// and fails on any mismatch, or when no kernel was compiled at all.
+pub fn assert_nvdisasm_agreement(what: &str, kernels: usize, instructions: usize, mismatches: &[String], note: &str) {
+    println!("{what} agreement: {kernels} kernels, {instructions} instructions, {} mismatches{note}", mismatches.len());
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(kernels > 0);
+}
+
 /// `f` over `items` on a few threads (the oracle tests spend their time
 /// waiting for external tools), results in input order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {

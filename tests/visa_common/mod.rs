@@ -184,3 +184,39 @@ pub fn genx_round_trip(k: &Kernel, p: Platform) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// How many hardware threads of `lanes` lanes the lock tests run as one group: 64 lanes in all,
+/// at most 8 threads.
+pub fn lock_test_threads(lanes: u32) -> u32 {
+    (64 / lanes).min(8)
+}
+
+/// The runs of the lock tests with the lock broken on purpose ([`break_lock`]) and how many of
+/// them the comparison noticed: the tests' evidence that they would see a lock that does not
+/// hold.
+#[derive(Default)]
+pub struct BrokenLockRuns {
+    broken: usize,
+    noticed: usize,
+}
+
+impl BrokenLockRuns {
+    /// Records one run with the lock broken; `Err` (the two runs differ) means it was noticed.
+    pub fn record(&mut self, what: &str, run: Result<(), String>) {
+        self.broken += 1;
+        match run {
+            Err(e) => {
+                println!("  noticed: {what}: {e}");
+                self.noticed += 1
+            }
+            Ok(()) => println!("  not noticed: {what}"),
+        }
+    }
+
+    /// Asserts that at least `min` runs had the lock broken and that every one was noticed.
+    pub fn assert_all_noticed(&self, test: &str, min: usize) {
+        let (broken, noticed) = (self.broken, self.noticed);
+        println!("{test}: {noticed} of {broken} runs with the lock broken noticed");
+        assert!(broken >= min && noticed == broken, "{noticed} of {broken}");
+    }
+}

@@ -47,15 +47,20 @@ impl FormBuilder {
         self.fixed.push((Field::new(lo, width), v));
         self
     }
+    /// Bit ranges `(lo, width)` written zero: fields the disassembler ignores or that this form
+    /// leaves unused, kept clear as ptxas writes them.
+    pub fn zeros(mut self, ranges: &[(u8, u8)]) -> FormBuilder {
+        self.fixed.extend(ranges.iter().map(|&(lo, width)| (Field::new(lo, width), 0)));
+        self
+    }
     /// A modifier group.
     pub fn m(mut self, g: ModGroup) -> FormBuilder {
         self.mods.push(g);
         self
     }
     /// A fixed modifier spelling without bits (`LUT`).
-    pub fn lit(mut self, s: &'static str) -> FormBuilder {
-        self.mods.push(ModGroup { name: s, field: None, values: leak(vec![(0, s)]) });
-        self
+    pub fn lit(self, s: &'static str) -> FormBuilder {
+        self.m(literal(s))
     }
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> FormBuilder {
@@ -84,6 +89,42 @@ impl FormBuilder {
     }
 }
 
+/// A table made of its parts, run in order (the order is the table's: the decoder breaks ties
+/// between equally specific patterns by it).
+pub fn table(parts: &[fn(&mut Vec<Form>)]) -> Vec<Form> {
+    let mut forms = Vec::new();
+    for part in parts {
+        part(&mut forms);
+    }
+    forms
+}
+
+/// The integer atomic operations, numbered alike by every arch's ATOM, RED and SUATOM forms:
+/// reductions take the first eight (no EXCH), atomics all nine.
+pub const ATOMIC_INT_OPS: [(u64, &str); 9] =
+    [(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")];
+
+/// The float comparisons, numbered alike by every arch's FSETP (4 bits): ordered, then the
+/// unordered `..U` forms that also hold when either side is NaN.
+pub const FLOAT_COMPARES: [(u64, &str); 16] = [
+    (0, "F"),
+    (1, "LT"),
+    (2, "EQ"),
+    (3, "LE"),
+    (4, "GT"),
+    (5, "NE"),
+    (6, "GE"),
+    (7, "NUM"),
+    (8, "NAN"),
+    (9, "LTU"),
+    (10, "EQU"),
+    (11, "LEU"),
+    (12, "GTU"),
+    (13, "NEU"),
+    (14, "GEU"),
+    (15, "T"),
+];
+
 /// A modifier group over the field `lo..lo+width` with its spellings.
 pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
     ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()) }
@@ -92,4 +133,10 @@ pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str
 /// A one-bit flag group: 0 prints nothing, 1 prints `s`.
 pub fn flag(lo: u8, s: &'static str) -> ModGroup {
     group(s, lo, 1, &[(0, ""), (1, s)])
+}
+
+/// A fixed modifier spelling without bits, as a group: for helpers that take the group of an
+/// instruction's operation, where one instruction has a choice of spellings and another just one.
+pub fn literal(s: &'static str) -> ModGroup {
+    ModGroup { name: s, field: None, values: leak(vec![(0, s)]) }
 }

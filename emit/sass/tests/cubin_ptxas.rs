@@ -168,11 +168,32 @@ fn rewritten_ptxas_cubins_match_attribute_by_attribute() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn written_attributes_read_back() {
-    let k = cubin::CubinKernel {
+/// The smallest kernel `write_cubin` accepts: sm_90 `k`, one register, 32 bytes of code that
+/// exit at once, no parameters, shared or local memory, and no optional attribute.
+fn minimal_kernel() -> cubin::CubinKernel {
+    cubin::CubinKernel {
         arch: Sm::Sm90,
         name: "k".into(),
+        code: vec![0; 32],
+        regs_used: 1,
+        params: vec![],
+        exit_offsets: vec![0],
+        warp_wide_offsets: vec![],
+        shared_bytes: 0,
+        uses_shared: false,
+        local_frame_bytes: 0,
+        max_threads: None,
+        max_registers: None,
+        num_barriers: 0,
+        extra_records: vec![],
+        surface_refs: vec![],
+    }
+}
+
+#[test]
+fn written_attributes_read_back() {
+    // Sizes, memory, limits and barriers set; the rest as in the minimal kernel.
+    let k = cubin::CubinKernel {
         code: vec![0; 128],
         regs_used: 8,
         params: vec![
@@ -180,15 +201,13 @@ fn written_attributes_read_back() {
             cubin::KernelParam { offset: 8, size: 4 },
         ],
         exit_offsets: vec![0x10],
-        warp_wide_offsets: vec![],
         shared_bytes: 64,
         uses_shared: true,
         local_frame_bytes: 16,
         max_threads: Some([256, 1, 1]),
         max_registers: Some(32),
         num_barriers: 1,
-        extra_records: vec![],
-        surface_refs: vec![],
+        ..minimal_kernel()
     };
     let bytes = cubin::write_cubin(&k).unwrap();
     let back = kernel_from_cubin(&bytes).unwrap();
@@ -217,23 +236,7 @@ fn written_attributes_read_back() {
 
 #[test]
 fn invalid_descriptions_are_errors() {
-    let ok = cubin::CubinKernel {
-        arch: Sm::Sm90,
-        name: "k".into(),
-        code: vec![0; 32],
-        regs_used: 1,
-        params: vec![],
-        exit_offsets: vec![0],
-        warp_wide_offsets: vec![],
-        shared_bytes: 0,
-        uses_shared: false,
-        local_frame_bytes: 0,
-        max_threads: None,
-        max_registers: None,
-        num_barriers: 0,
-        extra_records: vec![],
-        surface_refs: vec![],
-    };
+    let ok = minimal_kernel();
     assert!(cubin::write_cubin(&ok).is_ok());
     let bad = [
         cubin::CubinKernel {

@@ -179,31 +179,32 @@ fn every_form_matches_nvdisasm() {
     assert!(fails.is_empty(), "{} mismatches", fails.len());
 }
 
+/// Every line fails to assemble (at address 8) with a message that names every one of `reasons`.
+#[track_caller]
+fn assert_refused(arch: &Arch, lines: &[&str], reasons: &[&str]) {
+    for line in lines {
+        let e = arch.assemble_line(line, 8).expect_err(line);
+        assert!(reasons.iter().all(|r| e.msg.contains(r)), "{line}: {}", e.msg);
+    }
+}
+
 #[test]
 fn sparse_predicate_forms_are_refused_with_a_reason() {
-    let arch = sm50();
-    for line in [
-        "ATOM.E.ADD P0, R1, [R2], R3 ;",
-        "SUATOM.D.1D.CAS.IGN P1, R1, [R2], R4, R6 ;",
-        "@P2 ATOM.E.CAS PT, R1, [R2], R4, R5 ;",
-    ] {
-        let e = arch.assemble_line(line, 8).expect_err(line);
-        assert!(e.msg.contains("sparse-predicate") && e.msg.contains("no predicate-result bits"), "{line}: {}", e.msg);
-    }
+    let lines =
+        ["ATOM.E.ADD P0, R1, [R2], R3 ;", "SUATOM.D.1D.CAS.IGN P1, R1, [R2], R4, R6 ;", "@P2 ATOM.E.CAS PT, R1, [R2], R4, R5 ;"];
+    assert_refused(&sm50(), &lines, &["sparse-predicate", "no predicate-result bits"]);
 }
 
 #[test]
 fn seed_forbidden_op_size_pairs_are_refused() {
     let arch = sm50();
-    for line in [
+    let lines = [
         "ATOM.E.INC.U64 R1, [R2], R4 ;",
         "RED.E.ADD.S64 [R2], R4 ;",
         "ATOM.ADD.U128 R1, [R2], R4 ;",
         "SUATOM.D.1D.INC.S32.IGN R1, [R2], R4, R6 ;",
-    ] {
-        let e = arch.assemble_line(line, 8).expect_err(line);
-        assert!(e.msg.contains("the seed's table lists only"), "{line}: {}", e.msg);
-    }
+    ];
+    assert_refused(&arch, &lines, &["the seed's table lists only"]);
     for line in [
         "ATOM.E.MIN.S64 R2, [R4], R6 ;",
         "RED.E.ADD.F32.FTZ.RN [R2], R4 ;",

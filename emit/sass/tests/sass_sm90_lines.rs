@@ -93,12 +93,15 @@ const LINES: &[&str] = &[
     "I2F.U32.RP R0, 0x3 ;",
 ];
 
+/// The sm_90 table where nvdisasm 13 is installed; `None` (the caller returns: the oracle
+/// tests skip without it) otherwise.
+fn sm90_if_nvdisasm() -> Option<&'static Arch> {
+    have_tools(&[Tool::Nvdisasm13]).then(sm90)
+}
+
 #[test]
 fn lines_round_trip_through_nvdisasm() {
-    if !have_tools(&[Tool::Nvdisasm13]) {
-        return;
-    }
-    let arch = sm90();
+    let Some(arch) = sm90_if_nvdisasm() else { return };
     let mut code = Vec::new();
     let mut fails = Vec::new();
     for l in LINES {
@@ -214,10 +217,7 @@ impl CloneFor for Operand {
 /// two operand samples; printed text must equal nvdisasm's.
 #[test]
 fn every_form_and_modifier_value_matches_nvdisasm() {
-    if !have_tools(&[Tool::Nvdisasm13]) {
-        return;
-    }
-    let arch = sm90();
+    let Some(arch) = sm90_if_nvdisasm() else { return };
     let mut code = Vec::new();
     for (fi, form) in arch.forms.iter().enumerate() {
         let base_mods: Vec<u64> = form.mods.iter().map(|g| g.default_value().unwrap_or(g.values[0].0)).collect();
@@ -278,10 +278,7 @@ fn unused(_: BaseWidth) {}
 /// accepts must print exactly as nvdisasm prints the same word.
 #[test]
 fn random_field_values_match_nvdisasm() {
-    if !have_tools(&[Tool::Nvdisasm13]) {
-        return;
-    }
-    let arch = sm90();
+    let Some(arch) = sm90_if_nvdisasm() else { return };
     let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let mut code = Vec::new();
     for form in arch.forms {

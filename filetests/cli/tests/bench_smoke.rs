@@ -52,32 +52,20 @@ fn bench_two_kernels_one_repeat() {
             "{line}"
         );
     }
-    // The documented columns (docs/bench.md), in order.
+    // The documented columns (docs/bench.md), in order, as the CSV's header line spells them
+    // (no column name holds a comma, so the line pins every name and the order).
     assert_eq!(
-        CSV_COLUMNS,
-        [
-            "kernel",
-            "target",
-            "atomc_inproc_us",
-            "atomc_process_us",
-            "ptxas_process_us",
-            "spawn_floor_us",
-            "atomc_process_cpu_us",
-            "ptxas_process_cpu_us",
-            "time_ratio_process",
-            "time_ratio_cpu",
-            "time_ratio_inproc",
-            "atomc_regs",
-            "ptxas_regs",
-            "atomc_regcount",
-            "ptxas_regcount",
-            "atomc_instrs",
-            "ptxas_instrs",
-            "instr_ratio",
-            "opcode_diff",
-            "status",
-        ]
+        CSV_COLUMNS.join(","),
+        concat!(
+            "kernel,target,",
+            "atomc_inproc_us,atomc_process_us,ptxas_process_us,spawn_floor_us,",
+            "atomc_process_cpu_us,ptxas_process_cpu_us,",
+            "time_ratio_process,time_ratio_cpu,time_ratio_inproc,",
+            "atomc_regs,ptxas_regs,atomc_regcount,ptxas_regcount,atomc_instrs,ptxas_instrs,instr_ratio,",
+            "opcode_diff,status",
+        )
     );
+    assert!(CSV_COLUMNS.iter().all(|c| !c.contains(',')));
     if have_ptxas {
         // Every numeric column of a fully measured row is filled.
         for line in csv.lines().skip(1) {

@@ -8,7 +8,7 @@
 
 use atomc_ir::BinaryOp;
 
-use super::soft_convert::{Fmt, Unpacked, F64};
+use super::soft_convert::{Fmt, Special, Unpacked, F64};
 use super::Lower;
 use atomc_visa::{Imm, Op, Operand, PredId};
 
@@ -17,6 +17,13 @@ type W = (Operand, Operand);
 
 fn ud(v: u32) -> Operand {
     Operand::imm(Imm::ud(v))
+}
+
+/// The binary operations done here, for their special operands' rules.
+#[derive(Clone, Copy)]
+enum Binary {
+    Quotient,
+    Product,
 }
 
 impl Lower<'_> {
@@ -45,21 +52,10 @@ impl Lower<'_> {
         let sticky = self.sf(Op::Min, u, rest, ud(1));
         let q = (self.sf(Op::Or, u, q.0, sticky), q.1);
         // q ≈ ma/mb · 2^(M+3), and x/y = ma/mb · 2^(x.exp − y.exp).
-        let (sig, lz) = self.sf_normalise(u, q);
+        let normalised = self.sf_normalise(u, q);
         let e = self.sf_sub(u, x.exp, y.exp);
         let e = self.sf(Op::Add, u, e, ud(63 - (f.m + 3)));
-        let exp = self.sf_sub(u, e, lz);
-        let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        // 0/y (y not 0 or NaN) and x/inf (x finite) are zero; x/0 and inf/y infinity; NaN
-        // operands, 0/0 and inf/inf the canonical NaN.
-        let zero = self.sf_pred_new(u, Op::Or, x.zero, ysp.inf);
-        let inf = self.sf_pred_new(u, Op::Or, xsp.inf, y.zero);
-        let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
-        let zz = self.sf_pred_new(u, Op::And, x.zero, y.zero);
-        let ii = self.sf_pred_new(u, Op::And, xsp.inf, ysp.inf);
-        self.sf_pred(u, Op::Or, nan, zz);
-        self.sf_pred(u, Op::Or, nan, ii);
-        self.finish_arith(u, f, Unpacked { sign, neg: None, exp, sig, zero, special: None }, inf, nan)
+        self.finish_binary(u, f, Binary::Quotient, (x, xsp), (y, ysp), normalised, e)
     }
 
     /// `a * b` on f64 bit patterns, rounded once to nearest even, for parts without an fp64
@@ -96,19 +92,44 @@ impl Lower<'_> {
         let sticky = self.sf(Op::Min, u, low, ud(1));
         let w0 = self.sf(Op::Or, u, w0, sticky);
         // value = (w1:w0) · 2^(x.exp + y.exp − 62); its top bit is bit 63 or 62.
-        let (sig, lz) = self.sf_normalise(u, (w0, w1));
+        let normalised = self.sf_normalise(u, (w0, w1));
         let e = self.sf(Op::Add, u, x.exp, y.exp);
         let e = self.sf(Op::Add, u, e, ud(1));
+        self.finish_binary(u, f, Binary::Product, (x, xsp), (y, ysp), normalised, e)
+    }
+
+    /// The end of a soft quotient or product of `x` and `y`: the sign (theirs XORed), the
+    /// exponent `e` less the normalising shift, the special results of `op`, then the packing.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_binary(
+        &mut self,
+        u: bool,
+        f: Fmt,
+        op: Binary,
+        (x, xsp): (Unpacked, Special),
+        (y, ysp): (Unpacked, Special),
+        (sig, lz): (W, Operand),
+        e: Operand,
+    ) -> W {
         let exp = self.sf_sub(u, e, lz);
         let sign = self.sf(Op::Xor, u, x.sign, y.sign);
-        // 0 × y zero, inf × y infinity; NaN operands and 0 × inf the canonical NaN.
-        let zero = self.sf_pred_new(u, Op::Or, x.zero, y.zero);
-        let inf = self.sf_pred_new(u, Op::Or, xsp.inf, ysp.inf);
+        // Zero where either of `zero` holds, infinity where either of `inf` does, the canonical
+        // NaN for a NaN operand or where both of one `invalid` pair hold.
+        let (zero, inf, invalid) = match op {
+            // 0/y (y not 0 or NaN) and x/inf (x finite) are zero; x/0 and inf/y infinity; 0/0
+            // and inf/inf NaN.
+            Binary::Quotient => ((x.zero, ysp.inf), (xsp.inf, y.zero), [(x.zero, y.zero), (xsp.inf, ysp.inf)]),
+            // 0 × y zero, inf × y infinity; 0 × inf, either way round, NaN.
+            Binary::Product => ((x.zero, y.zero), (xsp.inf, ysp.inf), [(x.zero, ysp.inf), (xsp.inf, y.zero)]),
+        };
+        let zero = self.sf_pred_new(u, Op::Or, zero.0, zero.1);
+        let inf = self.sf_pred_new(u, Op::Or, inf.0, inf.1);
         let nan = self.sf_pred_new(u, Op::Or, xsp.nan, ysp.nan);
-        let zi = self.sf_pred_new(u, Op::And, x.zero, ysp.inf);
-        let iz = self.sf_pred_new(u, Op::And, xsp.inf, y.zero);
-        self.sf_pred(u, Op::Or, nan, zi);
-        self.sf_pred(u, Op::Or, nan, iz);
+        // Both ANDs, then both ORs into `nan` (the order the instructions have always had).
+        let invalid = invalid.map(|(p, q)| self.sf_pred_new(u, Op::And, p, q));
+        for both in invalid {
+            self.sf_pred(u, Op::Or, nan, both);
+        }
         self.finish_arith(u, f, Unpacked { sign, neg: None, exp, sig, zero, special: None }, inf, nan)
     }
 

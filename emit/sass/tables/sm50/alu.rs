@@ -24,8 +24,30 @@ fn alu(base: &str, sfx: &str, mn: &'static str, opc: u64) -> F {
     }
 }
 
+/// The integer compare, 3 bits at 49 (ISETP, ISET, ICMP).
 fn cmp() -> ModGroup {
     g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")])
+}
+
+/// The integer compare modifiers of ISETP and ISET: `.cmp{.U32}{.X}.bop`.
+fn compare(f: F) -> F {
+    f.m(cmp()).m(sign48()).m(flag(43, "X")).m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+}
+
+/// The sources ISETP, ISET, SEL and IMNMX end with: Ra, the shape's src, and the predicate Pp.
+fn ra_src_pp(f: F, src: OpSpec) -> F {
+    f.op(r(8)).op(src).op(pn(39, 42))
+}
+
+/// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1_bit` and a reuse slot.
+fn h1(lo: u8, h1_bit: u8, reuse: u8) -> OpSpec {
+    let (field, flag) = (Field::new(lo, 8), Field::new(h1_bit, 1));
+    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse) })
+}
+
+/// F2F.dst.src with a register source: the type pair in 8..15, 28..38 clear.
+fn f2f(key: &'static str, types: u64, dst: &'static str, src: &'static str) -> F {
+    form(key, "F2F", 16, 0x5ca8).fix(28, 11, 0).fix(8, 8, types).lit(dst).lit(src)
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -88,28 +110,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
 
     // SHL Rd, Ra, src / SHR{.U32} Rd, Ra, src (bit 48: signed).
+    // The layout both shifts share: `.W` 39, 40..47 clear; Rd, Ra, src.
+    let shift = |f: F, src| f.fix(40, 8, 0).m(flag(39, "W")).op(r(0)).op(r(8)).op(src);
     for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
-        alu("SHL", sfx, "SHL", opc)
-            .fix(48, 8, opc & 0xff)
-            .fix(40, 8, 0)
-            .m(flag(39, "W"))
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .done(out);
+        shift(alu("SHL", sfx, "SHL", opc).fix(48, 8, opc & 0xff), src).done(out);
     }
     // `.W` (bit 39) wraps the amount modulo 32 instead of clamping it (ptxas 11.8:
     // `SHL.W R4, R0, R7` is 0x5c48008000770004, `SHR.U32.W` 0x5c28008000770005).
     for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
-        alu("SHR", sfx, "SHR", opc)
-            .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(40, 8, 0)
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-            .m(flag(39, "W"))
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .done(out);
+        shift(alu("SHR", sfx, "SHR", opc).fix(49, 7, (opc & 0xff) >> 1).m(sign48()), src).done(out);
     }
 
     // LOP.op{.X}{.test} {Pd,} Rd{.CC}, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, .X 43, the
@@ -155,15 +164,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
     // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.
-    alu("BFE", ".i", "BFE", 0x3800)
-        .fix(49, 7, 0)
-        .fix(41, 7, 0)
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-        .m(flag(40, "BREV"))
-        .op(r(0))
-        .op(r(8))
-        .op(imm20())
-        .done(out);
+    super::bits::bfe(alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0), imm20()).done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
     alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
     // FLO{.U32}{.SH} Rd, Rb; .SH (bit 41) gives 31 - index (ptxas 11.8: `bfind.shiftamt.u32`
@@ -171,7 +172,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     alu("FLO", "", "FLO", 0x5c30)
         .fix(49, 7, 0x5c30 >> 1 & 0x7f)
         .fix(8, 8, 0)
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(sign48())
         .m(flag(41, "SH"))
         .op(r(0))
         .op(r(20))
@@ -243,43 +244,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // F2F.F16.F32 / F2F.F32.F16 Rd, Rb{.H1} (types in 8..11, source half 41) and
     // I2F.F32.U32 / I2F.F64.U32 Rd, Rb (types in 8..13): the variants ptxas 11.8 writes.
-    form("F2F.F16.F32", "F2F", 16, 0x5ca8)
-        .fix(28, 11, 0)
-        .fix(8, 8, 0x9)
-        .lit("F16")
-        .lit("F32")
-        .op(r(0))
-        .op(r(20))
-        .done(out);
+    f2f("F2F.F16.F32", 0x9, "F16", "F32").op(r(0)).op(r(20)).done(out);
     // F2F.F64.F32 / F2F.F32.F64 Rd, Rb (types 3|2<<2 and 2|3<<2): ptxas 11.8's cvt.f64.f32
     // 0x5ca8000000a70b0a `F2F.F64.F32 R10, R10`, cvt.rn.f32.f64 0x5ca8000000870e08
     // `F2F.F32.F64 R8, R8`; the narrowing rounds as 39..40 say (cvt.rn.f16.f64 rounds to odd
     // through 0x5ca8010000270e00 `F2F.F32.F64.RP R0, R2`, `.RM` 0x5ca8008000270e0b, `.RZ`).
     for (types, d, s) in [(0xbu64, "F64", "F32"), (0xe, "F32", "F64")] {
-        let f = form(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, "F2F", 16, 0x5ca8)
-            .fix(28, 11, 0)
-            .fix(8, 8, types)
-            .lit(d)
-            .lit(s);
-        let f = if d == "F32" { f.m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])) } else { f };
+        let f = f2f(if d == "F64" { "F2F.F64.F32" } else { "F2F.F32.F64" }, types, d, s);
+        let f = if d == "F32" { f.m(rnd(39)) } else { f };
         f.op(r(0)).op(r(20)).done(out);
     }
     // ptxas 11.8's cvt.f64.f16 rounds the (exact) f32 to odd: 0x5ca8010000270600
     // `F2F.F32.F16.RP R0, R2`, rounding in 39..40 as for F2F.F32.F64.
-    form("F2F.F32.F16", "F2F", 16, 0x5ca8)
-        .fix(28, 11, 0)
-        .fix(8, 8, 0x6)
-        .lit("F32")
-        .lit("F16")
-        .m(g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]))
-        .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(20, 8),
-            flag: Field::new(41, 1),
-            suffix: ".H1",
-            reuse: Some(1),
-        }))
-        .done(out);
+    f2f("F2F.F32.F16", 0x6, "F32", "F16").m(rnd(39)).op(r(0)).op(h1(20, 41, 1)).done(out);
     // I2F.dst.src{.rnd} Rd{.CC}, -|Rb|: result F16/F32/F64 in 8..9, source size 10..11 (8 to
     // 64 bits), signed 13, rounding 39..40, -Rb 45, |Rb| 49, .CC 47; nvdisasm ignores 12, 48
     // and 50 (written 0). The byte selectors `Rb.B1`..`.B3` (41..42) are not described.
@@ -309,12 +286,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     form("F2I", "F2I", 13, 0x5cb0 >> 3)
-        .fix(28, 11, 0)
-        .fix(13, 3, 0)
-        .fix(41, 3, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (13, 3), (41, 3), (46, 1), (48, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 5, &f2i_types))
         .m(g("rnd", 39, 2, &[(0, ""), (1, "FLOOR"), (2, "CEIL"), (3, "TRUNC")]))
@@ -327,8 +299,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     form("ICMP", "ICMP", 12, 0x5b4)
         .fix(28, 11, 0)
         .fix(47, 1, 0)
-        .m(g("cmp", 49, 3, &[(0, "F"), (1, "LT"), (2, "EQ"), (3, "LE"), (4, "GT"), (5, "NE"), (6, "GE"), (7, "T")]))
-        .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
+        .m(cmp())
+        .m(sign48())
         .op(r(0))
         .op(r(8))
         .op(r(20))
@@ -338,9 +310,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // operation print as INVALIDMUFUOPCODEn. ptxas 11.8's division: 0x5080000000470000
     // `MUFU.RCP R0, R0`.
     form("MUFU", "MUFU", 13, 0x5080 >> 3)
-        .fix(24, 22, 0)
-        .fix(47, 1, 0)
-        .fix(49, 1, 0)
+        .zeros(&[(24, 22), (47, 1), (49, 1)])
         .m(g(
             "op",
             20,
@@ -351,16 +321,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(0))
         .op(rna(8, 48, 46))
         .done(out);
-    let rnd4 = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
     form("I2F", "I2F", 13, 0x5cb8 >> 3)
-        .fix(28, 11, 0)
-        .fix(14, 2, 0)
-        .fix(41, 4, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (14, 2), (41, 4), (46, 1), (48, 1), (50, 1)])
         .m(g("types", 8, 6, &i2f_types))
-        .m(rnd4())
+        .m(rnd(39))
         .op(rd_cc(47))
         .op(rna(20, 45, 49))
         .done(out);
@@ -380,11 +344,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     form("I2I", "I2I", 13, 0x5ce0 >> 3)
-        .fix(28, 15, 0)
-        .fix(43, 2, 0)
-        .fix(14, 2, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
+        .zeros(&[(28, 15), (43, 2), (14, 2), (46, 1), (48, 1)])
         .m(g("types", 8, 6, &i2i_types))
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
@@ -397,13 +357,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // [0x150]`; nvdisasm, bits flipped: 0x4ca83a0005470608 `F2F.FTZ.F32.F16 R8, -c[0x0]
     // [0x150].H1`.
     form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3)
-        .fix(12, 4, 0)
-        .fix(42, 2, 0)
-        .fix(46, 1, 0)
-        .fix(48, 1, 0)
+        .zeros(&[(12, 4), (42, 2), (46, 1), (48, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
-        .m(rnd4())
+        .m(rnd(39))
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
         .op(cbank_mod(Some(45), Some(49), Some(41), true))
@@ -422,21 +379,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // ISETP.cmp{.U32}{.X}.bop Pd, Pq, Ra, src, Pp.
     for (sfx, opc, src) in shapes(0x5b60, 0x4b60, 0x3660) {
-        alu("ISETP", sfx, "ISETP", opc)
-            .fix(52, 4, (opc >> 4) & 0xf)
-            .fix(44, 1, 0)
-            .fix(47, 1, 0)
-            .fix(6, 2, 0)
-            .m(cmp())
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-            .m(flag(43, "X"))
-            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(3))
-            .op(p(0))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("ISETP", sfx, "ISETP", opc).fix(52, 4, (opc >> 4) & 0xf).fix(44, 1, 0).fix(47, 1, 0).fix(6, 2, 0);
+        ra_src_pp(compare(f).op(p(3)).op(p(0)), src).done(out);
     }
 
     // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
@@ -444,71 +388,34 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
     // nvdisasm, bits flipped: 0x5b5c1b8000270305 `ISET.BF.GE.U32.X.AND R5, R3, R2, PT`.
     for (sfx, opc, src) in shapes(0x5b50, 0x4b50, 0x3650) {
-        alu("ISET", sfx, "ISET", opc)
-            .fix(52, 4, (opc >> 4) & 0xf)
-            .m(flag(44, "BF"))
-            .m(cmp())
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-            .m(flag(43, "X"))
-            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(rd_cc(47))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("ISET", sfx, "ISET", opc).fix(52, 4, (opc >> 4) & 0xf).m(flag(44, "BF"));
+        ra_src_pp(compare(f).op(rd_cc(47)), src).done(out);
     }
 
     // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
     for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
-        alu("SEL", sfx, "SEL", opc)
-            .fix(48, 8, opc & 0xff)
-            .fix(43, 5, 0)
-            .op(r(0))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        ra_src_pp(alu("SEL", sfx, "SEL", opc).fix(48, 8, opc & 0xff).fix(43, 5, 0).op(r(0)), src).done(out);
     }
     // The 64-bit pair ptxas 11.8 writes for min.s64/max.u64: `.XHI` (bits 43..44 = 3) on the
     // high words into the condition code, then `.XLO` (1) on the low ones reading it:
     // 0x4c219b8005970c09 `IMNMX.XHI R9.CC, R12, c[0x0][0x164], PT`, 0x4c200b8005870008
     // `IMNMX.U32.XLO R8, R0, c[0x0][0x160], PT`.
     for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
-        alu("IMNMX", sfx, "IMNMX", opc)
-            .fix(49, 7, (opc & 0xff) >> 1)
-            .fix(45, 2, 0)
-            .m(g("sign", 48, 1, &[(0, "U32"), (1, "")]))
-            .m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")]))
-            .op(rd_cc(47))
-            .op(r(8))
-            .op(src)
-            .op(pn(39, 42))
-            .done(out);
+        let f = alu("IMNMX", sfx, "IMNMX", opc).fix(49, 7, (opc & 0xff) >> 1).fix(45, 2, 0).m(sign48());
+        ra_src_pp(f.m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")])).op(rd_cc(47)), src).done(out);
     }
 
     // XMAD{.PSL}{.MRG}{.mode} Rd, Ra{.H1}, Rb{.H1}, Rc: 16x16+32 multiply-add (register
     // shape, unsigned halves). PSL (product shifted left 16) 36, MRG (merge Rb's low half into
     // the result's high half) 37, A.H1 53, B.H1 35, mode 50..52.
     form("XMAD", "XMAD", 10, 0x5b00 >> 6)
-        .fix(28, 7, 0)
-        .fix(38, 1, 0)
-        .fix(47, 3, 0)
+        .zeros(&[(28, 7), (38, 1), (47, 3)])
         .m(flag(36, "PSL"))
         .m(flag(37, "MRG"))
         .m(g("mode", 50, 3, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU"), (4, "CBCC")]))
         .op(r(0))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(8, 8),
-            flag: Field::new(53, 1),
-            suffix: ".H1",
-            reuse: Some(0),
-        }))
-        .op(OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(20, 8),
-            flag: Field::new(35, 1),
-            suffix: ".H1",
-            reuse: Some(1),
-        }))
+        .op(h1(8, 53, 0))
+        .op(h1(20, 35, 1))
         .op(r(39))
         .done(out);
 
@@ -517,14 +424,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
     // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
     let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
-    let a_h1 = || {
-        OpSpec::Ext(ExtSpec::Suffixed {
-            field: Field::new(8, 8),
-            flag: Field::new(53, 1),
-            suffix: ".H1",
-            reuse: Some(0),
-        })
-    };
     form("XMAD.c", "XMAD", 7, 0x4e >> 1)
         .m(sign())
         .m(flag(55, "PSL"))
@@ -532,7 +431,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(56, "MRG"))
         .m(flag(54, "X"))
         .op(rd_cc(47))
-        .op(a_h1())
+        .op(h1(8, 53, 0))
         .op(cbank_mod(None, None, Some(52), true))
         .op(r(39))
         .done(out);
@@ -557,7 +456,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .m(flag(37, "MRG"))
             .m(flag(38, "X"))
             .op(rd_cc(47))
-            .op(a_h1())
+            .op(h1(8, 53, 0))
             .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 16), kind }))
             .op(r(39))
             .done(out);
@@ -593,19 +492,15 @@ fn float_forms(out: &mut Vec<Form>) {
             reuse: Some(reuse),
         })
     };
-    let rnd = || g("rnd", 39, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")]);
     // The adders read B through the third operand port: nvdisasm 11.8 prints `.reuse` on
     // FADD's and DADD's B for reuse flag 2 of the control word and ignores flag 1 (words
     // 0x5c58000000270004 and 0x5c70000000270004 under flags 0b010 and 0b100), where FMNMX,
     // FMUL and DMUL take flag 1; ptxas 11.8 sets flag 2 on an FADD (`FADD R4, R0.reuse,
     // R2.reuse`, control 0x283fc801e3a007ff, its third slot).
     form("FADD", "FADD", 13, 0x5c58 >> 3)
-        .fix(28, 11, 0)
-        .fix(41, 3, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (41, 3), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 2))
@@ -613,11 +508,9 @@ fn float_forms(out: &mut Vec<Form>) {
     // B from a constant or an immediate: its negate and absolute bits (45, 49) stay clear.
     let fadd_b = |f: F, b: OpSpec, out: &mut Vec<Form>| {
         f.fix(41, 3, 0)
-            .fix(45, 1, 0)
-            .fix(47, 1, 0)
-            .fix(49, 2, 0)
+            .zeros(&[(45, 1), (47, 1), (49, 2)])
             .m(flag(44, "FTZ"))
-            .m(rnd())
+            .m(rnd(39))
             .op(r(0))
             .op(fsrc(8, 48, 46, 0))
             .op(b)
@@ -634,17 +527,14 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(41, 3, 0)
         .fix(46, 3, 0)
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(r(8))
         .op(cbank())
         .done(out);
     form("DADD", "DADD", 13, 0x5c70 >> 3)
-        .fix(28, 11, 0)
-        .fix(41, 4, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
-        .m(rnd())
+        .zeros(&[(28, 11), (41, 4), (47, 1), (50, 1)])
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(fsrc(20, 45, 49, 2))
@@ -659,21 +549,16 @@ fn float_forms(out: &mut Vec<Form>) {
         reuse: Some(1),
     });
     form("FMUL", "FMUL", 15, 0x5c68 >> 1)
-        .fix(28, 11, 0)
-        .fix(41, 3, 0)
-        .fix(46, 2, 0)
+        .zeros(&[(28, 11), (41, 3), (46, 2)])
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd())
+        .m(rnd(39))
         .op(r(0))
         .op(r(8))
         .op(neg_b)
         .done(out);
-    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd()).op(r(0)).op(r(8)).op(neg_b).done(out);
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd(39)).op(r(0)).op(r(8)).op(neg_b).done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
-        .fix(28, 11, 0)
-        .fix(43, 1, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(28, 11), (43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
@@ -683,9 +568,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // The constant shapes of FMNMX and DADD, and DMNMX (FMNMX's layout on doubles), as ptxas
     // 11.8 writes them for atomc's kernels.
     form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3)
-        .fix(43, 1, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
+        .zeros(&[(43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
@@ -693,10 +576,8 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(pn(39, 42))
         .done(out);
     form("DADD.c", "DADD", 13, 0x4c70 >> 3)
-        .fix(41, 4, 0)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
-        .m(rnd())
+        .zeros(&[(41, 4), (47, 1), (50, 1)])
+        .m(rnd(39))
         .op(r(0))
         .op(fsrc(8, 48, 46, 0))
         .op(cbank())
@@ -708,29 +589,7 @@ fn float_forms(out: &mut Vec<Form>) {
     }
     form("FSETP", "FSETP", 12, 0x5bb)
         .fix(28, 11, 0)
-        .m(g(
-            "cmp",
-            48,
-            4,
-            &[
-                (0, "F"),
-                (1, "LT"),
-                (2, "EQ"),
-                (3, "LE"),
-                (4, "GT"),
-                (5, "NE"),
-                (6, "GE"),
-                (7, "NUM"),
-                (8, "NAN"),
-                (9, "LTU"),
-                (10, "EQU"),
-                (11, "LEU"),
-                (12, "GTU"),
-                (13, "NEU"),
-                (14, "GEU"),
-                (15, "T"),
-            ],
-        ))
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
         .m(flag(47, "FTZ"))
         .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
         .op(p(3))

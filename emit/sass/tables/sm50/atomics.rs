@@ -7,23 +7,7 @@ use super::*;
 
 /// ATOM / RED operation, 4 bits (ATOM: 52..55; 9, 11..15 are invalid).
 fn atom_op(lo: u8) -> ModGroup {
-    g(
-        "op",
-        lo,
-        4,
-        &[
-            (0, "ADD"),
-            (1, "MIN"),
-            (2, "MAX"),
-            (3, "INC"),
-            (4, "DEC"),
-            (5, "AND"),
-            (6, "OR"),
-            (7, "XOR"),
-            (8, "EXCH"),
-            (10, "SAFEADD"),
-        ],
-    )
+    g("op", lo, 4, &[ATOMIC_INT_OPS.as_slice(), &[(10, "SAFEADD")]].concat())
 }
 
 /// ATOM / RED data size (3 bits): U32 is the unprinted default; 6 and 7 are invalid.
@@ -33,12 +17,7 @@ fn atom_size(lo: u8) -> ModGroup {
 
 /// SUATOM operation, 4 bits at 29 (ADD..EXCH).
 fn su_op() -> ModGroup {
-    g(
-        "op",
-        29,
-        4,
-        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")],
-    )
+    g("op", 29, 4, &ATOMIC_INT_OPS)
 }
 
 /// SUATOM size table (4 is invalid).
@@ -89,34 +68,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .fix(26, 2, 0)
         .fix(49, 2, 0)
         .m(flag(48, "E"))
-        .m(g(
-            "op",
-            23,
-            3,
-            &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")],
-        ))
+        .m(g("op", 23, 3, &ATOMIC_INT_OPS[..8]))
         .m(atom_size(20))
         .op(mem(28, 20))
         .op(r(0))
         .done(&mut based);
     // ATOMS.op{.sz} Rd, [Ra+Imm], Rb: the 22-bit offset counts words.
     form("ATOMS", "ATOMS", 8, 0xec)
-        .m(g(
-            "op",
-            52,
-            4,
-            &[
-                (0, "ADD"),
-                (1, "MIN"),
-                (2, "MAX"),
-                (3, "INC"),
-                (4, "DEC"),
-                (5, "AND"),
-                (6, "OR"),
-                (7, "XOR"),
-                (8, "EXCH"),
-            ],
-        ))
+        .m(g("op", 52, 4, &ATOMIC_INT_OPS))
         .m(g("size", 28, 2, &[(0, ""), (1, "S32"), (2, "U64"), (3, "S64")]))
         .op(r(0))
         .op(mem_scaled(30, 22, 2))
@@ -169,12 +128,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 /// EIATTR_BINDLESS_SURFACE_BANK 0): a `.u64` parameter at c[0x0][0x148] gives 0x52, a module
 /// `.surfref` gives the word after the parameters through an R_CUDA_SURF_HEADER_INDEX relocation.
 fn sured(out: &mut Vec<Form>) {
-    let op = g(
-        "op",
-        24,
-        3,
-        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")],
-    );
+    let op = g("op", 24, 3, &ATOMIC_INT_OPS[..8]);
     let start = |key, top: u64| {
         form(key, "SURED", 13, top)
             .fix(27, 6, 0)

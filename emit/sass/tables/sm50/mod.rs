@@ -19,18 +19,12 @@ use crate::form::*;
 
 /// Every sm_50 form, in table order.
 pub fn forms() -> Vec<Form> {
-    let mut forms = Vec::new();
-    atomics::forms(&mut forms);
-    memory::forms(&mut forms);
-    control::forms(&mut forms);
-    alu::forms(&mut forms);
-    bits::forms(&mut forms);
-    forms
+    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms])
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F};
+pub(super) use crate::builder::{flag, group as g, leak_str, FormBuilder as F, ATOMIC_INT_OPS, FLOAT_COMPARES};
 
 /// Starts a form identified by `opcode` in the `width` high bits of the word.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, width: u8, opcode: u64) -> F {
@@ -64,6 +58,14 @@ pub(super) fn rmod(lo: u8, neg: Option<u8>, not: Option<u8>) -> OpSpec {
         not: not.map(|b| Field::new(b, 1)),
         ..reg_spec(lo, true)
     })
+}
+/// Float rounding, 2 bits at `lo` (round to nearest, the default, prints nothing).
+pub(super) fn rnd(lo: u8) -> ModGroup {
+    g("rnd", lo, 2, &[(0, ""), (1, "RM"), (2, "RP"), (3, "RZ")])
+}
+/// Integer signedness in bit 48: `.U32` when clear, signed (printed as nothing) when set.
+pub(super) fn sign48() -> ModGroup {
+    g("sign", 48, 1, &[(0, "U32"), (1, "")])
 }
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {

@@ -8,32 +8,29 @@
 
 use super::*;
 
-
-/// (kind bits, bit 91, second source, third source) for three-source ALU forms.
-fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
-    vec![
-        (0x2, 0, rs(32, 1), rs(64, 2)),
-        (0x4, 0, rs(64, 1), imm(32, 32, imm_kind)),
-        (0x8, 0, imm(32, 32, imm_kind), rs(64, 2)),
-        (0xa, 0, cbank(), rs(64, 2)),
-        (0xc, 1, ur(32), rs(64, 2)),
-        (0x6, 0, rs(64, 1), cbank()),
-        (0xe, 1, rs(64, 1), ur(32)),
-    ]
+/// `.X` (LEA.HI and ULEA.HI add the carry-in predicate in 87..90), or without it that
+/// predicate fixed to PT.
+fn carry_in(f: F, x: bool) -> F {
+    if x {
+        f.lit("X")
+    } else {
+        f.fix(87, 4, 0xf)
+    }
 }
 
-/// The three-source kinds whose last source is a register (IADD3 and LOP3 accept only these).
-fn three_rc(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
-    three(imm_kind).into_iter().filter(|v| matches!(v.0, 0x2 | 0x8 | 0xa | 0xc)).collect()
-}
-
-/// (kind bits, bit 91, second source) for two-source forms.
-fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
-    vec![(0x2, 0, rs(32, 1)), (0x8, 0, imm(32, 32, imm_kind)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
-}
-
-fn key(base: &str, kind: u64) -> &'static str {
-    leak_str(format!("{}.{:x}", base, kind))
+/// IMAD.WIDE and IMAD.HI (`variant`): IMAD without its carries (carry-out 81..83 and carry-in
+/// 87..90 fixed to PT), signed when bit 73 is set; Rd, Ra, B, C in the operand kind's slots.
+fn imad_variant(variant: &'static str, opc: u64, kind: u64, b91: u64, b: OpSpec, c: OpSpec) -> F {
+    form(key(&format!("IMAD.{variant}"), kind), "IMAD", (kind << 8) | opc)
+        .fix(91, 1, b91)
+        .fix(81, 3, 7)
+        .fix(87, 4, 0xf)
+        .lit(variant)
+        .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
+        .op(r(16))
+        .op(rs(24, 0))
+        .op(b)
+        .op(c)
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -105,17 +102,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         if kind == 0x4 {
             continue;
         }
-        form(key("IMAD.WIDE", kind), "IMAD", (kind << 8) | 0x25)
-            .fix(91, 1, b91)
-            .fix(81, 3, 7)
-            .fix(87, 4, 0xf)
-            .lit("WIDE")
-            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
-            .op(r(16))
-            .op(rs(24, 0))
-            .op(b)
-            .op(c)
-            .done(out);
+        imad_variant("WIDE", 0x25, kind, b91, b, c).done(out);
     }
     // LOP3.LUT: truth table in 72..79, optional predicate result, predicate input 87..90.
     for (kind, b91, b, c) in three_rc(ImmKind::Hex) {
@@ -242,11 +229,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             if hi == 0 || sx == 1 {
                 f = f.fix(64, 8, 0xff);
             }
-            if x == 1 {
-                f = f.lit("X");
-            } else {
-                f = f.fix(87, 4, 0xf);
-            }
+            f = carry_in(f, x == 1);
             if sx == 1 {
                 f = f.lit("SX32");
             }
@@ -270,11 +253,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
         } else {
             f = f.fix(64, 8, 0x3f);
         }
-        if x == 1 {
-            f = f.lit("X");
-        } else {
-            f = f.fix(87, 4, 0xf);
-        }
+        f = carry_in(f, x == 1);
         f = f.op(ur(16)).op(up_opt).op(ur(24)).op(ur(32));
         if hi == 1 {
             f = f.op(ur(64));
@@ -314,29 +293,21 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
 
 /// Predicate logic: PLOP3.LUT Pd, Pq, Pa, Pb, Pc, lut, lut2 (lut split over 64..66 and 72..76).
 pub(super) fn plop3(out: &mut Vec<Form>) {
-    form("PLOP3", "PLOP3", 0x81c)
-        .fix(67, 1, 0)
-        .lit("LUT")
-        .op(p(81))
-        .op(p(84))
-        .op(pn(87, 90))
-        .op(pn(77, 80))
-        .op(pn(68, 71))
-        .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
-        .op(imm(16, 8, ImmKind::Hex))
-        .done(out);
     // Bit 67 makes the third input a uniform predicate.
-    form("PLOP3.up", "PLOP3", 0x81c)
-        .fix(67, 1, 1)
-        .lit("LUT")
-        .op(p(81))
-        .op(p(84))
-        .op(pn(87, 90))
-        .op(pn(77, 80))
-        .op(OpSpec::UPred(PredSpec { field: Field::new(68, 3), not: Some(Field::new(71, 1)), hide_pt: false }))
-        .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
-        .op(imm(16, 8, ImmKind::Hex))
-        .done(out);
+    let upc = OpSpec::UPred(PredSpec { field: Field::new(68, 3), not: Some(Field::new(71, 1)), hide_pt: false });
+    for (key, b67, pc) in [("PLOP3", 0u64, pn(68, 71)), ("PLOP3.up", 1, upc)] {
+        form(key, "PLOP3", 0x81c)
+            .fix(67, 1, b67)
+            .lit("LUT")
+            .op(p(81))
+            .op(p(84))
+            .op(pn(87, 90))
+            .op(pn(77, 80))
+            .op(pc)
+            .op(OpSpec::Imm(ImmSpec { field: Field::split2((64, 3), (72, 5)), kind: ImmKind::Hex }))
+            .op(imm(16, 8, ImmKind::Hex))
+            .done(out);
+    }
 }
 
 /// IMAD.HI, IABS, SHFL.
@@ -345,17 +316,7 @@ pub(super) fn misc(out: &mut Vec<Form>) {
         if kind == 0x4 {
             continue;
         }
-        form(key("IMAD.HI", kind), "IMAD", (kind << 8) | 0x27)
-            .fix(91, 1, b91)
-            .fix(81, 3, 7)
-            .fix(87, 4, 0xf)
-            .lit("HI")
-            .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
-            .op(r(16))
-            .op(rs(24, 0))
-            .op(b)
-            .op(c)
-            .done(out);
+        imad_variant("HI", 0x27, kind, b91, b, c).done(out);
     }
     for (kind, b91, b) in two(ImmKind::SignedHex) {
         form(key("IABS", kind), "IABS", (kind << 8) | 0x13).fix(91, 1, b91).op(r(16)).op(b).done(out);

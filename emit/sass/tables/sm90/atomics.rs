@@ -42,12 +42,7 @@ pub(super) fn e_only() -> ModGroup {
 }
 
 fn int_op() -> ModGroup {
-    g(
-        "op",
-        87,
-        4,
-        &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR"), (8, "EXCH")],
-    )
+    g("op", 87, 4, &ATOMIC_INT_OPS)
 }
 
 fn int_size() -> ModGroup {
@@ -93,99 +88,62 @@ fn ur_addrs() -> [(&'static str, u64, u64, MemSpec); 3] {
     [("u32ur", 0, 0, u(BaseWidth::U32)), ("64ur", 1, 0, u(BaseWidth::Wide)), ("desc", 1, 1, d)]
 }
 
+/// The modifiers every global atomic and reduction has, in print order: `.E` (a flag with a
+/// plain address, required with a uniform register in it), the operation, eviction priority,
+/// size or type, then memory order and scope.
+fn global_mods(f: F, uniform_addr: bool, op: ModGroup, size: ModGroup) -> F {
+    f.m(if uniform_addr { e_only() } else { flag(72, "E") }).m(op).m(evict()).m(size).m(sem())
+}
+
+/// The address (reuse slot 0) and data register Rb (slot 1) every atomic and reduction takes.
+fn addr_data(f: F, addr: MemSpec) -> F {
+    f.op(OpSpec::Mem(MemSpec { reuse: Some(0), ..addr })).op(rs(32, 1))
+}
+
+/// An ATOM / ATOMG form: the global modifiers, then Pd, Rd, the address and Rb.
+fn atom(f: F, addr: MemSpec, uniform_addr: bool, op: ModGroup, size: ModGroup) -> F {
+    addr_data(global_mods(f, uniform_addr, op, size).op(p(81)).op(r(16)), addr)
+}
+
+/// The compare-and-swap operation group (bits 87..88) of ATOM and ATOMS.
+fn cas_op() -> ModGroup {
+    g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")])
+}
+
 pub(super) fn forms(out: &mut Vec<Form>) {
+    let plain = || mem(BaseWidth::Plain);
     // Integer ATOM / ATOMG, plain address.
     for (key, mn, opc) in [("ATOM", "ATOM", 0x38a), ("ATOMG", "ATOMG", 0x3a8)] {
-        form(key, mn, opc)
-            .fix(91, 1, 0)
-            .m(flag(72, "E"))
-            .m(int_op())
-            .m(evict())
-            .m(int_size())
-            .m(sem())
-            .op(p(81))
-            .op(r(16))
-            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
-            .op(rs(32, 1))
-            .done(out);
+        atom(form(key, mn, opc).fix(91, 1, 0), plain(), false, int_op(), int_size()).done(out);
     }
     // Integer ATOM / ATOMG with a uniform register in the address.
     for (mn, opc) in [("ATOM", 0x98a), ("ATOMG", 0x9a8)] {
         for (sfx, b70, b71, m) in ur_addrs() {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            form(key, mn, opc)
-                .fix(91, 1, 1)
-                .fix(70, 1, b70)
-                .fix(71, 1, b71)
-                .m(e_only())
-                .m(int_op())
-                .m(evict())
-                .m(int_size())
-                .m(sem())
-                .op(p(81))
-                .op(r(16))
-                .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
-                .op(rs(32, 1))
-                .done(out);
+            let f = form(key, mn, opc).fix(91, 1, 1).fix(70, 1, b70).fix(71, 1, b71);
+            atom(f, m, true, int_op(), int_size()).done(out);
         }
     }
     // Compare-and-swap: compare value in Rb, swap value in Rc (independent registers).
     for (key, mn, opc, cast) in [("ATOM.CAS", "ATOM", 0x38b, true), ("ATOMG.CAS", "ATOMG", 0x3a9, false)] {
-        let f = form(key, mn, opc).fix(91, 1, 0).m(flag(72, "E"));
-        let f = if cast {
-            f.m(g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")]))
-        } else {
-            f.fix(87, 2, 0).lit("CAS")
-        };
-        f.m(evict())
-            .m(cas_size())
-            .m(sem())
-            .op(p(81))
-            .op(r(16))
-            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
-            .op(rs(32, 1))
-            .op(rs(64, 2))
-            .done(out);
+        let f = form(key, mn, opc).fix(91, 1, 0);
+        // ATOMG has no CAST: its operation bits are fixed and CAS is a plain spelling.
+        let (f, op) = if cast { (f, cas_op()) } else { (f.fix(87, 2, 0), literal("CAS")) };
+        atom(f, plain(), false, op, cas_size()).op(rs(64, 2)).done(out);
     }
     // Float ATOM / ATOMG (separate opcodes on sm_90).
     for (mn, opc, uopc) in [("ATOM", 0x3a2, 0x9a2), ("ATOMG", 0x3a3, 0x9a3)] {
         let key = leak_str(format!("{}.F", mn));
-        form(key, mn, opc)
-            .fix(91, 1, 0)
-            .fix(87, 1, 0)
-            .fix(90, 1, 0)
-            .m(flag(72, "E"))
-            .m(float_op())
-            .m(evict())
-            .m(float_type())
-            .m(sem())
-            .op(p(81))
-            .op(r(16))
-            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..mem(BaseWidth::Plain) }))
-            .op(rs(32, 1))
-            .done(out);
+        let f = form(key, mn, opc).fix(91, 1, 0).fix(87, 1, 0).fix(90, 1, 0);
+        atom(f, plain(), false, float_op(), float_type()).done(out);
         for (sfx, b70, b71, m) in ur_addrs() {
             let key = leak_str(format!("{}.F.{}", mn, sfx));
-            form(key, mn, uopc)
-                .fix(91, 1, 1)
-                .fix(87, 1, 0)
-                .fix(90, 1, 0)
-                .fix(70, 1, b70)
-                .fix(71, 1, b71)
-                .m(e_only())
-                .m(float_op())
-                .m(evict())
-                .m(float_type())
-                .m(sem())
-                .op(p(81))
-                .op(r(16))
-                .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
-                .op(rs(32, 1))
-                .done(out);
+            let f = form(key, mn, uopc).fix(91, 1, 1).fix(87, 1, 0).fix(90, 1, 0).fix(70, 1, b70).fix(71, 1, b71);
+            atom(f, m, true, float_op(), float_type()).done(out);
         }
     }
     // REDG: bit 91 selects the uniform-register forms, bit 90 a 64-bit base, bit 71 desc.
-    let red_op = || g("op", 87, 3, &[(0, "ADD"), (1, "MIN"), (2, "MAX"), (3, "INC"), (4, "DEC"), (5, "AND"), (6, "OR"), (7, "XOR")]);
+    let red_op = || g("op", 87, 3, &ATOMIC_INT_OPS[..8]);
     let red_addrs = || {
         let u = |w| MemSpec { ureg: Some(Field::new(64, 6)), ..mem(w) };
         let d = MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) };
@@ -197,60 +155,25 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ]
     };
     for (sfx, b91, b90, b71, m) in red_addrs() {
+        let uniform = b91 == 1;
+        // Bit 71 (desc) is fixed only in the uniform-register forms.
+        let desc_bit = |f: F| if uniform { f.fix(71, 1, b71) } else { f };
         let key = leak_str(format!("REDG.{}", sfx));
-        let mut f = form(key, "REDG", 0x98e).fix(91, 1, b91).fix(90, 1, b90);
-        if b91 == 1 {
-            f = f.fix(71, 1, b71);
-        }
-        f.m(if b91 == 1 { e_only() } else { flag(72, "E") })
-            .m(red_op())
-            .m(evict())
-            .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (3, "S64")]))
-            .m(sem())
-            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
-            .op(rs(32, 1))
-            .done(out);
+        let f = desc_bit(form(key, "REDG", 0x98e).fix(91, 1, b91).fix(90, 1, b90));
+        let size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (3, "S64")]);
+        addr_data(global_mods(f, uniform, red_op(), size), m).done(out);
         let key = leak_str(format!("REDG.F.{}", sfx));
-        let mut f = form(key, "REDG", 0x9a6).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0);
-        if b91 == 1 {
-            f = f.fix(71, 1, b71);
-        }
-        f.m(if b91 == 1 { e_only() } else { flag(72, "E") })
-            .m(float_op())
-            .m(evict())
-            .m(float_type())
-            .m(sem())
-            .op(OpSpec::Mem(MemSpec { reuse: Some(0), ..m }))
-            .op(rs(32, 1))
-            .done(out);
+        let f = desc_bit(form(key, "REDG", 0x9a6).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0));
+        addr_data(global_mods(f, uniform, float_op(), float_type()), m).done(out);
     }
     // ATOMS (shared): no order or eviction fields; index scale in 78..79.
-    let smem = MemSpec { scale: Some(Field::new(78, 2)), reuse: Some(0), ..mem(BaseWidth::Plain) };
-    form("ATOMS", "ATOMS", 0x38c)
-        .fix(91, 1, 0)
-        .m(int_op())
-        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
-        .op(r(16))
-        .op(OpSpec::Mem(smem))
-        .op(rs(32, 1))
-        .done(out);
-    form("ATOMS.ur", "ATOMS", 0x98c)
-        .fix(91, 1, 1)
-        .m(int_op())
-        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
-        .op(r(16))
-        .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), scale: Some(Field::new(78, 2)), reuse: Some(0), ..mem(BaseWidth::Plain) }))
-        .op(rs(32, 1))
-        .done(out);
-    form("ATOMS.CAS", "ATOMS", 0x38d)
-        .fix(91, 1, 0)
-        .m(g("op", 87, 2, &[(0, "CAS"), (1, "CAST"), (3, "CAST.SPIN")]))
-        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (4, "128")]))
-        .op(r(16))
-        .op(OpSpec::Mem(smem))
-        .op(rs(32, 1))
-        .op(rs(64, 2))
-        .done(out);
+    let shared = |key, opc, b91, op, addr| {
+        let f = form(key, "ATOMS", opc).fix(91, 1, b91).m(op).m(cas_size()).op(r(16));
+        addr_data(f, MemSpec { scale: Some(Field::new(78, 2)), ..addr })
+    };
+    shared("ATOMS", 0x38c, 0, int_op(), plain()).done(out);
+    shared("ATOMS.ur", 0x98c, 1, int_op(), MemSpec { ureg: Some(Field::new(64, 6)), ..plain() }).done(out);
+    shared("ATOMS.CAS", 0x38d, 0, cas_op(), plain()).op(rs(64, 2)).done(out);
     // Warp-aggregated shared increment ptxas emits for `atom.shared.inc` patterns:
     // `ATOMS.POPC.INC.32 Rd, [Ra+URb]` (0xF8C, op bits 87..91 = 27).
     form("ATOMS.POPC.INC", "ATOMS", 0xf8c)
@@ -261,7 +184,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(16))
         .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Plain) }))
         .done(out);
-    // Surface atomics (bindless handle in Rc); no address offset.
+    // Surface atomics (bindless handle in Rc); no address offset. All share one modifier list:
+    // `.D`, `.BA`, dimension, operation, eviction, size, order, out-of-range clamp.
     let su_size = || {
         g(
             "size",
@@ -272,73 +196,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     };
     let dim = || g("dim", 61, 3, &[(0, "1D"), (1, "1D_BUFFER"), (2, "1D_ARRAY"), (3, "2D"), (4, "2D_ARRAY"), (5, "3D")]);
     let clamp = || g("clamp", 59, 2, &[(0, "IGN"), (1, ""), (2, "TRAP")]);
-    let su_mem = MemSpec { offset: None, ..mem(BaseWidth::Plain) };
-    form("SUATOM", "SUATOM", 0x394)
-        .fix(91, 1, 0)
-        .lit("D")
-        .m(flag(72, "BA"))
-        .m(dim())
-        .m(int_op())
-        .m(evict())
-        .m(su_size())
-        .m(sem())
-        .m(clamp())
-        .op(p_opt(81))
-        .op(r(16))
-        .op(OpSpec::Mem(su_mem))
-        .op(r(32))
-        .op(rnz(64))
-        .done(out);
-    form("SUATOM.CAS", "SUATOM", 0x396)
-        .fix(91, 1, 0)
-        .fix(87, 4, 0)
-        .lit("D")
-        .m(flag(72, "BA"))
-        .m(dim())
-        .lit("CAS")
-        .m(evict())
-        .m(g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]))
-        .m(sem())
-        .m(clamp())
-        .op(p_opt(81))
-        .op(r(16))
-        .op(OpSpec::Mem(su_mem))
-        .op(r(32))
-        .op(rnz(64))
-        .done(out);
+    let surface = |f: F, op, size| {
+        f.lit("D").m(flag(72, "BA")).m(dim()).m(op).m(evict()).m(size).m(sem()).m(clamp())
+    };
+    let su_mem = OpSpec::Mem(MemSpec { offset: None, ..mem(BaseWidth::Plain) });
+    // SUATOM's operands: Pd (left out when PT), Rd, [Ra], Rb and the handle Rc.
+    let suatom_ops = |f: F| f.op(p_opt(81)).op(r(16)).op(su_mem).op(r(32)).op(rnz(64));
+    suatom_ops(surface(form("SUATOM", "SUATOM", 0x394).fix(91, 1, 0), int_op(), su_size())).done(out);
+    let f = form("SUATOM.CAS", "SUATOM", 0x396).fix(91, 1, 0).fix(87, 4, 0);
+    let su_cas_size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]);
+    suatom_ops(surface(f, literal("CAS"), su_cas_size)).done(out);
     // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
     // immediate (46..53), opcode 0xF9F with bit 91 set.
-    form("SURED.ur", "SURED", 0xf9f)
-        .fix(91, 1, 1)
-        .fix(90, 1, 0)
-        .fix(81, 3, 0)
-        .fix(64, 8, 0)
-        .lit("D")
-        .m(flag(72, "BA"))
-        .m(dim())
-        .m(red_op())
-        .m(evict())
-        .m(su_size())
-        .m(sem())
-        .m(clamp())
-        .op(OpSpec::Mem(su_mem))
-        .op(r(32))
-        .op(ur(40))
-        .op(imm(46, 8, ImmKind::Hex))
-        .done(out);
-    form("SURED", "SURED", 0x3a0)
-        .fix(91, 1, 0)
-        .fix(90, 1, 0)
-        .lit("D")
-        .m(flag(72, "BA"))
-        .m(dim())
-        .m(red_op())
-        .m(evict())
-        .m(su_size())
-        .m(sem())
-        .m(clamp())
-        .op(OpSpec::Mem(su_mem))
-        .op(r(32))
-        .op(rnz(64))
-        .done(out);
+    let f = form("SURED.ur", "SURED", 0xf9f).fix(91, 1, 1).fix(90, 1, 0).fix(81, 3, 0).fix(64, 8, 0);
+    surface(f, red_op(), su_size()).op(su_mem).op(r(32)).op(ur(40)).op(imm(46, 8, ImmKind::Hex)).done(out);
+    let f = form("SURED", "SURED", 0x3a0).fix(91, 1, 0).fix(90, 1, 0);
+    surface(f, red_op(), su_size()).op(su_mem).op(r(32)).op(rnz(64)).done(out);
 }

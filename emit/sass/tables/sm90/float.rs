@@ -7,11 +7,6 @@
 
 use super::*;
 
-
-fn key(base: &str, kind: u64) -> &'static str {
-    leak_str(format!("{}.{:x}", base, kind))
-}
-
 fn a_src() -> OpSpec {
     rmod(24, Some(0), Some(72), Some(73), None)
 }
@@ -28,6 +23,50 @@ fn rnd() -> ModGroup {
 
 fn b_reg() -> OpSpec {
     rmod(32, Some(1), Some(63), Some(62), None)
+}
+
+/// What FSETP and DSETP share after their compare (and FSETP's `.FTZ`): the combine 74..75,
+/// then Pd, Pq, A, B and the predicate input Pp.
+fn setp_tail(f: F, b: OpSpec) -> F {
+    f.m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")])).op(p(81)).op(p(84)).op(a_src()).op(b).op(pn(87, 90))
+}
+
+/// F2I and I2F for every integer / float size pair, in the order they were collected (per
+/// float size F16, F32, F64; per integer S8, U8, S16, U16, S32, U32, S64, U64; F2I before I2F):
+/// (key, mnemonic, opcode, spelling, bits 72..87). ptxas 13.5 writes them for cvt.rzi.{s,u}N.fM
+/// and cvt.rn.fM.{s,u}N (0x004e24000010e900_0000000000057305 `F2I.S16.F16.TRUNC.NTZ R5, R0`,
+/// 0x004e240000300c00_0000000400057312 `I2F.F16.S64 R5, R4`). Bits 72..87: F2I source float
+/// size at 84 (1 f16, 2 f32, 3 f64), TRUNC 0xc0, NTZ 0x20 (not with an f64 source or a 64-bit
+/// result), result size 0/8/0x10/0x18, signed bit 0; I2F source size at 84 (0 8-bit to 3
+/// 64-bit), result 0x08 f16 / 0x10 f32 / 0x18 f64, signed 0x04. Opcode 0x311/0x312 where either
+/// side is 64 bits wide, else 0x305/0x306. S32 and F32 are the unprinted defaults.
+fn size_pairs() -> Vec<(&'static str, &'static str, u64, Vec<&'static str>, u64)> {
+    // (name, size code 0..3 for 8..64 bits, signed)
+    let ints: [(&str, u64, u64); 8] = [
+        ("S8", 0, 1), ("U8", 0, 0), ("S16", 1, 1), ("U16", 1, 0),
+        ("S32", 2, 1), ("U32", 2, 0), ("S64", 3, 1), ("U64", 3, 0),
+    ];
+    let printed = |names: [&'static str; 2]| -> Vec<&'static str> {
+        names.into_iter().filter(|&n| n != "S32" && n != "F32").collect()
+    };
+    let key = |mn: &str, lits: &[&str]| leak_str([mn].iter().chain(lits).copied().collect::<Vec<_>>().join("."));
+    let mut v = Vec::new();
+    for (fl, fsz) in [("F16", 1u64), ("F32", 2), ("F64", 3)] {
+        for (int, isz, signed) in ints {
+            let wide = fsz == 3 || isz == 3;
+            let mut f2i = printed([int, fl]);
+            f2i.push("TRUNC");
+            if !wide {
+                f2i.push("NTZ");
+            }
+            let bits = fsz << 12 | 0xc0 | if wide { 0 } else { 0x20 } | isz * 8 | signed;
+            v.push((key("F2I", &f2i), "F2I", if wide { 0x311 } else { 0x305 }, f2i, bits));
+            let i2f = printed([fl, int]);
+            let bits = isz << 12 | fsz * 8 | signed * 4;
+            v.push((key("I2F", &i2f), "I2F", if wide { 0x312 } else { 0x306 }, i2f, bits));
+        }
+    }
+    v
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
@@ -50,7 +89,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // FMUL / DMUL.
     for (mn, opc, ik) in [("FMUL", 0x20u64, ImmKind::F32), ("DMUL", 0x28, ImmKind::F64Hi)] {
-        for (kind, b91, b) in [(0x2u64, 0u64, b_reg()), (0x8, 0, imm(32, 32, ik)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+        for (kind, b91, b) in two(ik) {
             let mut f = form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91);
             if mn == "FMUL" {
                 f = f.m(ftz()).m(g("scale", 84, 3, &[(1, "D8"), (2, "D4"), (3, "D2"), (4, ""), (5, "M2"), (6, "M4"), (7, "M8")]));
@@ -64,15 +103,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // FFMA / DFMA.
     for (mn, opc, ik) in [("FFMA", 0x23u64, ImmKind::F32), ("DFMA", 0x2b, ImmKind::F64Hi)] {
-        for (kind, b91, b, c) in [
-            (0x2u64, 0u64, rs(32, 1), rs(64, 2)),
-            (0x4, 0, rs(64, 1), imm(32, 32, ik)),
-            (0x8, 0, imm(32, 32, ik), rs(64, 2)),
-            (0xa, 0, cbank(), rs(64, 2)),
-            (0xc, 1, ur(32), rs(64, 2)),
-            (0x6, 0, rs(64, 1), cbank()),
-            (0xe, 1, rs(64, 1), ur(32)),
-        ] {
+        for (kind, b91, b, c) in three(ik) {
             // Negation: A at 72, C (when a register) at 75.
             let c = match c {
                 OpSpec::Reg(_) => rmod(64, Some(2), Some(75), None, None),
@@ -86,60 +117,25 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     // FMNMX: Pp selects min (PT) or max (!PT).
-    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
+    for (kind, b91, b) in two(ImmKind::F32) {
         form(key("FMNMX", kind), "FMNMX", (kind << 8) | 0x09).fix(91, 1, b91).m(ftz()).op(r(16)).op(a_src()).op(b).op(pn(87, 90)).done(out);
     }
     // FSETP: 4-bit compare 76..79, combine 74..75.
-    let fcmp: &[(u64, &'static str)] = &[
-        (0, "F"),
-        (1, "LT"),
-        (2, "EQ"),
-        (3, "LE"),
-        (4, "GT"),
-        (5, "NE"),
-        (6, "GE"),
-        (7, "NUM"),
-        (8, "NAN"),
-        (9, "LTU"),
-        (10, "EQU"),
-        (11, "LEU"),
-        (12, "GTU"),
-        (13, "NEU"),
-        (14, "GEU"),
-        (15, "T"),
-    ];
-    for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0x8, 0, imm(32, 32, ImmKind::F32)), (0xa, 0, cbank()), (0xc, 1, ur(32))] {
-        form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b)
-            .fix(91, 1, b91)
-            .m(g("cmp", 76, 4, fcmp))
-            .m(ftz())
-            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(81))
-            .op(p(84))
-            .op(a_src())
-            .op(b)
-            .op(pn(87, 90))
-            .done(out);
+    for (kind, b91, b) in two(ImmKind::F32) {
+        let f = form(key("FSETP", kind), "FSETP", (kind << 8) | 0x0b).fix(91, 1, b91);
+        setp_tail(f.m(g("cmp", 76, 4, &FLOAT_COMPARES)).m(ftz()), b).done(out);
     }
     // DSETP: FSETP's layout on the FP64 pipe (register or uniform B). The compare values F
     // and T print as MIN and MAX: ptxas 13.5 computes fmax.f64 with `DSETP.MAX.AND P0, P1`
     // then selects by P0 and quietens by P1.
     let dcmp: Vec<(u64, &'static str)> =
-        fcmp.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
+        FLOAT_COMPARES.iter().map(|&(v, s)| (v, if v == 0 { "MIN" } else if v == 15 { "MAX" } else { s })).collect();
     for (kind, b91, b) in [(0x2u64, 0u64, rs(32, 1)), (0xe, 1, ur(32))] {
-        form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a)
-            .fix(91, 1, b91)
-            .m(g("cmp", 76, 4, &dcmp))
-            .m(g("bop", 74, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-            .op(p(81))
-            .op(p(84))
-            .op(a_src())
-            .op(b)
-            .op(pn(87, 90))
+        setp_tail(form(key("DSETP", kind), "DSETP", (kind << 8) | 0x2a).fix(91, 1, b91).m(g("cmp", 76, 4, &dcmp)), b)
             .done(out);
     }
     // Conversions in the exact variants ptxas uses (other type pairs are not in the table yet).
-    for (k, mn, opc, lits, bits) in [
+    let listed = [
         ("I2FP.F32.S32", "I2FP", 0x245u64, &["F32", "S32"][..], 0x2014u64),
         ("I2FP.F32.U32", "I2FP", 0x245, &["F32", "U32"][..], 0x2010),
         ("F2I.TRUNC.NTZ", "F2I", 0x305, &["TRUNC", "NTZ"][..], 0x20f1),
@@ -163,55 +159,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         // 0x000e62000010d000_0000000400047306 `I2F.U16.RZ R4, R4`.
         ("I2F.U16", "I2F", 0x306, &["U16"][..], 0x1010),
         ("I2F.U16.RZ", "I2F", 0x306, &["U16", "RZ"][..], 0x10d0),
-        // Every integer/float size pair, as ptxas 13.5 writes cvt.rzi.{s,u}N.fM and cvt.rn.fM.{s,u}N
-        // (0x004e24000010e900_0000000000057305 `F2I.S16.F16.TRUNC.NTZ R5, R0`,
-        // 0x004e240000300c00_0000000400057312 `I2F.F16.S64 R5, R4`). Bits 72..87: F2I source float
-        // size at 84 (1 f16, 2 f32, 3 f64), TRUNC 0xc0, NTZ 0x20 (not with an f64 source or a
-        // 64-bit result), result size 0/8/0x10/0x18, signed bit 0; I2F source size at 84 (0 8-bit
-        // to 3 64-bit), result 0x08 f16 / 0x10 f32 / 0x18 f64, signed 0x04. Opcode 0x311/0x312
-        // where either side is 64 bits wide, else 0x305/0x306.
-        ("F2I.S8.F16.TRUNC.NTZ", "F2I", 0x305, &["S8", "F16", "TRUNC", "NTZ"][..], 0x10e1),
-        ("I2F.F16.S8", "I2F", 0x306, &["F16", "S8"][..], 0x000c),
-        ("F2I.U8.F16.TRUNC.NTZ", "F2I", 0x305, &["U8", "F16", "TRUNC", "NTZ"][..], 0x10e0),
-        ("I2F.F16.U8", "I2F", 0x306, &["F16", "U8"][..], 0x0008),
-        ("F2I.S16.F16.TRUNC.NTZ", "F2I", 0x305, &["S16", "F16", "TRUNC", "NTZ"][..], 0x10e9),
-        ("I2F.F16.S16", "I2F", 0x306, &["F16", "S16"][..], 0x100c),
-        ("F2I.U16.F16.TRUNC.NTZ", "F2I", 0x305, &["U16", "F16", "TRUNC", "NTZ"][..], 0x10e8),
-        ("I2F.F16.U16", "I2F", 0x306, &["F16", "U16"][..], 0x1008),
-        ("F2I.F16.TRUNC.NTZ", "F2I", 0x305, &["F16", "TRUNC", "NTZ"][..], 0x10f1),
-        ("I2F.F16", "I2F", 0x306, &["F16"][..], 0x200c),
-        ("F2I.U32.F16.TRUNC.NTZ", "F2I", 0x305, &["U32", "F16", "TRUNC", "NTZ"][..], 0x10f0),
-        ("I2F.F16.U32", "I2F", 0x306, &["F16", "U32"][..], 0x2008),
-        ("F2I.S64.F16.TRUNC", "F2I", 0x311, &["S64", "F16", "TRUNC"][..], 0x10d9),
-        ("I2F.F16.S64", "I2F", 0x312, &["F16", "S64"][..], 0x300c),
-        ("F2I.U64.F16.TRUNC", "F2I", 0x311, &["U64", "F16", "TRUNC"][..], 0x10d8),
-        ("I2F.F16.U64", "I2F", 0x312, &["F16", "U64"][..], 0x3008),
-        ("F2I.S8.TRUNC.NTZ", "F2I", 0x305, &["S8", "TRUNC", "NTZ"][..], 0x20e1),
-        ("I2F.S8", "I2F", 0x306, &["S8"][..], 0x0014),
-        ("F2I.U8.TRUNC.NTZ", "F2I", 0x305, &["U8", "TRUNC", "NTZ"][..], 0x20e0),
-        ("I2F.U8", "I2F", 0x306, &["U8"][..], 0x0010),
-        ("F2I.S16.TRUNC.NTZ", "F2I", 0x305, &["S16", "TRUNC", "NTZ"][..], 0x20e9),
-        ("I2F.S16", "I2F", 0x306, &["S16"][..], 0x1014),
-        ("F2I.U16.TRUNC.NTZ", "F2I", 0x305, &["U16", "TRUNC", "NTZ"][..], 0x20e8),
-        ("I2F.U32", "I2F", 0x306, &["U32"][..], 0x2010),
-        ("F2I.S64.TRUNC", "F2I", 0x311, &["S64", "TRUNC"][..], 0x20d9),
-        ("I2F.S64", "I2F", 0x312, &["S64"][..], 0x3014),
-        ("I2F.U64", "I2F", 0x312, &["U64"][..], 0x3010),
-        ("F2I.S8.F64.TRUNC", "F2I", 0x311, &["S8", "F64", "TRUNC"][..], 0x30c1),
-        ("I2F.F64.S8", "I2F", 0x312, &["F64", "S8"][..], 0x001c),
-        ("F2I.U8.F64.TRUNC", "F2I", 0x311, &["U8", "F64", "TRUNC"][..], 0x30c0),
-        ("I2F.F64.U8", "I2F", 0x312, &["F64", "U8"][..], 0x0018),
-        ("F2I.S16.F64.TRUNC", "F2I", 0x311, &["S16", "F64", "TRUNC"][..], 0x30c9),
-        ("I2F.F64.S16", "I2F", 0x312, &["F64", "S16"][..], 0x101c),
-        ("F2I.U16.F64.TRUNC", "F2I", 0x311, &["U16", "F64", "TRUNC"][..], 0x30c8),
-        ("I2F.F64.U16", "I2F", 0x312, &["F64", "U16"][..], 0x1018),
-        ("F2I.F64.TRUNC", "F2I", 0x311, &["F64", "TRUNC"][..], 0x30d1),
-        ("F2I.U32.F64.TRUNC", "F2I", 0x311, &["U32", "F64", "TRUNC"][..], 0x30d0),
-        ("F2I.S64.F64.TRUNC", "F2I", 0x311, &["S64", "F64", "TRUNC"][..], 0x30d9),
-        ("I2F.F64.S64", "I2F", 0x312, &["F64", "S64"][..], 0x301c),
-        ("F2I.U64.F64.TRUNC", "F2I", 0x311, &["U64", "F64", "TRUNC"][..], 0x30d8),
-        ("I2F.F64.U64", "I2F", 0x312, &["F64", "U64"][..], 0x3018),
-    ] {
+    ];
+    // Then every integer/float size pair not listed above (see `size_pairs`); the plain `I2F`
+    // (S32 to F32, rounded to nearest) is left out: ptxas writes I2FP.F32.S32 for it.
+    let listed_keys: Vec<&str> = listed.iter().map(|l| l.0).collect();
+    let pairs = size_pairs().into_iter().filter(|p| p.0 != "I2F" && !listed_keys.contains(&p.0));
+    let listed = listed.into_iter().map(|(k, mn, opc, lits, bits)| (k, mn, opc, lits.to_vec(), bits));
+    for (k, mn, opc, lits, bits) in listed.chain(pairs) {
         let mut f = form(k, mn, opc).fix(72, 16, bits);
         for l in lits {
             f = f.lit(l);

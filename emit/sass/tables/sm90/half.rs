@@ -42,51 +42,23 @@ fn fmz() -> ModGroup {
     ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")] }
 }
 
+/// The layout HADD2, HMUL2, HMNMX2 and HFMA2 share: `.F32` clear, `.BF16_V2` first, then two
+/// per-instruction modifiers; Rd, A (reuse slot 0, with absolute value) and the given B. Each
+/// caller adds what its instruction has beyond that (HMNMX2's predicate, HFMA2's C).
+fn half_pair(f: F, second: ModGroup, third: ModGroup, b: OpSpec) -> F {
+    f.fix(78, 1, 0).m(flag(85, "BF16_V2")).m(second).m(third).op(r(16)).op(a(Some(0), true)).op(b)
+}
+
 pub(super) fn forms(out: &mut Vec<Form>) {
     // The uniform-register B shapes (bit 91): ptxas 13.5 adds an f16 to a loop-invariant
     // operand with `HADD2 R, R, UR6.H0_H0`; nvdisasm 13 reads 0xe30 as HADD2, 0xc32 as HMUL2
     // and 0xc40 as HMNMX2 with B a uniform register, printed `-|UR0.H1_H1|`.
-    form("HADD2.ur", "HADD2", 0xe30)
-        .fix(91, 1, 1)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(flag(80, "FTZ"))
-        .m(flag(77, "SAT"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b_ur())
-        .done(out);
-    form("HMUL2.ur", "HMUL2", 0xc32)
-        .fix(91, 1, 1)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(fmz())
-        .m(flag(77, "SAT"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b_ur())
-        .done(out);
-    form("HMNMX2.ur", "HMNMX2", 0xc40)
-        .fix(91, 1, 1)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(flag(80, "FTZ"))
-        .m(flag(81, "NAN"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b_ur())
-        .op(pn(87, 90))
-        .done(out);
+    let ur = |key, mn, opc| form(key, mn, opc).fix(91, 1, 1);
+    half_pair(ur("HADD2.ur", "HADD2", 0xe30), flag(80, "FTZ"), flag(77, "SAT"), b_ur()).done(out);
+    half_pair(ur("HMUL2.ur", "HMUL2", 0xc32), fmz(), flag(77, "SAT"), b_ur()).done(out);
+    half_pair(ur("HMNMX2.ur", "HMNMX2", 0xc40), flag(80, "FTZ"), flag(81, "NAN"), b_ur()).op(pn(87, 90)).done(out);
     // HADD2 / HADD2.F32: `.F32` excludes `.BF16_V2` (nvdisasm refuses the pair).
-    form("HADD2", "HADD2", 0x230)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(flag(80, "FTZ"))
-        .m(flag(77, "SAT"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b(Some(2)))
-        .done(out);
+    half_pair(form("HADD2", "HADD2", 0x230), flag(80, "FTZ"), flag(77, "SAT"), b(Some(2))).done(out);
     // The two-immediate shape (0x430): ptxas 13.5's CAS loops add an f16x2 constant with
     // 0x020fca0000000000_0003000305067430 `HADD2 R6, R5, 1.78813934326171875e-07,
     // 1.78813934326171875e-07` (high half first, as HFMA2.MMA). `.BF16_V2` would print the
@@ -112,36 +84,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(a(None, false))
         .op(b(Some(2)))
         .done(out);
-    form("HMUL2", "HMUL2", 0x232)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(fmz())
-        .m(flag(77, "SAT"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b(Some(1)))
-        .done(out);
+    half_pair(form("HMUL2", "HMUL2", 0x232), fmz(), flag(77, "SAT"), b(Some(1))).done(out);
     // HMNMX2: the predicate picks min (PT) or max (!PT), as FMNMX.
-    form("HMNMX2", "HMNMX2", 0x240)
-        .fix(78, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(flag(80, "FTZ"))
-        .m(flag(81, "NAN"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b(Some(1)))
-        .op(pn(87, 90))
-        .done(out);
-    form("HFMA2", "HFMA2", 0x231)
-        .fix(78, 1, 0)
+    half_pair(form("HMNMX2", "HMNMX2", 0x240), flag(80, "FTZ"), flag(81, "NAN"), b(Some(1))).op(pn(87, 90)).done(out);
+    half_pair(form("HFMA2", "HFMA2", 0x231), fmz(), flag(77, "SAT"), b(Some(1)))
         .fix(79, 1, 0)
         .fix(86, 1, 0)
-        .m(flag(85, "BF16_V2"))
-        .m(fmz())
-        .m(flag(77, "SAT"))
-        .op(r(16))
-        .op(a(Some(0), true))
-        .op(b(Some(1)))
         .op(swz(64, 81, 84, Some(83), Some(2)))
         .done(out);
 }

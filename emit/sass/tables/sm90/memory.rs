@@ -21,6 +21,19 @@ fn load_sem() -> ModGroup {
     ModGroup { values: leak(values), ..s }
 }
 
+/// The modifiers of every global load and store, in print order: `.E` (a flag with a plain
+/// address, required with a uniform register in it), eviction priority, size, memory order.
+fn global_mods(f: F, uniform_addr: bool, order: ModGroup) -> F {
+    f.m(if uniform_addr { e_only() } else { flag(72, "E") }).m(evict()).m(ldst_size()).m(order)
+}
+
+/// The uniform-register address shapes of the global loads and stores, with the UR at `ur_lo`:
+/// (key suffix, bit 76, address); bit 76 selects `desc[URx][Ra.64]` over `[Ra.64+URx]`.
+fn ur_addrs(ur_lo: u8) -> [(&'static str, u64, MemSpec); 2] {
+    let ur = Some(Field::new(ur_lo, 6));
+    [("ur", 0, MemSpec { ureg: ur, ..mem(BaseWidth::Wide) }), ("desc", 1, MemSpec { desc: ur, ..mem(BaseWidth::Wide) })]
+}
+
 pub(super) fn forms(out: &mut Vec<Form>) {
     // Loads and stores. Plain forms: generic LD 0x980 (offset 32..63), LDG 0x381, ST 0x385,
     // STG 0x386. Uniform-register forms (bits 90..91 set, `.E` required): bit 76 selects
@@ -30,24 +43,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))]
     {
         let pred = mn == "LDG";
-        let mut f = form(mn, mn, plain_opc).fix(90, 2, 0).m(flag(72, "E")).m(evict()).m(ldst_size()).m(load_sem());
+        let mut f = global_mods(form(mn, mn, plain_opc).fix(90, 2, 0), false, load_sem());
         f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
         f.op(r(16)).op(OpSpec::Mem(plain_mem)).done(out);
-        for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
-            let m = if d == 1 {
-                MemSpec { desc: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) }
-            } else {
-                MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Wide) }
-            };
+        for (sfx, d, m) in ur_addrs(32) {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            let mut f = form(key, mn, opc)
-                .fix(90, 2, 3)
-                .fix(76, 1, d)
-                .fix(64, 8, 0)
-                .m(e_only())
-                .m(evict())
-                .m(ldst_size())
-                .m(load_sem());
+            let mut f = global_mods(form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0), true, load_sem());
             f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
             f.op(r(16)).op(OpSpec::Mem(m)).done(out);
         }
@@ -59,34 +60,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         } else {
             (mem(BaseWidth::Plain), r(32))
         };
-        form(mn, mn, plain_opc)
-            .fix(90, 2, 0)
-            .fix(81, 3, 0)
-            .m(flag(72, "E"))
-            .m(evict())
-            .m(ldst_size())
-            .m(sem())
-            .op(OpSpec::Mem(pm))
-            .op(data)
-            .done(out);
-        for (sfx, d) in [("ur", 0u64), ("desc", 1)] {
-            let m = if d == 1 {
-                MemSpec { desc: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) }
-            } else {
-                MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Wide) }
-            };
+        let f = form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0);
+        global_mods(f, false, sem()).op(OpSpec::Mem(pm)).op(data).done(out);
+        for (sfx, d, m) in ur_addrs(64) {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            form(key, mn, opc)
-                .fix(90, 2, 3)
-                .fix(76, 1, d)
-                .fix(81, 3, 0)
-                .m(e_only())
-                .m(evict())
-                .m(ldst_size())
-                .m(sem())
-                .op(OpSpec::Mem(m))
-                .op(r(32))
-                .done(out);
+            let f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(81, 3, 0);
+            global_mods(f, true, sem()).op(OpSpec::Mem(m)).op(r(32)).done(out);
         }
     }
     // Shared memory; bit 91 adds a uniform register to the address (`[Ra+URb+imm]`, printed

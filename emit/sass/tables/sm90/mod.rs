@@ -19,26 +19,48 @@ use crate::form::*;
 /// Every sm_90 form, in table order (the decoder breaks ties between equally specific
 /// patterns by this order).
 pub fn forms() -> Vec<Form> {
-    let mut forms = Vec::new();
-    atomics::forms(&mut forms);
-    memory::forms(&mut forms);
-    control::forms(&mut forms);
-    alu::forms(&mut forms);
-    alu::more_forms(&mut forms);
-    alu::plop3(&mut forms);
-    alu::misc(&mut forms);
-    alu::uniform(&mut forms);
-    bits::forms(&mut forms);
-    float::mufu(&mut forms);
-    float::hfma2(&mut forms);
-    float::forms(&mut forms);
-    half::forms(&mut forms);
-    forms
+    crate::builder::table(&[
+        atomics::forms, memory::forms, control::forms, alu::forms, alu::more_forms, alu::plop3, alu::misc,
+        alu::uniform, bits::forms, float::mufu, float::hfma2, float::forms, half::forms,
+    ])
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------
 
-pub(super) use crate::builder::{flag, group as g, leak, leak_str, FormBuilder as F};
+pub(super) use crate::builder::{
+    flag, group as g, leak, leak_str, literal, FormBuilder as F, ATOMIC_INT_OPS, FLOAT_COMPARES,
+};
+
+// The operand-kind variants of the ALU-style opcodes (bits 9..11, see `alu.rs`), shared by the
+// integer and the float forms.
+
+/// (kind bits, bit 91, second source, third source) for three-source ALU forms.
+pub(super) fn three(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
+    vec![
+        (0x2, 0, rs(32, 1), rs(64, 2)),
+        (0x4, 0, rs(64, 1), imm(32, 32, imm_kind)),
+        (0x8, 0, imm(32, 32, imm_kind), rs(64, 2)),
+        (0xa, 0, cbank(), rs(64, 2)),
+        (0xc, 1, ur(32), rs(64, 2)),
+        (0x6, 0, rs(64, 1), cbank()),
+        (0xe, 1, rs(64, 1), ur(32)),
+    ]
+}
+
+/// The three-source kinds whose last source is a register (IADD3 and LOP3 accept only these).
+pub(super) fn three_rc(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec, OpSpec)> {
+    three(imm_kind).into_iter().filter(|v| matches!(v.0, 0x2 | 0x8 | 0xa | 0xc)).collect()
+}
+
+/// (kind bits, bit 91, second source) for two-source forms.
+pub(super) fn two(imm_kind: ImmKind) -> Vec<(u64, u64, OpSpec)> {
+    vec![(0x2, 0, rs(32, 1)), (0x8, 0, imm(32, 32, imm_kind)), (0xa, 0, cbank()), (0xc, 1, ur(32))]
+}
+
+/// A form key: the mnemonic and the operand-kind bits, `IMAD.4`.
+pub(super) fn key(base: &str, kind: u64) -> &'static str {
+    leak_str(format!("{}.{:x}", base, kind))
+}
 
 /// Starts a form identified by the 12-bit opcode.
 pub(super) fn form(key: &'static str, mnemonic: &'static str, opcode: u64) -> F {

@@ -233,7 +233,7 @@ pub fn allocate<I: MachInst>(
         for extra in [generous, [0; 3]] {
             attempts += 1;
             let env = machine_env(preferred, extra);
-            let out = ra2::run(&func, &env, &ra_opts)?;
+            let out = ra2::run(&func, &env, &ra_opts).map_err(|e| func.vcode_names(e))?;
             if opts.regalloc2_checker {
                 let mut checker = ra2::checker::Checker::new(&func, &env);
                 checker.prepare(&out);

@@ -62,7 +62,11 @@ pub(crate) fn validate<F: Function>(f: &F) -> Result<(), RegAllocError> {
                     continue;
                 }
                 let v = op.vreg();
-                let d = defined_in[v.vreg()];
+                // (A value beyond the count is an error here; regalloc2 would index out of bounds.)
+                let d = defined_in
+                    .get(v.vreg())
+                    .copied()
+                    .unwrap_or(Block::invalid());
                 let ok = d.is_valid()
                     && if d == block {
                         local[v.vreg()]
@@ -248,4 +252,246 @@ fn intersect(idom: &[u32], rpo_num: &[u32], mut a: u32, mut b: u32) -> u32 {
         }
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`validate`] against regalloc2's own validator on random functions: chains of diamonds
+    //! (a parameter at the join) and loops, whose uses and branch arguments are mostly values
+    //! defined earlier and sometimes any value at all.
+    use super::*;
+    use regalloc2::{Operand, OperandConstraint, OperandPos, PReg, PRegSet, RegClass, VReg};
+
+    struct Fake {
+        insts: Vec<(Vec<Operand>, bool, bool)>,
+        ranges: Vec<(usize, usize)>,
+        succs: Vec<Vec<Block>>,
+        preds: Vec<Vec<Block>>,
+        params: Vec<Vec<VReg>>,
+        args: Vec<Vec<Vec<VReg>>>,
+        vregs: usize,
+    }
+
+    impl Function for Fake {
+        fn num_insts(&self) -> usize {
+            self.insts.len()
+        }
+        fn num_blocks(&self) -> usize {
+            self.ranges.len()
+        }
+        fn entry_block(&self) -> Block {
+            Block::new(0)
+        }
+        fn block_insns(&self, b: Block) -> ra2::InstRange {
+            let (s, e) = self.ranges[b.index()];
+            ra2::InstRange::new(Inst::new(s), Inst::new(e))
+        }
+        fn block_succs(&self, b: Block) -> &[Block] {
+            &self.succs[b.index()]
+        }
+        fn block_preds(&self, b: Block) -> &[Block] {
+            &self.preds[b.index()]
+        }
+        fn block_params(&self, b: Block) -> &[VReg] {
+            &self.params[b.index()]
+        }
+        fn is_ret(&self, i: Inst) -> bool {
+            self.insts[i.index()].2
+        }
+        fn is_branch(&self, i: Inst) -> bool {
+            self.insts[i.index()].1
+        }
+        fn branch_blockparams(&self, b: Block, _: Inst, k: usize) -> &[VReg] {
+            &self.args[b.index()][k]
+        }
+        fn inst_operands(&self, i: Inst) -> &[Operand] {
+            &self.insts[i.index()].0
+        }
+        fn inst_clobbers(&self, _: Inst) -> PRegSet {
+            PRegSet::empty()
+        }
+        fn num_vregs(&self) -> usize {
+            self.vregs
+        }
+        fn spillslot_size(&self, _: RegClass) -> usize {
+            1
+        }
+    }
+
+    struct Gen {
+        seed: u64,
+        f: Fake,
+        defined: Vec<VReg>,
+    }
+
+    impl Gen {
+        fn below(&mut self, n: usize) -> usize {
+            self.seed ^= self.seed << 13;
+            self.seed ^= self.seed >> 7;
+            self.seed ^= self.seed << 17;
+            (self.seed % n as u64) as usize
+        }
+        fn fresh(&mut self) -> VReg {
+            self.f.vregs += 1;
+            VReg::new(self.f.vregs - 1, RegClass::Int)
+        }
+        /// A value to read: one whose definition reaches here, or one in 150 any value of the
+        /// function so far or soon.
+        fn any(&mut self) -> VReg {
+            if self.defined.is_empty() || self.below(150) == 0 {
+                VReg::new(self.below(self.f.vregs.max(1)), RegClass::Int)
+            } else {
+                let k = self.below(self.defined.len());
+                self.defined[k]
+            }
+        }
+        fn block(&mut self) -> Block {
+            let b = Block::new(self.f.ranges.len());
+            self.f.ranges.push((0, 0));
+            self.f.succs.push(Vec::new());
+            self.f.preds.push(Vec::new());
+            self.f.params.push(Vec::new());
+            self.f.args.push(Vec::new());
+            b
+        }
+        /// Fill `b` with a few instructions and a terminator to `to` (with `args` per target).
+        fn fill(&mut self, b: Block, to: &[(Block, Vec<VReg>)]) {
+            let start = self.f.insts.len();
+            for _ in 0..1 + self.below(3) {
+                let mut ops = Vec::new();
+                for _ in 0..self.below(3) {
+                    let v = self.any();
+                    ops.push(Operand::new(
+                        v,
+                        OperandConstraint::Reg,
+                        OperandKind::Use,
+                        OperandPos::Early,
+                    ));
+                }
+                let d = self.fresh();
+                ops.push(Operand::new(
+                    d,
+                    OperandConstraint::Reg,
+                    OperandKind::Def,
+                    OperandPos::Late,
+                ));
+                self.defined.push(d);
+                self.f.insts.push((ops, false, false));
+            }
+            let ret = to.is_empty();
+            self.f.insts.push((Vec::new(), !ret, ret));
+            self.f.ranges[b.index()] = (start, self.f.insts.len());
+            for (t, a) in to {
+                self.f.succs[b.index()].push(*t);
+                self.f.preds[t.index()].push(b);
+                self.f.args[b.index()].push(a.clone());
+            }
+        }
+    }
+
+    fn random(seed: u64) -> Fake {
+        let f = Fake {
+            insts: vec![],
+            ranges: vec![],
+            succs: vec![],
+            preds: vec![],
+            params: vec![],
+            args: vec![],
+            vregs: 0,
+        };
+        let mut g = Gen {
+            seed,
+            f,
+            defined: Vec::new(),
+        };
+        let mut at = g.block();
+        for _ in 0..1 + g.below(6) {
+            if g.below(2) == 0 {
+                // Diamond; the join takes a parameter.
+                let (l, r, j) = (g.block(), g.block(), g.block());
+                let p = g.fresh();
+                g.f.params[j.index()].push(p);
+                g.fill(at, &[(l, vec![]), (r, vec![])]);
+                // What an arm defines does not reach the join.
+                let keep = g.defined.len();
+                let a = g.any();
+                g.fill(l, &[(j, vec![a])]);
+                g.defined.truncate(keep);
+                let a = g.any();
+                g.fill(r, &[(j, vec![a])]);
+                g.defined.truncate(keep);
+                g.defined.push(p);
+                at = j;
+            } else {
+                // Loop: header -> body -> header, header -> exit.
+                let (h, body, x) = (g.block(), g.block(), g.block());
+                g.fill(at, &[(h, vec![])]);
+                g.fill(h, &[(body, vec![]), (x, vec![])]);
+                let keep = g.defined.len();
+                g.fill(body, &[(h, vec![])]);
+                g.defined.truncate(keep);
+                at = x;
+            }
+        }
+        g.fill(at, &[]);
+        // Blocks were numbered as created; put the instruction ranges in block order.
+        let mut insts = Vec::new();
+        let mut ranges = vec![(0, 0); g.f.ranges.len()];
+        for b in 0..g.f.ranges.len() {
+            let (s, e) = g.f.ranges[b];
+            ranges[b] = (insts.len(), insts.len() + e - s);
+            insts.extend(g.f.insts[s..e].iter().cloned());
+        }
+        g.f.insts = insts;
+        g.f.ranges = ranges;
+        g.f
+    }
+
+    #[test]
+    fn agrees_with_regalloc2() {
+        let mut env = ra2::MachineEnv {
+            preferred_regs_by_class: [PRegSet::empty(); 3],
+            non_preferred_regs_by_class: [PRegSet::empty(); 3],
+            scratch_by_class: [None; 3],
+            fixed_stack_slots: Vec::new(),
+        };
+        for r in 0..32 {
+            env.preferred_regs_by_class[0].add(PReg::new(r, RegClass::Int));
+        }
+        let opts = ra2::RegallocOptions {
+            validate_ssa: true,
+            ..Default::default()
+        };
+        let (mut valid, mut invalid) = (0, 0);
+        for seed in 1..=2000u64 {
+            let f = random(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let ours = validate(&f);
+            let theirs = ra2::run(&f, &env, &opts);
+            match (&ours, &theirs) {
+                (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "seed {seed}"),
+                (Ok(()), Ok(_)) => {}
+                (Ok(()), Err(e)) => assert!(
+                    !matches!(
+                        e,
+                        RegAllocError::SSA(..)
+                            | RegAllocError::BB(_)
+                            | RegAllocError::Branch(_)
+                            | RegAllocError::CritEdge(..)
+                            | RegAllocError::DisallowedBranchArg(_)
+                    ),
+                    "seed {seed}: regalloc2 rejects what we accept: {e:?}"
+                ),
+                (Err(e), Ok(_)) => panic!("seed {seed}: we reject what regalloc2 accepts: {e:?}"),
+            }
+            if ours.is_ok() {
+                valid += 1;
+            } else {
+                invalid += 1;
+            }
+        }
+        assert!(
+            valid > 200 && invalid > 200,
+            "valid {valid}, invalid {invalid}"
+        );
+    }
 }

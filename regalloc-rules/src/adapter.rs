@@ -2,7 +2,9 @@
 //!
 //! `VCode` lives in `atomc-lower`, which does not depend on regalloc2, so the adapter converts
 //! its operands, block parameters and edges into regalloc2's types once (linear in the size of
-//! the function) and answers the allocator's queries from those arrays.
+//! the function) and answers the allocator's queries from those arrays. regalloc2 sees only the
+//! virtual registers the code uses, numbered densely in the VCode's order (its own checker's
+//! messages name those numbers; [`Ra2Func::vcode_names`] renames an SSA error's).
 
 use atomc_lower::vcode::{MachInst, OperandKind, OperandPos, RegClass, VCode, VReg};
 use regalloc2 as ra2;
@@ -25,8 +27,44 @@ pub fn shape_of(c: ra2::RegClass) -> RegClass {
     }
 }
 
-pub(crate) fn ra2_vreg(v: VReg) -> ra2::VReg {
-    ra2::VReg::new(v.index(), ra2_class(v.class()))
+/// Dense regalloc2 numbers for the VCode's virtual registers that are used: selection leaves
+/// many numbered but unused (values folded into an immediate, an address or a predicate, or
+/// removed as dead), and regalloc2's per-value work and memory follow the count it is told.
+/// The numbering keeps the VCode's order, so regalloc2 sees the same function up to the names.
+struct Renumber {
+    dense: Vec<u32>,
+    /// The VCode's number of each dense one.
+    original: Vec<u32>,
+}
+
+impl Renumber {
+    const UNUSED: u32 = u32::MAX;
+
+    fn new<I: MachInst>(vcode: &VCode<I>) -> Renumber {
+        let mut dense = vec![Self::UNUSED; vcode.num_vregs()];
+        for i in 0..vcode.num_insts() {
+            for op in vcode.inst_operands(i) {
+                dense[op.vreg.index()] = 0;
+            }
+        }
+        for b in vcode.blocks() {
+            for v in b.params.iter().chain(b.succ_args.iter().flatten()) {
+                dense[v.index()] = 0;
+            }
+        }
+        let mut original = Vec::new();
+        for (v, d) in dense.iter_mut().enumerate() {
+            if *d != Self::UNUSED {
+                *d = original.len() as u32;
+                original.push(v as u32);
+            }
+        }
+        Renumber { dense, original }
+    }
+
+    fn vreg(&self, v: VReg) -> ra2::VReg {
+        ra2::VReg::new(self.dense[v.index()] as usize, ra2_class(v.class()))
+    }
 }
 
 /// A VCode seen as a regalloc2 function.
@@ -39,11 +77,15 @@ pub struct Ra2Func<'a, I> {
     preds: Vec<Vec<ra2::Block>>,
     succ_args: Vec<Vec<Vec<ra2::VReg>>>,
     block_ends: Vec<u32>,
+    /// The VCode's number of each regalloc2 value ([`Renumber`]).
+    original_vregs: Vec<u32>,
 }
 
 impl<'a, I: MachInst> Ra2Func<'a, I> {
     /// Convert once.
     pub fn new(vcode: &'a VCode<I>) -> Self {
+        let renumber = Renumber::new(vcode);
+        let ra2_vreg = |v: VReg| renumber.vreg(v);
         let mut operands = Vec::new();
         let mut operand_offsets = Vec::with_capacity(vcode.num_insts() + 1);
         operand_offsets.push(0);
@@ -94,12 +136,24 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
                 })
                 .collect(),
             block_ends: blocks.iter().map(|b| b.insts.end).collect(),
+            original_vregs: renumber.original,
         }
     }
 
     /// The underlying VCode.
     pub fn vcode(&self) -> &'a VCode<I> {
         self.vcode
+    }
+
+    /// `e` with the value it names (if any) numbered as in the VCode again.
+    pub fn vcode_names(&self, e: ra2::RegAllocError) -> ra2::RegAllocError {
+        match e {
+            ra2::RegAllocError::SSA(v, inst) => {
+                let original = self.original_vregs.get(v.vreg()).map_or(v.vreg(), |&o| o as usize);
+                ra2::RegAllocError::SSA(ra2::VReg::new(original, v.class()), inst)
+            }
+            e => e,
+        }
     }
 
     fn block_of(&self, inst: ra2::Inst) -> usize {
@@ -170,7 +224,7 @@ impl<I: MachInst> ra2::Function for Ra2Func<'_, I> {
     }
 
     fn num_vregs(&self) -> usize {
-        self.vcode.num_vregs()
+        self.original_vregs.len()
     }
 
     fn spillslot_size(&self, regclass: ra2::RegClass) -> usize {

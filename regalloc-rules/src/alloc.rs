@@ -28,8 +28,9 @@ use interference::Interference;
 /// Allocation knobs.
 #[derive(Copy, Clone, Debug)]
 pub struct AllocOptions {
-    /// Run regalloc2's SSA validator first (default: on; it costs little and turns a malformed
-    /// VCode into an error instead of undefined allocator behaviour).
+    /// Validate the input first as regalloc2's SSA validator does (default: on; it costs little
+    /// and turns a malformed VCode into an error instead of undefined allocator behaviour). The
+    /// checks run in `ssa.rs`, in linear time, rather than in regalloc2.
     pub validate_ssa: bool,
     /// Run regalloc2's own checker on its output (default: debug builds).
     pub regalloc2_checker: bool,
@@ -203,8 +204,13 @@ pub fn allocate<I: MachInst>(
     let demand = operand_demand(&func);
     let limit = u32::from(rules.usable).min(opts.max_registers.max(16));
     let cap = opts.max_per_class.clamp(1, 64);
+    // The same checks as regalloc2's own validator, which costs the dominator tree's depth per
+    // use (quadratic in a long sequence of diamonds): run once here in linear time instead.
+    if opts.validate_ssa {
+        crate::ssa::validate(&func).map_err(|e| func.vcode_names(e))?;
+    }
     let ra_opts = ra2::RegallocOptions {
-        validate_ssa: opts.validate_ssa,
+        validate_ssa: false,
         ..Default::default()
     };
     let mut last_total = 0;
@@ -233,7 +239,7 @@ pub fn allocate<I: MachInst>(
         for extra in [generous, [0; 3]] {
             attempts += 1;
             let env = machine_env(preferred, extra);
-            let out = ra2::run(&func, &env, &ra_opts)?;
+            let out = ra2::run(&func, &env, &ra_opts).map_err(|e| func.vcode_names(e))?;
             if opts.regalloc2_checker {
                 let mut checker = ra2::checker::Checker::new(&func, &env);
                 checker.prepare(&out);

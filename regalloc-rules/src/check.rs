@@ -115,23 +115,28 @@ pub fn check_allocation<I: MachInst>(
     vcode: &VCode<I>,
     code: &FinalCode<I>,
 ) -> Result<(), RuleError> {
-    let mut fields = Vec::with_capacity(code.insts.len());
+    // Every instruction's fields in one array (instruction `i`'s at `spans[i]`): one
+    // allocation instead of one list per instruction.
+    let mut fields = Vec::with_capacity(code.insts.len() * 4);
+    let mut spans = vec![(0u32, 0u32); code.insts.len()];
     for (b, range) in code.blocks.iter().enumerate() {
         for i in range.clone() {
-            let f = fields_of(&code.insts[i as usize]);
-            check_local(rules, &f, &code.insts[i as usize], || at(code, b, i))?;
-            check_frame(code, &f, &code.insts[i as usize], || at(code, b, i))?;
-            fields.push(f);
+            let start = fields.len();
+            code.insts[i as usize].read_operands(&mut |reg, width, rule| fields.push((reg, width, rule)));
+            let f = &fields[start..];
+            check_local(rules, f, &code.insts[i as usize], || at(code, b, i))?;
+            check_frame(code, f, &code.insts[i as usize], || at(code, b, i))?;
+            spans[i as usize] = (start as u32, fields.len() as u32);
         }
     }
-    Values::new(rules, vcode, code, &fields).run()
+    Values::new(rules, vcode, code, &fields, &spans).run()
 }
 
 /// The frame register (if any) is written by nothing but the prologue, and a spill to memory
 /// needs one.
 fn check_frame<I: MachInst>(
     code: &FinalCode<I>,
-    fields: &FieldList,
+    fields: &[Field],
     inst: &I,
     at: impl Fn() -> At,
 ) -> Result<(), RuleError> {
@@ -165,7 +170,8 @@ pub fn check_inst<I: MachInst>(rules: &TargetRules, inst: &I) -> Result<(), Rule
     })
 }
 
-type FieldList = smallvec::SmallVec<[(Reg, u8, OperandRule); 8]>;
+/// A register field of a final instruction: the register, its width, its rule.
+type Field = (Reg, u8, OperandRule);
 
 fn at<I: MachInst>(code: &FinalCode<I>, block: usize, inst: u32) -> At {
     At {
@@ -179,7 +185,7 @@ fn at<I: MachInst>(code: &FinalCode<I>, block: usize, inst: u32) -> At {
 /// The rules one instruction's fields can be checked against by themselves.
 fn check_local<I: MachInst>(
     rules: &TargetRules,
-    fields: &FieldList,
+    fields: &[Field],
     inst: &I,
     at: impl Fn() -> At,
 ) -> Result<(), RuleError> {
@@ -303,7 +309,8 @@ struct Values<'a, I> {
     rules: &'a TargetRules,
     vcode: &'a VCode<I>,
     code: &'a FinalCode<I>,
-    fields: &'a [FieldList],
+    fields: &'a [Field],
+    spans: &'a [(u32, u32)],
 }
 
 impl<'a, I: MachInst> Values<'a, I> {
@@ -311,13 +318,15 @@ impl<'a, I: MachInst> Values<'a, I> {
         rules: &'a TargetRules,
         vcode: &'a VCode<I>,
         code: &'a FinalCode<I>,
-        fields: &'a [FieldList],
+        fields: &'a [Field],
+        spans: &'a [(u32, u32)],
     ) -> Self {
         Values {
             rules,
             vcode,
             code,
             fields,
+            spans,
         }
     }
 
@@ -336,10 +345,14 @@ impl<'a, I: MachInst> Values<'a, I> {
             return Ok(());
         }
         block_in[0] = Some(Vec::new());
-        let mut work = vec![0usize];
+        // Lowest block first: in a layout that mostly runs forward, a block then waits for
+        // every forward predecessor, so each is visited about once (loop headers again), where
+        // a stack would walk on from a join before its other side is done and walk the rest
+        // of the function again from there.
+        let mut work = std::collections::BinaryHeap::from([std::cmp::Reverse(0usize)]);
         let mut queued = vec![false; nb];
         queued[0] = true;
-        while let Some(b) = work.pop() {
+        while let Some(std::cmp::Reverse(b)) = work.pop() {
             queued[b] = false;
             let mut state = block_in[b].clone().unwrap_or_default();
             for i in self.code.blocks[b].clone() {
@@ -357,7 +370,7 @@ impl<'a, I: MachInst> Values<'a, I> {
                     block_in[s.index()] = Some(merged);
                     if !queued[s.index()] {
                         queued[s.index()] = true;
-                        work.push(s.index());
+                        work.push(std::cmp::Reverse(s.index()));
                     }
                 }
             }
@@ -366,7 +379,8 @@ impl<'a, I: MachInst> Values<'a, I> {
     }
 
     fn transfer(&self, b: usize, i: u32, state: &mut Vec<Vals>) -> Result<(), RuleError> {
-        let fields = &self.fields[i as usize];
+        let (from, to) = self.spans[i as usize];
+        let fields = &self.fields[from as usize..to as usize];
         let inst = &self.code.insts[i as usize];
         match self.code.origins[i as usize] {
             Origin::Inst(v) => self.transfer_inst(b, i, v, fields, state),
@@ -438,7 +452,7 @@ impl<'a, I: MachInst> Values<'a, I> {
         b: usize,
         i: u32,
         v: u32,
-        fields: &FieldList,
+        fields: &[Field],
         state: &mut Vec<Vals>,
     ) -> Result<(), RuleError> {
         let vfields = self.vcode.inst_fields(v as usize);

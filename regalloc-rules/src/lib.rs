@@ -15,6 +15,7 @@ pub mod check;
 pub mod liveness;
 pub mod rebuild;
 pub mod rules;
+mod ssa;
 
 pub use alloc::{allocate, AllocError, AllocOptions, AllocStats, Allocation, Edit, EditAt};
 pub use check::{check_allocation, check_inst, RuleError};

@@ -343,6 +343,26 @@ fn allocator_input_errors_are_typed() {
     let vc = b.finish().expect("valid shape");
     let e = allocate_and_check(&vc, Sm::Sm50, &opts()).unwrap_err();
     assert!(matches!(e, AllocError::Regalloc(_)), "{e}");
+
+    // A use its definition does not dominate: defined on one side of a diamond, read at the
+    // join. The error names the VCode's register, not regalloc2's dense number for it.
+    let mut b = VCodeBuilder::<T>::new();
+    let (entry, left, right, join) = (b.new_block(), b.new_block(), b.new_block(), b.new_block());
+    // Numbered but never used: regalloc2 numbers `x` 0.
+    let _unused = b.new_vreg(RegClass::Single);
+    let x = b.new_vreg(RegClass::Single);
+    b.push_branch(entry, T::Jump, &[(left, &[]), (right, &[])]);
+    b.push(left, T::konst(x.reg(), 1));
+    b.push_branch(left, T::Jump, &[(join, &[])]);
+    b.push_branch(right, T::Jump, &[(join, &[])]);
+    b.push(join, T::store(Reg::Zero, x.reg(), 1));
+    b.push(join, T::Exit);
+    let vc = b.finish().expect("valid shape");
+    let e = allocate_and_check(&vc, Sm::Sm90, &opts()).unwrap_err();
+    match e {
+        AllocError::Regalloc(regalloc2::RegAllocError::SSA(v, _)) => assert_eq!(v.vreg(), x.index()),
+        e => panic!("{e}"),
+    }
 }
 
 #[test]

@@ -59,10 +59,10 @@ fn size_pairs() -> Vec<(&'static str, &'static str, u64, Vec<&'static str>, u64)
             if !wide {
                 f2i.push("NTZ");
             }
-            let bits = fsz << 12 | 0xc0 | if wide { 0 } else { 0x20 } | isz * 8 | signed;
+            let bits = (fsz << 12) | 0xc0 | (if wide { 0 } else { 0x20 }) | (isz * 8) | signed;
             v.push((key("F2I", &f2i), "F2I", if wide { 0x311 } else { 0x305 }, f2i, bits));
             let i2f = printed([fl, int]);
-            let bits = isz << 12 | fsz * 8 | signed * 4;
+            let bits = (isz << 12) | (fsz * 8) | (signed * 4);
             v.push((key("I2F", &i2f), "I2F", if wide { 0x312 } else { 0x306 }, i2f, bits));
         }
     }

@@ -152,6 +152,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,
         "ISET" => each(c, iset)?,
+        "DSET" => each(c, dset)?,
         // `ICMP.cmp Rd, Ra, Rb, Rc`: Rc compared with zero picks Ra (true) or Rb.
         "ICMP" => each(c, |c, l| {
             let cmp = pick(c, &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"]).unwrap_or("F");
@@ -359,6 +360,24 @@ fn iset(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     c.set(0, l, v)
 }
 
+/// `DSET{.BF}.cmp.bop Rd, a, b, pc`: DSETP's test written as 0xffffffff / 0, or 1.0 / 0.0 with
+/// `.BF`.
+fn dset(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+    if writes_cc(c) {
+        return Err(c.unsupported("DSET with .CC"));
+    }
+    let cmp = pick(c, sm90::FCMPS).unwrap_or("F");
+    let bo = pick(c, &["AND", "OR", "XOR"]).unwrap_or("AND");
+    let r = crate::alu::fcmp(cmp, c.f64(1, l)?, c.f64(2, l)?).ok_or_else(|| c.unsupported("compare"))?;
+    let t = crate::alu::bop(bo, r, c.pred(3, l)?).unwrap_or(false);
+    let v = match (t, c.has("BF")) {
+        (false, _) => 0,
+        (true, true) => 1.0f32.to_bits(),
+        (true, false) => u32::MAX,
+    };
+    c.set(0, l, v)
+}
+
 /// The compare of `ISETP` / `ISET` on sources `k`, `k + 1` (predicate `k + 2`): the result
 /// before the boolean op, the op, and the predicate it combines with.
 fn int_compare(c: &Ctx, l: usize, k: usize) -> Result<(bool, &'static str, bool), EmuError> {
@@ -451,7 +470,7 @@ fn conv_types(c: &Ctx) -> Option<(&'static str, &'static str)> {
 }
 
 /// `F2F`, `I2F`, `F2I`, `I2I` between the types their modifiers name; round to nearest (float
-/// results), toward zero (integer results), saturating, NaN to 0.
+/// results), toward zero (integer results), saturating; NaN to 0 or the top bit (below).
 pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
     // `.RM` / `.RP` only on sm_50's f64 and f16 to f32 (ptxas 11.8 rounds to odd through them).
     let directed = c.form.mnemonic == "F2F" && c.has("F32") && (c.has("F64") || c.has("F16")) && !c.has("SAT");
@@ -551,7 +570,16 @@ pub fn convert(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
                     }
                 }
             } else if x.is_nan() {
-                0
+                // NaN gives 0 only where neither the source is F64 nor the result 64 bits wide;
+                // else the result's top bit alone (the range's low end for a signed result).
+                // Seen on an H100 (docs/gpu-runs.md, run 9: `F2I.S64` of an f32 NaN wrote
+                // 0x8000000000000000, `F2I.S8.F64` and `F2I.U8.F64` 0x80); PTX ISA 9.0's `cvt`
+                // says the same.
+                match (s == "F64" || bits == 64, d.starts_with('S')) {
+                    (false, _) => 0,
+                    (true, true) => lo as i64 as u64,
+                    (true, false) => 1u64 << (bits - 1),
+                }
             } else {
                 let v = t.clamp(lo, hi);
                 if d.starts_with('S') {

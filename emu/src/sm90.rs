@@ -26,7 +26,7 @@ pub fn pick<'a>(c: &Ctx, of: &[&'a str]) -> Option<&'a str> {
 }
 
 const CMPS: &[&str] = &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"];
-const FCMPS: &[&str] =
+pub(crate) const FCMPS: &[&str] =
     &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"];
 const BOPS: &[&str] = &["AND", "OR", "XOR"];
 

@@ -144,6 +144,32 @@ pub struct TargetCaps {
     /// How the target brings lanes that left a loop apart together before a subgroup
     /// instruction, which decides where such an instruction is refused.
     pub subgroup_meeting: crate::subgroup_sync::Meeting,
+    /// What the target's float-to-integer conversion gives for NaN, where the IR asks for 0
+    /// ([`crate::legalize::nan_to_int`] adds the select that makes it 0).
+    pub nan_to_int: NanToInt,
+}
+
+/// A target's float-to-integer conversion of a NaN.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NanToInt {
+    /// 0, as the IR's `fcvt_to_sint` / `fcvt_to_uint` say.
+    Zero,
+    /// NVIDIA's `F2I` (and PTX's `cvt.rzi`, PTX ISA 9.0, `cvt`): 0 when neither the source is
+    /// f64 nor the result 64 bits wide, else the result's top bit alone (`0x80` for an f64 to
+    /// an 8-bit integer, `0x8000_0000_0000_0000` for an f32 to a 64-bit one), signed or
+    /// unsigned alike. Seen on an H100 (docs/gpu-runs.md, run 9: `conversions-all-sizes`, by
+    /// atomc's `F2I.S64`, `F2I.S8.F64` and ptxas's code from `cvt.rzi` alike).
+    TopBitWhenWide,
+}
+
+impl NanToInt {
+    /// Whether converting a NaN of type `from` to the integer type `to` gives 0.
+    pub fn gives_zero(self, from: Type, to: Type) -> bool {
+        match self {
+            NanToInt::Zero => true,
+            NanToInt::TopBitWhenWide => from != Type::F64 && to.bits() < 64,
+        }
+    }
 }
 
 impl TargetCaps {

@@ -226,8 +226,9 @@ pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
     // ptxas 13.5 sets a scoreboard on `BREV R0, R0` and its IADD3 waits on it (brev.b32).
     const SM90: &[&str] = &["LDC", "S2UR", "REDUX", "QSPC", "MATCH", "F2I", "I2F", "F2F", "BREV"];
     // ptxas 11.8 sets a scoreboard on `LDC.U16 R0, c[0x3][R4]` (ld.const.u16) and on `DMNMX R2,
-    // R6, c[0x0][0x158], !PT` (max.f64), and their readers wait on it.
-    const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP", "DMNMX", "LDC"];
+    // R6, c[0x0][0x158], !PT` (max.f64), and on `DSET.NUM.AND R6, R2, R2, PT` (setp.nan.f64
+    // + selp), and their readers wait on it.
+    const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP", "DSET", "DMNMX", "LDC"];
     COMMON.contains(&mnemonic)
         || match timing {
             Timing::Sm90 => SM90.contains(&mnemonic),
@@ -524,6 +525,10 @@ pub fn unit(mnemonic: &str) -> &str {
         // scoreboard in a spilling kernel, then refills with `LDL.LU R4` setting SB5, and reads
         // R254 after waiting on SB5 (filetests/interpret/spill-live-values.atom, %live260).
         "LDG" | "LDL" | "LD" => "LSU",
+        // The FP64 compares: ptxas 11.8 (sm_50) issues `DSETP.NAN.AND P0, PT, R14, R14, PT` with
+        // no scoreboard, then `DSET.NUM.AND R23, R14, R14, PT` setting SB1, and reads P0 after
+        // waiting on SB1 (filetests/interpret/conversions-all-sizes.atom, %f64_to_ints).
+        "DSETP" | "DSET" => "FP64 compare",
         m => m,
     }
 }

@@ -227,6 +227,10 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
             // Compare and swap packed in one group: a pair (32-bit) or an aligned quad (64-bit).
             return 2 * data;
         }
+        if mnemonic == "DSET" {
+            // A word (the test's mask) from two f64 pairs.
+            return if def { 1 } else { 2 };
+        }
         if mnemonic == "CS2R" {
             return if has("32") { 1 } else { 2 };
         }

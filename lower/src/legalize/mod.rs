@@ -10,7 +10,9 @@
 //! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
 //! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
 //! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
-//! 5. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
+//! 5. [`nan_to_int`] — a float-to-integer conversion whose NaN result is not 0 on the target
+//!    → the conversion, a NaN test and a select of 0;
+//! 6. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
 //!    bring together after the loops before it (the CAS loops of step 4 included).
 //!
 //! Unused results are left alone: the instruction selector picks `RED`
@@ -20,6 +22,7 @@ pub mod cas_loop;
 pub mod check;
 pub mod check_ops;
 mod edit;
+pub mod nan_to_int;
 pub mod negate_sub;
 pub mod order_fences;
 pub mod shared_vars;
@@ -56,6 +59,8 @@ pub struct Stats {
     pub fences: usize,
     /// CAS loops built (sub-word ones included).
     pub cas_loops: usize,
+    /// Float-to-integer conversions given a select of 0 for NaN.
+    pub nan_selects: usize,
 }
 
 /// Runs every pass. The function must already pass the IR verifier.
@@ -71,6 +76,7 @@ pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Uns
     stats.negated = negate_sub::run(func, caps);
     stats.fences = order_fences::run(func, caps);
     stats.cas_loops = cas_loop::run(func, caps);
+    stats.nan_selects = nan_to_int::run(func, caps);
     let unconverged = check_ops::unconverged(func, caps);
     if !unconverged.is_empty() {
         return Err(unconverged);

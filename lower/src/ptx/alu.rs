@@ -294,9 +294,24 @@ fn convert(e: &mut Emitter<'_>, op: ConvOp, to: Type, d: &str, arg: Value) -> Re
         ConvOp::Fpromote => e.line(format!("cvt{}{} {d}, {a}", float_name(to), float_name(from))),
         ConvOp::Fdemote => e.line(format!("cvt.rn{}{} {d}, {a}", float_name(to), float_name(from))),
         ConvOp::FcvtToSint | ConvOp::FcvtToUint => {
-            // PTX float-to-int conversions saturate and turn NaN into 0, as the IR requires.
+            // `cvt.rzi` saturates as the IR requires, but gives NaN the result's top bit alone
+            // where the source is f64 or the result 64 bits wide (PTX ISA 9.0, `cvt`; the
+            // hardware agrees: `NanToInt::TopBitWhenWide`); a select makes that 0.
             let signed = op == ConvOp::FcvtToSint;
             e.line(format!("cvt.rzi{}{} {d}, {a}", int_name(to, signed), float_name(from)));
+            if !crate::caps::NanToInt::TopBitWhenWide.gives_zero(from, to) {
+                let x = if from == Type::F16 {
+                    let t = e.regs.temp(Type::F32);
+                    e.line(format!("cvt.f32.f16 {t}, {a}"));
+                    t
+                } else {
+                    a
+                };
+                let fty = if from == Type::F64 { ".f64" } else { ".f32" };
+                let nan = e.regs.temp(Type::Pred);
+                e.line(format!("setp.nan{fty} {nan}, {x}, {x}"));
+                e.line(format!("selp{} {d}, 0, {d}, {nan}", selp_type(to)));
+            }
         }
         ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
             let signed = op == ConvOp::FcvtFromSint;

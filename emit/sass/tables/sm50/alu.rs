@@ -479,7 +479,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     float_forms(out);
 }
 
-/// FADD / FMNMX / FSETP / DADD, register shape: negate A 48, absolute A 46, negate B 45,
+/// FADD / FMNMX / FSETP / DSETP / DADD, register shape: negate A 48, absolute A 46, negate B 45,
 /// absolute B 49 (FSETP: negate A 43, absolute A 7, negate B 6, absolute B 44).
 fn float_forms(out: &mut Vec<Form>) {
     let fsrc = |lo: u8, neg: u8, abs: u8, reuse: u8| {
@@ -591,6 +591,34 @@ fn float_forms(out: &mut Vec<Form>) {
         .fix(28, 11, 0)
         .m(g("cmp", 48, 4, &FLOAT_COMPARES))
         .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(fsrc(20, 6, 44, 1))
+        .op(pn(39, 42))
+        .done(out);
+    // DSET{.BF}.cmp.bop Rd, a, b, Pc: DSETP's test written to a register (0xffffffff / 0, or
+    // 1.0 / 0.0 with `.BF`). ptxas 11.8 writes `setp.nan.f64` + `selp` as `DSET.NUM.AND R6,
+    // R2, R2, PT` (0x5907038000270206) and an AND; nvdisasm 11.8 on that word with one bit set:
+    // 43 `-R2` (A), 44 `|R2|` (B), 45 `.OR`, 47 `R6.CC`, 52 `.BF`, 53 `-R2` (B), 54 `|R2|` (A).
+    form("DSET", "DSET", 9, 0x5907 >> 7)
+        .fix(28, 11, 0)
+        .m(flag(52, "BF"))
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(rd_cc(47))
+        .op(fsrc(8, 43, 54, 0))
+        .op(fsrc(20, 53, 44, 1))
+        .op(pn(39, 42))
+        .done(out);
+    // FSETP's layout on doubles, bit 47 (FSETP's FTZ) clear: ptxas 11.8 writes `setp.nan.f64`
+    // as `DSETP.NAN.AND P0, PT, R4, R4, PT` (0x5b88038000470407) and `setp.lt.f64`'s inverse
+    // as `DSETP.GEU.AND P1, PT, R4, R6, PT` (0x5b8e03800067040f).
+    form("DSETP", "DSETP", 12, 0x5b8)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
         .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
         .op(p(3))
         .op(p(0))

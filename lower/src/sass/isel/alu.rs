@@ -48,13 +48,20 @@ impl Isel<'_> {
             InstData::Select { cond, args } => {
                 let negate = self.cond_into_p0(*cond)?;
                 let p = MOp::Pred { num: 0, not: negate };
+                // A zero (the NaN select of a conversion, say) is read from RZ.
+                let zero = |s: &Self, v: Value| s.const_value(v) == Some(0);
+                let (za, zb) = (zero(self, args[0]), zero(self, args[1]));
                 let (a, b) = (self.reg(args[0]), self.reg(args[1]));
+                let pick = |z: bool, m: MOp| if z { MOp::rz() } else { m };
                 if d.class() == RegClass::Pair {
-                    let lo = SassInst::new("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), p]);
-                    let hi = SassInst::new("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), p]);
+                    let lo = [pick(za, MOp::use_(a.lo())), pick(zb, MOp::use_(b.lo()))];
+                    let hi = [pick(za, MOp::use_(a.hi())), pick(zb, MOp::use_(b.hi()))];
+                    let lo = SassInst::new("SEL", [MOp::rz(), lo[0].clone(), lo[1].clone(), p.clone()]);
+                    let hi = SassInst::new("SEL", [MOp::rz(), hi[0].clone(), hi[1].clone(), p]);
                     self.pair_op(d, lo, hi);
                 } else {
-                    self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), p]));
+                    let (a, b) = (pick(za, MOp::use_(a)), pick(zb, MOp::use_(b)));
+                    self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), a, b, p]));
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
@@ -683,9 +690,14 @@ impl Isel<'_> {
                 };
                 let (opc, src) = match self.ty(args[0]) {
                     Type::F32 => ("FSETP", [MOp::use_(a), MOp::use_(b)]),
-                    Type::F64 => return self.isa.compare_f64(self, cc, a, b).map_err(|r| self.err(r)),
+                    Type::F64 => ("DSETP", [MOp::use_pair(a), MOp::use_pair(b)]),
                     // Widened exactly to f32 (sass/isel/half.rs).
-                    Type::F16 => ("FSETP", [MOp::use_(self.half_to_f32(a)?), MOp::use_(self.half_to_f32(b)?)]),
+                    // (Once for `x cc x`: the NaN test of a conversion.)
+                    Type::F16 => {
+                        let wa = self.half_to_f32(a)?;
+                        let wb = if args[0] == args[1] { wa } else { self.half_to_f32(b)? };
+                        ("FSETP", [MOp::use_(wa), MOp::use_(wb)])
+                    }
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
                 self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()]));

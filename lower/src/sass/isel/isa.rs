@@ -147,10 +147,6 @@ pub(crate) trait Isa: Sync {
     /// folds the low halves' predicate into the high halves' compare.
     fn compare64(&self, s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]);
 
-    /// `P0 = a cc b` of two f64s (`cc` a `DSETP` condition: `EQ`, `NEU`, `LT`, ..). sm_50's
-    /// form table has no `DSETP`: refused there.
-    fn compare_f64(&self, s: &mut Isel<'_>, cc: &str, a: VReg, b: VReg) -> Result<(), String>;
-
     /// Pair `d = p + ext(x) * scale` (`scale` the immediate as sm_70+'s `IMAD.WIDE` takes it).
     /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, as
     /// ptxas 11.8 does; any other scale is refused.

@@ -238,9 +238,6 @@ impl Isa for Sm50 {
         alu::compare64(s, cc, unsigned, a, b)
     }
 
-    fn compare_f64(&self, _s: &mut Isel<'_>, cc: &str, _a: VReg, _b: VReg) -> Result<(), String> {
-        Err(format!("it needs `DSETP.{cc}.AND`, which has no sm_50 form"))
-    }
 
     fn index_scaled(
         &self,

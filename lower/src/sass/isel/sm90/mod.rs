@@ -160,11 +160,6 @@ impl Isa for Sm90 {
         s.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), hi));
     }
 
-    fn compare_f64(&self, s: &mut Isel<'_>, cc: &str, a: VReg, b: VReg) -> Result<(), String> {
-        let ops = [MOp::p0(), MOp::pt(), MOp::use_pair(a), MOp::use_pair(b), MOp::pt()];
-        s.emit(SassInst::new(format!("DSETP.{cc}.AND"), ops));
-        Ok(())
-    }
 
     fn index_scaled(
         &self,

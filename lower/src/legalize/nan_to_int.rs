@@ -1,0 +1,28 @@
+//! `fcvt_to_sint` / `fcvt_to_uint` of a NaN is 0 in the IR. Where the target's conversion gives
+//! something else ([`crate::caps::NanToInt`]), the conversion becomes
+//! `t = fcvt x; n = fcmp uno x, x; v = select n, 0, t`. The original instruction turns into the
+//! `select` and keeps its result, so no use needs renaming.
+
+use super::edit;
+use crate::caps::TargetCaps;
+use atomc_ir::{ConvOp, FloatCC, Function, InstData};
+
+/// Rewrites in place; returns how many conversions were given a NaN select.
+pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
+    let mut count = 0;
+    edit::rewrite(func, |func, inst, splice| {
+        let InstData::Convert { op: op @ (ConvOp::FcvtToSint | ConvOp::FcvtToUint), to, arg } = func.insts[inst] else {
+            return;
+        };
+        if caps.nan_to_int.gives_zero(func.value_type(arg), to) {
+            return;
+        }
+        let mut ins = |func: &mut Function, data| splice.before(func, inst, data).expect("has a result");
+        let converted = ins(func, InstData::Convert { op, to, arg });
+        let nan = ins(func, InstData::Fcmp { cond: FloatCC::Uno, args: [arg, arg] });
+        let zero = ins(func, InstData::Iconst { ty: to, imm: 0 });
+        func.insts[inst] = InstData::Select { cond: nan, args: [zero, converted] };
+        count += 1;
+    });
+    count
+}

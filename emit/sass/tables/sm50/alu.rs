@@ -587,17 +587,20 @@ fn float_forms(out: &mut Vec<Form>) {
         let f = if key == "DMNMX" { f.fix(28, 11, 0) } else { f };
         f.op(r(0)).op(fsrc(8, 48, 46, 0)).op(b).op(pn(39, 42)).done(out);
     }
-    form("FSETP", "FSETP", 12, 0x5bb)
-        .fix(28, 11, 0)
-        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
-        .m(flag(47, "FTZ"))
-        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-        .op(p(3))
-        .op(p(0))
-        .op(fsrc(8, 43, 7, 0))
-        .op(fsrc(20, 6, 44, 1))
-        .op(pn(39, 42))
-        .done(out);
+    // DSETP is FSETP's layout on doubles, bit 47 (FSETP's FTZ) clear: ptxas 11.8 writes
+    // `setp.nan.f64` as `DSETP.NAN.AND P0, PT, R4, R4, PT` (0x5b88038000470407) and
+    // `setp.lt.f64`'s inverse as `DSETP.GEU.AND P1, PT, R4, R6, PT` (0x5b8e03800067040f).
+    for (name, top) in [("FSETP", 0x5bb), ("DSETP", 0x5b8)] {
+        let f = form(name, name, 12, top).fix(28, 11, 0).m(g("cmp", 48, 4, &FLOAT_COMPARES));
+        let f = if name == "FSETP" { f.m(flag(47, "FTZ")) } else { f.fix(47, 1, 0) };
+        f.m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(3))
+            .op(p(0))
+            .op(fsrc(8, 43, 7, 0))
+            .op(fsrc(20, 6, 44, 1))
+            .op(pn(39, 42))
+            .done(out);
+    }
     // DSET{.BF}.cmp.bop Rd, a, b, Pc: DSETP's test written to a register (0xffffffff / 0, or
     // 1.0 / 0.0 with `.BF`). ptxas 11.8 writes `setp.nan.f64` + `selp` as `DSET.NUM.AND R6,
     // R2, R2, PT` (0x5907038000270206) and an AND; nvdisasm 11.8 on that word with one bit set:
@@ -610,20 +613,6 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(rd_cc(47))
         .op(fsrc(8, 43, 54, 0))
         .op(fsrc(20, 53, 44, 1))
-        .op(pn(39, 42))
-        .done(out);
-    // FSETP's layout on doubles, bit 47 (FSETP's FTZ) clear: ptxas 11.8 writes `setp.nan.f64`
-    // as `DSETP.NAN.AND P0, PT, R4, R4, PT` (0x5b88038000470407) and `setp.lt.f64`'s inverse
-    // as `DSETP.GEU.AND P1, PT, R4, R6, PT` (0x5b8e03800067040f).
-    form("DSETP", "DSETP", 12, 0x5b8)
-        .fix(28, 11, 0)
-        .fix(47, 1, 0)
-        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
-        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-        .op(p(3))
-        .op(p(0))
-        .op(fsrc(8, 43, 7, 0))
-        .op(fsrc(20, 6, 44, 1))
         .op(pn(39, 42))
         .done(out);
 }

@@ -42,7 +42,7 @@ pub struct EmitError {
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
     let mut blocks = layout::blocks(code);
     reconverge::insert(&mut blocks, arch.name == "sm_90");
-    let (mut placed, block_first) = layout::flatten(blocks);
+    let (placed, block_first) = layout::flatten(blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
         arch.branch_addr(at)
@@ -57,12 +57,15 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     // resolve here, through the thread's cache of shapes as at selection; only an alias the
     // form cannot take as written is assembled from its text.
     let mut forms = SharedForms::lend(arch);
-    for (i, p) in placed.iter_mut().enumerate() {
+    for (i, p) in placed.iter().enumerate() {
         let addr = arch.instr_addr(i);
         let label = |b: BlockId| addr_of_block(b, body_len);
         let mut typed = p.inst.typed(arch, addr, &label);
-        if typed.is_none() && p.inst.resolve_cached(arch, &mut forms).is_ok() {
-            typed = p.inst.typed(arch, addr, &label);
+        if typed.is_none() {
+            let mut inst = SassInst::clone(&p.inst);
+            if inst.resolve_cached(arch, &mut forms).is_ok() {
+                typed = inst.typed(arch, addr, &label);
+            }
         }
         let ins = match typed {
             Some(ins) => {

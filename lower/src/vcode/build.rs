@@ -86,9 +86,9 @@ pub struct VCode<I> {
 }
 
 impl<I> VCode<I> {
-    /// Number of instructions.
+    /// Number of instructions (still counted once [`VCode::take_insts`] took them out).
     pub fn num_insts(&self) -> usize {
-        self.insts.len()
+        self.operand_offsets.len() - 1
     }
 
     /// Number of blocks (block 0 is the entry).
@@ -141,6 +141,13 @@ impl<I> VCode<I> {
     /// Consume into the instruction list.
     pub fn into_insts(self) -> Vec<I> {
         self.insts
+    }
+
+    /// Takes the instructions out, leaving what describes them (blocks, fields, operands,
+    /// register classes) for the allocation checker, so that the allocated code can be made
+    /// from them in place. [`VCode::inst`] and [`VCode::insts`] find none afterwards.
+    pub fn take_insts(&mut self) -> Vec<I> {
+        std::mem::take(&mut self.insts)
     }
 }
 

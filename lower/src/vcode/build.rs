@@ -208,6 +208,11 @@ impl<I: MachInst> VCodeBuilder<I> {
         }
     }
 
+    /// Number of virtual registers made so far.
+    pub fn num_vregs(&self) -> usize {
+        self.vreg_classes.len()
+    }
+
     /// A fresh virtual register of `class`.
     pub fn new_vreg(&mut self, class: RegClass) -> VReg {
         let v = VReg::new(self.vreg_classes.len(), class);
@@ -269,7 +274,10 @@ impl<I: MachInst> VCodeBuilder<I> {
         // Sized once: a kernel of 100k instructions would otherwise be copied on every doubling.
         let n_insts: usize = self.blocks.iter().map(|b| b.insts.len()).sum();
         let mut out = VCode {
-            insts: Vec::with_capacity(n_insts),
+            // With room for the moves register allocation inserts, so that rebuilding the
+            // function in place (`atomc_regalloc::apply_in_place`) does not move it; room never
+            // used is never touched.
+            insts: Vec::with_capacity(n_insts + n_insts / 4),
             fields: Vec::with_capacity(n_insts * 3),
             field_offsets: Vec::with_capacity(n_insts + 1),
             operands: Vec::with_capacity(n_insts * 3),

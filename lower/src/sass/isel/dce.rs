@@ -44,14 +44,16 @@ fn for_each_reg(inst: &SassInst, mut f: impl FnMut(VReg, bool)) {
 /// left, and its death can only kill the writers of what it read. Removal is monotone, so
 /// this reaches the same result as sweeping the whole function until nothing changes, without
 /// a sweep per link of a dead chain.
-pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
-    let mut uses: Vec<u32> = Vec::new();
+pub(super) fn run(blocks: &mut [PendingBlock], num_vregs: usize) -> usize {
+    const NONE: u32 = u32::MAX;
+    // Sized once (`num_vregs` registers, about one def per instruction), not grown.
+    let num_insts: usize = blocks.iter().map(|b| b.insts.len()).sum();
+    let mut uses: Vec<u32> = vec![0; num_vregs];
     // Every def site of each register (selection may write a register more than once, as
     // the two halves of a pair), as a linked list through `def_next`.
-    let mut def_head: Vec<u32> = Vec::new();
-    let mut def_next: Vec<u32> = Vec::new();
-    let mut def_site: Vec<(u32, u32)> = Vec::new();
-    const NONE: u32 = u32::MAX;
+    let mut def_head: Vec<u32> = vec![NONE; num_vregs];
+    let mut def_next: Vec<u32> = Vec::with_capacity(num_insts);
+    let mut def_site: Vec<(u32, u32)> = Vec::with_capacity(num_insts);
     let grow = |v: &mut Vec<u32>, i: usize, fill: u32| {
         if v.len() <= i {
             v.resize(i + 1, fill);

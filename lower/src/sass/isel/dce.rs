@@ -95,12 +95,20 @@ pub(super) fn run(blocks: &mut [PendingBlock], num_vregs: usize) -> usize {
     };
     let mut dead: Vec<Vec<bool>> = blocks.iter().map(|b| vec![false; b.insts.len()]).collect();
     let mut work: Vec<(u32, u32)> = Vec::new();
-    for (bi, b) in blocks.iter().enumerate() {
-        for (ii, inst) in b.insts.iter().enumerate() {
-            if is_dead(&uses, inst) {
-                dead[bi][ii] = true;
-                work.push((bi as u32, ii as u32));
+    // A dead instruction writes a register nobody reads: only the writers of those are looked
+    // at again (a second sweep of every instruction would read the whole function once more).
+    for (v, &head) in def_head.iter().enumerate() {
+        if uses.get(v).copied().unwrap_or(0) > 0 {
+            continue;
+        }
+        let mut site = head;
+        while site != NONE {
+            let (db, di) = def_site[site as usize];
+            if !dead[db as usize][di as usize] && is_dead(&uses, &blocks[db as usize].insts[di as usize]) {
+                dead[db as usize][di as usize] = true;
+                work.push((db, di));
             }
+            site = def_next[site as usize];
         }
     }
     let mut removed = work.len();
@@ -127,7 +135,7 @@ pub(super) fn run(blocks: &mut [PendingBlock], num_vregs: usize) -> usize {
             }
         }
     }
-    for (b, dead) in blocks.iter_mut().zip(&dead) {
+    for (b, dead) in blocks.iter_mut().zip(&dead).filter(|(_, dead)| dead.contains(&true)) {
         let mut k = 0;
         b.insts.retain(|_| {
             k += 1;

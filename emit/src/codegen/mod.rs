@@ -52,6 +52,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let body_len = placed.len();
     let timing = Timing::for_arch(arch.name);
     let mut instrs = Vec::with_capacity(body_len + 8);
+    let mut deps: Vec<DepInfo> = Vec::with_capacity(body_len);
     let mut exit_offsets = Vec::new();
     // Instructions made after selection (moves, spills, reconvergence, branches of the layout)
     // resolve here, through the thread's cache of shapes as at selection; only an alias the
@@ -77,11 +78,11 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
+        // The dependency pass reads each instruction's registers and timing class off its form
+        // (taken here, while the instruction is at hand).
+        deps.push(dep_info(arch, &ins, p.block_start, timing));
         instrs.push(ins);
     }
-    // The dependency pass reads each instruction's registers and timing class off its form.
-    let deps: Vec<DepInfo> =
-        instrs.iter().zip(&placed).map(|(ins, p)| dep_info(arch, ins, p.block_start, timing)).collect();
     let sched = schedule::schedule(&deps, timing);
     for (i, ins) in instrs.iter_mut().enumerate() {
         let s = sched[i];

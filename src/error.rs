@@ -130,7 +130,7 @@ impl Origins {
             out.inst_locs[inst] = ir::SrcLoc { line: inst.as_u32() + 1, col: TRACE_COL };
         }
         let result = atomc_lower::legalize::legalize(&mut out, caps);
-        let mut origins = std::collections::HashMap::new();
+        let mut origins = std::collections::HashMap::with_capacity(out.insts.len());
         for inst in out.insts.keys() {
             let loc = out.inst_locs[inst];
             let from = (loc.col == TRACE_COL && loc.line > 0).then(|| ir::Inst::from_u32(loc.line - 1));

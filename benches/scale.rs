@@ -181,7 +181,7 @@ fn compile_staged(func: &atomc::ir::Function, t: Tgt) -> Vec<Duration> {
             let vcode = atomc_lower::sass::isel::select(&legal, isel_target).expect("selects");
             lap(&mut times);
             let mut allocated =
-                atomc_regalloc::allocate_and_check(&vcode, rules, &Default::default()).expect("allocates");
+                atomc_regalloc::allocate_and_check_owned(vcode, rules, &Default::default()).expect("allocates");
             if allocated.alloc.frame_reg.is_some() {
                 allocated.code.prepend(isel_target.frame_prologue(allocated.alloc.spill_bytes()));
             }

@@ -113,7 +113,8 @@ impl CompileError {
 /// runs it on a copy whose every instruction has a location of its own (the instruction's
 /// number, in a column no text has), reads each result instruction's origin back from its
 /// location, and then gives the result the input's real locations.
-pub(crate) struct Origins(std::collections::HashMap<ir::Inst, ir::Inst>);
+/// Indexed by the legalized instruction's number.
+pub(crate) struct Origins(Vec<Option<ir::Inst>>);
 
 /// The column that marks a location as an instruction number (no source line is that long).
 const TRACE_COL: u32 = u32::MAX;
@@ -130,13 +131,11 @@ impl Origins {
             out.inst_locs[inst] = ir::SrcLoc { line: inst.as_u32() + 1, col: TRACE_COL };
         }
         let result = atomc_lower::legalize::legalize(&mut out, caps);
-        let mut origins = std::collections::HashMap::new();
+        let mut origins = Vec::with_capacity(out.insts.len());
         for inst in out.insts.keys() {
             let loc = out.inst_locs[inst];
             let from = (loc.col == TRACE_COL && loc.line > 0).then(|| ir::Inst::from_u32(loc.line - 1));
-            if let Some(from) = from {
-                origins.insert(inst, from);
-            }
+            origins.push(from);
             out.inst_locs[inst] = from.map(|i| func.inst_locs[i]).unwrap_or_default();
         }
         let origins = Origins(origins);
@@ -157,7 +156,7 @@ impl Origins {
 
     /// The input instruction `inst` (of the legalized function) comes from.
     pub(crate) fn input(&self, inst: Option<ir::Inst>) -> Option<ir::Inst> {
-        self.0.get(&inst?).copied()
+        self.0.get(inst?.as_u32() as usize).copied().flatten()
     }
 }
 

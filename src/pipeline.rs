@@ -118,7 +118,7 @@ pub fn allocate_with(
         let reserved = if target == Target::Sm90 { 2 } else { 0 };
         ra.max_registers = n.saturating_sub(reserved);
     }
-    let mut allocated = atomc_regalloc::allocate_and_check(&vcode, plan.rules, &ra)
+    let mut allocated = atomc_regalloc::allocate_and_check_owned(vcode, plan.rules, &ra)
         .map_err(InternalError::Allocation)?;
     if allocated.alloc.frame_reg.is_some() {
         let prologue = plan.isel.frame_prologue(allocated.alloc.spill_bytes());

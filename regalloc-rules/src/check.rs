@@ -519,7 +519,7 @@ impl<'a, I: MachInst> Values<'a, I> {
         // A one-register copy leaves in its destination every value its source held: the
         // allocator may give a copy's source and destination one register (a copy into a
         // tuple half of a value that stays live), so later reads of either value find it.
-        let copied = self.vcode.inst(v as usize).copy_fields().and_then(|(d, s)| {
+        let copied = self.code.insts[i as usize].copy_fields().and_then(|(d, s)| {
             match (fields.get(d).map(|f| f.0), fields.get(s).map(|f| f.0)) {
                 (Some(Reg::Hw(d)), Some(Reg::Hw(s))) => {
                     Some((usize::from(d.number()), get(state, usize::from(s.number()))))

@@ -6,7 +6,8 @@
 //! * [`rebuild`]: the final instruction list with hardware registers and inserted moves/spills.
 //! * [`check`]: an independent checker of every rule on the final instructions.
 //!
-//! [`allocate_and_check`] runs all four and is what the compile pipeline calls: the rule
+//! [`allocate_and_check`] runs all four ([`allocate_and_check_owned`], which rewrites the
+//! selected instructions in place, is what the compile pipeline calls): the rule
 //! checker runs on every compile, not only in debug builds.
 
 pub mod adapter;
@@ -19,7 +20,7 @@ mod ssa;
 
 pub use alloc::{allocate, AllocError, AllocOptions, AllocStats, Allocation, Edit, EditAt};
 pub use check::{check_allocation, check_inst, RuleError};
-pub use rebuild::{apply, FinalCode, Origin};
+pub use rebuild::{apply, apply_in_place, FinalCode, Origin};
 pub use rules::{rules, Sm, TargetRules};
 
 use atomc_lower::vcode::{MachInst, VCode};
@@ -39,10 +40,21 @@ pub fn allocate_and_check<I: MachInst>(
     target: Sm,
     opts: &AllocOptions,
 ) -> Result<Allocated<I>, AllocError> {
+    allocate_and_check_owned(vcode.clone(), target, opts)
+}
+
+/// [`allocate_and_check`] of a `vcode` the caller is done with: its instructions become the
+/// allocated code in place instead of being copied ([`apply_in_place`]).
+pub fn allocate_and_check_owned<I: MachInst>(
+    mut vcode: VCode<I>,
+    target: Sm,
+    opts: &AllocOptions,
+) -> Result<Allocated<I>, AllocError> {
     let rules = rules(target);
-    let alloc = allocate(vcode, rules, opts)?;
-    let code = apply(vcode, &alloc);
-    check_allocation(rules, vcode, &code)?;
+    let alloc = allocate(&vcode, rules, opts)?;
+    let insts = vcode.take_insts();
+    let code = apply_in_place(&vcode, insts, &alloc);
+    check_allocation(rules, &vcode, &code)?;
     let mut code = code;
     code.drop_self_copies();
     Ok(Allocated { code, alloc })

@@ -122,46 +122,67 @@ impl OperandVisitor for Rewrite<'_> {
 
 /// Apply `alloc` to `vcode`.
 pub fn apply<I: MachInst>(vcode: &VCode<I>, alloc: &Allocation) -> FinalCode<I> {
-    let mut out = FinalCode {
-        insts: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
-        origins: Vec::with_capacity(vcode.num_insts() + alloc.edits.len()),
-        blocks: Vec::with_capacity(vcode.num_blocks()),
-        frame_reg: alloc.frame_reg,
-    };
+    apply_in_place(vcode, vcode.insts().to_vec(), alloc)
+}
+
+/// [`apply`] to `insts`, the instructions taken out of `vcode` ([`VCode::take_insts`]): they
+/// are rewritten where they are and moved apart for the instructions of the allocator's edits,
+/// so a large function is not copied.
+pub fn apply_in_place<I: MachInst>(vcode: &VCode<I>, mut insts: Vec<I>, alloc: &Allocation) -> FinalCode<I> {
+    for (i, inst) in insts.iter_mut().enumerate() {
+        inst.visit_operands(&mut Rewrite {
+            regs: alloc.inst_regs(i),
+            next: 0,
+        });
+    }
+    // The final order, as origins: each edit's instructions go before or after the instruction
+    // it is attached to.
+    let mut made = Vec::new();
+    let mut origins = Vec::with_capacity(insts.len() + alloc.edits.len());
+    let mut blocks = Vec::with_capacity(vcode.num_blocks());
     let mut next_edit = 0;
-    let mut buf = Vec::new();
-    let mut emit_edits = |out: &mut FinalCode<I>, upto: (u32, bool), next_edit: &mut usize| {
-        while let Some(e) = alloc.edits.get(*next_edit) {
+    let mut emit_edits = |origins: &mut Vec<Origin>, made: &mut Vec<I>, upto: (u32, bool)| {
+        while let Some(e) = alloc.edits.get(next_edit) {
             if (e.inst, e.after) > upto {
                 break;
             }
-            buf.clear();
+            let before = made.len();
             match e.edit {
-                Edit::Move { dst, src, class } => I::gen_move(dst, src, class, &mut buf),
-                Edit::Spill { slot, src, class } => I::gen_spill(slot, src, class, &mut buf),
-                Edit::Reload { dst, slot, class } => I::gen_reload(dst, slot, class, &mut buf),
+                Edit::Move { dst, src, class } => I::gen_move(dst, src, class, made),
+                Edit::Spill { slot, src, class } => I::gen_spill(slot, src, class, made),
+                Edit::Reload { dst, slot, class } => I::gen_reload(dst, slot, class, made),
             }
-            for inst in buf.drain(..) {
-                out.insts.push(inst);
-                out.origins.push(Origin::Edit(*next_edit as u32));
-            }
-            *next_edit += 1;
+            origins.extend(std::iter::repeat_n(Origin::Edit(next_edit as u32), made.len() - before));
+            next_edit += 1;
         }
     };
     for block in vcode.blocks() {
-        let start = out.insts.len() as u32;
+        let start = origins.len() as u32;
         for i in block.insts.clone() {
-            emit_edits(&mut out, (i, false), &mut next_edit);
-            let mut inst = vcode.inst(i as usize).clone();
-            inst.visit_operands(&mut Rewrite {
-                regs: alloc.inst_regs(i as usize),
-                next: 0,
-            });
-            out.insts.push(inst);
-            out.origins.push(Origin::Inst(i));
-            emit_edits(&mut out, (i, true), &mut next_edit);
+            emit_edits(&mut origins, &mut made, (i, false));
+            origins.push(Origin::Inst(i));
+            emit_edits(&mut origins, &mut made, (i, true));
         }
-        out.blocks.push(start..out.insts.len() as u32);
+        blocks.push(start..origins.len() as u32);
     }
-    out
+    // Make room at the end (filled with copies of the edits' instructions, overwritten below),
+    // then move every instruction to its place, last first: instruction `i` only moves up, to
+    // a place no instruction still to move is in.
+    insts.extend_from_slice(&made);
+    for (to, origin) in origins.iter().enumerate().rev() {
+        match *origin {
+            Origin::Inst(i) => insts.swap(to, i as usize),
+            _ => insts[to] = made.pop().expect("one instruction per edit origin"),
+        }
+        if made.is_empty() {
+            // The rest are in place already.
+            break;
+        }
+    }
+    FinalCode {
+        insts,
+        origins,
+        blocks,
+        frame_reg: alloc.frame_reg,
+    }
 }

@@ -48,17 +48,41 @@ impl Term {
     }
 }
 
+/// An instruction of the layout: one of the allocated code's, borrowed (the code is not
+/// copied, however large), or one the layout or reconvergence made.
+#[derive(Debug)]
+pub(crate) enum LInst<'a> {
+    Code(&'a SassInst),
+    Made(Box<SassInst>),
+}
+
+impl std::ops::Deref for LInst<'_> {
+    type Target = SassInst;
+    fn deref(&self) -> &SassInst {
+        match self {
+            LInst::Code(inst) => inst,
+            LInst::Made(inst) => inst,
+        }
+    }
+}
+
+impl From<SassInst> for LInst<'_> {
+    fn from(inst: SassInst) -> Self {
+        LInst::Made(Box::new(inst))
+    }
+}
+
 /// One block in layout order: its instructions without the branch, and how it ends.
-#[derive(Clone, Debug)]
-pub(crate) struct LBlock {
+#[derive(Debug)]
+pub(crate) struct LBlock<'a> {
     pub id: BlockId,
-    pub body: Vec<SassInst>,
+    pub body: Vec<LInst<'a>>,
     pub term: Term,
 }
 
 /// The allocated blocks in their order, with blocks that are only `BRA X` threaded away (every
 /// edge to one goes straight to X).
-pub(crate) fn blocks(code: &FinalCode<SassInst>) -> Vec<LBlock> {
+pub(crate) fn blocks(code: &FinalCode<SassInst>) -> Vec<LBlock<'_>> {
     let nblocks = code.blocks.len();
     let only_jump = |b: usize| -> Option<BlockId> {
         let r = &code.blocks[b];
@@ -98,10 +122,10 @@ pub(crate) fn blocks(code: &FinalCode<SassInst>) -> Vec<LBlock> {
                         Some(Term::Cond { then_block: resolve(then_block), else_block: resolve(else_block), negate });
                 }
                 Flow::Exit => {
-                    body.push(inst.clone());
+                    body.push(LInst::Code(inst));
                     term = Some(Term::Stop);
                 }
-                Flow::None => body.push(inst.clone()),
+                Flow::None => body.push(LInst::Code(inst)),
             }
         }
         // A block without a branch falls into the next one.
@@ -115,15 +139,15 @@ pub(crate) fn blocks(code: &FinalCode<SassInst>) -> Vec<LBlock> {
 }
 
 /// One instruction after flattening, and whether it starts a block (a branch target).
-pub(crate) struct Placed {
-    pub inst: SassInst,
+pub(crate) struct Placed<'a> {
+    pub inst: LInst<'a>,
     pub block_start: bool,
 }
 
 /// The blocks as one instruction list: branches to the next block are dropped, a conditional
 /// branch whose taken side is next is inverted. Returns the list and each block's first
 /// instruction index (indexed by block id).
-pub(crate) fn flatten(blocks: Vec<LBlock>) -> (Vec<Placed>, Vec<Option<usize>>) {
+pub(crate) fn flatten(blocks: Vec<LBlock<'_>>) -> (Vec<Placed<'_>>, Vec<Option<usize>>) {
     let max_id = blocks.iter().map(|b| b.id.index() + 1).max().unwrap_or(0);
     let mut first = vec![None; max_id];
     let mut placed = Vec::with_capacity(blocks.iter().map(|b| b.body.len() + 2).sum());
@@ -137,7 +161,7 @@ pub(crate) fn flatten(blocks: Vec<LBlock>) -> (Vec<Placed>, Vec<Option<usize>>) 
             Term::Stop => {}
             Term::Jump(t) => {
                 if Some(t) != next {
-                    placed.push(Placed { inst: SassInst::jump(t), block_start: false });
+                    placed.push(Placed { inst: SassInst::jump(t).into(), block_start: false });
                 }
             }
             Term::Cond { then_block, else_block, negate } => {
@@ -148,9 +172,9 @@ pub(crate) fn flatten(blocks: Vec<LBlock>) -> (Vec<Placed>, Vec<Option<usize>>) 
                 };
                 let mut br = SassInst::jump(t);
                 br.guard = Some((0, negate));
-                placed.push(Placed { inst: br, block_start: false });
+                placed.push(Placed { inst: br.into(), block_start: false });
                 if Some(e) != next {
-                    placed.push(Placed { inst: SassInst::jump(e), block_start: false });
+                    placed.push(Placed { inst: SassInst::jump(e).into(), block_start: false });
                 }
             }
         }

@@ -42,7 +42,7 @@ pub struct EmitError {
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
     let mut blocks = layout::blocks(code);
     reconverge::insert(&mut blocks, arch.name == "sm_90");
-    let (mut placed, block_first) = layout::flatten(blocks);
+    let (placed, block_first) = layout::flatten(blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
         arch.branch_addr(at)
@@ -52,17 +52,21 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let body_len = placed.len();
     let timing = Timing::for_arch(arch.name);
     let mut instrs = Vec::with_capacity(body_len + 8);
+    let mut deps: Vec<DepInfo> = Vec::with_capacity(body_len);
     let mut exit_offsets = Vec::new();
     // Instructions made after selection (moves, spills, reconvergence, branches of the layout)
     // resolve here, through the thread's cache of shapes as at selection; only an alias the
     // form cannot take as written is assembled from its text.
     let mut forms = SharedForms::lend(arch);
-    for (i, p) in placed.iter_mut().enumerate() {
+    for (i, p) in placed.iter().enumerate() {
         let addr = arch.instr_addr(i);
         let label = |b: BlockId| addr_of_block(b, body_len);
         let mut typed = p.inst.typed(arch, addr, &label);
-        if typed.is_none() && p.inst.resolve_cached(arch, &mut forms).is_ok() {
-            typed = p.inst.typed(arch, addr, &label);
+        if typed.is_none() {
+            let mut inst = SassInst::clone(&p.inst);
+            if inst.resolve_cached(arch, &mut forms).is_ok() {
+                typed = inst.typed(arch, addr, &label);
+            }
         }
         let ins = match typed {
             Some(ins) => {
@@ -74,11 +78,11 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
+        // The dependency pass reads each instruction's registers and timing class off its form
+        // (taken here, while the instruction is at hand).
+        deps.push(dep_info(arch, &ins, p.block_start, timing));
         instrs.push(ins);
     }
-    // The dependency pass reads each instruction's registers and timing class off its form.
-    let deps: Vec<DepInfo> =
-        instrs.iter().zip(&placed).map(|(ins, p)| dep_info(arch, ins, p.block_start, timing)).collect();
     let sched = schedule::schedule(&deps, timing);
     for (i, ins) in instrs.iter_mut().enumerate() {
         let s = sched[i];

@@ -153,13 +153,13 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     // Open the branch regions before their branches.
     for (r, reg) in regions.iter().enumerate() {
         if let Start::Branch(b) = reg.start {
-            blocks[b].body.push(open(sm90, reg.barrier, cont[r]));
+            blocks[b].body.push(open(sm90, reg.barrier, cont[r]).into());
         }
     }
     // sm_90 loop headers yield (the entry blocks made below stay outside the loop).
     if sm90 {
         for lp in &loops {
-            blocks[lp.header].body.insert(0, SassInst::new("YIELD", []));
+            blocks[lp.header].body.insert(0, SassInst::new("YIELD", []).into());
         }
         warp_sync_barriers(blocks, &succ, &loops);
     }
@@ -168,14 +168,14 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     // the loop's entry, then the synchronizations of regions inside the loop.
     let mut before: Vec<Vec<(usize, LBlock)>> = (0..n).map(|_| Vec::new()).collect();
     for (r, reg) in regions.iter().enumerate() {
-        let body = vec![close(sm90, reg.barrier)];
+        let body = vec![close(sm90, reg.barrier).into()];
         let term = if sm90 { Term::Jump(cont[r]) } else { Term::Stop };
         let inside = loop_of_header.get(&reg.join).is_some_and(|&l| loops[l].body.contains(start_block(reg)));
         let key = if inside { 2 * SM90_BARRIERS + 2 - reg.depth } else { SM90_BARRIERS - reg.depth.min(SM90_BARRIERS) };
         before[reg.join].push((key, LBlock { id: sync_ids[r], body, term }));
     }
     for (&h, &r) in &loop_region {
-        let body = vec![open(sm90, regions[r].barrier, cont[r])];
+        let body = vec![open(sm90, regions[r].barrier, cont[r]).into()];
         before[h].push((SM90_BARRIERS + 1, LBlock { id: entry_ids[&h], body, term: Term::Jump(blocks[h].id) }));
     }
     let old = std::mem::take(blocks);
@@ -207,7 +207,7 @@ fn warp_sync_barriers(blocks: &mut [LBlock], succ: &[Vec<usize>], loops: &[Loop]
         let mut i = 0;
         while i < block.body.len() {
             if block.body[i].opcode.starts_with("BAR.SYNC") {
-                block.body.insert(i, SassInst::new("WARPSYNC.ALL", []));
+                block.body.insert(i, SassInst::new("WARPSYNC.ALL", []).into());
                 i += 1;
             }
             i += 1;
@@ -223,7 +223,7 @@ fn inline_syncs(blocks: &mut Vec<LBlock>, sync_ids: &[BlockId]) {
     for b in blocks.iter_mut() {
         if let Term::Jump(t) = b.term {
             if sync_ids.contains(&t) {
-                b.body.push(close(false, 0));
+                b.body.push(close(false, 0).into());
                 b.term = Term::Stop;
             }
         }

@@ -245,7 +245,7 @@ impl<'a> Ctx<'a> {
 
     /// Instructions at their first placement, in program order.
     fn placed_insts(&self) -> Vec<(Block, Inst)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.func.insts.len());
         for &b in &self.layout {
             for (index, &inst) in self.func.blocks[b].insts.iter().enumerate() {
                 if self.placement[inst] == Some(Pos { block: b, index }) {

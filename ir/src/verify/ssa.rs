@@ -17,9 +17,11 @@ struct DefPos {
 
 pub(super) fn check(cx: &mut Ctx, domtree: &DominatorTree) {
     let defs = definitions(cx);
+    // Each instruction's distinct arguments; one buffer for all of them.
+    let mut seen: Vec<Value> = Vec::new();
     for (block, inst) in cx.placed_insts() {
         let index = cx.placement[inst].map(|p| p.index).unwrap_or(0);
-        let mut seen: Vec<Value> = Vec::new();
+        seen.clear();
         for v in cx.func.insts[inst].args() {
             if seen.contains(&v) {
                 continue;
@@ -34,7 +36,7 @@ pub(super) fn check(cx: &mut Ctx, domtree: &DominatorTree) {
 /// position of each value whose definition is consistent and placed.
 fn definitions(cx: &mut Ctx) -> SecondaryMap<Value, Option<DefPos>> {
     let func = cx.func;
-    let mut defs: SecondaryMap<Value, Option<DefPos>> = SecondaryMap::new();
+    let mut defs: SecondaryMap<Value, Option<DefPos>> = SecondaryMap::with_capacity(func.values.len());
     for b in cx.layout.clone() {
         for (n, &v) in func.blocks[b].params.iter().enumerate() {
             match func.values.get(v) {

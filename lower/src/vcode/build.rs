@@ -86,9 +86,9 @@ pub struct VCode<I> {
 }
 
 impl<I> VCode<I> {
-    /// Number of instructions.
+    /// Number of instructions (still counted once [`VCode::take_insts`] took them out).
     pub fn num_insts(&self) -> usize {
-        self.insts.len()
+        self.operand_offsets.len() - 1
     }
 
     /// Number of blocks (block 0 is the entry).
@@ -141,6 +141,13 @@ impl<I> VCode<I> {
     /// Consume into the instruction list.
     pub fn into_insts(self) -> Vec<I> {
         self.insts
+    }
+
+    /// Takes the instructions out, leaving what describes them (blocks, fields, operands,
+    /// register classes) for the allocation checker, so that the allocated code can be made
+    /// from them in place. [`VCode::inst`] and [`VCode::insts`] find none afterwards.
+    pub fn take_insts(&mut self) -> Vec<I> {
+        std::mem::take(&mut self.insts)
     }
 }
 
@@ -199,6 +206,11 @@ impl<I: MachInst> VCodeBuilder<I> {
             blocks: Vec::new(),
             vreg_classes: Vec::new(),
         }
+    }
+
+    /// Number of virtual registers made so far.
+    pub fn num_vregs(&self) -> usize {
+        self.vreg_classes.len()
     }
 
     /// A fresh virtual register of `class`.
@@ -262,7 +274,10 @@ impl<I: MachInst> VCodeBuilder<I> {
         // Sized once: a kernel of 100k instructions would otherwise be copied on every doubling.
         let n_insts: usize = self.blocks.iter().map(|b| b.insts.len()).sum();
         let mut out = VCode {
-            insts: Vec::with_capacity(n_insts),
+            // With room for the moves register allocation inserts, so that rebuilding the
+            // function in place (`atomc_regalloc::apply_in_place`) does not move it; room never
+            // used is never touched.
+            insts: Vec::with_capacity(n_insts + n_insts / 4),
             fields: Vec::with_capacity(n_insts * 3),
             field_offsets: Vec::with_capacity(n_insts + 1),
             operands: Vec::with_capacity(n_insts * 3),

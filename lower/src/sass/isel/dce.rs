@@ -44,14 +44,16 @@ fn for_each_reg(inst: &SassInst, mut f: impl FnMut(VReg, bool)) {
 /// left, and its death can only kill the writers of what it read. Removal is monotone, so
 /// this reaches the same result as sweeping the whole function until nothing changes, without
 /// a sweep per link of a dead chain.
-pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
-    let mut uses: Vec<u32> = Vec::new();
+pub(super) fn run(blocks: &mut [PendingBlock], num_vregs: usize) -> usize {
+    const NONE: u32 = u32::MAX;
+    // Sized once (`num_vregs` registers, about one def per instruction), not grown.
+    let num_insts: usize = blocks.iter().map(|b| b.insts.len()).sum();
+    let mut uses: Vec<u32> = vec![0; num_vregs];
     // Every def site of each register (selection may write a register more than once, as
     // the two halves of a pair), as a linked list through `def_next`.
-    let mut def_head: Vec<u32> = Vec::new();
-    let mut def_next: Vec<u32> = Vec::new();
-    let mut def_site: Vec<(u32, u32)> = Vec::new();
-    const NONE: u32 = u32::MAX;
+    let mut def_head: Vec<u32> = vec![NONE; num_vregs];
+    let mut def_next: Vec<u32> = Vec::with_capacity(num_insts);
+    let mut def_site: Vec<(u32, u32)> = Vec::with_capacity(num_insts);
     let grow = |v: &mut Vec<u32>, i: usize, fill: u32| {
         if v.len() <= i {
             v.resize(i + 1, fill);
@@ -93,12 +95,20 @@ pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
     };
     let mut dead: Vec<Vec<bool>> = blocks.iter().map(|b| vec![false; b.insts.len()]).collect();
     let mut work: Vec<(u32, u32)> = Vec::new();
-    for (bi, b) in blocks.iter().enumerate() {
-        for (ii, inst) in b.insts.iter().enumerate() {
-            if is_dead(&uses, inst) {
-                dead[bi][ii] = true;
-                work.push((bi as u32, ii as u32));
+    // A dead instruction writes a register nobody reads: only the writers of those are looked
+    // at again (a second sweep of every instruction would read the whole function once more).
+    for (v, &head) in def_head.iter().enumerate() {
+        if uses.get(v).copied().unwrap_or(0) > 0 {
+            continue;
+        }
+        let mut site = head;
+        while site != NONE {
+            let (db, di) = def_site[site as usize];
+            if !dead[db as usize][di as usize] && is_dead(&uses, &blocks[db as usize].insts[di as usize]) {
+                dead[db as usize][di as usize] = true;
+                work.push((db, di));
             }
+            site = def_next[site as usize];
         }
     }
     let mut removed = work.len();
@@ -125,7 +135,7 @@ pub(super) fn run(blocks: &mut [PendingBlock]) -> usize {
             }
         }
     }
-    for (b, dead) in blocks.iter_mut().zip(&dead) {
+    for (b, dead) in blocks.iter_mut().zip(&dead).filter(|(_, dead)| dead.contains(&true)) {
         let mut k = 0;
         b.insts.retain(|_| {
             k += 1;

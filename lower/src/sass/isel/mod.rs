@@ -308,7 +308,7 @@ impl<'a> Isel<'a> {
 
     /// Removes dead code and hands every block to the builder.
     fn flush(&mut self) {
-        dce::run(&mut self.pending);
+        dce::run(&mut self.pending, self.b.num_vregs());
         for (i, mut pb) in std::mem::take(&mut self.pending).into_iter().enumerate() {
             let block = BlockId(i as u32);
             let Some(term) = pb.insts.pop() else { continue };

@@ -388,12 +388,16 @@ const THROUGHPUT_RUNS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Launches timed per cubin; the median is reported.
+/// Launches timed per cubin in one round; the median over all rounds is reported.
 const TIMED_LAUNCHES: usize = 21;
 
+/// Rounds of [`TIMED_LAUNCHES`] launches, atomc's and ptxas's cubins taking turns, so that a
+/// change of clock or load during the test falls on both.
+const TIMED_ROUNDS: usize = 5;
+
 /// atomc's and ptxas's cubins of contended-atomic kernels, timed on the GPU: the median of
-/// [`TIMED_LAUNCHES`] launches each (host clock around launch and synchronize), with the run
-/// line's checks on the first launch's memory. Hardware only: without an sm_90 device it says
+/// [`TIMED_ROUNDS`] × [`TIMED_LAUNCHES`] launches each (CUDA events around each launch: the
+/// device's time), with the run line's checks on each round's first launch's memory. Hardware only: without an sm_90 device it says
 /// so and passes (the emulator's timing says nothing about the hardware's atomic units).
 #[test]
 fn gpu_throughput() {
@@ -429,29 +433,49 @@ fn gpu_throughput() {
         let inits: Vec<Vec<u8>> = spec.decls().into_iter().map(|d| d.init).collect();
         let (grid, block) = emulate::sizes(&spec);
         let shape = gpu::LaunchShape { grid, block, shared_bytes: spec.shared_bytes() };
-        let mut medians = Vec::new();
-        for (who, image) in [("atomc", &cubin), ("ptxas", &ptxas_cubin)] {
-            let _ = dog.send(Some((format!("timing {stem}"), who)));
-            let timed = gpu::time_kernel(&driver, image, &func.name, shape, &args, &inits, TIMED_LAUNCHES);
-            let _ = dog.send(None);
-            match timed {
-                Ok((memory, mut times)) => {
-                    if let Err(e) = spec.check_contents(&memory) {
-                        failures.push(format!("{stem}: {who}'s cubin: {e}"));
+        let mut times = [Vec::new(), Vec::new()];
+        // Each round's median, to show the spread between rounds.
+        let mut rounds = [Vec::new(), Vec::new()];
+        for _ in 0..TIMED_ROUNDS {
+            for (k, (who, image)) in [("atomc", &cubin), ("ptxas", &ptxas_cubin)].into_iter().enumerate() {
+                let _ = dog.send(Some((format!("timing {stem}"), who)));
+                let timed = gpu::time_kernel(&driver, image, &func.name, shape, &args, &inits, TIMED_LAUNCHES);
+                let _ = dog.send(None);
+                match timed {
+                    Ok((memory, mut round)) => {
+                        if let Err(e) = spec.check_contents(&memory) {
+                            failures.push(format!("{stem}: {who}'s cubin: {e}"));
+                        }
+                        round.sort();
+                        rounds[k].push(round[round.len() / 2].as_secs_f64() * 1e6);
+                        times[k].extend(round);
                     }
-                    times.sort();
-                    medians.push(times[times.len() / 2]);
+                    Err(e) => failures.push(format!("{stem}: {who}'s cubin: {e}")),
                 }
-                Err(e) => failures.push(format!("{stem}: {who}'s cubin: {e}")),
             }
         }
+        let medians: Vec<_> = times
+            .iter_mut()
+            .filter(|t| t.len() == TIMED_ROUNDS * TIMED_LAUNCHES)
+            .map(|t| {
+                t.sort();
+                t[t.len() / 2]
+            })
+            .collect();
+        let spread = |r: &[f64]| {
+            let (lo, hi) = r.iter().fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+            format!("{lo:.1}-{hi:.1}")
+        };
         if let [a, p] = medians.as_slice() {
             eprintln!(
-                "gpu timing: {stem}: {} threads, atomc {:.1} us, ptxas {:.1} us, atomc/ptxas {:.2}",
+                "gpu timing: {stem}: {} threads, atomc {:.1} us, ptxas {:.1} us, atomc/ptxas {:.2} \
+                 (rounds' medians: atomc {}, ptxas {})",
                 grid.iter().chain(&block).product::<u32>(),
                 a.as_secs_f64() * 1e6,
                 p.as_secs_f64() * 1e6,
-                a.as_secs_f64() / p.as_secs_f64()
+                a.as_secs_f64() / p.as_secs_f64(),
+                spread(&rounds[0]),
+                spread(&rounds[1])
             );
         }
     }

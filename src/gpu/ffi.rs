@@ -3,7 +3,7 @@
 //! Nothing here is linked at build time: a machine without the NVIDIA driver builds and tests
 //! atomc normally, and [`Driver::load`](super::Driver::load) reports the missing library as an
 //! error the caller can turn into a skip. Only the handful of calls needed to load a cubin, move
-//! memory and launch one kernel are bound; the signatures follow `cuda.h` (CUDA 12/13 keep the
+//! memory, launch one kernel and time it with events are bound; the signatures follow `cuda.h` (CUDA 12/13 keep the
 //! `_v2` names for the 64-bit-pointer versions used here).
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
@@ -16,7 +16,7 @@ pub(crate) type CuResult = c_int;
 pub(crate) type CuDevice = c_int;
 /// `CUdeviceptr`: a 64-bit device address.
 pub(crate) type CuDevicePtr = u64;
-/// `CUcontext`, `CUmodule`, `CUfunction`, `CUstream`: opaque handles.
+/// `CUcontext`, `CUmodule`, `CUfunction`, `CUstream`, `CUevent`: opaque handles.
 pub(crate) type Handle = *mut c_void;
 
 /// `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR`.
@@ -61,6 +61,11 @@ pub(crate) struct Api {
         *mut *mut c_void,
         *mut *mut c_void,
     ) -> CuResult,
+    pub cu_event_create: unsafe extern "C" fn(*mut Handle, c_uint) -> CuResult,
+    pub cu_event_record: unsafe extern "C" fn(Handle, Handle) -> CuResult,
+    pub cu_event_synchronize: unsafe extern "C" fn(Handle) -> CuResult,
+    pub cu_event_elapsed_time: unsafe extern "C" fn(*mut f32, Handle, Handle) -> CuResult,
+    pub cu_event_destroy: unsafe extern "C" fn(Handle) -> CuResult,
     pub cu_get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
     pub cu_get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
 }
@@ -110,6 +115,11 @@ impl Api {
                 cu_memcpy_dtoh: sym(lib, "cuMemcpyDtoH_v2")?,
                 cu_memset_d8: sym(lib, "cuMemsetD8_v2")?,
                 cu_launch_kernel: sym(lib, "cuLaunchKernel")?,
+                cu_event_create: sym(lib, "cuEventCreate")?,
+                cu_event_record: sym(lib, "cuEventRecord")?,
+                cu_event_synchronize: sym(lib, "cuEventSynchronize")?,
+                cu_event_elapsed_time: sym(lib, "cuEventElapsedTime")?,
+                cu_event_destroy: sym(lib, "cuEventDestroy_v2")?,
                 cu_get_error_string: sym(lib, "cuGetErrorString")?,
                 cu_get_error_name: sym(lib, "cuGetErrorName")?,
             })

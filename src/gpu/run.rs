@@ -64,9 +64,10 @@ pub struct LaunchShape {
 
 /// Like [`run_kernel`], `repeats` times (at least once) on one module and one set of device
 /// buffers: before each launch the buffers are uploaded again from `buffers` (not timed), then
-/// the launch and `cuCtxSynchronize` are timed on the host clock. Returns the first launch's
-/// final buffers and every launch's time, so a caller can take the median and compare two
-/// cubins of the same kernel under the same conditions.
+/// the launch is timed by two CUDA events around it, the device's time
+/// ([`super::Context::launch_timed`]). Returns the first launch's final buffers and every
+/// launch's time, so a caller can take the median and compare two cubins of the same kernel
+/// under the same conditions.
 ///
 /// A kernel fault resets the device's primary context before the error is returned, so the
 /// next launch starts clean instead of repeating the fault ([`GpuError::is_sticky`]).
@@ -135,10 +136,8 @@ fn launch_and_time(
             b.upload(init)?;
         }
         ctx.synchronize()?;
-        let start = std::time::Instant::now();
-        ctx.launch(&func, launch.grid, launch.block, launch.shared_bytes, &params)?;
+        times.push(ctx.launch_timed(&func, launch.grid, launch.block, launch.shared_bytes, &params)?);
         ctx.synchronize()?;
-        times.push(start.elapsed());
         if first.is_none() {
             let mut memory = Vec::with_capacity(dev_bufs.len());
             for (b, init) in dev_bufs.iter().zip(buffers) {

@@ -30,6 +30,7 @@ pub use run::{run_kernel, time_kernel, KernelArg, LaunchShape};
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::marker::PhantomData;
+use std::time::Duration;
 
 use ffi::{Api, CuDevice, CuDevicePtr, CuResult, Handle};
 
@@ -342,18 +343,11 @@ impl Context<'_> {
     /// [`Context::launch`] between two events on the default stream: the device's time for the
     /// kernel (`cuEventElapsedTime`, about 0.5 µs resolution), without the host's launch and
     /// synchronization costs that a clock around the call would add.
-    pub fn launch_timed(
-        &self,
-        func: &Function<'_>,
-        grid: [u32; 3],
-        block: [u32; 3],
-        shared_bytes: u32,
-        params: &[Vec<u8>],
-    ) -> Result<std::time::Duration, GpuError> {
+    pub fn launch_timed(&self, func: &Function<'_>, shape: LaunchShape, params: &[Vec<u8>]) -> Result<Duration, GpuError> {
         let start = Event::new(self)?;
         let stop = Event::new(self)?;
         start.record()?;
-        self.launch(func, grid, block, shared_bytes, params)?;
+        self.launch(func, shape.grid, shape.block, shape.shared_bytes, params)?;
         stop.record()?;
         // SAFETY: a live event of this context.
         self.check("cuEventSynchronize", unsafe { (self.driver.api.cu_event_synchronize)(stop.event) })?;
@@ -362,7 +356,7 @@ impl Context<'_> {
         self.check("cuEventElapsedTime", unsafe {
             (self.driver.api.cu_event_elapsed_time)(&mut ms, start.event, stop.event)
         })?;
-        Ok(std::time::Duration::from_secs_f64(f64::from(ms) / 1e3))
+        Ok(Duration::from_secs_f64(f64::from(ms) / 1e3))
     }
 }
 

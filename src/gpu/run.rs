@@ -136,7 +136,7 @@ fn launch_and_time(
             b.upload(init)?;
         }
         ctx.synchronize()?;
-        times.push(ctx.launch_timed(&func, launch.grid, launch.block, launch.shared_bytes, &params)?);
+        times.push(ctx.launch_timed(&func, launch, &params)?);
         ctx.synchronize()?;
         if first.is_none() {
             let mut memory = Vec::with_capacity(dev_bufs.len());

@@ -27,10 +27,9 @@ pub fn run(func: &mut Function, caps: &TargetCaps) -> usize {
         let mut ins = |func: &mut Function, data| splice.before(func, inst, data).expect("has a result");
         let converted = ins(func, InstData::Convert { op, to, arg });
         let block = block_of[inst].expect("a laid-out instruction");
-        let nan = match tests.get(&(block, arg)) {
-            Some(&nan) => nan,
-            None => *tests.entry((block, arg)).or_insert(ins(func, InstData::Fcmp { cond: FloatCC::Uno, args: [arg, arg] })),
-        };
+        let nan = *tests
+            .entry((block, arg))
+            .or_insert_with(|| ins(func, InstData::Fcmp { cond: FloatCC::Uno, args: [arg, arg] }));
         let zero = ins(func, InstData::Iconst { ty: to, imm: 0 });
         func.insts[inst] = InstData::Select { cond: nan, args: [zero, converted] };
         count += 1;

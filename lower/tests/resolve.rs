@@ -57,7 +57,7 @@ fn an_instruction_no_form_encodes_is_refused_when_selected() {
 }
 
 #[test]
-fn an_edit_after_selection_falls_back_to_the_assembler() {
+fn an_edit_after_selection_makes_the_resolution_stale() {
     let mut b = VCodeBuilder::<SassInst>::new();
     let (d, a) = (b.new_vreg(RegClass::Single), b.new_vreg(RegClass::Single));
     let mut mov = SassInst::new("IADD3", [MOp::def(d, 1), MOp::use_(a), MOp::Imm(4), MOp::rz()]);

@@ -2,12 +2,19 @@
 //! modifier spellings and operand shapes from the same table the printer uses.
 
 use super::form::{BaseWidth, ExtSpec, Form, ImmKind, ModGroup, OpSpec};
-use super::instr::{Instr, Mem, Operand, Pred, Reg, Sched};
+use super::instr::{Instr, Operand, Pred, Reg, Sched};
+use super::written::{Misfit, Written};
 use super::{Arch, AsmError};
 use smallvec::SmallVec;
 
 /// Error text plus the byte column (0-based, within the line) it refers to.
 type PErr = (usize, String);
+
+/// See [`Arch::choose_form`]: adjusts the (column, operand) list for a form.
+type SplitLast<T> = dyn Fn(&Form, &mut Vec<(usize, T)>);
+/// See [`Arch::choose_form`]: one operand (at a column) to the value of slot `spec`, setting
+/// its `.reuse` flag.
+type Place<'p, T> = dyn FnMut(&OpSpec, &T, usize, &mut u8) -> Result<Operand, PErr> + 'p;
 
 /// Matches dotted modifier tokens against the groups in printing order, with backtracking
 /// (spellings may themselves contain dots, e.g. `STRONG.GPU`).
@@ -90,7 +97,7 @@ fn parse_float(t: &str) -> Option<f64> {
 }
 
 /// The half-precision bits of an exactly representable value (as nvdisasm prints them).
-fn f64_to_f16(f: f64) -> Option<u16> {
+pub(crate) fn f64_to_f16(f: f64) -> Option<u16> {
     if f.is_nan() {
         return Some(if f.is_sign_negative() { 0xfe00 } else { 0x7e00 });
     }
@@ -98,239 +105,119 @@ fn f64_to_f16(f: f64) -> Option<u16> {
     (0u16..0x7c01).find(|&b| super::print::f16_to_f64(b) == f.abs()).map(|b| b | sign)
 }
 
-/// The f32 bits of a float immediate's text (keeps signalling NaNs signalling).
-fn parse_f32_bits(t: &str) -> Option<u32> {
-    match t {
-        "+SNAN" => Some(0x7f80_0001),
-        "-SNAN" => Some(0xff80_0001),
-        "+QNAN" | "QNAN" => Some(0x7fc0_0000),
-        "-QNAN" => Some(0xffc0_0000),
-        _ => parse_float(t).map(|f| (f as f32).to_bits()),
+/// Takes a `.reuse` suffix off `t`, setting operand slot `slot`'s flag.
+fn take_reuse<'t>(t: &'t str, slot: Option<u8>, col: usize, reuse: &mut u8) -> Result<&'t str, PErr> {
+    match (t.strip_suffix(".reuse"), slot) {
+        (Some(b), Some(s)) => {
+            *reuse |= 1 << s;
+            Ok(b)
+        }
+        (Some(_), None) => Err((col, "`.reuse` is not allowed on this operand".into())),
+        (None, _) => Ok(t),
+    }
+}
+
+/// What an operand slot takes, for error messages.
+fn expected(spec: &OpSpec) -> &'static str {
+    match spec {
+        OpSpec::Reg(_) => "a register",
+        OpSpec::UReg(_) => "a uniform register",
+        OpSpec::Pred(_) => "a predicate",
+        OpSpec::UPred(_) => "a uniform predicate",
+        OpSpec::Imm(i) if matches!(i.kind, ImmKind::Hex | ImmKind::SignedHex) => "a hex immediate",
+        OpSpec::Imm(i) if i.kind == ImmKind::F16 => "a half-precision immediate",
+        OpSpec::Imm(_) => "a float immediate",
+        OpSpec::CBank(c) | OpSpec::Ext(ExtSpec::CBankScaled { spec: c, .. }) if c.base.is_none() => {
+            "a constant `c[..][..]` without register"
+        }
+        OpSpec::CBank(_) | OpSpec::Ext(ExtSpec::CBankScaled { .. }) => "a constant `c[..][..]`",
+        OpSpec::Ext(ExtSpec::CBankMod { .. }) => "a constant `-|c[..][..]|.H1`",
+        OpSpec::Mem(m) | OpSpec::Ext(ExtSpec::MemScaled { spec: m, .. }) => match (m.desc, m.ureg, m.width) {
+            (Some(_), _, _) => "a `desc[..]` address",
+            (None, Some(_), BaseWidth::U32) => "an address `[Ra.U32+URb]`",
+            (None, Some(_), _) => "an address with a uniform register",
+            (None, None, BaseWidth::Wide) => "an address with a `.64` base register",
+            (None, None, _) => "an address `[Ra+offset]`",
+        },
+        OpSpec::SReg(_) => "a special register",
+        OpSpec::Target(_) => "a branch target address",
+        OpSpec::BReg(_) => "a barrier register `Bn`",
+        OpSpec::Ext(ExtSpec::Abs { .. }) => "an absolute address `[0x..]`",
+        OpSpec::Ext(ExtSpec::Implied { from: None, .. }) => "RZ",
+        OpSpec::Ext(ExtSpec::Implied { .. }) => "a register other than RZ",
+        OpSpec::Ext(ExtSpec::Swizzled { uniform: true, .. }) => "a uniform register",
+        OpSpec::Ext(ExtSpec::Swizzled { .. }) => "a register",
+        OpSpec::Ext(ExtSpec::Suffixed { .. }) => "a register",
+        OpSpec::Ext(ExtSpec::SbSet { .. }) => "a scoreboard set `{..}`",
+        OpSpec::Ext(ExtSpec::SbReg { .. }) => "a scoreboard `SBn`",
     }
 }
 
 impl Arch {
+    /// Reads operand text `t` for slot `spec` and places it ([`Arch::place`]).
     fn parse_operand(&self, spec: &OpSpec, t: &str, col: usize, addr: u64, reuse: &mut u8) -> Result<Operand, PErr> {
+        let w = self.parse_written(spec, t, col, reuse)?;
+        self.place(spec, &w, addr).map_err(|m| match m {
+            Misfit::Kind => (col, format!("expected {}, found `{}`", expected(spec), t)),
+            Misfit::Value(msg) => (col, msg),
+        })
+    }
+
+    /// The syntax of operand text `t` for slot `spec`: what it writes, and which `.reuse` flag.
+    fn parse_written<'t>(&self, spec: &OpSpec, t: &'t str, col: usize, reuse: &mut u8) -> Result<Written<'t>, PErr> {
         let bad = |what: &str| (col, format!("expected {}, found `{}`", what, t));
-        let mut take_reuse = |t: &str, slot: Option<u8>| -> Result<String, PErr> {
-            match t.strip_suffix(".reuse") {
-                Some(b) => match slot {
-                    Some(s) => {
-                        *reuse |= 1 << s;
-                        Ok(b.to_string())
-                    }
-                    None => Err((col, "`.reuse` is not allowed on this operand".into())),
-                },
-                None => Ok(t.to_string()),
-            }
-        };
         match spec {
             OpSpec::Reg(rs) | OpSpec::UReg(rs) => {
                 let uniform = matches!(spec, OpSpec::UReg(_));
-                let mut body = take_reuse(t, rs.reuse)?;
+                let mut body = take_reuse(t, rs.reuse, col, reuse)?;
                 let mut r = Reg::default();
                 if let Some(b) = body.strip_prefix('~') {
                     r.not = true;
-                    body = b.to_string();
+                    body = b;
                 }
                 if let Some(b) = body.strip_prefix('-') {
                     r.neg = true;
-                    body = b.to_string();
+                    body = b;
                 }
                 if body.len() >= 2 && body.starts_with('|') && body.ends_with('|') {
                     r.abs = true;
-                    body = body[1..body.len() - 1].to_string();
+                    body = &body[1..body.len() - 1];
                 }
                 let (prefix, zero) = if uniform { ("UR", self.urz) } else { ("R", self.rz) };
-                r.num = parse_reg_num(&body, prefix, zero)
+                r.num = parse_reg_num(body, prefix, zero)
                     .ok_or_else(|| bad(if uniform { "a uniform register" } else { "a register" }))?;
-                Ok(if uniform { Operand::UReg(r) } else { Operand::Reg(r) })
+                Ok(if uniform { Written::UReg(r) } else { Written::Reg { reg: r, suffix: false } })
             }
-            OpSpec::Pred(_) => parse_pred(t, "P").map(Operand::Pred).ok_or_else(|| bad("a predicate")),
-            OpSpec::UPred(_) => parse_pred(t, "UP").map(Operand::UPred).ok_or_else(|| bad("a uniform predicate")),
+            OpSpec::Pred(_) => parse_pred(t, "P").map(Written::Pred).ok_or_else(|| bad("a predicate")),
+            OpSpec::UPred(_) => parse_pred(t, "UP").map(Written::UPred).ok_or_else(|| bad("a uniform predicate")),
             OpSpec::Imm(i) => match i.kind {
                 ImmKind::Hex | ImmKind::SignedHex => {
-                    if !t.contains("0x") {
-                        return Err(bad("a hex immediate"));
-                    }
-                    let v = parse_num(t).ok_or_else(|| bad("a hex immediate"))?;
-                    let ok =
-                        if i.kind == ImmKind::Hex { i.field.fits_unsigned(v as u64) } else { i.field.fits_signed(v) };
-                    if !ok {
-                        return Err((col, format!("immediate `{}` does not fit in {} bits", t, i.field.width())));
-                    }
-                    let w = i.field.width();
-                    let masked = if w >= 64 { v } else { ((v as u64) & ((1u64 << w) - 1)) as i64 };
-                    Ok(Operand::Imm(if i.kind == ImmKind::SignedHex { v } else { masked }))
+                    parse_num(t).filter(|_| t.contains("0x")).map(Written::Int).ok_or_else(|| bad("a hex immediate"))
                 }
-                ImmKind::F32 | ImmKind::F32Hi20 => {
+                kind => {
+                    let what = if kind == ImmKind::F16 { "a half-precision immediate" } else { "a float immediate" };
                     if t.contains("0x") {
-                        return Err(bad("a float immediate"));
+                        return Err(bad(what));
                     }
-                    let b = parse_f32_bits(t).ok_or_else(|| bad("a float immediate"))?;
-                    Ok(Operand::Imm(b as i64))
-                }
-                ImmKind::F16 => {
-                    let bits = match t {
-                        "+SNAN" => 0x7c01,
-                        "-SNAN" => 0xfc01,
-                        "+QNAN" | "QNAN" => 0x7e00,
-                        "-QNAN" => 0xfe00,
-                        _ => {
-                            let f = parse_float(t).ok_or_else(|| bad("a half-precision immediate"))?;
-                            f64_to_f16(f).ok_or_else(|| (col, format!("`{}` is not a half-precision value", t)))?
-                        }
-                    };
-                    Ok(Operand::Imm(bits as i64))
-                }
-                ImmKind::F64Hi => {
-                    let f = parse_float(t).ok_or_else(|| bad("a float immediate"))?;
-                    let b = f.to_bits();
-                    if b & 0xffff_ffff != 0 {
-                        return Err((col, format!("`{}` needs more than the 32 high bits of a double", t)));
+                    let nan = |negative, signalling| Ok(Written::Nan { negative, signalling });
+                    match t {
+                        "+SNAN" => nan(false, true),
+                        "-SNAN" => nan(true, true),
+                        "+QNAN" | "QNAN" => nan(false, false),
+                        "-QNAN" => nan(true, false),
+                        _ => parse_float(t).map(Written::Float).ok_or_else(|| bad(what)),
                     }
-                    Ok(Operand::Imm((b >> 32) as i64))
                 }
             },
-            OpSpec::CBank(c) => {
-                let rest = t.strip_prefix("c[").ok_or_else(|| bad("a constant `c[..][..]`"))?;
-                // nvdisasm writes some sm_50 constants as `c[0x0] [0x150]`.
-                let rest = &rest.replacen("] [", "][", 1);
-                let (bank, rest) = rest.split_once("][").ok_or_else(|| bad("a constant `c[..][..]`"))?;
-                let inner = rest.strip_suffix(']').ok_or_else(|| bad("a constant `c[..][..]`"))?;
-                let bank = parse_num(bank)
-                    .filter(|v| (0..256).contains(v))
-                    .ok_or_else(|| bad("a constant bank number"))? as u8;
-                let mut base = self.rz;
-                let mut offset: i64 = 0;
-                for part in inner.split('+') {
-                    if let Some(n) = parse_reg_num(part, "R", self.rz) {
-                        if c.base.is_none() {
-                            return Err(bad("a constant without register"));
-                        }
-                        base = n;
-                    } else {
-                        offset = parse_num(part).ok_or_else(|| bad("a constant offset"))?;
-                    }
-                }
-                if offset < 0 || !c.offset.fits_unsigned(offset as u64) {
-                    return Err((col, format!("constant offset `{}` out of range", inner)));
-                }
-                Ok(Operand::CBank { bank, base, offset: offset as u32, neg: false, abs: false, h1: false })
-            }
-            OpSpec::Mem(m) => {
-                let mut rest = t;
-                let mut desc = None;
-                if let Some(r) = rest.strip_prefix("desc[") {
-                    let (d, r2) = r.split_once(']').ok_or_else(|| bad("`desc[URn]`"))?;
-                    desc = Some(parse_reg_num(d, "UR", self.urz).ok_or_else(|| bad("a descriptor uniform register"))?);
-                    rest = r2;
-                }
-                if desc.is_some() != m.desc.is_some() {
-                    return Err(bad(if m.desc.is_some() {
-                        "a `desc[..]` address"
-                    } else {
-                        "an address without `desc`"
-                    }));
-                }
-                let inner =
-                    rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
-                let mut v = Mem { width: m.width, desc, ..Mem::default() };
-                let mut saw_base = false;
-                for part in inner.split('+') {
-                    if part.starts_with("UR") {
-                        if m.ureg.is_none() || v.ureg.is_some() {
-                            return Err(bad("an address without a uniform register"));
-                        }
-                        v.ureg = Some(parse_reg_num(part, "UR", self.urz).ok_or_else(|| bad("a uniform register"))?);
-                    } else if part.starts_with('R') {
-                        if saw_base {
-                            return Err(bad("one base register"));
-                        }
-                        saw_base = true;
-                        let mut p = take_reuse(part, m.reuse)?;
-                        for (i, sfx) in [".X4", ".X8", ".X16"].iter().enumerate() {
-                            if let Some(b) = p.strip_suffix(sfx) {
-                                if m.scale.is_none() {
-                                    return Err(bad("an unscaled base register"));
-                                }
-                                v.scale = i as u8 + 1;
-                                p = b.to_string();
-                                break;
-                            }
-                        }
-                        let (name, width) = if let Some(b) = p.strip_suffix(".64") {
-                            (b, BaseWidth::Wide)
-                        } else if let Some(b) = p.strip_suffix(".U32") {
-                            (b, BaseWidth::U32)
-                        } else {
-                            (p.as_str(), BaseWidth::Plain)
-                        };
-                        if width != m.width {
-                            return Err(bad(match m.width {
-                                BaseWidth::Plain => "a plain base register",
-                                BaseWidth::Wide => "a `.64` base register",
-                                BaseWidth::U32 => "a `.U32` base register",
-                            }));
-                        }
-                        v.base = parse_reg_num(name, "R", self.rz).ok_or_else(|| bad("a base register"))?;
-                    } else {
-                        let o = parse_num(part).ok_or_else(|| bad("an address offset"))?;
-                        match m.offset {
-                            Some(f) if f.fits_signed(o) => v.offset = o,
-                            // An absolute address is printed unsigned: read it back as the field's bits.
-                            Some(f) if o >= 0 && f.fits_unsigned(o as u64) => {
-                                let w = f.width();
-                                v.offset = ((o as u64) << (64 - w)) as i64 >> (64 - w);
-                            }
-                            _ => return Err((col, format!("address offset `{}` out of range for this form", part))),
-                        }
-                    }
-                }
-                if m.ureg.is_some() && v.ureg.is_none() {
-                    return Err(bad("an address with a uniform register"));
-                }
-                Ok(Operand::Mem(v))
-            }
-            OpSpec::SReg(_) => self
-                .sregs
-                .iter()
-                .find(|(_, n)| *n == t)
-                .map(|(v, _)| Operand::SReg(*v))
-                .ok_or_else(|| bad("a special register")),
+            OpSpec::CBank(c) => self.parse_cbank(t, c.base.is_some(), &bad),
+            OpSpec::Mem(m) => self.parse_mem(t, m.reuse, col, reuse, &bad),
+            OpSpec::SReg(_) => Ok(Written::SReg(t)),
             OpSpec::Target(_) => {
-                let a = parse_num(t).filter(|_| t.contains("0x")).ok_or_else(|| bad("a branch target address"))?;
-                Ok(Operand::Target(a - addr as i64 - self.word_bytes as i64))
+                parse_num(t).filter(|_| t.contains("0x")).map(Written::Target).ok_or_else(|| bad("a branch target address"))
             }
-            OpSpec::Ext(e @ (ExtSpec::MemScaled { .. } | ExtSpec::CBankScaled { .. })) => {
-                // Parse as the plain kind with the field widened by the scale, then check
-                // that the byte offset is a multiple of the unit.
-                let sh = e.shift();
-                let widen = |f: super::bits::Field| {
-                    let p = f.parts()[0];
-                    super::bits::Field::new(p.0, p.1 + sh)
-                };
-                let wide = match *e {
-                    ExtSpec::MemScaled { spec, .. } => {
-                        OpSpec::Mem(super::form::MemSpec { offset: spec.offset.map(widen), ..spec })
-                    }
-                    ExtSpec::CBankScaled { spec, .. } => {
-                        OpSpec::CBank(super::form::CBankSpec { offset: widen(spec.offset), ..spec })
-                    }
-                    _ => unreachable!("matched above"),
-                };
-                let v = self.parse_operand(&wide, t, col, addr, reuse)?;
-                let off = match v {
-                    Operand::Mem(m) => m.offset,
-                    Operand::CBank { offset, .. } => offset as i64,
-                    _ => 0,
-                };
-                if off % (1i64 << sh) != 0 {
-                    return Err((col, format!("offset in `{}` must be a multiple of {}", t, 1i64 << sh)));
-                }
-                Ok(v)
-            }
-            OpSpec::Ext(e @ ExtSpec::CBankMod { spec, .. }) => {
+            OpSpec::Ext(ExtSpec::MemScaled { spec, .. }) => self.parse_mem(t, spec.reuse, col, reuse, &bad),
+            OpSpec::Ext(ExtSpec::CBankScaled { spec, .. }) => self.parse_cbank(t, spec.base.is_some(), &bad),
+            OpSpec::Ext(ExtSpec::CBankMod { spec, .. }) => {
                 // `-|c[..] [..].H1|` as nvdisasm writes it (`.H1` after the bars is read too).
                 let mut body = t;
                 let mut h1 = body.ends_with(".H1");
@@ -349,11 +236,8 @@ impl Arch {
                     h1 = true;
                     body = &body[..body.len() - 3];
                 }
-                let scaled = OpSpec::Ext(ExtSpec::CBankScaled { spec: *spec, shift: e.shift() });
-                match self.parse_operand(&scaled, body, col, addr, reuse)? {
-                    Operand::CBank { bank, base, offset, .. } => {
-                        Ok(Operand::CBank { bank, base, offset, neg, abs, h1 })
-                    }
+                match self.parse_cbank(body, spec.base.is_some(), &bad)? {
+                    Written::CBank { bank, base, offset, .. } => Ok(Written::CBank { bank, base, offset, neg, abs, h1 }),
                     other => Ok(other),
                 }
             }
@@ -370,36 +254,17 @@ impl Arch {
                     }
                     mask |= 1 << n;
                 }
-                Ok(Operand::Imm(mask))
+                Ok(Written::SbSet(mask))
             }
-            OpSpec::Ext(ExtSpec::SbReg { max, .. }) => t
+            OpSpec::Ext(ExtSpec::SbReg { .. }) => t
                 .strip_prefix("SB")
                 .and_then(|n| n.parse::<u8>().ok())
-                .filter(|n| n <= max)
-                .map(|n| Operand::Imm(n as i64))
+                .map(Written::Sb)
                 .ok_or_else(|| bad("a scoreboard `SBn`")),
-            OpSpec::Ext(ExtSpec::Abs { field, shift }) => {
-                let inner =
-                    t.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
-                let off = if inner == "RZ" {
-                    0
-                } else {
-                    parse_num(inner).filter(|_| inner.starts_with("0x")).ok_or_else(|| bad("an absolute address"))?
-                };
-                let unit = 1i64 << shift;
-                if off < 0 || off % unit != 0 || !field.fits_unsigned((off / unit) as u64) {
-                    return Err((col, format!("absolute address `{}` out of range for this form", inner)));
-                }
-                Ok(Operand::Mem(Mem { base: self.rz, offset: off, ..Mem::default() }))
-            }
-            OpSpec::Ext(ExtSpec::Implied { from: None, .. }) => match t {
-                "RZ" => Ok(Operand::rz()),
-                _ => Err(bad("RZ")),
-            },
+            OpSpec::Ext(ExtSpec::Abs { .. }) => self.parse_mem(t, None, col, reuse, &bad),
             OpSpec::Ext(ExtSpec::Implied { .. }) => parse_reg_num(t, "R", self.rz)
-                .filter(|&n| n != self.rz)
-                .map(Operand::r)
-                .ok_or_else(|| bad("a register other than RZ")),
+                .map(|num| Written::Reg { reg: Reg::r(num), suffix: false })
+                .ok_or_else(|| bad("a register")),
             OpSpec::Ext(ExtSpec::Swizzled { reg, uniform, .. }) => {
                 // A uniform register's bars enclose the swizzle: `-|UR4.H0_H0|` reads as
                 // `-|UR4|` with the swizzle taken out from inside.
@@ -414,28 +279,104 @@ impl Arch {
                     _ => split(t).unwrap_or((t.to_string(), 0)),
                 };
                 let spec = if *uniform { OpSpec::UReg(*reg) } else { OpSpec::Reg(*reg) };
-                match self.parse_operand(&spec, &body, col, addr, reuse)? {
-                    Operand::Reg(r) => Ok(Operand::Reg(Reg { swz, ..r })),
-                    Operand::UReg(r) => Ok(Operand::UReg(Reg { swz, ..r })),
-                    other => Ok(other),
+                match self.parse_written(&spec, &body, col, reuse)? {
+                    Written::Reg { reg, suffix } => Ok(Written::Reg { reg: Reg { swz, ..reg }, suffix }),
+                    Written::UReg(r) => Ok(Written::UReg(Reg { swz, ..r })),
+                    _ => Err(bad("a register")),
                 }
             }
             OpSpec::Ext(ExtSpec::Suffixed { suffix, reuse: slot, .. }) => {
-                let body = take_reuse(t, *slot)?;
+                let body = take_reuse(t, *slot, col, reuse)?;
                 let (body, flag) = match body.strip_suffix(suffix) {
-                    Some(b) => (b.to_string(), true),
+                    Some(b) => (b, true),
                     None => (body, false),
                 };
-                let num = parse_reg_num(&body, "R", self.rz).ok_or_else(|| bad("a register"))?;
-                Ok(Operand::Reg(Reg { num, not: flag, ..Reg::default() }))
+                let num = parse_reg_num(body, "R", self.rz).ok_or_else(|| bad("a register"))?;
+                Ok(Written::Reg { reg: Reg::r(num), suffix: flag })
             }
             OpSpec::BReg(_) => t
                 .strip_prefix('B')
                 .and_then(|n| n.parse::<u8>().ok())
-                .filter(|n| *n < 16)
-                .map(Operand::BReg)
+                .map(Written::BReg)
                 .ok_or_else(|| bad("a barrier register `Bn`")),
         }
+    }
+
+    /// `c[bank][offset]` or, where the slot has a base register, `c[bank][Ra+offset]`.
+    fn parse_cbank<'t>(&self, t: &'t str, has_base: bool, bad: &dyn Fn(&str) -> PErr) -> Result<Written<'t>, PErr> {
+        let rest = t.strip_prefix("c[").ok_or_else(|| bad("a constant `c[..][..]`"))?;
+        // nvdisasm writes some sm_50 constants as `c[0x0] [0x150]`.
+        let rest = &rest.replacen("] [", "][", 1);
+        let (bank, rest) = rest.split_once("][").ok_or_else(|| bad("a constant `c[..][..]`"))?;
+        let inner = rest.strip_suffix(']').ok_or_else(|| bad("a constant `c[..][..]`"))?;
+        let bank =
+            parse_num(bank).filter(|v| (0..256).contains(v)).ok_or_else(|| bad("a constant bank number"))? as u8;
+        let mut base = self.rz;
+        let mut offset: i64 = 0;
+        for part in inner.split('+') {
+            if let Some(n) = parse_reg_num(part, "R", self.rz) {
+                if !has_base {
+                    return Err(bad("a constant without register"));
+                }
+                base = n;
+            } else {
+                offset = parse_num(part).ok_or_else(|| bad("a constant offset"))?;
+            }
+        }
+        Ok(Written::CBank { bank, base, offset, neg: false, abs: false, h1: false })
+    }
+
+    /// `desc[URd][Ra.64.X4+URb+offset]` and its shorter shapes.
+    fn parse_mem<'t>(
+        &self,
+        t: &'t str,
+        reuse_slot: Option<u8>,
+        col: usize,
+        reuse: &mut u8,
+        bad: &dyn Fn(&str) -> PErr,
+    ) -> Result<Written<'t>, PErr> {
+        let mut rest = t;
+        let mut desc = None;
+        if let Some(r) = rest.strip_prefix("desc[") {
+            let (d, r2) = r.split_once(']').ok_or_else(|| bad("`desc[URn]`"))?;
+            desc = Some(parse_reg_num(d, "UR", self.urz).ok_or_else(|| bad("a descriptor uniform register"))?);
+            rest = r2;
+        }
+        let inner = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')).ok_or_else(|| bad("an address `[..]`"))?;
+        let (mut base, mut width, mut scale, mut ureg, mut offset) = (None, BaseWidth::Plain, 0, None, None);
+        for part in inner.split('+') {
+            if part.starts_with("UR") {
+                if ureg.is_some() {
+                    return Err(bad("an address with one uniform register"));
+                }
+                ureg = Some(parse_reg_num(part, "UR", self.urz).ok_or_else(|| bad("a uniform register"))?);
+            } else if part.starts_with('R') {
+                if base.is_some() {
+                    return Err(bad("one base register"));
+                }
+                let mut p = take_reuse(part, reuse_slot, col, reuse)?;
+                for (i, sfx) in [".X4", ".X8", ".X16"].iter().enumerate() {
+                    if let Some(b) = p.strip_suffix(sfx) {
+                        scale = i as u8 + 1;
+                        p = b;
+                        break;
+                    }
+                }
+                let name = if let Some(b) = p.strip_suffix(".64") {
+                    width = BaseWidth::Wide;
+                    b
+                } else if let Some(b) = p.strip_suffix(".U32") {
+                    width = BaseWidth::U32;
+                    b
+                } else {
+                    p
+                };
+                base = Some(parse_reg_num(name, "R", self.rz).ok_or_else(|| bad("a base register"))?);
+            } else {
+                offset = Some(parse_num(part).ok_or_else(|| bad("an address offset"))?);
+            }
+        }
+        Ok(Written::Mem { desc, base, width, scale, ureg, offset })
     }
 
     /// The operand slots of form `form` left out when `given` operands are written: predicates
@@ -610,10 +551,50 @@ impl Arch {
                 (c + lead, t.trim())
             })
             .collect();
-        let toks: Vec<&str> = opcode.split('.').collect();
+        let split_last = |form: &Form, operands: &mut Vec<(usize, &str)>| {
+            // `RET.REL.NODEC R4 0x0`: the last two operands share a comma-separated chunk.
+            if form.space_last {
+                if let Some((col, last)) = operands.pop() {
+                    match last.rsplit_once(char::is_whitespace) {
+                        Some((a, b)) => {
+                            operands.push((col, a.trim_end()));
+                            operands.push((col + last.len() - b.len(), b));
+                        }
+                        None => operands.push((col, last)),
+                    }
+                }
+            }
+        };
+        let pt = |uniform: bool| if uniform { "UPT" } else { "PT" };
+        let mut parse =
+            |spec: &OpSpec, t: &&str, col: usize, reuse: &mut u8| self.parse_operand(spec, t, col, addr, reuse);
+        self.choose_form(opcode, opcode_col, guard, guard_uniform, operands, &pt, &split_last, &mut parse, sched)
+            .map(Some)
+            .map_err(|(col, msg)| err(col, msg))
+    }
+
+    /// Picks the first form of `opcode`'s mnemonic whose guard kind, modifiers, operand count
+    /// and operands fit, and which encodes; otherwise the error of the form that got furthest.
+    /// `operands` are (column, operand) in nvdisasm order; `pt` writes a hidden `PT`/`UPT`;
+    /// `split_last` adjusts the list for a form that reads it differently; `place` turns one
+    /// operand into the slot's value.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn choose_form<T: Clone>(
+        &self,
+        opcode: &str,
+        opcode_col: usize,
+        guard: Pred,
+        guard_uniform: Option<bool>,
+        operands: Vec<(usize, T)>,
+        pt: &dyn Fn(bool) -> T,
+        split_last: &SplitLast<T>,
+        place: &mut Place<T>,
+        sched: Sched,
+    ) -> Result<Instr, PErr> {
+        let toks: SmallVec<[&str; 8]> = opcode.split('.').collect();
         let cands = self.candidates(toks[0]);
         if cands.is_empty() {
-            return Err(err(opcode_col, format!("unknown mnemonic `{}`", toks[0])));
+            return Err((opcode_col, format!("unknown mnemonic `{}`", toks[0])));
         }
         let mut best: Option<(usize, PErr)> = None;
         for &fi in cands {
@@ -628,21 +609,9 @@ impl Arch {
             };
             let Some(mods) = match_mods(form.mods, mod_toks) else { continue };
             let mut operands = operands.clone();
-            // `RET.REL.NODEC R4 0x0`: the last two operands share a comma-separated chunk.
-            if form.space_last {
-                if let Some((col, last)) = operands.pop() {
-                    match last.rsplit_once(char::is_whitespace) {
-                        Some((a, b)) => {
-                            operands.push((col, a.trim_end()));
-                            operands.push((col + last.len() - b.len(), b));
-                        }
-                        None => operands.push((col, last)),
-                    }
-                }
-            }
+            split_last(form, &mut operands);
             for h in self.hidden_operands(fi, operands.len()) {
-                let pt = if matches!(form.ops[h], OpSpec::UPred(_)) { "UPT" } else { "PT" };
-                operands.insert(h, (opcode_col, pt));
+                operands.insert(h, (opcode_col, pt(matches!(form.ops[h], OpSpec::UPred(_)))));
             }
             if form.ops.len() != operands.len() {
                 let e = (
@@ -658,7 +627,7 @@ impl Arch {
             let mut ops = SmallVec::new();
             let mut failed = None;
             for (i, (spec, (col, t))) in form.ops.iter().zip(&operands).enumerate() {
-                match self.parse_operand(spec, t, *col, addr, &mut reuse) {
+                match place(spec, t, *col, &mut reuse) {
                     Ok(o) => ops.push(o),
                     Err(e) => {
                         failed = Some((i + 1, e));
@@ -689,7 +658,7 @@ impl Arch {
                     // A field out of range or a modifier this form lacks (`-Ra` where only
                     // the second source negates) may fit a later form of the mnemonic.
                     match self.encode_word(&ins) {
-                        Ok(_) => return Ok(Some(ins)),
+                        Ok(_) => return Ok(ins),
                         Err(e) => {
                             let n = form.ops.len() + 1;
                             if best.as_ref().map(|b| n > b.0).unwrap_or(true) {
@@ -707,7 +676,7 @@ impl Arch {
         }
         let (col, msg) =
             best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
-        Err(err(col, msg))
+        Err((col, msg))
     }
 }
 

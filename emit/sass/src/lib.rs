@@ -50,6 +50,7 @@ pub mod roles;
 mod sm;
 pub mod sm50;
 pub mod sm90;
+pub mod written;
 
 pub use bits::Field;
 pub use form::{Alias, BaseWidth, ExtSpec, Form, FormTable, ImmKind, ModGroup, OpSpec, SchedLayout};
@@ -80,6 +81,8 @@ pub struct Arch {
     /// Rewrites or refuses an assembler line before it is parsed (sm_50: input aliases, and
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
+    /// The same for operands handed over as values ([`Arch::assemble_written`]).
+    pub written_hook: Option<WrittenHook>,
     /// The form table's lookup indices (mnemonics, decoding order), made with it.
     table: FormTable,
 }
@@ -98,8 +101,9 @@ impl Arch {
         sregs: &'static [(u16, &'static str)],
         table: FormTable,
         asm_hook: Option<AsmHook>,
+        written_hook: Option<WrittenHook>,
     ) -> Arch {
-        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms: table.forms, asm_hook, table }
+        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms: table.forms, asm_hook, written_hook, table }
     }
 
     /// The indices of the forms spelled `mnemonic`, in table order.
@@ -177,6 +181,10 @@ impl Arch {
 /// See [`Arch::asm_hook`]: the statement text (without address prefix or guard) in, a
 /// replacement statement or an error message out.
 pub type AsmHook = fn(&str) -> Result<Option<String>, String>;
+
+/// See [`Arch::written_hook`]: the opcode and operands in (the operands are edited in place), a
+/// replacement opcode or an error message out.
+pub type WrittenHook = fn(&str, &mut [written::Written<'_>]) -> Result<Option<String>, String>;
 
 /// Why an instruction could not be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -10,6 +10,7 @@ mod reconverge;
 pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
+use crate::sass::written::Written;
 use crate::sass::{hazard, roles, Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
@@ -54,27 +55,22 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut deps: Vec<DepInfo> = Vec::with_capacity(body_len);
     let mut exit_offsets = Vec::new();
-    // Instructions made after selection (moves, spills, reconvergence, branches of the layout)
-    // resolve here, through the thread's cache of shapes as at selection; only an alias the
-    // form cannot take as written is assembled from its text.
+    // Instructions made or edited after selection (moves, spills, reconvergence, branches of
+    // the layout) resolve here, through the thread's cache of shapes as at selection. Nothing
+    // is printed and parsed: every instruction is encoded from its form and operand values.
     let mut forms = SharedForms::lend(arch);
     for (i, p) in placed.iter().enumerate() {
         let addr = arch.instr_addr(i);
         let label = |b: BlockId| addr_of_block(b, body_len);
-        let mut typed = p.inst.typed(arch, addr, &label);
-        if typed.is_none() {
+        let mut typed = p.inst.typed(arch, addr, &label).ok_or_else(|| "a virtual register survived allocation".to_string());
+        if typed.is_err() {
             let mut inst = SassInst::clone(&p.inst);
-            if inst.resolve_cached(arch, &mut forms).is_ok() {
-                typed = inst.typed(arch, addr, &label);
-            }
+            typed = inst.resolve_cached(arch, &mut forms).and_then(|()| {
+                inst.typed(arch, addr, &label).ok_or_else(|| "a virtual register survived allocation".to_string())
+            });
         }
-        let ins = match typed {
-            Some(ins) => {
-                arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
-                ins
-            }
-            None => assemble(arch, &p.inst.text(&|b| format!("0x{:x}", addr_of_block(b, body_len))), addr)?,
-        };
+        let ins = typed.map_err(|reason| EmitError { text: p.inst.to_string(), reason })?;
+        arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
@@ -92,7 +88,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     }
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
-    let mut end = assemble(arch, &format!("BRA 0x{self_target:x} ;"), self_addr)?;
+    let mut end = assemble(arch, "BRA", &[Written::Target(self_target as i64)], self_addr)?;
     // Never issued: ptxas 13.5 gives it stall 0 and no yield hint on sm_90 (nvdisasm then prints
     // `BRA 0xa0;`); ptxas 11.8's sm_50 code keeps the default.
     if arch.name == "sm_90" {
@@ -101,17 +97,15 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     instrs.push(end);
     while !arch.is_padded(instrs.len()) {
         let addr = arch.instr_addr(instrs.len());
-        instrs.push(assemble(arch, "NOP ;", addr)?);
+        instrs.push(assemble(arch, "NOP", &[], addr)?);
     }
     Ok(SassKernel { instrs, body_len, exit_offsets })
 }
 
-fn assemble(arch: &Arch, text: &str, addr: u64) -> Result<Instr, EmitError> {
-    match arch.assemble_line(text, addr) {
-        Ok(Some(ins)) => Ok(ins),
-        Ok(None) => Err(EmitError { text: text.into(), reason: "no instruction".into() }),
-        Err(e) => Err(EmitError { text: text.into(), reason: e.msg }),
-    }
+/// The instruction `opcode` with operands `ops` at byte address `addr`, for the code emission
+/// adds after the kernel's own (the closing self-branch, padding).
+fn assemble(arch: &Arch, opcode: &str, ops: &[Written], addr: u64) -> Result<Instr, EmitError> {
+    arch.assemble_written(None, opcode, ops, addr).map_err(|e| EmitError { text: opcode.into(), reason: e.msg })
 }
 
 /// What the dependency pass needs of one instruction, from its form: the registers it reads and

@@ -10,7 +10,8 @@
 use crate::vcode::{
     BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
-use atomc_sass::instr::{Instr, Operand};
+use atomc_sass::instr::{Instr, Operand, Pred};
+use atomc_sass::written::Written;
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
 use std::fmt::{self, Write};
@@ -177,9 +178,6 @@ pub struct Resolved {
     instr: Instr,
     /// The form's mnemonic (`ATOMG`), for the facts the form table keys on it.
     mnemonic: &'static str,
-    /// The assembler kept every written operand in its slot. When an alias rewrote them, the
-    /// form still names the instruction's facts, but emission assembles the text.
-    exact: bool,
 }
 
 /// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
@@ -415,37 +413,32 @@ impl SassInst {
         }
     }
 
-    /// Assembles the instruction's text with placeholder registers.
+    /// Hands the instruction's operands to the form table as values, with placeholder
+    /// registers: nothing is printed or parsed.
     fn resolve_uncached(&self, arch: &Arch) -> Result<Option<Arc<Resolved>>, String> {
         // Every virtual tuple at R0 meets the forms' alignment, not-RZ and implied-register
         // (`Rb+1`) rules; the allocator's rules and the post-allocation checker own the real
         // numbers.
-        let placeholder = |r: &Reg| placeholder_of(r).map_or_else(|| "RZ".to_string(), |n| format!("R{n}"));
-        let text = self.text_with(&|_| "0x0".to_string(), &placeholder);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).count();
-        match arch.assemble_line(&text, 0) {
-            Ok(Some(instr)) => {
+        let written: SmallVec<[Written; 6]> = self
+            .ops
+            .iter()
+            .filter(|op| !matches!(op, MOp::Tied { .. }))
+            .enumerate()
+            .filter_map(|(i, op)| written_of(op, (self.swizzle >> (2 * i) & 3) as u8, arch))
+            .collect();
+        let guard = self.guard.map(|(num, not)| Pred { num, not });
+        match arch.assemble_written(guard, self.opcode, &written, 0) {
+            Ok(instr) => {
                 // Which written operand each slot holds; a `PT` nvdisasm hides holds none.
                 let hidden = arch.hidden_operands(instr.form, shown);
                 let mut written = 0..shown as u8;
                 let slots: SmallVec<[Option<u8>; 6]> =
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
-                // Otherwise an assembler alias changed the operands: emission assembles the text.
-                // So too when an immediate is not held as written (a float or masked field):
-                // `typed` could not write another value of its class into it.
-                let shown_ops: SmallVec<[&MOp; 6]> =
-                    self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).collect();
-                let imms_as_written =
-                    slots.iter().zip(&instr.ops).all(|(slot, op)| match slot.map(|k| shown_ops[k as usize]) {
-                        Some(MOp::Imm(v)) => *op == Operand::Imm(*v),
-                        _ => true,
-                    });
-                let whole = written.next().is_none() && slots.iter().flatten().count() == shown && imms_as_written;
                 let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
                 let mnemonic = arch.forms[instr.form as usize].mnemonic;
-                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, exact: whole })))
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic })))
             }
-            Ok(None) => Err("not an instruction".to_string()),
             Err(e) => Err(e.msg),
         }
     }
@@ -454,7 +447,7 @@ impl SassInst {
     /// this instruction's allocated registers; `label` gives a block's address. `None` when it
     /// was never resolved, was edited since, or still names a virtual register.
     pub fn typed(&self, arch: &Arch, addr: u64, label: &dyn Fn(BlockId) -> u64) -> Option<Instr> {
-        let r = self.resolved.as_deref().filter(|r| r.exact)?;
+        let r = self.resolved.as_deref()?;
         let unchanged = r.opcode == self.opcode
             && r.guard == self.guard
             && r.shape.len() == self.ops.len()
@@ -505,6 +498,39 @@ impl SassInst {
         s.push_str(" ;");
         s
     }
+}
+
+/// Operand `op` as the form table takes it, its registers as resolution's placeholders
+/// ([`placeholder_of`]) and `swz` its half-precision swizzle; a branch target at address 0.
+/// `None` for a tied operand, which is not written.
+fn written_of<'a>(op: &'a MOp, swz: u8, arch: &Arch) -> Option<Written<'a>> {
+    let num = |r: &Reg| placeholder_of(r).unwrap_or(arch.rz);
+    Some(match op {
+        MOp::Reg { reg, neg, .. } => {
+            Written::Reg { reg: atomc_sass::Reg { num: num(reg), neg: *neg, swz, ..Default::default() }, suffix: false }
+        }
+        MOp::Pred { num, not } => Written::Pred(Pred { num: *num, not: *not }),
+        MOp::UPred { num, not } => Written::UPred(Pred { num: *num, not: *not }),
+        MOp::Imm(v) => Written::Int(*v),
+        MOp::F32(f) => Written::Float(*f as f64),
+        MOp::CBank(offset) => {
+            Written::CBank { bank: 0, base: arch.rz, offset: *offset as i64, neg: false, abs: false, h1: false }
+        }
+        // nvdisasm's `[UR4+0x4]` names no general register; `[RZ+0x4]` does.
+        MOp::Mem { base, offset, ubase, .. } => Written::Mem {
+            desc: None,
+            base: (*base != Reg::Zero || ubase.is_none()).then(|| num(base)),
+            width: atomc_sass::BaseWidth::Plain,
+            scale: 0,
+            ureg: *ubase,
+            offset: (*offset != 0).then_some(*offset as i64),
+        },
+        MOp::UReg(n) => Written::UReg(atomc_sass::Reg { num: *n, swz, ..Default::default() }),
+        MOp::BReg(n) => Written::BReg(*n),
+        MOp::SReg(name) => Written::SReg(name),
+        MOp::Label(_) => Written::Target(0),
+        MOp::Tied { .. } => return None,
+    })
 }
 
 fn reg_name(reg: &Reg) -> String {

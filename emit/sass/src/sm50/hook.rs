@@ -9,6 +9,8 @@
 //! 11.8 prints no predicate result for any SUATOM word; so the assembler reports the form
 //! instead of silently dropping the predicate.
 
+use crate::written::Written;
+
 /// See [`super::super::Arch::asm_hook`].
 pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
     let body = match stmt.strip_prefix('@') {
@@ -17,6 +19,7 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
     };
     let (opcode, operands) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
     let mnemonic = opcode.split('.').next().unwrap_or("");
+    let guard = &stmt[..stmt.len() - body.len()];
     // Negative address offsets: nvdisasm writes `[R2+-0x10]`; accept `[R2-0x10]` too.
     if let Some(i) = operands.find('[') {
         let inner = &operands[i..];
@@ -27,42 +30,80 @@ pub(super) fn rewrite(stmt: &str) -> Result<Option<String>, String> {
             return Ok(Some(fixed));
         }
     }
-    // XMAD half selectors written on the mnemonic (`XMAD.AH1.BH1`) move onto the operands.
-    if mnemonic == "XMAD" && opcode.split('.').any(|t| t == "AH1" || t == "BH1") {
-        let toks: Vec<&str> = opcode.split('.').collect();
-        let base: Vec<&str> = toks.iter().copied().filter(|t| *t != "AH1" && *t != "BH1").collect();
+    if let Some((base, a_h1, b_h1)) = xmad_halves(mnemonic, opcode) {
         let mut ops: Vec<String> = operands.split(',').map(|o| o.trim().to_string()).collect();
         if ops.len() == 4 {
-            if toks.contains(&"AH1") {
+            if a_h1 {
                 ops[1].push_str(".H1");
             }
-            if toks.contains(&"BH1") {
+            if b_h1 {
                 ops[2].push_str(".H1");
             }
         }
-        let guard = &stmt[..stmt.len() - body.len()];
-        return Ok(Some(format!("{guard}{} {}", base.join("."), ops.join(", "))));
+        return Ok(Some(format!("{guard}{base} {}", ops.join(", "))));
     }
-    if let Some(base) = opcode.strip_suffix(".CC").filter(|_| matches!(mnemonic, "IADD" | "IADD32I" | "LEA")) {
-        let guard = &stmt[..stmt.len() - body.len()];
+    if let Some(base) = carry_out_base(mnemonic, opcode) {
         let (first, rest) = operands.split_once(',').unwrap_or((operands, ""));
         return Ok(Some(format!("{guard}{base} {}.CC,{rest}", first.trim())));
     }
-    if let Some(msg) = forbidden_combination(mnemonic, opcode) {
-        return Err(msg);
-    }
-    if matches!(mnemonic, "ATOM" | "SUATOM" | "RED" | "ATOMS") {
-        let first = operands.split(',').next().unwrap_or("").trim();
-        let is_pred =
-            first.trim_start_matches('!').strip_prefix('P').is_some_and(|n| n == "T" || n.parse::<u8>().is_ok());
-        if is_pred {
-            return Err(format!(
-                "sm_50 has no encoding for the sparse-predicate form of {mnemonic} (`{first}` before the destination): \
-                 nvdisasm 11.8 shows no predicate-result bits in sm_50 {mnemonic} words; drop the predicate"
-            ));
+    let first = operands.split(',').next().unwrap_or("").trim();
+    let first_is_pred =
+        first.trim_start_matches('!').strip_prefix('P').is_some_and(|n| n == "T" || n.parse::<u8>().is_ok());
+    refusal(mnemonic, opcode, first_is_pred).map_or(Ok(None), Err)
+}
+
+/// See [`super::super::Arch::written_hook`]: the same input spellings and refusals as
+/// [`rewrite`], for operands handed over as values.
+pub(super) fn rewrite_written(opcode: &str, ops: &mut [Written<'_>]) -> Result<Option<String>, String> {
+    let mnemonic = opcode.split('.').next().unwrap_or("");
+    if let Some((base, a_h1, b_h1)) = xmad_halves(mnemonic, opcode) {
+        if ops.len() == 4 {
+            for (k, on) in [(1, a_h1), (2, b_h1)] {
+                match &mut ops[k] {
+                    Written::Reg { suffix, .. } => *suffix |= on,
+                    Written::CBank { h1, .. } => *h1 |= on,
+                    _ => {}
+                }
+            }
         }
+        return Ok(Some(base));
     }
-    Ok(None)
+    if let Some(base) = carry_out_base(mnemonic, opcode) {
+        if let Some(Written::Reg { suffix, .. }) = ops.first_mut() {
+            *suffix = true;
+        }
+        return Ok(Some(base.to_string()));
+    }
+    let first_is_pred = matches!(ops.first(), Some(Written::Pred(_)));
+    refusal(mnemonic, opcode, first_is_pred).map_or(Ok(None), Err)
+}
+
+/// `XMAD.AH1.BH1` without its half selectors, and which operands they move onto (A, B).
+fn xmad_halves(mnemonic: &str, opcode: &str) -> Option<(String, bool, bool)> {
+    if mnemonic != "XMAD" || !opcode.split('.').any(|t| t == "AH1" || t == "BH1") {
+        return None;
+    }
+    let base: Vec<&str> = opcode.split('.').filter(|t| *t != "AH1" && *t != "BH1").collect();
+    Some((base.join("."), opcode.split('.').any(|t| t == "AH1"), opcode.split('.').any(|t| t == "BH1")))
+}
+
+/// `IADD.CC` (and `IADD32I.CC`, `LEA.CC`) without the `.CC` it moves onto the result (`Rd.CC`).
+fn carry_out_base<'o>(mnemonic: &str, opcode: &'o str) -> Option<&'o str> {
+    opcode.strip_suffix(".CC").filter(|_| matches!(mnemonic, "IADD" | "IADD32I" | "LEA"))
+}
+
+/// Why sm_50 has no word for this instruction, if it has none: an op x size pair the seeds do
+/// not list, or a sparse-predicate form (`first_is_pred`: a predicate before the destination).
+fn refusal(mnemonic: &str, opcode: &str, first_is_pred: bool) -> Option<String> {
+    if let Some(msg) = forbidden_combination(mnemonic, opcode) {
+        return Some(msg);
+    }
+    (matches!(mnemonic, "ATOM" | "SUATOM" | "RED" | "ATOMS") && first_is_pred).then(|| {
+        format!(
+            "sm_50 has no encoding for the sparse-predicate form of {mnemonic} (a predicate before the destination): \
+             nvdisasm 11.8 shows no predicate-result bits in sm_50 {mnemonic} words; drop the predicate"
+        )
+    })
 }
 
 /// The sizes the seeds allow for each ATOM / RED / SUATOM operation (`U32` is the unprinted

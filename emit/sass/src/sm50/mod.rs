@@ -22,6 +22,7 @@ static SM50: Arch = Arch::new(
     SREGS,
     table::TABLE,
     Some(hook::rewrite),
+    Some(hook::rewrite_written),
 );
 
 /// The sm_50 architecture.

@@ -22,6 +22,7 @@ static SM90: Arch = Arch::new(
     sregs::SREGS,
     table::TABLE,
     None,
+    None,
 );
 
 /// The sm_90 architecture.

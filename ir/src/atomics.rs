@@ -15,7 +15,7 @@ keyword_enum! {
     ///
     /// | op | types |
     /// | --- | --- |
-    /// | `add`, `sub`, `and`, `or`, `xor`, `xchg`, `smin`, `smax`, `umin`, `umax` | `i8` `i16` `i32` `i64` (`xchg` also every float type) |
+    /// | `add`, `sub`, `and`, `nand`, `or`, `xor`, `xchg`, `smin`, `smax`, `umin`, `umax` | `i8` `i16` `i32` `i64` (`xchg` also every float type) |
     /// | `fadd`, `fsub` | `f16` `f32` `f64` `f16x2` `bf16x2` |
     /// | `fmin`, `fmax` | `f16` `f32` `f64` `f16x2` `bf16x2` |
     /// | `inc_wrap`, `dec_wrap` | `i32` |
@@ -26,6 +26,9 @@ keyword_enum! {
         Sub = "sub",
         /// `new = old & x`.
         And = "and",
+        /// `new = !(old & x)` (CLIF's and LLVM's `nand`). No GPU has it as one instruction;
+        /// every target's capability table makes it a compare-and-swap loop.
+        Nand = "nand",
         /// `new = old | x`.
         Or = "or",
         /// `new = old ^ x`.
@@ -72,6 +75,7 @@ impl RmwOp {
             RmwOp::Add
             | RmwOp::Sub
             | RmwOp::And
+            | RmwOp::Nand
             | RmwOp::Or
             | RmwOp::Xor
             | RmwOp::Smin

@@ -243,9 +243,13 @@ pub(crate) mod t {
     pub const FADD: &[AtomicKind] = &[Rmw(Fadd)];
     pub const FMINMAX: &[AtomicKind] = &[Rmw(Fmin), Rmw(Fmax)];
     pub const LOAD_STORE: &[AtomicKind] = &[Load, Store];
+    /// Every read-modify-write on memory, for the catch-all loop rows. `nand` reaches only
+    /// those: no target has it as one instruction (the ATOM/ATOMS/RED op fields of sm_50 and
+    /// sm_90 hold ADD MIN MAX INC DEC AND OR XOR EXCH CAS, seed 004 group 4 and seed 000; PTX
+    /// has no `atom.nand`; vISA's atomic ops have none, reference §6).
     pub const ALL_RMW: &[AtomicKind] = &[
-        Rmw(Add), Rmw(Sub), Rmw(And), Rmw(Or), Rmw(Xor), Rmw(Xchg), Rmw(Smin), Rmw(Smax), Rmw(Umin),
-        Rmw(Umax), Rmw(Fadd), Rmw(Fmin), Rmw(Fmax), Rmw(IncWrap), Rmw(DecWrap),
+        Rmw(Add), Rmw(Sub), Rmw(And), Rmw(Nand), Rmw(Or), Rmw(Xor), Rmw(Xchg), Rmw(Smin), Rmw(Smax),
+        Rmw(Umin), Rmw(Umax), Rmw(Fadd), Rmw(Fmin), Rmw(Fmax), Rmw(IncWrap), Rmw(DecWrap),
     ];
     pub const SURFACE_INT: &[AtomicKind] = &[
         SurfaceRmw(Add), SurfaceRmw(And), SurfaceRmw(Or), SurfaceRmw(Xor), SurfaceRmw(Xchg),
@@ -268,6 +272,28 @@ mod tests {
                 assert!(!r.kinds.is_empty(), "{}: a NegateToAdd row for every kind", caps.name);
                 for k in r.kinds {
                     assert!(k.negated_to_add().is_some(), "{}: NegateToAdd on {}", caps.name, k.describe());
+                }
+            }
+        }
+    }
+
+    /// `nand` is never native: a loop wherever `and` is lowered at all, refused where it is.
+    #[test]
+    fn nand_is_a_loop_where_and_is_lowered() {
+        let ints = [Type::I8, Type::I16, Type::I32, Type::I64];
+        for caps in TABLES {
+            for ty in ints {
+                for space in [AddrSpace::Global, AddrSpace::Shared, AddrSpace::Generic] {
+                    let nand = caps.lowering(AtomicKind::Rmw(RmwOp::Nand), ty, Some(space));
+                    let and = caps.lowering(AtomicKind::Rmw(RmwOp::And), ty, Some(space));
+                    match and {
+                        Lowering::Unsupported(_) => assert!(matches!(nand, Lowering::Unsupported(_)), "{} {ty} {space:?}: {nand:?}", caps.name),
+                        _ => assert!(
+                            matches!(nand, Lowering::CasLoop | Lowering::SubwordCasLoop),
+                            "{} {ty} {space:?}: nand {nand:?}, and {and:?}",
+                            caps.name
+                        ),
+                    }
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! read-modify-write ops that do not commute with a byte swap.
 
 use super::translate::Translator;
-use atomc_ir::{Address, BinaryOp, BlockCall, ConvOp, InstData, IntCC, MemOrder, Type, UnaryOp, Value};
+use atomc_ir::{Address, BinaryOp, BlockCall, ConvOp, InstData, IntCC, MemOrder, Type, Value};
 
 impl Translator<'_> {
     /// `x` with its bytes reversed (any memory type; floats go through the
@@ -112,15 +112,6 @@ impl Translator<'_> {
         });
         self.cur = done;
         old
-    }
-
-    /// `bnot (old & x)`: CLIF's `nand`.
-    pub(super) fn nand(&mut self, old: Value, x: Value) -> Value {
-        let and = self.bin(BinaryOp::Band, old, x);
-        self.ins_v(InstData::Unary {
-            op: UnaryOp::Bnot,
-            arg: and,
-        })
     }
 }
 

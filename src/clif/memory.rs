@@ -120,7 +120,7 @@ impl Translator<'_> {
                 let x = self.val(args[1])?;
                 let old = match (rmw_op(op), big) {
                     // Bitwise ops and exchange commute with a byte swap.
-                    (Some(op @ (RmwOp::And | RmwOp::Or | RmwOp::Xor | RmwOp::Xchg)), true) => {
+                    (Some(op @ (RmwOp::And | RmwOp::Nand | RmwOp::Or | RmwOp::Xor | RmwOp::Xchg)), true) => {
                         let arg = self.bswap(x);
                         let old = self.ins_v(InstData::AtomicRmw {
                             op,
@@ -140,22 +140,19 @@ impl Translator<'_> {
                         addr,
                         arg: x,
                     }),
-                    (_, swap) => self.cas_loop(ty, addr, swap, |t, old| match op {
-                        AtomicRmwOp::Nand => t.nand(old, x),
-                        _ => {
-                            let bop = match op {
-                                AtomicRmwOp::Add => BinaryOp::Iadd,
-                                AtomicRmwOp::Sub => BinaryOp::Isub,
-                                AtomicRmwOp::Umin => BinaryOp::Umin,
-                                AtomicRmwOp::Umax => BinaryOp::Umax,
-                                AtomicRmwOp::Smin => BinaryOp::Smin,
-                                _ => BinaryOp::Smax,
-                            };
-                            t.ins_v(InstData::Binary {
-                                op: bop,
-                                args: [old, x],
-                            })
-                        }
+                    (_, swap) => self.cas_loop(ty, addr, swap, |t, old| {
+                        let bop = match op {
+                            AtomicRmwOp::Add => BinaryOp::Iadd,
+                            AtomicRmwOp::Sub => BinaryOp::Isub,
+                            AtomicRmwOp::Umin => BinaryOp::Umin,
+                            AtomicRmwOp::Umax => BinaryOp::Umax,
+                            AtomicRmwOp::Smin => BinaryOp::Smin,
+                            _ => BinaryOp::Smax,
+                        };
+                        t.ins_v(InstData::Binary {
+                            op: bop,
+                            args: [old, x],
+                        })
                     }),
                 };
                 self.def(res, Repr::Val(old));
@@ -230,13 +227,13 @@ fn mem_flags(data: &D) -> Option<cl::MemFlags> {
     }
 }
 
-/// The atomc op of a CLIF `atomic_rmw` op; `None` for `nand`.
+/// The atomc op of a CLIF `atomic_rmw` op (every CLIF op has one).
 fn rmw_op(op: AtomicRmwOp) -> Option<RmwOp> {
     Some(match op {
         AtomicRmwOp::Add => RmwOp::Add,
         AtomicRmwOp::Sub => RmwOp::Sub,
         AtomicRmwOp::And => RmwOp::And,
-        AtomicRmwOp::Nand => return None,
+        AtomicRmwOp::Nand => RmwOp::Nand,
         AtomicRmwOp::Or => RmwOp::Or,
         AtomicRmwOp::Xor => RmwOp::Xor,
         AtomicRmwOp::Xchg => RmwOp::Xchg,

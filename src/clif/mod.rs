@@ -240,8 +240,7 @@
 //! | `select`, `select_spectre_guard` | `select` (a non-`pred` condition is compared with 0) |
 //! | `uextend sextend ireduce fpromote fdemote fcvt_*`, `bitcast` | the same conversion (CLIF's trapping `fcvt_to_*int` become atomc's saturating ones) |
 //! | `load`, `uload8`..`sload32`, `store`, `istore8`..`istore32` | `load`/`store` (+ `uextend`/`sextend`/`ireduce`) |
-//! | `atomic_rmw add sub and or xor xchg umin umax smin smax` | `atomic_rmw` with the same op |
-//! | `atomic_rmw nand` | a CAS loop in atomc IR: `atomic_load relaxed`, then `atomic_cas` of `bnot(old & x)` until it succeeds |
+//! | `atomic_rmw add sub and nand or xor xchg umin umax smin smax` | `atomic_rmw` with the same op |
 //! | `atomic_cas`, `atomic_load`, `atomic_store`, `fence` | the same instruction, `seq_cst` at [`ImportOptions::scope`] |
 //! | `jump`, `brif`, `br_table`, `return` | `jump`, `brif`, a chain of `brif`s, `return` |
 //! | `stack_addr` | rejected, or with [`StackSlots::Scratch`] a constant address in the interpreter's scratch buffer |
@@ -340,7 +339,7 @@ pub struct ImportOptions {
     /// What `stack_addr` becomes. Default: [`StackSlots::Reject`].
     pub stack_slots: StackSlots,
     /// Accept `big` memory accesses by swapping bytes around little-endian
-    /// ones (and turning `atomic_rmw add sub umin umax smin smax nand` into
+    /// ones (and turning `atomic_rmw add sub umin umax smin smax` into
     /// CAS loops, since those ops do not commute with a byte swap).
     /// Default: false, `big` is an error.
     pub emulate_big_endian: bool,

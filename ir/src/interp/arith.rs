@@ -161,6 +161,7 @@ pub(crate) fn rmw(op: RmwOp, ty: Type, old: u64, x: u64) -> u64 {
         RmwOp::Add => b(BinaryOp::Iadd),
         RmwOp::Sub => b(BinaryOp::Isub),
         RmwOp::And => old & x,
+        RmwOp::Nand => mask(!(old & x), w),
         RmwOp::Or => old | x,
         RmwOp::Xor => old ^ x,
         RmwOp::Xchg => x,

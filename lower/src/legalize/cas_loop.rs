@@ -252,13 +252,17 @@ fn compute(a: &mut Appender, op: RmwOp, ty: Type, cur: Value, x: Value) -> Value
         RmwOp::Fsub => simple(BinaryOp::Fsub),
         RmwOp::Fmin => simple(BinaryOp::Fmin),
         RmwOp::Fmax => simple(BinaryOp::Fmax),
-        RmwOp::Xchg | RmwOp::IncWrap | RmwOp::DecWrap => None,
+        RmwOp::Xchg | RmwOp::Nand | RmwOp::IncWrap | RmwOp::DecWrap => None,
     };
     if let Some(binop) = binop {
         return bin(a, binop, cur, x);
     }
     match op {
         RmwOp::Xchg => x,
+        RmwOp::Nand => {
+            let both = bin(a, BinaryOp::Band, cur, x);
+            a.val(InstData::Unary { op: atomc_ir::UnaryOp::Bnot, arg: both })
+        }
         RmwOp::IncWrap => {
             // cur >= x ? 0 : cur + 1
             let zero = iconst(a, ty, 0);

@@ -409,6 +409,10 @@ pub(super) fn rmw_compute(e: &mut Emitter<'_>, op: RmwOp, ty: Type, old: &str, x
         (RmwOp::Add, _) => e.line(format!("add{s} {new}, {old}, {x}")),
         (RmwOp::Sub, _) => e.line(format!("sub{s} {new}, {old}, {x}")),
         (RmwOp::And, _) => e.line(format!("and{bt} {new}, {old}, {x}")),
+        (RmwOp::Nand, _) => {
+            e.line(format!("and{bt} {new}, {old}, {x}"));
+            e.line(format!("not{bt} {new}, {new}"));
+        }
         (RmwOp::Or, _) => e.line(format!("or{bt} {new}, {old}, {x}")),
         (RmwOp::Xor, _) => e.line(format!("xor{bt} {new}, {old}, {x}")),
         (RmwOp::Xchg, _) => e.line(format!("mov{bt} {new}, {x}")),

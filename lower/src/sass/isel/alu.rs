@@ -161,6 +161,11 @@ impl Isel<'_> {
                 self.emit(self.lop(MOp::def(nh.reg(), 1), MOp::rz(), MOp::use_(r.hi()), MOp::rz(), 0x33)?);
                 self.add_pair(d, [MOp::rz(), MOp::rz()], [MOp::neg(r.lo()), MOp::use_(nh)]);
             }
+            // An 8/16-bit value is kept zero-extended (`uextend` is a move): flip its bits only.
+            (UnaryOp::Bnot, RegClass::Single) if ty.is_int() && ty.bits() < 32 => {
+                let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
+                self.emit(self.lop(MOp::def(d.reg(), 1), MOp::use_(r), MOp::Imm(mask), MOp::rz(), 0x3c)?)
+            }
             (UnaryOp::Bnot, RegClass::Single) => {
                 self.emit(self.lop(MOp::def(d.reg(), 1), MOp::rz(), MOp::use_(r), MOp::rz(), 0x33)?)
             }

@@ -30,7 +30,7 @@ pub(super) fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
         RmwOp::Smax | RmwOp::Umax | RmwOp::Fmax => "MAX",
         RmwOp::IncWrap => "INC",
         RmwOp::DecWrap => "DEC",
-        RmwOp::Sub | RmwOp::Fsub => return None,
+        RmwOp::Sub | RmwOp::Fsub | RmwOp::Nand => return None,
     };
     let signed = matches!(op, RmwOp::Smin | RmwOp::Smax);
     let size = match (ty, op) {

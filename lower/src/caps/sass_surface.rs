@@ -3,7 +3,7 @@
 
 use super::AtomicKind::{SurfaceCas, SurfaceRmw};
 use super::{Lowering::*, Rule};
-use atomc_ir::RmwOp::{Fadd, Fmax, Fmin, Sub, Xchg};
+use atomc_ir::RmwOp::{Fadd, Fmax, Fmin, Nand, Sub, Xchg};
 use atomc_ir::Type;
 
 /// `sub` is `add` of the negated operand.
@@ -32,4 +32,14 @@ pub const FLOAT_ARITH_LOOP: Rule = Rule {
     spaces: &[],
     lowering: CasLoop,
     evidence: "ptxas 11.8 and 13.5 accept no float `sured` (\"Unexpected instruction types specified for 'sured.b'\" for .f32/.f16x2 add, min, max), SUATOM's F32 size is .FTZ (the IR keeps subnormals) and sm_50's has no F16x2 size: a 32-bit SUATOM.CAS loop",
+};
+
+/// `nand` on a surface: a CAS loop.
+pub const NAND_LOOP: Rule = Rule {
+    kinds: &[SurfaceRmw(Nand)],
+    types: &[Type::I32, Type::I64],
+    spaces: &[],
+    lowering: CasLoop,
+    evidence: "SUATOM/SURED's op field has no NAND (sm_50: seed 001; sm_90: reference §3.2) and PTX's sured none: \
+               a SUATOM.CAS loop of the value's width (both targets have the U32 and U64 CAS sizes)",
 };

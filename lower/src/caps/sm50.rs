@@ -104,6 +104,7 @@ const RULES: &[Rule] = &[
     sass_surface::SUB_AS_NEGATED_ADD,
     sass_surface::FLOAT_BITS,
     sass_surface::FLOAT_ARITH_LOOP,
+    sass_surface::NAND_LOOP,
     Rule {
         kinds: &[],
         types: &[],

@@ -58,13 +58,13 @@ const CLAMPS: &[ClampRule] = &[
 /// svm_atomic for 16 and 32 bits, IGC DWORD_ATOMIC.md's op table).
 const SLM: [Rule; 3] = [
     Rule {
-        kinds: &[AtomicKind::Cas, AtomicKind::Rmw(IncWrap), AtomicKind::Rmw(DecWrap)],
+        kinds: &[AtomicKind::Cas, AtomicKind::Rmw(IncWrap), AtomicKind::Rmw(DecWrap), AtomicKind::Rmw(Nand)],
         types: &[Type::I16, Type::F16],
         spaces: SHARED,
         lowering: SubwordCasLoop,
         evidence: "GenX_IR 1.0.12504's verifier refuses `dword_atomic.cmpxchg.16` on TGLLP, DG2 and PVC ('src1 in \
                    ISA_DWORD_ATOMIC inst must be V0 for non CMPXCHG operations': it compares the op byte with the \
-                   .16 bit set), so 16-bit CAS is a loop on the 32-bit word",
+                   .16 bit set), so 16-bit CAS, and the loops built on it (nand), is a loop on the 32-bit word",
     },
     Rule {
         kinds: ALL_RMW,
@@ -93,9 +93,9 @@ const SURFACE_ALL: &[AtomicKind] = &[
     AtomicKind::SurfaceRmw(Smin), AtomicKind::SurfaceRmw(Smax), AtomicKind::SurfaceRmw(Umin),
     AtomicKind::SurfaceRmw(Umax), AtomicKind::SurfaceRmw(Fadd), AtomicKind::SurfaceRmw(Fmin),
     AtomicKind::SurfaceRmw(Fmax), AtomicKind::SurfaceRmw(IncWrap), AtomicKind::SurfaceRmw(DecWrap),
-    AtomicKind::SurfaceCas,
+    AtomicKind::SurfaceRmw(Nand), AtomicKind::SurfaceCas,
 ];
-const SURFACE: [Rule; 6] = [
+const SURFACE: [Rule; 7] = [
     Rule {
         kinds: &[AtomicKind::SurfaceRmw(Add), AtomicKind::SurfaceRmw(Sub), AtomicKind::SurfaceRmw(And),
                  AtomicKind::SurfaceRmw(Or), AtomicKind::SurfaceRmw(Xor), AtomicKind::SurfaceRmw(Xchg),
@@ -137,6 +137,14 @@ const SURFACE: [Rule; 6] = [
         lowering: CasLoop,
         evidence: "no typed_atomic op for packed halves (TYPED_ATOMIC.md op table): the legalizer's CAS loop on the \
                    32-bit word (typed_atomic cmpxchg, accepted on TGLLP, DG2 and PVC), the halves computed in f32",
+    },
+    Rule {
+        kinds: &[AtomicKind::SurfaceRmw(Nand)],
+        types: &[Type::I32],
+        spaces: &[],
+        lowering: CasLoop,
+        evidence: "no typed_atomic nand (TYPED_ATOMIC.md op table): the legalizer's CAS loop on typed_atomic \
+                   cmpxchg, which GenX_IR 1.0.12504 accepts on TGLLP, DG2 and PVC (tests/visa_oracle.rs)",
     },
     Rule {
         kinds: SURFACE_ALL,
@@ -311,7 +319,7 @@ const TGLLP: &[Rule] = &[
                    either, so f64 add's loop body is IEEE binary64 addition in integer code on the dword halves \
                    (lower/src/visa/soft_f64.rs), as IGC emulates double precision on such parts",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[5],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[6],
 ];
 
 const DG2: &[Rule] = &[
@@ -335,5 +343,5 @@ const DG2: &[Rule] = &[
         evidence: "f64 add and the rest: cmpxchg loops (reference §6); DG2 has no fp64 ALU, so f64 add's loop \
                    body is integer code on the dword halves (lower/src/visa/soft_f64.rs; PVC adds `df`)",
     },
-    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[5],
+    SURFACE[0], SURFACE[1], SURFACE[2], SURFACE[3], SURFACE[4], SURFACE[5], SURFACE64_LOCK[0], SURFACE64_LOCK[1], SURFACE[6],
 ];

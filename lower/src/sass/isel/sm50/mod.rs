@@ -85,19 +85,21 @@ impl Isa for Sm50 {
 
     fn lop3(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, String> {
         let op = match lut {
-            0xc0 => Some("LOP32I.AND"),
-            0xfc => Some("LOP32I.OR"),
-            0x3c => Some("LOP32I.XOR"),
+            0xc0 => Some(("LOP32I.AND", "LOP.AND")),
+            0xfc => Some(("LOP32I.OR", "LOP.OR")),
+            0x3c => Some(("LOP32I.XOR", "LOP.XOR")),
             _ => None,
         };
         match (op, b) {
-            (Some(op), MOp::Imm(v)) if is_rz(&c) => Ok(SassInst::new(op, [d, a, MOp::Imm(v as u32 as i64)])),
+            (Some((op, _)), MOp::Imm(v)) if is_rz(&c) => Ok(SassInst::new(op, [d, a, MOp::Imm(v as u32 as i64)])),
+            // A kernel parameter: LOP's constant shape (`LOP.AND R3, R2, c[0x0][0x148]`).
+            (Some((_, op)), MOp::CBank(_)) if is_rz(&c) => Ok(SassInst::new(op, [d, a, b])),
             // ~b as b ^ 0xffffffff.
             _ if lut == 0x33 && is_rz(&a) && is_rz(&c) && matches!(b, MOp::Reg { .. }) => {
                 Ok(SassInst::new("LOP32I.XOR", [d, b, MOp::Imm(0xffff_ffff)]))
             }
             (_, MOp::Reg { .. }) => Ok(SassInst::new("LOP3.LUT", [d, a, b, c, MOp::Imm(lut as i64)])),
-            _ => Err(format!("LOP3 LUT {lut:#x} with an immediate has no sm_50 form")),
+            _ => Err(format!("LOP3 LUT {lut:#x} with an immediate or constant operand has no sm_50 form")),
         }
     }
 

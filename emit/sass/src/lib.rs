@@ -41,6 +41,7 @@ pub mod bits;
 pub mod bundle;
 pub mod codec;
 pub mod cubin;
+pub mod facts;
 pub mod form;
 pub mod hazard;
 pub mod instr;

@@ -6,7 +6,30 @@
 //! a finished form's lists are leaked into `&'static` slices, which costs nothing there.
 
 use crate::bits::Field;
+use crate::facts::{meaning_of, Effects, Facts, Results, Width};
 use crate::form::{pattern_of, Alias, Form, ModGroup, OpSpec};
+
+// ---- facts shared by both targets' mnemonic families -----------------------------------------
+
+/// No register result, and something done besides (stores, reductions, `NOP`, `YIELD`): kept
+/// by dead-code elimination whether or not anything reads it.
+pub const STORE: Facts = Facts { results: Results::None, effects: Effects::Side, ..Facts::PLAIN };
+
+/// Control transfers, convergence points and memory fences: no register result (the first
+/// register slot is a source), and the dependency pass treats them as barriers. Every open
+/// scoreboard is waited on before one issues and every fixed-latency result is ready, so nothing
+/// in flight crosses a branch, a fence or a warp synchronisation.
+pub const BARRIER: Facts = Facts { results: Results::None, effects: Effects::OrdersEverything, ..Facts::PLAIN };
+
+/// The compare-and-combine forms: two leading predicate results.
+pub const COMPARE: Facts = Facts { results: Results::TwoPreds, ..Facts::PLAIN };
+
+/// A leading predicate result followed by a register result (`LDG P0, R2`, `LOP3.LUT P0, R3`,
+/// sm_50 `LOP.AND.NZ P0, R3, ...` and `LEA P0, R4.CC, ...`).
+pub const PRED_THEN_REG: Facts = Facts { results: Results::PredThenReg { carries: 2 }, ..Facts::PLAIN };
+
+/// A fixed-width (one register per operand) integer or logic instruction.
+pub const ONE: Facts = Facts { width: Width::One, ..Facts::PLAIN };
 
 /// A form under construction.
 pub struct FormBuilder {
@@ -39,6 +62,7 @@ impl FormBuilder {
             uniform_guard: false,
             space_last: false,
             identity: (0, 0),
+            facts: Facts::PLAIN,
         };
         FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![] }
     }
@@ -82,19 +106,29 @@ impl FormBuilder {
         self.form.alias = Some(a);
         self
     }
-    /// Adds the finished form to a table.
+    /// Adds the finished form to a table, with the meaning of every modifier value recorded.
     pub fn done(self, out: &mut Vec<Form>) {
         let identity = pattern_of(&self.fixed);
-        out.push(Form { fixed: leak(self.fixed), mods: leak(self.mods), ops: leak(self.ops), identity, ..self.form });
+        let mods = self.mods.into_iter().map(with_meanings).collect();
+        out.push(Form { fixed: leak(self.fixed), mods: leak(mods), ops: leak(self.ops), identity, ..self.form });
     }
 }
 
+/// `g` with the meaning of each of its spellings ([`meaning_of`]), whatever it held before.
+fn with_meanings(g: ModGroup) -> ModGroup {
+    ModGroup { meanings: leak(g.values.iter().map(|(_, s)| meaning_of(s)).collect()), ..g }
+}
+
 /// A table made of its parts, run in order (the order is the table's: the decoder breaks ties
-/// between equally specific patterns by it).
-pub fn table(parts: &[fn(&mut Vec<Form>)]) -> Vec<Form> {
+/// between equally specific patterns by it), each form given the facts of its mnemonic family
+/// (`facts`, the arch's list; it refuses a mnemonic it does not know).
+pub fn table(parts: &[fn(&mut Vec<Form>)], facts: fn(&str) -> Facts) -> Vec<Form> {
     let mut forms = Vec::new();
     for part in parts {
         part(&mut forms);
+    }
+    for f in &mut forms {
+        f.facts = facts(f.mnemonic);
     }
     forms
 }
@@ -127,7 +161,7 @@ pub const FLOAT_COMPARES: [(u64, &str); 16] = [
 
 /// A modifier group over the field `lo..lo+width` with its spellings.
 pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
-    ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()) }
+    ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()), meanings: &[] }
 }
 
 /// A one-bit flag group: 0 prints nothing, 1 prints `s`.
@@ -138,5 +172,5 @@ pub fn flag(lo: u8, s: &'static str) -> ModGroup {
 /// A fixed modifier spelling without bits, as a group: for helpers that take the group of an
 /// instruction's operation, where one instruction has a choice of spellings and another just one.
 pub fn literal(s: &'static str) -> ModGroup {
-    ModGroup { name: s, field: None, values: leak(vec![(0, s)]) }
+    ModGroup { name: s, field: None, values: leak(vec![(0, s)]), meanings: &[] }
 }

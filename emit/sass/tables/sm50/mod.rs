@@ -11,6 +11,7 @@ mod alu;
 mod atomics;
 mod bits;
 mod control;
+mod facts;
 mod memory;
 
 use crate::bits::Field;
@@ -19,7 +20,7 @@ use crate::form::*;
 
 /// Every sm_50 form, in table order.
 pub fn forms() -> Vec<Form> {
-    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms])
+    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms], facts::of)
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------

@@ -248,7 +248,7 @@ pub(super) fn hfma2(out: &mut Vec<Form>) {
         .fix(85, 1, 0)
         .lit("MMA")
         // Denormal handling is one group over bits 80 (FTZ) and 76 (FMZ); both set is invalid.
-        .m(ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")] })
+        .m(ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")], meanings: &[] })
         .m(flag(77, "SAT"))
         .op(r(16))
         .op(rmod(24, Some(0), Some(72), Some(73), None))

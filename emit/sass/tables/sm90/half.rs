@@ -39,7 +39,7 @@ fn b_ur() -> OpSpec {
 
 /// `.FTZ` (80) or `.FMZ` (76); both set is invalid.
 fn fmz() -> ModGroup {
-    ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")] }
+    ModGroup { name: "fmz", field: Some(Field::split2((80, 1), (76, 1))), values: &[(0, ""), (1, "FTZ"), (2, "FMZ")], meanings: &[] }
 }
 
 /// The layout HADD2, HMUL2, HMNMX2 and HFMA2 share: `.F32` clear, `.BF16_V2` first, then two

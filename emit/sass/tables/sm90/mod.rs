@@ -9,6 +9,7 @@ mod alu;
 mod atomics;
 mod bits;
 mod control;
+mod facts;
 mod float;
 mod half;
 mod memory;
@@ -22,7 +23,7 @@ pub fn forms() -> Vec<Form> {
     crate::builder::table(&[
         atomics::forms, memory::forms, control::forms, alu::forms, alu::more_forms, alu::plop3, alu::misc,
         alu::uniform, bits::forms, float::mufu, float::hfma2, float::forms, half::forms,
-    ])
+    ], facts::of)
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------

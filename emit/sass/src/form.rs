@@ -161,8 +161,9 @@ pub enum ExtSpec {
     /// refuses any other register here, so the text names exactly what the hardware uses.
     Implied { from: Option<u8>, delta: u8 },
     /// A general register followed by a one-bit suffix flag (sm_50 `IADD R2.CC, ...`). The
-    /// flag travels in the operand's `Reg::not` (this slot has no bitwise-not bit).
-    Suffixed { field: Field, flag: Field, suffix: &'static str, reuse: Option<u8> },
+    /// flag travels in the operand's `Reg::not` (this slot has no bitwise-not bit). `sets_cc`:
+    /// the flag makes the instruction write the sm_50 condition code (`.CC`).
+    Suffixed { field: Field, flag: Field, suffix: &'static str, reuse: Option<u8>, sets_cc: bool },
     /// A memory operand whose offset field counts units of `1 << shift` bytes (sm_50 `ATOMS`
     /// stores `imm / 4`). The operand value and the text carry the byte offset.
     MemScaled { spec: MemSpec, shift: u8 },

@@ -235,7 +235,7 @@ pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
     if facts.cond_code == CondCode::Modifiers {
         let cc_suffix =
             ins.ops.iter().zip(form.ops.iter()).any(
-                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { suffix: ".CC", .. })) if g.not),
+                |(o, spec)| matches!((o, spec), (Operand::Reg(g), OpSpec::Ext(ExtSpec::Suffixed { sets_cc: true, .. })) if g.not),
             );
         if has(|m| m.cc) || cc_suffix {
             r.writes.push(CC);

@@ -42,7 +42,7 @@ fn ra_src_pp(f: F, src: OpSpec) -> F {
 /// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1_bit` and a reuse slot.
 fn h1(lo: u8, h1_bit: u8, reuse: u8) -> OpSpec {
     let (field, flag) = (Field::new(lo, 8), Field::new(h1_bit, 1));
-    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse) })
+    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse), sets_cc: false })
 }
 
 /// F2F.dst.src with a register source: the type pair in 8..15, 28..38 clear.

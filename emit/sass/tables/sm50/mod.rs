@@ -70,7 +70,7 @@ pub(super) fn sign48() -> ModGroup {
 }
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {
-    OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None })
+    OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None, sets_cc: true })
 }
 /// A register implied by slot `from` plus `delta` (no bits).
 pub(super) fn implied(from: u8, delta: u8) -> OpSpec {

@@ -181,7 +181,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .lit("F64")
         .lit("F16")
         .op(r(16))
-        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(32, 8), flag: Field::new(60, 1), suffix: ".H1", reuse: Some(1) }))
+        .op(OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(32, 8), flag: Field::new(60, 1), suffix: ".H1", reuse: Some(1), sets_cc: false }))
         .done(out);
     // The uniform-register source variant of the I2F forms (0xD06, bit 91).
     // The immediate-source variant (0x906): ptxas 13's `urem` by 3 starts with

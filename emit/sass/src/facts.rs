@@ -363,7 +363,8 @@ mod tests {
                     assert_eq!(g.meanings.len(), g.values.len(), "{}: group {} without meanings", f.key, g.name);
                 }
                 let forms = arch.forms_named(f.mnemonic);
-                assert!(forms.iter().all(|&i| arch.forms[i as usize].facts == f.facts), "{}: one family, one description", f.key);
+                let same = forms.iter().all(|&i| arch.forms[i as usize].facts == f.facts);
+                assert!(same, "{}: one family, one description", f.key);
                 let cc = if arch.name == "sm_50" { CondCode::Modifiers } else { CondCode::None };
                 assert_eq!(f.facts.cond_code, cc, "{}", f.key);
             }

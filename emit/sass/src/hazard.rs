@@ -149,8 +149,9 @@ pub struct Report {
 }
 
 /// Whether `ins`'s result arrives after a variable delay: its form's variable-latency class
-/// ([`super::facts::Facts::variable`]), unless the form's [`FixedWhen`] rule holds for its modifiers (the
-/// conversions ptxas reads at a fixed distance; the evidence is in the tables' facts).
+/// ([`super::facts::Facts::variable`]), unless the form's [`FixedWhen`] rule holds for its
+/// modifiers (the conversions ptxas reads at a fixed distance; the evidence is in the tables'
+/// facts).
 pub fn variable_result_of(_timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     let form = &arch.forms[ins.form as usize];
     form.facts.variable && !fixed_after_all(form, &ins.mods)
@@ -166,8 +167,8 @@ fn fixed_after_all(form: &Form, mods: &[u64]) -> bool {
         }
         FixedWhen::SixteenBitInt => types().any(|t| !t.float && t.bits == 16),
         FixedWhen::Floats { to, from } => {
-            let floats: SmallVec<[NumType; 4]> = types().copied().collect();
-            floats.windows(2).any(|w| w[0].float && w[0].bits == to && w[1].float && w[1].bits == from)
+            let named: SmallVec<[NumType; 4]> = types().copied().collect();
+            named.windows(2).any(|w| w[0].float && w[0].bits == to && w[1].float && w[1].bits == from)
         }
         FixedWhen::Int32ToInt32 => {
             let mut ints = form.meanings(mods).flat_map(|m| m.wide_ints.iter().flatten());
@@ -478,16 +479,16 @@ fn step(
     st
 }
 
-/// The unit a variable-latency instruction completes in, in issue order ([`super::facts::Facts::unit`]; a
-/// unit of its own is named by its mnemonic).
+/// The unit a variable-latency instruction completes in, in issue order
+/// ([`super::facts::Facts::unit`]; a unit of its own is named by its mnemonic).
 pub fn unit(arch: &Arch, ins: &Instr) -> &'static str {
     let form = &arch.forms[ins.form as usize];
     form.facts.unit.name(form.mnemonic)
 }
 
 /// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late
-/// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only keeps the check
-/// from rejecting ptxas).
+/// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only
+/// keeps the check from rejecting ptxas).
 fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
     if timing != Timing::Sm90 {
         return 0;

@@ -1,8 +1,8 @@
 //! Operand roles of a decoded instruction: which registers it reads and writes, and how wide
-//! each register operand is. Derived from the form's operand slots, its [`super::facts::Facts`] and the
-//! meanings of its modifier values, so it
-//! applies to any decodable instruction — ptxas's code as much as atomc's — and owes nothing to
-//! the selector's own operand lists (the hazard check in [`super::hazard`] relies on that).
+//! each register operand is. Derived from the form's operand slots, its
+//! [`super::facts::Facts`] and the meanings of its modifier values, so it applies to any
+//! decodable instruction — ptxas's code as much as atomc's — and owes nothing to the selector's
+//! own operand lists (the hazard check in [`super::hazard`] relies on that).
 
 use super::facts::{CondCode, Conversion, Meaning, Results, Width};
 use super::form::{BaseWidth, ExtSpec, Form, OpSpec};
@@ -51,8 +51,8 @@ pub struct Roles {
 }
 
 /// Whether instructions spelled `mnemonic` do something besides writing their result registers
-/// ([`super::facts::Facts::has_side_effects`] of its forms, on either target): a store, an atomic or
-/// reduction, a surface access, or a barrier. Dead-code elimination keeps these whether or not
+/// ([`super::facts::Facts::has_side_effects`] of its forms, on either target): a store, an
+/// atomic or reduction, a surface access, or a barrier. Dead-code elimination keeps these whether or not
 /// their results are read. A mnemonic of no form has none.
 pub fn has_side_effects(mnemonic: &str) -> bool {
     [super::sm90(), super::sm50()]
@@ -89,8 +89,8 @@ fn conversion_width(conv: Conversion, form: &Form, mods: &[u64], def: bool) -> u
     }
 }
 
-/// Computes the roles of `ins` under `arch`, from its form's [`super::facts::Facts`] and the meanings of its
-/// modifier values.
+/// Computes the roles of `ins` under `arch`, from its form's [`super::facts::Facts`] and the
+/// meanings of its modifier values.
 pub fn roles(arch: &Arch, ins: &Instr) -> Roles {
     let form = &arch.forms[ins.form as usize];
     let facts = &form.facts;

@@ -29,7 +29,12 @@ fn family(mnemonic: &str) -> Facts {
         // `ATOMS.CAS R11, [R0], R10, R11` with no scoreboard, then `LDS.U.32 R6, [R0]` setting
         // one, and reads R11 in the FADD after waiting on it
         // (filetests/compile/visa/slm-atomics.atom, %slm_f32).
-        "ATOMS" => Facts { memory_reader: MemoryReader::Shared, unit: Unit::Mio, results: Results::Lead { carries: 2 }, ..ATOMIC },
+        "ATOMS" => Facts {
+            results: Results::Lead { carries: 2 },
+            memory_reader: MemoryReader::Shared,
+            unit: Unit::Mio,
+            ..ATOMIC
+        },
         // A bindless surface handle: sm_50's `MOV R5, c[0x0][0x144]` then
         // `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs R5 ready too.
         "SUATOM" => Facts {

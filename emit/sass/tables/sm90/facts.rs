@@ -33,7 +33,12 @@ pub(super) fn of(mnemonic: &str) -> Facts {
         "ATOM" => Facts { predicate_at_issue: true, ..ATOMIC },
         "ATOMG" => ATOMIC,
         // Shared-memory atomics complete in order with shared loads (see `LDS`).
-        "ATOMS" => Facts { memory_reader: MemoryReader::Shared, unit: Unit::Mio, results: Results::Lead { carries: 2 }, ..ATOMIC },
+        "ATOMS" => Facts {
+            results: Results::Lead { carries: 2 },
+            memory_reader: MemoryReader::Shared,
+            unit: Unit::Mio,
+            ..ATOMIC
+        },
         "SUATOM" => Facts {
             width: Width::SurfaceAtomic,
             surface: true,

@@ -1,9 +1,10 @@
 //! What one instruction form does, beside its bits: which operands are results, how many
 //! registers each register operand spans, what it orders or changes besides its results, and
 //! its timing class on its target. One [`Facts`] per form, written once per mnemonic family in
-//! the table source (`tables/{sm90,sm50}/facts.rs`) and carried on each generated
-//! [`super::form::Form`], from which the operand roles ([`super::roles`]), the fixed latencies
-//! ([`super::latency`]) and the hazard check ([`super::hazard`]) derive.
+//! the table source (`tables/{sm90,sm50}/facts.rs`), named by each form declaration of the
+//! family (`.facts(facts::IMAD)`) and carried on each generated [`super::form::Form`], from
+//! which the operand roles ([`super::roles`]), the fixed latencies ([`super::latency`]) and the
+//! hazard check ([`super::hazard`]) derive.
 //!
 //! Facts that depend on modifier values (data width, conversion types, `.WIDE`, surface
 //! dimension, `.CC` / `.X`) are read from the [`Meaning`] of each modifier value, which the

@@ -37,6 +37,7 @@ pub struct FormBuilder {
     fixed: Vec<(Field, u64)>,
     mods: Vec<ModGroup>,
     ops: Vec<OpSpec>,
+    facts: Option<Facts>,
 }
 
 /// A list made static for a finished form.
@@ -64,7 +65,7 @@ impl FormBuilder {
             identity: (0, 0),
             facts: Facts::PLAIN,
         };
-        FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![] }
+        FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![], facts: None }
     }
     /// Another identifying field value.
     pub fn fix(mut self, lo: u8, width: u8, v: u64) -> FormBuilder {
@@ -85,6 +86,12 @@ impl FormBuilder {
     /// A fixed modifier spelling without bits (`LUT`).
     pub fn lit(self, s: &'static str) -> FormBuilder {
         self.m(literal(s))
+    }
+    /// What the form does besides its bits: its mnemonic family's description (every form has
+    /// one; [`FormBuilder::done`] refuses a form without).
+    pub fn facts(mut self, f: Facts) -> FormBuilder {
+        self.facts = Some(f);
+        self
     }
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> FormBuilder {
@@ -109,8 +116,10 @@ impl FormBuilder {
     /// Adds the finished form to a table, with the meaning of every modifier value recorded.
     pub fn done(self, out: &mut Vec<Form>) {
         let identity = pattern_of(&self.fixed);
+        let facts = self.facts.unwrap_or_else(|| panic!("{}: no facts", self.form.key));
         let mods = self.mods.into_iter().map(with_meanings).collect();
-        out.push(Form { fixed: leak(self.fixed), mods: leak(mods), ops: leak(self.ops), identity, ..self.form });
+        let (fixed, ops) = (leak(self.fixed), leak(self.ops));
+        out.push(Form { fixed, mods: leak(mods), ops, identity, facts, ..self.form });
     }
 }
 
@@ -120,15 +129,11 @@ fn with_meanings(g: ModGroup) -> ModGroup {
 }
 
 /// A table made of its parts, run in order (the order is the table's: the decoder breaks ties
-/// between equally specific patterns by it), each form given the facts of its mnemonic family
-/// (`facts`, the arch's list; it refuses a mnemonic it does not know).
-pub fn table(parts: &[fn(&mut Vec<Form>)], facts: fn(&str) -> Facts) -> Vec<Form> {
+/// between equally specific patterns by it).
+pub fn table(parts: &[fn(&mut Vec<Form>)]) -> Vec<Form> {
     let mut forms = Vec::new();
     for part in parts {
         part(&mut forms);
-    }
-    for f in &mut forms {
-        f.facts = facts(f.mnemonic);
     }
     forms
 }

@@ -16,11 +16,17 @@ mod memory;
 
 use crate::bits::Field;
 use crate::builder::leak;
+use crate::facts::CondCode;
 use crate::form::*;
 
-/// Every sm_50 form, in table order.
+/// Every sm_50 form, in table order. Every form reads and writes the condition code by its
+/// `.CC` / `.X` modifiers and `.CC` result suffix ([`CondCode::Modifiers`]).
 pub fn forms() -> Vec<Form> {
-    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms], facts::of)
+    let mut forms = crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms]);
+    for f in &mut forms {
+        f.facts.cond_code = CondCode::Modifiers;
+    }
+    forms
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------

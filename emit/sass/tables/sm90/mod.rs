@@ -15,6 +15,7 @@ mod half;
 mod memory;
 
 use crate::bits::Field;
+use crate::facts::Facts;
 use crate::form::*;
 
 /// Every sm_90 form, in table order (the decoder breaks ties between equally specific
@@ -23,7 +24,7 @@ pub fn forms() -> Vec<Form> {
     crate::builder::table(&[
         atomics::forms, memory::forms, control::forms, alu::forms, alu::more_forms, alu::plop3, alu::misc,
         alu::uniform, bits::forms, float::mufu, float::hfma2, float::forms, half::forms,
-    ], facts::of)
+    ])
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------

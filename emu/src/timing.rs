@@ -56,11 +56,11 @@ impl SlotInfo {
         }
         SlotInfo {
             depbar,
-            pred_at_issue: hazard::predicate_at_issue(mnemonic),
+            pred_at_issue: hazard::predicate_at_issue(arch, ins),
             variable: hazard::signals_scoreboard(t, arch, ins),
             pipe: t.pipe_of(arch, ins),
             reader: t.reader_of(arch, ins, roles.memory),
-            unit: hazard::unit(mnemonic),
+            unit: hazard::unit(arch, ins),
             roles,
         }
     }

@@ -11,6 +11,7 @@
 //! the sm_90 table on the heap (docs/bench.md, "Static form tables").
 
 use super::bits::Field;
+use super::facts::{Facts, Meaning};
 
 /// A modifier group: a field and the spelling of each legal value, in printing order within
 /// the form. The empty spelling marks a default that nvdisasm does not print. Values absent
@@ -21,6 +22,9 @@ pub struct ModGroup {
     pub name: &'static str,
     pub field: Option<Field>,
     pub values: &'static [(u64, &'static str)],
+    /// What each value means to the form's facts, parallel to `values` (filled in by the table
+    /// builder when the form is finished).
+    pub meanings: &'static [Meaning],
 }
 
 impl ModGroup {
@@ -32,6 +36,11 @@ impl ModGroup {
     /// The spelling of `v`, if legal.
     pub fn spelling(&self, v: u64) -> Option<&'static str> {
         self.values.iter().find(|(x, _)| *x == v).map(|(_, s)| *s)
+    }
+
+    /// The meaning of `v`, if legal.
+    pub fn meaning(&self, v: u64) -> Option<&'static Meaning> {
+        self.values.iter().position(|(x, _)| *x == v).and_then(|i| self.meanings.get(i))
     }
 }
 
@@ -152,8 +161,9 @@ pub enum ExtSpec {
     /// refuses any other register here, so the text names exactly what the hardware uses.
     Implied { from: Option<u8>, delta: u8 },
     /// A general register followed by a one-bit suffix flag (sm_50 `IADD R2.CC, ...`). The
-    /// flag travels in the operand's `Reg::not` (this slot has no bitwise-not bit).
-    Suffixed { field: Field, flag: Field, suffix: &'static str, reuse: Option<u8> },
+    /// flag travels in the operand's `Reg::not` (this slot has no bitwise-not bit). `sets_cc`:
+    /// the flag makes the instruction write the sm_50 condition code (`.CC`).
+    Suffixed { field: Field, flag: Field, suffix: &'static str, reuse: Option<u8>, sets_cc: bool },
     /// A memory operand whose offset field counts units of `1 << shift` bytes (sm_50 `ATOMS`
     /// stores `imm / 4`). The operand value and the text carry the byte offset.
     MemScaled { spec: MemSpec, shift: u8 },
@@ -224,6 +234,8 @@ pub struct Form {
     pub space_last: bool,
     /// (mask, value) of the identifying bits: `fixed` folded, once (encoding starts from it).
     pub identity: (u128, u128),
+    /// What the form does besides its bits: operand roles, register widths, timing class.
+    pub facts: Facts,
 }
 
 /// See [`Form::alias`]: which rule picks the alias (the rules are code, in `alias.rs`).
@@ -247,6 +259,11 @@ pub struct FormTable {
 }
 
 impl Form {
+    /// The meanings of the modifier values `mods` (one per group, as an instruction holds them).
+    pub fn meanings<'a>(&'a self, mods: &'a [u64]) -> impl Iterator<Item = &'static Meaning> + 'a {
+        self.mods.iter().zip(mods).filter_map(|(g, v)| g.meaning(*v))
+    }
+
     /// (mask, value) of the identifying bits.
     pub fn pattern(&self) -> (u128, u128) {
         self.identity

@@ -15,10 +15,13 @@
 //! Calibration (`tests/hazards.rs`): ptxas's own code for every filetest kernel passes, and
 //! mutations that drop a needed wait or shorten a needed stall are caught.
 
+use super::facts::{FixedWhen, Flow, LateRead, NumType};
+use super::form::Form;
 use super::instr::{Instr, Operand, Sched};
 use super::latency::{Pipe, Reader, Timing};
 use super::roles::{self, is_pred_loc, Loc, Roles};
 use super::{form::SchedLayout, Arch};
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
@@ -145,53 +148,33 @@ pub struct Report {
     pub early_waits: usize,
 }
 
-/// Whether `ins`'s result arrives after a variable delay: [`variable_result`] of its mnemonic,
-/// except sm_50's 32-bit to 32-bit `I2I` (the absolute value of ptxas 11.8's signed division,
-/// `I2I.S32.S32 R4, |R0|`, is read 13 instructions later with no scoreboard set: a fixed
-/// latency), which conversions between sizes are not.
-pub fn variable_result_of(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
-    let mnemonic = arch.forms[ins.form as usize].mnemonic;
-    // Conversions from 8- and 16-bit integers are fixed latency on both targets: ptxas's 16-bit
-    // division reads sm_50 `I2F.F32.U16 R3, R9` 5 instructions later and sm_90 `I2F.U16.RZ R4,
-    // R9` (stall 8) 5 instructions later, neither with a scoreboard. Only to f32: ptxas 13.5
-    // waits on the scoreboard of `I2F.F16.S16` and `I2F.F64.S16` before its store, so those
-    // stay variable.
-    if mnemonic == "I2F" {
-        let text = arch.opcode_text(ins);
-        let parts = || text.split('.');
-        if parts().any(|t| matches!(t, "U8" | "S8" | "U16" | "S16")) && !parts().any(|t| matches!(t, "F16" | "F64")) {
-            return false;
+/// Whether `ins`'s result arrives after a variable delay: its form's variable-latency class
+/// ([`super::facts::Facts::variable`]), unless the form's [`FixedWhen`] rule holds for its
+/// modifiers (the conversions ptxas reads at a fixed distance; the evidence is in the tables'
+/// facts).
+pub fn variable_result_of(_timing: Timing, arch: &Arch, ins: &Instr) -> bool {
+    let form = &arch.forms[ins.form as usize];
+    form.facts.variable && !fixed_after_all(form, &ins.mods)
+}
+
+/// Whether `form`'s [`FixedWhen`] rule holds for the modifier values `mods`.
+fn fixed_after_all(form: &Form, mods: &[u64]) -> bool {
+    let types = || form.meanings(mods).flat_map(|m| m.types.iter().flatten());
+    match form.facts.fixed_when {
+        FixedWhen::Never => false,
+        FixedWhen::SmallIntToF32 => {
+            types().any(|t| !t.float && matches!(t.bits, 8 | 16)) && !types().any(|t| t.float && matches!(t.bits, 16 | 64))
+        }
+        FixedWhen::SixteenBitInt => types().any(|t| !t.float && t.bits == 16),
+        FixedWhen::Floats { to, from } => {
+            let named: SmallVec<[NumType; 4]> = types().copied().collect();
+            named.windows(2).any(|w| w[0].float && w[0].bits == to && w[1].float && w[1].bits == from)
+        }
+        FixedWhen::Int32ToInt32 => {
+            let mut ints = form.meanings(mods).flat_map(|m| m.wide_ints.iter().flatten());
+            ints.next() == Some(&32) && ints.next() == Some(&32)
         }
     }
-    // sm_50's F2I to a 16-bit result likewise: ptxas 11.8 sets no scoreboard on
-    // `F2I.S16.F32.TRUNC R17, R0` and stores R17 five instructions later (cvt.rzi.s16.f32).
-    if timing == Timing::Sm50 && mnemonic == "F2I" {
-        let text = arch.opcode_text(ins);
-        if text.split('.').any(|t| matches!(t, "U16" | "S16")) {
-            return false;
-        }
-    }
-    // And sm_50's f16 to f32: ptxas 11.8's cvt.rzi.u64.f16 sets no scoreboard on
-    // `F2F.F32.F16.RZ R8, R0` and reads R8 thirteen instructions later.
-    if timing == Timing::Sm50 && mnemonic == "F2F" && arch.opcode_text(ins).contains("F32.F16") {
-        return false;
-    }
-    // And sm_90's f64 to f32: ptxas 13.5's cvt.rn.f32.f64 sets no scoreboard on `F2F.F32.F64
-    // R14, R2` (stall 8) and reads R14 in `F2I.S64.TRUNC R10, R14` 24 cycles later (atomc's
-    // `compile/visa/convert-i64-pvc.atom` `%conv_float_to_i64` through ptxas). atomc's own
-    // emission still waits on a scoreboard for it (codegen: conversions go by mnemonic), which
-    // an H100 honoured in f32 division (docs/gpu-runs.md, runs 7 and 8).
-    if timing == Timing::Sm90 && mnemonic == "F2F" && arch.opcode_text(ins).contains("F32.F64") {
-        return false;
-    }
-    if timing == Timing::Sm50 && mnemonic == "I2I" {
-        let text = arch.opcode_text(ins);
-        let mut types = text.split('.').filter(|t| t.len() == 3 && (t.starts_with('S') || t.starts_with('U')));
-        if types.next().is_some_and(|t| t.ends_with("32")) && types.next().is_some_and(|t| t.ends_with("32")) {
-            return false;
-        }
-    }
-    variable_result(timing, mnemonic)
 }
 
 /// Whether `ins`'s result is signalled by a scoreboard: a variable-latency class
@@ -208,32 +191,20 @@ pub fn signals_scoreboard(timing: Timing, arch: &Arch, ins: &Instr) -> bool {
     ins.sched.wr_sb != 7 && timing.pipe_of(arch, ins) == Pipe::Other
 }
 
-/// Whether the predicate `mnemonic` writes is available early although its register result is
-/// not (the timing checks track no latency for it): sm_90's generic `ATOM` says in its predicate whether the atomic unit took the
-/// address (the local window falls back to a load and store), and ptxas 13.5 branches on it
-/// without a wait: `ATOM.E.MAX.S64.STRONG.GPU P0, RZ, ..` (no scoreboard) and `ATOM.E.EXCH.64..
-/// P0, R4, ..` (SB5) each followed by `@P0 BRA` before any wait (atomc's filetests
-/// `generic-window-sm50` and `compile/sm50/generic`).
-pub fn predicate_at_issue(mnemonic: &str) -> bool {
-    mnemonic == "ATOM"
+/// Whether the predicate `ins` writes is available early although its register result is not
+/// ([`super::facts::Facts::predicate_at_issue`]; the timing checks track no latency for it).
+pub fn predicate_at_issue(arch: &Arch, ins: &Instr) -> bool {
+    arch.forms[ins.form as usize].facts.predicate_at_issue
 }
 
-/// Mnemonics whose results arrive after a variable delay, per target (sass-timing facts: the
-/// classes for which ptxas always sets a write scoreboard when the result is used).
+/// Whether instructions spelled `mnemonic` are of a variable-latency class on `timing`'s target
+/// ([`super::facts::Facts::variable`] of its forms; a mnemonic of no form is not).
 pub fn variable_result(timing: Timing, mnemonic: &str) -> bool {
-    const COMMON: &[&str] =
-        &["ATOM", "ATOMS", "ATOMG", "LDG", "LDS", "LDL", "LD", "S2R", "SHFL", "POPC", "FLO", "SUATOM", "SULD", "MUFU"];
-    // ptxas 13.5 sets a scoreboard on `BREV R0, R0` and its IADD3 waits on it (brev.b32).
-    const SM90: &[&str] = &["LDC", "S2UR", "REDUX", "QSPC", "MATCH", "F2I", "I2F", "F2F", "BREV"];
-    // ptxas 11.8 sets a scoreboard on `LDC.U16 R0, c[0x3][R4]` (ld.const.u16) and on `DMNMX R2,
-    // R6, c[0x0][0x158], !PT` (max.f64), and on `DSET.NUM.AND R6, R2, R2, PT` (setp.nan.f64
-    // + selp), and their readers wait on it.
-    const SM50: &[&str] = &["I2F", "F2I", "F2F", "I2I", "DADD", "DMUL", "DFMA", "DSETP", "DSET", "DMNMX", "LDC"];
-    COMMON.contains(&mnemonic)
-        || match timing {
-            Timing::Sm90 => SM90.contains(&mnemonic),
-            Timing::Sm50 => SM50.contains(&mnemonic),
-        }
+    let arch = match timing {
+        Timing::Sm90 => super::sm90(),
+        Timing::Sm50 => super::sm50(),
+    };
+    arch.forms_named(mnemonic).first().is_some_and(|&i| arch.forms[i as usize].facts.variable)
 }
 
 /// Ages saturate here: no latency is longer, and bounded ages make the fixpoint finite.
@@ -398,7 +369,7 @@ fn step(
             m.retain(|_, s| !s.is_empty());
         }
     }
-    let depbar = slot.instr.as_ref().is_some_and(|ins| arch.forms[ins.form as usize].mnemonic == "DEPBAR");
+    let depbar = slot.instr.as_ref().is_some_and(|ins| arch.forms[ins.form as usize].facts.partial_wait);
     let (Some(r), false) = (&roles[i], depbar) else {
         // A word the table cannot decode may be a `DEPBAR` (a partial wait) or write any
         // register: forget what is pending rather than report what cannot be known. atomc's
@@ -409,7 +380,6 @@ fn step(
         return st;
     };
     let ins = slot.instr.as_ref().expect("roles imply an instruction");
-    let mnemonic = arch.forms[ins.form as usize].mnemonic;
     let reader = timing.reader_of(arch, ins, r.memory);
     // Reads.
     let reads = r.reads.iter().map(|&l| (l, reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
@@ -469,7 +439,7 @@ fn step(
                         && slots[p]
                             .instr
                             .as_ref()
-                            .is_some_and(|q| unit(arch.forms[q.form as usize].mnemonic) == unit(mnemonic))
+                            .is_some_and(|q| unit(arch, q) == unit(arch, ins))
                 })
                 .collect();
             for e in same_unit {
@@ -482,7 +452,7 @@ fn step(
         st.fixed.remove(&l);
         st.var_w.remove(&l);
         st.var_r.remove(&l);
-        if is_pred_loc(l) && predicate_at_issue(mnemonic) {
+        if is_pred_loc(l) && predicate_at_issue(arch, ins) {
             // No figure for its latency here: ptxas reads it 5 cycles after the ATOM issued.
             continue;
         }
@@ -509,51 +479,30 @@ fn step(
     st
 }
 
-/// The unit a variable-latency instruction completes in, in issue order. ptxas 13.5 leaves an
-/// `FLO` without a scoreboard and reads its result after waiting on the next `POPC`'s.
-pub fn unit(mnemonic: &str) -> &str {
-    match mnemonic {
-        "FLO" | "POPC" => "FLO/POPC",
-        // Shared-memory loads and shuffles share the MIO pipe: ptxas 13.5 issues
-        // `LDS R10, [UR6+0x8]` with no scoreboard, then `SHFL.IDX R12` setting SB1, and reads R10
-        // after its wait on SB1 (filetests/interpret/fuzz-sm90-scoreboard-wait-too-soon.atom).
-        // Shared-memory atomics too: ptxas 11.8 (sm_50) issues `ATOMS.CAS R11, [R0], R10, R11`
-        // with no scoreboard, then `LDS.U.32 R6, [R0]` setting one, and reads R11 in the FADD
-        // after waiting on it (filetests/compile/visa/slm-atomics.atom, %slm_f32).
-        "LDS" | "SHFL" | "ATOMS" => "MIO",
-        // Global and local loads complete in order: ptxas 11.8 loads `LDG.E R254` with no
-        // scoreboard in a spilling kernel, then refills with `LDL.LU R4` setting SB5, and reads
-        // R254 after waiting on SB5 (filetests/interpret/spill-live-values.atom, %live260).
-        "LDG" | "LDL" | "LD" => "LSU",
-        // The FP64 compares: ptxas 11.8 (sm_50) issues `DSETP.NAN.AND P0, PT, R14, R14, PT` with
-        // no scoreboard, then `DSET.NUM.AND R23, R14, R14, PT` setting SB1, and reads P0 after
-        // waiting on SB1 (filetests/interpret/conversions-all-sizes.atom, %f64_to_ints).
-        "DSETP" | "DSET" => "FP64 compare",
-        m => m,
-    }
+/// The unit a variable-latency instruction completes in, in issue order
+/// ([`super::facts::Facts::unit`]; a unit of its own is named by its mnemonic).
+pub fn unit(arch: &Arch, ins: &Instr) -> &'static str {
+    let form = &arch.forms[ins.form as usize];
+    form.facts.unit.name(form.mnemonic)
 }
 
-/// Mnemonic with its modifier spellings (what [`Timing::pipe`] classifies).
-/// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late (the
-/// scheduler keeps the plain latencies; this only keeps the check from rejecting ptxas):
-/// * the high word of `IMAD.WIDE`'s 64-bit addend, 2: ptxas 13.5's div.u64 reads
-///   `IMAD.MOV.U32 R13, RZ, RZ, RZ` in `IMAD.WIDE.U32 R12, R17, R14, R12` 2 cycles later;
-/// * an FP64 result in `MUFU`, 2: ptxas 13.5's div.rn.f64 slow path reads `@!P0 DMUL R6, R2,
-///   8.98e+307` in `MUFU.RCP64H R3, R7` 6 cycles later, no scoreboard.
+/// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late
+/// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only
+/// keeps the check from rejecting ptxas).
 fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
     if timing != Timing::Sm90 {
         return 0;
     }
-    match arch.forms[ins.form as usize].mnemonic {
-        "IMAD" if arch.has_modifier(ins, "WIDE") => match ins.ops.get(3) {
+    let form = &arch.forms[ins.form as usize];
+    match form.facts.late_read {
+        LateRead::WideAddendHigh if form.meanings(&ins.mods).any(|m| m.wide) => match ins.ops.get(3) {
             Some(Operand::Reg(c)) if c.num != 255 && l == c.num as Loc + 1 => 2,
             _ => 0,
         },
-        "MUFU" if producer == Pipe::Fp64 => 2,
+        LateRead::Fp64Result if producer == Pipe::Fp64 => 2,
         _ => 0,
     }
 }
-
 
 /// Control-flow successors of every slot.
 fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
@@ -564,13 +513,14 @@ fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
             .or_else(|| slots.binary_search_by_key(&(a + arch.word_bytes as u64), |s| s.addr).ok())
     };
     // sm_50 `SYNC` ends a divergent path and continues at the reconvergence point its `SSY`
-    // named; `BRK` likewise for `PBK`. Every such point is a possible successor.
-    let targets_of = |opener: &str| -> Vec<usize> {
+    // named; `BRK` likewise for `PBK` ([`Flow::Rejoins`], [`Flow::Opens`]). Every such point is
+    // a possible successor.
+    let targets_of = |opener: u8| -> Vec<usize> {
         slots
             .iter()
             .filter_map(|s| {
                 let ins = s.instr.as_ref()?;
-                if arch.forms[ins.form as usize].mnemonic != opener {
+                if arch.forms[ins.form as usize].facts.flow != Flow::Opens(opener) {
                     return None;
                 }
                 ins.ops.iter().find_map(|o| match o {
@@ -580,7 +530,7 @@ fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
             })
             .collect()
     };
-    let (ssy, pbk) = (targets_of("SSY"), targets_of("PBK"));
+    let opened = [targets_of(0), targets_of(1)];
     let mut out = Vec::with_capacity(slots.len());
     for (i, s) in slots.iter().enumerate() {
         let next = (i + 1 < slots.len()).then_some(i + 1);
@@ -588,11 +538,10 @@ fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
             out.push(next.into_iter().collect());
             continue;
         };
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
         let guarded = ins.guard.num != super::PT || ins.guard.not;
         let mut v = Vec::new();
-        match mnemonic {
-            "BRA" => {
+        match arch.forms[ins.form as usize].facts.flow {
+            Flow::Branch => {
                 if let Some(Operand::Target(off)) = ins.ops.iter().find(|o| matches!(o, Operand::Target(_))) {
                     let target = (s.addr as i64 + arch.word_bytes as i64 + off) as u64;
                     if let Some(t) = index_of(target) {
@@ -603,18 +552,18 @@ fn successors(arch: &Arch, slots: &[Slot]) -> Vec<Vec<usize>> {
                     v.extend(next);
                 }
             }
-            "EXIT" | "RET" => {
+            Flow::End => {
                 if guarded {
                     v.extend(next);
                 }
             }
-            "SYNC" | "BRK" => {
-                v.extend(if mnemonic == "SYNC" { &ssy } else { &pbk });
+            Flow::Rejoins(opener) => {
+                v.extend(&opened[opener as usize]);
                 if guarded {
                     v.extend(next);
                 }
             }
-            _ => v.extend(next),
+            Flow::Next | Flow::Opens(_) => v.extend(next),
         }
         out.push(v);
     }

@@ -6,31 +6,16 @@
 //! NVIDIA's published Ampere tables give). `tests/hazards.rs` checks the figures the other way
 //! round: ptxas's code for every filetest kernel is clean under them (see [`super::hazard`]).
 //!
-//! Anything not classified below gets the conservative [`OTHER`] latency, which no measured
-//! class exceeds except predicate → guard/branch.
+//! Each form's classes (its pipe, how it reads memory operands) are in its
+//! [`super::facts::Facts`], written with the evidence for them in the table source. Anything
+//! not classified gets the conservative [`OTHER`] latency, which no measured class exceeds
+//! except predicate → guard/branch.
 
+use super::facts::{MemoryReader, Width};
 use super::instr::Instr;
 use super::Arch;
 
-/// The pipe a fixed-latency producer issues to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pipe {
-    /// Integer/logic ALU (`IADD3`, `LOP3`, `SHF`, `MOV`, `SEL`, `LEA`, `PRMT`, `ISETP`, and on
-    /// ptxas 13.5's evidence `FMNMX`, `FSETP`, `VIMNMX`).
-    Alu,
-    /// The FMA pipe (`IMAD`, `FADD`, `FMUL`, `FFMA`).
-    Fma,
-    /// `IMAD.WIDE`: a pair result from the FMA pipe whose halves land a cycle apart.
-    FmaWide,
-    /// The uniform datapath (`UIADD3`, `ULEA`, `USHF`, ...).
-    Uniform,
-    /// Uniform moves and constant loads (`UMOV`, `ULDC`, `VOTEU`): 2 cycles.
-    UniformMove,
-    /// The FP64 pipe (`DADD`, `DMUL`, `DFMA`): 8 cycles on sm_90.
-    Fp64,
-    /// Everything else with a fixed latency.
-    Other,
-}
+pub use super::facts::Pipe;
 
 /// How a consumer reads a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,62 +80,32 @@ impl Timing {
         }
     }
 
-    /// The pipe of a decoded instruction, from its form.
+    /// The pipe of a decoded instruction, from its form's facts: `IMAD` with `.WIDE` (an FMA
+    /// form of [`Width::Multiply`] whose modifiers say `.WIDE`) issues to [`Pipe::FmaWide`].
     pub fn pipe_of(self, arch: &Arch, ins: &Instr) -> Pipe {
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
-        self.pipe_class(mnemonic, mnemonic == "IMAD" && arch.has_modifier(ins, "WIDE"))
-    }
-
-    /// The pipe of `mnemonic`; `wide` says it carries `.WIDE` (a pair result).
-    fn pipe_class(self, mnemonic: &str, wide: bool) -> Pipe {
         if self == Timing::Sm50 {
             // Maxwell's figures do not depend on the pipe (maxas: depth 6 everywhere).
             return Pipe::Other;
         }
-        match mnemonic {
-            "IADD3" | "LOP3" | "SHF" | "MOV" | "SEL" | "LEA" | "PRMT" | "ISETP" | "IMNMX" | "PLOP3" | "FMNMX"
-            | "FSEL" | "VIMNMX" | "FSETP" => Pipe::Alu,
-            // ptxas 13.5: `I2FP.F32.S32 R0` read by a LOP3 4 cycles later and by an FFMA or STG
-            // 5 later, and an FFMA result read by I2FP 5 later: ALU timing both ways.
-            "I2FP" => Pipe::Alu,
-            // ptxas 13.5's 16-bit division reads `IABS R7, R9` in `I2F.U16 R4, R7` 4 cycles later.
-            "IABS" => Pipe::Alu,
-            // ptxas 13 reads `VOTE.ANY R9, PT, PT` (activemask) in `SHF.R.U32.HI R3, RZ, 0x3, R9`
-            // 4 cycles later.
-            "VOTE" => Pipe::Alu,
-            // ptxas 13 stores `SGXT.U32 R5, R5, R0`'s result with `STG.E` 5 cycles later (its
-            // `bfe.u32`), as it stores an ALU result.
-            "SGXT" => Pipe::Alu,
-            "IMAD" if wide => Pipe::FmaWide,
-            "IMAD" | "FADD" | "FMUL" | "FFMA" | "VIADD" => Pipe::Fma,
-            // ptxas 13.5 reads `HADD2.F32 R5, -RZ, R5.H0_H0` in `FADD`/`FSETP` and `STG` 5 cycles
-            // later, and `HADD2 R6, R5, UR6.H0_H0` in `PRMT` 5 later: FMA timing.
-            "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" => Pipe::Fma,
-            // ptxas 13.5 stores `F2FP.F16.F32.PACK_AB R6, RZ, R6` with `STG` 5 cycles later and
-            // reads `FMNMX R5` in `F2FP.F16.F32.PACK_AB R5, R5, R0` 4 later: ALU timing.
-            "F2FP" => Pipe::Alu,
-            "DADD" | "DMUL" | "DFMA" | "DSETP" => Pipe::Fp64,
-            "UMOV" | "ULDC" | "VOTEU" => Pipe::UniformMove,
-            _ if mnemonic.starts_with('U') => Pipe::Uniform,
-            _ => Pipe::Other,
+        let form = &arch.forms[ins.form as usize];
+        let wide = form.facts.width == Width::Multiply && form.meanings(&ins.mods).any(|m| m.wide);
+        match form.facts.pipe {
+            Pipe::Fma if wide => Pipe::FmaWide,
+            pipe => pipe,
         }
     }
 
-    /// How a decoded instruction reads its general-register sources.
+    /// How a decoded instruction reads its general-register sources: a memory instruction's by
+    /// its form's [`MemoryReader`], any other's by its pipe.
     pub fn reader_of(self, arch: &Arch, ins: &Instr, is_memory: bool) -> Reader {
-        self.reader_class(arch.forms[ins.form as usize].mnemonic, is_memory, self.pipe_of(arch, ins))
-    }
-
-    fn reader_class(self, mnemonic: &str, is_memory: bool, pipe: Pipe) -> Reader {
         if is_memory {
-            return match mnemonic {
-                "LDS" | "STS" | "ATOMS" => Reader::Shared,
-                // ptxas 13.5 issues `SURED [R2]` 4 cycles after the `SHF` that wrote R2.
-                _ if mnemonic.starts_with("SU") => Reader::Other,
-                _ => Reader::Memory,
+            return match arch.forms[ins.form as usize].facts.memory_reader {
+                MemoryReader::Shared => Reader::Shared,
+                MemoryReader::Surface => Reader::Other,
+                MemoryReader::Global => Reader::Memory,
             };
         }
-        match pipe {
+        match self.pipe_of(arch, ins) {
             Pipe::Alu => Reader::Alu,
             Pipe::Fma | Pipe::FmaWide => Reader::Fma,
             Pipe::Uniform | Pipe::UniformMove => Reader::Uniform,
@@ -222,14 +177,21 @@ impl Timing {
 mod tests {
     use super::*;
 
+    /// The pipe of the first form spelled `text` (mnemonic and modifiers) on sm_90.
+    fn pipe(t: Timing, arch: &Arch, text: &str) -> Pipe {
+        let ins = arch.assemble_line(&format!("{text} ;"), 0).expect("assembles").expect("an instruction");
+        t.pipe_of(arch, &ins)
+    }
+
     #[test]
     fn sm90_classes() {
         let t = Timing::Sm90;
-        assert_eq!(t.pipe_class("IMAD", true), Pipe::FmaWide);
-        assert_eq!(t.pipe_class("IMAD", false), Pipe::Fma);
-        assert_eq!(t.pipe_class("LOP3", false), Pipe::Alu);
-        assert_eq!(t.pipe_class("DADD", false), Pipe::Fp64);
-        assert_eq!(t.pipe_class("F2F", false), Pipe::Other);
+        let a = super::super::sm90();
+        assert_eq!(pipe(t, a, "IMAD.WIDE.U32 R2, R3, R4, R6"), Pipe::FmaWide);
+        assert_eq!(pipe(t, a, "IMAD R2, R3, R4, R5"), Pipe::Fma);
+        assert_eq!(pipe(t, a, "LOP3.LUT R2, R3, R4, R5, 0x96, !PT"), Pipe::Alu);
+        assert_eq!(pipe(t, a, "DADD R2, R4, R6"), Pipe::Fp64);
+        assert_eq!(pipe(t, a, "F2F.F64.F32 R2, R3"), Pipe::Other);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 8);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Memory), 7);
         assert_eq!(t.latency(Pipe::Alu, false, Reader::Alu), 4);
@@ -240,7 +202,7 @@ mod tests {
     #[test]
     fn sm50_is_uniform() {
         let t = Timing::Sm50;
-        assert_eq!(t.pipe_class("IADD3", false), Pipe::Other);
+        assert_eq!(pipe(t, super::super::sm50(), "IADD3 R2, R3, R4, R5"), Pipe::Other);
         assert_eq!(t.latency(Pipe::Other, false, Reader::Alu), 6);
         assert_eq!(t.latency(Pipe::Other, true, Reader::Alu), 13);
     }

@@ -28,6 +28,14 @@
 //! tables into static data); the oracle tests
 //! (`tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
 //!
+//! What a form does beside its bits is its [`facts::Facts`], written once per mnemonic family
+//! in `tables/{sm90,sm50}/facts.rs` with the evidence for it and named by each form
+//! declaration (`.facts(facts::IMAD)`): which operands are results, how wide each register
+//! operand is, what it orders, its timing classes. Each modifier value carries a
+//! [`facts::Meaning`] (data width, types, `.WIDE`, `.CC`, ...). The operand roles ([`roles`]),
+//! latencies ([`latency`]), hazard check ([`hazard`]) and codegen's scheduler read those, never
+//! the mnemonic's or the modifiers' spelling.
+//!
 //! Known limits of the sm_90 table: the half-precision ALU forms (HADD2, HMUL2, HFMA2, HMNMX2)
 //! with a uniform-register, immediate or constant second source (`UR6.H0_H0`), RET (its `R4 0x0` operand syntax), constant offsets with the sign
 //! bit set, ATOM/ATOMS CAS with a uniform-register address, and the conversions (I2F/F2I/F2F)
@@ -41,6 +49,7 @@ pub mod bits;
 pub mod bundle;
 pub mod codec;
 pub mod cubin;
+pub mod facts;
 pub mod form;
 pub mod hazard;
 pub mod instr;

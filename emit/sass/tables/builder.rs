@@ -6,7 +6,30 @@
 //! a finished form's lists are leaked into `&'static` slices, which costs nothing there.
 
 use crate::bits::Field;
+use crate::facts::{meaning_of, Effects, Facts, Results, Width};
 use crate::form::{pattern_of, Alias, Form, ModGroup, OpSpec};
+
+// ---- facts shared by both targets' mnemonic families -----------------------------------------
+
+/// No register result, and something done besides (stores, reductions, `NOP`, `YIELD`): kept
+/// by dead-code elimination whether or not anything reads it.
+pub const STORE: Facts = Facts { results: Results::None, effects: Effects::Side, ..Facts::PLAIN };
+
+/// Control transfers, convergence points and memory fences: no register result (the first
+/// register slot is a source), and the dependency pass treats them as barriers. Every open
+/// scoreboard is waited on before one issues and every fixed-latency result is ready, so nothing
+/// in flight crosses a branch, a fence or a warp synchronisation.
+pub const BARRIER: Facts = Facts { results: Results::None, effects: Effects::OrdersEverything, ..Facts::PLAIN };
+
+/// The compare-and-combine forms: two leading predicate results.
+pub const COMPARE: Facts = Facts { results: Results::TwoPreds, ..Facts::PLAIN };
+
+/// A leading predicate result followed by a register result (`LDG P0, R2`, `LOP3.LUT P0, R3`,
+/// sm_50 `LOP.AND.NZ P0, R3, ...` and `LEA P0, R4.CC, ...`).
+pub const PRED_THEN_REG: Facts = Facts { results: Results::PredThenReg { carries: 2 }, ..Facts::PLAIN };
+
+/// A fixed-width (one register per operand) integer or logic instruction.
+pub const ONE: Facts = Facts { width: Width::One, ..Facts::PLAIN };
 
 /// A form under construction.
 pub struct FormBuilder {
@@ -14,6 +37,7 @@ pub struct FormBuilder {
     fixed: Vec<(Field, u64)>,
     mods: Vec<ModGroup>,
     ops: Vec<OpSpec>,
+    facts: Option<Facts>,
 }
 
 /// A list made static for a finished form.
@@ -39,8 +63,9 @@ impl FormBuilder {
             uniform_guard: false,
             space_last: false,
             identity: (0, 0),
+            facts: Facts::PLAIN,
         };
-        FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![] }
+        FormBuilder { form, fixed: vec![(field, opcode)], mods: vec![], ops: vec![], facts: None }
     }
     /// Another identifying field value.
     pub fn fix(mut self, lo: u8, width: u8, v: u64) -> FormBuilder {
@@ -62,6 +87,12 @@ impl FormBuilder {
     pub fn lit(self, s: &'static str) -> FormBuilder {
         self.m(literal(s))
     }
+    /// What the form does besides its bits: its mnemonic family's description (every form has
+    /// one; [`FormBuilder::done`] refuses a form without).
+    pub fn facts(mut self, f: Facts) -> FormBuilder {
+        self.facts = Some(f);
+        self
+    }
     /// An operand slot.
     pub fn op(mut self, o: OpSpec) -> FormBuilder {
         self.ops.push(o);
@@ -82,11 +113,19 @@ impl FormBuilder {
         self.form.alias = Some(a);
         self
     }
-    /// Adds the finished form to a table.
+    /// Adds the finished form to a table, with the meaning of every modifier value recorded.
     pub fn done(self, out: &mut Vec<Form>) {
         let identity = pattern_of(&self.fixed);
-        out.push(Form { fixed: leak(self.fixed), mods: leak(self.mods), ops: leak(self.ops), identity, ..self.form });
+        let facts = self.facts.unwrap_or_else(|| panic!("{}: no facts", self.form.key));
+        let mods = self.mods.into_iter().map(with_meanings).collect();
+        let (fixed, ops) = (leak(self.fixed), leak(self.ops));
+        out.push(Form { fixed, mods: leak(mods), ops, identity, facts, ..self.form });
     }
+}
+
+/// `g` with the meaning of each of its spellings ([`meaning_of`]), whatever it held before.
+fn with_meanings(g: ModGroup) -> ModGroup {
+    ModGroup { meanings: leak(g.values.iter().map(|(_, s)| meaning_of(s)).collect()), ..g }
 }
 
 /// A table made of its parts, run in order (the order is the table's: the decoder breaks ties
@@ -127,7 +166,7 @@ pub const FLOAT_COMPARES: [(u64, &str); 16] = [
 
 /// A modifier group over the field `lo..lo+width` with its spellings.
 pub fn group(name: &'static str, lo: u8, width: u8, values: &[(u64, &'static str)]) -> ModGroup {
-    ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()) }
+    ModGroup { name, field: Some(Field::new(lo, width)), values: leak(values.to_vec()), meanings: &[] }
 }
 
 /// A one-bit flag group: 0 prints nothing, 1 prints `s`.
@@ -138,5 +177,5 @@ pub fn flag(lo: u8, s: &'static str) -> ModGroup {
 /// A fixed modifier spelling without bits, as a group: for helpers that take the group of an
 /// instruction's operation, where one instruction has a choice of spellings and another just one.
 pub fn literal(s: &'static str) -> ModGroup {
-    ModGroup { name: s, field: None, values: leak(vec![(0, s)]) }
+    ModGroup { name: s, field: None, values: leak(vec![(0, s)]), meanings: &[] }
 }

@@ -11,7 +11,7 @@ pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
 use crate::sass::written::Written;
-use crate::sass::{hazard, roles, Arch, Instr, Sched};
+use crate::sass::{roles, Arch, Instr, Sched};
 use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
@@ -109,21 +109,21 @@ fn assemble(arch: &Arch, opcode: &str, ops: &[Written], addr: u64) -> Result<Ins
 }
 
 /// What the dependency pass needs of one instruction, from its form: the registers it reads and
-/// writes ([`roles`]), its pipe and whether its result arrives after a variable delay
-/// ([`hazard::variable_result`]; the tables the hazard check and the emulator apply) or it reads
-/// its operands late (memory instructions), and
-/// whether it orders everything before it ([`roles::orders_everything`]).
+/// writes ([`roles`]), its pipe and whether its result arrives after a variable delay (the
+/// form's facts' variable-latency class, which the hazard check and the emulator apply too) or
+/// it reads its operands late (memory instructions), and whether it orders everything before it
+/// (`Facts::orders_everything`).
 fn dep_info(arch: &Arch, ins: &Instr, block_start: bool, timing: Timing) -> DepInfo {
     let r = roles::roles(arch, ins);
-    let mnemonic = arch.forms[ins.form as usize].mnemonic;
-    let barrier = roles::orders_everything(mnemonic);
+    let facts = &arch.forms[ins.form as usize].facts;
+    let barrier = facts.orders_everything();
     let pipe = timing.pipe_of(arch, ins);
     // A memory instruction reads its registers after it issues, so it is tracked by scoreboards
     // whether or not it has a result: later writes of its sources wait on its read scoreboard.
-    // Conversions go by mnemonic: the hazard check accepts ptxas reading an 8- or 16-bit one at
-    // a fixed distance ([`hazard::variable_result_of`]), but no ptxas code shows that distance
-    // to be at most the default latency, and the conversion unit signals a scoreboard.
-    let variable = r.memory || hazard::variable_result(timing, mnemonic);
+    // Conversions go by their class: the hazard check accepts ptxas reading an 8- or 16-bit one
+    // at a fixed distance (`hazard::variable_result_of`), but no ptxas code shows that
+    // distance to be at most the default latency, and the conversion unit signals a scoreboard.
+    let variable = r.memory || facts.variable;
     DepInfo {
         reads: r.reads,
         guard: r.guard,

@@ -42,20 +42,33 @@ fn ra_src_pp(f: F, src: OpSpec) -> F {
 /// A register in `lo..lo+8` with its upper-half selector `.H1` in bit `h1_bit` and a reuse slot.
 fn h1(lo: u8, h1_bit: u8, reuse: u8) -> OpSpec {
     let (field, flag) = (Field::new(lo, 8), Field::new(h1_bit, 1));
-    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse) })
+    OpSpec::Ext(ExtSpec::Suffixed { field, flag, suffix: ".H1", reuse: Some(reuse), sets_cc: false })
 }
 
 /// F2F.dst.src with a register source: the type pair in 8..15, 28..38 clear.
 fn f2f(key: &'static str, types: u64, dst: &'static str, src: &'static str) -> F {
-    form(key, "F2F", 16, 0x5ca8).fix(28, 11, 0).fix(8, 8, types).lit(dst).lit(src)
+    form(key, "F2F", 16, 0x5ca8).facts(facts::F2F).fix(28, 11, 0).fix(8, 8, types).lit(dst).lit(src)
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
     // MOV Rd, src with lane mask 0xf (bits 39..42; other masks print an extra operand).
     for (sfx, opc, src) in shapes(0x5c98, 0x4c98, 0x3898) {
-        alu("MOV", sfx, "MOV", opc).fix(48, 8, opc & 0xff).fix(39, 9, 0xf).fix(8, 8, 0).op(r(0)).op(src).done(out);
+        alu("MOV", sfx, "MOV", opc)
+            .facts(facts::MOV)
+            .fix(48, 8, opc & 0xff)
+            .fix(39, 9, 0xf)
+            .fix(8, 8, 0)
+            .op(r(0))
+            .op(src)
+            .done(out);
     }
-    form("MOV32I", "MOV32I", 12, 0x010).fix(12, 4, 0xf).fix(8, 4, 0).op(r(0)).op(imm32()).done(out);
+    form("MOV32I", "MOV32I", 12, 0x010)
+        .facts(facts::MOV32I)
+        .fix(12, 4, 0xf)
+        .fix(8, 4, 0)
+        .op(r(0))
+        .op(imm32())
+        .done(out);
 
     // IADD{.PO}{.SAT}{.X} Rd{.CC}, -Ra, -src: bits 48..49 are the sign mode (1 negates the
     // second source, 2 the first, 3 is `.PO`: a + b + 1, no negation); each mode is its own
@@ -72,7 +85,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         };
         for mode in ["", ".na", ".po"] {
             let base = leak_str(format!("IADD{mode}"));
-            let f = alu(base, sfx, "IADD", opc).fix(51, 5, (opc >> 3) & 0x1f).fix(39, 4, 0).fix(44, 3, 0);
+            let f = alu(base, sfx, "IADD", opc)
+                .facts(facts::IADD)
+                .fix(51, 5, (opc >> 3) & 0x1f)
+                .fix(39, 4, 0)
+                .fix(44, 3, 0);
             let (f, a, b) = match mode {
                 "" => {
                     let f = f.fix(49, 1, 0);
@@ -90,7 +107,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // IADD32I{.X} Rd{.CC}, Ra, imm32: .CC 52, .X 53, .SAT 54 (not written).
     // IADD3{.X}{.RS|.LS} Rd{.CC}, Ra, Rb, Rc (register shape): negate Rc 49, Rb 50, Ra 51,
     // .X 48, .CC 47, shift mode 37..38 (RS: (Ra + Rb) >> 16 + Rc; LS: << 16).
-    form("IADD3", "IADD3", 12, 0x5cc)
+    form("IADD3", "IADD3", 12, 0x5cc).facts(facts::IADD3)
         .fix(28, 9, 0)
         .m(flag(48, "X"))
         .m(g("shift", 37, 2, &[(0, ""), (1, "RS"), (2, "LS")]))
@@ -100,7 +117,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(39, Some(49), None))
         .done(out);
     // Ra negated by bit 56 (ptxas 11.8's `clz`: 0x1d00000001f70b13 `IADD32I R19, -R11, 0x1f`).
-    form("IADD32I", "IADD32I", 7, 0x1c0 >> 5)
+    form("IADD32I", "IADD32I", 7, 0x1c0 >> 5).facts(facts::IADD32I)
         .fix(55, 1, 0)
         .fix(54, 1, 0)
         .m(flag(53, "X"))
@@ -113,12 +130,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // The layout both shifts share: `.W` 39, 40..47 clear; Rd, Ra, src.
     let shift = |f: F, src| f.fix(40, 8, 0).m(flag(39, "W")).op(r(0)).op(r(8)).op(src);
     for (sfx, opc, src) in shapes(0x5c48, 0x4c48, 0x3848) {
-        shift(alu("SHL", sfx, "SHL", opc).fix(48, 8, opc & 0xff), src).done(out);
+        shift(alu("SHL", sfx, "SHL", opc).facts(facts::SHL).fix(48, 8, opc & 0xff), src).done(out);
     }
     // `.W` (bit 39) wraps the amount modulo 32 instead of clamping it (ptxas 11.8:
     // `SHL.W R4, R0, R7` is 0x5c48008000770004, `SHR.U32.W` 0x5c28008000770005).
     for (sfx, opc, src) in shapes(0x5c28, 0x4c28, 0x3828) {
-        shift(alu("SHR", sfx, "SHR", opc).fix(49, 7, (opc & 0xff) >> 1).m(sign48()), src).done(out);
+        shift(alu("SHR", sfx, "SHR", opc).facts(facts::SHR).fix(49, 7, (opc & 0xff) >> 1).m(sign48()), src).done(out);
     }
 
     // LOP.op{.X}{.test} {Pd,} Rd{.CC}, ~Ra, ~Rb: op 41..42, invert Ra 39 / Rb 40, .X 43, the
@@ -127,7 +144,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // flipped: 0x5c40f80000170600 `LOP.AND.X.NZ P0, R0.CC, R6, R1`. The immediate shape's
     // inversion (bit 40) prints as an `.INV` suffix on the immediate and is not described.
     for (sfx, opc, src) in shapes(0x5c40, 0x4c40, 0x3840) {
-        let f = alu("LOP", sfx, "LOP", opc)
+        let f = alu("LOP", sfx, "LOP", opc).facts(facts::LOP)
             .fix(51, 5, (opc >> 3) & 0x1f)
             .fix(46, 1, 0)
             .m(g("op", 41, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
@@ -136,7 +153,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let (f, src) = if sfx.is_empty() { (f, rmod(20, None, Some(40))) } else { (f.fix(40, 1, 0), src) };
         f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, None, Some(39))).op(src).done(out);
     }
-    form("LOP32I", "LOP32I", 9, 0x008)
+    form("LOP32I", "LOP32I", 9, 0x008).facts(facts::LOP32I)
         .fix(52, 1, 0)
         .m(g("op", 53, 2, &[(0, "AND"), (1, "OR"), (2, "XOR"), (3, "PASS_B")]))
         .op(r(0))
@@ -152,7 +169,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (key, b_imm, c_imm) in
         [("SHFL.ii", true, true), ("SHFL.ri", false, true), ("SHFL.ir", true, false), ("SHFL.rr", false, false)]
     {
-        let f = form(key, "SHFL", 13, 0xef10 >> 3)
+        let f = form(key, "SHFL", 13, 0xef10 >> 3).facts(facts::SHFL)
             .fix(28, 1, b_imm as u64)
             .fix(29, 1, c_imm as u64)
             .m(g("mode", 30, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
@@ -164,12 +181,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
     // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.
-    super::bits::bfe(alu("BFE", ".i", "BFE", 0x3800).fix(49, 7, 0), imm20()).done(out);
+    super::bits::bfe(alu("BFE", ".i", "BFE", 0x3800).facts(facts::BFE).fix(49, 7, 0), imm20()).done(out);
     // BFI Rd, Ra, imm (position | length << 8), Rc.
-    alu("BFI", ".i", "BFI", 0x36f0).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(imm20()).op(r(39)).done(out);
+    alu("BFI", ".i", "BFI", 0x36f0)
+        .facts(facts::BFI)
+        .fix(48, 8, 0xf0)
+        .op(r(0))
+        .op(r(8))
+        .op(imm20())
+        .op(r(39))
+        .done(out);
     // FLO{.U32}{.SH} Rd, Rb; .SH (bit 41) gives 31 - index (ptxas 11.8: `bfind.shiftamt.u32`
     // as 0x5c30020001670006 `FLO.U32.SH R6, R22`).
-    alu("FLO", "", "FLO", 0x5c30)
+    alu("FLO", "", "FLO", 0x5c30).facts(facts::FLO)
         .fix(49, 7, 0x5c30 >> 1 & 0x7f)
         .fix(8, 8, 0)
         .m(sign48())
@@ -178,9 +202,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(20))
         .done(out);
     // LOP3.LUT Rd, Ra, imm, Rc, lut (immediate shape; lut in 48..55).
-    form("LOP3.LUT.i", "LOP3", 8, 0x3c).lit("LUT").op(r(0)).op(r(8)).op(imm(20, 19)).op(r(39)).op(imm(48, 8)).done(out);
+    form("LOP3.LUT.i", "LOP3", 8, 0x3c)
+        .facts(facts::LOP3)
+        .lit("LUT")
+        .op(r(0))
+        .op(r(8))
+        .op(imm(20, 19))
+        .op(r(39))
+        .op(imm(48, 8))
+        .done(out);
     // IADD3{.X} Rd{.CC}, Ra, imm, Rc (immediate shape).
-    alu("IADD3", ".i", "IADD3", 0x38c0)
+    alu("IADD3", ".i", "IADD3", 0x38c0).facts(facts::IADD3)
         .fix(52, 4, 0xc)
         .m(flag(48, "X"))
         .op(rd_cc(47))
@@ -194,7 +226,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         if sfx == ".i" {
             continue;
         }
-        alu("ISCADD", sfx, "ISCADD", opc)
+        alu("ISCADD", sfx, "ISCADD", opc).facts(facts::ISCADD)
             .fix(48, 8, opc & 0xff)
             .fix(44, 3, 0)
             .op(rd_cc(47))
@@ -214,14 +246,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
         for shifted in [true, false] {
             let key = leak_str(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }));
-            let f = form(key, "LEA", 13, opc >> 3).fix(44, 1, 0).m(flag(46, "X"));
+            let f = form(key, "LEA", 13, opc >> 3).facts(facts::LEA).fix(44, 1, 0).m(flag(46, "X"));
             let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
             let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src);
             let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
             f.done(out);
         }
     }
-    form("LEA.HI.X.c", "LEA", 8, 0x1a)
+    form("LEA.HI.X.c", "LEA", 8, 0x1a).facts(facts::LEA)
         .fix(48, 3, 7)
         .fix(47, 1, 0)
         .lit("HI")
@@ -233,7 +265,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(imm(51, 5))
         .done(out);
     // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
-    form("LDC", "LDC", 12, 0xef9)
+    form("LDC", "LDC", 12, 0xef9).facts(facts::LDC)
         .fix(41, 7, 0)
         .m(g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64")]))
         .op(r(0))
@@ -285,7 +317,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             }
         }
     }
-    form("F2I", "F2I", 13, 0x5cb0 >> 3)
+    form("F2I", "F2I", 13, 0x5cb0 >> 3).facts(facts::F2I)
         .zeros(&[(28, 11), (13, 3), (41, 3), (46, 1), (48, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 5, &f2i_types))
@@ -296,7 +328,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ICMP.cmp{.U32} Rd, Ra, Rb, Rc (register shape): Rd = Rc cmp 0 ? Ra : Rb; the compare in
     // 49..51, signed when bit 48 is set; nvdisasm ignores 28..38 and 47 (written 0). ptxas
     // 11.8's signed division: 0x5b45000000970709 `ICMP.EQ R9, R7, R9, R0`.
-    form("ICMP", "ICMP", 12, 0x5b4)
+    form("ICMP", "ICMP", 12, 0x5b4).facts(facts::ICMP)
         .fix(28, 11, 0)
         .fix(47, 1, 0)
         .m(cmp())
@@ -309,7 +341,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // MUFU.op{.SAT} Rd, -|Ra|: the operation in 20..23, |Ra| 46, -Ra 48, .SAT 50; 8..15 of the
     // operation print as INVALIDMUFUOPCODEn. ptxas 11.8's division: 0x5080000000470000
     // `MUFU.RCP R0, R0`.
-    form("MUFU", "MUFU", 13, 0x5080 >> 3)
+    form("MUFU", "MUFU", 13, 0x5080 >> 3).facts(facts::MUFU)
         .zeros(&[(24, 22), (47, 1), (49, 1)])
         .m(g(
             "op",
@@ -321,7 +353,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(0))
         .op(rna(8, 48, 46))
         .done(out);
-    form("I2F", "I2F", 13, 0x5cb8 >> 3)
+    form("I2F", "I2F", 13, 0x5cb8 >> 3).facts(facts::I2F)
         .zeros(&[(28, 11), (14, 2), (41, 4), (46, 1), (48, 1), (50, 1)])
         .m(g("types", 8, 6, &i2f_types))
         .m(rnd(39))
@@ -343,7 +375,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             }
         }
     }
-    form("I2I", "I2I", 13, 0x5ce0 >> 3)
+    form("I2I", "I2I", 13, 0x5ce0 >> 3).facts(facts::I2I)
         .zeros(&[(28, 15), (43, 2), (14, 2), (46, 1), (48, 1)])
         .m(g("types", 8, 6, &i2i_types))
         .m(flag(50, "SAT"))
@@ -356,7 +388,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // 42..43, 46, 48 (written 0). ptxas 11.8: 0x4ca8000005470608 `F2F.F32.F16 R8, c[0x0]
     // [0x150]`; nvdisasm, bits flipped: 0x4ca83a0005470608 `F2F.FTZ.F32.F16 R8, -c[0x0]
     // [0x150].H1`.
-    form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3)
+    form("F2F.c.F16", "F2F", 13, 0x4ca8 >> 3).facts(facts::F2F)
         .zeros(&[(12, 4), (42, 2), (46, 1), (48, 1)])
         .m(flag(44, "FTZ"))
         .m(g("types", 8, 4, &[(6, "F32.F16"), (7, "F64.F16")]))
@@ -366,7 +398,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(cbank_mod(Some(45), Some(49), Some(41), true))
         .done(out);
     // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
-    form("LOP3.LUT", "LOP3", 16, 0x5be7)
+    form("LOP3.LUT", "LOP3", 16, 0x5be7).facts(facts::LOP3)
         .fix(36, 3, 0)
         .fix(47, 1, 0)
         .lit("LUT")
@@ -379,7 +411,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 
     // ISETP.cmp{.U32}{.X}.bop Pd, Pq, Ra, src, Pp.
     for (sfx, opc, src) in shapes(0x5b60, 0x4b60, 0x3660) {
-        let f = alu("ISETP", sfx, "ISETP", opc).fix(52, 4, (opc >> 4) & 0xf).fix(44, 1, 0).fix(47, 1, 0).fix(6, 2, 0);
+        let f = alu("ISETP", sfx, "ISETP", opc)
+            .facts(facts::ISETP)
+            .fix(52, 4, (opc >> 4) & 0xf)
+            .fix(44, 1, 0)
+            .fix(47, 1, 0)
+            .fix(6, 2, 0);
         ra_src_pp(compare(f).op(p(3)).op(p(0)), src).done(out);
     }
 
@@ -388,27 +425,32 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
     // nvdisasm, bits flipped: 0x5b5c1b8000270305 `ISET.BF.GE.U32.X.AND R5, R3, R2, PT`.
     for (sfx, opc, src) in shapes(0x5b50, 0x4b50, 0x3650) {
-        let f = alu("ISET", sfx, "ISET", opc).fix(52, 4, (opc >> 4) & 0xf).m(flag(44, "BF"));
+        let f = alu("ISET", sfx, "ISET", opc).facts(facts::ISET).fix(52, 4, (opc >> 4) & 0xf).m(flag(44, "BF"));
         ra_src_pp(compare(f).op(rd_cc(47)), src).done(out);
     }
 
     // SEL Rd, Ra, src, Pp / IMNMX{.U32} Rd, Ra, src, Pp (!PT = max).
     for (sfx, opc, src) in shapes(0x5ca0, 0x4ca0, 0x38a0) {
-        ra_src_pp(alu("SEL", sfx, "SEL", opc).fix(48, 8, opc & 0xff).fix(43, 5, 0).op(r(0)), src).done(out);
+        let f = alu("SEL", sfx, "SEL", opc).facts(facts::SEL).fix(48, 8, opc & 0xff).fix(43, 5, 0);
+        ra_src_pp(f.op(r(0)), src).done(out);
     }
     // The 64-bit pair ptxas 11.8 writes for min.s64/max.u64: `.XHI` (bits 43..44 = 3) on the
     // high words into the condition code, then `.XLO` (1) on the low ones reading it:
     // 0x4c219b8005970c09 `IMNMX.XHI R9.CC, R12, c[0x0][0x164], PT`, 0x4c200b8005870008
     // `IMNMX.U32.XLO R8, R0, c[0x0][0x160], PT`.
     for (sfx, opc, src) in shapes(0x5c20, 0x4c20, 0x3820) {
-        let f = alu("IMNMX", sfx, "IMNMX", opc).fix(49, 7, (opc & 0xff) >> 1).fix(45, 2, 0).m(sign48());
+        let f = alu("IMNMX", sfx, "IMNMX", opc)
+            .facts(facts::IMNMX)
+            .fix(49, 7, (opc & 0xff) >> 1)
+            .fix(45, 2, 0)
+            .m(sign48());
         ra_src_pp(f.m(g("mode", 43, 2, &[(0, ""), (1, "XLO"), (3, "XHI")])).op(rd_cc(47)), src).done(out);
     }
 
     // XMAD{.PSL}{.MRG}{.mode} Rd, Ra{.H1}, Rb{.H1}, Rc: 16x16+32 multiply-add (register
     // shape, unsigned halves). PSL (product shifted left 16) 36, MRG (merge Rb's low half into
     // the result's high half) 37, A.H1 53, B.H1 35, mode 50..52.
-    form("XMAD", "XMAD", 10, 0x5b00 >> 6)
+    form("XMAD", "XMAD", 10, 0x5b00 >> 6).facts(facts::XMAD)
         .zeros(&[(28, 7), (38, 1), (47, 3)])
         .m(flag(36, "PSL"))
         .m(flag(37, "MRG"))
@@ -424,7 +466,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x4e007f8005470407 `XMAD R7, R4, c[0x0] [0x150], RZ`; nvdisasm, bits
     // flipped: 0x4fc57f8005470407 `XMAD.S16.U16.PSL.CLO.MRG.X R7, R4, c[0x0] [0x150], RZ`.
     let sign = || g("sign", 48, 2, &[(0, ""), (1, "S16.U16"), (2, "U16.S16"), (3, "S16.S16")]);
-    form("XMAD.c", "XMAD", 7, 0x4e >> 1)
+    form("XMAD.c", "XMAD", 7, 0x4e >> 1).facts(facts::XMAD)
         .m(sign())
         .m(flag(55, "PSL"))
         .m(g("mode", 50, 2, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU")]))
@@ -448,7 +490,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             (g("sign", 48, 1, &[(0, ""), (1, "S16.U16")]), ImmKind::Hex)
         };
         // Bit 56 lies in the opcode field here, so it is written 0.
-        form(key, "XMAD", 10, 0x3600 >> 6)
+        form(key, "XMAD", 10, 0x3600 >> 6).facts(facts::XMAD)
             .fix(49, 1, b_signed as u64)
             .m(sign)
             .m(flag(36, "PSL"))
@@ -465,7 +507,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // VOTE.mode Rd, Pd, Pp (ALL / ANY / EQ over the warp); POPC Rd, Rb (register shape).
     // nvdisasm leaves the register result out when it is RZ: that shape is its own form.
     for (key, rz) in [("VOTE", false), ("VOTE.rz", true)] {
-        let f = form(key, "VOTE", 14, 0x50d8 >> 2).fix(8, 8, 0).fix(20, 19, 0).fix(43, 2, 0).m(g(
+        let f = form(key, "VOTE", 14, 0x50d8 >> 2).facts(facts::VOTE).fix(8, 8, 0).fix(20, 19, 0).fix(43, 2, 0).m(g(
             "mode",
             48,
             2,
@@ -474,7 +516,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = if rz { f.fix(0, 8, 255) } else { f.op(rnz(0)) };
         f.op(p(45)).op(pn(39, 42)).done(out);
     }
-    form("POPC", "POPC", 16, 0x5c08).fix(8, 8, 0).fix(28, 20, 0).op(r(0)).op(r(20)).done(out);
+    form("POPC", "POPC", 16, 0x5c08).facts(facts::POPC).fix(8, 8, 0).fix(28, 20, 0).op(r(0)).op(r(20)).done(out);
 
     float_forms(out);
 }
@@ -497,7 +539,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // 0x5c58000000270004 and 0x5c70000000270004 under flags 0b010 and 0b100), where FMNMX,
     // FMUL and DMUL take flag 1; ptxas 11.8 sets flag 2 on an FADD (`FADD R4, R0.reuse,
     // R2.reuse`, control 0x283fc801e3a007ff, its third slot).
-    form("FADD", "FADD", 13, 0x5c58 >> 3)
+    form("FADD", "FADD", 13, 0x5c58 >> 3).facts(facts::FADD)
         .zeros(&[(28, 11), (41, 3), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .m(rnd(39))
@@ -518,12 +560,12 @@ fn float_forms(out: &mut Vec<Form>) {
     };
     // The constant-bank shape (bits 20..38 the bank and offset): ptxas 11.8 reads an f32
     // parameter there (`FADD R5, R4, c[0x0][0x148]`).
-    fadd_b(form("FADD.c", "FADD", 13, 0x4c58 >> 3), cbank(), out);
+    fadd_b(form("FADD.c", "FADD", 13, 0x4c58 >> 3).facts(facts::FADD), cbank(), out);
     // The immediate shape (opcode 0x3858 around bit 56, which holds the immediate's sign):
     // ptxas 11.8 writes `FADD R3, R2, -1.5` as 0x3958003fc0070203, an fsub of 1.5 in a
     // shared-memory CAS loop (interpret/rmw-fsub.atom).
-    fadd_b(form("FADD.i", "FADD", 7, 0x3858 >> 9).fix(51, 5, (0x3858 >> 3) & 0x1f), fimm20(), out);
-    form("FMUL.c", "FMUL", 15, 0x4c68 >> 1)
+    fadd_b(form("FADD.i", "FADD", 7, 0x3858 >> 9).facts(facts::FADD).fix(51, 5, (0x3858 >> 3) & 0x1f), fimm20(), out);
+    form("FMUL.c", "FMUL", 15, 0x4c68 >> 1).facts(facts::FMUL)
         .fix(41, 3, 0)
         .fix(46, 3, 0)
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
@@ -532,7 +574,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(cbank())
         .done(out);
-    form("DADD", "DADD", 13, 0x5c70 >> 3)
+    form("DADD", "DADD", 13, 0x5c70 >> 3).facts(facts::DADD)
         .zeros(&[(28, 11), (41, 4), (47, 1), (50, 1)])
         .m(rnd(39))
         .op(r(0))
@@ -548,7 +590,7 @@ fn float_forms(out: &mut Vec<Form>) {
         not: None,
         reuse: Some(1),
     });
-    form("FMUL", "FMUL", 15, 0x5c68 >> 1)
+    form("FMUL", "FMUL", 15, 0x5c68 >> 1).facts(facts::FMUL)
         .zeros(&[(28, 11), (41, 3), (46, 2)])
         .m(g("fz", 44, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
         .m(rnd(39))
@@ -556,8 +598,16 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(neg_b)
         .done(out);
-    form("DMUL", "DMUL", 15, 0x5c80 >> 1).fix(28, 11, 0).fix(41, 7, 0).m(rnd(39)).op(r(0)).op(r(8)).op(neg_b).done(out);
-    form("FMNMX", "FMNMX", 13, 0x5c60 >> 3)
+    form("DMUL", "DMUL", 15, 0x5c80 >> 1)
+        .facts(facts::DMUL)
+        .fix(28, 11, 0)
+        .fix(41, 7, 0)
+        .m(rnd(39))
+        .op(r(0))
+        .op(r(8))
+        .op(neg_b)
+        .done(out);
+    form("FMNMX", "FMNMX", 13, 0x5c60 >> 3).facts(facts::FMNMX)
         .zeros(&[(28, 11), (43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
@@ -567,7 +617,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .done(out);
     // The constant shapes of FMNMX and DADD, and DMNMX (FMNMX's layout on doubles), as ptxas
     // 11.8 writes them for atomc's kernels.
-    form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3)
+    form("FMNMX.c", "FMNMX", 13, 0x4c60 >> 3).facts(facts::FMNMX)
         .zeros(&[(43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
         .op(r(0))
@@ -575,7 +625,7 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(cbank())
         .op(pn(39, 42))
         .done(out);
-    form("DADD.c", "DADD", 13, 0x4c70 >> 3)
+    form("DADD.c", "DADD", 13, 0x4c70 >> 3).facts(facts::DADD)
         .zeros(&[(41, 4), (47, 1), (50, 1)])
         .m(rnd(39))
         .op(r(0))
@@ -583,15 +633,15 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(cbank())
         .done(out);
     for (key, top, b) in [("DMNMX", 0x5c50u64, fsrc(20, 45, 49, 1)), ("DMNMX.c", 0x4c50, cbank())] {
-        let f = form(key, "DMNMX", 13, top >> 3).fix(43, 2, 0).fix(47, 1, 0).fix(50, 1, 0);
+        let f = form(key, "DMNMX", 13, top >> 3).facts(facts::DMNMX).fix(43, 2, 0).fix(47, 1, 0).fix(50, 1, 0);
         let f = if key == "DMNMX" { f.fix(28, 11, 0) } else { f };
         f.op(r(0)).op(fsrc(8, 48, 46, 0)).op(b).op(pn(39, 42)).done(out);
     }
     // DSETP is FSETP's layout on doubles, bit 47 (FSETP's FTZ) clear: ptxas 11.8 writes
     // `setp.nan.f64` as `DSETP.NAN.AND P0, PT, R4, R4, PT` (0x5b88038000470407) and
     // `setp.lt.f64`'s inverse as `DSETP.GEU.AND P1, PT, R4, R6, PT` (0x5b8e03800067040f).
-    for (name, top) in [("FSETP", 0x5bb), ("DSETP", 0x5b8)] {
-        let f = form(name, name, 12, top).fix(28, 11, 0).m(g("cmp", 48, 4, &FLOAT_COMPARES));
+    for (name, facts, top) in [("FSETP", facts::FSETP, 0x5bb), ("DSETP", facts::DSETP, 0x5b8)] {
+        let f = form(name, name, 12, top).facts(facts).fix(28, 11, 0).m(g("cmp", 48, 4, &FLOAT_COMPARES));
         let f = if name == "FSETP" { f.m(flag(47, "FTZ")) } else { f.fix(47, 1, 0) };
         f.m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
             .op(p(3))
@@ -605,7 +655,7 @@ fn float_forms(out: &mut Vec<Form>) {
     // 1.0 / 0.0 with `.BF`). ptxas 11.8 writes `setp.nan.f64` + `selp` as `DSET.NUM.AND R6,
     // R2, R2, PT` (0x5907038000270206) and an AND; nvdisasm 11.8 on that word with one bit set:
     // 43 `-R2` (A), 44 `|R2|` (B), 45 `.OR`, 47 `R6.CC`, 52 `.BF`, 53 `-R2` (B), 54 `|R2|` (A).
-    form("DSET", "DSET", 9, 0x5907 >> 7)
+    form("DSET", "DSET", 9, 0x5907 >> 7).facts(facts::DSET)
         .fix(28, 11, 0)
         .m(flag(52, "BF"))
         .m(g("cmp", 48, 4, &FLOAT_COMPARES))

@@ -36,7 +36,7 @@ fn su_clamp() -> ModGroup {
 pub(super) fn forms(out: &mut Vec<Form>) {
     let mut based = Vec::new();
     // ATOM{.E}.op{.sz} Rd, [Ra+ImmS20], Rb
-    form("ATOM", "ATOM", 8, 0xed)
+    form("ATOM", "ATOM", 8, 0xed).facts(facts::ATOM)
         .m(flag(48, "E"))
         .m(atom_op(52))
         .m(atom_size(49))
@@ -51,7 +51,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (wide, sfx, delta) in [(0u64, "", 1u8), (1, ".64", 2)] {
         for (layout, lk) in [(2u64, ".zr"), (1, ".rz"), (0, "")] {
             let key = leak_str(format!("ATOM.CAS{sfx}{lk}"));
-            let f = form(key, "ATOM", 12, 0xeef).fix(49, 1, wide).fix(50, 2, layout).m(flag(48, "E")).lit("CAS");
+            let f = form(key, "ATOM", 12, 0xeef)
+                .facts(facts::ATOM)
+                .fix(49, 1, wide)
+                .fix(50, 2, layout)
+                .m(flag(48, "E"))
+                .lit("CAS");
             let f = if wide == 1 { f.lit("64") } else { f };
             let f = f.op(r(0)).op(mem(28, 20));
             let f = match layout {
@@ -64,7 +69,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // RED{.E}.op{.sz} [Ra+ImmS20], Rb (no EXCH, no CAS; bits 26..27 and 49..50 are ignored by
     // the disassembler and kept zero).
-    form("RED", "RED", 13, 0xebf8 >> 3)
+    form("RED", "RED", 13, 0xebf8 >> 3).facts(facts::RED)
         .fix(26, 2, 0)
         .fix(49, 2, 0)
         .m(flag(48, "E"))
@@ -74,7 +79,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(0))
         .done(&mut based);
     // ATOMS.op{.sz} Rd, [Ra+Imm], Rb: the 22-bit offset counts words.
-    form("ATOMS", "ATOMS", 8, 0xec)
+    form("ATOMS", "ATOMS", 8, 0xec).facts(facts::ATOMS)
         .m(g("op", 52, 4, &ATOMIC_INT_OPS))
         .m(g("size", 28, 2, &[(0, ""), (1, "S32"), (2, "U64"), (3, "S64")]))
         .op(r(0))
@@ -83,7 +88,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(&mut based);
     // ATOMS.CAS / CAST / CAST.SPIN{.64} Rd, [Ra+Imm], Rb, Rb+1 (Rb+2).
     for (wide, key, delta) in [(0u64, "ATOMS.CAS", 1u8), (1, "ATOMS.CAS.64", 2)] {
-        let f = form(key, "ATOMS", 9, 0xee0 >> 3).fix(52, 1, wide).m(g(
+        let f = form(key, "ATOMS", 9, 0xee0 >> 3).facts(facts::ATOMS).fix(52, 1, wide).m(g(
             "mode",
             53,
             2,
@@ -102,13 +107,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // SUATOM.D{.BA}.dim.op{.sz}{.clamp} Rd, [Ra], Rb, Rc (bindless: Rc holds the header
     // pointer) and SUATOM.D{.BA}.dim.CAS{.sz}{.clamp} (Rb holds compare, swap as a vector).
     for (cas, key, top) in [(false, "SUATOM", 0xea60u64 >> 5), (true, "SUATOM.CAS", 0xeac0 >> 5)] {
-        let f = form(key, "SUATOM", 11, top).fix(51, 1, 0).fix(52, 1, 1).lit("D").m(flag(28, "BA")).m(su_dim());
+        let f = form(key, "SUATOM", 11, top)
+            .facts(facts::SUATOM)
+            .fix(51, 1, 0)
+            .fix(52, 1, 1)
+            .lit("D")
+            .m(flag(28, "BA"))
+            .m(su_dim());
         let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
         f.m(su_size(36)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(r(39)).done(out);
     }
     // Bound surface: the 13-bit header index sits in 36..48 and the size moves to 51..53.
     for (cas, key, top) in [(false, "SUATOM.bound", 0xea00u64 >> 6), (true, "SUATOM.CAS.bound", 0xea80 >> 6)] {
-        let f = form(key, "SUATOM", 10, top).lit("D").m(flag(28, "BA")).m(su_dim());
+        let f = form(key, "SUATOM", 10, top).facts(facts::SUATOM).lit("D").m(flag(28, "BA")).m(su_dim());
         let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
         f.m(su_size(51)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(imm(36, 13)).done(out);
     }
@@ -130,7 +141,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 fn sured(out: &mut Vec<Form>) {
     let op = g("op", 24, 3, &ATOMIC_INT_OPS[..8]);
     let start = |key, top: u64| {
-        form(key, "SURED", 13, top)
+        form(key, "SURED", 13, top).facts(facts::SURED)
             .fix(27, 6, 0)
             .lit("D")
             .m(flag(23, "BA"))

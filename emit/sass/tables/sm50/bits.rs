@@ -21,16 +21,24 @@ pub(super) fn bfe(f: F, b: OpSpec) -> F {
 
 pub(super) fn forms(out: &mut Vec<Form>) {
     // BFE{.U32}{.BREV} Rd, Ra, Rb.
-    bfe(form("BFE.r", "BFE", 15, 0x5c00 >> 1).fix(28, 12, 0), r(20)).done(out);
+    bfe(form("BFE.r", "BFE", 15, 0x5c00 >> 1).facts(facts::BFE).fix(28, 12, 0), r(20)).done(out);
     // BFI Rd, Ra, Rb, Rc: Ra's low `length` bits into Rc at `position` (Rb as for BFE).
-    form("BFI.r", "BFI", 16, 0x5bf0).fix(28, 11, 0).fix(47, 1, 0).op(r(0)).op(r(8)).op(r(20)).op(r(39)).done(out);
+    form("BFI.r", "BFI", 16, 0x5bf0)
+        .facts(facts::BFI)
+        .fix(28, 11, 0)
+        .fix(47, 1, 0)
+        .op(r(0))
+        .op(r(8))
+        .op(r(20))
+        .op(r(39))
+        .done(out);
     // FFMA{.FTZ|.FMZ}{.rnd} Rd, Ra, -Rb, -Rc: negate the product 48, the addend 49.
     let neg = |lo: u8, bit: u8| rmod(lo, Some(bit), None);
     let fma_ops = |f: F| f.op(r(0)).op(r(8)).op(neg(20, 48)).op(neg(39, 49));
-    let f = form("FFMA", "FFMA", 9, 0x5980 >> 7).fix(28, 11, 0).fix(47, 1, 0).fix(50, 1, 0);
+    let f = form("FFMA", "FFMA", 9, 0x5980 >> 7).facts(facts::FFMA).fix(28, 11, 0).fix(47, 1, 0).fix(50, 1, 0);
     fma_ops(f.m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")])).m(rnd(51))).done(out);
     // DFMA{.rnd} Rd, Ra, -Rb, -Rc (pairs).
-    fma_ops(form("DFMA", "DFMA", 12, 0x5b7).fix(28, 11, 0).fix(47, 1, 0).m(rnd(50))).done(out);
+    fma_ops(form("DFMA", "DFMA", 12, 0x5b7).facts(facts::DFMA).fix(28, 11, 0).fix(47, 1, 0).m(rnd(50))).done(out);
     // DFMA{.rnd} Rd, Ra, -Rb, -c[bank][offset]: Rb moves to 39 and the addend is a constant
     // (ptxas 11.8's div.rn.f64 reads its 1.0 from c[0x2][0x0]). Rb keeps the B slot's reuse
     // flag (1) there: nvdisasm 11.8 prints `DFMA R6, R8, R12.reuse, -c[0x0][0x148]` for
@@ -39,7 +47,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         OpSpec::Reg(spec) => OpSpec::Reg(RegSpec { reuse: Some(1), ..spec }),
         other => other,
     };
-    form("DFMA.rc", "DFMA", 12, 0x537)
+    form("DFMA.rc", "DFMA", 12, 0x537).facts(facts::DFMA)
         .fix(47, 1, 0)
         .m(rnd(50))
         .op(r(0))

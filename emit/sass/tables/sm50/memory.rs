@@ -13,8 +13,15 @@ fn cache() -> ModGroup {
 }
 
 pub(super) fn forms(out: &mut Vec<Form>) {
-    form("LDG", "LDG", 13, 0xeed0 >> 3).m(flag(45, "E")).m(cache()).m(ldst_size()).op(r(0)).op(mem(20, 24)).done(out);
-    form("STG", "STG", 13, 0xeed8 >> 3)
+    form("LDG", "LDG", 13, 0xeed0 >> 3)
+        .facts(facts::LDG)
+        .m(flag(45, "E"))
+        .m(cache())
+        .m(ldst_size())
+        .op(r(0))
+        .op(mem(20, 24))
+        .done(out);
+    form("STG", "STG", 13, 0xeed8 >> 3).facts(facts::STG)
         .m(flag(45, "E"))
         .m(g("cache", 46, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
         .m(ldst_size())
@@ -23,30 +30,42 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // LDS{.U}: with the uniform flag nvdisasm spells the 32-bit size (`LDS.U.32`).
     for (u, key, size32) in [(0u64, "LDS", ""), (1, "LDS.U", "32")] {
-        let f = form(key, "LDS", 13, 0xef48 >> 3).fix(45, 3, 0).fix(44, 1, u);
+        let f = form(key, "LDS", 13, 0xef48 >> 3).facts(facts::LDS).fix(45, 3, 0).fix(44, 1, u);
         let f = if u == 1 { f.lit("U") } else { f };
         f.m(g("size", 48, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, size32), (5, "64"), (6, "128")]))
             .op(r(0))
             .op(mem(20, 24))
             .done(out);
     }
-    form("STS", "STS", 13, 0xef58 >> 3).fix(44, 4, 0).m(ldst_size()).op(mem(20, 24)).op(r(0)).done(out);
+    form("STS", "STS", 13, 0xef58 >> 3)
+        .facts(facts::STS)
+        .fix(44, 4, 0)
+        .m(ldst_size())
+        .op(mem(20, 24))
+        .op(r(0))
+        .done(out);
     // Local memory (spill slots): LDL 0xef40, STL 0xef50 (ptxas 11.8: `STL [R1+0x7c], R7`,
     // `LDL.128 R8, [R14+0x20]` = 0xef46000002070e08, `LDL.LU R4, [R1+0x48]` = 0xef44100004870104);
     // the cache operator in bits 44..45.
-    form("LDL", "LDL", 13, 0xef40 >> 3)
+    form("LDL", "LDL", 13, 0xef40 >> 3).facts(facts::LDL)
         .fix(46, 2, 0)
         .m(g("cache", 44, 2, &[(0, ""), (1, "LU"), (2, "CI"), (3, "CV")]))
         .m(ldst_size())
         .op(r(0))
         .op(mem(20, 24))
         .done(out);
-    form("STL", "STL", 13, 0xef50 >> 3)
+    form("STL", "STL", 13, 0xef50 >> 3).facts(facts::STL)
         .fix(46, 2, 0)
         .m(g("cache", 44, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
         .m(ldst_size())
         .op(mem(20, 24))
         .op(r(0))
         .done(out);
-    form("S2R", "S2R", 16, 0xf0c8).fix(28, 20, 0).fix(8, 8, 0).op(r(0)).op(OpSpec::SReg(Field::new(20, 8))).done(out);
+    form("S2R", "S2R", 16, 0xf0c8)
+        .facts(facts::S2R)
+        .fix(28, 20, 0)
+        .fix(8, 8, 0)
+        .op(r(0))
+        .op(OpSpec::SReg(Field::new(20, 8)))
+        .done(out);
 }

@@ -11,15 +11,22 @@ mod alu;
 mod atomics;
 mod bits;
 mod control;
+mod facts;
 mod memory;
 
 use crate::bits::Field;
 use crate::builder::leak;
+use crate::facts::CondCode;
 use crate::form::*;
 
-/// Every sm_50 form, in table order.
+/// Every sm_50 form, in table order. Every form reads and writes the condition code by its
+/// `.CC` / `.X` modifiers and `.CC` result suffix ([`CondCode::Modifiers`]).
 pub fn forms() -> Vec<Form> {
-    crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms])
+    let mut forms = crate::builder::table(&[atomics::forms, memory::forms, control::forms, alu::forms, bits::forms]);
+    for f in &mut forms {
+        f.facts.cond_code = CondCode::Modifiers;
+    }
+    forms
 }
 
 // ---- small vocabulary for writing the table -------------------------------------------------
@@ -69,7 +76,7 @@ pub(super) fn sign48() -> ModGroup {
 }
 /// Destination register with the `.CC` (write condition code) suffix in bit `cc`.
 pub(super) fn rd_cc(cc: u8) -> OpSpec {
-    OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None })
+    OpSpec::Ext(ExtSpec::Suffixed { field: Field::new(0, 8), flag: Field::new(cc, 1), suffix: ".CC", reuse: None, sets_cc: true })
 }
 /// A register implied by slot `from` plus `delta` (no bits).
 pub(super) fn implied(from: u8, delta: u8) -> OpSpec {

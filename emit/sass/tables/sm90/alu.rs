@@ -21,7 +21,7 @@ fn carry_in(f: F, x: bool) -> F {
 /// IMAD.WIDE and IMAD.HI (`variant`): IMAD without its carries (carry-out 81..83 and carry-in
 /// 87..90 fixed to PT), signed when bit 73 is set; Rd, Ra, B, C in the operand kind's slots.
 fn imad_variant(variant: &'static str, opc: u64, kind: u64, b91: u64, b: OpSpec, c: OpSpec) -> F {
-    form(key(&format!("IMAD.{variant}"), kind), "IMAD", (kind << 8) | opc)
+    form(key(&format!("IMAD.{variant}"), kind), "IMAD", (kind << 8) | opc).facts(facts::IMAD)
         .fix(91, 1, b91)
         .fix(81, 3, 7)
         .fix(87, 4, 0xf)
@@ -36,13 +36,19 @@ fn imad_variant(variant: &'static str, opc: u64, kind: u64, b91: u64, b: OpSpec,
 pub(super) fn forms(out: &mut Vec<Form>) {
     // MOV: source in the second slot only; bits 72..75 are a lane mask (0xf = all).
     for (kind, b91, src) in two(ImmKind::Hex) {
-        form(key("MOV", kind), "MOV", (kind << 8) | 0x02).fix(91, 1, b91).fix(72, 4, 0xf).op(r(16)).op(src).done(out);
+        form(key("MOV", kind), "MOV", (kind << 8) | 0x02)
+            .facts(facts::MOV)
+            .fix(91, 1, b91)
+            .fix(72, 4, 0xf)
+            .op(r(16))
+            .op(src)
+            .done(out);
     }
     // IADD3 and IADD3.X (carry-outs 81..83 / 84..86, carry-ins 87..90 / 77..80).
     for (kind, b91, b, c) in three_rc(ImmKind::SignedHex) {
         for x in [false, true] {
             let k = key(if x { "IADD3.X" } else { "IADD3" }, kind);
-            let mut f = form(k, "IADD3", (kind << 8) | 0x10).fix(91, 1, b91).fix(74, 1, x as u64);
+            let mut f = form(k, "IADD3", (kind << 8) | 0x10).facts(facts::IADD3).fix(91, 1, b91).fix(74, 1, x as u64);
             if x {
                 f = f.lit("X");
             } else {
@@ -74,7 +80,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (kind, b91, b, c) in three(ImmKind::SignedHex) {
         for x in [false, true] {
             let k = key(if x { "IMAD.X" } else { "IMAD" }, kind);
-            let mut f = form(k, "IMAD", (kind << 8) | 0x24).fix(91, 1, b91).fix(81, 3, 7).m(g(
+            let mut f = form(k, "IMAD", (kind << 8) | 0x24).facts(facts::IMAD).fix(91, 1, b91).fix(81, 3, 7).m(g(
                 "type",
                 73,
                 1,
@@ -106,7 +112,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     // LOP3.LUT: truth table in 72..79, optional predicate result, predicate input 87..90.
     for (kind, b91, b, c) in three_rc(ImmKind::Hex) {
-        form(key("LOP3", kind), "LOP3", (kind << 8) | 0x12)
+        form(key("LOP3", kind), "LOP3", (kind << 8) | 0x12).facts(facts::LOP3)
             .fix(91, 1, b91)
             .lit("LUT")
             .op(p_opt(81))
@@ -122,7 +128,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     for (kind, b91, b) in two(ImmKind::SignedHex) {
         for ex in [false, true] {
             let k = key(if ex { "ISETP.EX" } else { "ISETP" }, kind);
-            let mut f = form(k, "ISETP", (kind << 8) | 0x0c)
+            let mut f = form(k, "ISETP", (kind << 8) | 0x0c).facts(facts::ISETP)
                 .fix(91, 1, b91)
                 .fix(72, 1, ex as u64)
                 .m(g(
@@ -146,11 +152,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         }
     }
     // SEL / FSEL: Rd = Pp ? Ra : B.
-    for (mn, opc) in [("SEL", 0x07u64), ("FSEL", 0x08)] {
+    for (mn, facts, opc) in [("SEL", facts::SEL, 0x07u64), ("FSEL", facts::FSEL, 0x08)] {
         for (kind, b91, b) in two(if mn == "SEL" { ImmKind::Hex } else { ImmKind::F32 }) {
             // FSEL's A source takes negation / absolute value (72 / 73).
             let a = if mn == "FSEL" { rmod(24, Some(0), Some(72), Some(73), None) } else { rs(24, 0) };
-            form(key(mn, kind), mn, (kind << 8) | opc).fix(91, 1, b91).op(r(16)).op(a).op(b).op(pn(87, 90)).done(out);
+            let f = form(key(mn, kind), mn, (kind << 8) | opc).facts(facts).fix(91, 1, b91);
+            f.op(r(16)).op(a).op(b).op(pn(87, 90)).done(out);
         }
     }
 }
@@ -159,7 +166,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
 pub(super) fn more_forms(out: &mut Vec<Form>) {
     // SHF: direction 76, .W 75, type 73..74, .HI 80.
     for (kind, b91, b, c) in three(ImmKind::Hex) {
-        form(key("SHF", kind), "SHF", (kind << 8) | 0x19)
+        form(key("SHF", kind), "SHF", (kind << 8) | 0x19).facts(facts::SHF)
             .fix(91, 1, b91)
             .m(g("dir", 76, 1, &[(0, "L"), (1, "R")]))
             .m(flag(75, "W"))
@@ -173,7 +180,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     }
     // PRMT.
     for (kind, b91, b, c) in three(ImmKind::Hex) {
-        form(key("PRMT", kind), "PRMT", (kind << 8) | 0x16)
+        form(key("PRMT", kind), "PRMT", (kind << 8) | 0x16).facts(facts::PRMT)
             .fix(91, 1, b91)
             .op(r(16))
             .op(rs(24, 0))
@@ -189,11 +196,17 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             OpSpec::Imm(_) => imm(32, 32, ImmKind::Hex),
             other => other,
         };
-        form(key("VIADD", kind), "VIADD", (kind << 8) | 0x36).fix(91, 1, b91).op(r(16)).op(rs(24, 0)).op(b).done(out);
+        form(key("VIADD", kind), "VIADD", (kind << 8) | 0x36)
+            .facts(facts::VIADD)
+            .fix(91, 1, b91)
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .done(out);
     }
     // VIMNMX: signed unless bit 72 is clear; Pp picks min (PT) or max (!PT).
     for (kind, b91, b) in two(ImmKind::SignedHex) {
-        form(key("VIMNMX", kind), "VIMNMX", (kind << 8) | 0x48)
+        form(key("VIMNMX", kind), "VIMNMX", (kind << 8) | 0x48).facts(facts::VIMNMX)
             .fix(91, 1, b91)
             .fix(81, 3, 7)
             .fix(84, 3, 7)
@@ -218,7 +231,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
             ("LEA.HI.X.SX32", 1, 1, 1),
         ];
         for (name, hi, x, sx) in names {
-            let mut f = form(key(name, kind), "LEA", (kind << 8) | 0x11)
+            let mut f = form(key(name, kind), "LEA", (kind << 8) | 0x11).facts(facts::LEA)
                 .fix(91, 1, b91)
                 .fix(80, 1, hi)
                 .fix(74, 1, x)
@@ -247,7 +260,7 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
     // ULEA, the same on the uniform datapath (uniform predicates).
     let up_opt = OpSpec::UPred(PredSpec { field: Field::new(81, 3), not: None, hide_pt: true });
     for (name, hi, x) in [("ULEA", 0u64, 0u64), ("ULEA.HI", 1, 0), ("ULEA.HI.X", 1, 1)] {
-        let mut f = form(name, "ULEA", 0x291).uniform().fix(91, 1, 1).fix(80, 1, hi).fix(74, 1, x);
+        let mut f = form(name, "ULEA", 0x291).facts(facts::ULEA).uniform().fix(91, 1, 1).fix(80, 1, hi).fix(74, 1, x);
         if hi == 1 {
             f = f.lit("HI");
         } else {
@@ -269,12 +282,19 @@ pub(super) fn more_forms(out: &mut Vec<Form>) {
         f.done(out);
     }
     // Uniform datapath.
-    form("UMOV.8", "UMOV", 0x882).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
-    form("UMOV.c", "UMOV", 0xc82).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
-    form("UFLO.U32", "UFLO", 0x2bd).uniform().fix(72, 20, 0x80e00).lit("U32").op(ur(16)).op(ur(32)).done(out);
-    form("UBREV", "UBREV", 0x2be).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
-    form("UPOPC", "UPOPC", 0x2bf).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
-    form("VOTEU", "VOTEU", 0x886)
+    form("UMOV.8", "UMOV", 0x882).facts(facts::UMOV).uniform().op(ur(16)).op(imm(32, 32, ImmKind::Hex)).done(out);
+    form("UMOV.c", "UMOV", 0xc82).facts(facts::UMOV).uniform().fix(91, 1, 1).op(ur(16)).op(ur(32)).done(out);
+    form("UFLO.U32", "UFLO", 0x2bd)
+        .facts(facts::UFLO)
+        .uniform()
+        .fix(72, 20, 0x80e00)
+        .lit("U32")
+        .op(ur(16))
+        .op(ur(32))
+        .done(out);
+    form("UBREV", "UBREV", 0x2be).facts(facts::UBREV).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
+    form("UPOPC", "UPOPC", 0x2bf).facts(facts::UPOPC).uniform().fix(72, 20, 0x80000).op(ur(16)).op(ur(32)).done(out);
+    form("VOTEU", "VOTEU", 0x886).facts(facts::VOTEU)
         .fix(84, 3, 0)
         .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
         // nvdisasm hides a URZ destination here; the table requires a real one.
@@ -296,7 +316,7 @@ pub(super) fn plop3(out: &mut Vec<Form>) {
     // Bit 67 makes the third input a uniform predicate.
     let upc = OpSpec::UPred(PredSpec { field: Field::new(68, 3), not: Some(Field::new(71, 1)), hide_pt: false });
     for (key, b67, pc) in [("PLOP3", 0u64, pn(68, 71)), ("PLOP3.up", 1, upc)] {
-        form(key, "PLOP3", 0x81c)
+        form(key, "PLOP3", 0x81c).facts(facts::PLOP3)
             .fix(67, 1, b67)
             .lit("LUT")
             .op(p(81))
@@ -319,7 +339,12 @@ pub(super) fn misc(out: &mut Vec<Form>) {
         imad_variant("HI", 0x27, kind, b91, b, c).done(out);
     }
     for (kind, b91, b) in two(ImmKind::SignedHex) {
-        form(key("IABS", kind), "IABS", (kind << 8) | 0x13).fix(91, 1, b91).op(r(16)).op(b).done(out);
+        form(key("IABS", kind), "IABS", (kind << 8) | 0x13)
+            .facts(facts::IABS)
+            .fix(91, 1, b91)
+            .op(r(16))
+            .op(b)
+            .done(out);
     }
     // SHFL.mode Pd, Rd, Ra, lane, clamp; mode 58..59. The lane is an immediate (53..57) or a
     // register (B, 32..39), the clamp an immediate (40..52) or a register (C, 64..71): the
@@ -327,7 +352,7 @@ pub(super) fn misc(out: &mut Vec<Form>) {
     for (key, opcode, lane_imm, clamp_imm) in
         [("SHFL.ii", 0xf89, true, true), ("SHFL.ri", 0x589, false, true), ("SHFL.ir", 0x989, true, false), ("SHFL.rr", 0x389, false, false)]
     {
-        let f = form(key, "SHFL", opcode)
+        let f = form(key, "SHFL", opcode).facts(facts::SHFL)
             .m(g("mode", 58, 2, &[(0, "IDX"), (1, "UP"), (2, "DOWN"), (3, "BFLY")]))
             .op(p(81))
             .op(r(16))
@@ -352,7 +377,11 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
                 _ => imm(32, 32, ImmKind::SignedHex),
             };
             let k = key(if x { "UIADD3.X" } else { "UIADD3" }, kind);
-            let mut f = form(k, "UIADD3", (kind << 8) | 0x90).uniform().fix(91, 1, 1).fix(74, 1, x as u64);
+            let mut f = form(k, "UIADD3", (kind << 8) | 0x90)
+                .facts(facts::UIADD3)
+                .uniform()
+                .fix(91, 1, 1)
+                .fix(74, 1, x as u64);
             if x {
                 f = f.lit("X");
             } else {
@@ -368,7 +397,13 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
     }
     // UIMAD / UIMAD.WIDE: IMAD on uniform registers (register sources only here).
     for (k, opc, wide) in [("UIMAD", 0x2a4u64, false), ("UIMAD.WIDE", 0x2a5, true)] {
-        let mut f = form(k, "UIMAD", opc).uniform().fix(91, 1, 1).fix(81, 3, 7).fix(87, 4, 0xf).fix(74, 1, 0);
+        let mut f = form(k, "UIMAD", opc)
+            .facts(facts::UIMAD)
+            .uniform()
+            .fix(91, 1, 1)
+            .fix(81, 3, 7)
+            .fix(87, 4, 0xf)
+            .fix(74, 1, 0);
         if wide {
             f = f.lit("WIDE");
         }
@@ -376,7 +411,13 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
     }
     // UIMAD / UIMAD.WIDE with an immediate B (ptxas 13.5: `UIMAD.WIDE.U32 UR6, UR6, 0x1, URZ`).
     for (k, opc, wide) in [("UIMAD.8", 0x8a4u64, false), ("UIMAD.WIDE.8", 0x8a5, true)] {
-        let mut f = form(k, "UIMAD", opc).uniform().fix(91, 1, 1).fix(81, 3, 7).fix(87, 4, 0xf).fix(74, 1, 0);
+        let mut f = form(k, "UIMAD", opc)
+            .facts(facts::UIMAD)
+            .uniform()
+            .fix(91, 1, 1)
+            .fix(81, 3, 7)
+            .fix(87, 4, 0xf)
+            .fix(74, 1, 0);
         if wide {
             f = f.lit("WIDE");
         }
@@ -390,7 +431,7 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
     // ULOP3.LUT, USHF, UPRMT: LOP3, SHF and PRMT on the uniform datapath (register or
     // immediate B; ptxas 13.5's sub-word atomics compute masks and shifts with them).
     for (kind, b) in [(0x2u64, ur(32)), (0x8, imm(32, 32, ImmKind::Hex))] {
-        form(key("ULOP3", kind), "ULOP3", (kind << 8) | 0x92)
+        form(key("ULOP3", kind), "ULOP3", (kind << 8) | 0x92).facts(facts::ULOP3)
             .uniform()
             .fix(91, 1, 1)
             .lit("LUT")
@@ -402,7 +443,7 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
             .op(imm(72, 8, ImmKind::Hex))
             .op(upn(87, 90))
             .done(out);
-        form(key("USHF", kind), "USHF", (kind << 8) | 0x99)
+        form(key("USHF", kind), "USHF", (kind << 8) | 0x99).facts(facts::USHF)
             .uniform()
             .fix(91, 1, 1)
             .m(g("dir", 76, 1, &[(0, "L"), (1, "R")]))
@@ -414,7 +455,7 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
             .op(b)
             .op(ur(64))
             .done(out);
-        form(key("UPRMT", kind), "UPRMT", (kind << 8) | 0x96)
+        form(key("UPRMT", kind), "UPRMT", (kind << 8) | 0x96).facts(facts::UPRMT)
             .uniform()
             .fix(91, 1, 1)
             .op(ur(16))
@@ -424,7 +465,7 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
             .done(out);
     }
     // REDUX: warp-wide reduction of a register into a uniform register (op 78..80, .S32 bit 73).
-    form("REDUX", "REDUX", 0x3c4)
+    form("REDUX", "REDUX", 0x3c4).facts(facts::REDUX)
         .m(g("op", 78, 3, &[(0, ""), (1, "OR"), (2, "XOR"), (3, "SUM"), (4, "MIN"), (5, "MAX")]))
         .m(g("type", 73, 1, &[(0, ""), (1, "S32")]))
         .op(ur(16))
@@ -433,8 +474,13 @@ pub(super) fn uniform(out: &mut Vec<Form>) {
     // POPC and FLO (leading one), register or uniform source.
     // Opcodes 0x309 / 0x300 with a register, 0xD09 / 0xD00 with a uniform register.
     for (kind, b91, b) in [(0x3u64, 0u64, rs(32, 1)), (0xd, 1, ur(32))] {
-        form(key("POPC", kind), "POPC", (kind << 8) | 0x09).fix(91, 1, b91).op(r(16)).op(b).done(out);
-        form(key("FLO", kind), "FLO", (kind << 8) | 0x00)
+        form(key("POPC", kind), "POPC", (kind << 8) | 0x09)
+            .facts(facts::POPC)
+            .fix(91, 1, b91)
+            .op(r(16))
+            .op(b)
+            .done(out);
+        form(key("FLO", kind), "FLO", (kind << 8) | 0x00).facts(facts::FLO)
             .fix(91, 1, b91)
             .fix(81, 3, 7)
             .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))

@@ -113,32 +113,40 @@ fn cas_op() -> ModGroup {
 pub(super) fn forms(out: &mut Vec<Form>) {
     let plain = || mem(BaseWidth::Plain);
     // Integer ATOM / ATOMG, plain address.
-    for (key, mn, opc) in [("ATOM", "ATOM", 0x38a), ("ATOMG", "ATOMG", 0x3a8)] {
-        atom(form(key, mn, opc).fix(91, 1, 0), plain(), false, int_op(), int_size()).done(out);
+    for (key, mn, facts, opc) in [("ATOM", "ATOM", facts::ATOM, 0x38a), ("ATOMG", "ATOMG", facts::ATOMG, 0x3a8)] {
+        atom(form(key, mn, opc).facts(facts).fix(91, 1, 0), plain(), false, int_op(), int_size()).done(out);
     }
     // Integer ATOM / ATOMG with a uniform register in the address.
-    for (mn, opc) in [("ATOM", 0x98a), ("ATOMG", 0x9a8)] {
+    for (mn, facts, opc) in [("ATOM", facts::ATOM, 0x98a), ("ATOMG", facts::ATOMG, 0x9a8)] {
         for (sfx, b70, b71, m) in ur_addrs() {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            let f = form(key, mn, opc).fix(91, 1, 1).fix(70, 1, b70).fix(71, 1, b71);
+            let f = form(key, mn, opc).facts(facts).fix(91, 1, 1).fix(70, 1, b70).fix(71, 1, b71);
             atom(f, m, true, int_op(), int_size()).done(out);
         }
     }
     // Compare-and-swap: compare value in Rb, swap value in Rc (independent registers).
-    for (key, mn, opc, cast) in [("ATOM.CAS", "ATOM", 0x38b, true), ("ATOMG.CAS", "ATOMG", 0x3a9, false)] {
-        let f = form(key, mn, opc).fix(91, 1, 0);
+    for (key, mn, facts, opc, cast) in
+        [("ATOM.CAS", "ATOM", facts::ATOM, 0x38b, true), ("ATOMG.CAS", "ATOMG", facts::ATOMG, 0x3a9, false)]
+    {
+        let f = form(key, mn, opc).facts(facts).fix(91, 1, 0);
         // ATOMG has no CAST: its operation bits are fixed and CAS is a plain spelling.
         let (f, op) = if cast { (f, cas_op()) } else { (f.fix(87, 2, 0), literal("CAS")) };
         atom(f, plain(), false, op, cas_size()).op(rs(64, 2)).done(out);
     }
     // Float ATOM / ATOMG (separate opcodes on sm_90).
-    for (mn, opc, uopc) in [("ATOM", 0x3a2, 0x9a2), ("ATOMG", 0x3a3, 0x9a3)] {
+    for (mn, facts, opc, uopc) in [("ATOM", facts::ATOM, 0x3a2, 0x9a2), ("ATOMG", facts::ATOMG, 0x3a3, 0x9a3)] {
         let key = leak_str(format!("{}.F", mn));
-        let f = form(key, mn, opc).fix(91, 1, 0).fix(87, 1, 0).fix(90, 1, 0);
+        let f = form(key, mn, opc).facts(facts).fix(91, 1, 0).fix(87, 1, 0).fix(90, 1, 0);
         atom(f, plain(), false, float_op(), float_type()).done(out);
         for (sfx, b70, b71, m) in ur_addrs() {
             let key = leak_str(format!("{}.F.{}", mn, sfx));
-            let f = form(key, mn, uopc).fix(91, 1, 1).fix(87, 1, 0).fix(90, 1, 0).fix(70, 1, b70).fix(71, 1, b71);
+            let f = form(key, mn, uopc)
+                .facts(facts)
+                .fix(91, 1, 1)
+                .fix(87, 1, 0)
+                .fix(90, 1, 0)
+                .fix(70, 1, b70)
+                .fix(71, 1, b71);
             atom(f, m, true, float_op(), float_type()).done(out);
         }
     }
@@ -159,16 +167,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         // Bit 71 (desc) is fixed only in the uniform-register forms.
         let desc_bit = |f: F| if uniform { f.fix(71, 1, b71) } else { f };
         let key = leak_str(format!("REDG.{}", sfx));
-        let f = desc_bit(form(key, "REDG", 0x98e).fix(91, 1, b91).fix(90, 1, b90));
+        let f = desc_bit(form(key, "REDG", 0x98e).facts(facts::REDG).fix(91, 1, b91).fix(90, 1, b90));
         let size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64"), (3, "S64")]);
         addr_data(global_mods(f, uniform, red_op(), size), m).done(out);
         let key = leak_str(format!("REDG.F.{}", sfx));
-        let f = desc_bit(form(key, "REDG", 0x9a6).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0));
+        let f = desc_bit(form(key, "REDG", 0x9a6).facts(facts::REDG).fix(91, 1, b91).fix(90, 1, b90).fix(87, 1, 0));
         addr_data(global_mods(f, uniform, float_op(), float_type()), m).done(out);
     }
     // ATOMS (shared): no order or eviction fields; index scale in 78..79.
     let shared = |key, opc, b91, op, addr| {
-        let f = form(key, "ATOMS", opc).fix(91, 1, b91).m(op).m(cas_size()).op(r(16));
+        let f = form(key, "ATOMS", opc).facts(facts::ATOMS).fix(91, 1, b91).m(op).m(cas_size()).op(r(16));
         addr_data(f, MemSpec { scale: Some(Field::new(78, 2)), ..addr })
     };
     shared("ATOMS", 0x38c, 0, int_op(), plain()).done(out);
@@ -176,7 +184,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     shared("ATOMS.CAS", 0x38d, 0, cas_op(), plain()).op(rs(64, 2)).done(out);
     // Warp-aggregated shared increment ptxas emits for `atom.shared.inc` patterns:
     // `ATOMS.POPC.INC.32 Rd, [Ra+URb]` (0xF8C, op bits 87..91 = 27).
-    form("ATOMS.POPC.INC", "ATOMS", 0xf8c)
+    form("ATOMS.POPC.INC", "ATOMS", 0xf8c).facts(facts::ATOMS)
         .fix(87, 5, 27)
         .lit("POPC")
         .lit("INC")
@@ -202,14 +210,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     let su_mem = OpSpec::Mem(MemSpec { offset: None, ..mem(BaseWidth::Plain) });
     // SUATOM's operands: Pd (left out when PT), Rd, [Ra], Rb and the handle Rc.
     let suatom_ops = |f: F| f.op(p_opt(81)).op(r(16)).op(su_mem).op(r(32)).op(rnz(64));
-    suatom_ops(surface(form("SUATOM", "SUATOM", 0x394).fix(91, 1, 0), int_op(), su_size())).done(out);
-    let f = form("SUATOM.CAS", "SUATOM", 0x396).fix(91, 1, 0).fix(87, 4, 0);
+    let f = form("SUATOM", "SUATOM", 0x394).facts(facts::SUATOM).fix(91, 1, 0);
+    suatom_ops(surface(f, int_op(), su_size())).done(out);
+    let f = form("SUATOM.CAS", "SUATOM", 0x396).facts(facts::SUATOM).fix(91, 1, 0).fix(87, 4, 0);
     let su_cas_size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]);
     suatom_ops(surface(f, literal("CAS"), su_cas_size)).done(out);
     // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
     // immediate (46..53), opcode 0xF9F with bit 91 set.
-    let f = form("SURED.ur", "SURED", 0xf9f).fix(91, 1, 1).fix(90, 1, 0).fix(81, 3, 0).fix(64, 8, 0);
+    let f = form("SURED.ur", "SURED", 0xf9f)
+        .facts(facts::SURED)
+        .fix(91, 1, 1)
+        .fix(90, 1, 0)
+        .fix(81, 3, 0)
+        .fix(64, 8, 0);
     surface(f, red_op(), su_size()).op(su_mem).op(r(32)).op(ur(40)).op(imm(46, 8, ImmKind::Hex)).done(out);
-    let f = form("SURED", "SURED", 0x3a0).fix(91, 1, 0).fix(90, 1, 0);
+    let f = form("SURED", "SURED", 0x3a0).facts(facts::SURED).fix(91, 1, 0).fix(90, 1, 0);
     surface(f, red_op(), su_size()).op(su_mem).op(r(32)).op(rnz(64)).done(out);
 }

@@ -20,7 +20,7 @@ use super::*;
 pub(super) fn forms(out: &mut Vec<Form>) {
     // VOTE: VOTEU's layout with a vector result (mode 72..73, result predicate 81..83, source
     // predicate 87..90). nvdisasm hides an RZ result; the table requires a real one.
-    form("VOTE", "VOTE", 0x806)
+    form("VOTE", "VOTE", 0x806).facts(facts::VOTE)
         .fix(84, 3, 0)
         .m(g("mode", 72, 2, &[(0, "ALL"), (1, "ANY"), (2, "EQ")]))
         .op(rnz(16))
@@ -29,7 +29,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // MATCH: bit 79 picks ANY (1) over ALL (whose predicate result is 81..83, fixed to PT
     // here as ptxas leaves it for ANY); bit 73 compares register pairs.
-    form("MATCH.ANY", "MATCH", 0x3a1)
+    form("MATCH.ANY", "MATCH", 0x3a1).facts(facts::MATCH)
         .fix(79, 1, 1)
         .fix(81, 3, 7)
         .lit("ANY")
@@ -37,7 +37,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(r(16))
         .op(rs(24, 0))
         .done(out);
-    form("MATCH.ALL", "MATCH", 0x3a1)
+    form("MATCH.ALL", "MATCH", 0x3a1).facts(facts::MATCH)
         .fix(79, 1, 0)
         .lit("ALL")
         .m(flag(73, "U64"))
@@ -46,17 +46,22 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rs(24, 0))
         .done(out);
     // BREV Rd, Rb: the source in the B slot, like POPC.
-    form("BREV.3", "BREV", 0x301).op(r(16)).op(rs(32, 1)).done(out);
+    form("BREV.3", "BREV", 0x301).facts(facts::BREV).op(r(16)).op(rs(32, 1)).done(out);
     // SGXT / BMSK Rd, Ra, B with B a register (kind 0x2) or an immediate (0x8); SGXT's .U32
     // (bit 73 clear) zero-extends.
     for (kind, b) in [(0x2u64, rs(32, 1)), (0x8, imm(32, 32, ImmKind::Hex))] {
-        form(leak_str(format!("SGXT.{kind:x}")), "SGXT", (kind << 8) | 0x1a)
+        form(leak_str(format!("SGXT.{kind:x}")), "SGXT", (kind << 8) | 0x1a).facts(facts::SGXT)
             .m(g("type", 73, 1, &[(0, "U32"), (1, "")]))
             .op(r(16))
             .op(rs(24, 0))
             .op(b)
             .done(out);
-        form(leak_str(format!("BMSK.{kind:x}")), "BMSK", (kind << 8) | 0x1b).op(r(16)).op(rs(24, 0)).op(b).done(out);
+        form(leak_str(format!("BMSK.{kind:x}")), "BMSK", (kind << 8) | 0x1b)
+            .facts(facts::BMSK)
+            .op(r(16))
+            .op(rs(24, 0))
+            .op(b)
+            .done(out);
     }
 }
 

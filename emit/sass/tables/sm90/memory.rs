@@ -39,46 +39,59 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // STG 0x386. Uniform-register forms (bits 90..91 set, `.E` required): bit 76 selects
     // `desc[URx][Ra.64]` over `[Ra.64+URx]`; the UR sits in 32..37 for loads, 64..69 for stores.
     let ld_plain = MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) };
-    for (mn, opc, plain_opc, plain_mem) in
-        [("LD", 0x980u64, 0x980u64, ld_plain), ("LDG", 0x981, 0x381, mem(BaseWidth::Plain))]
+    for (mn, facts, opc, plain_opc, plain_mem) in
+        [("LD", facts::LD, 0x980u64, 0x980u64, ld_plain), ("LDG", facts::LDG, 0x981, 0x381, mem(BaseWidth::Plain))]
     {
         let pred = mn == "LDG";
-        let mut f = global_mods(form(mn, mn, plain_opc).fix(90, 2, 0), false, load_sem());
+        let mut f = global_mods(form(mn, mn, plain_opc).facts(facts).fix(90, 2, 0), false, load_sem());
         f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
         f.op(r(16)).op(OpSpec::Mem(plain_mem)).done(out);
         for (sfx, d, m) in ur_addrs(32) {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            let mut f = global_mods(form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0), true, load_sem());
+            let f = form(key, mn, opc).facts(facts).fix(90, 2, 3).fix(76, 1, d).fix(64, 8, 0);
+            let mut f = global_mods(f, true, load_sem());
             f = if pred { f.op(p_opt(81)) } else { f.fix(81, 3, 0) };
             f.op(r(16)).op(OpSpec::Mem(m)).done(out);
         }
     }
-    for (mn, opc, plain_opc) in [("ST", 0x985u64, 0x385u64), ("STG", 0x986, 0x386)] {
+    for (mn, facts, opc, plain_opc) in [("ST", facts::ST, 0x985u64, 0x385u64), ("STG", facts::STG, 0x986, 0x386)] {
         // Generic ST keeps its offset in 32..63 and the data in 64..71; STG uses 40..63 / 32..39.
         let (pm, data) = if mn == "ST" {
             (MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }, r(64))
         } else {
             (mem(BaseWidth::Plain), r(32))
         };
-        let f = form(mn, mn, plain_opc).fix(90, 2, 0).fix(81, 3, 0);
+        let f = form(mn, mn, plain_opc).facts(facts).fix(90, 2, 0).fix(81, 3, 0);
         global_mods(f, false, sem()).op(OpSpec::Mem(pm)).op(data).done(out);
         for (sfx, d, m) in ur_addrs(64) {
             let key = leak_str(format!("{}.{}", mn, sfx));
-            let f = form(key, mn, opc).fix(90, 2, 3).fix(76, 1, d).fix(81, 3, 0);
+            let f = form(key, mn, opc).facts(facts).fix(90, 2, 3).fix(76, 1, d).fix(81, 3, 0);
             global_mods(f, true, sem()).op(OpSpec::Mem(m)).op(r(32)).done(out);
         }
     }
     // Shared memory; bit 91 adds a uniform register to the address (`[Ra+URb+imm]`, printed
     // `[UR4+0x8]` when Ra is RZ), in 32..37 for LDS and 64..69 for STS.
-    form("LDS", "LDS", 0x984).fix(91, 1, 0).m(ldst_size()).op(r(16)).op(OpSpec::Mem(mem(BaseWidth::Plain))).done(out);
-    form("LDS.ur", "LDS", 0x984)
+    form("LDS", "LDS", 0x984)
+        .facts(facts::LDS)
+        .fix(91, 1, 0)
+        .m(ldst_size())
+        .op(r(16))
+        .op(OpSpec::Mem(mem(BaseWidth::Plain)))
+        .done(out);
+    form("LDS.ur", "LDS", 0x984).facts(facts::LDS)
         .fix(91, 1, 1)
         .m(ldst_size())
         .op(r(16))
         .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(32, 6)), ..mem(BaseWidth::Plain) }))
         .done(out);
-    form("STS", "STS", 0x388).fix(91, 1, 0).m(ldst_size()).op(OpSpec::Mem(mem(BaseWidth::Plain))).op(r(32)).done(out);
-    form("STS.ur", "STS", 0x988)
+    form("STS", "STS", 0x388)
+        .facts(facts::STS)
+        .fix(91, 1, 0)
+        .m(ldst_size())
+        .op(OpSpec::Mem(mem(BaseWidth::Plain)))
+        .op(r(32))
+        .done(out);
+    form("STS.ur", "STS", 0x988).facts(facts::STS)
         .fix(91, 1, 1)
         .m(ldst_size())
         .op(OpSpec::Mem(MemSpec { ureg: Some(Field::new(64, 6)), ..mem(BaseWidth::Plain) }))
@@ -87,10 +100,22 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // Local memory (spill slots): `LDL{.size} Rd, [Ra+imm24]` 0x983, `STL{.size} [Ra+imm24], Rb`
     // 0x387 (ptxas 13.5: `STL [R1+0x1c], R3` = 0x00001c0301007387). The eviction priority
     // (bits 84..86) is the loads' and stores' group (1 prints nothing).
-    form("LDL", "LDL", 0x983).m(evict()).m(ldst_size()).op(r(16)).op(OpSpec::Mem(mem(BaseWidth::Plain))).done(out);
-    form("STL", "STL", 0x387).m(evict()).m(ldst_size()).op(OpSpec::Mem(mem(BaseWidth::Plain))).op(r(32)).done(out);
+    form("LDL", "LDL", 0x983)
+        .facts(facts::LDL)
+        .m(evict())
+        .m(ldst_size())
+        .op(r(16))
+        .op(OpSpec::Mem(mem(BaseWidth::Plain)))
+        .done(out);
+    form("STL", "STL", 0x387)
+        .facts(facts::STL)
+        .m(evict())
+        .m(ldst_size())
+        .op(OpSpec::Mem(mem(BaseWidth::Plain)))
+        .op(r(32))
+        .done(out);
     // Constant loads.
-    form("LDC", "LDC", 0xb82)
+    form("LDC", "LDC", 0xb82).facts(facts::LDC)
         .m(ldc_size())
         .op(r(16))
         // The offset is signed with a base register; only its non-negative half is in the table.
@@ -103,14 +128,14 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(out);
     // ULDC addresses bytes (ptxas 13.5: `ULDC.U8 UR5, c[0x0][0x219]`, offset bits 38..52), unlike
     // the word-scaled constant operands of the ALU forms.
-    form("ULDC", "ULDC", 0xab9)
+    form("ULDC", "ULDC", 0xab9).facts(facts::ULDC)
         .uniform()
         .m(ldc_size())
         .op(ur(16))
         .op(OpSpec::CBank(CBankSpec { bank: Field::new(54, 5), offset: Field::new(38, 15), base: None }))
         .done(out);
     // Address-space query of a generic address.
-    form("QSPC", "QSPC", 0x3aa)
+    form("QSPC", "QSPC", 0x3aa).facts(facts::QSPC)
         .m(flag(72, "E"))
         .m(g("space", 73, 2, &[(0, "G"), (1, "L"), (2, "S"), (3, "D")]))
         .op(p(81))
@@ -118,7 +143,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(OpSpec::Mem(mem(BaseWidth::Plain)))
         .done(out);
     // Fences and cache control.
-    form("MEMBAR", "MEMBAR", 0x992)
+    form("MEMBAR", "MEMBAR", 0x992).facts(facts::MEMBAR)
         .m(g("mode", 79, 2, &[(0, "SC"), (1, "ALL"), (2, ""), (3, "MMIO")]))
         .m(g("scope", 76, 3, &[(0, "CTA"), (1, "SM"), (2, "GPU"), (3, "SYS")]))
         .done(out);
@@ -129,9 +154,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ("CCTL.WBALL", 7, "WBALL"),
         ("CCTL.WBALLP", 8, "WBALLP"),
     ] {
-        form(key, "CCTL", 0x98f).fix(24, 8, 0xff).fix(87, 4, op).lit(name).done(out);
+        form(key, "CCTL", 0x98f).facts(facts::CCTL).fix(24, 8, 0xff).fix(87, 4, op).lit(name).done(out);
     }
-    form("CCTL", "CCTL", 0x98f)
+    form("CCTL", "CCTL", 0x98f).facts(facts::CCTL)
         .m(g(
             "op",
             87,
@@ -140,6 +165,6 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ))
         .op(OpSpec::Mem(MemSpec { offset: Some(Field::new(32, 32)), ..mem(BaseWidth::Plain) }))
         .done(out);
-    form("ERRBAR", "ERRBAR", 0x9ab).done(out);
-    form("CGAERRBAR", "CGAERRBAR", 0x5ab).done(out);
+    form("ERRBAR", "ERRBAR", 0x9ab).facts(facts::ERRBAR).done(out);
+    form("CGAERRBAR", "CGAERRBAR", 0x5ab).facts(facts::CGAERRBAR).done(out);
 }

@@ -9,11 +9,13 @@ mod alu;
 mod atomics;
 mod bits;
 mod control;
+mod facts;
 mod float;
 mod half;
 mod memory;
 
 use crate::bits::Field;
+use crate::facts::Facts;
 use crate::form::*;
 
 /// Every sm_90 form, in table order (the decoder breaks ties between equally specific

@@ -47,7 +47,7 @@ fn mutants(arch: &Arch, slots: &[Slot]) -> Vec<(Class, Vec<Instr>)> {
     let Some(instrs) = slots.iter().map(|s| s.instr.clone()).collect::<Option<Vec<Instr>>>() else {
         return Vec::new();
     };
-    let timing = Timing::for_arch(arch.name);
+    let timing = Timing::for_arch(arch);
     let rw: Vec<_> = instrs.iter().map(|i| roles(arch, i)).collect();
     let is_control = |k: usize| CONTROL.contains(&mnemonic(arch, &instrs[k]));
     let mut out = Vec::new();

@@ -266,7 +266,8 @@ fn yield_disagreements(arch: &Arch, slots: &[Slot]) -> (usize, usize) {
         }
         let fixed = !roles(arch, i).writes.is_empty() && !hazard::variable_result(Timing::Sm90, mnemonic);
         compared += 1;
-        differ += usize::from(s.sched.yield_ != sm90_yield_hint(mnemonic, fixed, s.sched.stall));
+        let facts = &arch.forms[i.form as usize].facts;
+        differ += usize::from(s.sched.yield_ != sm90_yield_hint(facts, fixed, s.sched.stall));
     }
     (compared, differ)
 }

@@ -119,7 +119,7 @@ fn facts_source(f: &facts::Facts) -> String {
         "Facts {{ results: Results::{:?}, width: Width::{:?}, fp64: {}, uniform_data: {}, surface: {}, \
          cond_code: CondCode::{:?}, effects: Effects::{:?}, flow: Flow::{:?}, partial_wait: {}, pipe: Pipe::{:?}, \
          memory_reader: MemoryReader::{:?}, variable: {}, fixed_when: FixedWhen::{:?}, predicate_at_issue: {}, \
-         unit: Unit::{:?}, late_read: LateRead::{:?} }}",
+         unit: Unit::{:?}, late_read: LateRead::{:?}, max_yield_stall: {} }}",
         f.results,
         f.width,
         f.fp64,
@@ -135,6 +135,7 @@ fn facts_source(f: &facts::Facts) -> String {
         f.fixed_when,
         f.predicate_at_issue,
         f.unit,
-        f.late_read
+        f.late_read,
+        f.max_yield_stall
     )
 }

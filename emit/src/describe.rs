@@ -15,11 +15,7 @@ const WARP_WIDE: [&str; 4] = ["VOTE", "VOTEU", "SHFL", "MATCH"];
 
 /// The cubin architecture of a form table (`sm_50`, `sm_90`).
 pub fn cubin_arch(arch: &Arch) -> Result<Sm, CubinError> {
-    match arch.name {
-        "sm_50" => Ok(Sm::Sm50),
-        "sm_90" => Ok(Sm::Sm90),
-        other => Err(CubinError::BadName(format!("architecture {other}"))),
-    }
+    Ok(arch.sm)
 }
 
 /// The parameter layout of `func` in constant bank 0, relative to the

@@ -177,7 +177,7 @@ impl Kernel {
             pre: &pre,
             bank0: &bank0,
             launch,
-            timing: Timing::for_arch(self.arch.name),
+            timing: Timing::for_arch(self.arch),
             stats: Stats::default(),
             per_slot: vec![0; self.slots.len()],
         };

@@ -40,12 +40,11 @@ pub struct SlotInfo {
 
 impl SlotInfo {
     pub fn new(arch: &Arch, ins: &Instr) -> SlotInfo {
-        let t = Timing::for_arch(arch.name);
+        let t = Timing::for_arch(arch);
         let roles = roles::roles(arch, ins);
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
         let form = &arch.forms[ins.form as usize];
         let mut depbar = 0u8;
-        if mnemonic == "DEPBAR" {
+        if form.facts.partial_wait {
             for (spec, op) in form.ops.iter().zip(&ins.ops) {
                 match (spec, op) {
                     (OpSpec::Ext(ExtSpec::SbSet { .. }), Operand::Imm(m)) => depbar |= *m as u8 & 0x3f,

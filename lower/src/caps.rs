@@ -137,6 +137,8 @@ pub struct TargetCaps {
     pub name: &'static str,
     /// The rules, first match wins.
     pub rules: &'static [Rule],
+    /// The rows for the non-atomic instructions the target may lack ([`crate::caps_ops`]).
+    pub ops: &'static [crate::caps_ops::OpRule],
     /// What the target does with each out-of-range mode of a surface atomic (first match
     /// wins; a mode no row names is native). Consulted after [`Self::rules`], so a refused
     /// op or type is reported for its own reason first.

@@ -4,9 +4,9 @@
 //! wins, every row with its evidence; the legalizer's check refuses what a table does not mark
 //! native, naming the op, the type, the target and the location, before selection.
 
-mod sm50;
-mod sm90;
-mod visa;
+pub(crate) mod sm50;
+pub(crate) mod sm90;
+pub(crate) mod visa;
 
 use atomc_ir::{BinaryOp, Function, InstData, ReduceOp, ShuffleMode, TernaryOp, Type, UnaryOp, VoteOp};
 
@@ -65,20 +65,10 @@ pub struct OpRule {
     pub evidence: &'static str,
 }
 
-/// The rows of a target, by its capability table's name (`sm_90`, `sm_50`, `visa:DG2`, ...).
-pub fn rules_for(target: &str) -> &'static [OpRule] {
-    match target {
-        "sm_90" => sm90::RULES,
-        "sm_50" => sm50::RULES,
-        t if t.starts_with("visa") => visa::RULES,
-        _ => &[],
-    }
-}
-
 /// The decision for `kind` on `ty` (the operand type that decides: the value operand of
 /// subgroup instructions, the first operand otherwise).
-pub fn lookup(target: &str, kind: OpKind, ty: Type) -> OpLowering {
-    rules_for(target)
+pub fn lookup(rules: &[OpRule], kind: OpKind, ty: Type) -> OpLowering {
+    rules
         .iter()
         .find(|r| (r.kinds.is_empty() || r.kinds.contains(&kind)) && (r.types.is_empty() || r.types.contains(&ty)))
         .map_or(OpLowering::Unsupported("no capability row covers it"), |r| r.lowering)

@@ -224,6 +224,8 @@ pub struct Facts {
     pub predicate_at_issue: bool,
     pub unit: Unit,
     pub late_read: LateRead,
+    /// The largest stall the sm_90 yield hint may be set with ([`super::latency::sm90_yield_hint`]).
+    pub max_yield_stall: u8,
 }
 
 impl Facts {
@@ -246,6 +248,7 @@ impl Facts {
         predicate_at_issue: false,
         unit: Unit::Own,
         late_read: LateRead::None,
+        max_yield_stall: 15,
     };
 
     /// Whether the instruction does something besides writing its results.
@@ -366,7 +369,7 @@ mod tests {
                 let forms = arch.forms_named(f.mnemonic);
                 let same = forms.iter().all(|&i| arch.forms[i as usize].facts == f.facts);
                 assert!(same, "{}: one family, one description", f.key);
-                let cc = if arch.name == "sm_50" { CondCode::Modifiers } else { CondCode::None };
+                let cc = if arch.sm == crate::Sm::Sm50 { CondCode::Modifiers } else { CondCode::None };
                 assert_eq!(f.facts.cond_code, cc, "{}", f.key);
             }
         }

@@ -290,7 +290,7 @@ pub fn effective_stall(timing: Timing, s: &Sched) -> u32 {
 
 /// Checks a code section.
 pub fn check(arch: &Arch, slots: &[Slot]) -> Report {
-    let timing = Timing::for_arch(arch.name);
+    let timing = Timing::for_arch(arch);
     let roles: Vec<Option<Roles>> = slots.iter().map(|s| s.instr.as_ref().map(|i| roles::roles(arch, i))).collect();
     let succ = successors(arch, slots);
     let n = slots.len();

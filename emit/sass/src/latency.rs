@@ -11,7 +11,7 @@
 //! not classified gets the conservative [`OTHER`] latency, which no measured class exceeds
 //! except predicate → guard/branch.
 
-use super::facts::{MemoryReader, Width};
+use super::facts::{Facts, MemoryReader, Width};
 use super::instr::Instr;
 use super::Arch;
 
@@ -55,12 +55,9 @@ pub const PRED_TO_GUARD: u8 = 13;
 /// more (IMAD 0/61, ISETP 0/42 at 3..13) or 0 (the end-of-kernel self-branch, ERRBAR).
 /// Mesa's NAK likewise sets it on barriers and `BSYNC`. sm_50 code keeps the bit clear.
 ///
-/// One exception: nvdisasm 13 rejects an `LDC` whose hint is set with a stall of 12-15
-/// (`Opclass 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11 decode
-/// with it set, every stall with it clear), so such an `LDC` (a parameter loaded right before
-/// a guarded reader can carry that stall) has it clear.
-pub fn sm90_yield_hint(mnemonic: &str, fixed_latency: bool, stall: u8) -> bool {
-    stall >= 1 && (!fixed_latency || stall <= 2) && !(mnemonic == "LDC" && stall >= 12)
+/// A form may cap the stalls the hint is set with ([`Facts::max_yield_stall`]: sm_90 `LDC`).
+pub fn sm90_yield_hint(facts: &Facts, fixed_latency: bool, stall: u8) -> bool {
+    stall >= 1 && (!fixed_latency || stall <= 2) && stall <= facts.max_yield_stall
 }
 
 /// The timing facts of one target.
@@ -71,12 +68,11 @@ pub enum Timing {
 }
 
 impl Timing {
-    /// The timing of the architecture named `sm_90` / `sm_50`.
-    pub fn for_arch(name: &str) -> Timing {
-        if name == "sm_50" {
-            Timing::Sm50
-        } else {
-            Timing::Sm90
+    /// The timing of `arch`.
+    pub fn for_arch(arch: &Arch) -> Timing {
+        match arch.sm {
+            crate::Sm::Sm50 => Timing::Sm50,
+            crate::Sm::Sm90 => Timing::Sm90,
         }
     }
 

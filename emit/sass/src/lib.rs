@@ -73,6 +73,9 @@ use std::collections::HashMap;
 /// One architecture: its form table and the layout facts shared by all forms.
 #[derive(Debug)]
 pub struct Arch {
+    /// Which architecture this is.
+    pub sm: Sm,
+    /// Its name as the tools spell it (`sm_90`): [`Sm::name`].
     pub name: &'static str,
     /// Bytes per instruction word (16 on sm_90, 8 on sm_50).
     pub word_bytes: usize,
@@ -100,7 +103,7 @@ impl Arch {
     /// An architecture over a static form table (nothing is built at run time).
     #[allow(clippy::too_many_arguments)]
     pub const fn new(
-        name: &'static str,
+        sm: Sm,
         word_bytes: usize,
         guard: Field,
         guard_not: Field,
@@ -112,7 +115,8 @@ impl Arch {
         asm_hook: Option<AsmHook>,
         written_hook: Option<WrittenHook>,
     ) -> Arch {
-        Arch { name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms: table.forms, asm_hook, written_hook, table }
+        let name = sm.name();
+        Arch { sm, name, word_bytes, guard, guard_not, sched, rz, urz, sregs, forms: table.forms, asm_hook, written_hook, table }
     }
 
     /// The indices of the forms spelled `mnemonic`, in table order.

@@ -27,7 +27,7 @@ impl Sm {
     }
 
     /// The spelling of `ptxas -arch=`, PTX `.target` and the form tables (`sm_50`, `sm_90`).
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Sm::Sm50 => "sm_50",
             Sm::Sm90 => "sm_90",

@@ -11,7 +11,7 @@ pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
 use crate::sass::written::Written;
-use crate::sass::{roles, Arch, Instr, Sched};
+use crate::sass::{roles, Arch, Instr, Sched, Sm};
 use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
@@ -42,7 +42,7 @@ pub struct EmitError {
 /// Lays out, schedules and assembles allocated code: the pipeline of this module's passes.
 pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitError> {
     let mut blocks = layout::blocks(code);
-    reconverge::insert(&mut blocks, arch.name == "sm_90");
+    reconverge::insert(&mut blocks, arch.sm == Sm::Sm90);
     let (placed, block_first) = layout::flatten(blocks);
     let addr_of_block = |b: BlockId, placed_len: usize| -> u64 {
         let at = block_first.get(b.index()).copied().flatten().unwrap_or(placed_len);
@@ -51,7 +51,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
 
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
     let body_len = placed.len();
-    let timing = Timing::for_arch(arch.name);
+    let timing = Timing::for_arch(arch);
     let mut instrs = Vec::with_capacity(body_len + 8);
     let mut deps: Vec<DepInfo> = Vec::with_capacity(body_len);
     let mut exit_offsets = Vec::new();
@@ -82,8 +82,8 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let sched = schedule::schedule(&deps, timing);
     for (i, ins) in instrs.iter_mut().enumerate() {
         let s = sched[i];
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
-        let yield_ = arch.name == "sm_90" && sm90_yield_hint(mnemonic, deps[i].pipe.is_some(), s.stall);
+        let facts = &arch.forms[ins.form as usize].facts;
+        let yield_ = arch.sm == Sm::Sm90 && sm90_yield_hint(facts, deps[i].pipe.is_some(), s.stall);
         ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
     }
     let self_addr = arch.instr_addr(instrs.len());
@@ -91,7 +91,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     let mut end = assemble(arch, "BRA", &[Written::Target(self_target as i64)], self_addr)?;
     // Never issued: ptxas 13.5 gives it stall 0 and no yield hint on sm_90 (nvdisasm then prints
     // `BRA 0xa0;`); ptxas 11.8's sm_50 code keeps the default.
-    if arch.name == "sm_90" {
+    if arch.sm == Sm::Sm90 {
         end.sched = Sched { stall: 0, ..Sched::default() };
     }
     instrs.push(end);

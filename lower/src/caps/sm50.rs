@@ -7,7 +7,7 @@ use super::{sass_surface, AtomicKind, Lowering::*, Rule, TargetCaps};
 use atomc_ir::{AddrSpace, RmwOp, Type};
 
 /// The sm_50 capability table.
-pub static SM50: TargetCaps = TargetCaps { name: "sm_50", rules: RULES, surface_clamps: &[], subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::TopBitWhenWide };
+pub static SM50: TargetCaps = TargetCaps { name: "sm_50", rules: RULES, ops: crate::caps_ops::sm50::RULES, surface_clamps: &[], subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::TopBitWhenWide };
 
 const RULES: &[Rule] = &[
     Rule {

@@ -7,7 +7,7 @@ use super::{sass_surface, AtomicKind, Lowering::*, Rule, TargetCaps};
 use atomc_ir::Type;
 
 /// The sm_90 capability table.
-pub static SM90: TargetCaps = TargetCaps { name: "sm_90", rules: RULES, surface_clamps: &[], subgroup_meeting: crate::subgroup_sync::Meeting::Warpsync, nan_to_int: super::NanToInt::TopBitWhenWide };
+pub static SM90: TargetCaps = TargetCaps { name: "sm_90", rules: RULES, ops: crate::caps_ops::sm90::RULES, surface_clamps: &[], subgroup_meeting: crate::subgroup_sync::Meeting::Warpsync, nan_to_int: super::NanToInt::TopBitWhenWide };
 
 const RULES: &[Rule] = &[
     Rule {

@@ -18,12 +18,12 @@ use atomc_ir::{RmwOp::*, Type};
 /// TGLLP (Gen12LP): no float add message.
 // Structured SIMD control flow joins a loop's lanes where its exits meet; the vISA subgroup rows are
 // native everywhere, so no refusal reads the meeting yet.
-pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
+pub static VISA_TGLLP: TargetCaps = TargetCaps { name: "visa:TGLLP", rules: TGLLP, ops: crate::caps_ops::visa::RULES, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
 /// DG2 (Xe-HPG): f32 add native; no fp64 ALU, so f64 add is a CAS loop around integer code.
-pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
+pub static VISA_DG2: TargetCaps = TargetCaps { name: "visa:DG2", rules: DG2, ops: crate::caps_ops::visa::RULES, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
 /// PVC (Xe-HPC): f32 add native; f64 add only through LSC, which
 /// `svm_atomic` does not reach, so a CAS loop.
-pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
+pub static VISA_PVC: TargetCaps = TargetCaps { name: "visa:PVC", rules: DG2, ops: crate::caps_ops::visa::RULES, surface_clamps: CLAMPS, subgroup_meeting: crate::subgroup_sync::Meeting::LoopJoin, nan_to_int: super::NanToInt::Zero };
 
 /// Surface out-of-range modes, the same on every platform (lower/src/visa/surface.rs).
 const CLAMPS: &[ClampRule] = &[

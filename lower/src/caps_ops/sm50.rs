@@ -9,7 +9,7 @@ use atomc_ir::{ReduceOp, ShuffleMode, Type, VoteOp};
 /// Why a subgroup instruction after a loop whose lanes leave by different exits is refused.
 const SPLIT_LOOP: &str = "sm_50 brings a loop's lanes together again only where its exits meet (SSY/SYNC); after a loop with exits to different blocks (a `return` inside it) or irreducible control flow, the lanes would run the instruction in groups";
 
-pub(super) const RULES: &[OpRule] = &[
+pub(crate) const RULES: &[OpRule] = &[
     OpRule {
         kinds: BIT_COUNTS,
         types: &[Type::I32],

@@ -8,7 +8,7 @@ use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 /// Why a subgroup instruction with no place to take its lanes' mask from is refused.
 const AFTER_INNER_LOOP: &str = "sm_90 brings the lanes that left a loop apart together with a mask taken where they were together before it, in the same loops as the instruction; after irreducible control flow, or where lanes leaving a loop can come round to the instruction's loop again without passing the instruction, there is no such place";
 
-pub(super) const RULES: &[OpRule] = &[
+pub(crate) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[Unary(UnaryOp::Popcnt), Unary(UnaryOp::Clz), Unary(UnaryOp::Ctz)],
         types: &[Type::I32],

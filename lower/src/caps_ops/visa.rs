@@ -8,7 +8,7 @@ use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
 use super::{OpLowering::Native, OpLowering::Unsupported, OpRule};
 use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 
-pub(super) const RULES: &[OpRule] = &[
+pub(crate) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[Unary(UnaryOp::Popcnt), Unary(UnaryOp::Clz), Unary(UnaryOp::Ctz), Unary(UnaryOp::Bitrev)],
         types: &[Type::I8, Type::I16, Type::I32, Type::I64],

@@ -37,7 +37,7 @@ fn refusals(
     let mut errors = Vec::new();
     for (_, inst) in func.inst_order() {
         let Some((kind, ty)) = op_key(func, &func.insts[inst]) else { continue };
-        if let Some(reason) = refuse(inst, lookup(caps.name, kind, ty)) {
+        if let Some(reason) = refuse(inst, lookup(caps.ops, kind, ty)) {
             errors.push(Unsupported {
                 target: caps.name,
                 op: kind.describe(),

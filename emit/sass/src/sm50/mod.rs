@@ -12,7 +12,7 @@ mod table {
 }
 
 static SM50: Arch = Arch::new(
-    "sm_50",
+    crate::Sm::Sm50,
     8,
     Field::new(16, 3),
     Field::new(19, 1),

@@ -12,7 +12,7 @@ mod table {
 }
 
 static SM90: Arch = Arch::new(
-    "sm_90",
+    crate::Sm::Sm90,
     16,
     Field::new(12, 3),
     Field::new(15, 1),

@@ -90,7 +90,11 @@ pub(super) const LDS: Facts = Facts { memory_reader: MemoryReader::Shared, unit:
 
 pub(super) const SHFL: Facts = Facts { unit: Unit::Mio, ..Facts { variable: true, ..PRED_THEN_REG } };
 
-pub(super) const LDC: Facts = Facts { uniform_data: true, ..VARIABLE };
+/// nvdisasm 13 rejects an `LDC` whose yield hint is set with a stall of 12-15 (`Opclass
+/// 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11 decode with it set,
+/// every stall with it clear), so such an `LDC` (a parameter loaded right before a guarded
+/// reader can carry that stall) has it clear.
+pub(super) const LDC: Facts = Facts { uniform_data: true, max_yield_stall: 11, ..VARIABLE };
 
 pub(super) const ULDC: Facts = Facts { uniform_data: true, pipe: Pipe::UniformMove, ..P };
 

@@ -182,15 +182,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // BFE{.U32}{.BREV} Rd, Ra, imm (position | length << 8), signed unless bit 48 is clear;
     // ptxas 11.8 writes `brev.b32` as 0x380001020007160a `BFE.U32.BREV R10, R22, 0x2000`.
     super::bits::bfe(alu("BFE", ".i", "BFE", 0x3800).facts(facts::BFE).fix(49, 7, 0), imm20()).done(out);
-    // BFI Rd, Ra, imm (position | length << 8), Rc.
-    alu("BFI", ".i", "BFI", 0x36f0)
-        .facts(facts::BFI)
-        .fix(48, 8, 0xf0)
-        .op(r(0))
-        .op(r(8))
-        .op(imm20())
-        .op(r(39))
-        .done(out);
+    // BFI Rd, Ra, b (position | length << 8), Rc, b an immediate or a constant. ptxas 11.8
+    // writes the round-to-odd bit of cvt.rn.f16.f64 and cvt.f64.f16 as 0x4bf0020800000506
+    // `@P0 BFI R6, R5, c[0x2][0x0], R4` (interpret/half-arith.atom); nvdisasm 11.8 on that
+    // word ignores bits 48..50 and prints bit 47 as `R6.CC`.
+    for (sfx, opc, b) in [(".i", 0x36f0, imm20()), (".c", 0x4bf0, cbank())] {
+        alu("BFI", sfx, "BFI", opc).facts(facts::BFI).fix(48, 8, 0xf0).op(r(0)).op(r(8)).op(b).op(r(39)).done(out);
+    }
     // FLO{.U32}{.SH} Rd, Rb; .SH (bit 41) gives 31 - index (ptxas 11.8: `bfind.shiftamt.u32`
     // as 0x5c30020001670006 `FLO.U32.SH R6, R22`).
     alu("FLO", "", "FLO", 0x5c30).facts(facts::FLO)

@@ -15,16 +15,14 @@ use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABL
 /// decode yet: the register shape of `LEA.HI.X P0, RZ, R2, RZ, R3` (generic atomics: ptxas's
 /// shared-window test, 6; atomc tests the window as ptxas's `isspacep.shared` does instead, and
 /// what the predicate of LEA means is not shown here), `FSETP` with a 20-bit float immediate
-/// (16-bit division's subroutine, 1), `LEA.HI` with a constant-bank-2 operand (`LEA.HI R6, R3,
-/// c[0x2][0x0], RZ, 0x14`, ptxas's shift of `warp-aggregation-scan:slots_by_lane_operand`, 2),
-/// `FCHK` (div.rn.f32's operand check, fdiv-edges 2 and fdiv16-edges 2, whose f16 division is
-/// div.rn.f32 between conversions), `FSET.LT.AND R7, R0, R6, PT` (ptxas's f32 compare to a
-/// register, `half-arith`'s `cmp`, 5) and `FSET.GTU.AND R5, |R3|, c[0x2][0x8], PT` (div.rn.f64's
-/// range check, `fdiv64-edges`, 2; its `DFMA R4, R8, -R6, c[0x2][0x0]` before it is in the
-/// table). A ratchet: more fails the test; fewer asks for a lower figure. (39 until BFI's
-/// constant shape, `@P0 BFI R6, R5, c[0x2][0x0], R4`, joined the table: `half-arith`'s
-/// `narrow64` and `widen`, 19 run lines.)
-const SM50_UNDECODABLE: usize = 20;
+/// (16-bit division's subroutine, and div.rn.f64's range check in `fdiv64-edges`), `LEA.HI`
+/// with a constant-bank-2 operand (`LEA.HI R6, R3, c[0x2][0x0], RZ, 0x14`, ptxas's shift of
+/// `warp-aggregation-scan:slots_by_lane_operand`, 2), and `FCHK` (div.rn.f32's operand check,
+/// fdiv-edges 2 and fdiv16-edges 2, whose f16 division is div.rn.f32 between conversions). A
+/// ratchet: more fails the test; fewer asks for a lower figure. (39 until BFI's constant shape,
+/// `@P0 BFI R6, R5, c[0x2][0x0], R4`, joined the table: `half-arith`'s `narrow64` and `widen`,
+/// 19 run lines; 20 until FSET did: `half-arith`'s `cmp`, 5.)
+const SM50_UNDECODABLE: usize = 15;
 
 fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
     if oracle::require(tool).is_none() {

@@ -152,7 +152,8 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,
         "ISET" => each(c, iset)?,
-        "DSET" => each(c, dset)?,
+        "DSET" => each(c, |c, l| set(c, l, true))?,
+        "FSET" => each(c, |c, l| set(c, l, false))?,
         // `ICMP.cmp Rd, Ra, Rb, Rc`: Rc compared with zero picks Ra (true) or Rb.
         "ICMP" => each(c, |c, l| {
             let cmp = pick(c, &["F", "LT", "EQ", "LE", "GT", "NE", "GE", "T"]).unwrap_or("F");
@@ -362,13 +363,21 @@ fn iset(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
 
 /// `DSET{.BF}.cmp.bop Rd, a, b, pc`: DSETP's test written as 0xffffffff / 0, or 1.0 / 0.0 with
 /// `.BF`.
-fn dset(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
+/// `DSET` / `FSET{.BF}.cmp{.FTZ}.bop Rd, a, b, Pc`: the compare combined with `Pc`, written as
+/// all ones (or 1.0 with `.BF`) for true, 0 for false.
+fn set(c: &mut Ctx, l: usize, double: bool) -> Result<(), EmuError> {
     if writes_cc(c) {
-        return Err(c.unsupported("DSET with .CC"));
+        return Err(c.unsupported("FSET/DSET with .CC"));
     }
     let cmp = pick(c, sm90::FCMPS).unwrap_or("F");
     let bo = pick(c, &["AND", "OR", "XOR"]).unwrap_or("AND");
-    let r = crate::alu::fcmp(cmp, c.f64(1, l)?, c.f64(2, l)?).ok_or_else(|| c.unsupported("compare"))?;
+    let (a, b) = if double {
+        (c.f64(1, l)?, c.f64(2, l)?)
+    } else {
+        let f = |x: f32| if c.has("FTZ") { crate::alu::ftz32(x) } else { x };
+        (f(c.f32(1, l)?) as f64, f(c.f32(2, l)?) as f64)
+    };
+    let r = crate::alu::fcmp(cmp, a, b).ok_or_else(|| c.unsupported("compare"))?;
     let t = crate::alu::bop(bo, r, c.pred(3, l)?).unwrap_or(false);
     let v = match (t, c.has("BF")) {
         (false, _) => 0,

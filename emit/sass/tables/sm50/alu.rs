@@ -663,4 +663,25 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(20, 53, 44, 1))
         .op(pn(39, 42))
         .done(out);
+    // FSET{.BF}.cmp{.FTZ}.bop Rd, a, b, Pc: DSET's layout on f32 (bit 56 clear, .FTZ in 55), b
+    // a register or a constant. ptxas 11.8 writes `FSET.LT.AND R7, R0, R6, PT`
+    // (0x5801038000670007: an f16 compare through f32, interpret/half-arith.atom) and
+    // `FSET.GTU.AND R10, |R3|, c[0x2][0x8], PT` (0x484c03880027030a: div.rn.f64's range
+    // check, interpret/fdiv64-edges.atom); nvdisasm 11.8 on each with one bit set: 52 `.BF`,
+    // 55 `.FTZ`, 43 `-a`, 54 `|a|`, 53 `-b`, 44 `|b|`, 56 `DSET`; 28..38 of the register shape
+    // change nothing (written 0).
+    let fset_b = cbank_mod(Some(53), Some(44), None, false);
+    for (key, top, b) in [("FSET", 0x58u64, fsrc(20, 53, 44, 1)), ("FSET.c", 0x48, fset_b)] {
+        let f = form(key, "FSET", 8, top).facts(facts::FSET);
+        let f = if key == "FSET" { f.fix(28, 11, 0) } else { f };
+        f.m(flag(52, "BF"))
+            .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+            .m(flag(55, "FTZ"))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(rd_cc(47))
+            .op(fsrc(8, 43, 54, 0))
+            .op(b)
+            .op(pn(39, 42))
+            .done(out);
+    }
 }

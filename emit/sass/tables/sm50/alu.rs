@@ -649,6 +649,23 @@ fn float_forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
+    // FSETP's immediate shape (opcode bits 57..63 and 52..55, the immediate's sign in 56):
+    // ptxas 11.8 writes div.rn.f64's range check as 0x36bc03801007038f `FSETP.GTU.AND P1, PT,
+    // |R3|, 1.469367938527859385e-39, PT` (interpret/fdiv64-edges.atom). nvdisasm 11.8 prints
+    // bits 6 and 44 as `.NEG` / `.ABS` after the immediate, which the table does not describe
+    // (written 0), and 43 `-a`, 7 `|a|`, 47 `.FTZ`.
+    form("FSETP.i", "FSETP", 7, 0x36bc >> 9).facts(facts::FSETP)
+        .fix(52, 4, (0x36bc >> 4) & 0xf)
+        .zeros(&[(6, 1), (44, 1)])
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(fimm20())
+        .op(pn(39, 42))
+        .done(out);
     // DSET{.BF}.cmp.bop Rd, a, b, Pc: DSETP's test written to a register (0xffffffff / 0, or
     // 1.0 / 0.0 with `.BF`). ptxas 11.8 writes `setp.nan.f64` + `selp` as `DSET.NUM.AND R6,
     // R2, R2, PT` (0x5907038000270206) and an AND; nvdisasm 11.8 on that word with one bit set:

@@ -6,7 +6,7 @@
 //! a finished form's lists are leaked into `&'static` slices, which costs nothing there.
 
 use crate::bits::Field;
-use crate::facts::{meaning_of, Effects, Facts, Results, Width};
+use crate::facts::{meaning_of, Effects, Facts, MemoryReader, Results, Unit, Width};
 use crate::form::{pattern_of, Alias, Form, ModGroup, OpSpec};
 
 // ---- facts shared by both targets' mnemonic families -----------------------------------------
@@ -30,6 +30,32 @@ pub const PRED_THEN_REG: Facts = Facts { results: Results::PredThenReg { carries
 
 /// A fixed-width (one register per operand) integer or logic instruction.
 pub const ONE: Facts = Facts { width: Width::One, ..Facts::PLAIN };
+
+/// A result after a variable delay: ptxas always sets a write scoreboard when it is used.
+pub const VARIABLE: Facts = Facts { variable: true, ..Facts::PLAIN };
+
+/// An atomic: a register result after a variable delay, and a side effect.
+pub const ATOMIC: Facts =
+    Facts { results: Results::PredThenReg { carries: 2 }, effects: Effects::Side, variable: true, ..Facts::PLAIN };
+
+/// A shared-memory atomic: it completes in order with shared loads (the targets' `ATOMS`).
+pub const SHARED_ATOMIC: Facts = Facts {
+    results: Results::Lead { carries: 2 },
+    memory_reader: MemoryReader::Shared,
+    unit: Unit::Mio,
+    ..ATOMIC
+};
+
+/// A surface atomic (`SUATOM`): the address spans the coordinates, and a register after the
+/// address and data is a 64-bit bindless handle.
+pub const SURFACE_ATOMIC: Facts =
+    Facts { width: Width::SurfaceAtomic, surface: true, memory_reader: MemoryReader::Surface, ..ATOMIC };
+
+/// A surface reduction (`SURED`).
+pub const SURFACE_STORE: Facts = Facts { surface: true, memory_reader: MemoryReader::Surface, ..STORE };
+
+/// A shared-memory store (`STS`).
+pub const SHARED_STORE: Facts = Facts { memory_reader: MemoryReader::Shared, ..STORE };
 
 /// A form under construction.
 pub struct FormBuilder {

@@ -5,16 +5,14 @@
 //! set for the whole table in `mod.rs`. Each form declaration in this table names its family's
 //! constant (`.facts(facts::IADD)`); a form without facts stops the build.
 
-use crate::builder::{BARRIER, COMPARE, ONE, PRED_THEN_REG, STORE};
+use crate::builder::{
+    ATOMIC, BARRIER, COMPARE, ONE, PRED_THEN_REG, SHARED_ATOMIC, SHARED_STORE, STORE, SURFACE_ATOMIC, SURFACE_STORE,
+    VARIABLE,
+};
 use crate::facts::*;
 
-/// A result after a variable delay: ptxas always sets a write scoreboard when it is used.
-const VARIABLE: Facts = Facts { variable: true, ..Facts::PLAIN };
 /// FP64 data, whose results ptxas 11.8 waits for on a scoreboard.
 const FP64: Facts = Facts { fp64: true, ..VARIABLE };
-/// An atomic: a register result after a variable delay, and a side effect.
-const ATOMIC: Facts =
-    Facts { results: Results::PredThenReg { carries: 2 }, effects: Effects::Side, variable: true, ..Facts::PLAIN };
 
 /// The predicate result of a generic `ATOM` is available at issue (see the sm_90 table).
 pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, ..ATOMIC };
@@ -23,30 +21,20 @@ pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, ..ATOMIC };
 /// `ATOMS.CAS R11, [R0], R10, R11` with no scoreboard, then `LDS.U.32 R6, [R0]` setting
 /// one, and reads R11 in the FADD after waiting on it
 /// (filetests/compile/visa/slm-atomics.atom, %slm_f32).
-pub(super) const ATOMS: Facts = Facts {
-    results: Results::Lead { carries: 2 },
-    memory_reader: MemoryReader::Shared,
-    unit: Unit::Mio,
-    ..ATOMIC
-};
+pub(super) const ATOMS: Facts = SHARED_ATOMIC;
 
 /// A bindless surface handle: sm_50's `MOV R5, c[0x0][0x144]` then
 /// `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs R5 ready too.
-pub(super) const SUATOM: Facts = Facts {
-    width: Width::SurfaceAtomic,
-    surface: true,
-    memory_reader: MemoryReader::Surface,
-    ..ATOMIC
-};
+pub(super) const SUATOM: Facts = SURFACE_ATOMIC;
 
-pub(super) const SURED: Facts = Facts { surface: true, memory_reader: MemoryReader::Surface, ..STORE };
+pub(super) const SURED: Facts = SURFACE_STORE;
 
 pub(super) const RED: Facts = STORE;
 pub(super) const STG: Facts = STORE;
 pub(super) const STL: Facts = STORE;
 pub(super) const NOP: Facts = STORE;
 
-pub(super) const STS: Facts = Facts { memory_reader: MemoryReader::Shared, ..STORE };
+pub(super) const STS: Facts = SHARED_STORE;
 
 /// A partial wait on scoreboards (`{1}`, `.LE SB0, 0x0`).
 pub(super) const DEPBAR: Facts = Facts { partial_wait: true, ..STORE };

@@ -5,7 +5,10 @@
 //! Each form declaration in this table names its family's constant (`.facts(facts::IMAD)`);
 //! a form without facts stops the build.
 
-use crate::builder::{BARRIER, COMPARE, ONE, PRED_THEN_REG, STORE};
+use crate::builder::{
+    ATOMIC, BARRIER, COMPARE, ONE, PRED_THEN_REG, SHARED_ATOMIC, SHARED_STORE, STORE, SURFACE_ATOMIC, SURFACE_STORE,
+    VARIABLE,
+};
 use crate::facts::*;
 
 const P: Facts = Facts::PLAIN;
@@ -18,11 +21,6 @@ const FMA: Facts = Facts { pipe: Pipe::Fma, ..P };
 const FP64: Facts = Facts { pipe: Pipe::Fp64, fp64: true, ..P };
 /// The uniform datapath.
 const UNIFORM: Facts = Facts { pipe: Pipe::Uniform, ..P };
-/// A result after a variable delay: ptxas always sets a write scoreboard when it is used.
-const VARIABLE: Facts = Facts { variable: true, ..P };
-/// An atomic: a register result after a variable delay, and a side effect.
-const ATOMIC: Facts =
-    Facts { results: Results::PredThenReg { carries: 2 }, effects: Effects::Side, variable: true, ..P };
 
 /// sm_90's generic `ATOM` says in its predicate whether the atomic unit took the address
 /// (the local window falls back to a load and store), and ptxas 13.5 branches on it
@@ -34,22 +32,12 @@ pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, ..ATOMIC };
 pub(super) const ATOMG: Facts = ATOMIC;
 
 /// Shared-memory atomics complete in order with shared loads (see `LDS`).
-pub(super) const ATOMS: Facts = Facts {
-    results: Results::Lead { carries: 2 },
-    memory_reader: MemoryReader::Shared,
-    unit: Unit::Mio,
-    ..ATOMIC
-};
+pub(super) const ATOMS: Facts = SHARED_ATOMIC;
 
-pub(super) const SUATOM: Facts = Facts {
-    width: Width::SurfaceAtomic,
-    surface: true,
-    // ptxas 13.5 issues `SURED [R2]` 4 cycles after the `SHF` that wrote R2.
-    memory_reader: MemoryReader::Surface,
-    ..ATOMIC
-};
+/// ptxas 13.5 issues `SURED [R2]` 4 cycles after the `SHF` that wrote R2 (the surface reader).
+pub(super) const SUATOM: Facts = SURFACE_ATOMIC;
 
-pub(super) const SURED: Facts = Facts { surface: true, memory_reader: MemoryReader::Surface, ..STORE };
+pub(super) const SURED: Facts = SURFACE_STORE;
 
 pub(super) const REDG: Facts = STORE;
 pub(super) const ST: Facts = STORE;
@@ -58,7 +46,7 @@ pub(super) const STL: Facts = STORE;
 pub(super) const NOP: Facts = STORE;
 pub(super) const YIELD: Facts = STORE;
 
-pub(super) const STS: Facts = Facts { memory_reader: MemoryReader::Shared, ..STORE };
+pub(super) const STS: Facts = SHARED_STORE;
 
 pub(super) const BAR: Facts = BARRIER;
 pub(super) const BSSY: Facts = BARRIER;

@@ -14,19 +14,20 @@
 //!   `arch.assemble(text)` parses nvdisasm listings (address prefixes, hex comments and
 //!   directives are skipped; errors carry line:column); `arch.disassemble(bytes, sched)` lists a
 //!   code section.
-//! * Instruction selection builds instructions by their printed opcode and operand values:
-//!   `arch.build("ATOMG.E.CAS.64.STRONG.GPU", &[Operand::pt(), Operand::r(2),
-//!   Operand::mem(4, 0), Operand::r(8), Operand::r(10)])` picks the form whose modifiers and
-//!   operand kinds fit and checks every field's range.
+//! * Instruction selection hands over an opcode with its modifiers and the operands as values
+//!   ([`written::Written`]: `arch.assemble_written(None, "ATOMG.E.ADD.STRONG.GPU", &ops, 0)`):
+//!   the form is chosen exactly as the assembler chooses it for the same text, with no text,
+//!   and every field's range is checked (`Arch::place` applies a slot's operand rules to
+//!   both). `arch.build(opcode, &[Operand])` takes operands already in a form's terms.
 //!
 //! Every bit position lives in the form table ([`form::Form`]): fixed identifying bits, modifier
 //! groups (a field plus value -> spelling, the empty spelling being the unprinted default) and
 //! operand slots (kind plus fields). The codec, printer and parser are generic interpreters of
 //! it, so a fact is written exactly once. The decoder picks the most specific matching form and
 //! refuses words with bits the form does not describe, so whatever decodes re-encodes to the same
-//! word. Adding a form means one builder call in `tables/sm90/*.rs` (the build script turns the
-//! tables into static data); the oracle tests
-//! (`tests/sass_sm90_*.rs`) then compare it value by value with nvdisasm.
+//! word. Adding a form means one builder call in `tables/{sm90,sm50}/*.rs` (the build script
+//! turns the tables into static data); the oracle tests (`tests/sass_sm90_*.rs`,
+//! `tests/sass_sm50_lines.rs`) then compare it value by value with nvdisasm.
 //!
 //! What a form does beside its bits is its [`facts::Facts`], written once per mnemonic family
 //! in `tables/{sm90,sm50}/facts.rs` with the evidence for it and named by each form

@@ -3,7 +3,7 @@
 //!
 //! Both ways into the form table meet here. The assembler reads text into [`Written`] values
 //! (syntax only); instruction selection hands its operands over as [`Written`] values directly
-//! ([`Arch::assemble_written`]), with nothing printed or parsed. [`Arch::place`] then applies
+//! ([`Arch::assemble_written`]), with nothing printed or parsed. `Arch::place` then applies
 //! the form's rules (which operand kinds a slot takes, how an immediate is held, which offsets a
 //! memory operand may carry) once for both, and the encoder checks every field's range.
 

@@ -251,17 +251,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             f.done(out);
         }
     }
-    form("LEA.HI.X.c", "LEA", 8, 0x1a).facts(facts::LEA)
-        .fix(48, 3, 7)
-        .fix(47, 1, 0)
-        .lit("HI")
-        .lit("X")
-        .op(r(0))
-        .op(r(8))
-        .op(cbank())
-        .op(r(39))
-        .op(imm(51, 5))
-        .done(out);
+    // LEA.HI{.X} Rd, Ra, c[bank][offset], Rc, s (constant shape; .X is bit 57). ptxas 11.8's
+    // shift of `warp-aggregation-scan:slots_by_lane_operand` is 0x18a77f8800070306 `LEA.HI R6,
+    // R3, c[0x2][0x0], RZ, 0x14`; nvdisasm 11.8 on it with one bit set: 57 `.X`, 56 `-R3`, 48..50
+    // a predicate result, 47 `R6.CC`; these forms fix those bits as ptxas writes them.
+    for (key, top, x) in [("LEA.HI.X.c", 0x1a, true), ("LEA.HI.c", 0x18, false)] {
+        let f = form(key, "LEA", 8, top).facts(facts::LEA).fix(48, 3, 7).fix(47, 1, 0).lit("HI");
+        let f = if x { f.lit("X") } else { f };
+        f.op(r(0)).op(r(8)).op(cbank()).op(r(39)).op(imm(51, 5)).done(out);
+    }
     // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
     form("LDC", "LDC", 12, 0xef9).facts(facts::LDC)
         .fix(41, 7, 0)

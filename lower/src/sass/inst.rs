@@ -11,6 +11,7 @@ use crate::vcode::{
     BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
 use atomc_sass::instr::{Instr, Operand, Pred};
+use atomc_sass::roles;
 use atomc_sass::written::Written;
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
@@ -178,6 +179,9 @@ pub struct Resolved {
     instr: Instr,
     /// The form's mnemonic (`ATOMG`), for the facts the form table keys on it.
     mnemonic: &'static str,
+    /// [`roles::has_side_effects`] of `mnemonic`, looked up once per shape rather than once per
+    /// instruction by dead-code elimination.
+    side_effects: bool,
 }
 
 /// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
@@ -437,7 +441,8 @@ impl SassInst {
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
                 let mnemonic = arch.forms[instr.form as usize].mnemonic;
-                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic })))
+                let side_effects = roles::has_side_effects(mnemonic);
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, side_effects })))
             }
             Err(e) => Err(e.msg),
         }
@@ -476,6 +481,11 @@ impl SassInst {
     /// resolution, for a branch pair, or after an edit of its opcode).
     pub fn mnemonic(&self) -> Option<&'static str> {
         self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.mnemonic)
+    }
+
+    /// [`roles::has_side_effects`] of [`SassInst::mnemonic`] (`None` where that is `None`).
+    pub fn side_effects(&self) -> Option<bool> {
+        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.side_effects)
     }
 
     /// [`SassInst::text`] with registers named by `reg`.

@@ -250,22 +250,34 @@ impl Drop for SharedForms {
 fn shape_hash(inst: &SassInst) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     inst.opcode.hash(&mut h);
-    inst.guard.hash(&mut h);
-    inst.swizzle.hash(&mut h);
+    let guard = inst.guard.map_or(0, |(num, not)| 0x100 | (num as u64) << 1 | not as u64);
+    h.write_u64(guard | (inst.swizzle as u64) << 16);
+    // One word per operand: every instruction of a selection is hashed, most of them hits.
+    let small = |v: Option<u8>| v.map_or(0x100, u64::from);
     for op in &inst.ops {
-        std::mem::discriminant(op).hash(&mut h);
-        match op {
-            MOp::Reg { reg, width, neg, .. } => (placeholder_of(reg), width, neg).hash(&mut h),
-            MOp::Mem { base, width, offset, ubase } => (placeholder_of(base), width, offset, ubase).hash(&mut h),
-            MOp::Pred { num, not } => (num, not).hash(&mut h),
-            MOp::UPred { num, not } => (num, not, 'u').hash(&mut h),
-            MOp::Imm(v) => imm_class(*v).hash(&mut h),
-            MOp::F32(f) => f.to_bits().hash(&mut h),
-            MOp::CBank(o) => o.hash(&mut h),
-            MOp::UReg(n) | MOp::BReg(n) => n.hash(&mut h),
-            MOp::SReg(name) => name.hash(&mut h),
-            MOp::Label(_) | MOp::Tied { .. } => {}
-        }
+        let (tag, bits) = match op {
+            MOp::Reg { reg, width, neg, .. } => (0, small(placeholder_of(reg)) | (*width as u64) << 9 | (*neg as u64) << 17),
+            MOp::Mem { base, width, offset, ubase } => {
+                (1, small(placeholder_of(base)) | (*width as u64) << 9 | small(*ubase) << 17 | (*offset as u32 as u64) << 26)
+            }
+            MOp::Pred { num, not } => (2, *num as u64 | (*not as u64) << 8),
+            MOp::UPred { num, not } => (3, *num as u64 | (*not as u64) << 8),
+            MOp::Imm(v) => {
+                let (neg, len) = imm_class(*v);
+                (4, len as u64 | (neg as u64) << 8)
+            }
+            MOp::F32(f) => (5, f.to_bits() as u64),
+            MOp::CBank(o) => (6, *o as u64),
+            MOp::UReg(n) => (7, *n as u64),
+            MOp::BReg(n) => (8, *n as u64),
+            MOp::SReg(name) => {
+                name.hash(&mut h);
+                (9, 0)
+            }
+            MOp::Label(_) => (10, 0),
+            MOp::Tied { .. } => (11, 0),
+        };
+        h.write_u64(tag << 59 | bits);
     }
     h.finish()
 }

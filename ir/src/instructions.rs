@@ -614,13 +614,95 @@ impl InstData {
     /// Every value operand, in text order (branch arguments included).
     pub fn args(&self) -> SmallVec<[Value; 4]> {
         let mut out = SmallVec::new();
-        // The visitor only reads; cloning keeps one traversal for both uses.
-        let mut copy = self.clone();
-        copy.map_args(|v| {
-            out.push(v);
-            v
+        self.for_each_arg(|v| out.push(v));
+        // `map_args` is the reference order; reading in place saves cloning the instruction
+        // (its branch arguments) on every call of the verifier and the passes.
+        debug_assert_eq!(out, {
+            let mut by_map = SmallVec::<[Value; 4]>::new();
+            self.clone().map_args(|v| {
+                by_map.push(v);
+                v
+            });
+            by_map
         });
         out
+    }
+
+    /// Calls `f` on every value operand, in [`InstData::map_args`]'s order.
+    pub fn for_each_arg(&self, mut f: impl FnMut(Value)) {
+        let addr = |a: &Address, f: &mut dyn FnMut(Value)| f(a.ptr);
+        let surface = |access: &SurfaceAccess, f: &mut dyn FnMut(Value)| {
+            if let crate::SurfaceRef::Handle(v) = access.surface {
+                f(v)
+            }
+        };
+        match self {
+            InstData::Iconst { .. }
+            | InstData::Fconst { .. }
+            | InstData::Special { .. }
+            | InstData::SharedAddr { .. }
+            | InstData::Fence { .. }
+            | InstData::Barrier
+            | InstData::ActiveMask => {}
+            InstData::Unary { arg, .. }
+            | InstData::Convert { arg, .. }
+            | InstData::Vote { arg, .. }
+            | InstData::MatchAny { arg }
+            | InstData::Reduce { arg, .. } => f(*arg),
+            InstData::Ballot { cond } => f(*cond),
+            InstData::Shuffle { args, .. } => {
+                f(args[0]);
+                f(args[1]);
+            }
+            InstData::Ternary { args, .. } => args.iter().for_each(|&a| f(a)),
+            InstData::Bfi { args } => args.iter().for_each(|&a| f(a)),
+            InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => {
+                f(args[0]);
+                f(args[1]);
+            }
+            InstData::Select { cond, args } => {
+                f(*cond);
+                f(args[0]);
+                f(args[1]);
+            }
+            InstData::PtrAdd { ptr, offset } => {
+                f(*ptr);
+                f(*offset);
+            }
+            InstData::PtrToGeneric { ptr } => f(*ptr),
+            InstData::Load { addr: a, .. } | InstData::AtomicLoad { addr: a, .. } => addr(a, &mut f),
+            InstData::Store { value, addr: a } | InstData::AtomicStore { value, addr: a, .. } => {
+                f(*value);
+                addr(a, &mut f);
+            }
+            InstData::AtomicRmw { addr: a, arg, .. } => {
+                addr(a, &mut f);
+                f(*arg);
+            }
+            InstData::AtomicCas { addr: a, expected, replacement, .. } => {
+                addr(a, &mut f);
+                f(*expected);
+                f(*replacement);
+            }
+            InstData::SurfaceRmw { access, coords, arg, .. } => {
+                surface(access, &mut f);
+                coords.iter().for_each(|&c| f(c));
+                f(*arg);
+            }
+            InstData::SurfaceCas { access, coords, expected, replacement, .. } => {
+                surface(access, &mut f);
+                coords.iter().for_each(|&c| f(c));
+                f(*expected);
+                f(*replacement);
+            }
+            InstData::Jump { dest } => dest.args.iter().for_each(|&a| f(a)),
+            InstData::Brif { cond, then_dest, else_dest } => {
+                f(*cond);
+                then_dest.args.iter().for_each(|&a| f(a));
+                else_dest.args.iter().for_each(|&a| f(a));
+            }
+            InstData::Return { args } => args.iter().for_each(|&a| f(a)),
+        }
     }
 
     /// Replaces every value operand (branch arguments included) by `f(v)`,

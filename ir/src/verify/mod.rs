@@ -163,6 +163,7 @@ use crate::diagnostic::Diagnostic;
 use crate::{Block, Function, Inst, SrcLoc, Type, Value};
 use cranelift_entity::SecondaryMap;
 use std::fmt::Display;
+use std::rc::Rc;
 
 /// Bound slots of the surface binding table a kernel may name: slots
 /// `0..MAX_SURFACE_SLOTS`. CUDA limits a kernel to far fewer bound
@@ -182,7 +183,7 @@ pub fn verify(func: &Function) -> Result<(), Vec<Diagnostic>> {
     shared::check_declarations(&mut cx);
     let domtree = dominators::DominatorTree::compute(func);
     ssa::check(&mut cx, &domtree);
-    for (_, inst) in cx.placed_insts() {
+    for &(_, inst) in cx.placed_insts().iter() {
         let Some(data) = func.insts.get(inst) else { continue };
         operands::check(&mut cx, inst, data);
         lanes::check(&mut cx, inst, data);
@@ -216,6 +217,8 @@ pub(crate) struct Ctx<'a> {
     in_layout: SecondaryMap<Block, bool>,
     /// The layout with unknown and repeated blocks dropped.
     layout: Vec<Block>,
+    /// [`Ctx::placed_insts`], listed once: several checks walk it.
+    placed: Rc<[(Block, Inst)]>,
 }
 
 impl<'a> Ctx<'a> {
@@ -236,24 +239,24 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        let mut cx = Ctx { func, diags: Vec::new(), order: SecondaryMap::new(), placement, in_layout, layout };
-        for (n, (_, inst)) in cx.placed_insts().into_iter().enumerate() {
-            cx.order[inst] = Some(n as u32 + 1);
-        }
-        cx
-    }
-
-    /// Instructions at their first placement, in program order.
-    fn placed_insts(&self) -> Vec<(Block, Inst)> {
-        let mut out = Vec::with_capacity(self.func.insts.len());
-        for &b in &self.layout {
-            for (index, &inst) in self.func.blocks[b].insts.iter().enumerate() {
-                if self.placement[inst] == Some(Pos { block: b, index }) {
-                    out.push((b, inst));
+        let mut placed = Vec::with_capacity(func.insts.len());
+        for &b in &layout {
+            for (index, &inst) in func.blocks[b].insts.iter().enumerate() {
+                if placement[inst] == Some(Pos { block: b, index }) {
+                    placed.push((b, inst));
                 }
             }
         }
-        out
+        let mut order: SecondaryMap<Inst, Option<u32>> = SecondaryMap::with_capacity(func.insts.len());
+        for (n, &(_, inst)) in placed.iter().enumerate() {
+            order[inst] = Some(n as u32 + 1);
+        }
+        Ctx { func, diags: Vec::new(), order, placement, in_layout, layout, placed: placed.into() }
+    }
+
+    /// Instructions at their first placement, in program order.
+    fn placed_insts(&self) -> Rc<[(Block, Inst)]> {
+        self.placed.clone()
     }
 
     /// The type of `v`, if `v` exists.

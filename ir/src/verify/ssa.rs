@@ -19,7 +19,7 @@ pub(super) fn check(cx: &mut Ctx, domtree: &DominatorTree) {
     let defs = definitions(cx);
     // Each instruction's distinct arguments; one buffer for all of them.
     let mut seen: Vec<Value> = Vec::new();
-    for (block, inst) in cx.placed_insts() {
+    for &(block, inst) in cx.placed_insts().iter() {
         let index = cx.placement[inst].map(|p| p.index).unwrap_or(0);
         seen.clear();
         for v in cx.func.insts[inst].args() {
@@ -52,7 +52,7 @@ fn definitions(cx: &mut Ctx) -> SecondaryMap<Value, Option<DefPos>> {
             }
         }
     }
-    for (block, inst) in cx.placed_insts() {
+    for &(block, inst) in cx.placed_insts().iter() {
         let index = cx.placement[inst].map(|p| p.index);
         if check_result(cx, inst) {
             if let Some(v) = func.results[inst] {

@@ -24,7 +24,7 @@ pub(super) fn check(cx: &mut Ctx) {
     // Instructions in no block are dead arena entries (passes remove
     // instructions by unlinking them, as Cranelift does); a use of their
     // results is caught as `value-undefined`.
-    for (_, inst) in cx.placed_insts() {
+    for &(_, inst) in cx.placed_insts().iter() {
         match &func.insts[inst] {
             InstData::Jump { .. } | InstData::Brif { .. } => check_branch(cx, inst),
             InstData::Return { args } => check_return(cx, inst, args),
@@ -62,7 +62,7 @@ pub(super) fn first_inst(cx: &Ctx, b: Block) -> Option<Inst> {
 /// For each block, the first placed branch that names it.
 fn first_branches(cx: &Ctx) -> SecondaryMap<Block, Option<Inst>> {
     let mut first: SecondaryMap<Block, Option<Inst>> = SecondaryMap::new();
-    for (_, inst) in cx.placed_insts() {
+    for &(_, inst) in cx.placed_insts().iter() {
         for call in cx.func.insts[inst].branch_targets() {
             if first[call.block].is_none() {
                 first[call.block] = Some(inst);

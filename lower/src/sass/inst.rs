@@ -11,6 +11,7 @@ use crate::vcode::{
     BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
 use atomc_sass::instr::{Instr, Operand, Pred};
+use atomc_sass::roles;
 use atomc_sass::written::Written;
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
@@ -178,6 +179,9 @@ pub struct Resolved {
     instr: Instr,
     /// The form's mnemonic (`ATOMG`), for the facts the form table keys on it.
     mnemonic: &'static str,
+    /// [`roles::has_side_effects`] of `mnemonic`, looked up once per shape rather than once per
+    /// instruction by dead-code elimination.
+    side_effects: bool,
 }
 
 /// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
@@ -246,22 +250,34 @@ impl Drop for SharedForms {
 fn shape_hash(inst: &SassInst) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     inst.opcode.hash(&mut h);
-    inst.guard.hash(&mut h);
-    inst.swizzle.hash(&mut h);
+    let guard = inst.guard.map_or(0, |(num, not)| 0x100 | (num as u64) << 1 | not as u64);
+    h.write_u64(guard | (inst.swizzle as u64) << 16);
+    // One word per operand: every instruction of a selection is hashed, most of them hits.
+    let small = |v: Option<u8>| v.map_or(0x100, u64::from);
     for op in &inst.ops {
-        std::mem::discriminant(op).hash(&mut h);
-        match op {
-            MOp::Reg { reg, width, neg, .. } => (placeholder_of(reg), width, neg).hash(&mut h),
-            MOp::Mem { base, width, offset, ubase } => (placeholder_of(base), width, offset, ubase).hash(&mut h),
-            MOp::Pred { num, not } => (num, not).hash(&mut h),
-            MOp::UPred { num, not } => (num, not, 'u').hash(&mut h),
-            MOp::Imm(v) => imm_class(*v).hash(&mut h),
-            MOp::F32(f) => f.to_bits().hash(&mut h),
-            MOp::CBank(o) => o.hash(&mut h),
-            MOp::UReg(n) | MOp::BReg(n) => n.hash(&mut h),
-            MOp::SReg(name) => name.hash(&mut h),
-            MOp::Label(_) | MOp::Tied { .. } => {}
-        }
+        let (tag, bits) = match op {
+            MOp::Reg { reg, width, neg, .. } => (0, small(placeholder_of(reg)) | (*width as u64) << 9 | (*neg as u64) << 17),
+            MOp::Mem { base, width, offset, ubase } => {
+                (1, small(placeholder_of(base)) | (*width as u64) << 9 | small(*ubase) << 17 | (*offset as u32 as u64) << 26)
+            }
+            MOp::Pred { num, not } => (2, *num as u64 | (*not as u64) << 8),
+            MOp::UPred { num, not } => (3, *num as u64 | (*not as u64) << 8),
+            MOp::Imm(v) => {
+                let (neg, len) = imm_class(*v);
+                (4, len as u64 | (neg as u64) << 8)
+            }
+            MOp::F32(f) => (5, f.to_bits() as u64),
+            MOp::CBank(o) => (6, *o as u64),
+            MOp::UReg(n) => (7, *n as u64),
+            MOp::BReg(n) => (8, *n as u64),
+            MOp::SReg(name) => {
+                name.hash(&mut h);
+                (9, 0)
+            }
+            MOp::Label(_) => (10, 0),
+            MOp::Tied { .. } => (11, 0),
+        };
+        h.write_u64(tag << 59 | bits);
     }
     h.finish()
 }
@@ -437,7 +453,8 @@ impl SassInst {
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
                 let mnemonic = arch.forms[instr.form as usize].mnemonic;
-                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic })))
+                let side_effects = roles::has_side_effects(mnemonic);
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, side_effects })))
             }
             Err(e) => Err(e.msg),
         }
@@ -476,6 +493,11 @@ impl SassInst {
     /// resolution, for a branch pair, or after an edit of its opcode).
     pub fn mnemonic(&self) -> Option<&'static str> {
         self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.mnemonic)
+    }
+
+    /// [`roles::has_side_effects`] of [`SassInst::mnemonic`] (`None` where that is `None`).
+    pub fn side_effects(&self) -> Option<bool> {
+        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.side_effects)
     }
 
     /// [`SassInst::text`] with registers named by `reg`.

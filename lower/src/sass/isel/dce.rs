@@ -7,7 +7,6 @@
 
 use crate::sass::inst::{Flow, MOp, SassInst};
 use crate::vcode::{Reg, VReg};
-use atomc_sass::roles;
 
 /// One block's instructions and, for its terminator, the successor arguments.
 pub(super) struct PendingBlock {
@@ -17,11 +16,11 @@ pub(super) struct PendingBlock {
     pub targets: Vec<crate::vcode::BlockId>,
 }
 
-/// What the form table says of the instruction ([`roles::has_side_effects`]); one that never
-/// resolved to a form is kept.
+/// What the form table says of the instruction ([`atomc_sass::roles::has_side_effects`], kept
+/// with its resolution); one that never resolved to a form is kept.
 fn has_side_effects(inst: &SassInst) -> bool {
     inst.flow != Flow::None
-        || inst.mnemonic().is_none_or(roles::has_side_effects)
+        || inst.side_effects().unwrap_or(true)
         // Compares and carries write predicates the next instructions read.
         || inst.ops.iter().any(|op| matches!(op, MOp::Pred { num, .. } if *num != 7))
 }

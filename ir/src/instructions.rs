@@ -13,6 +13,116 @@ use crate::keywords::keyword_enum;
 use crate::{AddrSpace, Block, SharedVar, Type, Value};
 use smallvec::SmallVec;
 
+/// Visits every value operand of an instruction in text order, branch arguments included:
+/// `$visit` runs with `$v` bound to each operand's place, a `&Value` when `$inst` is a
+/// `&InstData` and a `&mut Value` when it is a `&mut InstData` (the patterns bind by
+/// reference either way). Reading and rewriting operands share this one list, so they
+/// cannot disagree about order or coverage.
+macro_rules! value_operands {
+    ($inst:expr, $v:ident => $visit:expr) => {{
+        macro_rules! visit {
+            ($place:expr) => {{
+                let $v = $place;
+                $visit;
+            }};
+        }
+        match $inst {
+            InstData::Iconst { .. }
+            | InstData::Fconst { .. }
+            | InstData::Special { .. }
+            | InstData::SharedAddr { .. }
+            | InstData::Fence { .. }
+            | InstData::Barrier
+            | InstData::ActiveMask => {}
+            InstData::Unary { arg, .. }
+            | InstData::Convert { arg, .. }
+            | InstData::Vote { arg, .. }
+            | InstData::MatchAny { arg }
+            | InstData::Reduce { arg, .. }
+            | InstData::Ballot { cond: arg }
+            | InstData::PtrToGeneric { ptr: arg }
+            | InstData::Load { addr: Address { ptr: arg, .. }, .. }
+            | InstData::AtomicLoad { addr: Address { ptr: arg, .. }, .. } => visit!(arg),
+            InstData::Shuffle { args, .. } | InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => {
+                for a in args {
+                    visit!(a)
+                }
+            }
+            InstData::Ternary { args, .. } => {
+                for a in args {
+                    visit!(a)
+                }
+            }
+            InstData::Bfi { args } => {
+                for a in args {
+                    visit!(a)
+                }
+            }
+            InstData::Select { cond, args } => {
+                visit!(cond);
+                for a in args {
+                    visit!(a)
+                }
+            }
+            InstData::PtrAdd { ptr, offset } => {
+                visit!(ptr);
+                visit!(offset);
+            }
+            InstData::Store { value, addr: Address { ptr, .. } } | InstData::AtomicStore { value, addr: Address { ptr, .. }, .. } => {
+                visit!(value);
+                visit!(ptr);
+            }
+            InstData::AtomicRmw { addr: Address { ptr, .. }, arg, .. } => {
+                visit!(ptr);
+                visit!(arg);
+            }
+            InstData::AtomicCas { addr: Address { ptr, .. }, expected, replacement, .. } => {
+                visit!(ptr);
+                visit!(expected);
+                visit!(replacement);
+            }
+            InstData::SurfaceRmw { access, coords, arg, .. } => {
+                if let SurfaceAccess { surface: crate::SurfaceRef::Handle(h), .. } = access {
+                    visit!(h)
+                }
+                for c in coords {
+                    visit!(c)
+                }
+                visit!(arg);
+            }
+            InstData::SurfaceCas { access, coords, expected, replacement, .. } => {
+                if let SurfaceAccess { surface: crate::SurfaceRef::Handle(h), .. } = access {
+                    visit!(h)
+                }
+                for c in coords {
+                    visit!(c)
+                }
+                visit!(expected);
+                visit!(replacement);
+            }
+            InstData::Jump { dest: BlockCall { args, .. } } => {
+                for a in args {
+                    visit!(a)
+                }
+            }
+            InstData::Brif { cond, then_dest: BlockCall { args: then_args, .. }, else_dest: BlockCall { args: else_args, .. } } => {
+                visit!(cond);
+                for a in then_args {
+                    visit!(a)
+                }
+                for a in else_args {
+                    visit!(a)
+                }
+            }
+            InstData::Return { args } => {
+                for a in args {
+                    visit!(a)
+                }
+            }
+        }
+    }};
+}
+
 keyword_enum! {
     /// One-operand arithmetic. The result has the operand's type.
     pub enum UnaryOp {
@@ -615,167 +725,18 @@ impl InstData {
     pub fn args(&self) -> SmallVec<[Value; 4]> {
         let mut out = SmallVec::new();
         self.for_each_arg(|v| out.push(v));
-        // `map_args` is the reference order; reading in place saves cloning the instruction
-        // (its branch arguments) on every call of the verifier and the passes.
-        debug_assert_eq!(out, {
-            let mut by_map = SmallVec::<[Value; 4]>::new();
-            self.clone().map_args(|v| {
-                by_map.push(v);
-                v
-            });
-            by_map
-        });
         out
     }
 
     /// Calls `f` on every value operand, in [`InstData::map_args`]'s order.
     pub fn for_each_arg(&self, mut f: impl FnMut(Value)) {
-        let addr = |a: &Address, f: &mut dyn FnMut(Value)| f(a.ptr);
-        let surface = |access: &SurfaceAccess, f: &mut dyn FnMut(Value)| {
-            if let crate::SurfaceRef::Handle(v) = access.surface {
-                f(v)
-            }
-        };
-        match self {
-            InstData::Iconst { .. }
-            | InstData::Fconst { .. }
-            | InstData::Special { .. }
-            | InstData::SharedAddr { .. }
-            | InstData::Fence { .. }
-            | InstData::Barrier
-            | InstData::ActiveMask => {}
-            InstData::Unary { arg, .. }
-            | InstData::Convert { arg, .. }
-            | InstData::Vote { arg, .. }
-            | InstData::MatchAny { arg }
-            | InstData::Reduce { arg, .. } => f(*arg),
-            InstData::Ballot { cond } => f(*cond),
-            InstData::Shuffle { args, .. } => {
-                f(args[0]);
-                f(args[1]);
-            }
-            InstData::Ternary { args, .. } => args.iter().for_each(|&a| f(a)),
-            InstData::Bfi { args } => args.iter().for_each(|&a| f(a)),
-            InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => {
-                f(args[0]);
-                f(args[1]);
-            }
-            InstData::Select { cond, args } => {
-                f(*cond);
-                f(args[0]);
-                f(args[1]);
-            }
-            InstData::PtrAdd { ptr, offset } => {
-                f(*ptr);
-                f(*offset);
-            }
-            InstData::PtrToGeneric { ptr } => f(*ptr),
-            InstData::Load { addr: a, .. } | InstData::AtomicLoad { addr: a, .. } => addr(a, &mut f),
-            InstData::Store { value, addr: a } | InstData::AtomicStore { value, addr: a, .. } => {
-                f(*value);
-                addr(a, &mut f);
-            }
-            InstData::AtomicRmw { addr: a, arg, .. } => {
-                addr(a, &mut f);
-                f(*arg);
-            }
-            InstData::AtomicCas { addr: a, expected, replacement, .. } => {
-                addr(a, &mut f);
-                f(*expected);
-                f(*replacement);
-            }
-            InstData::SurfaceRmw { access, coords, arg, .. } => {
-                surface(access, &mut f);
-                coords.iter().for_each(|&c| f(c));
-                f(*arg);
-            }
-            InstData::SurfaceCas { access, coords, expected, replacement, .. } => {
-                surface(access, &mut f);
-                coords.iter().for_each(|&c| f(c));
-                f(*expected);
-                f(*replacement);
-            }
-            InstData::Jump { dest } => dest.args.iter().for_each(|&a| f(a)),
-            InstData::Brif { cond, then_dest, else_dest } => {
-                f(*cond);
-                then_dest.args.iter().for_each(|&a| f(a));
-                else_dest.args.iter().for_each(|&a| f(a));
-            }
-            InstData::Return { args } => args.iter().for_each(|&a| f(a)),
-        }
+        value_operands!(self, v => f(*v));
     }
 
     /// Replaces every value operand (branch arguments included) by `f(v)`,
     /// visiting them in text order.
     pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
-        let addr = |a: &mut Address, f: &mut dyn FnMut(Value) -> Value| a.ptr = f(a.ptr);
-        match self {
-            InstData::Iconst { .. }
-            | InstData::Fconst { .. }
-            | InstData::Special { .. }
-            | InstData::SharedAddr { .. }
-            | InstData::Fence { .. }
-            | InstData::Barrier
-            | InstData::ActiveMask => {}
-            InstData::Unary { arg, .. }
-            | InstData::Convert { arg, .. }
-            | InstData::Vote { arg, .. }
-            | InstData::MatchAny { arg }
-            | InstData::Reduce { arg, .. } => *arg = f(*arg),
-            InstData::Ballot { cond } => *cond = f(*cond),
-            InstData::Shuffle { args, .. } => {
-                args[0] = f(args[0]);
-                args[1] = f(args[1]);
-            }
-            InstData::Ternary { args, .. } => args.iter_mut().for_each(|a| *a = f(*a)),
-            InstData::Bfi { args } => args.iter_mut().for_each(|a| *a = f(*a)),
-            InstData::Binary { args, .. } | InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => {
-                args[0] = f(args[0]);
-                args[1] = f(args[1]);
-            }
-            InstData::Select { cond, args } => {
-                *cond = f(*cond);
-                args[0] = f(args[0]);
-                args[1] = f(args[1]);
-            }
-            InstData::PtrAdd { ptr, offset } => {
-                *ptr = f(*ptr);
-                *offset = f(*offset);
-            }
-            InstData::PtrToGeneric { ptr } => *ptr = f(*ptr),
-            InstData::Load { addr: a, .. } | InstData::AtomicLoad { addr: a, .. } => addr(a, &mut f),
-            InstData::Store { value, addr: a } | InstData::AtomicStore { value, addr: a, .. } => {
-                *value = f(*value);
-                addr(a, &mut f);
-            }
-            InstData::AtomicRmw { addr: a, arg, .. } => {
-                addr(a, &mut f);
-                *arg = f(*arg);
-            }
-            InstData::AtomicCas { addr: a, expected, replacement, .. } => {
-                addr(a, &mut f);
-                *expected = f(*expected);
-                *replacement = f(*replacement);
-            }
-            InstData::SurfaceRmw { access, coords, arg, .. } => {
-                map_surface(access, &mut f);
-                coords.iter_mut().for_each(|c| *c = f(*c));
-                *arg = f(*arg);
-            }
-            InstData::SurfaceCas { access, coords, expected, replacement, .. } => {
-                map_surface(access, &mut f);
-                coords.iter_mut().for_each(|c| *c = f(*c));
-                *expected = f(*expected);
-                *replacement = f(*replacement);
-            }
-            InstData::Jump { dest } => dest.args.iter_mut().for_each(|a| *a = f(*a)),
-            InstData::Brif { cond, then_dest, else_dest } => {
-                *cond = f(*cond);
-                then_dest.args.iter_mut().for_each(|a| *a = f(*a));
-                else_dest.args.iter_mut().for_each(|a| *a = f(*a));
-            }
-            InstData::Return { args } => args.iter_mut().for_each(|a| *a = f(*a)),
-        }
+        value_operands!(self, v => *v = f(*v));
     }
 
     /// The type of the result, or `None` for instructions without one.
@@ -814,8 +775,3 @@ impl InstData {
     }
 }
 
-fn map_surface(access: &mut SurfaceAccess, f: &mut impl FnMut(Value) -> Value) {
-    if let crate::SurfaceRef::Handle(v) = &mut access.surface {
-        *v = f(*v);
-    }
-}

@@ -119,7 +119,7 @@ fn facts_source(f: &facts::Facts) -> String {
         "Facts {{ results: Results::{:?}, width: Width::{:?}, fp64: {}, uniform_data: {}, surface: {}, \
          cond_code: CondCode::{:?}, effects: Effects::{:?}, flow: Flow::{:?}, partial_wait: {}, pipe: Pipe::{:?}, \
          memory_reader: MemoryReader::{:?}, variable: {}, fixed_when: FixedWhen::{:?}, predicate_at_issue: {}, \
-         unit: Unit::{:?}, late_read: LateRead::{:?}, max_yield_stall: {} }}",
+         unit: Unit::{:?}, late_read: LateRead::{:?}, max_yield_stall: {}, listed: Listed::{:?} }}",
         f.results,
         f.width,
         f.fp64,
@@ -136,6 +136,7 @@ fn facts_source(f: &facts::Facts) -> String {
         f.predicate_at_issue,
         f.unit,
         f.late_read,
-        f.max_yield_stall
+        f.max_yield_stall,
+        f.listed
     )
 }

@@ -6,17 +6,8 @@ use crate::cubin::{CubinError, CubinKernel, KernelParam};
 use crate::sass::Sm;
 use crate::codegen::SassKernel;
 use crate::sass::Arch;
+use crate::sass::facts::{Listed, MemoryReader};
 use atomc_ir::Function;
-
-/// Mnemonics listed in INT_WARP_WIDE_INSTR_OFFSETS (every thread of the
-/// warp takes part). atomc emits none of them today; ptxas 11.8 lists its
-/// SHFL/VOTEU there (and REDUX under COOP_GROUP_INSTR_OFFSETS instead).
-const WARP_WIDE: [&str; 4] = ["VOTE", "VOTEU", "SHFL", "MATCH"];
-
-/// The cubin architecture of a form table (`sm_50`, `sm_90`).
-pub fn cubin_arch(arch: &Arch) -> Result<Sm, CubinError> {
-    Ok(arch.sm)
-}
 
 /// The parameter layout of `func` in constant bank 0, relative to the
 /// parameter base: each entry-block parameter in order, in a slot of at least
@@ -60,7 +51,7 @@ pub fn describe(
     local_frame_bytes: u32,
     max_registers: Option<u32>,
 ) -> Result<CubinKernel, CubinError> {
-    let carch = cubin_arch(arch)?;
+    let carch = arch.sm;
     let code = kernel
         .bytes(arch)
         .map_err(|e| CubinError::Elf(format!("encoding the code: {e}")))?;
@@ -68,8 +59,8 @@ pub fn describe(
     let mut uses_shared = false;
     let mut warp_wide_offsets = Vec::new();
     for (i, ins) in kernel.instrs.iter().enumerate() {
-        let mnemonic = arch.forms[ins.form as usize].mnemonic;
-        if mnemonic == "BAR" {
+        let facts = arch.forms[ins.form as usize].facts;
+        if facts.listed == Listed::Barrier {
             // atomc only synchronizes on barrier 0.
             num_barriers = 1;
         }
@@ -77,8 +68,9 @@ pub fn describe(
         // touches shared memory, even with dynamic shared memory only; atomc's code addresses
         // user shared memory past that window. sm_50 has no window, and ptxas 11.8 writes the
         // section only for declared shared variables.
-        uses_shared |= carch == Sm::Sm90 && matches!(mnemonic, "LDS" | "STS" | "ATOMS");
-        if WARP_WIDE.contains(&mnemonic) {
+        uses_shared |= carch == Sm::Sm90 && facts.memory_reader == MemoryReader::Shared;
+        // ptxas 11.8 lists REDUX under COOP_GROUP_INSTR_OFFSETS instead; atomc emits none.
+        if facts.listed == Listed::WarpWide {
             warp_wide_offsets.push(instr_offset(carch, i));
         }
     }

@@ -120,7 +120,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             };
             c.set(0, l, r)
         })?,
-        // `LOP.op.test Pd, Rd, a, b`: Pd = F, T, r == 0 (`.Z`) or r != 0 (`.NZ`).
+        // `LOP.op.test Pd, Rd, a, b`: Pd tests the result ([`lop_test`]).
         "LOP" | "LOP32I" => each(c, |c, l| {
             let d = rd_slot(c);
             if c.has("X") || writes_cc(c) {
@@ -134,20 +134,20 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
                 _ => b,
             };
             if d == 1 {
-                let p = match pick(c, &["T", "Z", "NZ"]) {
-                    Some("T") => true,
-                    Some("Z") => r == 0,
-                    Some("NZ") => r != 0,
-                    _ => false,
-                };
-                c.set_pred(0, l, p)?;
+                c.set_pred(0, l, lop_test(c, r))?;
             }
             c.set(d, l, r)
         })?,
+        // `LOP3.LUT.test Pd, Rd, ...` (register shape) tests its result as LOP does.
         "LOP3" => each(c, |c, l| {
-            let (a, b, x) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
-            let lut = c.raw(4, l)? as u8;
-            c.set(0, l, crate::alu::lop3(a, b, x, lut))
+            let d = rd_slot(c);
+            let (a, b, x) = (c.raw(d + 1, l)?, c.raw(d + 2, l)?, c.raw(d + 3, l)?);
+            let lut = c.raw(d + 4, l)? as u8;
+            let r = crate::alu::lop3(a, b, x, lut);
+            if d == 1 {
+                c.set_pred(0, l, lop_test(c, r))?;
+            }
+            c.set(d, l, r)
         })?,
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,
@@ -626,4 +626,15 @@ fn next_f32(v: f32, up: bool) -> f32 {
     let b = v.to_bits();
     // Away from zero adds one to the magnitude, toward zero takes one off.
     f32::from_bits(if (v > 0.0) == up { b + 1 } else { b - 1 })
+}
+
+/// The predicate a logic instruction's `.test` writes: false, true (`.T`), a zero result
+/// (`.Z`) or a nonzero one (`.NZ`).
+fn lop_test(c: &Ctx, r: u32) -> bool {
+    match pick(c, &["T", "Z", "NZ"]) {
+        Some("T") => true,
+        Some("Z") => r == 0,
+        Some("NZ") => r != 0,
+        _ => false,
+    }
 }

@@ -187,6 +187,19 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             c.set(0, l, v)
         })?,
         "MUFU" => each(c, uniform, mufu)?,
+        // `PLOP3.LUT Pd, Pq, Pa, Pb, Pc, lut, lut2`: each result is its table of the three
+        // inputs, LOP3's truth-table order (ptxas 13.5's div.rn.f32 joins two tests with 0xa8).
+        "PLOP3" => each(c, uniform, |c, l| {
+            let bits = [c.pred(2, l)?, c.pred(3, l)?, c.pred(4, l)?].map(u32::from);
+            let (lut, lut2) = (c.raw(5, l)? as u8, c.raw(6, l)? as u8);
+            let [d, q] = [lut, lut2].map(|t| crate::alu::lop3(bits[0], bits[1], bits[2], t) & 1 != 0);
+            c.set_pred(0, l, d)?;
+            c.set_pred(1, l, q)
+        })?,
+        "FCHK" => each(c, uniform, |c, l| {
+            let (a, b) = (c.f32(1, l)?, c.f32(2, l)?);
+            c.set_pred(0, l, !fast_divide(a, b))
+        })?,
         // `R2UR URd, Rb`: the uniform register takes the (warp-uniform) register's value.
         "R2UR" => each(c, false, |c, l| {
             let v = c.raw(2, l)?;
@@ -433,30 +446,75 @@ fn half2(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
 }
 
 fn fp32(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
-    if c.has("RM") || c.has("RP") || c.has("SAT") || (c.has("RZ") && m != "FMUL") {
-        return Err(c.unsupported("rounding modes"));
-    }
-    if c.has("RZ") {
-        // `FMUL.RZ` (ptxas's 16-bit division): the exact product (an f64 holds it) truncated.
-        let ftz = c.has("FTZ");
-        let f = |x: f32| if ftz { ftz32(x) } else { x };
-        let p = f(c.f32(1, l)?) as f64 * f(c.f32(2, l)?) as f64;
-        let mut r = p as f32;
-        if r.is_finite() && (r as f64).abs() > p.abs() {
-            r = f32::from_bits(r.to_bits() - 1);
-        }
-        return c.set(0, l, f32_out(f(r)));
-    }
     let ftz = c.has("FTZ");
     let f = |x: f32| if ftz { ftz32(x) } else { x };
     let a = f(c.f32(1, l)?);
     let b = f(c.f32(2, l)?);
-    let r = match m {
-        "FADD" => a + b,
-        "FMUL" => a * b,
-        _ => a.mul_add(b, f(c.f32(3, l)?)),
+    let mode = pick(c, &["RZ", "RM", "RP"]);
+    let r = match mode {
+        None => match m {
+            "FADD" => a + b,
+            "FMUL" => a * b,
+            _ => a.mul_add(b, f(c.f32(3, l)?)),
+        },
+        // The exact result as an unevaluated f64 sum: an f32 product is exact in an f64, and
+        // TwoSum keeps what the f64 addition rounds off.
+        Some(mode) => {
+            let (a, b) = (a as f64, b as f64);
+            let (x, y) = match m {
+                "FADD" => (a, b),
+                "FMUL" => (a * b, 0.0),
+                _ => (a * b, f(c.f32(3, l)?) as f64),
+            };
+            let sum = x + y;
+            let err = if sum.is_finite() {
+                let yy = sum - x;
+                (x - (sum - yy)) + (y - yy)
+            } else {
+                0.0
+            };
+            round_directed(sum, err, mode)
+        }
+    };
+    let r = if c.has("SAT") {
+        // NaN saturates to +0.
+        if r.is_nan() { 0.0 } else { r.clamp(0.0, 1.0) }
+    } else {
+        r
     };
     c.set(0, l, f32_out(f(r)))
+}
+
+/// `hi + lo` (exactly; `|lo|` at most half an f64 ulp of `hi`) rounded to f32 toward zero
+/// (`RZ`), down (`RM`) or up (`RP`).
+fn round_directed(hi: f64, lo: f64, mode: &str) -> f32 {
+    let near = hi as f32;
+    if hi.is_nan() || hi.is_infinite() {
+        return near;
+    }
+    if near.is_infinite() {
+        // Past the largest finite value: only rounding away from zero reaches infinity.
+        let away = match mode {
+            "RP" => hi > 0.0,
+            "RM" => hi < 0.0,
+            _ => false,
+        };
+        return if away { near } else { f32::MAX.copysign(near) };
+    }
+    // Where the exact value lies from `near`: `hi - near` is exact (Sterbenz), and a nonzero
+    // one outweighs `lo`.
+    let d = hi - near as f64;
+    let above = if d != 0.0 { d > 0.0 } else { lo > 0.0 };
+    let below = if d != 0.0 { d < 0.0 } else { lo < 0.0 };
+    let toward_zero = (near > 0.0 && below) || (near < 0.0 && above);
+    match mode {
+        "RM" if below => near.next_down(),
+        "RP" if above => near.next_up(),
+        "RZ" if toward_zero => {
+            if near > 0.0 { near.next_down() } else { near.next_up() }
+        }
+        _ => near,
+    }
 }
 
 fn fp64(c: &mut Ctx, l: usize, m: &str) -> Result<(), EmuError> {
@@ -503,6 +561,20 @@ fn fsetp(c: &mut Ctx, l: usize, double: bool) -> Result<(), EmuError> {
     let r = fcmp(cmp, a, b).ok_or_else(|| c.unsupported("compare"))?;
     c.set_pred(0, l, bop(bo, r, pc).unwrap_or(false))?;
     c.set_pred(1, l, bop(bo, !r, pc).unwrap_or(false))
+}
+
+/// Whether `FCHK.DIVIDE` lets `a / b` take ptxas's fast path (reciprocal, refinement, one
+/// residual correction) rather than its slow-path subroutine. Which operands the hardware
+/// flags is not documented; this answer flags a superset (a zero, subnormal, infinite or NaN
+/// operand, an exponent near either end of the range, a quotient exponent that could leave
+/// the normal range). The subroutine is exact for every operand (ptxas 13.5's and 11.8's
+/// div.rn.f32 send all of these to it), so flagging more changes which path a lane runs,
+/// never its result; flagging less would not be safe, and nothing here does.
+fn fast_divide(a: f32, b: f32) -> bool {
+    let exp = |x: f32| ((x.to_bits() >> 23) & 0xff) as i32;
+    let (ea, eb) = (exp(a), exp(b));
+    let inner = |e: i32| (2..=252).contains(&e);
+    inner(ea) && inner(eb) && (-124..=124).contains(&(ea - eb))
 }
 
 /// `SHFL.mode pd, d, a, b, c`: PTX `shfl.sync` semantics with `c` = clamp | segmask << 8.
@@ -648,4 +720,55 @@ fn mufu(c: &mut Ctx, l: usize) -> Result<(), EmuError> {
         _ => return Err(c.unsupported("MUFU operation")),
     };
     c.set(0, l, r.to_bits())
+}
+
+#[cfg(test)]
+mod directed_rounding {
+    use super::round_directed;
+
+    const TINY: f64 = 1.0 / (1u64 << 40) as f64;
+
+    #[test]
+    fn a_remainder_below_the_f32_ulp_moves_only_the_directed_modes() {
+        // 1 + 2^-40: RN and RZ and RM give 1, RP the next float up.
+        assert_eq!(round_directed(1.0 + TINY, 0.0, "RZ"), 1.0);
+        assert_eq!(round_directed(1.0 + TINY, 0.0, "RM"), 1.0);
+        assert_eq!(round_directed(1.0 + TINY, 0.0, "RP"), 1.0f32.next_up());
+        assert_eq!(round_directed(-1.0 - TINY, 0.0, "RZ"), -1.0);
+        assert_eq!(round_directed(-1.0 - TINY, 0.0, "RM"), (-1.0f32).next_down());
+        // Only the low part says which side: 1 - 2^-200 (below 1) and 1 + 2^-200.
+        let lo = f64::powi(2.0, -200);
+        assert_eq!(round_directed(1.0, -lo, "RZ"), 1.0f32.next_down());
+        assert_eq!(round_directed(1.0, -lo, "RP"), 1.0);
+        assert_eq!(round_directed(1.0, lo, "RP"), 1.0f32.next_up());
+        assert_eq!(round_directed(1.0, lo, "RZ"), 1.0);
+    }
+
+    #[test]
+    fn a_value_nearest_to_the_upper_neighbour_truncates() {
+        // 1 + 0.75 ulp: RN rounds up, RZ and RM keep 1.
+        let ulp = f32::EPSILON as f64;
+        assert_eq!((1.0 + 0.75 * ulp) as f32, 1.0f32.next_up());
+        assert_eq!(round_directed(1.0 + 0.75 * ulp, 0.0, "RZ"), 1.0);
+        assert_eq!(round_directed(1.0 + 0.75 * ulp, 0.0, "RM"), 1.0);
+        assert_eq!(round_directed(1.0 + 0.75 * ulp, 0.0, "RP"), 1.0f32.next_up());
+    }
+
+    #[test]
+    fn overflow_reaches_infinity_only_away_from_zero() {
+        let big = f32::MAX as f64 * 1.5;
+        assert_eq!(round_directed(big, 0.0, "RZ"), f32::MAX);
+        assert_eq!(round_directed(big, 0.0, "RM"), f32::MAX);
+        assert_eq!(round_directed(big, 0.0, "RP"), f32::INFINITY);
+        assert_eq!(round_directed(-big, 0.0, "RM"), f32::NEG_INFINITY);
+        assert_eq!(round_directed(-big, 0.0, "RP"), -f32::MAX);
+    }
+
+    #[test]
+    fn below_the_smallest_subnormal() {
+        let t = f64::powi(2.0, -160);
+        assert_eq!(round_directed(t, 0.0, "RZ"), 0.0);
+        assert_eq!(round_directed(t, 0.0, "RP"), f32::from_bits(1));
+        assert_eq!(round_directed(-t, 0.0, "RM"), -f32::from_bits(1));
+    }
 }

@@ -105,27 +105,6 @@ pub fn summary(ran: &[Ran]) -> (usize, usize, usize, Vec<String>, usize, BTreeSe
 pub const KNOWN: &[(&str, &str, &str)] = &[
     (
         "sm_90",
-        "fdiv-edges:fdiv32#0",
-        "the emulator has no FCHK: ptxas 13.5's div.rn.f32 sends the operands FCHK flags to its slow-path \
-         subroutine, and which the hardware flags is not modelled (atomc's f32 division has no FCHK)",
-    ),
-    (
-        "sm_90",
-        "fdiv-edges:fdiv32_odd#0",
-        "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
-    ),
-    (
-        "sm_90",
-        "fdiv16-edges:fdiv16#0",
-        "the emulator has no FCHK (as fdiv-edges:fdiv32#0): atomc's PTX divides f16 with div.rn.f32",
-    ),
-    (
-        "sm_90",
-        "fdiv16-edges:fdiv16_odd#0",
-        "the emulator has no FCHK (as fdiv-edges:fdiv32#0)",
-    ),
-    (
-        "sm_90",
         "fdiv64-edges:fdiv64#0",
         "ptxas 13.5's div.rn.f64 slow path reads `@!P0 DMUL R2, R4, 8.98e307`'s R3 in `MUFU.RCP64H R17, R3` \
          6 cycles later, where the latency table keeps 8 for an FP64 result in any non-memory reader \

@@ -102,6 +102,18 @@ pub enum Pipe {
     Other,
 }
 
+/// What the cubin container records about an instruction, beside its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// Nothing.
+    No,
+    /// A barrier instruction: the kernel's `EIATTR_NUM_BARRIERS` counts the barriers it names.
+    Barrier,
+    /// Every thread of the warp takes part: its offset goes in `EIATTR_INT_WARP_WIDE_INSTR_OFFSETS`
+    /// (ptxas 11.8 lists its `SHFL` and `VOTEU` there on sm_50 and sm_90 kernels).
+    WarpWide,
+}
+
 /// How the address and data operands of a memory instruction are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemoryReader {
@@ -226,6 +238,8 @@ pub struct Facts {
     pub late_read: LateRead,
     /// The largest stall the sm_90 yield hint may be set with ([`super::latency::sm90_yield_hint`]).
     pub max_yield_stall: u8,
+    /// What the cubin's kernel attributes record about the instruction.
+    pub listed: Listed,
 }
 
 impl Facts {
@@ -249,6 +263,7 @@ impl Facts {
         unit: Unit::Own,
         late_read: LateRead::None,
         max_yield_stall: 15,
+        listed: Listed::No,
     };
 
     /// Whether the instruction does something besides writing its results.

@@ -393,11 +393,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rd_cc(47))
         .op(cbank_mod(Some(45), Some(49), Some(41), true))
         .done(out);
-    // LOP3.LUT Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35).
-    form("LOP3.LUT", "LOP3", 16, 0x5be7).facts(facts::LOP3)
-        .fix(36, 3, 0)
+    // LOP3.LUT{.test} {Pd,} Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35): Pd in 48..50
+    // (left out when PT) tests the result as LOP's `.T` / `.Z` / `.NZ` do. ptxas 11.8's
+    // div.rn.f32 writes `LOP3.LUT.NZ P0, RZ, R7, R8, R6, 0xc8` (0x5be0033c808707ff,
+    // interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set: 36 `.Z`, 37 `.T`, 38
+    // `.X` (written 0), 47 `RZ.CC` (written 0), 48..50 the predicate.
+    form("LOP3.LUT", "LOP3", 13, 0x5be0 >> 3).facts(facts::LOP3)
+        .fix(38, 1, 0)
         .fix(47, 1, 0)
         .lit("LUT")
+        .m(g("test", 36, 2, &[(0, ""), (1, "T"), (2, "Z"), (3, "NZ")]))
+        .op(p_hidden(48))
         .op(r(0))
         .op(r(8))
         .op(r(20))
@@ -664,6 +670,18 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fimm20())
         .op(pn(39, 42))
         .done(out);
+    // FCHK.DIVIDE Pd, a, b: whether a / b needs div.rn.f32's slow path. ptxas 11.8 writes
+    // `FCHK.DIVIDE P0, R4, R6` (0x5c88000000670400, interpret/fdiv-edges.atom); nvdisasm 11.8
+    // on that word with one bit set: 3..5 the predicate, 39..44 the check (`.INVALIDCHKMODE1`
+    // .. `32`: only 0 is named), 45 `-b`, 46 `|a|`, 48 `-a`, 49 `|b|`, 60 a constant b; 0..2,
+    // 28..38, 47 and 50 change nothing (written 0).
+    form("FCHK", "FCHK", 13, 0x5c88 >> 3).facts(facts::FCHK)
+        .zeros(&[(0, 3), (28, 11), (47, 1), (50, 1)])
+        .m(g("check", 39, 6, &[(0, "DIVIDE")]))
+        .op(p(3))
+        .op(fsrc(8, 48, 46, 0))
+        .op(fsrc(20, 45, 49, 1))
+        .done(out);
     // DSET{.BF}.cmp.bop Rd, a, b, Pc: DSETP's test written to a register (0xffffffff / 0, or
     // 1.0 / 0.0 with `.BF`). ptxas 11.8 writes `setp.nan.f64` + `selp` as `DSET.NUM.AND R6,
     // R2, R2, PT` (0x5907038000270206) and an AND; nvdisasm 11.8 on that word with one bit set:
@@ -699,4 +717,20 @@ fn float_forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
+    // FSET's immediate shape (opcode bits 57..63, the immediate's sign in 56): ptxas 11.8's
+    // div.rn.f32 writes `FSET.GTU.FTZ.AND R8, |R2|, +INF , PT` (0x30cc03ff80070208,
+    // interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set: 52 `.BF`, 55 `.FTZ`, 43
+    // `-a`, 54 `|a|`, 47 `R8.CC`, and 53 / 44 `.NEG` / `.ABS` after the immediate, which the
+    // table does not describe (written 0), as for FSETP's immediate shape.
+    form("FSET.i", "FSET", 7, 0x30cc >> 9).facts(facts::FSET)
+        .zeros(&[(44, 1), (53, 1)])
+        .m(flag(52, "BF"))
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(flag(55, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(rd_cc(47))
+        .op(fsrc(8, 43, 54, 0))
+        .op(fimm20())
+        .op(pn(39, 42))
+        .done(out);
 }

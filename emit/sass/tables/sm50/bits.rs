@@ -55,4 +55,18 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rb)
         .op(cbank_mod(Some(49), None, None, false))
         .done(out);
+    // FFMA's shape of the same layout: ptxas 11.8's div.rn.f32 writes `FFMA R7, R4, -R6,
+    // c[0x2][0x0]` (0x5181030800070407, interpret/fdiv-edges.atom); nvdisasm 11.8 on that word
+    // with one bit set: 48 `R6` (the product's sign), 49 `-c[..]`, 51..52 the rounding, 53..54
+    // `.FTZ` / `.FMZ`, 50 `.SAT`, 47 `R7.CC` (both written 0, as in the register shape).
+    form("FFMA.rc", "FFMA", 9, 0x5180 >> 7).facts(facts::FFMA)
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(rnd(51))
+        .op(r(0))
+        .op(r(8))
+        .op(rb)
+        .op(cbank_mod(Some(49), None, None, false))
+        .done(out);
 }

@@ -39,7 +39,7 @@ pub(super) const STS: Facts = SHARED_STORE;
 /// A partial wait on scoreboards (`{1}`, `.LE SB0, 0x0`).
 pub(super) const DEPBAR: Facts = Facts { partial_wait: true, ..STORE };
 
-pub(super) const BAR: Facts = BARRIER;
+pub(super) const BAR: Facts = Facts { listed: Listed::Barrier, ..BARRIER };
 pub(super) const MEMBAR: Facts = BARRIER;
 
 pub(super) const BRA: Facts = Facts { flow: Flow::Branch, ..BARRIER };
@@ -70,7 +70,7 @@ pub(super) const LDL: Facts = Facts { unit: Unit::Lsu, ..VARIABLE };
 
 pub(super) const LDS: Facts = Facts { memory_reader: MemoryReader::Shared, unit: Unit::Mio, ..VARIABLE };
 
-pub(super) const SHFL: Facts = Facts { unit: Unit::Mio, ..Facts { variable: true, ..PRED_THEN_REG } };
+pub(super) const SHFL: Facts = Facts { unit: Unit::Mio, listed: Listed::WarpWide, ..Facts { variable: true, ..PRED_THEN_REG } };
 
 /// ptxas 11.8 sets a scoreboard on `LDC.U16 R0, c[0x3][R4]` (ld.const.u16) and its
 /// readers wait on it.
@@ -141,11 +141,15 @@ pub(super) const ISETP: Facts = Facts { width: Width::One, ..COMPARE };
 
 pub(super) const FSETP: Facts = COMPARE;
 
+/// One predicate result at a fixed latency: ptxas 11.8 sets no scoreboard on `FCHK.DIVIDE P0,
+/// R4, R6` and reads P0 in a later `@!P0 SYNC` (interpret/fdiv-edges.atom, control stall 1).
+pub(super) const FCHK: Facts = Facts::PLAIN;
+
 /// A fixed-latency result: ptxas 11.8 sets no scoreboard on `FSET.LT.AND R7, R0, R6, PT`
 /// (interpret/half-arith.atom) and the hazard check finds its code clean under this.
 pub(super) const FSET: Facts = Facts::PLAIN;
 
-pub(super) const VOTE: Facts = Facts { results: Results::Lead { carries: 1 }, ..Facts::PLAIN };
+pub(super) const VOTE: Facts = Facts { results: Results::Lead { carries: 1 }, listed: Listed::WarpWide, ..Facts::PLAIN };
 
 pub(super) const BFE: Facts = Facts::PLAIN;
 pub(super) const BFI: Facts = Facts::PLAIN;

@@ -48,7 +48,7 @@ pub(super) const YIELD: Facts = STORE;
 
 pub(super) const STS: Facts = SHARED_STORE;
 
-pub(super) const BAR: Facts = BARRIER;
+pub(super) const BAR: Facts = Facts { listed: Listed::Barrier, ..BARRIER };
 pub(super) const BSSY: Facts = BARRIER;
 pub(super) const BSYNC: Facts = BARRIER;
 pub(super) const CALL: Facts = BARRIER;
@@ -76,7 +76,7 @@ pub(super) const LDL: Facts = Facts { unit: Unit::Lsu, ..VARIABLE };
 /// R10 after its wait on SB1 (filetests/interpret/fuzz-sm90-scoreboard-wait-too-soon.atom).
 pub(super) const LDS: Facts = Facts { memory_reader: MemoryReader::Shared, unit: Unit::Mio, ..VARIABLE };
 
-pub(super) const SHFL: Facts = Facts { unit: Unit::Mio, ..Facts { variable: true, ..PRED_THEN_REG } };
+pub(super) const SHFL: Facts = Facts { unit: Unit::Mio, listed: Listed::WarpWide, ..Facts { variable: true, ..PRED_THEN_REG } };
 
 /// nvdisasm 13 rejects an `LDC` whose yield hint is set with a stall of 12-15 (`Opclass
 /// 'ldc__RaRZ', undefined value 0x1c for table 'TABLES_opex_0'`; stalls 1-11 decode with it set,
@@ -89,7 +89,7 @@ pub(super) const ULDC: Facts = Facts { uniform_data: true, pipe: Pipe::UniformMo
 pub(super) const QSPC: Facts = Facts { variable: true, ..PRED_THEN_REG };
 
 /// A lane mask from a register (`.U64`: a pair) into a one-register result.
-pub(super) const MATCH: Facts = Facts { variable: true, width: Width::LaneMask, ..PRED_THEN_REG };
+pub(super) const MATCH: Facts = Facts { variable: true, width: Width::LaneMask, listed: Listed::WarpWide, ..PRED_THEN_REG };
 
 pub(super) const S2R: Facts = VARIABLE;
 pub(super) const S2UR: Facts = VARIABLE;
@@ -168,7 +168,7 @@ pub(super) const IABS: Facts = ALU;
 
 /// ptxas 13 reads `VOTE.ANY R9, PT, PT` (activemask) in `SHF.R.U32.HI R3, RZ, 0x3, R9`
 /// 4 cycles later. One carry-out after the result.
-pub(super) const VOTE: Facts = Facts { results: Results::Lead { carries: 1 }, ..ALU };
+pub(super) const VOTE: Facts = Facts { results: Results::Lead { carries: 1 }, listed: Listed::WarpWide, ..ALU };
 
 /// ptxas 13 stores `SGXT.U32 R5, R5, R0`'s result with `STG.E` 5 cycles later (its
 /// `bfe.u32`), as it stores an ALU result.
@@ -200,7 +200,7 @@ pub(super) const DSETP: Facts = Facts { results: Results::TwoPreds, unit: Unit::
 
 pub(super) const UMOV: Facts = Facts { pipe: Pipe::UniformMove, ..P };
 
-pub(super) const VOTEU: Facts = Facts { pipe: Pipe::UniformMove, results: Results::Lead { carries: 1 }, ..P };
+pub(super) const VOTEU: Facts = Facts { pipe: Pipe::UniformMove, results: Results::Lead { carries: 1 }, listed: Listed::WarpWide, ..P };
 
 pub(super) const UBREV: Facts = UNIFORM;
 pub(super) const UFLO: Facts = UNIFORM;

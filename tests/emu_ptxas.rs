@@ -14,16 +14,17 @@ use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABL
 /// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
 /// decode yet: the register shape of `LEA.HI.X P0, RZ, R2, RZ, R3` (generic atomics: ptxas's
 /// shared-window test, 6; atomc tests the window as ptxas's `isspacep.shared` does instead, and
-/// what the predicate of LEA means is not shown here), `FCHK.DIVIDE P0, R2, R4` (div.rn.f32's
-/// operand check, fdiv-edges 2 and fdiv16-edges 2, whose f16 division is div.rn.f32 between
-/// conversions), and `DSETP` with a 20-bit double immediate (`@!P1 DSETP.NEU.AND P0, PT,
-/// |R6|, +INF , PT`, div.rn.f64's special-value test, `fdiv64-edges` 2). A ratchet: more fails
-/// the test; fewer asks for a lower figure. (39 until BFI's constant shape, `@P0 BFI R6, R5,
-/// c[0x2][0x0], R4`, joined the table: `half-arith`'s `narrow64` and `widen`, 19 run lines; 20
-/// until FSET did: `half-arith`'s `cmp`, 5; 15 until FSETP's immediate shape did: 16-bit
-/// division's subroutine, 1; 14 until LEA.HI's constant shape without `.X` did: `LEA.HI R6, R3,
-/// c[0x2][0x0], RZ, 0x14`, `warp-aggregation-scan:slots_by_lane_operand`, 2.)
-const SM50_UNDECODABLE: usize = 12;
+/// what the predicate of LEA means is not shown here). A ratchet: more fails the test; fewer
+/// asks for a lower figure. (39 until BFI's constant shape, `@P0 BFI R6, R5, c[0x2][0x0], R4`,
+/// joined the table: `half-arith`'s `narrow64` and `widen`, 19 run lines; 20 until FSET did:
+/// `half-arith`'s `cmp`, 5; 15 until FSETP's immediate shape did: 16-bit division's
+/// subroutine, 1; 14 until LEA.HI's constant shape without `.X` did: `LEA.HI R6, R3,
+/// c[0x2][0x0], RZ, 0x14`, `warp-aggregation-scan:slots_by_lane_operand`, 2; 12 until
+/// div.rn.f32's forms did: `FCHK.DIVIDE`, FFMA's constant-addend and immediate shapes, `FSET`
+/// with an immediate, `LOP3.LUT.NZ P0, ...` and LOP3's constant shape, `PSETP`, `ISCADD32I`
+/// and ISCADD's `-Ra`: `fdiv-edges` 2 and `fdiv16-edges` 2; 8 until DSETP's immediate shape
+/// did: `@!P1 DSETP.NEU.AND P0, PT, |R6|, +INF , PT`, div.rn.f64, `fdiv64-edges` 2.)
+const SM50_UNDECODABLE: usize = 6;
 
 fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
     if oracle::require(tool).is_none() {

@@ -2,6 +2,7 @@
 //! `XMAD` 16-bit multiply-add, `LOP`, `SHL`/`SHR`, 32-bit immediate forms, ...). Forms both
 //! targets share (`LOP3`, `SEL`, `POPC`, `S2R`, `FADD`, ...) go to [`crate::sm90`]'s.
 
+use crate::alu::bop;
 use crate::exec::{lanes, Ctx};
 use crate::sm90::{self, pick};
 use crate::warp::Cc;
@@ -95,7 +96,7 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             put_cc(c, l, sum);
             c.set(0, l, sum as u32)
         })?,
-        "ISCADD" => each(c, |c, l| {
+        "ISCADD" | "ISCADD32I" => each(c, |c, l| {
             let s = c.raw(3, l)? & 31;
             let sum = ((addend(c, 1, l, false)? << s) & 0xffff_ffff) + addend(c, 2, l, false)?;
             put_cc(c, l, sum);
@@ -148,6 +149,16 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
                 c.set_pred(0, l, lop_test(c, r))?;
             }
             c.set(d, l, r)
+        })?,
+        // `PSETP.bop.bop2 Pd, Pq, Pa, Pb, Pc`: the two groups spell alike, so by position.
+        "PSETP" => each(c, |c, l| {
+            let (a, b, pc) = (c.pred(2, l)?, c.pred(3, l)?, c.pred(4, l)?);
+            let (first, second) = (c.mods[0], c.mods[1]);
+            let r = bop(first, a, b).ok_or_else(|| c.unsupported("PSETP operation"))?;
+            let d = bop(second, r, pc).ok_or_else(|| c.unsupported("PSETP operation"))?;
+            let q = bop(second, !r, pc).ok_or_else(|| c.unsupported("PSETP operation"))?;
+            c.set_pred(0, l, d)?;
+            c.set_pred(1, l, q)
         })?,
         "XMAD" => each(c, xmad)?,
         "ISETP" => each(c, isetp)?,

@@ -112,7 +112,7 @@ impl Arch {
                 put_u(w, p.field, v.num as u64, "predicate", key)?;
                 put_flag(w, p.not, v.not, "predicate not", key)?;
             }
-            (OpSpec::Imm(i), Operand::Imm(v)) if i.kind == super::form::ImmKind::F32Hi20 => {
+            (OpSpec::Imm(i), Operand::Imm(v)) if matches!(i.kind, super::form::ImmKind::F32Hi20 | super::form::ImmKind::F64Hi20) => {
                 if *v as u64 & !0xffff_f000 != 0 {
                     return Err(EncodeError::OutOfRange { form: key, what: "float immediate (low 12 bits)", value: *v });
                 }
@@ -367,7 +367,7 @@ impl Arch {
             OpSpec::UPred(p) => Operand::UPred(Pred { num: p.field.get(w) as u8, not: flag(p.not) }),
             OpSpec::Imm(i) => match i.kind {
                 super::form::ImmKind::SignedHex => Operand::Imm(i.field.get_signed(w)),
-                super::form::ImmKind::F32Hi20 => Operand::Imm((i.field.get(w) << 12) as i64),
+                super::form::ImmKind::F32Hi20 | super::form::ImmKind::F64Hi20 => Operand::Imm((i.field.get(w) << 12) as i64),
                 _ => Operand::Imm(i.field.get(w) as i64),
             },
             OpSpec::CBank(c) => Operand::CBank {

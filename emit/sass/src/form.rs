@@ -60,6 +60,11 @@ pub enum ImmKind {
     F32Hi20,
     /// The high 32 bits of an IEEE double (the low half is zero).
     F64Hi,
+    /// [`ImmKind::F64Hi`] whose field holds only the high 20 bits of that word (sign, exponent,
+    /// 8 mantissa bits; the low 12 must be zero), as [`ImmKind::F32Hi20`] holds an f32: sm_50's
+    /// double-immediate shape. ptxas 11.8: 0x368d03fff0090687 `@!P1 DSETP.NEU.AND P0, PT,
+    /// |R6|, +INF , PT` (div.rn.f64).
+    F64Hi20,
     /// One IEEE half-precision value (packed f16x2 immediates are two such operands).
     F16,
 }

@@ -182,7 +182,7 @@ impl Arch {
                     let b = *v as u32;
                     s.push_str(&fmt_float(f32::from_bits(b) as f64, b & 0x0040_0000 == 0))
                 }
-                ImmKind::F64Hi => {
+                ImmKind::F64Hi | ImmKind::F64Hi20 => {
                     let b = (*v as u64) << 32;
                     s.push_str(&fmt_float(f64::from_bits(b), b & 0x0008_0000_0000_0000 == 0))
                 }

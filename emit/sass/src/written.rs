@@ -220,14 +220,14 @@ fn place_imm(i: &ImmSpec, w: &Written) -> Result<i64, Misfit> {
             let bits: u16 = if signalling { 0x7c01 } else { 0x7e00 };
             Ok((bits | if negative { 0x8000 } else { 0 }) as i64)
         }
-        (ImmKind::F64Hi, Written::Float(f)) => {
+        (ImmKind::F64Hi | ImmKind::F64Hi20, Written::Float(f)) => {
             let b = f.to_bits();
             if b & 0xffff_ffff != 0 {
                 return Err(Misfit::Value(format!("`{f}` needs more than the 32 high bits of a double")));
             }
             Ok((b >> 32) as i64)
         }
-        (ImmKind::F64Hi, Written::Nan { negative, signalling: false }) => {
+        (ImmKind::F64Hi | ImmKind::F64Hi20, Written::Nan { negative, signalling: false }) => {
             let f = if negative { -f64::NAN } else { f64::NAN };
             Ok((f.to_bits() >> 32) as i64)
         }

@@ -27,6 +27,9 @@ fn operand(form: &Form, slot: usize, v: usize) -> Operand {
                 (atomc_sass::ImmKind::SignedHex, 1) => -0x10,
                 (atomc_sass::ImmKind::F32Hi20, 0) => (-1.5f32).to_bits() as i64,
                 (atomc_sass::ImmKind::F32Hi20, _) => 100.0f32.to_bits() as i64,
+                // The high words of -1.5 and +INF (nvdisasm's `+INF ` spacing).
+                (atomc_sass::ImmKind::F64Hi20, 0) => ((-1.5f64).to_bits() >> 32) as i64,
+                (atomc_sass::ImmKind::F64Hi20, _) => (f64::INFINITY.to_bits() >> 32) as i64,
                 (_, 1) => ((1u64 << w.min(63)) - 1) as i64,
                 _ => 0x5,
             })

@@ -224,15 +224,28 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         if sfx == ".i" {
             continue;
         }
+        // Bit 49 negates Ra (ptxas 11.8's div.rn.f32: 0x5c1a0b8000670306 `ISCADD R6, -R3, R6,
+        // 0x17`); nvdisasm 11.8 reads 48 and 49 together as `.PO` (48 is not written).
         alu("ISCADD", sfx, "ISCADD", opc).facts(facts::ISCADD)
-            .fix(48, 8, opc & 0xff)
+            .fix(50, 6, (opc >> 2) & 0x3f)
+            .fix(48, 1, 0)
             .fix(44, 3, 0)
             .op(rd_cc(47))
-            .op(r(8))
+            .op(rmod(8, Some(49), None))
             .op(src)
             .op(imm(39, 5))
             .done(out);
     }
+    // ISCADD32I Rd{.CC}, Ra, imm32, shift: the 32-bit immediate in 20..51, .CC 52, the shift
+    // 53..57, opcode 58..63. ptxas 11.8's div.rn.f32 writes `ISCADD32I R2, R5, -0x3f800000,
+    // 0x17` (0x16ec080000070502, interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit
+    // set shows each field.
+    form("ISCADD32I", "ISCADD32I", 6, 0x16ec >> 10).facts(facts::ISCADD32I)
+        .op(rd_cc(52))
+        .op(r(8))
+        .op(OpSpec::Imm(ImmSpec { field: Field::new(20, 32), kind: ImmKind::SignedHex }))
+        .op(imm(53, 5))
+        .done(out);
     // LEA{.X} {Pd,} Rd{.CC}, -Ra, src{, shift}: (Ra << shift) + src; shift 39..43 (left out
     // when 0: that is its own form), -Ra 45, .X 46, .CC 47, Pd 48..50 (left out when PT).
     // ptxas 11.8: 0x5bd780000ff70004 `LEA R4.CC, R0, RZ`; nvdisasm, bits flipped:
@@ -392,6 +405,36 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
         .op(cbank_mod(Some(45), Some(49), Some(41), true))
+        .done(out);
+    // LOP3.LUT{.X} Rd{.CC}, Ra, c[bank][offset], Rc, lut (constant shape; lut in 48..55).
+    // ptxas 11.8's 16-bit division writes `LOP3.LUT R3, R5, c[0x2][0x8], R4, 0x48`
+    // (0x0248020800270503, interpret/fdiv16-edges.atom); nvdisasm 11.8 on it with one bit
+    // set: 56 `.X` and 47 `R3.CC` (both written 0).
+    form("LOP3.LUT.c", "LOP3", 7, 0x0248 >> 9).facts(facts::LOP3)
+        .fix(56, 1, 0)
+        .fix(47, 1, 0)
+        .lit("LUT")
+        .op(r(0))
+        .op(r(8))
+        .op(cbank())
+        .op(r(39))
+        .op(imm(48, 8))
+        .done(out);
+    // PSETP.bop.bop2 Pd, Pq, Pa, Pb, Pc: Pd = (Pa bop Pb) bop2 Pc, Pq the same of the inverse.
+    // ptxas 11.8's div.rn.f32 writes `PSETP.OR.AND P0, PT, !P0, !P1, PT` (0x5090038121078007,
+    // interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set: 0..2 Pq, 3..5 Pd,
+    // 12..14 Pa (`!` 15), 29..31 Pb (`!` 32), 39..41 Pc (`!` 42), 24..25 bop (3 is
+    // `.INVALIDBOP3`), 45..46 bop2; 6..11, 20..23, 26..28, 33..38, 43..44 and 47..50 change
+    // nothing (written 0).
+    form("PSETP", "PSETP", 13, 0x5090 >> 3).facts(facts::PSETP)
+        .zeros(&[(6, 6), (20, 4), (26, 3), (33, 6), (43, 2), (47, 4)])
+        .m(g("bop", 24, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .m(g("bop2", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(pn(12, 15))
+        .op(pn(29, 32))
+        .op(pn(39, 42))
         .done(out);
     // LOP3.LUT{.test} {Pd,} Rd, Ra, Rb, Rc, lut (register shape; lut in 28..35): Pd in 48..50
     // (left out when PT) tests the result as LOP's `.T` / `.Z` / `.NZ` do. ptxas 11.8's
@@ -658,6 +701,20 @@ fn float_forms(out: &mut Vec<Form>) {
     // |R3|, 1.469367938527859385e-39, PT` (interpret/fdiv64-edges.atom). nvdisasm 11.8 prints
     // bits 6 and 44 as `.NEG` / `.ABS` after the immediate, which the table does not describe
     // (written 0), and 43 `-a`, 7 `|a|`, 47 `.FTZ`.
+    // DSETP's is the same layout on a double's high 20 bits, 47 clear: ptxas 11.8's div.rn.f64
+    // writes `@!P1 DSETP.NEU.AND P0, PT, |R6|, +INF , PT` (0x368d03fff0090687,
+    // interpret/fdiv64-edges.atom), and nvdisasm 11.8 shows the same bits there.
+    form("DSETP.i", "DSETP", 7, 0x368d >> 9).facts(facts::DSETP)
+        .fix(52, 4, (0x368d >> 4) & 0xf)
+        .zeros(&[(6, 1), (44, 1), (47, 1)])
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 }))
+        .op(pn(39, 42))
+        .done(out);
     form("FSETP.i", "FSETP", 7, 0x36bc >> 9).facts(facts::FSETP)
         .fix(52, 4, (0x36bc >> 4) & 0xf)
         .zeros(&[(6, 1), (44, 1)])

@@ -55,6 +55,24 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rb)
         .op(cbank_mod(Some(49), None, None, false))
         .done(out);
+    // FFMA{.fz}{.rnd} Rd, Ra, imm, -Rc (immediate shape, the sign in 56): ptxas 11.8's
+    // div.rn.f32 scales with `@!P0 FFMA R6, R2, 1.84467440737095516160e+19, RZ`
+    // (0x32807fdf80080206, interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set:
+    // 49 `-RZ`, 50 `.SAT`, 51..52 the rounding, 53..54 `.FTZ` / `.FMZ`, 47 `R6.CC` (written 0),
+    // 48 `.NEG` after the immediate, which the table does not describe (written 0).
+    // The opcode is 57..63 and 55 (clear, the word is a DSET).
+    form("FFMA.i", "FFMA", 7, 0x3280 >> 9).facts(facts::FFMA)
+        .fix(55, 1, 1)
+        .zeros(&[(48, 1)])
+        .fix(47, 1, 0)
+        .fix(50, 1, 0)
+        .m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
+        .m(rnd(51))
+        .op(r(0))
+        .op(r(8))
+        .op(fimm20())
+        .op(neg(39, 49))
+        .done(out);
     // FFMA's shape of the same layout: ptxas 11.8's div.rn.f32 writes `FFMA R7, R4, -R6,
     // c[0x2][0x0]` (0x5181030800070407, interpret/fdiv-edges.atom); nvdisasm 11.8 on that word
     // with one bit set: 48 `R6` (the product's sign), 49 `-c[..]`, 51..52 the rounding, 53..54

@@ -141,6 +141,10 @@ pub(super) const ISETP: Facts = Facts { width: Width::One, ..COMPARE };
 
 pub(super) const FSETP: Facts = COMPARE;
 
+/// Fixed latency, like the other compares (ptxas 11.8 sets no scoreboard on `PSETP.OR.AND P0,
+/// PT, !P0, !P1, PT`, interpret/fdiv-edges.atom).
+pub(super) const PSETP: Facts = COMPARE;
+
 /// One predicate result at a fixed latency: ptxas 11.8 sets no scoreboard on `FCHK.DIVIDE P0,
 /// R4, R6` and reads P0 in a later `@!P0 SYNC` (interpret/fdiv-edges.atom, control stall 1).
 pub(super) const FCHK: Facts = Facts::PLAIN;
@@ -161,6 +165,7 @@ pub(super) const IADD: Facts = Facts::PLAIN;
 pub(super) const IADD32I: Facts = Facts::PLAIN;
 pub(super) const ICMP: Facts = Facts::PLAIN;
 pub(super) const ISCADD: Facts = Facts::PLAIN;
+pub(super) const ISCADD32I: Facts = Facts::PLAIN;
 pub(super) const ISET: Facts = Facts::PLAIN;
 pub(super) const LOP32I: Facts = Facts::PLAIN;
 pub(super) const MOV32I: Facts = Facts::PLAIN;

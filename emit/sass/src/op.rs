@@ -111,6 +111,12 @@ impl Opcode {
         self.toks().contains(&t)
     }
 
+    /// Whether this opcode is `prefix` or `prefix` with more tokens (`BAR.SYNC.DEFER_BLOCKING`
+    /// starts with `BAR.SYNC`).
+    pub fn starts_with(&self, prefix: Opcode) -> bool {
+        self.mnemonic == prefix.mnemonic && self.toks().starts_with(prefix.toks())
+    }
+
     /// This opcode followed by the tokens `more` (a token, an optional one, or a list).
     #[must_use]
     pub fn with(mut self, more: impl Mods) -> Opcode {
@@ -184,6 +190,80 @@ impl fmt::Debug for Opcode {
 impl From<Mnemonic> for Opcode {
     fn from(m: Mnemonic) -> Opcode {
         Opcode::of(m, &[])
+    }
+}
+
+/// A few modifier tokens that make part of an opcode (`MIN.S32` of `ATOM.E.MIN.S32`), for the
+/// helpers that spell a dynamic part: [`Opcode::with`] appends them.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Toks {
+    len: u8,
+    toks: [Tok; MAX_TOKENS],
+}
+
+impl Default for Toks {
+    fn default() -> Toks {
+        Toks { len: 0, toks: [Tok(0); MAX_TOKENS] }
+    }
+}
+
+impl Toks {
+    /// The tokens `toks`.
+    pub fn of(toks: &[Tok]) -> Toks {
+        Toks::default().with(toks)
+    }
+
+    /// These tokens followed by `more`.
+    #[must_use]
+    pub fn with(mut self, more: impl Mods) -> Toks {
+        for &t in more.toks() {
+            assert!((self.len as usize) < MAX_TOKENS, "more modifier tokens than an Opcode holds");
+            self.toks[self.len as usize] = t;
+            self.len += 1;
+        }
+        self
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The tokens, in printing order.
+    pub fn toks(&self) -> &[Tok] {
+        &self.toks[..self.len as usize]
+    }
+
+    /// Whether a token is `t`.
+    pub fn has(&self, t: Tok) -> bool {
+        self.toks().contains(&t)
+    }
+
+    /// Each token through `f`.
+    #[must_use]
+    pub fn map(mut self, f: impl Fn(Tok) -> Tok) -> Toks {
+        for t in &mut self.toks[..self.len as usize] {
+            *t = f(*t);
+        }
+        self
+    }
+}
+
+impl Mods for Toks {
+    fn toks(&self) -> &[Tok] {
+        Toks::toks(self)
+    }
+}
+
+impl fmt::Display for Toks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, t) in self.toks().iter().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(t.name())?;
+        }
+        Ok(())
     }
 }
 

@@ -2,8 +2,8 @@
 //! and emission fills in the allocated registers without printing and parsing them again.
 
 use atomc_lower::sass::{MOp, SassInst};
-use atomc_sass::op;
 use atomc_lower::vcode::{HwReg, RegClass, VCodeBuilder};
+use atomc_sass::op;
 use atomc_sass::{sm50, sm90, Arch};
 
 /// `inst` with its virtual registers replaced by `R4`, `R6`, `R8`, … in order of appearance.

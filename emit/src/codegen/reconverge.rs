@@ -25,8 +25,8 @@
 
 use super::layout::{LBlock, Term};
 use atomc_lower::sass::{MOp, SassInst};
-use atomc_sass::op;
 use atomc_lower::vcode::BlockId;
+use atomc_sass::op;
 use std::collections::HashMap;
 
 /// Convergence barrier registers on sm_90 (`B0`..`B15`).

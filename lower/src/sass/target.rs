@@ -1,10 +1,10 @@
 //! What differs between the SASS targets, as data for the selector.
 
 use crate::sass::inst::{MOp, SassInst};
-use atomc_sass::op::{Opcode, Tok};
-use atomc_sass::{op, toks};
 use crate::vcode::{HwReg, Reg, FRAME_REG};
 use atomc_ir::{MemOrder, Scope};
+use atomc_sass::op::{Opcode, Tok};
+use atomc_sass::{op, toks};
 
 /// One SASS target.
 #[derive(Debug)]

@@ -1,11 +1,11 @@
 //! Arithmetic, compares, selects, constants, special registers (conversions: `convert.rs`).
 
-use atomc_sass::op;
-use atomc_sass::op::t;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     pub(super) fn lower_alu(&mut self, data: &InstData) -> Result<(), IselError> {

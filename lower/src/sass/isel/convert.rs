@@ -2,12 +2,12 @@
 //! integer/float conversions are each target's ([`super::Isa::int_float`]: one `I2F`/`F2I` on
 //! sm_90, ptxas 11.8's sequences on sm_50), as are those of f16 (`half.rs`).
 
-use atomc_sass::op;
-use atomc_sass::op::{t, Tok};
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ConvOp, Type, Value};
+use atomc_sass::op;
+use atomc_sass::op::{t, Tok};
 
 /// The integer type token of a conversion (`S8`..`U64`).
 pub(super) fn int_tok(signed: bool, bits: u32) -> Tok {

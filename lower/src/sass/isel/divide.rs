@@ -23,12 +23,12 @@
 //! `F2I.FTZ.U32.F32.TRUNC`, the high word of an `XMAD` product, `IABS` as shift/xor/subtract:
 //! [`super::Isa`]), as ptxas 11.8 divides.
 
-use atomc_sass::op;
-use atomc_sass::op::Opcode;
 use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects `d = a op b` for a 32-bit or narrower integer division or remainder.

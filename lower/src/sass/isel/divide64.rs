@@ -17,12 +17,12 @@
 //! magnitudes and fix the signs as the 32-bit ones do (`isel/divide.rs`). Division by zero
 //! traps in the IR's interpreter; the result here is unspecified.
 
-use atomc_sass::op;
-use atomc_sass::op::t;
 use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     /// Selects `d = a op b` for a 64-bit integer division or remainder.

@@ -28,12 +28,12 @@
 //! ±0 for ±inf, b for a NaN and ±1 otherwise (then a is 0, inf or NaN itself): 0/0, inf/inf
 //! and NaNs give NaN, x/0 ±inf, x/inf ±0, 0/x ±0, inf/x ±inf.
 
-use atomc_sass::op;
-use atomc_sass::op::Opcode;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects `d = a / b` on f32.

@@ -54,11 +54,11 @@
 //! min/max and logic ops differently, and takes the fast path's 1.0 from a register pair and
 //! wide `ISETP` immediates through a `MOV`); `SEL`, `ISETP` and the f64 ops are alike.
 
-use atomc_sass::op;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
+use atomc_sass::op;
 
 /// The high word of +inf, and of the interpreter's canonical NaN.
 const INF_HI: i64 = 0x7ff0_0000;

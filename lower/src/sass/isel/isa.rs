@@ -22,12 +22,11 @@
 //! operation, which the selector reports as an [`IselError`] of the IR instruction. The
 //! capability tables (`caps/`, `caps_ops/`) refuse most such inputs before selection.
 
-use atomc_sass::op::{Tok, Toks};
-use atomc_sass::op::Opcode;
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegForm, VReg};
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
+use atomc_sass::op::{Opcode, Tok, Toks};
 
 /// The integer/float conversions of the division sequences (`divide.rs`, `divide64.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

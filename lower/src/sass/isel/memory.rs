@@ -4,10 +4,10 @@
 
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
-use atomc_sass::op::{t, Tok, Toks};
-use atomc_sass::{op, toks};
 use crate::vcode::VReg;
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Type};
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::{op, toks};
 
 /// The `.U8`-style size token of a plain load or store.
 fn ldst_size(ty: Type) -> Option<Tok> {

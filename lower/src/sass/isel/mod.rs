@@ -40,11 +40,11 @@ mod sm90;
 mod surface;
 pub use surface::surface_slot_words;
 
-use atomc_sass::op;
 use super::inst::{Flow, MOp, SassInst, SharedForms};
 use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
+use atomc_sass::op;
 use cranelift_entity::SecondaryMap;
 pub(crate) use isa::{DivCvt, Isa};
 use smallvec::SmallVec;

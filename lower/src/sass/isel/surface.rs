@@ -13,14 +13,14 @@
 //! the word at 0x14c). atomc gives the slots it uses one word each, in ascending slot order
 //! ([`surface_slot_words`]); sm_90 loads the word into a register for the Rc form.
 
-use atomc_sass::toks;
-use atomc_sass::op::{t, Tok, Toks};
 use super::{Isel, IselError};
 use crate::sass::inst::MOp;
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{
     Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
 };
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::toks;
 
 fn dim_name(d: SurfaceDim) -> Tok {
     match d {

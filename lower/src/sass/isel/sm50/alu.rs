@@ -3,14 +3,13 @@
 //! carry, address arithmetic by shifts and `.CC` adds, `|x|`, and 64-bit shifts without a
 //! funnel shift.
 
-use atomc_sass::op;
-use atomc_sass::toks;
-use atomc_sass::op::{t, Tok};
 use super::Sm50;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isa, Isel};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::BinaryOp;
+use atomc_sass::op::{t, Tok};
+use atomc_sass::{op, toks};
 
 pub(super) fn is_rz(op: &MOp) -> bool {
     matches!(op, MOp::Reg { reg: Reg::Zero, .. })

@@ -18,12 +18,12 @@
 //! signed XMAD variants the form table lacks; the unsigned product plus the two-term
 //! correction gives the same word.
 
-use atomc_sass::op;
-use atomc_sass::op::Opcode;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects a bit count, bit field, `smulhi` or `fma` (`umulhi` is the shared selector's,

@@ -8,14 +8,13 @@
 //! `F2F.F64.F32`); ptxas 11.8 rounds that f32 to odd (`.RP`/`.RM`/`.RZ` and a `BFI`) although
 //! it is exact. f64 to f16 does need the f32 rounded to odd (see `narrow64_sm50`).
 
-use atomc_sass::op;
 use crate::sass::isel::convert::int_tok;
-use atomc_sass::op::t;
-use atomc_sass::op::Opcode;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, Type};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode};
 
 impl Isel<'_> {
     /// An integer/float conversion on sm_50, in ptxas 11.8's sequences for cvt.rzi.{s,u}N.fM and

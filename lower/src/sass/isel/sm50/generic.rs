@@ -17,14 +17,14 @@
 //! The test is made on the base register of the address; a constant offset folded into the
 //! access cannot carry it out of the 16 MiB window of a valid shared address.
 
-use atomc_sass::op;
-use atomc_sass::op::{t, Tok};
 use super::Sm50;
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
 use crate::sass::isel::memory::atom_op;
 use crate::sass::isel::{Isa, Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{AddrSpace, InstData, Type};
+use atomc_sass::op;
+use atomc_sass::op::{t, Tok};
 
 /// `@P0` (shared) or `@!P0` (global).
 pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {

@@ -6,14 +6,13 @@
 //! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
 //! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
 
-use atomc_sass::op;
-use atomc_sass::toks;
-use atomc_sass::op::{t, Tok, Toks};
 use super::generic::guarded;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::{op, toks};
 
 impl Isel<'_> {
     /// `atomic_cas` on sm_50: compare and swap packed into one register group.

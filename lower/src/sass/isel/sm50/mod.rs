@@ -36,14 +36,14 @@ mod generic;
 mod memory;
 mod subgroup;
 
-use atomc_sass::op;
-use atomc_sass::op::{t, Opcode, Tok, Toks};
 use super::isa::{DivCvt, Isa};
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use alu::is_rz;
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode, Tok, Toks};
 
 /// The sm_50 selection rules.
 pub(crate) struct Sm50;

@@ -30,14 +30,13 @@
 //! (`LOP.AND` + `ISET.EQ.U32`), and `shfl.sync.idx` with a register lane as
 //! `SHFL.IDX PT, R8, R0, R6, 0x1f`.
 
-use atomc_sass::op;
-use atomc_sass::op::t;
-use atomc_sass::op::Opcode;
 use super::Sm50;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isa, Isel, IselError};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode};
 
 const P0: MOp = MOp::Pred { num: 0, not: false };
 

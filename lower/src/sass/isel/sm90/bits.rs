@@ -24,11 +24,11 @@
 //! inserts. The clamped shifts and masks give the IR's edge cases: nothing from a position past
 //! bit 31, the whole rest of the word for a length past it, 0 for a length of 0.
 
-use atomc_sass::op;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Type, UnaryOp, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn bit_count(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {

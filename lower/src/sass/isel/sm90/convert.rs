@@ -1,14 +1,14 @@
 //! sm_90 conversions: integer/float (`fcvt_*`) and f16, as ptxas 13.5 writes them for Hopper
 //! (sm_50's: `sm50/convert.rs`).
 
-use atomc_sass::op;
 use crate::sass::isel::convert::int_tok;
-use atomc_sass::op::t;
 use super::NOT_PT;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, Type};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 /// An integer/float conversion in the one instruction ptxas 13.5 writes for
 /// cvt.rzi.{s,u}N.fM and cvt.rn.fM.{s,u}N: `F2I{.S8..U64}{.F16,.F64}.TRUNC{.NTZ}` and

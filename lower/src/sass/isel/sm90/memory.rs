@@ -2,12 +2,12 @@
 //! them into one register group, `sm50/memory.rs`). The other atomics are the shared selector's
 //! (`memory.rs`), spelled by [`Isa::rmw`](crate::sass::isel::Isa::rmw).
 
-use atomc_sass::op;
-use atomc_sass::op::t;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, RegForm};
 use atomc_ir::{AddrSpace, InstData};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     /// `atomic_cas` with the compare and swap values in separate fields (sm_70+: `ATOMG.E.CAS

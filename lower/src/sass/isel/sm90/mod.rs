@@ -20,14 +20,13 @@ mod reduce64;
 mod shuffle;
 mod subgroup;
 
-use atomc_sass::op;
-use atomc_sass::toks;
-use atomc_sass::op::{t, Opcode, Tok, Toks};
 use super::isa::{DivCvt, Isa};
 use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, TernaryOp, Type, Value};
+use atomc_sass::op::{t, Opcode, Tok, Toks};
+use atomc_sass::{op, toks};
 
 /// The sm_90 selection rules.
 pub(crate) struct Sm90;

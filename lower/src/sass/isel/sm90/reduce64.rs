@@ -9,12 +9,12 @@
 //!              32 lanes' 16 bits overflows); d = s0 + (s1 << 16) + (sh << 32) with a carry
 //! ```
 
-use atomc_sass::op;
 use super::subgroup::redux;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::VReg;
 use atomc_ir::{ReduceOp, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn reduce64(&mut self, d: VReg, op: ReduceOp, arg: Value, ur: MOp) -> Result<(), IselError> {

@@ -24,11 +24,11 @@
 //! `match_any x` is `MATCH.ANY d, x` (`MATCH.ANY.U64` for a pair): the hardware compares among
 //! the lanes executing it, the IR's active lanes (ptxas 13: `MATCH.ANY R12, R20`).
 
-use atomc_sass::op;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ShuffleMode, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn shuffle(

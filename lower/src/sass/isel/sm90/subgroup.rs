@@ -22,11 +22,11 @@
 //! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
 use crate::sass::inst::{MOp, SassInst};
-use atomc_sass::op::{t, Opcode};
-use atomc_sass::{op, toks};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
+use atomc_sass::op::{t, Opcode};
+use atomc_sass::{op, toks};
 
 impl Isel<'_> {
     pub(super) fn subgroup(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {

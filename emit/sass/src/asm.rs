@@ -592,7 +592,7 @@ impl Arch {
             |spec: &OpSpec, t: &&str, col: usize, reuse: &mut u8| self.parse_operand(spec, t, col, addr, reuse);
         let (mnemonic, toks) = tokens_of(opcode);
         let cands = self.candidates(mnemonic);
-        let text = Spelled { opcode, mnemonic };
+        let text = Spelled { opcode: &opcode, mnemonic };
         self.choose_form(cands, &toks, &text, opcode_col, guard, guard_uniform, operands, &pt, &split_last, &mut parse, sched)
             .map(Some)
             .map_err(|(col, msg)| err(col, msg))
@@ -705,7 +705,8 @@ impl Arch {
 /// How [`Arch::choose_form`] spells the opcode in its errors: the text read, or the typed
 /// opcode's spelling.
 pub(crate) struct Spelled<'s> {
-    pub opcode: &'s str,
+    /// Formatted only for an error, so the typed path prints nothing when a form fits.
+    pub opcode: &'s dyn std::fmt::Display,
     pub mnemonic: &'s str,
 }
 

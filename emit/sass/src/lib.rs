@@ -96,7 +96,7 @@ pub struct Arch {
     /// Rewrites or refuses an assembler line before it is parsed (sm_50: input aliases, and
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
-    /// The same for operands handed over as values ([`Arch::assemble_written`]).
+    /// The same for a typed opcode and operands handed over as values ([`Arch::assemble_op`]).
     pub written_hook: Option<WrittenHook>,
     /// The form table's lookup indices (mnemonics, decoding order), made with it.
     table: FormTable,

@@ -3,7 +3,7 @@
 //!
 //! Both ways into the form table meet here. The assembler reads text into [`Written`] values
 //! (syntax only); instruction selection hands its operands over as [`Written`] values directly
-//! ([`Arch::assemble_written`]), with nothing printed or parsed. `Arch::place` then applies
+//! with a typed opcode ([`Arch::assemble_op`]), with nothing printed or parsed. `Arch::place` then applies
 //! the form's rules (which operand kinds a slot takes, how an immediate is held, which offsets a
 //! memory operand may carry) once for both, and the encoder checks every field's range.
 
@@ -170,7 +170,7 @@ impl Arch {
             None => {
                 let items: Vec<(usize, Written)> = ops.iter().map(|w| (0, *w)).collect();
                 let (mnemonic, toks) = super::asm::tokens_of(opcode);
-                let text = super::asm::Spelled { opcode, mnemonic };
+                let text = super::asm::Spelled { opcode: &opcode, mnemonic };
                 self.choose_written(self.candidates(mnemonic), &toks, &text, guard, items, addr)
             }
         }
@@ -187,8 +187,7 @@ impl Arch {
             hook(&mut opcode, &mut ops).map_err(|msg| AsmError { line: 1, col: 1, msg })?;
         }
         let items: Vec<(usize, Written)> = ops.into_iter().map(|w| (0, w)).collect();
-        let spelled = opcode.to_string();
-        let text = super::asm::Spelled { opcode: &spelled, mnemonic: opcode.mnemonic().name() };
+        let text = super::asm::Spelled { opcode: &opcode, mnemonic: opcode.mnemonic().name() };
         self.choose_written(self.forms_of(opcode.mnemonic()), opcode.toks(), &text, guard, items, addr)
     }
 

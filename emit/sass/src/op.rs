@@ -9,12 +9,12 @@ use std::fmt;
 
 include!(concat!(env!("OUT_DIR"), "/vocab.rs"));
 
-/// Builds an [`Opcode`] from its nvdisasm spelling, checked when compiled: `op!(LDG.E.64)`.
-/// A token that starts with a digit is written as is (`.64`, `.1D`).
+/// Builds an [`Opcode`] from its nvdisasm spelling, checked and built when compiled:
+/// `op!(LDG.E.64)`. A token that starts with a digit is written as is (`.64`, `.1D`).
 #[macro_export]
 macro_rules! op {
     ($m:ident $(. $t:tt)*) => {
-        $crate::op::Opcode::of($crate::op::m::$m, &[$($crate::__tok!($t)),*])
+        const { $crate::op::Opcode::of($crate::op::m::$m, &[$($crate::__tok!($t)),*]) }
     };
 }
 

@@ -11,6 +11,17 @@ include!(concat!(env!("OUT_DIR"), "/vocab.rs"));
 
 /// Builds an [`Opcode`] from its nvdisasm spelling, checked and built when compiled:
 /// `op!(LDG.E.64)`. A token that starts with a digit is written as is (`.64`, `.1D`).
+///
+/// ```
+/// use atomc_sass::op;
+/// assert_eq!(op!(ATOMG.E.CAS.64.STRONG.GPU).to_string(), "ATOMG.E.CAS.64.STRONG.GPU");
+/// ```
+///
+/// A token no form table spells does not compile:
+///
+/// ```compile_fail
+/// let _ = atomc_sass::op!(ATOMG.E.FROB);
+/// ```
 #[macro_export]
 macro_rules! op {
     ($m:ident $(. $t:tt)*) => {
@@ -181,9 +192,10 @@ impl fmt::Display for Opcode {
     }
 }
 
+/// Quoted, as the spelling it replaced was shown (`"ATOMG.E.ADD"`).
 impl fmt::Debug for Opcode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "op!({self})")
+        write!(f, "\"{self}\"")
     }
 }
 
@@ -315,5 +327,15 @@ mod tests {
         assert_eq!(op!(LDG.E).with(Some(t::_64)).with(toks!(STRONG.GPU)), op!(LDG.E.64.STRONG.GPU));
         assert_eq!(Opcode::parse("ATOMG.E.FROB"), None);
         assert_eq!(std::mem::size_of::<Opcode>(), 16);
+    }
+
+    /// The spellings that come from code rather than a table group are tokens too: IMAD's
+    /// printed aliases (`alias.rs`) and the sm_50 hook's input spellings.
+    #[test]
+    fn alias_and_hook_spellings_are_tokens() {
+        for s in ["MOV", "IADD", "SHL", "CC", "AH1", "BH1"] {
+            assert_ne!(Tok::named(s), Tok::UNKNOWN, "{s}");
+        }
+        assert_eq!(Opcode::parse("IMAD.MOV.U32"), Some(op!(IMAD.MOV.U32)));
     }
 }

@@ -55,7 +55,8 @@ macro_rules! toks {
     };
 }
 
-/// The most modifier tokens an [`Opcode`] holds (the longest selected spelling has eight).
+/// The most modifier tokens an [`Opcode`] holds (the longest selected spelling, a surface
+/// atomic's `SUATOM.D.BA.2D_ARRAY.ADD.F16x2.RN.STRONG.GPU.IGN`, has nine).
 pub const MAX_TOKENS: usize = 14;
 
 impl Tok {

@@ -1,5 +1,5 @@
 //! Selection hands each instruction's operands to the form table as values
-//! (`Arch::assemble_written`): nothing is printed and parsed between selection and the encoded
+//! (`Arch::assemble_op`, with a typed opcode): nothing is printed and parsed between selection and the encoded
 //! word. The text assembler, which the nvdisasm sweeps of `atomc-sass` check form by form, is
 //! a second, independent reading of the same instruction: here both must choose the same form,
 //! modifier values and operand values for every instruction selected for every filetest kernel

@@ -1,7 +1,8 @@
 //! The assembler: nvdisasm-syntax text back to instructions, choosing the form by mnemonic,
 //! modifier spellings and operand shapes from the same table the printer uses.
 
-use super::form::{BaseWidth, ExtSpec, Form, ImmKind, ModGroup, OpSpec};
+use super::form::{BaseWidth, ExtSpec, Form, ImmKind, ModGroup, OpSpec, Tok};
+use super::op::Mnemonic;
 use super::instr::{Instr, Operand, Pred, Reg, Sched};
 use super::written::{Misfit, Written};
 use super::{Arch, AsmError};
@@ -16,31 +17,41 @@ type SplitLast<T> = dyn Fn(&Form, &mut Vec<(usize, T)>);
 /// its `.reuse` flag.
 type Place<'p, T> = dyn FnMut(&OpSpec, &T, usize, &mut u8) -> Result<Operand, PErr> + 'p;
 
-/// Matches dotted modifier tokens against the groups in printing order, with backtracking
-/// (spellings may themselves contain dots, e.g. `STRONG.GPU`).
-fn match_mods(groups: &[ModGroup], toks: &[&str]) -> Option<SmallVec<[u64; 6]>> {
-    fn go(groups: &[ModGroup], toks: &[&str], out: &mut SmallVec<[u64; 6]>) -> bool {
-        let Some(g) = groups.first() else {
+/// Matches modifier tokens against the groups in printing order, with backtracking (a spelling
+/// may be several tokens, e.g. `STRONG.GPU`); `spelled[g][v]` holds the tokens of group `g`'s
+/// value `v`. The one modifier rule of the assembler and of typed selection.
+fn match_mods(groups: &[ModGroup], spelled: &[&[&[Tok]]], toks: &[Tok]) -> Option<SmallVec<[u64; 6]>> {
+    fn go(groups: &[ModGroup], spelled: &[&[&[Tok]]], toks: &[Tok], out: &mut SmallVec<[u64; 6]>) -> bool {
+        let (Some(g), Some(sp)) = (groups.first(), spelled.first()) else {
             return toks.is_empty();
         };
-        // Longer spellings first so `CAST.SPIN` wins over `CAST` when both could match.
-        let mut vals: Vec<&(u64, &str)> = g.values.iter().collect();
-        vals.sort_by_key(|(_, s)| std::cmp::Reverse(if s.is_empty() { 0 } else { s.split('.').count() }));
-        for (v, sp) in vals {
-            let n = if sp.is_empty() { 0 } else { sp.split('.').count() };
-            if toks.len() < n || (n > 0 && toks[..n].join(".") != *sp) {
-                continue;
+        // Longer spellings first so `CAST.SPIN` wins over `CAST` when both could match (within
+        // one length, in table order).
+        let longest = sp.iter().map(|s| s.len()).max().unwrap_or(0);
+        for n in (0..=longest).rev() {
+            for ((v, _), s) in g.values.iter().zip(sp.iter()).filter(|(_, s)| s.len() == n) {
+                if toks.len() < n || toks[..n] != **s {
+                    continue;
+                }
+                out.push(*v);
+                if go(&groups[1..], &spelled[1..], &toks[n..], out) {
+                    return true;
+                }
+                out.pop();
             }
-            out.push(*v);
-            if go(&groups[1..], &toks[n..], out) {
-                return true;
-            }
-            out.pop();
         }
         false
     }
     let mut out = SmallVec::new();
-    go(groups, toks, &mut out).then_some(out)
+    go(groups, spelled, toks, &mut out).then_some(out)
+}
+
+/// The mnemonic and modifier tokens of a dotted opcode text, a token outside the vocabulary as
+/// [`Tok::UNKNOWN`] (which no group spells).
+pub(crate) fn tokens_of(opcode: &str) -> (&str, SmallVec<[Tok; 8]>) {
+    let mut parts = opcode.split('.');
+    let mnemonic = parts.next().unwrap_or("");
+    (mnemonic, parts.map(Tok::named).collect())
 }
 
 fn parse_num(t: &str) -> Option<i64> {
@@ -393,25 +404,36 @@ impl Arch {
         }
     }
 
-    fn candidates(&self, mnemonic: &str) -> &[u16] {
-        self.forms_named(mnemonic)
+    /// The forms of a mnemonic spelled `mnemonic`.
+    pub(crate) fn candidates(&self, mnemonic: &str) -> &'static [u16] {
+        Mnemonic::named(mnemonic).map_or(&[], |m| self.forms_of(m))
+    }
+
+    /// Which modifier values of form `fi` the tokens `toks` spell, and the alias token (IMAD's
+    /// `MOV`) in front of them if the form has an alias and the tokens need one taken off.
+    fn match_form(&self, fi: u16, toks: &[Tok]) -> Option<(Option<Tok>, SmallVec<[u64; 6]>)> {
+        let form = &self.forms[fi as usize];
+        let spelled = self.table.mod_toks[fi as usize];
+        // An alias spelling (IMAD.MOV) may follow the mnemonic; it must match the operands.
+        match (form.alias, toks.first()) {
+            (Some(_), Some(t)) => match match_mods(form.mods, spelled, toks) {
+                Some(mods) => Some((None, mods)),
+                None => match_mods(form.mods, spelled, &toks[1..]).map(|mods| (Some(*t), mods)),
+            },
+            _ => match_mods(form.mods, spelled, toks).map(|mods| (None, mods)),
+        }
     }
 
     /// Builds an instruction from its dotted opcode text (`ATOMG.E.ADD.STRONG.GPU`) and operand
-    /// values, choosing the form whose modifiers and operand kinds fit. This is the entry point
-    /// for instruction selection; the schedule starts at [`Sched::default`].
+    /// values, choosing the form whose modifiers and operand kinds fit; the schedule starts at
+    /// [`Sched::default`].
     pub fn build(&self, opcode: &str, ops: &[Operand]) -> Result<Instr, AsmError> {
-        let toks: Vec<&str> = opcode.split('.').collect();
-        let mut last = format!("unknown mnemonic `{}`", toks[0]);
-        for &fi in self.candidates(toks[0]) {
+        let (mnemonic, toks) = tokens_of(opcode);
+        let mut last = format!("unknown mnemonic `{}`", mnemonic);
+        for &fi in self.candidates(mnemonic) {
             let form = &self.forms[fi as usize];
-            // An alias spelling (IMAD.MOV) may follow the mnemonic; it must match the operands.
-            let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
-                (Some(_), Some(t)) if match_mods(form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
-                _ => (None, &toks[1..]),
-            };
-            let Some(mods) = match_mods(form.mods, mod_toks) else {
-                last = format!("modifiers of `{}` fit no form of {}", opcode, toks[0]);
+            let Some((alias_tok, mods)) = self.match_form(fi, &toks) else {
+                last = format!("modifiers of `{}` fit no form of {}", opcode, mnemonic);
                 continue;
             };
             let ins =
@@ -419,7 +441,7 @@ impl Arch {
             match self.encode_word(&ins) {
                 // An alias is how nvdisasm prints some operand values; the base spelling
                 // encodes the same word, so it is accepted too (a wrong alias is not).
-                Ok(_) if alias_tok.is_none() || form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops)) == alias_tok => {
+                Ok(_) if alias_tok.is_none() || form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops)) == alias_tok.map(Tok::name) => {
                     return Ok(ins)
                 }
                 Ok(_) => {
@@ -568,20 +590,25 @@ impl Arch {
         let pt = |uniform: bool| if uniform { "UPT" } else { "PT" };
         let mut parse =
             |spec: &OpSpec, t: &&str, col: usize, reuse: &mut u8| self.parse_operand(spec, t, col, addr, reuse);
-        self.choose_form(opcode, opcode_col, guard, guard_uniform, operands, &pt, &split_last, &mut parse, sched)
+        let (mnemonic, toks) = tokens_of(opcode);
+        let cands = self.candidates(mnemonic);
+        let text = Spelled { opcode: &opcode, mnemonic };
+        self.choose_form(cands, &toks, &text, opcode_col, guard, guard_uniform, operands, &pt, &split_last, &mut parse, sched)
             .map(Some)
             .map_err(|(col, msg)| err(col, msg))
     }
 
-    /// Picks the first form of `opcode`'s mnemonic whose guard kind, modifiers, operand count
-    /// and operands fit, and which encodes; otherwise the error of the form that got furthest.
-    /// `operands` are (column, operand) in nvdisasm order; `pt` writes a hidden `PT`/`UPT`;
-    /// `split_last` adjusts the list for a form that reads it differently; `place` turns one
-    /// operand into the slot's value.
+    /// Picks the first form of `cands` (a mnemonic's forms) whose guard kind, modifiers (`toks`),
+    /// operand count and operands fit, and which encodes; otherwise the error of the form that
+    /// got furthest. `text` spells the opcode for those errors. `operands` are (column, operand)
+    /// in nvdisasm order; `pt` writes a hidden `PT`/`UPT`; `split_last` adjusts the list for a
+    /// form that reads it differently; `place` turns one operand into the slot's value.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn choose_form<T: Clone>(
         &self,
-        opcode: &str,
+        cands: &[u16],
+        toks: &[Tok],
+        text: &Spelled,
         opcode_col: usize,
         guard: Pred,
         guard_uniform: Option<bool>,
@@ -591,11 +618,10 @@ impl Arch {
         place: &mut Place<T>,
         sched: Sched,
     ) -> Result<Instr, PErr> {
-        let toks: SmallVec<[&str; 8]> = opcode.split('.').collect();
-        let cands = self.candidates(toks[0]);
         if cands.is_empty() {
-            return Err((opcode_col, format!("unknown mnemonic `{}`", toks[0])));
+            return Err((opcode_col, format!("unknown mnemonic `{}`", text.mnemonic)));
         }
+        let opcode = text.opcode;
         let mut best: Option<(usize, PErr)> = None;
         for &fi in cands {
             let form = &self.forms[fi as usize];
@@ -603,11 +629,7 @@ impl Arch {
                 continue;
             }
             // An alias spelling (IMAD.MOV) is checked after the operands are known.
-            let (alias_tok, mod_toks): (Option<&str>, &[&str]) = match (form.alias, toks.get(1)) {
-                (Some(_), Some(t)) if match_mods(form.mods, &toks[1..]).is_none() => (Some(*t), &toks[2..]),
-                _ => (None, &toks[1..]),
-            };
-            let Some(mods) = match_mods(form.mods, mod_toks) else { continue };
+            let Some((alias_tok, mods)) = self.match_form(fi, toks) else { continue };
             let mut operands = operands.clone();
             split_last(form, &mut operands);
             for h in self.hidden_operands(fi, operands.len()) {
@@ -641,7 +663,7 @@ impl Arch {
                     s.reuse |= reuse;
                     let ins = Instr { form: fi, guard, mods, ops, sched: s };
                     let want = form.alias.and_then(|a| a.spelling(&ins.mods, &ins.ops));
-                    if alias_tok.is_some() && want != alias_tok {
+                    if alias_tok.is_some() && want != alias_tok.map(Tok::name) {
                         let e = (
                             opcode_col,
                             format!(
@@ -675,9 +697,17 @@ impl Arch {
             }
         }
         let (col, msg) =
-            best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, toks[0])));
+            best.map(|b| b.1).unwrap_or((opcode_col, format!("modifiers of `{}` fit no form of {}", opcode, text.mnemonic)));
         Err((col, msg))
     }
+}
+
+/// How [`Arch::choose_form`] spells the opcode in its errors: the text read, or the typed
+/// opcode's spelling.
+pub(crate) struct Spelled<'s> {
+    /// Formatted only for an error, so the typed path prints nothing when a form fits.
+    pub opcode: &'s dyn std::fmt::Display,
+    pub mnemonic: &'s str,
 }
 
 /// Reads the schedule comment written by [`Sched::comment`], if present.

@@ -261,7 +261,21 @@ pub struct FormTable {
     pub decode_order: &'static [(u128, u128, u16)],
     /// Every bit each form gives a meaning to ([`Form::known_bits`]), by form index.
     pub known: &'static [u128],
+    /// For each [`Mnemonic`] id (both tables' vocabulary) the indices of its forms here.
+    pub by_id: &'static [&'static [u16]],
+    /// For each form, group and value (as in [`ModGroup::values`]) the tokens of its spelling.
+    pub mod_toks: &'static [&'static [&'static [&'static [Tok]]]],
 }
+
+/// A mnemonic of the form tables (`ATOMG`), by its index in the sorted vocabulary of both
+/// tables (`op::MNEMONIC_NAMES`); `op::m` names each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mnemonic(pub u8);
+
+/// One dot-separated token of a modifier spelling (`STRONG` of `STRONG.GPU`), by its index in
+/// the sorted vocabulary of both tables (`op::TOKEN_NAMES`); `op::t` names each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Tok(pub u8);
 
 impl Form {
     /// The meanings of the modifier values `mods` (one per group, as an instruction holds them).

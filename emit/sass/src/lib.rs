@@ -14,8 +14,9 @@
 //!   `arch.assemble(text)` parses nvdisasm listings (address prefixes, hex comments and
 //!   directives are skipped; errors carry line:column); `arch.disassemble(bytes, sched)` lists a
 //!   code section.
-//! * Instruction selection hands over an opcode with its modifiers and the operands as values
-//!   ([`written::Written`]: `arch.assemble_written(None, "ATOMG.E.ADD.STRONG.GPU", &ops, 0)`):
+//! * Instruction selection hands over a typed opcode ([`op::Opcode`], ids of the tables'
+//!   mnemonic and modifier tokens: `op!(ATOMG.E.ADD.STRONG.GPU)`) and the operands as values
+//!   ([`written::Written`]: `arch.assemble_op(None, op!(ATOMG.E.ADD.STRONG.GPU), &ops, 0)`):
 //!   the form is chosen exactly as the assembler chooses it for the same text, with no text,
 //!   and every field's range is checked (`Arch::place` applies a slot's operand rules to
 //!   both). `arch.build(opcode, &[Operand])` takes operands already in a form's terms.
@@ -55,6 +56,7 @@ pub mod form;
 pub mod hazard;
 pub mod instr;
 pub mod latency;
+pub mod op;
 pub mod print;
 pub mod roles;
 mod sm;
@@ -94,7 +96,7 @@ pub struct Arch {
     /// Rewrites or refuses an assembler line before it is parsed (sm_50: input aliases, and
     /// forms nvdisasm has no bits for). `Ok(None)` keeps the line.
     pub asm_hook: Option<AsmHook>,
-    /// The same for operands handed over as values ([`Arch::assemble_written`]).
+    /// The same for a typed opcode and operands handed over as values ([`Arch::assemble_op`]).
     pub written_hook: Option<WrittenHook>,
     /// The form table's lookup indices (mnemonics, decoding order), made with it.
     table: FormTable,
@@ -127,6 +129,16 @@ impl Arch {
             Ok(i) => by_mnemonic[i].1,
             Err(_) => &[],
         }
+    }
+
+    /// The indices of the forms of mnemonic `m`, in table order.
+    pub fn forms_of(&self, m: op::Mnemonic) -> &'static [u16] {
+        self.table.by_id[m.0 as usize]
+    }
+
+    /// The tokens of each modifier group's spellings of form `form` (see [`FormTable::mod_toks`]).
+    pub fn mod_toks(&self, form: u16) -> &'static [&'static [&'static [form::Tok]]] {
+        self.table.mod_toks[form as usize]
     }
 
     /// The decoding order: (mask, value, form) of identifying bits, most specific first.
@@ -196,9 +208,8 @@ impl Arch {
 /// replacement statement or an error message out.
 pub type AsmHook = fn(&str) -> Result<Option<String>, String>;
 
-/// See [`Arch::written_hook`]: the opcode and operands in (the operands are edited in place), a
-/// replacement opcode or an error message out.
-pub type WrittenHook = fn(&str, &mut [written::Written<'_>]) -> Result<Option<String>, String>;
+/// See [`Arch::written_hook`]: the opcode and operands, edited in place, or an error message.
+pub type WrittenHook = fn(&mut op::Opcode, &mut [written::Written<'_>]) -> Result<(), String>;
 
 /// Why an instruction could not be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

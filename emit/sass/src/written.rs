@@ -3,12 +3,14 @@
 //!
 //! Both ways into the form table meet here. The assembler reads text into [`Written`] values
 //! (syntax only); instruction selection hands its operands over as [`Written`] values directly
-//! ([`Arch::assemble_written`]), with nothing printed or parsed. `Arch::place` then applies
+//! with a typed opcode ([`Arch::assemble_op`]), with nothing printed or parsed. `Arch::place` then applies
 //! the form's rules (which operand kinds a slot takes, how an immediate is held, which offsets a
 //! memory operand may carry) once for both, and the encoder checks every field's range.
 
 use super::form::{BaseWidth, CBankSpec, ExtSpec, ImmKind, ImmSpec, MemSpec, OpSpec};
+use super::form::Tok;
 use super::instr::{Instr, Mem, Operand, Pred, Reg};
+use super::op::Opcode;
 use super::{Arch, AsmError};
 
 /// One operand as written.
@@ -159,23 +161,52 @@ impl Arch {
         Ok(Operand::CBank { bank, base, offset: offset as u32, neg: false, abs: false, h1: false })
     }
 
-    /// Builds an instruction from its dotted opcode (`ATOMG.E.ADD.STRONG.GPU`), guard and
-    /// operands as written, in nvdisasm's order (predicates nvdisasm hides when `PT` may be left
-    /// out), at byte address `addr`: the form and modifier values are chosen exactly as the
-    /// assembler chooses them for the same text, without any text.
+    /// Builds an instruction from its dotted opcode text (`ATOMG.E.ADD.STRONG.GPU`), guard and
+    /// operands as written: [`Arch::assemble_op`] of the opcode's tokens.
     pub fn assemble_written(&self, guard: Option<Pred>, opcode: &str, ops: &[Written], addr: u64) -> Result<Instr, AsmError> {
-        let mut ops: smallvec::SmallVec<[Written; 6]> = ops.iter().copied().collect();
-        let mut opcode = std::borrow::Cow::Borrowed(opcode);
-        if let Some(hook) = self.written_hook {
-            if let Some(new) = hook(&opcode, &mut ops).map_err(|msg| AsmError { line: 1, col: 1, msg })? {
-                opcode = std::borrow::Cow::Owned(new);
+        match Opcode::parse(opcode) {
+            Some(op) => self.assemble_op(guard, op, ops, addr),
+            // Outside the vocabulary: no form spells it, and the assembler says why.
+            None => {
+                let items: Vec<(usize, Written)> = ops.iter().map(|w| (0, *w)).collect();
+                let (mnemonic, toks) = super::asm::tokens_of(opcode);
+                let text = super::asm::Spelled { opcode: &opcode, mnemonic };
+                self.choose_written(self.candidates(mnemonic), &toks, &text, guard, items, addr)
             }
         }
+    }
+
+    /// Builds an instruction from its typed opcode, guard and operands as written, in
+    /// nvdisasm's order (predicates nvdisasm hides when `PT` may be left out), at byte address
+    /// `addr`: the form and modifier values are chosen exactly as the assembler chooses them for
+    /// the same text, without any text.
+    pub fn assemble_op(&self, guard: Option<Pred>, opcode: Opcode, ops: &[Written], addr: u64) -> Result<Instr, AsmError> {
+        let mut ops: smallvec::SmallVec<[Written; 6]> = ops.iter().copied().collect();
+        let mut opcode = opcode;
+        if let Some(hook) = self.written_hook {
+            hook(&mut opcode, &mut ops).map_err(|msg| AsmError { line: 1, col: 1, msg })?;
+        }
         let items: Vec<(usize, Written)> = ops.into_iter().map(|w| (0, w)).collect();
+        let text = super::asm::Spelled { opcode: &opcode, mnemonic: opcode.mnemonic().name() };
+        self.choose_written(self.forms_of(opcode.mnemonic()), opcode.toks(), &text, guard, items, addr)
+    }
+
+    /// [`Arch::choose_form`] for operands as written.
+    fn choose_written(
+        &self,
+        cands: &[u16],
+        toks: &[Tok],
+        text: &super::asm::Spelled,
+        guard: Option<Pred>,
+        items: Vec<(usize, Written)>,
+        addr: u64,
+    ) -> Result<Instr, AsmError> {
         let pt = |uniform: bool| if uniform { Written::UPred(Pred::PT) } else { Written::Pred(Pred::PT) };
         let guard_uniform = guard.map(|_| false);
         self.choose_form(
-            &opcode,
+            cands,
+            toks,
+            text,
             0,
             guard.unwrap_or(Pred::PT),
             guard_uniform,

@@ -26,6 +26,7 @@
 use super::layout::{LBlock, Term};
 use atomc_lower::sass::{MOp, SassInst};
 use atomc_lower::vcode::BlockId;
+use atomc_sass::op;
 use std::collections::HashMap;
 
 /// Convergence barrier registers on sm_90 (`B0`..`B15`).
@@ -159,7 +160,7 @@ pub(crate) fn insert(blocks: &mut Vec<LBlock>, sm90: bool) {
     // sm_90 loop headers yield (the entry blocks made below stay outside the loop).
     if sm90 {
         for lp in &loops {
-            blocks[lp.header].body.insert(0, SassInst::new("YIELD", []).into());
+            blocks[lp.header].body.insert(0, SassInst::new(op!(YIELD), []).into());
         }
         warp_sync_barriers(blocks, &succ, &loops);
     }
@@ -206,8 +207,8 @@ fn warp_sync_barriers(blocks: &mut [LBlock], succ: &[Vec<usize>], loops: &[Loop]
     for (block, _) in blocks.iter_mut().zip(&reached).filter(|(_, &r)| r) {
         let mut i = 0;
         while i < block.body.len() {
-            if block.body[i].opcode.starts_with("BAR.SYNC") {
-                block.body.insert(i, SassInst::new("WARPSYNC.ALL", []).into());
+            if block.body[i].opcode.starts_with(op!(BAR.SYNC)) {
+                block.body.insert(i, SassInst::new(op!(WARPSYNC.ALL), []).into());
                 i += 1;
             }
             i += 1;
@@ -243,18 +244,18 @@ fn inline_syncs(blocks: &mut Vec<LBlock>, sync_ids: &[BlockId]) {
 /// `BSSY Bn, cont` (sm_90) or `SSY cont` (sm_50).
 fn open(sm90: bool, barrier: usize, cont: BlockId) -> SassInst {
     if sm90 {
-        SassInst::new("BSSY", [MOp::BReg(barrier as u8), MOp::Label(cont)])
+        SassInst::new(op!(BSSY), [MOp::BReg(barrier as u8), MOp::Label(cont)])
     } else {
-        SassInst::new("SSY", [MOp::Label(cont)])
+        SassInst::new(op!(SSY), [MOp::Label(cont)])
     }
 }
 
 /// `BSYNC Bn` (sm_90) or `SYNC` (sm_50).
 fn close(sm90: bool, barrier: usize) -> SassInst {
     if sm90 {
-        SassInst::new("BSYNC", [MOp::BReg(barrier as u8)])
+        SassInst::new(op!(BSYNC), [MOp::BReg(barrier as u8)])
     } else {
-        SassInst::new("SYNC", [])
+        SassInst::new(op!(SYNC), [])
     }
 }
 

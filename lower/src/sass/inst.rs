@@ -11,6 +11,8 @@ use crate::vcode::{
     BlockId, HwReg, MachInst, OperandRule, OperandVisitor, Reg, RegClass, RegForm, SpillInfo, SpillSlot, FRAME_REG,
 };
 use atomc_sass::instr::{Instr, Operand, Pred};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode};
 use atomc_sass::roles;
 use atomc_sass::written::Written;
 use atomc_sass::Arch;
@@ -22,43 +24,6 @@ use std::sync::Arc;
 /// Fixed predicate used for every condition: conditions are recomputed
 /// right before their use, so no predicate outlives two instructions.
 pub const COND_PRED: u8 = 0;
-
-/// An opcode spelling. Selection builds a few thousand distinct spellings at most (mnemonic and
-/// modifiers, never operand values), so a built one is interned once per thread and every
-/// instruction holds a `&'static str`: no allocation per instruction, and copying or comparing
-/// an opcode never leaves the cache.
-pub trait Opcode {
-    /// The interned spelling.
-    fn spelling(self) -> &'static str;
-}
-
-impl Opcode for &'static str {
-    fn spelling(self) -> &'static str {
-        self
-    }
-}
-
-impl Opcode for String {
-    fn spelling(self) -> &'static str {
-        intern(&self)
-    }
-}
-
-/// The one `&'static str` of spelling `s` on this thread.
-pub fn intern(s: &str) -> &'static str {
-    thread_local! {
-        static SEEN: std::cell::RefCell<rustc_hash::FxHashSet<&'static str>> = Default::default();
-    }
-    SEEN.with(|seen| {
-        let mut seen = seen.borrow_mut();
-        if let Some(&k) = seen.get(s) {
-            return k;
-        }
-        let k: &'static str = Box::leak(s.to_owned().into_boxed_str());
-        seen.insert(k);
-        k
-    })
-}
 
 /// One operand.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -145,8 +110,8 @@ pub enum Flow {
 pub struct SassInst {
     /// `@P0` / `@!P0` guard.
     pub guard: Option<(u8, bool)>,
-    /// Mnemonic with its modifiers, e.g. `ATOMG.E.ADD.STRONG.GPU` ([`Opcode`]).
-    pub opcode: &'static str,
+    /// Mnemonic with its modifiers as token ids, spelled `ATOMG.E.ADD.STRONG.GPU` ([`Opcode`]).
+    pub opcode: Opcode,
     /// Operands in nvdisasm order.
     pub ops: SmallVec<[MOp; 6]>,
     /// Control flow.
@@ -169,8 +134,8 @@ pub struct SassInst {
 /// accepts is refused at selection, before allocation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolved {
-    /// The spelling it was resolved from: a later edit of the opcode or guard makes it stale.
-    opcode: &'static str,
+    /// The opcode it was resolved from: a later edit of the opcode or guard makes it stale.
+    opcode: Opcode,
     guard: Option<(u8, bool)>,
     /// The operands it was resolved from, compared by [`same_shape`].
     shape: SmallVec<[MOp; 6]>,
@@ -339,10 +304,10 @@ fn same_shape(a: &MOp, b: &MOp) -> bool {
 impl SassInst {
     /// An instruction as the selector spells it. Its timing class and operand roles are the
     /// form's, looked up when the dependency pass runs (`atomc_sass::roles`, `latency`).
-    pub fn new(opcode: impl Opcode, ops: impl IntoIterator<Item = MOp>) -> SassInst {
+    pub fn new(opcode: Opcode, ops: impl IntoIterator<Item = MOp>) -> SassInst {
         SassInst {
             guard: None,
-            opcode: opcode.spelling(),
+            opcode,
             ops: ops.into_iter().collect(),
             flow: Flow::None,
             form: RegForm::Plain,
@@ -444,7 +409,7 @@ impl SassInst {
             .filter_map(|(i, op)| written_of(op, (self.swizzle >> (2 * i) & 3) as u8, arch))
             .collect();
         let guard = self.guard.map(|(num, not)| Pred { num, not });
-        match arch.assemble_written(guard, self.opcode, &written, 0) {
+        match arch.assemble_op(guard, self.opcode, &written, 0) {
             Ok(instr) => {
                 // Which written operand each slot holds; a `PT` nvdisasm hides holds none.
                 let hidden = arch.hidden_operands(instr.form, shown);
@@ -506,7 +471,7 @@ impl SassInst {
         if let Some((p, not)) = self.guard {
             let _ = write!(s, "@{}P{} ", if not { "!" } else { "" }, p);
         }
-        s.push_str(self.opcode);
+        let _ = write!(s, "{}", self.opcode);
         let shown = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. }));
         for (i, op) in shown.enumerate() {
             s.push_str(if i == 0 { " " } else { ", " });
@@ -686,14 +651,14 @@ impl MachInst for SassInst {
     }
 
     fn is_move(&self) -> Option<(Reg, Reg)> {
-        match (self.opcode, self.ops.as_slice()) {
-            ("MOV", [MOp::Reg { reg: d, .. }, MOp::Reg { reg: s, .. }]) => Some((*d, *s)),
+        match self.ops.as_slice() {
+            [MOp::Reg { reg: d, .. }, MOp::Reg { reg: s, .. }] if self.opcode == op!(MOV) => Some((*d, *s)),
             _ => None,
         }
     }
 
     fn copy_fields(&self) -> Option<(usize, usize)> {
-        if self.opcode != "MOV" || self.guard.is_some() {
+        if self.opcode != op!(MOV) || self.guard.is_some() {
             return None;
         }
         let reg = |o: &MOp, def: bool| matches!(o, MOp::Reg { neg: false, rule, reg: Reg::Virt { .. } | Reg::Hw(_), .. } if rule.is_def() == def);
@@ -722,16 +687,11 @@ impl MachInst for SassInst {
     fn gen_move(dst: HwReg, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
         for k in 0..class.width() {
             let (d, s) = (dst.offset(k).expect("in range"), src.offset(k).expect("in range"));
-            out.push(SassInst::new("MOV", [MOp::def(d, 1), MOp::use_(s)]));
+            out.push(SassInst::new(op!(MOV), [MOp::def(d, 1), MOp::use_(s)]));
         }
     }
 
     fn gen_spill(slot: SpillSlot, src: HwReg, class: RegClass, out: &mut Vec<Self>) {
-        let size = match class.width() {
-            1 => "",
-            2 => ".64",
-            _ => ".128",
-        };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Mem {
                 base: Reg::Hw(HwReg::new(FRAME_REG).expect("R1")),
@@ -741,17 +701,12 @@ impl MachInst for SassInst {
             },
             MOp::Reg { reg: Reg::Hw(src), width: class.width(), rule: OperandRule::Use, neg: false },
         ];
-        let mut inst = SassInst::new(format!("STL{size}"), ops);
+        let mut inst = SassInst::new(op!(STL).with(spill_size(class)), ops);
         inst.spill = Some(SpillInfo::Store { slot, src, width: class.width() });
         out.push(inst);
     }
 
     fn gen_reload(dst: HwReg, slot: SpillSlot, class: RegClass, out: &mut Vec<Self>) {
-        let size = match class.width() {
-            1 => "",
-            2 => ".64",
-            _ => ".128",
-        };
         let ops: SmallVec<[MOp; 6]> = smallvec![
             MOp::Reg { reg: Reg::Hw(dst), width: class.width(), rule: OperandRule::Def, neg: false },
             MOp::Mem {
@@ -761,9 +716,18 @@ impl MachInst for SassInst {
                 ubase: None
             },
         ];
-        let mut inst = SassInst::new(format!("LDL{size}"), ops);
+        let mut inst = SassInst::new(op!(LDL).with(spill_size(class)), ops);
         inst.spill = Some(SpillInfo::Load { dst, slot, width: class.width() });
         out.push(inst);
+    }
+}
+
+/// The size token of a spill or reload of `class` (none for one register).
+fn spill_size(class: RegClass) -> Option<op::Tok> {
+    match class.width() {
+        1 => None,
+        2 => Some(t::_64),
+        _ => Some(t::_128),
     }
 }
 
@@ -787,7 +751,7 @@ mod shared_forms {
     #[test]
     fn a_shape_resolved_once_serves_the_next_function() {
         let (sm90, sm50) = (atomc_sass::sm90(), atomc_sass::sm50());
-        let mov = || SassInst::new("MOV", [MOp::def(Reg::Zero, 1), MOp::Imm(1)]);
+        let mov = || SassInst::new(op!(MOV), [MOp::def(Reg::Zero, 1), MOp::Imm(1)]);
         let first = {
             let mut forms = SharedForms::lend(sm90);
             let before = forms.0.len();

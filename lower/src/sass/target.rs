@@ -3,6 +3,8 @@
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{HwReg, Reg, FRAME_REG};
 use atomc_ir::{MemOrder, Scope};
+use atomc_sass::op::{Opcode, Tok};
+use atomc_sass::{op, toks};
 
 /// One SASS target.
 #[derive(Debug)]
@@ -109,13 +111,13 @@ impl SassTarget {
         let neg = -i64::from(bytes);
         if self.strong_qualifiers {
             vec![
-                SassInst::new("LDC", [MOp::def(r1(), 1), MOp::CBank(0x28)]),
-                SassInst::new("IADD3", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg), MOp::rz()]),
+                SassInst::new(op!(LDC), [MOp::def(r1(), 1), MOp::CBank(0x28)]),
+                SassInst::new(op!(IADD3), [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg), MOp::rz()]),
             ]
         } else {
             vec![
-                SassInst::new("MOV", [MOp::def(r1(), 1), MOp::CBank(0x20)]),
-                SassInst::new("IADD32I", [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg)]),
+                SassInst::new(op!(MOV), [MOp::def(r1(), 1), MOp::CBank(0x20)]),
+                SassInst::new(op!(IADD32I), [MOp::def(r1(), 1), MOp::use_(r1()), MOp::Imm(neg)]),
             ]
         }
     }
@@ -123,33 +125,33 @@ impl SassTarget {
     /// The `.STRONG.<scope>` suffix of a relaxed atomic at `scope` (ptxas 13:
     /// relaxed.cta → STRONG.SM, .gpu → STRONG.GPU, .sys → STRONG.SYS;
     /// reference §3.3). Empty on Maxwell.
-    pub fn strong(&self, scope: Scope) -> &'static str {
+    pub fn strong(&self, scope: Scope) -> &'static [Tok] {
         if !self.strong_qualifiers {
-            return "";
+            return &[];
         }
         match scope {
-            Scope::Cta => ".STRONG.SM",
-            Scope::Gpu => ".STRONG.GPU",
-            Scope::Sys => ".STRONG.SYS",
+            Scope::Cta => &toks!(STRONG.SM),
+            Scope::Gpu => &toks!(STRONG.GPU),
+            Scope::Sys => &toks!(STRONG.SYS),
         }
     }
 
     /// The instructions that realise an IR `fence order scope`.
-    pub fn fence(&self, order: MemOrder, scope: Scope) -> Vec<&'static str> {
+    pub fn fence(&self, order: MemOrder, scope: Scope) -> Vec<Opcode> {
         let membar_all = match (self.strong_qualifiers, scope) {
-            (true, Scope::Cta) => "MEMBAR.ALL.CTA",
-            (true, Scope::Gpu) => "MEMBAR.ALL.GPU",
-            (true, Scope::Sys) => "MEMBAR.ALL.SYS",
-            (false, Scope::Cta) => "MEMBAR.CTA",
+            (true, Scope::Cta) => op!(MEMBAR.ALL.CTA),
+            (true, Scope::Gpu) => op!(MEMBAR.ALL.GPU),
+            (true, Scope::Sys) => op!(MEMBAR.ALL.SYS),
+            (false, Scope::Cta) => op!(MEMBAR.CTA),
             // As ptxas 11.8 writes `membar.gl` / `membar.sys` for sm_50: with an L1
             // invalidation, so later plain loads do not see stale lines.
-            (false, Scope::Gpu) => "MEMBAR.GL.IVALLD",
-            (false, Scope::Sys) => "MEMBAR.SYS.IVALLD",
+            (false, Scope::Gpu) => op!(MEMBAR.GL.IVALLD),
+            (false, Scope::Sys) => op!(MEMBAR.SYS.IVALLD),
         };
         let membar_sc = match (self.strong_qualifiers, scope) {
-            (true, Scope::Cta) => "MEMBAR.SC.CTA",
-            (true, Scope::Gpu) => "MEMBAR.SC.GPU",
-            (true, Scope::Sys) => "MEMBAR.SC.SYS",
+            (true, Scope::Cta) => op!(MEMBAR.SC.CTA),
+            (true, Scope::Gpu) => op!(MEMBAR.SC.GPU),
+            (true, Scope::Sys) => op!(MEMBAR.SC.SYS),
             _ => membar_all,
         };
         if !self.strong_qualifiers {
@@ -160,10 +162,10 @@ impl SassTarget {
         // MEMBAR.ALL + ERRBAR; an acquire invalidates L1 after the access.
         match order {
             MemOrder::Relaxed => vec![],
-            MemOrder::Acquire => vec!["CCTL.IVALL"],
-            MemOrder::Release => vec![membar_all, "ERRBAR"],
-            MemOrder::AcqRel => vec![membar_all, "ERRBAR", "CCTL.IVALL"],
-            MemOrder::SeqCst => vec![membar_sc, "ERRBAR", "CCTL.IVALL"],
+            MemOrder::Acquire => vec![op!(CCTL.IVALL)],
+            MemOrder::Release => vec![membar_all, op!(ERRBAR)],
+            MemOrder::AcqRel => vec![membar_all, op!(ERRBAR), op!(CCTL.IVALL)],
+            MemOrder::SeqCst => vec![membar_sc, op!(ERRBAR), op!(CCTL.IVALL)],
         }
     }
 }

@@ -15,6 +15,7 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst, COND_PRED};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{AddrSpace, InstData, MemOrder, ReduceOp, RmwOp, Type, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     /// Selects `data` aggregated if it qualifies; `Ok(false)` leaves it to the plain selection.
@@ -47,7 +48,7 @@ impl Isel<'_> {
             && self.const_value(*arg) == Some(1)
         {
             let (m, _) = self.mem(addr);
-            self.emit(SassInst::new("ATOMS.POPC.INC.32", [MOp::rz(), m]));
+            self.emit(SassInst::new(op!(ATOMS.POPC.INC.32), [MOp::rz(), m]));
             return Ok(true);
         }
         if !uniform(addr.ptr) {
@@ -66,7 +67,7 @@ impl Isel<'_> {
         };
         let (lane, leader, mask) = self.elect()?;
         let count = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(count.reg(), 1), mask]));
+        self.emit(SassInst::new(op!(POPC), [MOp::def(count.reg(), 1), mask]));
         let total = self.times(count, x);
         self.leader_into_p0(lane, leader);
         let Some(old) = self.leader_atomic(RmwOp::Add, *scope, addr, total, used)? else {
@@ -74,14 +75,14 @@ impl Isel<'_> {
         };
         // Each lane's old value: the leader's, plus the operand times the active lanes below it.
         let below_mask = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(below_mask.reg(), 1), MOp::SReg(&"SR_LTMASK")]));
+        self.emit(SassInst::new(op!(S2R), [MOp::def(below_mask.reg(), 1), MOp::SReg(&"SR_LTMASK")]));
         let below = self.single();
         self.emit(self.lop(MOp::def(below.reg(), 1), MOp::use_(below_mask.reg()), mask, MOp::rz(), 0xc0)?);
         let rank = self.single();
-        self.emit(SassInst::new("POPC", [MOp::def(rank.reg(), 1), MOp::use_(below.reg())]));
+        self.emit(SassInst::new(op!(POPC), [MOp::def(rank.reg(), 1), MOp::use_(below.reg())]));
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(old.reg()), MOp::use_(leader.reg()), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl));
+        self.emit(SassInst::new(op!(SHFL.IDX), shfl));
         let d = self.result().expect("a used result");
         let (def, rank, base) = (MOp::def(d.reg(), 1), MOp::use_(rank.reg()), MOp::use_(base.reg()));
         match x {
@@ -108,7 +109,7 @@ impl Isel<'_> {
         let d = old.map_or(MOp::rz(), |o| MOp::def(o.reg(), 1));
         let x = MOp::use_(total.reg());
         let d = if space == AddrSpace::Global && !used { None } else { Some(d) };
-        let mut inst = self.isa.rmw(space, &spelled, strong, d, m, x, false).map_err(|r| self.err(r))?;
+        let mut inst = self.isa.rmw(space, spelled, strong, d, m, x, false).map_err(|r| self.err(r))?;
         inst.guard = Some((COND_PRED, false));
         self.emit(inst);
         Ok(old)
@@ -130,31 +131,31 @@ impl Isel<'_> {
             let from = self.single();
             self.emit(self.isa.shfl_up(MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(delta)));
             let part = self.single();
-            self.emit(SassInst::new("SEL", [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+            self.emit(SassInst::new(op!(SEL), [MOp::def(part.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
             let next = self.single();
             self.emit(self.isa.add(MOp::def(next.reg(), 1), MOp::use_(sum.reg()), MOp::use_(part.reg())));
             sum = next;
         }
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
+        self.emit(SassInst::new(op!(S2R), [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
         // P0: the whole warp is here and this is lane 31.
         self.emit(SassInst::new(
-            "ISETP.EQ.U32.AND",
+            op!(ISETP.EQ.U32.AND),
             [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::Imm(31), MOp::pt()],
         ));
-        self.emit(SassInst::new("ISETP.EQ.U32.AND", [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::p0()]));
+        self.emit(SassInst::new(op!(ISETP.EQ.U32.AND), [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::p0()]));
         let last = self.leader_atomic(RmwOp::Add, scope, addr, sum, true)?.expect("a used result");
         let base = self.single();
         let shfl = [MOp::pt(), MOp::def(base.reg(), 1), MOp::use_(last.reg()), MOp::Imm(31), MOp::Imm(0x1f)];
-        self.emit(SassInst::new("SHFL.IDX", shfl));
+        self.emit(SassInst::new(op!(SHFL.IDX), shfl));
         let scanned = self.single();
         self.isa.scan_exclusive(self, scanned, base, sum, x);
         // P0: a partial warp, whose lanes add one by one.
-        self.emit(SassInst::new("ISETP.NE.U32.AND", [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::pt()]));
+        self.emit(SassInst::new(op!(ISETP.NE.U32.AND), [MOp::p0(), MOp::pt(), active, MOp::Imm(-1), MOp::pt()]));
         let own = self.leader_atomic(RmwOp::Add, scope, addr, x, true)?.expect("a used result");
         let d = self.result().expect("a used result");
         self.emit(SassInst::new(
-            "SEL",
+            op!(SEL),
             [MOp::def(d.reg(), 1), MOp::use_(own.reg()), MOp::use_(scanned.reg()), MOp::p0()],
         ));
         Ok(true)
@@ -206,17 +207,17 @@ impl Isel<'_> {
     /// ([`super::Isa::active_lanes`]: a uniform register on sm_90, a register on sm_50).
     fn elect(&mut self) -> Result<(VReg, VReg, MOp), IselError> {
         let lane = self.single();
-        self.emit(SassInst::new("S2R", [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
+        self.emit(SassInst::new(op!(S2R), [MOp::def(lane.reg(), 1), MOp::SReg(&"SR_LANEID")]));
         let mask = self.isa.active_lanes(self, false)?;
         let leader = self.single();
-        self.emit(SassInst::new("FLO.U32", [MOp::def(leader.reg(), 1), mask]));
+        self.emit(SassInst::new(op!(FLO.U32), [MOp::def(leader.reg(), 1), mask]));
         Ok((lane, leader, mask))
     }
 
     /// P0: this lane is the leader.
     fn leader_into_p0(&mut self, lane: VReg, leader: VReg) {
         self.emit(SassInst::new(
-            "ISETP.EQ.U32.AND",
+            op!(ISETP.EQ.U32.AND),
             [MOp::p0(), MOp::pt(), MOp::use_(lane.reg()), MOp::use_(leader.reg()), MOp::pt()],
         ));
     }

@@ -4,6 +4,8 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, SpecialReg, Type, UnaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     pub(super) fn lower_alu(&mut self, data: &InstData) -> Result<(), IselError> {
@@ -40,7 +42,7 @@ impl Isel<'_> {
                     let v = self.func.inst_result(self.inst).expect("compare result");
                     self.compare_into_p0(v)?;
                     self.emit(SassInst::new(
-                        "SEL",
+                        op!(SEL),
                         [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
                     ));
                 }
@@ -56,12 +58,12 @@ impl Isel<'_> {
                 if d.class() == RegClass::Pair {
                     let lo = [pick(za, MOp::use_(a.lo())), pick(zb, MOp::use_(b.lo()))];
                     let hi = [pick(za, MOp::use_(a.hi())), pick(zb, MOp::use_(b.hi()))];
-                    let lo = SassInst::new("SEL", [MOp::rz(), lo[0].clone(), lo[1].clone(), p.clone()]);
-                    let hi = SassInst::new("SEL", [MOp::rz(), hi[0].clone(), hi[1].clone(), p]);
+                    let lo = SassInst::new(op!(SEL), [MOp::rz(), lo[0].clone(), lo[1].clone(), p.clone()]);
+                    let hi = SassInst::new(op!(SEL), [MOp::rz(), hi[0].clone(), hi[1].clone(), p]);
                     self.pair_op(d, lo, hi);
                 } else {
                     let (a, b) = (pick(za, MOp::use_(a)), pick(zb, MOp::use_(b)));
-                    self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), a, b, p]));
+                    self.emit(SassInst::new(op!(SEL), [MOp::def(d.reg(), 1), a, b, p]));
                 }
             }
             InstData::Convert { op, to, arg } => self.convert(d, *op, *to, *arg)?,
@@ -144,7 +146,7 @@ impl Isel<'_> {
             GridDimY => return self.isa.load_cbank(self, d, Type::I32, t.nctaid[1]),
             GridDimZ => return self.isa.load_cbank(self, d, Type::I32, t.nctaid[2]),
         };
-        self.emit(SassInst::new("S2R", [MOp::def(d.reg(), 1), src]));
+        self.emit(SassInst::new(op!(S2R), [MOp::def(d.reg(), 1), src]));
     }
 
     fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
@@ -389,10 +391,10 @@ impl Isel<'_> {
                 self.isa.minmax(self, def, x, y, matches!(op, Umin | Umax), matches!(op, Smax | Umax))
             }
             Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F32 => self.emit(match op {
-                Fadd => SassInst::new("FADD", [def, x, y]),
-                Fsub => SassInst::new("FADD", [def, x, MOp::neg(rb)]),
-                Fmul => SassInst::new("FMUL", [def, x, y]),
-                _ => SassInst::new("FMNMX", [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
+                Fadd => SassInst::new(op!(FADD), [def, x, y]),
+                Fsub => SassInst::new(op!(FADD), [def, x, MOp::neg(rb)]),
+                Fmul => SassInst::new(op!(FMUL), [def, x, y]),
+                _ => SassInst::new(op!(FMNMX), [def, x, y, MOp::Pred { num: 7, not: op == Fmax }]),
             }),
             Fadd | Fsub | Fmul | Fmin | Fmax if ty == Type::F16 => return self.half_binary(d, op, a, b),
             Udiv | Sdiv | Urem | Srem => return self.divide32(d, op, a, b),
@@ -447,10 +449,10 @@ impl Isel<'_> {
             // ptxas 11.8 writes `IMNMX.XHI R9.CC, ..` + `IMNMX.U32.XLO R8, ..` on sm_50, whose
             // carry semantics no form or emulator here knows; the compare is the icmp one.
             Smin | Smax | Umin | Umax => {
-                let cc = if matches!(op, Smin | Umin) { "LT" } else { "GT" };
+                let cc = if matches!(op, Smin | Umin) { t::LT } else { t::GT };
                 let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
                 self.isa.compare64(self, cc, matches!(op, Umin | Umax), halves(a), halves(b));
-                let sel = |x, y| SassInst::new("SEL", [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
+                let sel = |x, y| SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(x), MOp::use_(y), MOp::p0()]);
                 self.pair_op(d, sel(a.lo(), b.lo()), sel(a.hi(), b.hi()));
             }
             Band | Bor | Bxor => {
@@ -497,16 +499,16 @@ impl Isel<'_> {
             Fadd | Fsub | Fmul if ty == Type::F64 => {
                 let def = MOp::def(d.reg(), 2);
                 let inst = match op {
-                    Fadd => SassInst::new("DADD", [def, MOp::use_pair(a), MOp::use_pair(b)]),
+                    Fadd => SassInst::new(op!(DADD), [def, MOp::use_pair(a), MOp::use_pair(b)]),
                     Fsub => SassInst::new(
-                        "DADD",
+                        op!(DADD),
                         [
                             def,
                             MOp::use_pair(a),
                             MOp::Reg { reg: b.reg(), width: 2, rule: crate::vcode::OperandRule::Use, neg: true },
                         ],
                     ),
-                    _ => SassInst::new("DMUL", [def, MOp::use_pair(a), MOp::use_pair(b)]),
+                    _ => SassInst::new(op!(DMUL), [def, MOp::use_pair(a), MOp::use_pair(b)]),
                 };
                 self.emit(inst);
             }
@@ -640,7 +642,7 @@ impl Isel<'_> {
             self.compare_into_p0(cond)?;
         } else {
             let r = self.reg(cond);
-            self.emit(SassInst::new("ISETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(r), MOp::rz(), MOp::pt()]));
+            self.emit(SassInst::new(op!(ISETP.NE.AND), [MOp::p0(), MOp::pt(), MOp::use_(r), MOp::rz(), MOp::pt()]));
         }
         Ok(false)
     }
@@ -652,22 +654,22 @@ impl Isel<'_> {
             InstData::Icmp { cond, args } => {
                 let (a, b) = (self.reg(args[0]), self.reg(args[1]));
                 let (cc, unsigned) = match cond {
-                    IntCC::Eq => ("EQ", true),
-                    IntCC::Ne => ("NE", true),
-                    IntCC::Slt => ("LT", false),
-                    IntCC::Sle => ("LE", false),
-                    IntCC::Sgt => ("GT", false),
-                    IntCC::Sge => ("GE", false),
-                    IntCC::Ult => ("LT", true),
-                    IntCC::Ule => ("LE", true),
-                    IntCC::Ugt => ("GT", true),
-                    IntCC::Uge => ("GE", true),
+                    IntCC::Eq => (t::EQ, true),
+                    IntCC::Ne => (t::NE, true),
+                    IntCC::Slt => (t::LT, false),
+                    IntCC::Sle => (t::LE, false),
+                    IntCC::Sgt => (t::GT, false),
+                    IntCC::Sge => (t::GE, false),
+                    IntCC::Ult => (t::LT, true),
+                    IntCC::Ule => (t::LE, true),
+                    IntCC::Ugt => (t::GT, true),
+                    IntCC::Uge => (t::GE, true),
                 };
                 if a.class() == RegClass::Pair {
                     let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
                     self.isa.compare64(self, cc, unsigned, halves(a), halves(b));
                 } else {
-                    let u = if unsigned { ".U32" } else { "" };
+                    let u = unsigned.then_some(t::U32);
                     let bits = self.ty(args[0]).bits();
                     let (a, y) = if bits < 32 {
                         let y = self.sub_word_b(args[1], bits, !unsigned);
@@ -676,7 +678,7 @@ impl Isel<'_> {
                         (a, self.src_b(args[1], true))
                     };
                     self.emit(SassInst::new(
-                        format!("ISETP.{cc}{u}.AND"),
+                        op!(ISETP).with(cc).with(u).with(t::AND),
                         [MOp::p0(), MOp::pt(), MOp::use_(a), y, MOp::pt()],
                     ));
                 }
@@ -684,28 +686,28 @@ impl Isel<'_> {
             InstData::Fcmp { cond, args } => {
                 let (a, b) = (self.reg(args[0]), self.reg(args[1]));
                 let cc = match cond {
-                    FloatCC::Eq => "EQ",
-                    FloatCC::Ne => "NEU",
-                    FloatCC::Lt => "LT",
-                    FloatCC::Le => "LE",
-                    FloatCC::Gt => "GT",
-                    FloatCC::Ge => "GE",
-                    FloatCC::Ord => "NUM",
-                    FloatCC::Uno => "NAN",
+                    FloatCC::Eq => t::EQ,
+                    FloatCC::Ne => t::NEU,
+                    FloatCC::Lt => t::LT,
+                    FloatCC::Le => t::LE,
+                    FloatCC::Gt => t::GT,
+                    FloatCC::Ge => t::GE,
+                    FloatCC::Ord => t::NUM,
+                    FloatCC::Uno => t::NAN,
                 };
                 let (opc, src) = match self.ty(args[0]) {
-                    Type::F32 => ("FSETP", [MOp::use_(a), MOp::use_(b)]),
-                    Type::F64 => ("DSETP", [MOp::use_pair(a), MOp::use_pair(b)]),
+                    Type::F32 => (op!(FSETP), [MOp::use_(a), MOp::use_(b)]),
+                    Type::F64 => (op!(DSETP), [MOp::use_pair(a), MOp::use_pair(b)]),
                     // Widened exactly to f32 (sass/isel/half.rs).
                     // (Once for `x cc x`: the NaN test of a conversion.)
                     Type::F16 => {
                         let wa = self.half_to_f32(a)?;
                         let wb = if args[0] == args[1] { wa } else { self.half_to_f32(b)? };
-                        ("FSETP", [MOp::use_(wa), MOp::use_(wb)])
+                        (op!(FSETP), [MOp::use_(wa), MOp::use_(wb)])
                     }
                     other => return Err(self.err(format!("fcmp on {other} is not selected"))),
                 };
-                self.emit(SassInst::new(format!("{opc}.{cc}.AND"), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()]));
+                self.emit(SassInst::new(opc.with(cc).with(t::AND), [MOp::p0(), MOp::pt(), src[0], src[1], MOp::pt()]));
             }
             _ => unreachable!("checked by the caller"),
         }

@@ -6,6 +6,22 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ConvOp, Type, Value};
+use atomc_sass::op;
+use atomc_sass::op::{t, Tok};
+
+/// The integer type token of a conversion (`S8`..`U64`).
+pub(super) fn int_tok(signed: bool, bits: u32) -> Tok {
+    match (signed, bits) {
+        (true, 8) => t::S8,
+        (true, 16) => t::S16,
+        (true, 32) => t::S32,
+        (true, _) => t::S64,
+        (false, 8) => t::U8,
+        (false, 16) => t::U16,
+        (false, 32) => t::U32,
+        (false, _) => t::U64,
+    }
+}
 
 impl Isel<'_> {
     pub(super) fn convert(&mut self, d: VReg, op: ConvOp, to: Type, a: Value) -> Result<(), IselError> {
@@ -62,10 +78,10 @@ impl Isel<'_> {
                 }
             }
             ConvOp::Fpromote if from == Type::F32 && to == Type::F64 => {
-                self.emit(SassInst::new("F2F.F64.F32", [MOp::def(d.reg(), 2), MOp::use_(r)]));
+                self.emit(SassInst::new(op!(F2F.F64.F32), [MOp::def(d.reg(), 2), MOp::use_(r)]));
             }
             ConvOp::Fdemote if from == Type::F64 && to == Type::F32 => {
-                self.emit(SassInst::new("F2F.F32.F64", [MOp::def(d.reg(), 1), MOp::use_pair(r)]));
+                self.emit(SassInst::new(op!(F2F.F32.F64), [MOp::def(d.reg(), 1), MOp::use_pair(r)]));
             }
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint | ConvOp::FcvtToSint | ConvOp::FcvtToUint => {
                 self.isa.int_float(self, d, op, from, to, r)?;

@@ -27,6 +27,8 @@ use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects `d = a op b` for a 32-bit or narrower integer division or remainder.
@@ -43,7 +45,7 @@ impl Isel<'_> {
 
         // r ~ 2^32 / uy, refined by one Newton step.
         let f = self.var_to(self.isa.division_cvt(DivCvt::U32ToF32Up), [MOp::use_(uy)]);
-        let rcp = self.var_to("MUFU.RCP", [MOp::use_(f)]);
+        let rcp = self.var_to(op!(MUFU.RCP), [MOp::use_(f)]);
         let less = self.add_to(MOp::use_(rcp), MOp::Imm(0xffffffe));
         let r0 = self.var_to(self.isa.division_cvt(DivCvt::F32ToU32Trunc), [MOp::use_(less)]);
         let nr = self.add_to(MOp::rz(), MOp::neg(r0));
@@ -56,9 +58,9 @@ impl Isel<'_> {
         let nq = self.add_to(MOp::rz(), MOp::neg(q));
         let mut rem = self.new_single(|s, t| s.isa.imad(s, &[t], MOp::use_(uy), MOp::use_(nq), MOp::use_(ux)));
         for _ in 0..2 {
-            self.set_p0("ISETP.GE.U32.AND", rem, MOp::use_(uy));
-            let sub = self.var_to("SEL", [MOp::use_(uy), MOp::rz(), MOp::p0()]);
-            let one = self.var_to("SEL", [MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]);
+            self.set_p0(op!(ISETP.GE.U32.AND), rem, MOp::use_(uy));
+            let sub = self.var_to(op!(SEL), [MOp::use_(uy), MOp::rz(), MOp::p0()]);
+            let one = self.var_to(op!(SEL), [MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]);
             q = self.add_to(MOp::use_(q), MOp::use_(one));
             rem = self.add_to(MOp::use_(rem), MOp::neg(sub));
         }
@@ -74,15 +76,15 @@ impl Isel<'_> {
                 x
             };
             let neg = self.add_to(MOp::rz(), MOp::neg(out));
-            self.set_p0("ISETP.GE.AND", sign_of, MOp::rz());
-            out = self.var_to("SEL", [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
+            self.set_p0(op!(ISETP.GE.AND), sign_of, MOp::rz());
+            out = self.var_to(op!(SEL), [MOp::use_(out), MOp::use_(neg), MOp::p0()]);
         }
         // b == 0: all ones, as ptxas leaves it (`LOP3.LUT R, RZ, b, RZ, 0x33` is ~b).
         let ones = self.new_vreg(RegClass::Single);
         self.emit(self.lop(MOp::def(ones.reg(), 1), MOp::rz(), MOp::use_(y), MOp::rz(), 0x33)?);
-        self.set_p0("ISETP.NE.U32.AND", y, MOp::rz());
+        self.set_p0(op!(ISETP.NE.U32.AND), y, MOp::rz());
         let result = if ty.bits() < 32 { self.new_vreg(RegClass::Single) } else { d };
-        self.emit(SassInst::new("SEL", [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
+        self.emit(SassInst::new(op!(SEL), [MOp::def(result.reg(), 1), MOp::use_(out), MOp::use_(ones), MOp::p0()]));
         if ty.bits() < 32 {
             self.narrow(d, ty, result)?;
         }
@@ -90,12 +92,12 @@ impl Isel<'_> {
     }
 
     /// `P0 = cmp(a, b)`.
-    fn set_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
+    fn set_p0(&mut self, opcode: Opcode, a: VReg, b: MOp) {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 
     /// A fresh register defined by `opcode` (spelled alike on both targets) with sources `srcs`.
-    fn var_to<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
+    fn var_to<const N: usize>(&mut self, opcode: Opcode, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t

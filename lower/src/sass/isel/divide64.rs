@@ -21,6 +21,8 @@ use super::{DivCvt, Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{BinaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     /// Selects `d = a op b` for a 64-bit integer division or remainder.
@@ -34,7 +36,7 @@ impl Isel<'_> {
         let f = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(self.isa.division_cvt(DivCvt::U64ToF32Up), [MOp::def(f.reg(), 1), MOp::use_pair(uy)]));
         let rcp = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MUFU.RCP", [MOp::def(rcp.reg(), 1), MOp::use_(f)]));
+        self.emit(SassInst::new(op!(MUFU.RCP), [MOp::def(rcp.reg(), 1), MOp::use_(f)]));
         let less = self.new_vreg(RegClass::Single);
         self.emit(self.isa.add(MOp::def(less.reg(), 1), MOp::use_(rcp), MOp::Imm(0x1fff_fffe)));
         let mut r = self.new_vreg(RegClass::Pair);
@@ -58,7 +60,7 @@ impl Isel<'_> {
             let q1 = self.add64_halves(MOp::use_(q.lo()), MOp::use_(q.hi()), MOp::use_(one), MOp::rz());
             let r1 = self.sub64(Some(rem), uy)?;
             let halves = |r: VReg| [MOp::use_(r.lo()), MOp::use_(r.hi())];
-            self.isa.compare64(self, "GE", true, halves(rem), halves(uy));
+            self.isa.compare64(self, t::GE, true, halves(rem), halves(uy));
             q = self.sel64(last(true), q1, q);
             rem = self.sel64(last(false), r1, rem);
         }
@@ -76,7 +78,7 @@ impl Isel<'_> {
             x.hi()
         };
         let neg = self.sub64(None, out)?;
-        self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(sign_of), MOp::rz(), MOp::pt()]));
+        self.emit(SassInst::new(op!(ISETP.GE.AND), [MOp::p0(), MOp::pt(), MOp::use_(sign_of), MOp::rz(), MOp::pt()]));
         self.sel64(Some(d), out, neg);
         Ok(())
     }
@@ -84,7 +86,7 @@ impl Isel<'_> {
     /// `|x|` of a signed 64-bit value (`-x` where the high word is negative).
     fn abs64(&mut self, x: VReg) -> Result<VReg, IselError> {
         let n = self.sub64(None, x)?;
-        self.emit(SassInst::new("ISETP.GE.AND", [MOp::p0(), MOp::pt(), MOp::use_(x.hi()), MOp::rz(), MOp::pt()]));
+        self.emit(SassInst::new(op!(ISETP.GE.AND), [MOp::p0(), MOp::pt(), MOp::use_(x.hi()), MOp::rz(), MOp::pt()]));
         Ok(self.sel64(None, x, n))
     }
 
@@ -93,8 +95,8 @@ impl Isel<'_> {
         let d = dst.unwrap_or_else(|| self.new_vreg(RegClass::Pair));
         self.pair_op(
             d,
-            SassInst::new("SEL", [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::p0()]),
-            SassInst::new("SEL", [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::p0()]),
+            SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(a.lo()), MOp::use_(b.lo()), MOp::p0()]),
+            SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(a.hi()), MOp::use_(b.hi()), MOp::p0()]),
         );
         d
     }

@@ -32,6 +32,8 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects `d = a / b` on f32.
@@ -67,28 +69,28 @@ impl Isel<'_> {
     fn fdiv32_regs(&mut self, d: VReg, x: VReg, y: VReg) -> Result<(), IselError> {
         let wide = |t: &mut Self, s: VReg| {
             let w = t.new_vreg(RegClass::Pair);
-            t.emit(SassInst::new("F2F.F64.F32", [MOp::def(w.reg(), 2), MOp::use_(s)]));
+            t.emit(SassInst::new(op!(F2F.F64.F32), [MOp::def(w.reg(), 2), MOp::use_(s)]));
             w
         };
         let (xa, xb) = (wide(self, x), wide(self, y));
         let q = self.quotient64(xa, xb);
         let fast = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("F2F.F32.F64", [MOp::def(fast.reg(), 1), MOp::use_pair(q)]));
+        self.emit(SassInst::new(op!(F2F.F32.F64), [MOp::def(fast.reg(), 1), MOp::use_pair(q)]));
 
         // The special operands: a * c.
         let mag = self.fd_and(y, 0x7fff_ffff)?;
         let sign = self.fd_and(y, 0x8000_0000)?;
         let inf = self.fd_mov(0x7f80_0000);
         let one_f = self.fd_mov(0x3f80_0000);
-        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::rz());
-        let c = self.fd_alu([MOp::use_(inf), MOp::use_(one_f), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.EQ.U32.AND", mag, MOp::use_(inf));
-        let c = self.fd_alu([MOp::rz(), MOp::use_(c), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.GT.U32.AND", mag, MOp::use_(inf));
-        let c_sel = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], "SEL");
+        self.fd_p0(op!(ISETP.EQ.U32.AND), mag, MOp::rz());
+        let c = self.fd_alu([MOp::use_(inf), MOp::use_(one_f), MOp::p0()], op!(SEL));
+        self.fd_p0(op!(ISETP.EQ.U32.AND), mag, MOp::use_(inf));
+        let c = self.fd_alu([MOp::rz(), MOp::use_(c), MOp::p0()], op!(SEL));
+        self.fd_p0(op!(ISETP.GT.U32.AND), mag, MOp::use_(inf));
+        let c_sel = self.fd_alu([MOp::use_(mag), MOp::use_(c), MOp::p0()], op!(SEL));
         let c = self.new_vreg(RegClass::Single);
         self.emit(self.isa.add(MOp::def(c.reg(), 1), MOp::use_(c_sel), MOp::use_(sign)));
-        let special = self.fd_alu([MOp::use_(x), MOp::use_(c)], "FMUL");
+        let special = self.fd_alu([MOp::use_(x), MOp::use_(c)], op!(FMUL));
 
         // Finite and nonzero: |v| - 1 at most 0x7f7ffffe, unsigned.
         let max_m1 = self.isa.compare_imm(self, 0x7f7f_fffe);
@@ -97,9 +99,9 @@ impl Isel<'_> {
         for (i, m) in [mag_a, mag].into_iter().enumerate() {
             let m1 = self.new_vreg(RegClass::Single);
             self.emit(self.isa.add(MOp::def(m1.reg(), 1), MOp::use_(m), MOp::Imm(-1)));
-            self.fd_p0("ISETP.LE.U32.AND", m1, max_m1);
+            self.fd_p0(op!(ISETP.LE.U32.AND), m1, max_m1);
             let dst = if i == 1 { d } else { self.new_vreg(RegClass::Single) };
-            self.emit(SassInst::new("SEL", [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
+            self.emit(SassInst::new(op!(SEL), [MOp::def(dst.reg(), 1), MOp::use_(out), MOp::use_(special), MOp::p0()]));
             out = dst;
         }
         Ok(())
@@ -117,7 +119,7 @@ impl Isel<'_> {
         let (lo, y0) = (self.new_vreg(RegClass::Pair), self.new_vreg(RegClass::Pair));
         self.emit(self.isa.mov(&[MOp::def(lo.lo(), 2)], MOp::Imm(1)));
         self.emit(SassInst::new(
-            "MUFU.RCP64H",
+            op!(MUFU.RCP64H),
             [MOp::Tied { reg: lo.reg(), width: 2 }, MOp::reuse_def(y0.hi(), 0), MOp::use_(xb.hi())],
         ));
         // sm_50's DFMA has no immediate (ptxas 11.8 reads 1.0 from c[0x2][0x0]): a register pair.
@@ -128,7 +130,7 @@ impl Isel<'_> {
         let e = self.dfma(neg_b, MOp::use_pair(y1), one);
         let y2 = self.dfma(MOp::use_pair(y1), MOp::use_pair(e), MOp::use_pair(y1));
         let q = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)]));
+        self.emit(SassInst::new(op!(DMUL), [MOp::def(q.reg(), 2), MOp::use_pair(xa), MOp::use_pair(y2)]));
         let r = self.dfma(neg_b, MOp::use_pair(q), MOp::use_pair(xa));
         self.dfma(MOp::use_pair(y2), MOp::use_pair(r), MOp::use_pair(q))
     }
@@ -156,14 +158,14 @@ impl Isel<'_> {
     }
 
     /// A fresh register defined by the fixed-latency `opcode` with sources `srcs`.
-    pub(super) fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: &'static str) -> VReg {
+    pub(super) fn fd_alu<const N: usize>(&mut self, srcs: [MOp; N], opcode: Opcode) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t
     }
 
     /// `P0 = cmp(a, b)`.
-    pub(super) fn fd_p0(&mut self, opcode: &'static str, a: VReg, b: MOp) {
+    pub(super) fn fd_p0(&mut self, opcode: Opcode, a: VReg, b: MOp) {
         self.emit(SassInst::new(opcode, [MOp::p0(), MOp::pt(), MOp::use_(a), b, MOp::pt()]));
     }
 }

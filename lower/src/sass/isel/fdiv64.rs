@@ -58,6 +58,7 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, RegClass, VReg};
 use atomc_ir::Value;
+use atomc_sass::op;
 
 /// The high word of +inf, and of the interpreter's canonical NaN.
 const INF_HI: i64 = 0x7ff0_0000;
@@ -98,47 +99,47 @@ impl Isel<'_> {
         let step = self.fd_lop(MOp::use_(side), MOp::Imm(1), MOp::rz(), 0xfc)?;
         // r's magnitude bits: a nonzero r is normal, so its high word says.
         let r_mag = self.fd_shl_reg(r.hi(), 1);
-        self.fd_p0("ISETP.NE.U32.AND", differ, MOp::rz());
-        let delta = self.fd_alu([MOp::use_(step), MOp::rz(), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.GT.AND", k, MOp::rz());
-        let delta = self.fd_alu([MOp::rz(), MOp::use_(delta), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.EQ.U32.AND", r_mag, MOp::rz());
-        let delta = self.fd_alu([MOp::rz(), MOp::use_(delta), MOp::p0()], "SEL");
+        self.fd_p0(op!(ISETP.NE.U32.AND), differ, MOp::rz());
+        let delta = self.fd_alu([MOp::use_(step), MOp::rz(), MOp::p0()], op!(SEL));
+        self.fd_p0(op!(ISETP.GT.AND), k, MOp::rz());
+        let delta = self.fd_alu([MOp::rz(), MOp::use_(delta), MOp::p0()], op!(SEL));
+        self.fd_p0(op!(ISETP.EQ.U32.AND), r_mag, MOp::rz());
+        let delta = self.fd_alu([MOp::rz(), MOp::use_(delta), MOp::p0()], op!(SEL));
         let delta_hi = self.fd_shr(delta, 31, true);
         let qa = self.new_vreg(RegClass::Pair);
         let lo = self.isa.add_carry_out(MOp::rz(), MOp::use_(q.lo()), MOp::use_(delta));
         let hi = self.isa.add_carry_in(MOp::rz(), MOp::use_(q.hi()), MOp::use_(delta_hi));
         self.pair_op(qa, lo, hi);
         let t = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(t.reg(), 2), MOp::use_pair(qa), MOp::use_pair(s1)]));
+        self.emit(SassInst::new(op!(DMUL), [MOp::def(t.reg(), 2), MOp::use_pair(qa), MOp::use_pair(s1)]));
         let t2 = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(t2.reg(), 2), MOp::use_pair(t), MOp::use_pair(s2)]));
+        self.emit(SassInst::new(op!(DMUL), [MOp::def(t2.reg(), 2), MOp::use_pair(t), MOp::use_pair(s2)]));
 
         // Zero, infinite and NaN operands: the high word h of ±0, ±inf or the NaN.
         let inf = self.fd_mov(INF_HI);
-        self.fd_p0("ISETP.EQ.U32.AND", cb, MOp::rz());
-        let h = self.fd_alu([MOp::use_(inf), MOp::rz(), MOp::p0()], "SEL");
-        self.fd_p0("ISETP.EQ.U32.AND", ca, MOp::use_(inf));
-        let h = self.fd_alu([MOp::use_(inf), MOp::use_(h), MOp::p0()], "SEL");
+        self.fd_p0(op!(ISETP.EQ.U32.AND), cb, MOp::rz());
+        let h = self.fd_alu([MOp::use_(inf), MOp::rz(), MOp::p0()], op!(SEL));
+        self.fd_p0(op!(ISETP.EQ.U32.AND), ca, MOp::use_(inf));
+        let h = self.fd_alu([MOp::use_(inf), MOp::use_(h), MOp::p0()], op!(SEL));
         // w = 0 when a is 0 or inf: with ca == cb, 0/0 or inf/inf.
-        let w = self.fd_alu([MOp::rz(), MOp::use_(ca), MOp::p0()], "SEL");
+        let w = self.fd_alu([MOp::rz(), MOp::use_(ca), MOp::p0()], op!(SEL));
         let h = self.fd_add(MOp::use_(h), MOp::use_(sign));
         let qnan = self.fd_mov(QNAN_HI);
         let c_max = self.fd_minmax(MOp::use_(ca), MOp::use_(cb), true, true);
-        self.fd_p0("ISETP.GT.U32.AND", c_max, MOp::use_(inf));
-        let h = self.fd_alu([MOp::use_(qnan), MOp::use_(h), MOp::p0()], "SEL");
+        self.fd_p0(op!(ISETP.GT.U32.AND), c_max, MOp::use_(inf));
+        let h = self.fd_alu([MOp::use_(qnan), MOp::use_(h), MOp::p0()], op!(SEL));
         let same = self.fd_lop(MOp::use_(w), MOp::use_(ca), MOp::use_(cb), 0xf6)?;
-        self.fd_p0("ISETP.EQ.U32.AND", same, MOp::rz());
-        let h = self.fd_alu([MOp::use_(qnan), MOp::use_(h), MOp::p0()], "SEL");
+        self.fd_p0(op!(ISETP.EQ.U32.AND), same, MOp::rz());
+        let h = self.fd_alu([MOp::use_(qnan), MOp::use_(h), MOp::p0()], op!(SEL));
 
         // Finite and nonzero: c - 1 at most 0x7feffffe, unsigned, for both.
         let ma = self.fd_add(MOp::use_(ca), MOp::Imm(-1));
         let mb = self.fd_add(MOp::use_(cb), MOp::Imm(-1));
         let m = self.fd_minmax(MOp::use_(ma), MOp::use_(mb), true, true);
         let limit = self.isa.compare_imm(self, 0x7fef_fffe);
-        self.fd_p0("ISETP.GT.U32.AND", m, limit);
-        let lo = SassInst::new("SEL", [MOp::rz(), MOp::rz(), MOp::use_(t2.lo()), MOp::p0()]);
-        let hi = SassInst::new("SEL", [MOp::rz(), MOp::use_(h), MOp::use_(t2.hi()), MOp::p0()]);
+        self.fd_p0(op!(ISETP.GT.U32.AND), m, limit);
+        let lo = SassInst::new(op!(SEL), [MOp::rz(), MOp::rz(), MOp::use_(t2.lo()), MOp::p0()]);
+        let hi = SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(h), MOp::use_(t2.hi()), MOp::p0()]);
         self.pair_op(d, lo, hi);
         Ok(())
     }
@@ -159,11 +160,11 @@ impl Isel<'_> {
             t.fd_lop(MOp::use_(f), MOp::Imm(0x7ff), MOp::rz(), 0xc0)
         };
         let f = field(self, x.hi())?;
-        self.fd_p0("ISETP.EQ.U32.AND", f, MOp::rz());
-        let adj = self.fd_alu([MOp::rz(), MOp::Imm(54), NOT_P0], "SEL");
+        self.fd_p0(op!(ISETP.EQ.U32.AND), f, MOp::rz());
+        let adj = self.fd_alu([MOp::rz(), MOp::Imm(54), NOT_P0], op!(SEL));
         let scale = self.fd64_pow2(adj, None);
         let xn = self.new_vreg(RegClass::Pair);
-        self.emit(SassInst::new("DMUL", [MOp::def(xn.reg(), 2), MOp::use_pair(x), MOp::use_pair(scale)]));
+        self.emit(SassInst::new(op!(DMUL), [MOp::def(xn.reg(), 2), MOp::use_pair(x), MOp::use_pair(scale)]));
         let f = field(self, xn.hi())?;
         let e = self.fd_add(MOp::use_(f), MOp::neg(adj));
         let frac = self.fd_lop(MOp::use_(xn.hi()), MOp::Imm(0x000f_ffff), MOp::rz(), 0xc0)?;

@@ -26,6 +26,7 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegForm, VReg};
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
+use atomc_sass::op::{Opcode, Tok, Toks};
 
 /// The integer/float conversions of the division sequences (`divide.rs`, `divide64.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,10 +90,10 @@ pub(crate) trait Isa: Sync {
 
     /// The opcode of a conversion of the division sequences: sm_50's `I2F`/`F2I` name both
     /// types (ptxas 11.8 `I2F.F32.U32.RP`, `F2I.FTZ.U32.F32.TRUNC`), sm_70+'s the integer one.
-    fn division_cvt(&self, c: DivCvt) -> &'static str;
+    fn division_cvt(&self, c: DivCvt) -> Opcode;
 
     /// An atomic read-modify-write at `space`: `spelled` is its op and size as
-    /// `memory::atom_op` writes them (`ADD`, `MIN.S32`, `ADD.64`), `strong` its `.STRONG`
+    /// `memory::atom_op` spells them (`ADD`, `MIN.S32`, `ADD.64`), `strong` its `.STRONG`
     /// qualifier, `d` the old value's field (`RZ` of its width when unread), or `None` for a
     /// global reduction (`RED`). sm_90 writes `ATOMG`/`REDG` with a predicate result; sm_50
     /// `ATOM`/`RED` without one and spells 64-bit sizes `U64`.
@@ -100,8 +101,8 @@ pub(crate) trait Isa: Sync {
     fn rmw(
         &self,
         space: AddrSpace,
-        spelled: &str,
-        strong: &str,
+        spelled: Toks,
+        strong: &[Tok],
         d: Option<MOp>,
         m: MOp,
         x: MOp,
@@ -111,7 +112,7 @@ pub(crate) trait Isa: Sync {
     /// A surface atomic with modifiers `mods` (`D.BA.2D.ADD.IGN`): `SUATOM` into `d`, or with
     /// `d` `None` a reduction. sm_50 spells 64-bit sizes `U64` and writes `SURED` only for the
     /// reductions ptxas 11.8 writes it for.
-    fn surface_rmw(&self, mods: &str, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst;
+    fn surface_rmw(&self, mods: Toks, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst;
 
     // Sequences, emitted through the selector.
 
@@ -145,7 +146,7 @@ pub(crate) trait Isa: Sync {
     /// `.EX`; sm_50 subtracts the low halves for the carry (`IADD RZ.CC, a.lo, -b.lo`) and
     /// compares the high ones with it (`ISETP.LT.X.AND`), as ptxas 11.8 does, or for equality
     /// folds the low halves' predicate into the high halves' compare.
-    fn compare64(&self, s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]);
+    fn compare64(&self, s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]);
 
     /// Pair `d = p + ext(x) * scale` (`scale` the immediate as sm_70+'s `IMAD.WIDE` takes it).
     /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, as

@@ -6,44 +6,46 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::VReg;
 use atomc_ir::{AddrSpace, Address, InstData, RmwOp, Type};
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::{op, toks};
 
-/// The `.U8`-style size suffix of a plain load or store.
-fn ldst_size(ty: Type) -> &'static str {
+/// The `.U8`-style size token of a plain load or store.
+fn ldst_size(ty: Type) -> Option<Tok> {
     match ty.bits() {
-        8 => ".U8",
-        16 => ".U16",
-        64 => ".64",
-        _ => "",
+        8 => Some(t::U8),
+        16 => Some(t::U16),
+        64 => Some(t::_64),
+        _ => None,
     }
 }
 
 /// The op and size spelling of an atomic (`ADD`, `MIN.S32`, `ADD.64`,
 /// `ADD.F32.FTZ.RN`, ...), as seed 004's modifier groups print them.
-pub(super) fn atom_op(op: RmwOp, ty: Type) -> Option<String> {
+pub(super) fn atom_op(op: RmwOp, ty: Type) -> Option<Toks> {
     let name = match op {
-        RmwOp::Add | RmwOp::Fadd => "ADD",
-        RmwOp::And => "AND",
-        RmwOp::Or => "OR",
-        RmwOp::Xor => "XOR",
-        RmwOp::Xchg => "EXCH",
-        RmwOp::Smin | RmwOp::Umin | RmwOp::Fmin => "MIN",
-        RmwOp::Smax | RmwOp::Umax | RmwOp::Fmax => "MAX",
-        RmwOp::IncWrap => "INC",
-        RmwOp::DecWrap => "DEC",
+        RmwOp::Add | RmwOp::Fadd => t::ADD,
+        RmwOp::And => t::AND,
+        RmwOp::Or => t::OR,
+        RmwOp::Xor => t::XOR,
+        RmwOp::Xchg => t::EXCH,
+        RmwOp::Smin | RmwOp::Umin | RmwOp::Fmin => t::MIN,
+        RmwOp::Smax | RmwOp::Umax | RmwOp::Fmax => t::MAX,
+        RmwOp::IncWrap => t::INC,
+        RmwOp::DecWrap => t::DEC,
         RmwOp::Sub | RmwOp::Fsub | RmwOp::Nand => return None,
     };
     let signed = matches!(op, RmwOp::Smin | RmwOp::Smax);
-    let size = match (ty, op) {
-        (Type::F32, RmwOp::Fadd) => ".F32.FTZ.RN",
-        (Type::F64, RmwOp::Fadd) => ".F64.RN",
-        (Type::F16x2, _) if op != RmwOp::Xchg => ".F16x2.RN",
-        (Type::BF16x2, _) if op != RmwOp::Xchg => ".BF16x2.RN",
-        (t, _) if t.bits() == 64 && signed => ".S64",
-        (t, _) if t.bits() == 64 => ".64",
-        (_, _) if signed => ".S32",
-        _ => "",
+    let size: &[Tok] = match (ty, op) {
+        (Type::F32, RmwOp::Fadd) => &toks!(F32.FTZ.RN),
+        (Type::F64, RmwOp::Fadd) => &toks!(F64.RN),
+        (Type::F16x2, _) if op != RmwOp::Xchg => &toks!(F16x2.RN),
+        (Type::BF16x2, _) if op != RmwOp::Xchg => &toks!(BF16x2.RN),
+        (ty, _) if ty.bits() == 64 && signed => &toks!(S64),
+        (ty, _) if ty.bits() == 64 => &toks!(64),
+        (_, _) if signed => &toks!(S32),
+        _ => &[],
     };
-    Some(format!("{name}{size}"))
+    Some(Toks::of(&[name]).with(size))
 }
 
 impl Isel<'_> {
@@ -111,40 +113,40 @@ impl Isel<'_> {
         if self.isa.generic_access(self, data)? {
             return Ok(());
         }
-        let t = self.target;
+        let tg = self.target;
         match data {
             InstData::Load { ty, addr } | InstData::AtomicLoad { ty, addr, .. } => {
                 let strong = match data {
-                    InstData::AtomicLoad { scope, .. } => t.strong(*scope),
-                    _ => "",
+                    InstData::AtomicLoad { scope, .. } => tg.strong(*scope),
+                    _ => &[],
                 };
                 let (m, space) = self.mem(addr);
                 let d = self.result().expect("loads have results");
                 // sm_50 has no STRONG qualifiers: ptxas 11.8 compiles the volatile load that
                 // stands for a relaxed atomic load to `LDG.E.CV` (cache-volatile: fetched again
                 // from L2 every time), so a spin on a flag sees other blocks' stores.
-                let cache = if strong.is_empty() && matches!(data, InstData::AtomicLoad { .. }) { ".CV" } else { "" };
+                let cache = (strong.is_empty() && matches!(data, InstData::AtomicLoad { .. })).then_some(t::CV);
                 let opc = match space {
-                    AddrSpace::Global => format!("LDG.E{cache}{}{strong}", ldst_size(*ty)),
-                    AddrSpace::Generic => format!("LD.E{}{strong}", ldst_size(*ty)),
-                    AddrSpace::Shared => format!("LDS{}", ldst_size(*ty)),
+                    AddrSpace::Global => op!(LDG.E).with(cache).with(ldst_size(*ty)).with(strong),
+                    AddrSpace::Generic => op!(LD.E).with(ldst_size(*ty)).with(strong),
+                    AddrSpace::Shared => op!(LDS).with(ldst_size(*ty)),
                 };
                 self.emit(SassInst::new(opc, [MOp::def(d.reg(), d.class().width()), m]));
             }
             InstData::Store { value, addr } | InstData::AtomicStore { value, addr, .. } => {
                 let strong = match data {
-                    InstData::AtomicStore { scope, .. } => t.strong(*scope),
-                    _ => "",
+                    InstData::AtomicStore { scope, .. } => tg.strong(*scope),
+                    _ => &[],
                 };
                 let ty = self.ty(*value);
                 let (m, space) = self.mem(addr);
                 let v = self.data(*value);
                 // ptxas 11.8, sm_50: `st.volatile.global` → `STG.E.WT` (write-through to L2).
-                let cache = if strong.is_empty() && matches!(data, InstData::AtomicStore { .. }) { ".WT" } else { "" };
+                let cache = (strong.is_empty() && matches!(data, InstData::AtomicStore { .. })).then_some(t::WT);
                 let opc = match space {
-                    AddrSpace::Global => format!("STG.E{cache}{}{strong}", ldst_size(ty)),
-                    AddrSpace::Generic => format!("ST.E{}{strong}", ldst_size(ty)),
-                    AddrSpace::Shared => format!("STS{}", ldst_size(ty)),
+                    AddrSpace::Global => op!(STG.E).with(cache).with(ldst_size(ty)).with(strong),
+                    AddrSpace::Generic => op!(ST.E).with(ldst_size(ty)).with(strong),
+                    AddrSpace::Shared => op!(STS).with(ldst_size(ty)),
                 };
                 self.emit(SassInst::new(opc, [m, v]));
             }
@@ -162,12 +164,12 @@ impl Isel<'_> {
                     AddrSpace::Global if !used && reducible => None,
                     _ => Some(self.def_or_rz(used).0),
                 };
-                let inst = self.isa.rmw(space, &spelled, t.strong(*scope), d, m, x, wide).map_err(|r| self.err(r))?;
+                let inst = self.isa.rmw(space, spelled, tg.strong(*scope), d, m, x, wide).map_err(|r| self.err(r))?;
                 self.emit(inst);
             }
             InstData::AtomicCas { .. } => self.isa.atomic_cas(self, data)?,
             InstData::Fence { order, scope } => {
-                for opc in t.fence(*order, *scope) {
+                for opc in tg.fence(*order, *scope) {
                     self.emit(SassInst::new(opc, []));
                 }
             }

@@ -44,6 +44,7 @@ use super::inst::{Flow, MOp, SassInst, SharedForms};
 use super::target::SassTarget;
 use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
+use atomc_sass::op;
 use cranelift_entity::SecondaryMap;
 pub(crate) use isa::{DivCvt, Isa};
 use smallvec::SmallVec;
@@ -256,7 +257,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
 impl SassInst {
     /// `BRA target`.
     pub fn jump(target: BlockId) -> SassInst {
-        let mut i = SassInst::new("BRA", [MOp::Label(target)]);
+        let mut i = SassInst::new(op!(BRA), [MOp::Label(target)]);
         i.flow = Flow::Jump;
         i
     }
@@ -413,11 +414,11 @@ impl<'a> Isel<'a> {
             if uses_shared_memory(self.func) {
                 // The shared window's base, once per kernel (see `SharedWindow`).
                 let (base, scratch) = (w.base_ureg, w.scratch_ureg);
-                let s2ur = SassInst::new("S2UR", [MOp::UReg(scratch), MOp::SReg(&"SR_CgaCtaId")]);
+                let s2ur = SassInst::new(op!(S2UR), [MOp::UReg(scratch), MOp::SReg(&"SR_CgaCtaId")]);
                 self.emit(s2ur);
-                self.emit(SassInst::new("UMOV", [MOp::UReg(base), MOp::Imm(w.reserved as i64)]));
+                self.emit(SassInst::new(op!(UMOV), [MOp::UReg(base), MOp::Imm(w.reserved as i64)]));
                 let ulea = [MOp::UReg(base), MOp::UReg(scratch), MOp::UReg(base), MOp::Imm(0x18)];
-                self.emit(SassInst::new("ULEA", ulea));
+                self.emit(SassInst::new(op!(ULEA), ulea));
             }
         }
         Ok(())
@@ -450,7 +451,7 @@ impl<'a> Isel<'a> {
                     self.block = here;
                     targets.push((split, Vec::new()));
                 }
-                let mut br = SassInst::new("BRA", []);
+                let mut br = SassInst::new(op!(BRA), []);
                 br.flow = Flow::CondJump { then_block: targets[0].0, else_block: targets[1].0, negate };
                 let t: Vec<(BlockId, &[VReg])> = targets.iter().map(|(b, a)| (*b, a.as_slice())).collect();
                 self.push_branch(br, &t);
@@ -459,7 +460,7 @@ impl<'a> Isel<'a> {
                 if !args.is_empty() {
                     return Err(self.err("kernels return nothing; functions with results cannot be compiled"));
                 }
-                let mut exit = SassInst::new("EXIT", []);
+                let mut exit = SassInst::new(op!(EXIT), []);
                 exit.flow = Flow::Exit;
                 self.push_branch(exit, &[]);
             }
@@ -496,7 +497,7 @@ impl<'a> Isel<'a> {
             return Ok(());
         };
         let m = self.sync_masks[blk];
-        self.emit(SassInst::new("WARPSYNC", [m]));
+        self.emit(SassInst::new(op!(WARPSYNC), [m]));
         Ok(())
     }
 

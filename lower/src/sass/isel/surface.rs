@@ -19,49 +19,51 @@ use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{
     Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
 };
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::toks;
 
-fn dim_name(d: SurfaceDim) -> &'static str {
+fn dim_name(d: SurfaceDim) -> Tok {
     match d {
-        SurfaceDim::D1 => "1D",
-        SurfaceDim::D1Buffer => "1D_BUFFER",
-        SurfaceDim::D1Array => "1D_ARRAY",
-        SurfaceDim::D2 => "2D",
-        SurfaceDim::D2Array => "2D_ARRAY",
-        SurfaceDim::D3 => "3D",
+        SurfaceDim::D1 => t::_1D,
+        SurfaceDim::D1Buffer => t::_1D_BUFFER,
+        SurfaceDim::D1Array => t::_1D_ARRAY,
+        SurfaceDim::D2 => t::_2D,
+        SurfaceDim::D2Array => t::_2D_ARRAY,
+        SurfaceDim::D3 => t::_3D,
     }
 }
 
-fn clamp_name(c: SurfaceClamp) -> &'static str {
+fn clamp_name(c: SurfaceClamp) -> Option<Tok> {
     match c {
-        SurfaceClamp::Ign => ".IGN",
-        SurfaceClamp::Near => "",
-        SurfaceClamp::Trap => ".TRAP",
+        SurfaceClamp::Ign => Some(t::IGN),
+        SurfaceClamp::Near => None,
+        SurfaceClamp::Trap => Some(t::TRAP),
     }
 }
 
 /// The op and size modifiers of a surface atomic, or why there is none.
-fn op_size(op: RmwOp, ty: Type) -> Option<(&'static str, &'static str)> {
+fn op_size(op: RmwOp, ty: Type) -> Option<(Tok, &'static [Tok])> {
     let name = match op {
-        RmwOp::Add | RmwOp::Fadd => "ADD",
-        RmwOp::And => "AND",
-        RmwOp::Or => "OR",
-        RmwOp::Xor => "XOR",
-        RmwOp::Xchg => "EXCH",
-        RmwOp::Smin | RmwOp::Umin => "MIN",
-        RmwOp::Smax | RmwOp::Umax => "MAX",
-        RmwOp::IncWrap => "INC",
-        RmwOp::DecWrap => "DEC",
+        RmwOp::Add | RmwOp::Fadd => t::ADD,
+        RmwOp::And => t::AND,
+        RmwOp::Or => t::OR,
+        RmwOp::Xor => t::XOR,
+        RmwOp::Xchg => t::EXCH,
+        RmwOp::Smin | RmwOp::Umin => t::MIN,
+        RmwOp::Smax | RmwOp::Umax => t::MAX,
+        RmwOp::IncWrap => t::INC,
+        RmwOp::DecWrap => t::DEC,
         _ => return None,
     };
     let signed = matches!(op, RmwOp::Smin | RmwOp::Smax);
-    let size = match ty {
-        Type::I32 if signed => ".S32",
-        Type::I32 => "",
-        Type::I64 if signed => ".S64",
-        Type::I64 => ".U64",
-        Type::F16x2 if op == RmwOp::Fadd => ".F16x2.RN",
+    let size: &[Tok] = match ty {
+        Type::I32 if signed => &toks!(S32),
+        Type::I32 => &[],
+        Type::I64 if signed => &toks!(S64),
+        Type::I64 => &toks!(U64),
+        Type::F16x2 if op == RmwOp::Fadd => &toks!(F16x2.RN),
         // EXCH moves the 32-bit pattern.
-        Type::F32 | Type::F16x2 if op == RmwOp::Xchg => "",
+        Type::F32 | Type::F16x2 if op == RmwOp::Xchg => &[],
         _ => return None,
     };
     Some((name, size))
@@ -155,15 +157,16 @@ impl Isel<'_> {
         let bindless = !matches!(handle_op, MOp::Imm(_));
         let (opname, size) = match op {
             Some(op) => op_size(op, ty).ok_or_else(|| self.err(format!("no SUATOM form for {op} on {ty}")))?,
-            None => ("CAS", if ty.bits() == 64 { ".64" } else { "" }),
+            None => (t::CAS, if ty.bits() == 64 { &toks!(64)[..] } else { &[] }),
         };
-        let ba = if access.addressing == SurfaceAddressing::Bytes { ".BA" } else { "" };
-        let mods = format!(
-            "D{ba}.{}.{opname}{size}{}{}",
-            dim_name(access.dim),
-            self.target.strong(scope),
-            clamp_name(access.clamp)
-        );
+        let ba = (access.addressing == SurfaceAddressing::Bytes).then_some(t::BA);
+        let mods = Toks::of(&[t::D])
+            .with(ba)
+            .with(dim_name(access.dim))
+            .with(opname)
+            .with(size)
+            .with(self.target.strong(scope))
+            .with(clamp_name(access.clamp));
 
         // Consecutive surface atomics in a block usually share coordinates.
         let key = (self.block, coords.to_vec());
@@ -195,7 +198,7 @@ impl Isel<'_> {
                 MOp::Reg { reg: Reg::Zero, width, rule: OperandRule::Def, neg: false }
             }
         });
-        self.emit(self.isa.surface_rmw(&mods, d, addr, data_field, handle_op, form));
+        self.emit(self.isa.surface_rmw(mods, d, addr, data_field, handle_op, form));
         Ok(())
     }
 }

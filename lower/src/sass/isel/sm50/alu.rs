@@ -8,6 +8,8 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isa, Isel};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::BinaryOp;
+use atomc_sass::op::{t, Tok};
+use atomc_sass::{op, toks};
 
 pub(super) fn is_rz(op: &MOp) -> bool {
     matches!(op, MOp::Reg { reg: Reg::Zero, .. })
@@ -28,28 +30,28 @@ fn single(s: &mut Isel<'_>) -> VReg {
 pub(super) fn imad(s: &mut Isel<'_>, dst: &[MOp], a: MOp, b: MOp, c: MOp) {
     match (dst, b) {
         (&[d], MOp::Imm(k)) if is_rz(&c) && log2(k).is_some() => {
-            s.emit(SassInst::new("SHL", [d, a, MOp::Imm(log2(k).unwrap_or(0))]))
+            s.emit(SassInst::new(op!(SHL), [d, a, MOp::Imm(log2(k).unwrap_or(0))]))
         }
         (&[t, d], _) => {
             let (p, u) = (single(s), single(s));
-            s.emit(SassInst::new("XMAD", [MOp::def(p.reg(), 1), a, b, c]));
-            s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
-            s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", [t, d, a, MOp::use_(u.reg()), MOp::use_(p.reg())]));
+            s.emit(SassInst::new(op!(XMAD), [MOp::def(p.reg(), 1), a, b, c]));
+            s.emit(SassInst::new(op!(XMAD.MRG.BH1), [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
+            s.emit(SassInst::new(op!(XMAD.PSL.CBCC.AH1.BH1), [t, d, a, MOp::use_(u.reg()), MOp::use_(p.reg())]));
         }
         _ => {
             let b = match b {
                 MOp::Imm(k) => {
                     let t = single(s);
-                    s.emit(SassInst::new("MOV32I", [MOp::def(t.reg(), 1), MOp::Imm(k as u32 as i64)]));
+                    s.emit(SassInst::new(op!(MOV32I), [MOp::def(t.reg(), 1), MOp::Imm(k as u32 as i64)]));
                     MOp::use_(t.reg())
                 }
                 other => other,
             };
             let (t, u) = (single(s), single(s));
-            s.emit(SassInst::new("XMAD", [MOp::def(t.reg(), 1), a, b, c]));
-            s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
+            s.emit(SassInst::new(op!(XMAD), [MOp::def(t.reg(), 1), a, b, c]));
+            s.emit(SassInst::new(op!(XMAD.MRG.BH1), [MOp::def(u.reg(), 1), a, b, MOp::rz()]));
             let last = dst.iter().copied().chain([a, MOp::use_(u.reg()), MOp::use_(t.reg())]);
-            s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", last));
+            s.emit(SassInst::new(op!(XMAD.PSL.CBCC.AH1.BH1), last));
         }
     }
 }
@@ -59,14 +61,14 @@ pub(super) fn imad(s: &mut Isel<'_>, dst: &[MOp], a: MOp, b: MOp, c: MOp) {
 /// `(((a.hi*b.lo + ll>>16) + a.lo*b.hi) >> 16) + a.hi*b.hi`.
 pub(super) fn mul_wide_u32(s: &mut Isel<'_>, d: VReg, a: MOp, b: MOp) {
     let (ll, mrg, lh, chi, hh) = (single(s), single(s), single(s), single(s), single(s));
-    s.emit(SassInst::new("XMAD", [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.MRG.BH1", [MOp::def(mrg.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.BH1", [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.CHI.AH1", [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
-    s.emit(SassInst::new("XMAD.AH1.BH1", [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD), [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.MRG.BH1), [MOp::def(mrg.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.BH1), [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.CHI.AH1), [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
+    s.emit(SassInst::new(op!(XMAD.AH1.BH1), [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
     let tmp = s.new_vreg(RegClass::Pair);
     let lo = [MOp::def(tmp.lo(), 2), a, MOp::use_(mrg.reg()), MOp::use_(ll.reg())];
-    s.emit(SassInst::new("XMAD.PSL.CBCC.AH1.BH1", lo));
+    s.emit(SassInst::new(op!(XMAD.PSL.CBCC.AH1.BH1), lo));
     let hi = [
         MOp::Tied { reg: tmp.reg(), width: 2 },
         MOp::reuse_def(d.hi(), 0),
@@ -74,38 +76,38 @@ pub(super) fn mul_wide_u32(s: &mut Isel<'_>, d: VReg, a: MOp, b: MOp) {
         MOp::use_(lh.reg()),
         MOp::use_(hh.reg()),
     ];
-    s.emit(SassInst::new("IADD3.RS", hi));
+    s.emit(SassInst::new(op!(IADD3.RS), hi));
 }
 
 /// `d` = the high word of `a * b` unsigned, as ptxas 11.8 forms it: four 16x16 partial
 /// products, the middle ones summed and shifted by `XMAD.CHI` and `IADD3.RS`.
 pub(super) fn mul_hi_u32(s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp) {
     let (ll, lh, hh, chi) = (single(s), single(s), single(s), single(s));
-    s.emit(SassInst::new("XMAD", [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.BH1", [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.AH1.BH1", [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
-    s.emit(SassInst::new("XMAD.CHI.AH1", [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
-    s.emit(SassInst::new("IADD3.RS", [d, MOp::use_(chi.reg()), MOp::use_(lh.reg()), MOp::use_(hh.reg())]));
+    s.emit(SassInst::new(op!(XMAD), [MOp::def(ll.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.BH1), [MOp::def(lh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.AH1.BH1), [MOp::def(hh.reg(), 1), a, b, MOp::rz()]));
+    s.emit(SassInst::new(op!(XMAD.CHI.AH1), [MOp::def(chi.reg(), 1), a, b, MOp::use_(ll.reg())]));
+    s.emit(SassInst::new(op!(IADD3.RS), [d, MOp::use_(chi.reg()), MOp::use_(lh.reg()), MOp::use_(hh.reg())]));
 }
 
 /// `d = |x| = (x ^ s) - s` with `s = x >> 31` (ptxas 11.8 reads `|c[..]|` through `I2I`).
 pub(super) fn iabs(s: &mut Isel<'_>, d: MOp, x: MOp) {
     let (sign, t) = (single(s), single(s));
-    s.emit(SassInst::new("SHR", [MOp::def(sign.reg(), 1), x, MOp::Imm(31)]));
-    s.emit(SassInst::new("LOP3.LUT", [MOp::def(t.reg(), 1), x, MOp::use_(sign.reg()), MOp::rz(), MOp::Imm(0x3c)]));
-    s.emit(SassInst::new("IADD", [d, MOp::use_(t.reg()), MOp::neg(sign.reg())]));
+    s.emit(SassInst::new(op!(SHR), [MOp::def(sign.reg(), 1), x, MOp::Imm(31)]));
+    s.emit(SassInst::new(op!(LOP3.LUT), [MOp::def(t.reg(), 1), x, MOp::use_(sign.reg()), MOp::rz(), MOp::Imm(0x3c)]));
+    s.emit(SassInst::new(op!(IADD), [d, MOp::use_(t.reg()), MOp::neg(sign.reg())]));
 }
 
 /// `IMNMX`; its immediate holds a sign-extended 20-bit value, a wider one goes through a
 /// register (`MOV32I`).
 pub(super) fn minmax(s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp, unsigned: bool, max: bool) {
-    let opcode = if unsigned { "IMNMX.U32" } else { "IMNMX" };
+    let opcode = if unsigned { op!(IMNMX.U32) } else { op!(IMNMX) };
     let p = MOp::Pred { num: 7, not: max };
     let b = match b {
         MOp::Imm(v) if (-(1 << 19)..(1 << 19)).contains(&(v as u32 as i32 as i64)) => MOp::Imm(v as u32 as i32 as i64),
         MOp::Imm(v) => {
             let t = single(s);
-            s.emit(SassInst::new("MOV32I", [MOp::def(t.reg(), 1), MOp::Imm(v as u32 as i64)]));
+            s.emit(SassInst::new(op!(MOV32I), [MOp::def(t.reg(), 1), MOp::Imm(v as u32 as i64)]));
             MOp::use_(t.reg())
         }
         other => other,
@@ -117,21 +119,21 @@ pub(super) fn minmax(s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp, unsigned: bool, m
 /// the carry (`IADD RZ.CC, a.lo, -b.lo`) and the high halves compare with it (`.X`); for
 /// equality the high halves' compare folds in the low halves' predicate through the boolean
 /// operator (EQ: AND, NE: OR).
-pub(super) fn compare64(s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
+pub(super) fn compare64(s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
     let (p0, pt) = (MOp::p0(), MOp::pt());
-    if cc == "EQ" || cc == "NE" {
-        s.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [p0, pt, a[0], b[0], pt]));
-        let bop = if cc == "EQ" { "AND" } else { "OR" };
-        s.emit(SassInst::new(format!("ISETP.{cc}.U32.{bop}"), [p0, pt, a[1], b[1], p0]));
+    if cc == t::EQ || cc == t::NE {
+        s.emit(SassInst::new(op!(ISETP).with([cc, t::U32, t::AND]), [p0, pt, a[0], b[0], pt]));
+        let bop = if cc == t::EQ { t::AND } else { t::OR };
+        s.emit(SassInst::new(op!(ISETP).with([cc, t::U32, bop]), [p0, pt, a[1], b[1], p0]));
         return;
     }
     let neg_b = match b[0] {
         MOp::Reg { reg, width, rule, .. } => MOp::Reg { reg, width, rule, neg: true },
         other => other,
     };
-    s.emit(SassInst::new("IADD.CC", [MOp::def(Reg::Zero, 1), a[0], neg_b]));
-    let u = if unsigned { ".U32" } else { "" };
-    s.emit(SassInst::new(format!("ISETP.{cc}{u}.X.AND"), [p0, pt, a[1], b[1], pt]));
+    s.emit(SassInst::new(op!(IADD.CC), [MOp::def(Reg::Zero, 1), a[0], neg_b]));
+    let u = unsigned.then_some(t::U32);
+    s.emit(SassInst::new(op!(ISETP).with(cc).with(u).with(toks!(X.AND)), [p0, pt, a[1], b[1], pt]));
 }
 
 /// Pair `d = p + ext(x) * 2^k` as ptxas does it: `x` shifted into a pair, then a 64-bit add.
@@ -148,19 +150,19 @@ pub(super) fn index_scaled(
     };
     let x = MOp::use_(x);
     let (lo, hi) = (single(s), single(s));
-    s.emit(SassInst::new("SHL", [MOp::def(lo.reg(), 1), x, MOp::Imm(k)]));
+    s.emit(SassInst::new(op!(SHL), [MOp::def(lo.reg(), 1), x, MOp::Imm(k)]));
     let hi_def = MOp::def(hi.reg(), 1);
     s.emit(match (k, signed) {
-        (0, false) => SassInst::new("MOV", [hi_def, MOp::rz()]),
-        (0, true) => SassInst::new("SHR", [hi_def, x, MOp::Imm(31)]),
-        (_, false) => SassInst::new("SHR.U32", [hi_def, x, MOp::Imm(32 - k)]),
-        (_, true) => SassInst::new("SHR", [hi_def, x, MOp::Imm(32 - k)]),
+        (0, false) => SassInst::new(op!(MOV), [hi_def, MOp::rz()]),
+        (0, true) => SassInst::new(op!(SHR), [hi_def, x, MOp::Imm(31)]),
+        (_, false) => SassInst::new(op!(SHR.U32), [hi_def, x, MOp::Imm(32 - k)]),
+        (_, true) => SassInst::new(op!(SHR), [hi_def, x, MOp::Imm(32 - k)]),
     });
     let tmp = s.new_vreg(RegClass::Pair);
-    s.emit(SassInst::new("IADD.CC", [MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(lo.reg())]));
+    s.emit(SassInst::new(op!(IADD.CC), [MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(lo.reg())]));
     let hi_ops =
         [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(p.hi()), MOp::use_(hi.reg())];
-    s.emit(SassInst::new("IADD.X", hi_ops));
+    s.emit(SassInst::new(op!(IADD.X), hi_ops));
     Ok(())
 }
 
@@ -169,10 +171,10 @@ pub(super) fn add_sext(s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
     let tmp = s.new_vreg(RegClass::Pair);
     s.emit(Sm50.add_carry_out(MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(o)));
     let sign = single(s);
-    s.emit(SassInst::new("SHR", [MOp::def(sign.reg(), 1), MOp::use_(o), MOp::Imm(31)]));
+    s.emit(SassInst::new(op!(SHR), [MOp::def(sign.reg(), 1), MOp::use_(o), MOp::Imm(31)]));
     let hi =
         [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(p.hi()), MOp::use_(sign.reg())];
-    s.emit(SassInst::new("IADD.X", hi));
+    s.emit(SassInst::new(op!(IADD.X), hi));
 }
 
 /// Pair `d = a op amount`. Maxwell has no funnel shift: a left shift within the word is
@@ -188,7 +190,7 @@ pub(super) fn shift64(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: 
             s.emit(Sm50.shl(MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(amount), false));
             let hi = single(s);
             let ops = [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), MOp::Imm(0xfc)];
-            s.emit(SassInst::new("LOP3.LUT", ops));
+            s.emit(SassInst::new(op!(LOP3.LUT), ops));
             let lo = single(s);
             s.emit(Sm50.shl(MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(amount), false));
             s.make_pair(d, MOp::use_(lo), MOp::use_(hi));

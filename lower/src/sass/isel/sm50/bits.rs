@@ -22,6 +22,8 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, InstData, TernaryOp, Type, UnaryOp, Value};
+use atomc_sass::op;
+use atomc_sass::op::Opcode;
 
 impl Isel<'_> {
     /// Selects a bit count, bit field, `smulhi` or `fma` (`umulhi` is the shared selector's,
@@ -34,7 +36,7 @@ impl Isel<'_> {
             InstData::Ternary { op: op @ (TernaryOp::Ubfe | TernaryOp::Sbfe), args: [x, pos, len] } => {
                 self.need_i32(x)?;
                 let ctl = self.bitfield_control(pos, len);
-                let opc = if op == TernaryOp::Ubfe { "BFE.U32" } else { "BFE" };
+                let opc = if op == TernaryOp::Ubfe { op!(BFE.U32) } else { op!(BFE) };
                 let x = MOp::use_(self.reg(x));
                 self.raw50(opc, [MOp::def(d.reg(), 1), x, ctl]);
             }
@@ -42,7 +44,7 @@ impl Isel<'_> {
                 self.need_i32(x)?;
                 let ctl = self.bitfield_control(pos, len);
                 let (x, base) = (MOp::use_(self.reg(x)), MOp::use_(self.reg(base)));
-                self.raw50("BFI", [MOp::def(d.reg(), 1), x, ctl, base]);
+                self.raw50(op!(BFI), [MOp::def(d.reg(), 1), x, ctl, base]);
             }
             InstData::Binary { op: BinaryOp::Smulhi, args: [a, b] } => {
                 self.need_i32(a)?;
@@ -50,12 +52,12 @@ impl Isel<'_> {
                 self.umulhi(u, a, b)?;
                 let (ra, rb) = (self.reg(a), self.reg(b));
                 let fix = |this: &mut Self, sign_of: VReg, other: VReg| {
-                    let s = this.tmp50("SHR", [MOp::use_(sign_of), MOp::Imm(31)]);
-                    this.tmp50("LOP3.LUT", [MOp::use_(s), MOp::use_(other), MOp::rz(), MOp::Imm(0xc0)])
+                    let s = this.tmp50(op!(SHR), [MOp::use_(sign_of), MOp::Imm(31)]);
+                    this.tmp50(op!(LOP3.LUT), [MOp::use_(s), MOp::use_(other), MOp::rz(), MOp::Imm(0xc0)])
                 };
                 let (fa, fb) = (fix(self, ra, rb), fix(self, rb, ra));
                 let ops = [MOp::def(d.reg(), 1), MOp::use_(u), MOp::neg(fa), MOp::neg(fb)];
-                self.raw50("IADD3", ops);
+                self.raw50(op!(IADD3), ops);
             }
             InstData::Ternary { op: TernaryOp::Fma, args } => {
                 let ty = self.ty(args[0]);
@@ -63,11 +65,11 @@ impl Isel<'_> {
                 match ty {
                     Type::F32 => {
                         let ops = [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)];
-                        self.raw50("FFMA", ops)
+                        self.raw50(op!(FFMA), ops)
                     }
                     Type::F64 => {
                         let ops = [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)];
-                        self.raw50("DFMA", ops)
+                        self.raw50(op!(DFMA), ops)
                     }
                     _ => return Err(self.err(format!("fma on {ty} is not selected for sm_50"))),
                 }
@@ -89,14 +91,14 @@ impl Isel<'_> {
         let r = self.reg(a);
         let def = MOp::def(d.reg(), 1);
         match op {
-            UnaryOp::Popcnt => self.raw50("POPC", [def, MOp::use_(r)]),
-            UnaryOp::Bitrev => self.raw50("BFE.U32.BREV", [def, MOp::use_(r), MOp::Imm(0x2000)]),
+            UnaryOp::Popcnt => self.raw50(op!(POPC), [def, MOp::use_(r)]),
+            UnaryOp::Bitrev => self.raw50(op!(BFE.U32.BREV), [def, MOp::use_(r), MOp::Imm(0x2000)]),
             _ => {
                 let src =
-                    if op == UnaryOp::Ctz { self.tmp50("BFE.U32.BREV", [MOp::use_(r), MOp::Imm(0x2000)]) } else { r };
+                    if op == UnaryOp::Ctz { self.tmp50(op!(BFE.U32.BREV), [MOp::use_(r), MOp::Imm(0x2000)]) } else { r };
                 let t = self.new_vreg(RegClass::Single);
-                self.raw50("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(src)]);
-                self.raw50("IADD32I", [def, MOp::neg(t), MOp::Imm(0x1f)]);
+                self.raw50(op!(FLO.U32), [MOp::def(t.reg(), 1), MOp::use_(src)]);
+                self.raw50(op!(IADD32I), [def, MOp::neg(t), MOp::Imm(0x1f)]);
             }
         }
         Ok(())
@@ -109,17 +111,17 @@ impl Isel<'_> {
             return MOp::Imm(((p & 0xff) | (l & 0xff) << 8) as i64);
         }
         let (p, l) = (self.reg(pos), self.reg(len));
-        let c = self.tmp50("BFI", [MOp::use_(l), MOp::Imm(0x808), MOp::use_(p)]);
+        let c = self.tmp50(op!(BFI), [MOp::use_(l), MOp::Imm(0x808), MOp::use_(p)]);
         MOp::use_(c)
     }
 
     /// Appends an instruction already in sm_50 spelling.
-    pub(super) fn raw50<const N: usize>(&mut self, opcode: &'static str, ops: [MOp; N]) {
+    pub(super) fn raw50<const N: usize>(&mut self, opcode: Opcode, ops: [MOp; N]) {
         self.emit(SassInst::new(opcode, ops));
     }
 
     /// A fresh register defined by the fixed-latency sm_50 instruction `opcode srcs`.
-    pub(super) fn tmp50<const N: usize>(&mut self, opcode: &'static str, srcs: [MOp; N]) -> VReg {
+    pub(super) fn tmp50<const N: usize>(&mut self, opcode: Opcode, srcs: [MOp; N]) -> VReg {
         let t = self.new_vreg(RegClass::Single);
         self.emit(SassInst::new(opcode, std::iter::once(MOp::def(t.reg(), 1)).chain(srcs)));
         t

@@ -8,10 +8,13 @@
 //! `F2F.F64.F32`); ptxas 11.8 rounds that f32 to odd (`.RP`/`.RM`/`.RZ` and a `BFI`) although
 //! it is exact. f64 to f16 does need the f32 rounded to odd (see `narrow64_sm50`).
 
+use crate::sass::isel::convert::int_tok;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, ConvOp, Type};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode};
 
 impl Isel<'_> {
     /// An integer/float conversion on sm_50, in ptxas 11.8's sequences for cvt.rzi.{s,u}N.fM and
@@ -24,17 +27,17 @@ impl Isel<'_> {
     /// the 32-bit result and `I2I.{S,U}N.{S,U}32.SAT`. 8- and 16-bit results are masked back
     /// to atomc's zero-extended form (ptxas: `LOP32I.AND R4, R4, 0xff` after `I2I.U8.U32.SAT`).
     pub(super) fn int_float_sm50(&mut self, d: VReg, op: ConvOp, from: Type, to: Type, r: VReg) {
-        let var = |opc: String, ops: Vec<MOp>| SassInst::new(opc, ops);
+        let var = |opc: Opcode, ops: Vec<MOp>| SassInst::new(opc, ops);
         let single = |s: &mut Self| s.new_vreg(RegClass::Single);
-        let float_name = |t: Type| match t {
-            Type::F16 => "F16",
-            Type::F64 => "F64",
-            _ => "F32",
+        let float_name = |ty: Type| match ty {
+            Type::F16 => t::F16,
+            Type::F64 => t::F64,
+            _ => t::F32,
         };
         let src = if from.bits() == 64 { MOp::use_pair(r) } else { MOp::use_(r) };
         match op {
             ConvOp::FcvtFromSint | ConvOp::FcvtFromUint => {
-                let int = format!("{}{}", if op == ConvOp::FcvtFromSint { "S" } else { "U" }, from.bits());
+                let int = int_tok(op == ConvOp::FcvtFromSint, from.bits());
                 let direct = match to {
                     Type::F32 => true,
                     Type::F64 => from.bits() >= 32,
@@ -42,20 +45,20 @@ impl Isel<'_> {
                 };
                 if direct {
                     let w = if to == Type::F64 { 2 } else { 1 };
-                    self.emit(var(format!("I2F.{}.{int}", float_name(to)), vec![MOp::def(d.reg(), w), src]));
+                    self.emit(var(op!(I2F).with([float_name(to), int]), vec![MOp::def(d.reg(), w), src]));
                 } else {
                     let t = single(self);
-                    self.emit(var(format!("I2F.F32.{int}"), vec![MOp::def(t.reg(), 1), src]));
-                    let (opc, w) = if to == Type::F64 { ("F2F.F64.F32", 2) } else { ("F2F.F16.F32", 1) };
-                    self.emit(var(opc.to_string(), vec![MOp::def(d.reg(), w), MOp::use_(t)]));
+                    self.emit(var(op!(I2F.F32).with(int), vec![MOp::def(t.reg(), 1), src]));
+                    let (opc, w) = if to == Type::F64 { (op!(F2F.F64.F32), 2) } else { (op!(F2F.F16.F32), 1) };
+                    self.emit(var(opc, vec![MOp::def(d.reg(), w), MOp::use_(t)]));
                 }
             }
             _ => {
-                let g = if op == ConvOp::FcvtToSint { "S" } else { "U" };
+                let signed = op == ConvOp::FcvtToSint;
                 let (src, fname) = if from == Type::F16 && to.bits() == 64 {
                     let t = single(self);
-                    self.emit(var("F2F.F32.F16".to_string(), vec![MOp::def(t.reg(), 1), src]));
-                    (MOp::use_(t), "F32")
+                    self.emit(var(op!(F2F.F32.F16), vec![MOp::def(t.reg(), 1), src]));
+                    (MOp::use_(t), t::F32)
                 } else {
                     (src, float_name(from))
                 };
@@ -64,23 +67,24 @@ impl Isel<'_> {
                     8 | 16 => 32,
                     b => b,
                 };
+                let f2i = op!(F2I).with([int_tok(signed, f2i_bits), fname, t::TRUNC]);
                 if f2i_bits == to.bits() && to.bits() >= 32 {
                     let w = if to.bits() == 64 { 2 } else { 1 };
-                    self.emit(var(format!("F2I.{g}{f2i_bits}.{fname}.TRUNC"), vec![MOp::def(d.reg(), w), src]));
+                    self.emit(var(f2i, vec![MOp::def(d.reg(), w), src]));
                     return;
                 }
                 let t = single(self);
-                self.emit(var(format!("F2I.{g}{f2i_bits}.{fname}.TRUNC"), vec![MOp::def(t.reg(), 1), src]));
+                self.emit(var(f2i, vec![MOp::def(t.reg(), 1), src]));
                 let narrow = if f2i_bits != to.bits() {
                     let u = single(self);
-                    let opc = format!("I2I.{g}{}.{g}32.SAT", to.bits());
+                    let opc = op!(I2I).with([int_tok(signed, to.bits()), int_tok(signed, 32), t::SAT]);
                     self.emit(var(opc, vec![MOp::def(u.reg(), 1), MOp::use_(t)]));
                     u
                 } else {
                     t
                 };
                 let mask = if to.bits() == 8 { 0xff } else { 0xffff };
-                self.emit(SassInst::new("LOP32I.AND", [MOp::def(d.reg(), 1), MOp::use_(narrow), MOp::Imm(mask)]));
+                self.emit(SassInst::new(op!(LOP32I.AND), [MOp::def(d.reg(), 1), MOp::use_(narrow), MOp::Imm(mask)]));
             }
         }
     }
@@ -90,37 +94,37 @@ impl Isel<'_> {
         let def = MOp::def(d.reg(), 1);
         let wide = |s: &mut Self, r: VReg| {
             let t = s.new_vreg(RegClass::Single);
-            s.emit(SassInst::new("F2F.F32.F16", [MOp::def(t.reg(), 1), MOp::use_(r)]));
+            s.emit(SassInst::new(op!(F2F.F32.F16), [MOp::def(t.reg(), 1), MOp::use_(r)]));
             t
         };
         let (x, y) = (wide(self, ra), wide(self, rb));
         let sum = self.new_vreg(RegClass::Single);
         let s = MOp::def(sum.reg(), 1);
         let inst = match op {
-            BinaryOp::Fadd => SassInst::new("FADD", [s, MOp::use_(x), MOp::use_(y)]),
-            BinaryOp::Fsub => SassInst::new("FADD", [s, MOp::use_(x), MOp::neg(y)]),
-            BinaryOp::Fmul => SassInst::new("FMUL", [s, MOp::use_(x), MOp::use_(y)]),
+            BinaryOp::Fadd => SassInst::new(op!(FADD), [s, MOp::use_(x), MOp::use_(y)]),
+            BinaryOp::Fsub => SassInst::new(op!(FADD), [s, MOp::use_(x), MOp::neg(y)]),
+            BinaryOp::Fmul => SassInst::new(op!(FMUL), [s, MOp::use_(x), MOp::use_(y)]),
             BinaryOp::Fmin | BinaryOp::Fmax => {
-                SassInst::new("FMNMX", [s, MOp::use_(x), MOp::use_(y), MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
+                SassInst::new(op!(FMNMX), [s, MOp::use_(x), MOp::use_(y), MOp::Pred { num: 7, not: op == BinaryOp::Fmax }])
             }
             _ => return Err(self.err(format!("`{op}` on f16 is not selected"))),
         };
         self.emit(inst);
-        self.emit(SassInst::new("F2F.F16.F32", [def, MOp::use_(sum)]));
+        self.emit(SassInst::new(op!(F2F.F16.F32), [def, MOp::use_(sum)]));
         Ok(())
     }
 
     /// `d` = the f16 `r` widened to f32 or f64, or the f32 or f64 `r` rounded to f16.
     pub(super) fn half_convert_sm50(&mut self, d: VReg, from: Type, to: Type, r: VReg) -> Result<(), IselError> {
-        let var = |opc: &'static str, d: MOp, s: MOp| SassInst::new(opc, [d, s]);
+        let var = |opc: Opcode, d: MOp, s: MOp| SassInst::new(opc, [d, s]);
         match (from, to) {
-            (Type::F16, Type::F32) => self.emit(var("F2F.F32.F16", MOp::def(d.reg(), 1), MOp::use_(r))),
+            (Type::F16, Type::F32) => self.emit(var(op!(F2F.F32.F16), MOp::def(d.reg(), 1), MOp::use_(r))),
             (Type::F16, Type::F64) => {
                 let t = self.new_vreg(RegClass::Single);
-                self.emit(var("F2F.F32.F16", MOp::def(t.reg(), 1), MOp::use_(r)));
-                self.emit(var("F2F.F64.F32", MOp::def(d.reg(), 2), MOp::use_(t)));
+                self.emit(var(op!(F2F.F32.F16), MOp::def(t.reg(), 1), MOp::use_(r)));
+                self.emit(var(op!(F2F.F64.F32), MOp::def(d.reg(), 2), MOp::use_(t)));
             }
-            (Type::F32, Type::F16) => self.emit(var("F2F.F16.F32", MOp::def(d.reg(), 1), MOp::use_(r))),
+            (Type::F32, Type::F16) => self.emit(var(op!(F2F.F16.F32), MOp::def(d.reg(), 1), MOp::use_(r))),
             (Type::F64, Type::F16) => self.narrow64_sm50(d, r),
             _ => return Err(self.err(format!("conversion from {from} to {to} is not selected"))),
         }
@@ -134,12 +138,12 @@ impl Isel<'_> {
     fn narrow64_sm50(&mut self, d: VReg, x: VReg) {
         let v = |s: &mut Self| s.new_vreg(RegClass::Single);
         let (up, down, zero, odd, pick) = (v(self), v(self), v(self), v(self), v(self));
-        for (t, m) in [(up, "RP"), (down, "RM"), (zero, "RZ")] {
-            self.emit(SassInst::new(format!("F2F.F32.F64.{m}"), [MOp::def(t.reg(), 1), MOp::use_pair(x)]));
+        for (r, m) in [(up, t::RP), (down, t::RM), (zero, t::RZ)] {
+            self.emit(SassInst::new(op!(F2F.F32.F64).with(m), [MOp::def(r.reg(), 1), MOp::use_pair(x)]));
         }
-        self.emit(SassInst::new("FSETP.NE.AND", [MOp::p0(), MOp::pt(), MOp::use_(up), MOp::use_(down), MOp::pt()]));
-        self.emit(SassInst::new("LOP32I.OR", [MOp::def(odd.reg(), 1), MOp::use_(zero), MOp::Imm(1)]));
-        self.emit(SassInst::new("SEL", [MOp::def(pick.reg(), 1), MOp::use_(odd), MOp::use_(zero), MOp::p0()]));
-        self.emit(SassInst::new("F2F.F16.F32", [MOp::def(d.reg(), 1), MOp::use_(pick)]));
+        self.emit(SassInst::new(op!(FSETP.NE.AND), [MOp::p0(), MOp::pt(), MOp::use_(up), MOp::use_(down), MOp::pt()]));
+        self.emit(SassInst::new(op!(LOP32I.OR), [MOp::def(odd.reg(), 1), MOp::use_(zero), MOp::Imm(1)]));
+        self.emit(SassInst::new(op!(SEL), [MOp::def(pick.reg(), 1), MOp::use_(odd), MOp::use_(zero), MOp::p0()]));
+        self.emit(SassInst::new(op!(F2F.F16.F32), [MOp::def(d.reg(), 1), MOp::use_(pick)]));
     }
 }

@@ -23,6 +23,8 @@ use crate::sass::isel::memory::atom_op;
 use crate::sass::isel::{Isa, Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{AddrSpace, InstData, Type};
+use atomc_sass::op;
+use atomc_sass::op::{t, Tok};
 
 /// `@P0` (shared) or `@!P0` (global).
 pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
@@ -30,13 +32,13 @@ pub(super) fn guarded(mut inst: SassInst, global: bool) -> SassInst {
     inst
 }
 
-/// The `.U8`-style size suffix of a load or store.
-fn size(ty: Type) -> &'static str {
+/// The `.U8`-style size token of a load or store.
+fn size(ty: Type) -> Option<Tok> {
     match ty.bits() {
-        8 => ".U8",
-        16 => ".U16",
-        64 => ".64",
-        _ => "",
+        8 => Some(t::U8),
+        16 => Some(t::U16),
+        64 => Some(t::_64),
+        _ => None,
     }
 }
 
@@ -47,18 +49,18 @@ impl Isel<'_> {
         let MOp::Mem { base, offset, .. } = m else { unreachable!("a memory operand") };
         let crate::vcode::Reg::Virt { vreg: pair, .. } = base else { unreachable!("a virtual pointer pair") };
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new(op!(MOV), [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let top = self.new_vreg(RegClass::Single);
         let lut = |d: VReg, mask: i64| {
-            SassInst::new("LOP32I.AND", [MOp::def(d.reg(), 1), MOp::use_(pair.lo()), MOp::Imm(mask)])
+            SassInst::new(op!(LOP32I.AND), [MOp::def(d.reg(), 1), MOp::use_(pair.lo()), MOp::Imm(mask)])
         };
         self.emit(lut(top, 0xff00_0000));
         let p0 = MOp::p0();
         self.emit(SassInst::new(
-            "ISETP.EQ.U32.AND",
+            op!(ISETP.EQ.U32.AND),
             [p0, MOp::pt(), MOp::use_(top.reg()), MOp::use_(window.reg()), MOp::pt()],
         ));
-        self.emit(SassInst::new("ISETP.EQ.U32.AND", [p0, MOp::pt(), MOp::use_(pair.hi()), MOp::rz(), p0]));
+        self.emit(SassInst::new(op!(ISETP.EQ.U32.AND), [p0, MOp::pt(), MOp::use_(pair.hi()), MOp::rz(), p0]));
         let off = self.new_vreg(RegClass::Single);
         self.emit(lut(off, 0x00ff_ffff));
         MOp::Mem { base: off.reg(), width: 1, offset, ubase: None }
@@ -70,16 +72,16 @@ impl Isel<'_> {
     pub(super) fn shared_to_generic_sm50(&mut self, d: VReg, ptr: atomc_ir::Value) {
         let p = self.reg(ptr);
         let window = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("MOV", [MOp::def(window.reg(), 1), MOp::CBank(0)]));
+        self.emit(SassInst::new(op!(MOV), [MOp::def(window.reg(), 1), MOp::CBank(0)]));
         let lo = self.new_vreg(RegClass::Single);
         let or = [MOp::def(lo.reg(), 1), MOp::use_(p.reg()), MOp::use_(window.reg()), MOp::rz(), MOp::Imm(0xfc)];
-        self.emit(SassInst::new("LOP3.LUT", or));
+        self.emit(SassInst::new(op!(LOP3.LUT), or));
         self.make_pair(d, MOp::use_(lo.reg()), MOp::rz());
     }
 
     /// `d := P0 ? shared : global`, one or two registers wide.
     pub(super) fn select_paths(&mut self, d: VReg, shared: VReg, global: VReg) {
-        let sel = |a, b| SassInst::new("SEL", [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
+        let sel = |a, b| SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(a), MOp::use_(b), MOp::p0()]);
         if d.class() == RegClass::Pair {
             self.pair_op(d, sel(shared.lo(), global.lo()), sel(shared.hi(), global.hi()));
         } else {
@@ -116,10 +118,10 @@ impl Isel<'_> {
         let (s_inst, g_inst) = match data {
             InstData::Load { ty, .. } | InstData::AtomicLoad { ty, .. } => {
                 // The cache-volatile load ptxas 11.8 writes for `ld.volatile.global` (memory.rs).
-                let cv = if atomic { ".CV" } else { "" };
+                let cv = atomic.then_some(t::CV);
                 (
-                    SassInst::new(format!("LDS{}", size(*ty)), [ds, shared]),
-                    SassInst::new(format!("LDG.E{cv}{}", size(*ty)), [dg, global]),
+                    SassInst::new(op!(LDS).with(size(*ty)), [ds, shared]),
+                    SassInst::new(op!(LDG.E).with(cv).with(size(*ty)), [dg, global]),
                 )
             }
             InstData::Store { value, .. } | InstData::AtomicStore { value, .. } => {
@@ -131,10 +133,10 @@ impl Isel<'_> {
                     rule: crate::vcode::OperandRule::Use,
                     neg: false,
                 };
-                let wt = if atomic { ".WT" } else { "" };
+                let wt = atomic.then_some(t::WT);
                 (
-                    SassInst::new(format!("STS{}", size(ty)), [shared, v]),
-                    SassInst::new(format!("STG.E{wt}{}", size(ty)), [global, v]),
+                    SassInst::new(op!(STS).with(size(ty)), [shared, v]),
+                    SassInst::new(op!(STG.E).with(wt).with(size(ty)), [global, v]),
                 )
             }
             InstData::AtomicRmw { op, ty, arg, .. } => {
@@ -149,7 +151,7 @@ impl Isel<'_> {
                     rule: crate::vcode::OperandRule::Use,
                     neg: false,
                 };
-                let rmw = |space, d, m| Sm50.rmw(space, &spelled, "", d, m, x, wide).map_err(|r| self.err(r));
+                let rmw = |space, d, m| Sm50.rmw(space, spelled, &[], d, m, x, wide).map_err(|r| self.err(r));
                 let s = rmw(AddrSpace::Shared, Some(ds), shared)?;
                 // An unused result reduces on the global path, as on a global pointer (memory.rs).
                 let reduce = !used && *op != atomc_ir::RmwOp::Xchg;

@@ -11,6 +11,8 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
+use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::{op, toks};
 
 impl Isel<'_> {
     /// `atomic_cas` on sm_50: compare and swap packed into one register group.
@@ -40,16 +42,16 @@ impl Isel<'_> {
         } else {
             MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false }
         };
-        let size = if wide { ".64" } else { "" };
+        let size = wide.then_some(t::_64);
         if space == AddrSpace::Generic {
             // Both paths predicated on the shared-window test (generic.rs).
             let shared = self.shared_window_test(m);
             let (ds, vs) = self.path_def(used);
             let (dg, vg) = self.path_def(used);
             let form = RegForm::AtomCas { wide };
-            let s = SassInst::new(format!("ATOMS.CAS{size}"), [ds, shared, rb, rc]).with_form(form);
+            let s = SassInst::new(op!(ATOMS.CAS).with(size), [ds, shared, rb, rc]).with_form(form);
             self.emit(guarded(s, false));
-            let g = SassInst::new(format!("ATOM.E.CAS{size}"), [dg, m, rb, rc]).with_form(form);
+            let g = SassInst::new(op!(ATOM.E.CAS).with(size), [dg, m, rb, rc]).with_form(form);
             self.emit(guarded(g, true));
             if let (Some(vs), Some(vg), Some(d)) = (vs, vg, self.result()) {
                 self.select_paths(d, vs, vg);
@@ -57,8 +59,8 @@ impl Isel<'_> {
             return Ok(());
         }
         let opc = match space {
-            AddrSpace::Shared => format!("ATOMS.CAS{size}"),
-            _ => format!("ATOM.E.CAS{size}"),
+            AddrSpace::Shared => op!(ATOMS.CAS).with(size),
+            _ => op!(ATOM.E.CAS).with(size),
         };
         let inst = SassInst::new(opc, [d, m, rb, rc]).with_form(RegForm::AtomCas { wide });
         self.emit(inst);
@@ -89,7 +91,7 @@ impl Isel<'_> {
         let mut prev = prev;
         for k in 0..width {
             let s = src(self, k);
-            let opc = if matches!(s, MOp::Imm(_)) { "MOV32I" } else { "MOV" };
+            let opc = if matches!(s, MOp::Imm(_)) { op!(MOV32I) } else { op!(MOV) };
             let last = k + 1 == width;
             let target = if last { group } else { self.new_vreg(group.class()) };
             let ops = match prev {
@@ -106,7 +108,7 @@ impl Isel<'_> {
                 (None, _) => {
                     // Define the whole group first through its first register, then write in place.
                     let first = MOp::def(target.part(0), group.class().width());
-                    self.emit(SassInst::new("MOV", [first, MOp::rz()]));
+                    self.emit(SassInst::new(op!(MOV), [first, MOp::rz()]));
                     vec![
                         MOp::Tied { reg: target.reg(), width: group.class().width() },
                         MOp::reuse_def(target.part(at + k), 0),
@@ -122,23 +124,27 @@ impl Isel<'_> {
 }
 
 /// The sm_50 spelling of an atomic's op and size (`ADD`, `MIN.S32`, `ADD.U64`, ...).
-pub(super) fn atom_size(s: &str) -> Option<String> {
-    let (op, size) = s.split_once('.').unwrap_or((s, ""));
-    let size = match size {
-        "" | "S32" | "S64" | "F32.FTZ.RN" => size.to_string(),
-        "64" => "U64".into(),
+pub(super) fn atom_size(s: Toks) -> Option<Toks> {
+    let (&op, size) = s.toks().split_first()?;
+    let size: &[Tok] = match size {
+        [] | [t::S32] | [t::S64] | [t::F32, t::FTZ, t::RN] => size,
+        [t::_64] => &[t::U64],
         _ => return None,
     };
-    Some(if size.is_empty() { op.to_string() } else { format!("{op}.{size}") })
+    Some(Toks::of(&[op]).with(size))
 }
 
 /// Whether ptxas 11.8 writes a SURED for a surface reduction with these modifiers: its `sured`
 /// kernels (emit/sass/tests/sass_sm50_sured.rs) give ADD on U32, S32 and U64, MIN and MAX on
 /// U32 and S32, AND and OR on 32 bits. PTX has no other `sured` for sm_50, so INC, DEC, XOR
 /// and the other 64-bit reductions keep the SUATOM into RZ that seed 001 vouches for.
-pub(super) fn sured(mods: &[&str]) -> bool {
-    const OPS: &[&str] = &["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS"];
-    let Some(at) = mods.iter().position(|t| OPS.contains(t)) else { return false };
-    let size = mods.get(at + 1).copied().filter(|t| !matches!(*t, "IGN" | "TRAP")).unwrap_or("");
-    matches!((mods[at], size), ("ADD", "" | "S32" | "U64") | ("MIN" | "MAX", "" | "S32") | ("AND" | "OR", ""))
+pub(super) fn sured(mods: Toks) -> bool {
+    const OPS: [Tok; 10] = toks!(ADD.MIN.MAX.INC.DEC.AND.OR.XOR.EXCH.CAS);
+    let mods = mods.toks();
+    let Some(at) = mods.iter().position(|x| OPS.contains(x)) else { return false };
+    let size = mods.get(at + 1).copied().filter(|x| *x != t::IGN && *x != t::TRAP);
+    matches!(
+        (mods[at], size),
+        (t::ADD, None | Some(t::S32 | t::U64)) | (t::MIN | t::MAX, None | Some(t::S32)) | (t::AND | t::OR, None)
+    )
 }

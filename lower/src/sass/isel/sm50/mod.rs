@@ -42,6 +42,8 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
 use alu::is_rz;
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, Type, Value};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode, Tok, Toks};
 
 /// The sm_50 selection rules.
 pub(crate) struct Sm50;
@@ -49,9 +51,9 @@ pub(crate) struct Sm50;
 impl Isa for Sm50 {
     fn mov(&self, dst: &[MOp], src: MOp) -> SassInst {
         match src {
-            MOp::Imm(v) => SassInst::new("MOV32I", dst.iter().copied().chain([MOp::Imm(v as u32 as i64)])),
-            MOp::F32(f) if dst.len() == 1 => SassInst::new("MOV32I", [dst[0], MOp::Imm(f.to_bits() as i64)]),
-            _ => SassInst::new("MOV", dst.iter().copied().chain([src])),
+            MOp::Imm(v) => SassInst::new(op!(MOV32I), dst.iter().copied().chain([MOp::Imm(v as u32 as i64)])),
+            MOp::F32(f) if dst.len() == 1 => SassInst::new(op!(MOV32I), [dst[0], MOp::Imm(f.to_bits() as i64)]),
+            _ => SassInst::new(op!(MOV), dst.iter().copied().chain([src])),
         }
     }
 
@@ -59,35 +61,35 @@ impl Isa for Sm50 {
         // The negated source goes second (`IADD d, RZ, -r`).
         let (a, b) = if matches!(a, MOp::Reg { neg: true, .. }) { (b, a) } else { (a, b) };
         match b {
-            MOp::Imm(v) => SassInst::new("IADD32I", [d, a, MOp::Imm(v as i32 as i64)]),
-            _ => SassInst::new("IADD", [d, a, b]),
+            MOp::Imm(v) => SassInst::new(op!(IADD32I), [d, a, MOp::Imm(v as i32 as i64)]),
+            _ => SassInst::new(op!(IADD), [d, a, b]),
         }
     }
 
     fn add_carry_out(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
         match (a, b) {
             (MOp::Reg { neg: false, .. }, MOp::Imm(v)) => {
-                SassInst::new("IADD32I.CC", [d, a, MOp::Imm(v as i32 as i64)])
+                SassInst::new(op!(IADD32I.CC), [d, a, MOp::Imm(v as i32 as i64)])
             }
             _ => {
                 let (a, b) = if matches!(a, MOp::Reg { neg: true, .. }) { (b, a) } else { (a, b) };
-                SassInst::new("IADD.CC", [d, a, b])
+                SassInst::new(op!(IADD.CC), [d, a, b])
             }
         }
     }
 
     fn add_carry_in(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
         match b {
-            MOp::Imm(v) => SassInst::new("IADD32I.X", [d, a, MOp::Imm(v as i32 as i64)]),
-            _ => SassInst::new("IADD.X", [d, a, b]),
+            MOp::Imm(v) => SassInst::new(op!(IADD32I.X), [d, a, MOp::Imm(v as i32 as i64)]),
+            _ => SassInst::new(op!(IADD.X), [d, a, b]),
         }
     }
 
     fn lop3(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, String> {
         let op = match lut {
-            0xc0 => Some(("LOP32I.AND", "LOP.AND")),
-            0xfc => Some(("LOP32I.OR", "LOP.OR")),
-            0x3c => Some(("LOP32I.XOR", "LOP.XOR")),
+            0xc0 => Some((op!(LOP32I.AND), op!(LOP.AND))),
+            0xfc => Some((op!(LOP32I.OR), op!(LOP.OR))),
+            0x3c => Some((op!(LOP32I.XOR), op!(LOP.XOR))),
             _ => None,
         };
         match (op, b) {
@@ -96,95 +98,90 @@ impl Isa for Sm50 {
             (Some((_, op)), MOp::CBank(_)) if is_rz(&c) => Ok(SassInst::new(op, [d, a, b])),
             // ~b as b ^ 0xffffffff.
             _ if lut == 0x33 && is_rz(&a) && is_rz(&c) && matches!(b, MOp::Reg { .. }) => {
-                Ok(SassInst::new("LOP32I.XOR", [d, b, MOp::Imm(0xffff_ffff)]))
+                Ok(SassInst::new(op!(LOP32I.XOR), [d, b, MOp::Imm(0xffff_ffff)]))
             }
-            (_, MOp::Reg { .. }) => Ok(SassInst::new("LOP3.LUT", [d, a, b, c, MOp::Imm(lut as i64)])),
+            (_, MOp::Reg { .. }) => Ok(SassInst::new(op!(LOP3.LUT), [d, a, b, c, MOp::Imm(lut as i64)])),
             _ => Err(format!("LOP3 LUT {lut:#x} with an immediate or constant operand has no sm_50 form")),
         }
     }
 
     fn shl(&self, d: MOp, x: MOp, k: MOp, wrap: bool) -> SassInst {
-        SassInst::new(if wrap { "SHL.W" } else { "SHL" }, [d, x, k])
+        SassInst::new(if wrap { op!(SHL.W) } else { op!(SHL) }, [d, x, k])
     }
 
     fn shr(&self, d: MOp, x: MOp, k: MOp, signed: bool, wrap: bool) -> SassInst {
         let opcode = match (signed, wrap) {
-            (false, false) => "SHR.U32",
-            (false, true) => "SHR.U32.W",
-            (true, false) => "SHR",
-            (true, true) => "SHR.W",
+            (false, false) => op!(SHR.U32),
+            (false, true) => op!(SHR.U32.W),
+            (true, false) => op!(SHR),
+            (true, true) => op!(SHR.W),
         };
         SassInst::new(opcode, [d, x, k])
     }
 
     fn dfma(&self, d: MOp, a: MOp, b: MOp, c: MOp) -> SassInst {
         match (a, b) {
-            (MOp::Reg { neg: true, .. }, MOp::Reg { neg: false, .. }) => SassInst::new("DFMA", [d, b, a, c]),
-            _ => SassInst::new("DFMA", [d, a, b, c]),
+            (MOp::Reg { neg: true, .. }, MOp::Reg { neg: false, .. }) => SassInst::new(op!(DFMA), [d, b, a, c]),
+            _ => SassInst::new(op!(DFMA), [d, a, b, c]),
         }
     }
 
     fn shfl_up(&self, p: MOp, d: MOp, x: MOp, delta: MOp) -> SassInst {
-        SassInst::new("SHFL.UP", [p, d, x, delta, MOp::rz()])
+        SassInst::new(op!(SHFL.UP), [p, d, x, delta, MOp::rz()])
     }
 
-    fn division_cvt(&self, c: DivCvt) -> &'static str {
+    fn division_cvt(&self, c: DivCvt) -> Opcode {
         match c {
-            DivCvt::U32ToF32Up => "I2F.F32.U32.RP",
-            DivCvt::U64ToF32Up => "I2F.F32.U64.RP",
-            DivCvt::F32ToU32Trunc => "F2I.FTZ.U32.F32.TRUNC",
-            DivCvt::F32ToU64Trunc => "F2I.U64.F32.TRUNC",
+            DivCvt::U32ToF32Up => op!(I2F.F32.U32.RP),
+            DivCvt::U64ToF32Up => op!(I2F.F32.U64.RP),
+            DivCvt::F32ToU32Trunc => op!(F2I.FTZ.U32.F32.TRUNC),
+            DivCvt::F32ToU64Trunc => op!(F2I.U64.F32.TRUNC),
         }
     }
 
     fn rmw(
         &self,
         space: AddrSpace,
-        spelled: &str,
-        strong: &str,
+        spelled: Toks,
+        strong: &[Tok],
         d: Option<MOp>,
         m: MOp,
         x: MOp,
         wide: bool,
     ) -> Result<SassInst, String> {
         let form = RegForm::Atom { wide };
-        let rest = format!("{spelled}{strong}");
+        let rest = spelled.with(strong);
         match (space, d) {
             (AddrSpace::Shared, Some(d)) => match memory::atom_size(spelled) {
-                Some(size) if !size.contains("F32") => {
-                    Ok(SassInst::new(format!("ATOMS.{size}"), [d, m, x]).with_form(form))
-                }
+                Some(size) if !size.has(t::F32) => Ok(SassInst::new(op!(ATOMS).with(size), [d, m, x]).with_form(form)),
                 _ => Err(format!("`{spelled}` has no sm_50 ATOMS form")),
             },
-            (_, Some(d)) => match memory::atom_size(&rest) {
-                Some(size) => Ok(SassInst::new(format!("ATOM.E.{size}"), [d, m, x]).with_form(form)),
+            (_, Some(d)) => match memory::atom_size(rest) {
+                Some(size) => Ok(SassInst::new(op!(ATOM.E).with(size), [d, m, x]).with_form(form)),
                 None => Err(format!("`{rest}` has no sm_50 ATOM form")),
             },
             (_, None) => {
-                let Some(size) = memory::atom_size(&rest) else {
+                let Some(size) = memory::atom_size(rest) else {
                     return Err(format!("`{rest}` has no sm_50 RED form"));
                 };
                 // ptxas 11.8 emits a 64-bit RED only for ADD; every other 64-bit reduction
                 // becomes `ATOM.E.op.U64 RZ, [a], b` (`red.global.min.u64` → `ATOM.E.MIN.U64 RZ`).
-                Ok(if size.contains("64") && !size.starts_with("ADD") {
-                    SassInst::new(format!("ATOM.E.{size}"), [MOp::rz(), m, x])
+                Ok(if (size.has(t::U64) || size.has(t::S64)) && !size.has(t::ADD) {
+                    SassInst::new(op!(ATOM.E).with(size), [MOp::rz(), m, x])
                 } else {
-                    SassInst::new(format!("RED.E.{size}"), [m, x])
+                    SassInst::new(op!(RED.E).with(size), [m, x])
                 })
             }
         }
     }
 
-    fn surface_rmw(&self, mods: &str, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst {
+    fn surface_rmw(&self, mods: Toks, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst {
         // sm_50 spells the 64-bit size U64. An unused result is a SURED where ptxas 11.8 emits
         // one for the op and size, otherwise SUATOM into RZ.
-        let parts: Vec<&str> = mods.split('.').map(|t| if t == "64" { "U64" } else { t }).collect();
-        let mods = parts.join(".");
+        let mods = mods.map(|x| if x == t::_64 { t::U64 } else { x });
         match d {
-            Some(d) => SassInst::new(format!("SUATOM.{mods}"), [d, addr, data, handle]).with_form(form),
-            None if memory::sured(&parts) => {
-                SassInst::new(format!("SURED.{mods}"), [addr, data, handle]).with_form(form)
-            }
+            Some(d) => SassInst::new(op!(SUATOM).with(mods), [d, addr, data, handle]).with_form(form),
+            None if memory::sured(mods) => SassInst::new(op!(SURED).with(mods), [addr, data, handle]).with_form(form),
             None => {
                 let width = if let MOp::Reg { width, .. } = data { width } else { 1 };
                 let rz = MOp::Reg { reg: Reg::Zero, width, rule: OperandRule::Def, neg: false };
@@ -194,7 +191,7 @@ impl Isa for Sm50 {
                     }
                     other => other,
                 };
-                SassInst::new(format!("SUATOM.{mods}"), [rz, addr, data, handle]).with_form(form)
+                SassInst::new(op!(SUATOM).with(mods), [rz, addr, data, handle]).with_form(form)
             }
         }
     }
@@ -204,15 +201,15 @@ impl Isa for Sm50 {
         match ty.bytes() {
             8 => {
                 let tmp = s.new_vreg(RegClass::Pair);
-                s.emit(SassInst::new("MOV", [MOp::def(tmp.lo(), 2), MOp::CBank(offset)]));
+                s.emit(SassInst::new(op!(MOV), [MOp::def(tmp.lo(), 2), MOp::CBank(offset)]));
                 let hi = [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(r.hi(), 0), MOp::CBank(offset + 4)];
-                s.emit(SassInst::new("MOV", hi));
+                s.emit(SassInst::new(op!(MOV), hi));
             }
             // Sub-word parameters zero-extended, as on sm_90 (`LDC.U16 Rd, c[0x0][o]`; the form
             // is nvdisasm-checked in the sm_50 table).
-            1 => s.emit(SassInst::new("LDC.U8", [def, MOp::CBank(offset)])),
-            2 => s.emit(SassInst::new("LDC.U16", [def, MOp::CBank(offset)])),
-            _ => s.emit(SassInst::new("MOV", [def, MOp::CBank(offset)])),
+            1 => s.emit(SassInst::new(op!(LDC.U8), [def, MOp::CBank(offset)])),
+            2 => s.emit(SassInst::new(op!(LDC.U16), [def, MOp::CBank(offset)])),
+            _ => s.emit(SassInst::new(op!(MOV), [def, MOp::CBank(offset)])),
         }
     }
 
@@ -236,7 +233,7 @@ impl Isa for Sm50 {
         alu::minmax(s, d, a, b, unsigned, max)
     }
 
-    fn compare64(&self, s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
+    fn compare64(&self, s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
         alu::compare64(s, cc, unsigned, a, b)
     }
 
@@ -254,9 +251,9 @@ impl Isa for Sm50 {
     }
 
     fn index_cbank(&self, s: &mut Isel<'_>, d: VReg, x: VReg, offset: u32, k: i64) {
-        let lo = SassInst::new("LEA.CC", [MOp::rz(), MOp::use_(x), MOp::CBank(offset), MOp::Imm(k)]);
+        let lo = SassInst::new(op!(LEA.CC), [MOp::rz(), MOp::use_(x), MOp::CBank(offset), MOp::Imm(k)]);
         // sm_50's LEA.HI.X takes the carry from CC: no carry operand.
-        let hi = SassInst::new("LEA.HI.X", [MOp::rz(), MOp::use_(x), MOp::CBank(offset + 4), MOp::rz(), MOp::Imm(k)]);
+        let hi = SassInst::new(op!(LEA.HI.X), [MOp::rz(), MOp::use_(x), MOp::CBank(offset + 4), MOp::rz(), MOp::Imm(k)]);
         s.pair_op(d, lo, hi);
     }
 
@@ -272,7 +269,7 @@ impl Isa for Sm50 {
     /// minNum/maxNum; two NaNs give the canonical NaN.
     fn fminmax64(&self, s: &mut Isel<'_>, d: VReg, a: VReg, b: VReg, max: bool) {
         let p = MOp::Pred { num: 7, not: max };
-        s.emit(SassInst::new("DMNMX", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), p]));
+        s.emit(SassInst::new(op!(DMNMX), [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), p]));
     }
 
     fn f64_one(&self, s: &mut Isel<'_>) -> MOp {
@@ -294,7 +291,7 @@ impl Isa for Sm50 {
         let from = s.new_vreg(RegClass::Single);
         s.emit(self.shfl_up(MOp::p0(), MOp::def(from.reg(), 1), MOp::use_(sum.reg()), MOp::Imm(1)));
         let below = s.new_vreg(RegClass::Single);
-        s.emit(SassInst::new("SEL", [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
+        s.emit(SassInst::new(op!(SEL), [MOp::def(below.reg(), 1), MOp::use_(from.reg()), MOp::rz(), MOp::p0()]));
         s.emit(self.add(MOp::def(d.reg(), 1), MOp::use_(base.reg()), MOp::use_(below.reg())));
     }
 
@@ -307,8 +304,8 @@ impl Isa for Sm50 {
     }
 
     fn barrier(&self, s: &mut Isel<'_>) {
-        s.emit(SassInst::new("BAR.SYNC", [MOp::Imm(0)]));
-        s.emit(SassInst::new("MEMBAR.CTA", []));
+        s.emit(SassInst::new(op!(BAR.SYNC), [MOp::Imm(0)]));
+        s.emit(SassInst::new(op!(MEMBAR.CTA), []));
     }
 
     fn surface_slot(&self, _s: &mut Isel<'_>, word: u32) -> MOp {

@@ -35,29 +35,31 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isa, Isel, IselError};
 use crate::vcode::{Reg, RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, ShuffleMode, Type, Value, VoteOp};
+use atomc_sass::op;
+use atomc_sass::op::{t, Opcode};
 
 const P0: MOp = MOp::Pred { num: 0, not: false };
 
 impl Isel<'_> {
     pub(super) fn subgroup_sm50(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
-            InstData::ActiveMask => self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), MOp::pt()]),
+            InstData::ActiveMask => self.raw50(op!(VOTE.ANY), [MOp::def(d.reg(), 1), MOp::pt(), MOp::pt()]),
             InstData::Ballot { cond } => {
                 let p = self.cond_pred(cond)?;
-                self.raw50("VOTE.ANY", [MOp::def(d.reg(), 1), MOp::pt(), p]);
+                self.raw50(op!(VOTE.ANY), [MOp::def(d.reg(), 1), MOp::pt(), p]);
             }
             InstData::Vote { op, arg } if self.ty(arg) == Type::Pred => {
                 let b = self.ballot50(arg)?;
                 match op {
-                    VoteOp::Any => self.isetp("ISETP.NE.U32.AND", b, MOp::rz(), MOp::pt()),
+                    VoteOp::Any => self.isetp(op!(ISETP.NE.U32.AND), b, MOp::rz(), MOp::pt()),
                     VoteOp::All => {
                         let m = self.active50();
-                        self.isetp("ISETP.EQ.U32.AND", b, MOp::use_(m), MOp::pt())
+                        self.isetp(op!(ISETP.EQ.U32.AND), b, MOp::use_(m), MOp::pt())
                     }
                     VoteOp::Eq => {
                         let m = self.active50();
-                        self.isetp("ISETP.EQ.U32.AND", b, MOp::rz(), MOp::pt());
-                        self.isetp("ISETP.EQ.U32.OR", b, MOp::use_(m), P0)
+                        self.isetp(op!(ISETP.EQ.U32.AND), b, MOp::rz(), MOp::pt());
+                        self.isetp(op!(ISETP.EQ.U32.OR), b, MOp::use_(m), P0)
                     }
                 }
                 self.p0_flag(d);
@@ -69,11 +71,11 @@ impl Isel<'_> {
                 for (k, &x) in parts.iter().enumerate() {
                     let v = self.shfl_idx(x, leader);
                     let chain = if k == 0 { MOp::pt() } else { P0 };
-                    self.emit(SassInst::new("ISETP.EQ.U32.AND", [P0, MOp::pt(), MOp::use_(x), MOp::use_(v), chain]));
+                    self.emit(SassInst::new(op!(ISETP.EQ.U32.AND), [P0, MOp::pt(), MOp::use_(x), MOp::use_(v), chain]));
                 }
                 let b = self.new_vreg(RegClass::Single);
-                self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0]);
-                self.isetp("ISETP.EQ.U32.AND", b, MOp::use_(m), MOp::pt());
+                self.raw50(op!(VOTE.ANY), [MOp::def(b.reg(), 1), MOp::pt(), P0]);
+                self.isetp(op!(ISETP.EQ.U32.AND), b, MOp::use_(m), MOp::pt());
                 self.p0_flag(d);
             }
             InstData::Shuffle { mode, args: [x, y] } => self.shuffle50(d, mode, x, y),
@@ -83,14 +85,14 @@ impl Isel<'_> {
                 let last = (parts.len() - 1, 31);
                 for (k, &x) in parts.iter().enumerate() {
                     for bit in 0..32 {
-                        let s = self.tmp50("BFE", [MOp::use_(x), MOp::Imm(bit | 1 << 8)]);
-                        self.isetp("ISETP.NE.U32.AND", s, MOp::rz(), MOp::pt());
+                        let s = self.tmp50(op!(BFE), [MOp::use_(x), MOp::Imm(bit | 1 << 8)]);
+                        self.isetp(op!(ISETP.NE.U32.AND), s, MOp::rz(), MOp::pt());
                         let b = self.new_vreg(RegClass::Single);
-                        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), P0]);
+                        self.raw50(op!(VOTE.ANY), [MOp::def(b.reg(), 1), MOp::pt(), P0]);
                         // acc & ~(B ^ s): a = 0xf0, b = 0xcc, c = 0xaa.
                         let next = if (k, bit) == last { d } else { self.new_vreg(RegClass::Single) };
                         let ops = [MOp::def(next.reg(), 1), MOp::use_(acc), MOp::use_(b), MOp::use_(s), MOp::Imm(0x90)];
-                        self.raw50("LOP3.LUT", ops);
+                        self.raw50(op!(LOP3.LUT), ops);
                         acc = next;
                     }
                 }
@@ -105,38 +107,38 @@ impl Isel<'_> {
         let lane = self.lane50(&"SR_LANEID");
         let m = self.active50();
         let y = self.reg(y);
-        let low5 = |this: &mut Self| this.tmp50("LOP32I.AND", [MOp::use_(y), MOp::Imm(0x1f)]);
+        let low5 = |this: &mut Self| this.tmp50(op!(LOP32I.AND), [MOp::use_(y), MOp::Imm(0x1f)]);
         // The source lane, and whether P0 already holds its range test.
         let (src, ranged) = match mode {
             ShuffleMode::Idx => (low5(self), false),
             ShuffleMode::Xor => {
                 let t = low5(self);
-                (self.tmp50("LOP3.LUT", [MOp::use_(lane), MOp::use_(t), MOp::rz(), MOp::Imm(0x3c)]), false)
+                (self.tmp50(op!(LOP3.LUT), [MOp::use_(lane), MOp::use_(t), MOp::rz(), MOp::Imm(0x3c)]), false)
             }
             ShuffleMode::Up => {
-                let s = self.tmp50("IADD", [MOp::use_(lane), MOp::neg(y)]);
-                self.isetp("ISETP.LE.U32.AND", y, MOp::use_(lane), MOp::pt());
+                let s = self.tmp50(op!(IADD), [MOp::use_(lane), MOp::neg(y)]);
+                self.isetp(op!(ISETP.LE.U32.AND), y, MOp::use_(lane), MOp::pt());
                 (s, true)
             }
             ShuffleMode::Down => {
                 // lane + y wraps below lane exactly when it overflows.
-                let s = self.tmp50("IADD", [MOp::use_(lane), MOp::use_(y)]);
-                self.isetp("ISETP.LT.U32.AND", s, MOp::Imm(0x20), MOp::pt());
-                self.isetp("ISETP.GE.U32.AND", s, MOp::use_(lane), P0);
+                let s = self.tmp50(op!(IADD), [MOp::use_(lane), MOp::use_(y)]);
+                self.isetp(op!(ISETP.LT.U32.AND), s, MOp::Imm(0x20), MOp::pt());
+                self.isetp(op!(ISETP.GE.U32.AND), s, MOp::use_(lane), P0);
                 (s, true)
             }
         };
-        let sh = self.tmp50("SHR.U32", [MOp::use_(m), MOp::use_(src)]);
-        let bit = self.tmp50("LOP32I.AND", [MOp::use_(sh), MOp::Imm(1)]);
-        self.isetp("ISETP.NE.U32.AND", bit, MOp::rz(), if ranged { P0 } else { MOp::pt() });
+        let sh = self.tmp50(op!(SHR.U32), [MOp::use_(m), MOp::use_(src)]);
+        let bit = self.tmp50(op!(LOP32I.AND), [MOp::use_(sh), MOp::Imm(1)]);
+        self.isetp(op!(ISETP.NE.U32.AND), bit, MOp::rz(), if ranged { P0 } else { MOp::pt() });
         let xs = self.parts(x);
         let got: Vec<VReg> = xs.iter().map(|&p| self.shfl_idx(p, src)).collect();
         if let [lo, hi] = got[..] {
-            let sel = |t: VReg, own: Reg| SassInst::new("SEL", [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
+            let sel = |t: VReg, own: Reg| SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(t), MOp::use_(own), P0]);
             let (l, h) = (sel(lo, xs[0]), sel(hi, xs[1]));
             self.pair_op(d, l, h);
         } else {
-            self.emit(SassInst::new("SEL", [MOp::def(d.reg(), 1), MOp::use_(got[0]), MOp::use_(xs[0]), P0]));
+            self.emit(SassInst::new(op!(SEL), [MOp::def(d.reg(), 1), MOp::use_(got[0]), MOp::use_(xs[0]), P0]));
         }
     }
 
@@ -144,14 +146,14 @@ impl Isel<'_> {
         let m = self.active50();
         let le = self.lane50(&"SR_LEMASK");
         // m & ~le: a = 0xf0, b = 0xcc.
-        let above = self.tmp50("LOP3.LUT", [MOp::use_(m), MOp::use_(le), MOp::rz(), MOp::Imm(0x30)]);
+        let above = self.tmp50(op!(LOP3.LUT), [MOp::use_(m), MOp::use_(le), MOp::rz(), MOp::Imm(0x30)]);
         let mut nxt = self.lowest_lane(above);
         let mut v = self.reg(x);
         for step in 0..5 {
             let t = self.shfl_value(v, nxt);
             let n2 = (step < 4).then(|| self.shfl_idx(nxt.reg(), nxt));
             let c = self.combine50(op, v, t);
-            self.isetp("ISETP.GE.AND", nxt, MOp::rz(), MOp::pt());
+            self.isetp(op!(ISETP.GE.AND), nxt, MOp::rz(), MOp::pt());
             v = self.select50(c, v);
             if let Some(n2) = n2 {
                 nxt = self.select50(n2, nxt);
@@ -172,7 +174,7 @@ impl Isel<'_> {
         let wide = a.class() == RegClass::Pair;
         let halves = |r: VReg| if wide { [MOp::use_(r.lo()), MOp::use_(r.hi())] } else { [MOp::use_(r), MOp::rz()] };
         let ([alo, ahi], [blo, bhi]) = (halves(a), halves(b));
-        let lop = |x: MOp, y: MOp, lut: i64| SassInst::new("LOP3.LUT", [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut)]);
+        let lop = |x: MOp, y: MOp, lut: i64| SassInst::new(op!(LOP3.LUT), [MOp::rz(), x, y, MOp::rz(), MOp::Imm(lut)]);
         let (lo, hi) = match op {
             ReduceOp::Add if !wide => {
                 self.emit(Sm50.add(MOp::def(c.reg(), 1), alo, blo));
@@ -191,14 +193,14 @@ impl Isel<'_> {
                 let unsigned = matches!(op, ReduceOp::Umin | ReduceOp::Umax);
                 let max = matches!(op, ReduceOp::Umax | ReduceOp::Smax);
                 if !wide {
-                    let opc = if unsigned { "IMNMX.U32" } else { "IMNMX" };
+                    let opc = if unsigned { op!(IMNMX.U32) } else { op!(IMNMX) };
                     let def = MOp::def(c.reg(), 1);
                     self.emit(SassInst::new(opc, [def, alo, blo, MOp::Pred { num: 7, not: max }]));
                     return c;
                 }
                 // P0 = b beyond a.
-                Sm50.compare64(self, if max { "GT" } else { "LT" }, unsigned, [blo, bhi], [alo, ahi]);
-                let sel = |x: MOp, y: MOp| SassInst::new("SEL", [MOp::rz(), x, y, P0]);
+                Sm50.compare64(self, if max { t::GT } else { t::LT }, unsigned, [blo, bhi], [alo, ahi]);
+                let sel = |x: MOp, y: MOp| SassInst::new(op!(SEL), [MOp::rz(), x, y, P0]);
                 (sel(blo, alo), sel(bhi, ahi))
             }
         };
@@ -229,7 +231,7 @@ impl Isel<'_> {
             return self.sel50(a, b);
         }
         let t = self.new_vreg(RegClass::Pair);
-        let sel = |x: MOp, y: MOp| SassInst::new("SEL", [MOp::rz(), x, y, P0]);
+        let sel = |x: MOp, y: MOp| SassInst::new(op!(SEL), [MOp::rz(), x, y, P0]);
         let (lo, hi) = (sel(MOp::use_(a.lo()), MOp::use_(b.lo())), sel(MOp::use_(a.hi()), MOp::use_(b.hi())));
         self.pair_op(t, lo, hi);
         t
@@ -254,29 +256,29 @@ impl Isel<'_> {
     fn ballot50(&mut self, cond: Value) -> Result<VReg, IselError> {
         let p = self.cond_pred(cond)?;
         let b = self.new_vreg(RegClass::Single);
-        self.raw50("VOTE.ANY", [MOp::def(b.reg(), 1), MOp::pt(), p]);
+        self.raw50(op!(VOTE.ANY), [MOp::def(b.reg(), 1), MOp::pt(), p]);
         Ok(b)
     }
 
     /// The active lanes' mask.
     pub(super) fn active50(&mut self) -> VReg {
         let m = self.new_vreg(RegClass::Single);
-        self.raw50("VOTE.ANY", [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
+        self.raw50(op!(VOTE.ANY), [MOp::def(m.reg(), 1), MOp::pt(), MOp::pt()]);
         m
     }
 
     /// A lane-describing special register (`SR_LANEID`, `SR_LEMASK`).
     fn lane50(&mut self, sreg: &'static &'static str) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.raw50("S2R", [MOp::def(t.reg(), 1), MOp::SReg(sreg)]);
+        self.raw50(op!(S2R), [MOp::def(t.reg(), 1), MOp::SReg(sreg)]);
         t
     }
 
     /// The index of the lowest set bit of `mask` (-1 for 0): the leading zeros of its reverse.
     fn lowest_lane(&mut self, mask: VReg) -> VReg {
-        let r = self.tmp50("BFE.U32.BREV", [MOp::use_(mask), MOp::Imm(0x2000)]);
+        let r = self.tmp50(op!(BFE.U32.BREV), [MOp::use_(mask), MOp::Imm(0x2000)]);
         let t = self.new_vreg(RegClass::Single);
-        self.raw50("FLO.U32.SH", [MOp::def(t.reg(), 1), MOp::use_(r)]);
+        self.raw50(op!(FLO.U32.SH), [MOp::def(t.reg(), 1), MOp::use_(r)]);
         t
     }
 
@@ -289,25 +291,25 @@ impl Isel<'_> {
 
     fn shfl_into(&mut self, d: VReg, x: Reg, lane: VReg) {
         let ops = [MOp::pt(), MOp::def(d.reg(), 1), MOp::use_(x), MOp::use_(lane), MOp::Imm(0x1f)];
-        self.raw50("SHFL.IDX", ops);
+        self.raw50(op!(SHFL.IDX), ops);
     }
 
     /// P0 = `a <cmp> b`, combined with `chain` by the compare's boolean op.
-    fn isetp(&mut self, opcode: &'static str, a: VReg, b: MOp, chain: MOp) {
+    fn isetp(&mut self, opcode: Opcode, a: VReg, b: MOp, chain: MOp) {
         self.emit(SassInst::new(opcode, [P0, MOp::pt(), MOp::use_(a), b, chain]));
     }
 
     /// `P0 ? a : b` in a fresh register.
     fn sel50(&mut self, a: VReg, b: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("SEL", [MOp::def(t.reg(), 1), MOp::use_(a), MOp::use_(b), P0]));
+        self.emit(SassInst::new(op!(SEL), [MOp::def(t.reg(), 1), MOp::use_(a), MOp::use_(b), P0]));
         t
     }
 
     /// `d` = 1 where P0 holds, else 0.
     fn p0_flag(&mut self, d: VReg) {
         self.emit(SassInst::new(
-            "SEL",
+            op!(SEL),
             [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
         ));
     }

@@ -28,13 +28,14 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{BinaryOp, Type, UnaryOp, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn bit_count(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
         if op == UnaryOp::Bitrev && self.ty(a) == Type::I64 {
             let r = self.reg(a);
-            let lo = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.hi())]);
-            let hi = SassInst::new("BREV", [MOp::rz(), MOp::use_(r.lo())]);
+            let lo = SassInst::new(op!(BREV), [MOp::rz(), MOp::use_(r.hi())]);
+            let hi = SassInst::new(op!(BREV), [MOp::rz(), MOp::use_(r.lo())]);
             self.pair_op(d, lo, hi);
             return Ok(());
         }
@@ -44,8 +45,8 @@ impl Isel<'_> {
         let r = self.reg(a);
         let def = MOp::def(d.reg(), 1);
         match op {
-            UnaryOp::Popcnt => self.emit(SassInst::new("POPC", [def, MOp::use_(r)])),
-            UnaryOp::Bitrev => self.emit(SassInst::new("BREV", [def, MOp::use_(r)])),
+            UnaryOp::Popcnt => self.emit(SassInst::new(op!(POPC), [def, MOp::use_(r)])),
+            UnaryOp::Bitrev => self.emit(SassInst::new(op!(BREV), [def, MOp::use_(r)])),
             UnaryOp::Clz => {
                 let t = self.leading_one(r);
                 self.emit(self.isa.add(def, MOp::neg(t), MOp::Imm(0x1f)));
@@ -57,7 +58,7 @@ impl Isel<'_> {
                 self.emit(self.lop(MOp::def(m.reg(), 1), MOp::use_(r), MOp::use_(n), MOp::rz(), 0xc0)?);
                 let below = self.new_vreg(RegClass::Single);
                 self.emit(self.isa.add(MOp::def(below.reg(), 1), MOp::use_(m), MOp::Imm(-1)));
-                self.emit(SassInst::new("POPC", [def, MOp::use_(below)]));
+                self.emit(SassInst::new(op!(POPC), [def, MOp::use_(below)]));
             }
             _ => return Err(self.err(format!("{op} is not selected"))),
         }
@@ -67,7 +68,7 @@ impl Isel<'_> {
     /// `FLO.U32`: the index of the highest one bit, -1 for 0.
     fn leading_one(&mut self, r: VReg) -> VReg {
         let t = self.new_vreg(RegClass::Single);
-        self.emit(SassInst::new("FLO.U32", [MOp::def(t.reg(), 1), MOp::use_(r)]));
+        self.emit(SassInst::new(op!(FLO.U32), [MOp::def(t.reg(), 1), MOp::use_(r)]));
         t
     }
 
@@ -87,7 +88,7 @@ impl Isel<'_> {
         let low_byte = |s: &mut Self, v: Value| {
             let r = s.reg(v);
             let b = s.new_vreg(RegClass::Single);
-            s.emit(SassInst::new("PRMT", [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(4), MOp::use_(r)]));
+            s.emit(SassInst::new(op!(PRMT), [MOp::def(b.reg(), 1), MOp::rz(), MOp::Imm(4), MOp::use_(r)]));
             b
         };
         let (p, l) = (low_byte(self, pos), low_byte(self, len));
@@ -97,11 +98,11 @@ impl Isel<'_> {
         match base {
             None => {
                 self.emit(self.isa.shr(MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), signed, false));
-                self.emit(SassInst::new(if signed { "SGXT" } else { "SGXT.U32" }, [def, MOp::use_(t), MOp::use_(l)]));
+                self.emit(SassInst::new(if signed { op!(SGXT) } else { op!(SGXT.U32) }, [def, MOp::use_(t), MOp::use_(l)]));
             }
             Some(base) => {
                 let m = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("BMSK", [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
+                self.emit(SassInst::new(op!(BMSK), [MOp::def(m.reg(), 1), MOp::use_(p), MOp::use_(l)]));
                 self.emit(self.isa.shl(MOp::def(t.reg(), 1), MOp::use_(xr), MOp::use_(p), false));
                 let br = self.reg(base);
                 self.emit(self.lop(def, MOp::use_(t), MOp::use_(m), MOp::use_(br), 0xe2)?);
@@ -120,7 +121,7 @@ impl Isel<'_> {
             return Err(self.err(format!("{op} on {} is not selected", self.ty(a))));
         }
         let (ra, rb) = (self.reg(a), self.reg(b));
-        self.emit(SassInst::new("IMAD.HI", [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
+        self.emit(SassInst::new(op!(IMAD.HI), [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));
         Ok(())
     }
 
@@ -128,9 +129,9 @@ impl Isel<'_> {
         let ty = self.ty(args[0]);
         let [a, b, c] = args.map(|v| self.reg(v));
         let inst = match ty {
-            Type::F32 => SassInst::new("FFMA", [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)]),
+            Type::F32 => SassInst::new(op!(FFMA), [MOp::def(d.reg(), 1), MOp::use_(a), MOp::use_(b), MOp::use_(c)]),
             Type::F64 => {
-                SassInst::new("DFMA", [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)])
+                SassInst::new(op!(DFMA), [MOp::def(d.reg(), 2), MOp::use_pair(a), MOp::use_pair(b), MOp::use_pair(c)])
             }
             _ => return Err(self.err(format!("fma on {ty} is not selected"))),
         };

@@ -6,6 +6,8 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, RegForm};
 use atomc_ir::{AddrSpace, InstData};
+use atomc_sass::op;
+use atomc_sass::op::t;
 
 impl Isel<'_> {
     /// `atomic_cas` with the compare and swap values in separate fields (sm_70+: `ATOMG.E.CAS
@@ -14,22 +16,22 @@ impl Isel<'_> {
         let InstData::AtomicCas { ty, scope, addr, expected, replacement, .. } = data else {
             unreachable!("called for atomic_cas only")
         };
-        let t = self.target;
+        let tg = self.target;
         let used = self.result_used();
         let (m, space) = self.mem(addr);
         let (e, r) = (self.data(*expected), self.data(*replacement));
         let wide = ty.bits() == 64;
-        let size = if wide { ".64" } else { "" };
-        let strong = t.strong(*scope);
+        let size = wide.then_some(t::_64);
+        let strong = tg.strong(*scope);
         let (d, _) = self.def_or_rz(used);
         let inst = match space {
             AddrSpace::Global | AddrSpace::Generic => {
-                let mnemonic = if space == AddrSpace::Global { "ATOMG" } else { "ATOM" };
-                SassInst::new(format!("{mnemonic}.E.CAS{size}{strong}"), [MOp::pt(), d, m, e, r])
+                let mnemonic = if space == AddrSpace::Global { op!(ATOMG) } else { op!(ATOM) };
+                SassInst::new(mnemonic.with([t::E, t::CAS]).with(size).with(strong), [MOp::pt(), d, m, e, r])
             }
             AddrSpace::Shared => {
                 let m = self.without_ubase(m);
-                SassInst::new(format!("ATOMS.CAS{size}"), [d, m, e, r])
+                SassInst::new(op!(ATOMS.CAS).with(size), [d, m, e, r])
             }
         };
         self.emit(inst.with_form(RegForm::AtomCas { wide }));

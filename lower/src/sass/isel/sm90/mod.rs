@@ -25,6 +25,8 @@ use super::{Isel, IselError};
 use crate::sass::inst::{MOp, SassInst};
 use crate::vcode::{RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, BinaryOp, ConvOp, InstData, ReduceOp, TernaryOp, Type, Value};
+use atomc_sass::op::{t, Opcode, Tok, Toks};
+use atomc_sass::{op, toks};
 
 /// The sm_90 selection rules.
 pub(crate) struct Sm90;
@@ -37,72 +39,72 @@ const NOT_PT: MOp = MOp::Pred { num: 7, not: true };
 /// loaded zero-extended: the launch writes only its own bytes (the cubin declares its true
 /// size), so the rest of the 4-byte slot is undefined (ptxas 13.5 reads a `.u16` parameter
 /// with `ULDC.U16`).
-fn ldc(ty: Type) -> &'static str {
+fn ldc(ty: Type) -> Opcode {
     match ty.bytes() {
-        8 => "LDC.64",
-        1 => "LDC.U8",
-        2 => "LDC.U16",
-        _ => "LDC",
+        8 => op!(LDC.64),
+        1 => op!(LDC.U8),
+        2 => op!(LDC.U16),
+        _ => op!(LDC),
     }
 }
 
 impl Isa for Sm90 {
     fn mov(&self, dst: &[MOp], src: MOp) -> SassInst {
-        SassInst::new("MOV", dst.iter().copied().chain([src]))
+        SassInst::new(op!(MOV), dst.iter().copied().chain([src]))
     }
 
     fn add(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
-        SassInst::new("IADD3", [d, a, b, MOp::rz()])
+        SassInst::new(op!(IADD3), [d, a, b, MOp::rz()])
     }
 
     fn add_carry_out(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
-        SassInst::new("IADD3", [d, CARRY, a, b, MOp::rz()])
+        SassInst::new(op!(IADD3), [d, CARRY, a, b, MOp::rz()])
     }
 
     fn add_carry_in(&self, d: MOp, a: MOp, b: MOp) -> SassInst {
-        SassInst::new("IADD3.X", [d, a, b, MOp::rz(), CARRY, NOT_PT])
+        SassInst::new(op!(IADD3.X), [d, a, b, MOp::rz(), CARRY, NOT_PT])
     }
 
     fn lop3(&self, d: MOp, a: MOp, b: MOp, c: MOp, lut: u8) -> Result<SassInst, String> {
-        Ok(SassInst::new("LOP3.LUT", [d, a, b, c, MOp::Imm(lut as i64), NOT_PT]))
+        Ok(SassInst::new(op!(LOP3.LUT), [d, a, b, c, MOp::Imm(lut as i64), NOT_PT]))
     }
 
     fn shl(&self, d: MOp, x: MOp, k: MOp, wrap: bool) -> SassInst {
-        SassInst::new(if wrap { "SHF.L.W.U32" } else { "SHF.L.U32" }, [d, x, k, MOp::rz()])
+        SassInst::new(if wrap { op!(SHF.L.W.U32) } else { op!(SHF.L.U32) }, [d, x, k, MOp::rz()])
     }
 
     fn shr(&self, d: MOp, x: MOp, k: MOp, signed: bool, wrap: bool) -> SassInst {
         let opcode = match (signed, wrap) {
-            (false, false) => "SHF.R.U32.HI",
-            (false, true) => "SHF.R.W.U32.HI",
-            (true, false) => "SHF.R.S32.HI",
-            (true, true) => "SHF.R.W.S32.HI",
+            (false, false) => op!(SHF.R.U32.HI),
+            (false, true) => op!(SHF.R.W.U32.HI),
+            (true, false) => op!(SHF.R.S32.HI),
+            (true, true) => op!(SHF.R.W.S32.HI),
         };
         SassInst::new(opcode, [d, MOp::rz(), k, x])
     }
 
     fn dfma(&self, d: MOp, a: MOp, b: MOp, c: MOp) -> SassInst {
-        SassInst::new("DFMA", [d, a, b, c])
+        SassInst::new(op!(DFMA), [d, a, b, c])
     }
 
     fn shfl_up(&self, p: MOp, d: MOp, x: MOp, delta: MOp) -> SassInst {
-        SassInst::new("SHFL.UP", [p, d, x, delta, MOp::Imm(0)])
+        SassInst::new(op!(SHFL.UP), [p, d, x, delta, MOp::Imm(0)])
     }
 
-    fn division_cvt(&self, c: DivCvt) -> &'static str {
+    fn division_cvt(&self, c: DivCvt) -> Opcode {
         match c {
-            DivCvt::U32ToF32Up => "I2F.U32.RP",
-            DivCvt::U64ToF32Up => "I2F.U64.RP",
-            DivCvt::F32ToU32Trunc => "F2I.FTZ.U32.TRUNC.NTZ",
-            DivCvt::F32ToU64Trunc => "F2I.U64.TRUNC",
+            DivCvt::U32ToF32Up => op!(I2F.U32.RP),
+            DivCvt::U64ToF32Up => op!(I2F.U64.RP),
+            DivCvt::F32ToU32Trunc => op!(F2I.FTZ.U32.TRUNC.NTZ),
+            DivCvt::F32ToU64Trunc => op!(F2I.U64.TRUNC),
         }
     }
 
     fn rmw(
         &self,
         space: AddrSpace,
-        spelled: &str,
-        strong: &str,
+        spelled: Toks,
+        strong: &[Tok],
         d: Option<MOp>,
         m: MOp,
         x: MOp,
@@ -110,20 +112,20 @@ impl Isa for Sm90 {
     ) -> Result<SassInst, String> {
         let form = RegForm::Atom { wide };
         Ok(match (space, d) {
-            (AddrSpace::Shared, Some(d)) => SassInst::new(format!("ATOMS.{spelled}"), [d, m, x]).with_form(form),
+            (AddrSpace::Shared, Some(d)) => SassInst::new(op!(ATOMS).with(spelled), [d, m, x]).with_form(form),
             (_, Some(d)) => {
-                let mnemonic = if space == AddrSpace::Global { "ATOMG" } else { "ATOM" };
-                SassInst::new(format!("{mnemonic}.E.{spelled}{strong}"), [MOp::pt(), d, m, x]).with_form(form)
+                let mnemonic = if space == AddrSpace::Global { op!(ATOMG) } else { op!(ATOM) };
+                SassInst::new(mnemonic.with(t::E).with(spelled).with(strong), [MOp::pt(), d, m, x]).with_form(form)
             }
             // RED has no result field; its register rule row is the plain one.
-            (_, None) => SassInst::new(format!("REDG.E.{spelled}{strong}"), [m, x]),
+            (_, None) => SassInst::new(op!(REDG.E).with(spelled).with(strong), [m, x]),
         })
     }
 
-    fn surface_rmw(&self, mods: &str, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst {
+    fn surface_rmw(&self, mods: Toks, d: Option<MOp>, addr: MOp, data: MOp, handle: MOp, form: RegForm) -> SassInst {
         match d {
-            Some(d) => SassInst::new(format!("SUATOM.{mods}"), [d, addr, data, handle]),
-            None => SassInst::new(format!("SURED.{mods}"), [addr, data, handle]),
+            Some(d) => SassInst::new(op!(SUATOM).with(mods), [d, addr, data, handle]),
+            None => SassInst::new(op!(SURED).with(mods), [addr, data, handle]),
         }
         .with_form(form)
     }
@@ -133,31 +135,31 @@ impl Isa for Sm90 {
     }
 
     fn imad(&self, s: &mut Isel<'_>, dst: &[MOp], a: MOp, b: MOp, c: MOp) {
-        s.emit(SassInst::new("IMAD", dst.iter().copied().chain([a, b, c])));
+        s.emit(SassInst::new(op!(IMAD), dst.iter().copied().chain([a, b, c])));
     }
 
     fn mul_wide_u32(&self, s: &mut Isel<'_>, d: VReg, a: MOp, b: MOp) {
-        s.emit(SassInst::new("IMAD.WIDE.U32", [MOp::def(d.reg(), 2), a, b, MOp::rz()]));
+        s.emit(SassInst::new(op!(IMAD.WIDE.U32), [MOp::def(d.reg(), 2), a, b, MOp::rz()]));
     }
 
     fn mul_hi_u32(&self, s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp) {
-        s.emit(SassInst::new("IMAD.HI.U32", [d, a, b, MOp::rz()]));
+        s.emit(SassInst::new(op!(IMAD.HI.U32), [d, a, b, MOp::rz()]));
     }
 
     fn iabs(&self, s: &mut Isel<'_>, d: MOp, x: MOp) {
-        s.emit(SassInst::new("IABS", [d, x]));
+        s.emit(SassInst::new(op!(IABS), [d, x]));
     }
 
     fn minmax(&self, s: &mut Isel<'_>, d: MOp, a: MOp, b: MOp, unsigned: bool, max: bool) {
-        let opcode = if unsigned { "VIMNMX.U32" } else { "VIMNMX" };
+        let opcode = if unsigned { op!(VIMNMX.U32) } else { op!(VIMNMX) };
         s.emit(SassInst::new(opcode, [d, a, b, MOp::Pred { num: 7, not: max }]));
     }
 
-    fn compare64(&self, s: &mut Isel<'_>, cc: &'static str, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
-        s.emit(SassInst::new(format!("ISETP.{cc}.U32.AND"), [MOp::p0(), MOp::pt(), a[0], b[0], MOp::pt()]));
-        let u = if unsigned { ".U32" } else { "" };
+    fn compare64(&self, s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]) {
+        s.emit(SassInst::new(op!(ISETP).with([cc, t::U32, t::AND]), [MOp::p0(), MOp::pt(), a[0], b[0], MOp::pt()]));
+        let u = unsigned.then_some(t::U32);
         let hi = [MOp::p0(), MOp::pt(), a[1], b[1], MOp::pt(), MOp::p0()];
-        s.emit(SassInst::new(format!("ISETP.{cc}{u}.AND.EX"), hi));
+        s.emit(SassInst::new(op!(ISETP).with(cc).with(u).with(toks!(AND.EX)), hi));
     }
 
 
@@ -170,35 +172,35 @@ impl Isa for Sm90 {
         signed: bool,
         p: VReg,
     ) -> Result<(), String> {
-        let opcode = if signed { "IMAD.WIDE" } else { "IMAD.WIDE.U32" };
+        let opcode = if signed { op!(IMAD.WIDE) } else { op!(IMAD.WIDE.U32) };
         s.emit(SassInst::new(opcode, [MOp::def(d.reg(), 2), MOp::use_(x), MOp::Imm(scale), MOp::use_pair(p)]));
         Ok(())
     }
 
     fn index_cbank(&self, s: &mut Isel<'_>, d: VReg, x: VReg, offset: u32, k: i64) {
-        let lo = SassInst::new("LEA", [MOp::rz(), CARRY, MOp::use_(x), MOp::CBank(offset), MOp::Imm(k)]);
+        let lo = SassInst::new(op!(LEA), [MOp::rz(), CARRY, MOp::use_(x), MOp::CBank(offset), MOp::Imm(k)]);
         let hi_ops = [MOp::rz(), MOp::use_(x), MOp::CBank(offset + 4), MOp::rz(), MOp::Imm(k), CARRY];
-        s.pair_op(d, lo, SassInst::new("LEA.HI.X", hi_ops));
+        s.pair_op(d, lo, SassInst::new(op!(LEA.HI.X), hi_ops));
     }
 
     fn add_sext(&self, s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
         let lo = self.add_carry_out(MOp::rz(), MOp::use_(p.lo()), MOp::use_(o));
         let hi = [MOp::rz(), MOp::use_(o), MOp::use_(p.hi()), MOp::Imm(1), CARRY];
-        s.pair_op(d, lo, SassInst::new("LEA.HI.X.SX32", hi));
+        s.pair_op(d, lo, SassInst::new(op!(LEA.HI.X.SX32), hi));
     }
 
     fn shift64(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String> {
         let (lo, hi) = match (op, amount >= 32) {
             (BinaryOp::Ishl, false) => (
                 self.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), false),
-                SassInst::new("SHF.L.U64.HI", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
+                SassInst::new(op!(SHF.L.U64.HI), [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
             ),
             (BinaryOp::Ishl, true) => (
                 self.mov(&[MOp::rz()], MOp::rz()),
                 self.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount - 32), false),
             ),
             (_, false) => (
-                SassInst::new("SHF.R.U64", [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
+                SassInst::new(op!(SHF.R.U64), [MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount), MOp::use_(a.hi())]),
                 self.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount), op == BinaryOp::Sshr, false),
             ),
             (_, true) => (
@@ -218,19 +220,19 @@ impl Isa for Sm90 {
     /// minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`, and `@P1
     /// LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
     fn fminmax64(&self, s: &mut Isel<'_>, d: VReg, a: VReg, b: VReg, max: bool) {
-        let cmp = if max { "DSETP.MAX.AND" } else { "DSETP.MIN.AND" };
+        let cmp = if max { op!(DSETP.MAX.AND) } else { op!(DSETP.MIN.AND) };
         let (p0, p1) = (MOp::p0(), MOp::Pred { num: 1, not: false });
         s.emit(SassInst::new(cmp, [p0, p1, MOp::use_pair(a), MOp::use_pair(b), MOp::pt()]));
         let not_p0 = MOp::Pred { num: 0, not: true };
         let hi = s.new_vreg(RegClass::Single);
-        s.emit(SassInst::new("SEL", [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
+        s.emit(SassInst::new(op!(SEL), [MOp::def(hi.reg(), 1), MOp::use_(b.hi()), MOp::use_(a.hi()), not_p0]));
         let quiet = s.new_vreg(RegClass::Single);
         let ops = [MOp::def(quiet.reg(), 1), MOp::use_(b.hi()), MOp::Imm(0x80000), MOp::rz(), MOp::Imm(0xfc), NOT_PT];
-        s.emit(SassInst::new("LOP3.LUT", ops));
+        s.emit(SassInst::new(op!(LOP3.LUT), ops));
         s.pair_op(
             d,
-            SassInst::new("SEL", [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
-            SassInst::new("SEL", [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
+            SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(b.lo()), MOp::use_(a.lo()), not_p0]),
+            SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(quiet), MOp::use_(hi), p1]),
         );
     }
 
@@ -244,7 +246,7 @@ impl Isa for Sm90 {
 
     fn scan_exclusive(&self, s: &mut Isel<'_>, d: VReg, base: VReg, sum: VReg, x: VReg) {
         let ops = [MOp::def(d.reg(), 1), MOp::use_(base.reg()), MOp::use_(sum.reg()), MOp::neg(x.reg())];
-        s.emit(SassInst::new("IADD3", ops));
+        s.emit(SassInst::new(op!(IADD3), ops));
     }
 
     fn active_lanes(&self, s: &mut Isel<'_>, in_register: bool) -> Result<MOp, IselError> {
@@ -271,12 +273,12 @@ impl Isa for Sm90 {
     }
 
     fn barrier(&self, s: &mut Isel<'_>) {
-        s.emit(SassInst::new("BAR.SYNC.DEFER_BLOCKING", [MOp::Imm(0)]));
+        s.emit(SassInst::new(op!(BAR.SYNC.DEFER_BLOCKING), [MOp::Imm(0)]));
     }
 
     fn surface_slot(&self, s: &mut Isel<'_>, word: u32) -> MOp {
         let r = s.new_vreg(RegClass::Single);
-        s.emit(SassInst::new("LDC", [MOp::def(r.reg(), 1), MOp::CBank(word)]));
+        s.emit(SassInst::new(op!(LDC), [MOp::def(r.reg(), 1), MOp::CBank(word)]));
         MOp::use_(r.reg())
     }
 

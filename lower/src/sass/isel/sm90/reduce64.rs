@@ -14,6 +14,7 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::VReg;
 use atomc_ir::{ReduceOp, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn reduce64(&mut self, d: VReg, op: ReduceOp, arg: Value, ur: MOp) -> Result<(), IselError> {
@@ -22,7 +23,7 @@ impl Isel<'_> {
         let reduced = |s: &mut Self, op: ReduceOp, v: MOp| {
             s.emit(SassInst::new(redux(op), [ur, v]));
             let t = s.single();
-            s.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), ur]));
+            s.emit(SassInst::new(op!(MOV), [MOp::def(t.reg(), 1), ur]));
             t
         };
         match op {
@@ -33,11 +34,11 @@ impl Isel<'_> {
             ReduceOp::Umin | ReduceOp::Umax | ReduceOp::Smin | ReduceOp::Smax => {
                 let h = reduced(self, op, MOp::use_(hi));
                 let cmp = [MOp::p0(), MOp::pt(), MOp::use_(hi), MOp::use_(h), MOp::pt()];
-                self.emit(SassInst::new("ISETP.EQ.U32.AND", cmp));
+                self.emit(SassInst::new(op!(ISETP.EQ.U32.AND), cmp));
                 let min = matches!(op, ReduceOp::Umin | ReduceOp::Smin);
                 let fill = if min { MOp::Imm(0xffff_ffff) } else { MOp::rz() };
                 let l = self.single();
-                self.emit(SassInst::new("SEL", [MOp::def(l.reg(), 1), MOp::use_(lo), fill, MOp::p0()]));
+                self.emit(SassInst::new(op!(SEL), [MOp::def(l.reg(), 1), MOp::use_(lo), fill, MOp::p0()]));
                 let low_op = if min { ReduceOp::Umin } else { ReduceOp::Umax };
                 let l = reduced(self, low_op, MOp::use_(l));
                 self.make_pair(d, MOp::use_(l), MOp::use_(h));

@@ -28,6 +28,7 @@ use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{ShuffleMode, Value};
+use atomc_sass::op;
 
 impl Isel<'_> {
     pub(super) fn shuffle(
@@ -41,7 +42,7 @@ impl Isel<'_> {
         let (xr, yr) = (self.reg(x), self.reg(y));
         let lane = |s: &mut Self| {
             let l = s.single();
-            s.emit(SassInst::new("S2R", [MOp::def(l.reg(), 1), MOp::SReg(&"SR_LANEID")]));
+            s.emit(SassInst::new(op!(S2R), [MOp::def(l.reg(), 1), MOp::SReg(&"SR_LANEID")]));
             l
         };
         // (SHFL's lane operand, the source lane, whether the source may be out of range)
@@ -65,10 +66,10 @@ impl Isel<'_> {
         };
         self.vote_any_into(mask, None)?;
         let (name, clamp) = match mode {
-            ShuffleMode::Idx => ("SHFL.IDX", 0x1f),
-            ShuffleMode::Up => ("SHFL.UP", 0),
-            ShuffleMode::Down => ("SHFL.DOWN", 0x1f),
-            ShuffleMode::Xor => ("SHFL.BFLY", 0x1f),
+            ShuffleMode::Idx => (op!(SHFL.IDX), 0x1f),
+            ShuffleMode::Up => (op!(SHFL.UP), 0),
+            ShuffleMode::Down => (op!(SHFL.DOWN), 0x1f),
+            ShuffleMode::Xor => (op!(SHFL.BFLY), 0x1f),
         };
         let halves: Vec<_> = if d.class() == RegClass::Pair { vec![xr.lo(), xr.hi()] } else { vec![xr.reg()] };
         let mut shuffled = Vec::new();
@@ -85,8 +86,8 @@ impl Isel<'_> {
         // A predicate result: sm_70+ LOP3 only.
         let not_pt = MOp::Pred { num: 7, not: true };
         let ops = [MOp::p0(), MOp::rz(), MOp::use_(t), MOp::Imm(1), MOp::rz(), MOp::Imm(0xc0), not_pt];
-        self.emit(SassInst::new("LOP3.LUT", ops));
-        let sel = |s: VReg, h| SassInst::new("SEL", [MOp::rz(), MOp::use_(s), MOp::use_(h), MOp::p0()]);
+        self.emit(SassInst::new(op!(LOP3.LUT), ops));
+        let sel = |s: VReg, h| SassInst::new(op!(SEL), [MOp::rz(), MOp::use_(s), MOp::use_(h), MOp::p0()]);
         if let [lo, hi] = shuffled[..] {
             let (l, h) = (sel(lo, halves[0]), sel(hi, halves[1]));
             self.pair_op(d, l, h);
@@ -101,7 +102,7 @@ impl Isel<'_> {
     pub(super) fn match_any(&mut self, d: VReg, x: Value) {
         let xr = self.reg(x);
         let (name, src) =
-            if self.is_pair(x) { ("MATCH.ANY.U64", MOp::use_pair(xr)) } else { ("MATCH.ANY", MOp::use_(xr)) };
+            if self.is_pair(x) { (op!(MATCH.ANY.U64), MOp::use_pair(xr)) } else { (op!(MATCH.ANY), MOp::use_(xr)) };
         self.emit(SassInst::new(name, [MOp::def(d.reg(), 1), src]));
     }
 }

@@ -21,10 +21,12 @@
 //! warp aggregation uses ([`crate::sass::target::WarpAggregation`]); nothing keeps them live
 //! across instructions. Shuffles and `match_any` are in `shuffle.rs`.
 
-use crate::sass::inst::{intern, MOp, SassInst};
+use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
 use crate::vcode::{RegClass, VReg};
 use atomc_ir::{InstData, ReduceOp, Type, Value, VoteOp};
+use atomc_sass::op::{t, Opcode};
+use atomc_sass::{op, toks};
 
 impl Isel<'_> {
     pub(super) fn subgroup(&mut self, d: VReg, data: &InstData) -> Result<(), IselError> {
@@ -36,54 +38,54 @@ impl Isel<'_> {
         match *data {
             InstData::ActiveMask => {
                 self.vote_any_into(u6, None)?;
-                self.emit(SassInst::new("MOV", [def, u6]));
+                self.emit(SassInst::new(op!(MOV), [def, u6]));
             }
             InstData::Ballot { cond } => {
                 self.vote_any_into(u6, Some(cond))?;
-                self.emit(SassInst::new("MOV", [def, u6]));
+                self.emit(SassInst::new(op!(MOV), [def, u6]));
             }
             InstData::Vote { op: op @ (VoteOp::Any | VoteOp::All), arg } => {
                 self.vote_any_into(u6, Some(arg))?;
                 let b = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("MOV", [MOp::def(b.reg(), 1), u6]));
+                self.emit(SassInst::new(op!(MOV), [MOp::def(b.reg(), 1), u6]));
                 let other = if op == VoteOp::Any {
                     MOp::rz()
                 } else {
                     self.vote_any_into(u7, None)?;
                     u7
                 };
-                let cc = if op == VoteOp::Any { "NE" } else { "EQ" };
-                self.flag(d, intern(&format!("ISETP.{cc}.U32.AND")), b, other);
+                let cc = if op == VoteOp::Any { t::NE } else { t::EQ };
+                self.flag(d, op!(ISETP).with(cc).with(toks!(U32.AND)), b, other);
             }
             InstData::Vote { op: VoteOp::Eq, arg } if self.ty(arg) == Type::Pred => {
                 self.vote_any_into(u6, Some(arg))?;
                 let b = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("MOV", [MOp::def(b.reg(), 1), u6]));
+                self.emit(SassInst::new(op!(MOV), [MOp::def(b.reg(), 1), u6]));
                 self.vote_any_into(u7, None)?;
                 let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), MOp::rz(), MOp::pt()];
-                self.emit(SassInst::new("ISETP.EQ.U32.AND", ops));
+                self.emit(SassInst::new(op!(ISETP.EQ.U32.AND), ops));
                 let ops = [MOp::p0(), MOp::pt(), MOp::use_(b.reg()), u7, MOp::p0()];
-                self.emit(SassInst::new("ISETP.EQ.U32.OR", ops));
-                self.emit(SassInst::new("SEL", [def, MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
+                self.emit(SassInst::new(op!(ISETP.EQ.U32.OR), ops));
+                self.emit(SassInst::new(op!(SEL), [def, MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }]));
             }
             InstData::Vote { op: VoteOp::Eq, arg } if self.is_pair(arg) => {
                 let m = self.new_vreg(RegClass::Single);
                 self.match_any(m, arg);
                 self.vote_any_into(u7, None)?;
-                self.flag(d, "ISETP.EQ.U32.AND", m, u7);
+                self.flag(d, op!(ISETP.EQ.U32.AND), m, u7);
             }
             InstData::Vote { op: VoteOp::Eq, arg } => {
                 let x = self.reg(arg);
-                self.emit(SassInst::new("REDUX.MIN", [u6, MOp::use_(x.reg())]));
-                self.emit(SassInst::new("REDUX.MAX", [u7, MOp::use_(x.reg())]));
+                self.emit(SassInst::new(op!(REDUX.MIN), [u6, MOp::use_(x.reg())]));
+                self.emit(SassInst::new(op!(REDUX.MAX), [u7, MOp::use_(x.reg())]));
                 let t = self.new_vreg(RegClass::Single);
-                self.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), u6]));
-                self.flag(d, "ISETP.EQ.U32.AND", t, u7);
+                self.emit(SassInst::new(op!(MOV), [MOp::def(t.reg(), 1), u6]));
+                self.flag(d, op!(ISETP.EQ.U32.AND), t, u7);
             }
             InstData::Reduce { op, arg } if self.ty(arg) == Type::I32 => {
                 let x = self.reg(arg);
                 self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())]));
-                self.emit(SassInst::new("MOV", [def, u7]));
+                self.emit(SassInst::new(op!(MOV), [def, u7]));
             }
             InstData::Reduce { op, arg } if matches!(self.ty(arg), Type::I8 | Type::I16) => {
                 let ty = self.ty(arg);
@@ -95,10 +97,10 @@ impl Isel<'_> {
                 self.emit(SassInst::new(redux(op), [u7, MOp::use_(x.reg())]));
                 if signed || op == ReduceOp::Add {
                     let t = self.new_vreg(RegClass::Single);
-                    self.emit(SassInst::new("MOV", [MOp::def(t.reg(), 1), u7]));
+                    self.emit(SassInst::new(op!(MOV), [MOp::def(t.reg(), 1), u7]));
                     self.narrow(d, ty, t)?;
                 } else {
-                    self.emit(SassInst::new("MOV", [def, u7]));
+                    self.emit(SassInst::new(op!(MOV), [def, u7]));
                 }
             }
             InstData::Reduce { op, arg } if self.ty(arg) == Type::I64 => self.reduce64(d, op, arg, u7)?,
@@ -115,30 +117,30 @@ impl Isel<'_> {
             Some(c) => MOp::Pred { num: 0, not: self.cond_into_p0(c)? },
             None => MOp::pt(),
         };
-        self.emit(SassInst::new("VOTEU.ANY", [ur, MOp::UPred { num: 7, not: false }, p]));
+        self.emit(SassInst::new(op!(VOTEU.ANY), [ur, MOp::UPred { num: 7, not: false }, p]));
         Ok(())
     }
 
     /// `d` = 1 where `a <cmp> b` holds, else 0 (a `pred` value in a register).
-    fn flag(&mut self, d: VReg, compare: &'static str, a: VReg, b: MOp) {
+    fn flag(&mut self, d: VReg, compare: Opcode, a: VReg, b: MOp) {
         self.emit(SassInst::new(compare, [MOp::p0(), MOp::pt(), MOp::use_(a.reg()), b, MOp::pt()]));
         self.emit(SassInst::new(
-            "SEL",
+            op!(SEL),
             [MOp::def(d.reg(), 1), MOp::rz(), MOp::Imm(1), MOp::Pred { num: 0, not: true }],
         ));
     }
 }
 
 /// The `REDUX` spelling of a reduction (its op field prints AND as the bare mnemonic).
-pub(super) fn redux(op: ReduceOp) -> &'static str {
+pub(super) fn redux(op: ReduceOp) -> Opcode {
     match op {
-        ReduceOp::Add => "REDUX.SUM",
-        ReduceOp::And => "REDUX",
-        ReduceOp::Or => "REDUX.OR",
-        ReduceOp::Xor => "REDUX.XOR",
-        ReduceOp::Umin => "REDUX.MIN",
-        ReduceOp::Umax => "REDUX.MAX",
-        ReduceOp::Smin => "REDUX.MIN.S32",
-        ReduceOp::Smax => "REDUX.MAX.S32",
+        ReduceOp::Add => op!(REDUX.SUM),
+        ReduceOp::And => op!(REDUX),
+        ReduceOp::Or => op!(REDUX.OR),
+        ReduceOp::Xor => op!(REDUX.XOR),
+        ReduceOp::Umin => op!(REDUX.MIN),
+        ReduceOp::Umax => op!(REDUX.MAX),
+        ReduceOp::Smin => op!(REDUX.MIN.S32),
+        ReduceOp::Smax => op!(REDUX.MAX.S32),
     }
 }

@@ -54,6 +54,17 @@ pub fn max_live<I: MachInst>(vcode: &VCode<I>) -> [u32; 3] {
     // Live-in sets, sorted, so that comparing two is comparing the sets.
     let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
     let mut live = SparseSet::new(vcode.num_vregs());
+    let mut max = [0u32; 3];
+    // With every edge forward, one pass in reverse layout order sees each successor's final
+    // live-in set, so it is the fixed point and can record the maxima as it goes; a second
+    // pass to confirm it and a third to record would read every instruction twice more.
+    if forward_only(vcode) {
+        for b in (0..nb).rev() {
+            block_live_in(vcode, b, &live_in, &mut live, Some(&mut max));
+            live_in[b] = live.members.clone();
+        }
+        return max;
+    }
     // Iterate to a fixed point, blocks in reverse layout order (fast for forward layouts).
     let mut changed = true;
     while changed {
@@ -68,11 +79,15 @@ pub fn max_live<I: MachInst>(vcode: &VCode<I>) -> [u32; 3] {
             }
         }
     }
-    let mut max = [0u32; 3];
     for b in 0..nb {
         block_live_in(vcode, b, &live_in, &mut live, Some(&mut max));
     }
     max
+}
+
+/// Whether every edge of `vcode` goes to a later block (no loops).
+pub(crate) fn forward_only<I>(vcode: &VCode<I>) -> bool {
+    vcode.blocks().iter().enumerate().all(|(b, data)| data.succs.iter().all(|s| s.index() > b))
 }
 
 /// Scan block `b` backwards from its live-out set, leaving its live-in set in `live`;

@@ -72,8 +72,10 @@ impl Interference {
         }
         let blocks = func.num_blocks();
         let mut live_in = vec![[0u64; 3]; blocks];
-        // Iterate to a fixpoint without recording, then once more recording the clashes.
-        let mut record = false;
+        // Iterate to a fixpoint without recording, then once more recording the clashes. With
+        // every edge forward the first pass (successors first) is the fixpoint, so it records
+        // at once.
+        let mut record = crate::liveness::forward_only(vcode);
         loop {
             let mut changed = false;
             for b in (0..blocks).rev() {

@@ -19,7 +19,6 @@
 
 use crate::sass::latency::{Pipe, Reader, Timing, OTHER, PRED_TO_GUARD};
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// Cycles from a scoreboard's set to the first instruction that may wait on it. ptxas's own
 /// schedules: 2,133 sm_90 and 478 sm_50 waits exactly 2 cycles after the set, none at 1.
@@ -59,9 +58,9 @@ const NONE: u8 = 7;
 #[derive(Default, Clone)]
 struct Board {
     /// Registers whose pending write this scoreboard tracks.
-    writes: Vec<u16>,
+    writes: SmallVec<[u16; 6]>,
     /// Registers whose pending read this scoreboard tracks.
-    reads: Vec<u16>,
+    reads: SmallVec<[u16; 12]>,
     /// Instruction index that set it (for picking the oldest).
     since: usize,
     /// Issue cycle of that instruction.
@@ -76,6 +75,53 @@ struct Pending {
     pipe: Pipe,
 }
 
+/// The fixed-latency results in flight by register: a sparse set (Briggs and Torczon) over the
+/// register numbering, so an instruction costs the results in flight, with no hashing, and a
+/// block start clears it in constant time. Order is immaterial: readers take the maximum.
+#[derive(Default)]
+struct PendingSet {
+    list: Vec<(u16, Pending)>,
+    /// Where each register's entry sits in `list` (stale unless it points back).
+    at: Vec<u32>,
+}
+
+impl PendingSet {
+    fn find(&self, r: u16) -> Option<usize> {
+        let k = *self.at.get(usize::from(r))? as usize;
+        (k < self.list.len() && self.list[k].0 == r).then_some(k)
+    }
+
+    fn insert(&mut self, r: u16, p: Pending) {
+        match self.find(r) {
+            Some(k) => self.list[k].1 = p,
+            None => {
+                if self.at.len() <= usize::from(r) {
+                    self.at.resize(usize::from(r) + 1, 0);
+                }
+                self.at[usize::from(r)] = self.list.len() as u32;
+                self.list.push((r, p));
+            }
+        }
+    }
+
+    fn remove(&mut self, r: u16) {
+        if let Some(k) = self.find(r) {
+            self.list.swap_remove(k);
+            if let Some(&(moved, _)) = self.list.get(k) {
+                self.at[usize::from(moved)] = k as u32;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.list.clear();
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, (u16, Pending)> {
+        self.list.iter()
+    }
+}
+
 /// The sm_50 condition-code register in the numbering of [`DepInfo`] (after P0..P7).
 pub const CARRY: u16 = 264;
 
@@ -88,7 +134,7 @@ fn is_pred(r: u16) -> bool {
 pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
     let mut out = vec![SchedBits { stall: 1, wr_sb: NONE, rd_sb: NONE, wait: 0 }; insts.len()];
     let mut boards: [Board; NUM_SB] = Default::default();
-    let mut pending: HashMap<u16, Pending> = HashMap::new();
+    let mut pending = PendingSet::default();
     // Issue cycle of the current instruction.
     let mut cycle: u64 = 0;
     let mut last_wait_of: [Option<usize>; NUM_SB] = [None; NUM_SB];
@@ -121,14 +167,14 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         // Scoreboards this instruction sets (choosing may force a wait on the oldest).
         let mut wr_sb = NONE;
         let mut rd_sb = NONE;
-        let mut sets: Vec<(usize, Board)> = Vec::new();
+        let mut sets: SmallVec<[(usize, Board); 2]> = SmallVec::new();
         if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
                 let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
-                sets.push((sb, Board { writes: info.writes.to_vec(), ..Board::default() }));
+                sets.push((sb, Board { writes: info.writes.clone(), ..Board::default() }));
                 wr_sb = sb as u8;
             }
-            let gprs: Vec<u16> = info.reads.iter().copied().filter(|&r| r < 256).collect();
+            let gprs: SmallVec<[u16; 12]> = info.reads.iter().copied().filter(|&r| r < 256).collect();
             if !gprs.is_empty() {
                 let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
                 sets.push((sb, Board { reads: gprs, ..Board::default() }));
@@ -143,7 +189,7 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
                 need = need.max(board.set_cycle + SB_SET_TO_WAIT);
             }
         }
-        for (&r, p) in pending.iter() {
+        for &(r, p) in pending.iter() {
             let lat = if drain {
                 Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(timing.latency(p.pipe, false, Reader::Other)) })
             } else if info.guard == Some(r) {
@@ -184,7 +230,7 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
             }
         } else {
             // A variable-latency write supersedes any fixed-latency one in flight.
-            for w in &info.writes {
+            for &w in &info.writes {
                 pending.remove(w);
             }
         }

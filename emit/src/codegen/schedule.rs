@@ -75,6 +75,10 @@ struct Pending {
     pipe: Pipe,
 }
 
+/// The longest latency of any producer and reader (a predicate read by a guard): a result
+/// issued this many cycles ago delays nothing.
+const MAX_LATENCY: u8 = PRED_TO_GUARD;
+
 /// The fixed-latency results in flight by register: a sparse set (Briggs and Torczon) over the
 /// register numbering, so an instruction costs the results in flight, with no hashing, and a
 /// block start clears it in constant time. Order is immaterial: readers take the maximum.
@@ -116,10 +120,6 @@ impl PendingSet {
     fn clear(&mut self) {
         self.list.clear();
     }
-
-    fn iter(&self) -> std::slice::Iter<'_, (u16, Pending)> {
-        self.list.iter()
-    }
 }
 
 /// The sm_50 condition-code register in the numbering of [`DepInfo`] (after P0..P7).
@@ -132,20 +132,56 @@ fn is_pred(r: u16) -> bool {
 
 /// Computes schedule fields for a straight list of instructions.
 pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
-    let mut out = vec![SchedBits { stall: 1, wr_sb: NONE, rd_sb: NONE, wait: 0 }; insts.len()];
-    let mut boards: [Board; NUM_SB] = Default::default();
-    let mut pending = PendingSet::default();
-    // Issue cycle of the current instruction.
-    let mut cycle: u64 = 0;
-    let mut last_wait_of: [Option<usize>; NUM_SB] = [None; NUM_SB];
+    let mut out: Vec<SchedBits> = Vec::with_capacity(insts.len());
+    let mut s = Scheduler::new(timing);
+    for info in insts {
+        let (bits, prev_stall) = s.next(info);
+        if let (Some(stall), Some(prev)) = (prev_stall, out.last_mut()) {
+            prev.stall = stall;
+        }
+        out.push(bits);
+    }
+    out
+}
 
-    for (i, info) in insts.iter().enumerate() {
+/// [`schedule`] one instruction at a time, for a caller that does not keep every
+/// instruction's [`DepInfo`] (emission, which sets the fields as it goes).
+pub struct Scheduler {
+    timing: Timing,
+    boards: [Board; NUM_SB],
+    pending: PendingSet,
+    /// Issue cycle of the current instruction.
+    cycle: u64,
+    last_wait_of: [Option<usize>; NUM_SB],
+    /// Index of the next instruction.
+    i: usize,
+    /// The stall given to the previous instruction.
+    prev_stall: u8,
+}
+
+impl Scheduler {
+    pub fn new(timing: Timing) -> Scheduler {
+        Scheduler {
+            timing,
+            boards: Default::default(),
+            pending: PendingSet::default(),
+            cycle: 0,
+            last_wait_of: [None; NUM_SB],
+            i: 0,
+            prev_stall: 1,
+        }
+    }
+
+    /// The fields of the next instruction, and the new stall of the one before it when this
+    /// one has to wait longer than that one's stall gave.
+    pub fn next(&mut self, info: &DepInfo) -> (SchedBits, Option<u8>) {
+        let i = self.i;
         let drain = info.barrier || info.block_start;
 
         // Scoreboards this instruction waits on: those tracking what it touches, and at a
         // barrier or block start all of them.
         let mut wait = 0u8;
-        for (sb, board) in boards.iter().enumerate() {
+        for (sb, board) in self.boards.iter().enumerate() {
             let hit = board.busy
                 && (drain
                     || board
@@ -159,8 +195,8 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         }
         for sb in 0..NUM_SB {
             if wait & (1 << sb) != 0 {
-                boards[sb].busy = false;
-                last_wait_of[sb] = Some(i);
+                self.boards[sb].busy = false;
+                self.last_wait_of[sb] = Some(i);
             }
         }
 
@@ -170,75 +206,85 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         let mut sets: SmallVec<[(usize, Board); 2]> = SmallVec::new();
         if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
+                let sb = pick(&mut self.boards, &mut wait, i, &self.last_wait_of, &sets);
                 sets.push((sb, Board { writes: info.writes.clone(), ..Board::default() }));
                 wr_sb = sb as u8;
             }
             let gprs: SmallVec<[u16; 12]> = info.reads.iter().copied().filter(|&r| r < 256).collect();
             if !gprs.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
+                let sb = pick(&mut self.boards, &mut wait, i, &self.last_wait_of, &sets);
                 sets.push((sb, Board { reads: gprs, ..Board::default() }));
                 rd_sb = sb as u8;
             }
         }
 
         // The earliest cycle this instruction may issue.
-        let mut need = cycle;
-        for (sb, board) in boards.iter().enumerate() {
+        let mut need = self.cycle;
+        for (sb, board) in self.boards.iter().enumerate() {
             if wait & (1 << sb) != 0 {
                 need = need.max(board.set_cycle + SB_SET_TO_WAIT);
             }
         }
-        for &(r, p) in pending.iter() {
+        let mut k = 0;
+        while let Some(&(r, p)) = self.pending.list.get(k) {
+            if p.issued + u64::from(MAX_LATENCY) <= self.cycle {
+                // Ready for any reader now and later: no need to look at it again (the last
+                // entry takes its place).
+                self.pending.remove(r);
+                continue;
+            }
+            k += 1;
             let lat = if drain {
-                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(timing.latency(p.pipe, false, Reader::Other)) })
+                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(self.timing.latency(p.pipe, false, Reader::Other)) })
             } else if info.guard == Some(r) {
-                Some(timing.latency(p.pipe, true, Reader::Guard))
+                Some(self.timing.latency(p.pipe, true, Reader::Guard))
             } else if info.reads.contains(&r) {
-                Some(timing.latency(p.pipe, is_pred(r), info.reader))
+                Some(self.timing.latency(p.pipe, is_pred(r), info.reader))
             } else if info.writes.contains(&r) {
-                Some(timing.latency(p.pipe, is_pred(r), Reader::Other))
+                Some(self.timing.latency(p.pipe, is_pred(r), Reader::Other))
             } else {
                 None
             };
             if let Some(lat) = lat {
+                debug_assert!(lat <= MAX_LATENCY, "latency {lat} above MAX_LATENCY");
                 need = need.max(p.issued + lat as u64);
             }
         }
-        if need > cycle {
+        let mut prev_stall = None;
+        if need > self.cycle {
             // Only the previous instruction's stall can delay this one (i > 0: at i = 0 nothing
             // is pending). Every latency is at most 13, so the stall stays within 15.
-            let prev = &mut out[i - 1];
-            let total = prev.stall as u64 + (need - cycle);
+            let total = self.prev_stall as u64 + (need - self.cycle);
             debug_assert!(total <= 15, "stall {total} out of range");
-            prev.stall = total.min(15) as u8;
-            cycle = need;
+            prev_stall = Some(total.min(15) as u8);
+            self.cycle = need;
         }
         if drain {
-            pending.clear();
+            self.pending.clear();
         }
 
         for (sb, mut board) in sets {
             board.since = i;
-            board.set_cycle = cycle;
+            board.set_cycle = self.cycle;
             board.busy = true;
-            boards[sb] = board;
+            self.boards[sb] = board;
         }
         if let Some(pipe) = info.pipe {
             for &w in &info.writes {
-                pending.insert(w, Pending { issued: cycle, pipe });
+                self.pending.insert(w, Pending { issued: self.cycle, pipe });
             }
         } else {
             // A variable-latency write supersedes any fixed-latency one in flight.
             for &w in &info.writes {
-                pending.remove(w);
+                self.pending.remove(w);
             }
         }
         let stall = if info.barrier { 6 } else { 1 };
-        out[i] = SchedBits { stall, wr_sb, rd_sb, wait };
-        cycle += stall as u64;
+        self.cycle += stall as u64;
+        self.prev_stall = stall;
+        self.i += 1;
+        (SchedBits { stall, wr_sb, rd_sb, wait }, prev_stall)
     }
-    out
 }
 
 /// A free scoreboard, else the oldest busy one (which the instruction then waits on first).

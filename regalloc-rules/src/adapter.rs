@@ -52,7 +52,7 @@ impl Renumber {
                 dense[v.index()] = 0;
             }
         }
-        let mut original = Vec::new();
+        let mut original = Vec::with_capacity(dense.len());
         for (v, d) in dense.iter_mut().enumerate() {
             if *d != Self::UNUSED {
                 *d = original.len() as u32;
@@ -114,7 +114,7 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
     pub fn new(vcode: &'a VCode<I>) -> Self {
         let renumber = Renumber::new(vcode);
         let ra2_vreg = |v: VReg| renumber.vreg(v);
-        let mut operands = Vec::new();
+        let mut operands = Vec::with_capacity(vcode.num_operands());
         let mut operand_offsets = Vec::with_capacity(vcode.num_insts() + 1);
         operand_offsets.push(0);
         for i in 0..vcode.num_insts() {

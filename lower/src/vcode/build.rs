@@ -132,6 +132,16 @@ impl<I> VCode<I> {
         &self.fields[a as usize..b as usize]
     }
 
+    /// The register fields of all instructions together.
+    pub fn num_fields(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// The allocator operands of all instructions together.
+    pub fn num_operands(&self) -> usize {
+        self.operands.len()
+    }
+
     /// The allocator operands of instruction `i`.
     pub fn inst_operands(&self, i: usize) -> &[Operand] {
         let (a, b) = (self.operand_offsets[i], self.operand_offsets[i + 1]);

@@ -52,7 +52,7 @@ impl Renumber {
                 dense[v.index()] = 0;
             }
         }
-        let mut original = Vec::new();
+        let mut original = Vec::with_capacity(dense.len());
         for (v, d) in dense.iter_mut().enumerate() {
             if *d != Self::UNUSED {
                 *d = original.len() as u32;
@@ -67,15 +67,43 @@ impl Renumber {
     }
 }
 
+/// Lists of `T`, one after another in one vector: list `i` is
+/// `items[offsets[i]..offsets[i + 1]]`.
+struct Flat<T> {
+    items: Vec<T>,
+    offsets: Vec<u32>,
+}
+
+impl<T> Flat<T> {
+    fn with_capacity(lists: usize) -> Self {
+        let mut offsets = Vec::with_capacity(lists + 1);
+        offsets.push(0);
+        Flat { items: Vec::new(), offsets }
+    }
+
+    /// Appends the next list.
+    fn push(&mut self, list: impl IntoIterator<Item = T>) {
+        self.items.extend(list);
+        self.offsets.push(self.items.len() as u32);
+    }
+
+    fn get(&self, i: usize) -> &[T] {
+        &self.items[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+}
+
 /// A VCode seen as a regalloc2 function.
 pub struct Ra2Func<'a, I> {
     vcode: &'a VCode<I>,
     operands: Vec<ra2::Operand>,
     operand_offsets: Vec<u32>,
-    params: Vec<Vec<ra2::VReg>>,
-    succs: Vec<Vec<ra2::Block>>,
-    preds: Vec<Vec<ra2::Block>>,
-    succ_args: Vec<Vec<Vec<ra2::VReg>>>,
+    /// Per block, flat with offsets (one list each rather than a list per block): the block
+    /// parameters, successors, predecessors, and the arguments of each edge, edges numbered
+    /// as `succs` lists them.
+    params: Flat<ra2::VReg>,
+    succs: Flat<ra2::Block>,
+    preds: Flat<ra2::Block>,
+    succ_args: Flat<ra2::VReg>,
     block_ends: Vec<u32>,
     /// The VCode's number of each regalloc2 value ([`Renumber`]).
     original_vregs: Vec<u32>,
@@ -86,7 +114,7 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
     pub fn new(vcode: &'a VCode<I>) -> Self {
         let renumber = Renumber::new(vcode);
         let ra2_vreg = |v: VReg| renumber.vreg(v);
-        let mut operands = Vec::new();
+        let mut operands = Vec::with_capacity(vcode.num_operands());
         let mut operand_offsets = Vec::with_capacity(vcode.num_insts() + 1);
         operand_offsets.push(0);
         for i in 0..vcode.num_insts() {
@@ -110,31 +138,26 @@ impl<'a, I: MachInst> Ra2Func<'a, I> {
         }
         let blocks = vcode.blocks();
         let block = |b: &atomc_lower::vcode::BlockId| ra2::Block::new(b.index());
+        let mut params = Flat::with_capacity(blocks.len());
+        let mut succs = Flat::with_capacity(blocks.len());
+        let mut preds = Flat::with_capacity(blocks.len());
+        let mut succ_args = Flat::with_capacity(2 * blocks.len());
+        for b in blocks {
+            params.push(b.params.iter().map(|v| ra2_vreg(*v)));
+            succs.push(b.succs.iter().map(block));
+            preds.push(b.preds.iter().map(block));
+            for a in &b.succ_args {
+                succ_args.push(a.iter().map(|v| ra2_vreg(*v)));
+            }
+        }
         Ra2Func {
             vcode,
             operands,
             operand_offsets,
-            params: blocks
-                .iter()
-                .map(|b| b.params.iter().map(|v| ra2_vreg(*v)).collect())
-                .collect(),
-            succs: blocks
-                .iter()
-                .map(|b| b.succs.iter().map(block).collect())
-                .collect(),
-            preds: blocks
-                .iter()
-                .map(|b| b.preds.iter().map(block).collect())
-                .collect(),
-            succ_args: blocks
-                .iter()
-                .map(|b| {
-                    b.succ_args
-                        .iter()
-                        .map(|a| a.iter().map(|v| ra2_vreg(*v)).collect())
-                        .collect()
-                })
-                .collect(),
+            params,
+            succs,
+            preds,
+            succ_args,
             block_ends: blocks.iter().map(|b| b.insts.end).collect(),
             original_vregs: renumber.original,
         }
@@ -184,15 +207,15 @@ impl<I: MachInst> ra2::Function for Ra2Func<'_, I> {
     }
 
     fn block_succs(&self, block: ra2::Block) -> &[ra2::Block] {
-        &self.succs[block.index()]
+        self.succs.get(block.index())
     }
 
     fn block_preds(&self, block: ra2::Block) -> &[ra2::Block] {
-        &self.preds[block.index()]
+        self.preds.get(block.index())
     }
 
     fn block_params(&self, block: ra2::Block) -> &[ra2::VReg] {
-        &self.params[block.index()]
+        self.params.get(block.index())
     }
 
     fn is_ret(&self, insn: ra2::Inst) -> bool {
@@ -210,7 +233,10 @@ impl<I: MachInst> ra2::Function for Ra2Func<'_, I> {
         succ_idx: usize,
     ) -> &[ra2::VReg] {
         debug_assert_eq!(self.block_of(insn), block.index());
-        &self.succ_args[block.index()][succ_idx]
+        // One argument list per successor, blocks in order: a block's first list is numbered
+        // by the successors of the blocks before it.
+        let first = self.succs.offsets[block.index()] as usize;
+        self.succ_args.get(first + succ_idx)
     }
 
     fn inst_operands(&self, insn: ra2::Inst) -> &[ra2::Operand] {

@@ -587,7 +587,7 @@ fn field_regs<I: MachInst>(
     out: &ra2::Output,
     map: &HwMap,
 ) -> Result<(Vec<Option<HwReg>>, Vec<u32>), AllocError> {
-    let mut regs = Vec::new();
+    let mut regs = Vec::with_capacity(vcode.num_fields());
     let mut offsets = Vec::with_capacity(vcode.num_insts() + 1);
     offsets.push(0);
     for i in 0..vcode.num_insts() {

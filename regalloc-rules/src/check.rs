@@ -491,8 +491,9 @@ impl<'a, I: MachInst> Values<'a, I> {
             for j in 0..width {
                 let loc = usize::from(r.number()) + usize::from(j);
                 let want = vreg.index() as u32 * 4 + u32::from(sub + j);
-                let have = get(state, loc);
-                if !have.contains(&want) {
+                // Borrowed: this runs for every register every instruction reads.
+                if !state.get(loc).is_some_and(|have| have.contains(&want)) {
+                    let have = get(state, loc);
                     let cc = self.class_char();
                     let found = if have.is_empty() {
                         "nothing known".to_string()
@@ -620,9 +621,14 @@ fn rename(
         return state.to_vec();
     }
     let is_param = |v: Val| params.iter().any(|p| p.index() as u32 == v / 4);
+    let is_arg = |v: Val| args.iter().any(|a| a.index() as u32 == v / 4);
     state
         .iter()
         .map(|vals| {
+            // Most locations hold neither: kept as they are (already sorted, without repeats).
+            if !vals.iter().any(|&v| is_param(v) || is_arg(v)) {
+                return vals.clone();
+            }
             let mut out: Vals = vals.iter().copied().filter(|&v| !is_param(v)).collect();
             for &v in vals.iter() {
                 for (a, p) in args.iter().zip(params) {

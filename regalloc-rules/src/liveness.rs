@@ -51,26 +51,29 @@ impl SparseSet {
 /// instruction's results and late sources together with what is live across it.
 pub fn max_live<I: MachInst>(vcode: &VCode<I>) -> [u32; 3] {
     let nb = vcode.num_blocks();
-    // Live-in sets, sorted, so that comparing two is comparing the sets.
     let mut live_in: Vec<Vec<u32>> = vec![Vec::new(); nb];
     let mut live = SparseSet::new(vcode.num_vregs());
-    // Iterate to a fixed point, blocks in reverse layout order (fast for forward layouts).
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..nb).rev() {
-            block_live_in(vcode, b, &live_in, &mut live, None);
-            let mut now = live.members.clone();
-            now.sort_unstable();
-            if now != live_in[b] {
-                live_in[b] = now;
-                changed = true;
+    let mut max = [0u32; 3];
+    // A worklist, highest block first (successors before predecessors in a forward layout): a
+    // block is scanned again only when the live-in set of a successor grew (a loop's back
+    // edge), not in another sweep of the whole function. Live sets only grow as the iteration
+    // goes, and every pressure counted below grows with the live set, so what a visit records
+    // is at most what the fixed point gives at the same point, which each block's last visit
+    // sees: recording on every visit gives the fixed point's maxima without a pass of its own.
+    let mut queued = vec![true; nb];
+    let mut work: std::collections::BinaryHeap<usize> = (0..nb).collect();
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        block_live_in(vcode, b, &live_in, &mut live, Some(&mut max));
+        // The set only grows, so one of the same size is the same set.
+        if live.members.len() != live_in[b].len() {
+            live_in[b].clone_from(&live.members);
+            for p in &vcode.blocks()[b].preds {
+                if !std::mem::replace(&mut queued[p.index()], true) {
+                    work.push(p.index());
+                }
             }
         }
-    }
-    let mut max = [0u32; 3];
-    for b in 0..nb {
-        block_live_in(vcode, b, &live_in, &mut live, Some(&mut max));
     }
     max
 }

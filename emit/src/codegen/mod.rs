@@ -15,7 +15,7 @@ use crate::sass::{roles, Arch, Instr, Sched, Sm};
 use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
 use atomc_regalloc::FinalCode;
-use schedule::DepInfo;
+use schedule::{DepInfo, SchedBits};
 
 /// A finished kernel: its instructions with schedule fields, and their words.
 #[derive(Clone, Debug)]
@@ -52,8 +52,12 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     // End of kernel: a self-branch, then NOPs to a 128-byte boundary (as ptxas does).
     let body_len = placed.len();
     let timing = Timing::for_arch(arch);
-    let mut instrs = Vec::with_capacity(body_len + 8);
-    let mut deps: Vec<DepInfo> = Vec::with_capacity(body_len);
+    let mut instrs: Vec<Instr> = Vec::with_capacity(body_len + 8);
+    // The dependency pass runs along: no list of every instruction's registers is kept, and
+    // each instruction gets its fields while it is at hand.
+    let mut scheduler = schedule::Scheduler::new(timing);
+    // Whether the previous instruction has a fixed latency (its yield hint depends on it).
+    let mut prev_fixed = false;
     let mut exit_offsets = Vec::new();
     // Instructions made or edited after selection (moves, spills, reconvergence, branches of
     // the layout) resolve here, through the thread's cache of shapes as at selection. Nothing
@@ -69,22 +73,22 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
                 inst.typed(arch, addr, &label).ok_or_else(|| "a virtual register survived allocation".to_string())
             });
         }
-        let ins = typed.map_err(|reason| EmitError { text: p.inst.to_string(), reason })?;
+        let mut ins = typed.map_err(|reason| EmitError { text: p.inst.to_string(), reason })?;
         arch.encode_word(&ins).map_err(|e| EmitError { text: p.inst.to_string(), reason: e.to_string() })?;
         if p.inst.flow == Flow::Exit {
             exit_offsets.push(addr as u32);
         }
         // The dependency pass reads each instruction's registers and timing class off its form
         // (taken here, while the instruction is at hand).
-        deps.push(dep_info(arch, &ins, p.block_start, timing));
+        let dep = dep_info(arch, &ins, p.block_start, timing);
+        let (bits, prev_stall) = scheduler.next(&dep);
+        if let (Some(stall), Some(prev)) = (prev_stall, instrs.last_mut()) {
+            // This instruction waits on the one before: that one stalls longer.
+            prev.sched = sched_fields(arch, prev, SchedBits { stall, ..bits_of(prev.sched) }, prev_fixed);
+        }
+        prev_fixed = dep.pipe.is_some();
+        ins.sched = sched_fields(arch, &ins, bits, prev_fixed);
         instrs.push(ins);
-    }
-    let sched = schedule::schedule(&deps, timing);
-    for (i, ins) in instrs.iter_mut().enumerate() {
-        let s = sched[i];
-        let facts = &arch.forms[ins.form as usize].facts;
-        let yield_ = arch.sm == Sm::Sm90 && sm90_yield_hint(facts, deps[i].pipe.is_some(), s.stall);
-        ins.sched = Sched { stall: s.stall, yield_, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait, reuse: 0 };
     }
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
@@ -100,6 +104,19 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
         instrs.push(assemble(arch, "NOP", &[], addr)?);
     }
     Ok(SassKernel { instrs, body_len, exit_offsets })
+}
+
+/// The schedule fields of `ins` from the dependency pass's `bits`; `fixed` says whether it is a
+/// fixed-latency producer.
+fn sched_fields(arch: &Arch, ins: &Instr, bits: SchedBits, fixed: bool) -> Sched {
+    let facts = &arch.forms[ins.form as usize].facts;
+    let yield_ = arch.sm == Sm::Sm90 && sm90_yield_hint(facts, fixed, bits.stall);
+    Sched { stall: bits.stall, yield_, wr_sb: bits.wr_sb, rd_sb: bits.rd_sb, wait: bits.wait, reuse: 0 }
+}
+
+/// The dependency pass's part of `s`.
+fn bits_of(s: Sched) -> SchedBits {
+    SchedBits { stall: s.stall, wr_sb: s.wr_sb, rd_sb: s.rd_sb, wait: s.wait }
 }
 
 /// The instruction `opcode` with operands `ops` at byte address `addr`, for the code emission

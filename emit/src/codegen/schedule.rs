@@ -19,7 +19,6 @@
 
 use crate::sass::latency::{Pipe, Reader, Timing, OTHER, PRED_TO_GUARD};
 use smallvec::SmallVec;
-use std::collections::HashMap;
 
 /// Cycles from a scoreboard's set to the first instruction that may wait on it. ptxas's own
 /// schedules: 2,133 sm_90 and 478 sm_50 waits exactly 2 cycles after the set, none at 1.
@@ -59,9 +58,9 @@ const NONE: u8 = 7;
 #[derive(Default, Clone)]
 struct Board {
     /// Registers whose pending write this scoreboard tracks.
-    writes: Vec<u16>,
+    writes: SmallVec<[u16; 6]>,
     /// Registers whose pending read this scoreboard tracks.
-    reads: Vec<u16>,
+    reads: SmallVec<[u16; 12]>,
     /// Instruction index that set it (for picking the oldest).
     since: usize,
     /// Issue cycle of that instruction.
@@ -76,6 +75,53 @@ struct Pending {
     pipe: Pipe,
 }
 
+/// The longest latency of any producer and reader (a predicate read by a guard): a result
+/// issued this many cycles ago delays nothing.
+const MAX_LATENCY: u8 = PRED_TO_GUARD;
+
+/// The fixed-latency results in flight by register: a sparse set (Briggs and Torczon) over the
+/// register numbering, so an instruction costs the results in flight, with no hashing, and a
+/// block start clears it in constant time. Order is immaterial: readers take the maximum.
+#[derive(Default)]
+struct PendingSet {
+    list: Vec<(u16, Pending)>,
+    /// Where each register's entry sits in `list` (stale unless it points back).
+    at: Vec<u32>,
+}
+
+impl PendingSet {
+    fn find(&self, r: u16) -> Option<usize> {
+        let k = *self.at.get(usize::from(r))? as usize;
+        (k < self.list.len() && self.list[k].0 == r).then_some(k)
+    }
+
+    fn insert(&mut self, r: u16, p: Pending) {
+        match self.find(r) {
+            Some(k) => self.list[k].1 = p,
+            None => {
+                if self.at.len() <= usize::from(r) {
+                    self.at.resize(usize::from(r) + 1, 0);
+                }
+                self.at[usize::from(r)] = self.list.len() as u32;
+                self.list.push((r, p));
+            }
+        }
+    }
+
+    fn remove(&mut self, r: u16) {
+        if let Some(k) = self.find(r) {
+            self.list.swap_remove(k);
+            if let Some(&(moved, _)) = self.list.get(k) {
+                self.at[usize::from(moved)] = k as u32;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.list.clear();
+    }
+}
+
 /// The sm_50 condition-code register in the numbering of [`DepInfo`] (after P0..P7).
 pub const CARRY: u16 = 264;
 
@@ -86,20 +132,56 @@ fn is_pred(r: u16) -> bool {
 
 /// Computes schedule fields for a straight list of instructions.
 pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
-    let mut out = vec![SchedBits { stall: 1, wr_sb: NONE, rd_sb: NONE, wait: 0 }; insts.len()];
-    let mut boards: [Board; NUM_SB] = Default::default();
-    let mut pending: HashMap<u16, Pending> = HashMap::new();
-    // Issue cycle of the current instruction.
-    let mut cycle: u64 = 0;
-    let mut last_wait_of: [Option<usize>; NUM_SB] = [None; NUM_SB];
+    let mut out: Vec<SchedBits> = Vec::with_capacity(insts.len());
+    let mut s = Scheduler::new(timing);
+    for info in insts {
+        let (bits, prev_stall) = s.next(info);
+        if let (Some(stall), Some(prev)) = (prev_stall, out.last_mut()) {
+            prev.stall = stall;
+        }
+        out.push(bits);
+    }
+    out
+}
 
-    for (i, info) in insts.iter().enumerate() {
+/// [`schedule`] one instruction at a time, for a caller that does not keep every
+/// instruction's [`DepInfo`] (emission, which sets the fields as it goes).
+pub struct Scheduler {
+    timing: Timing,
+    boards: [Board; NUM_SB],
+    pending: PendingSet,
+    /// Issue cycle of the current instruction.
+    cycle: u64,
+    last_wait_of: [Option<usize>; NUM_SB],
+    /// Index of the next instruction.
+    i: usize,
+    /// The stall given to the previous instruction.
+    prev_stall: u8,
+}
+
+impl Scheduler {
+    pub fn new(timing: Timing) -> Scheduler {
+        Scheduler {
+            timing,
+            boards: Default::default(),
+            pending: PendingSet::default(),
+            cycle: 0,
+            last_wait_of: [None; NUM_SB],
+            i: 0,
+            prev_stall: 1,
+        }
+    }
+
+    /// The fields of the next instruction, and the new stall of the one before it when this
+    /// one has to wait longer than that one's stall gave.
+    pub fn next(&mut self, info: &DepInfo) -> (SchedBits, Option<u8>) {
+        let i = self.i;
         let drain = info.barrier || info.block_start;
 
         // Scoreboards this instruction waits on: those tracking what it touches, and at a
         // barrier or block start all of them.
         let mut wait = 0u8;
-        for (sb, board) in boards.iter().enumerate() {
+        for (sb, board) in self.boards.iter().enumerate() {
             let hit = board.busy
                 && (drain
                     || board
@@ -113,86 +195,96 @@ pub fn schedule(insts: &[DepInfo], timing: Timing) -> Vec<SchedBits> {
         }
         for sb in 0..NUM_SB {
             if wait & (1 << sb) != 0 {
-                boards[sb].busy = false;
-                last_wait_of[sb] = Some(i);
+                self.boards[sb].busy = false;
+                self.last_wait_of[sb] = Some(i);
             }
         }
 
         // Scoreboards this instruction sets (choosing may force a wait on the oldest).
         let mut wr_sb = NONE;
         let mut rd_sb = NONE;
-        let mut sets: Vec<(usize, Board)> = Vec::new();
+        let mut sets: SmallVec<[(usize, Board); 2]> = SmallVec::new();
         if info.pipe.is_none() && !info.barrier {
             if !info.writes.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
-                sets.push((sb, Board { writes: info.writes.to_vec(), ..Board::default() }));
+                let sb = pick(&mut self.boards, &mut wait, i, &self.last_wait_of, &sets);
+                sets.push((sb, Board { writes: info.writes.clone(), ..Board::default() }));
                 wr_sb = sb as u8;
             }
-            let gprs: Vec<u16> = info.reads.iter().copied().filter(|&r| r < 256).collect();
+            let gprs: SmallVec<[u16; 12]> = info.reads.iter().copied().filter(|&r| r < 256).collect();
             if !gprs.is_empty() {
-                let sb = pick(&mut boards, &mut wait, i, &last_wait_of, &sets);
+                let sb = pick(&mut self.boards, &mut wait, i, &self.last_wait_of, &sets);
                 sets.push((sb, Board { reads: gprs, ..Board::default() }));
                 rd_sb = sb as u8;
             }
         }
 
         // The earliest cycle this instruction may issue.
-        let mut need = cycle;
-        for (sb, board) in boards.iter().enumerate() {
+        let mut need = self.cycle;
+        for (sb, board) in self.boards.iter().enumerate() {
             if wait & (1 << sb) != 0 {
                 need = need.max(board.set_cycle + SB_SET_TO_WAIT);
             }
         }
-        for (&r, p) in pending.iter() {
+        let mut k = 0;
+        while let Some(&(r, p)) = self.pending.list.get(k) {
+            if p.issued + u64::from(MAX_LATENCY) <= self.cycle {
+                // Ready for any reader now and later: no need to look at it again (the last
+                // entry takes its place).
+                self.pending.remove(r);
+                continue;
+            }
+            k += 1;
             let lat = if drain {
-                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(timing.latency(p.pipe, false, Reader::Other)) })
+                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(self.timing.latency(p.pipe, false, Reader::Other)) })
             } else if info.guard == Some(r) {
-                Some(timing.latency(p.pipe, true, Reader::Guard))
+                Some(self.timing.latency(p.pipe, true, Reader::Guard))
             } else if info.reads.contains(&r) {
-                Some(timing.latency(p.pipe, is_pred(r), info.reader))
+                Some(self.timing.latency(p.pipe, is_pred(r), info.reader))
             } else if info.writes.contains(&r) {
-                Some(timing.latency(p.pipe, is_pred(r), Reader::Other))
+                Some(self.timing.latency(p.pipe, is_pred(r), Reader::Other))
             } else {
                 None
             };
             if let Some(lat) = lat {
+                debug_assert!(lat <= MAX_LATENCY, "latency {lat} above MAX_LATENCY");
                 need = need.max(p.issued + lat as u64);
             }
         }
-        if need > cycle {
+        let mut prev_stall = None;
+        if need > self.cycle {
             // Only the previous instruction's stall can delay this one (i > 0: at i = 0 nothing
             // is pending). Every latency is at most 13, so the stall stays within 15.
-            let prev = &mut out[i - 1];
-            let total = prev.stall as u64 + (need - cycle);
+            let total = self.prev_stall as u64 + (need - self.cycle);
             debug_assert!(total <= 15, "stall {total} out of range");
-            prev.stall = total.min(15) as u8;
-            cycle = need;
+            prev_stall = Some(total.min(15) as u8);
+            self.cycle = need;
         }
         if drain {
-            pending.clear();
+            self.pending.clear();
         }
 
         for (sb, mut board) in sets {
             board.since = i;
-            board.set_cycle = cycle;
+            board.set_cycle = self.cycle;
             board.busy = true;
-            boards[sb] = board;
+            self.boards[sb] = board;
         }
         if let Some(pipe) = info.pipe {
             for &w in &info.writes {
-                pending.insert(w, Pending { issued: cycle, pipe });
+                self.pending.insert(w, Pending { issued: self.cycle, pipe });
             }
         } else {
             // A variable-latency write supersedes any fixed-latency one in flight.
-            for w in &info.writes {
-                pending.remove(w);
+            for &w in &info.writes {
+                self.pending.remove(w);
             }
         }
         let stall = if info.barrier { 6 } else { 1 };
-        out[i] = SchedBits { stall, wr_sb, rd_sb, wait };
-        cycle += stall as u64;
+        self.cycle += stall as u64;
+        self.prev_stall = stall;
+        self.i += 1;
+        (SchedBits { stall, wr_sb, rd_sb, wait }, prev_stall)
     }
-    out
 }
 
 /// A free scoreboard, else the oldest busy one (which the instruction then waits on first).

@@ -61,7 +61,7 @@ fn same(cx: &mut Ctx, inst: Inst, args: &[Value]) {
 
 /// Each distinct operand type satisfies `ok`, else one `rule` error.
 fn kinds(cx: &mut Ctx, inst: Inst, name: &str, args: &[Value], ok: fn(Type) -> bool, rule: &'static str, want: &str) {
-    let mut seen: Vec<Type> = Vec::new();
+    let mut seen = smallvec::SmallVec::<[Type; 4]>::new();
     for &a in args {
         if let Some(t) = cx.ty(a) {
             if !seen.contains(&t) {

@@ -102,9 +102,10 @@ fn check_arith(cx: &mut Ctx, inst: Inst, float: bool, name: &str, args: &[Value]
 }
 
 /// The operands whose type differs from every earlier operand's (so that
-/// `iadd v0, v0` on a float reports once), skipping values that do not exist.
-fn distinct_types(cx: &Ctx, args: &[Value]) -> Vec<(Value, Type)> {
-    let mut out: Vec<(Value, Type)> = Vec::new();
+/// `iadd v0, v0` on a float reports once), skipping values that do not exist. Inline: it runs
+/// for every arithmetic instruction, twice per compile.
+fn distinct_types(cx: &Ctx, args: &[Value]) -> smallvec::SmallVec<[(Value, Type); 4]> {
+    let mut out = smallvec::SmallVec::<[(Value, Type); 4]>::new();
     for &a in args {
         if let Some(t) = cx.ty(a) {
             if out.iter().all(|&(_, seen)| seen != t) {

@@ -437,7 +437,12 @@ impl SassInst {
         if !unchanged {
             return None;
         }
-        let mut instr = r.instr.clone();
+        // Copied slice by slice (`Clone` of a `SmallVec` copies element by element).
+        let mut instr = Instr {
+            mods: SmallVec::from_slice(&r.instr.mods),
+            ops: SmallVec::from_slice(&r.instr.ops),
+            ..r.instr
+        };
         let shown: SmallVec<[&MOp; 6]> = self.ops.iter().filter(|op| !matches!(op, MOp::Tied { .. })).collect();
         for (slot, op) in r.slots.iter().zip(instr.ops.iter_mut()) {
             let Some(k) = slot else { continue };

@@ -132,6 +132,16 @@ impl<I> VCode<I> {
         &self.fields[a as usize..b as usize]
     }
 
+    /// The register fields of all instructions together.
+    pub fn num_fields(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// The allocator operands of all instructions together.
+    pub fn num_operands(&self) -> usize {
+        self.operands.len()
+    }
+
     /// The allocator operands of instruction `i`.
     pub fn inst_operands(&self, i: usize) -> &[Operand] {
         let (a, b) = (self.operand_offsets[i], self.operand_offsets[i + 1]);
@@ -294,7 +304,7 @@ impl<I: MachInst> VCodeBuilder<I> {
             }
         }
         let params: Vec<Vec<VReg>> = self.blocks.iter().map(|b| b.params.clone()).collect();
-        for (bi, block) in self.blocks.into_iter().enumerate() {
+        for (bi, mut block) in self.blocks.into_iter().enumerate() {
             let id = BlockId(bi as u32);
             let Some(last) = block.insts.last() else {
                 return Err(VCodeError::EmptyBlock(id));
@@ -333,17 +343,18 @@ impl<I: MachInst> VCodeBuilder<I> {
                 data.succ_args.push(args);
             }
             let n = block.insts.len();
-            for (k, mut inst) in block.insts.into_iter().enumerate() {
-                let index = out.insts.len();
+            for (k, inst) in block.insts.iter_mut().enumerate() {
+                let index = start as usize + k;
                 if k + 1 < n && inst.is_term() {
                     return Err(VCodeError::TerminatorInMiddle {
                         block: id,
                         inst: index,
                     });
                 }
-                out.collect(index, &mut inst, &mut scratch)?;
-                out.insts.push(inst);
+                out.collect(index, inst, &mut scratch)?;
             }
+            // One copy of the block, not a move of each instruction in and out of a local.
+            out.insts.append(&mut block.insts);
             data.insts = start..out.insts.len() as u32;
             out.blocks.push(data);
         }

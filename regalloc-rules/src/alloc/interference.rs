@@ -72,37 +72,55 @@ impl Interference {
         }
         let blocks = func.num_blocks();
         let mut live_in = vec![[0u64; 3]; blocks];
-        // Iterate to a fixpoint without recording, then once more recording the clashes.
-        let mut record = false;
-        loop {
-            let mut changed = false;
-            for b in (0..blocks).rev() {
-                let block = ra2::Block::new(b);
-                let mut live: Live = [0; 3];
-                for s in func.block_succs(block) {
-                    for w in 0..3 {
-                        live[w] |= live_in[s.index()][w];
+        // The fixpoint by a worklist, highest block first: a block is scanned again only when a
+        // successor's live-in set changed (a loop's back edge), not in another sweep of the
+        // whole function. Then one pass records the clashes, in reverse layout order.
+        let mut queued = vec![true; blocks];
+        let mut work: std::collections::BinaryHeap<usize> = (0..blocks).collect();
+        while let Some(b) = work.pop() {
+            queued[b] = false;
+            let live = this.block_back(vcode, func, out, &starts, &live_in, b, false);
+            if live != live_in[b] {
+                live_in[b] = live;
+                for p in func.block_preds(ra2::Block::new(b)) {
+                    if !std::mem::replace(&mut queued[p.index()], true) {
+                        work.push(p.index());
                     }
                 }
-                let r = func.block_insns(block);
-                for i in (r.first().index()..=r.last().index()).rev() {
-                    this.edits_back(out, starts[2 * i + 1]..starts[2 * i + 2], &mut live, record);
-                    this.inst_back(vcode, func, out, i, &mut live, record);
-                    this.edits_back(out, starts[2 * i]..starts[2 * i + 1], &mut live, record);
-                }
-                if live != live_in[b] {
-                    live_in[b] = live;
-                    changed = true;
-                }
-            }
-            if record {
-                break;
-            }
-            if !changed {
-                record = true;
             }
         }
+        for b in (0..blocks).rev() {
+            this.block_back(vcode, func, out, &starts, &live_in, b, true);
+        }
         this
+    }
+
+    /// Scans block `b` backwards from its successors' live-in sets; returns its live-in set.
+    #[allow(clippy::too_many_arguments)]
+    fn block_back<I: MachInst, F: ra2::Function>(
+        &mut self,
+        vcode: &VCode<I>,
+        func: &F,
+        out: &ra2::Output,
+        starts: &[usize],
+        live_in: &[Live],
+        b: usize,
+        record: bool,
+    ) -> Live {
+        let block = ra2::Block::new(b);
+        let mut live: Live = [0; 3];
+        for s in func.block_succs(block) {
+            for w in 0..3 {
+                live[w] |= live_in[s.index()][w];
+            }
+        }
+        let r = func.block_insns(block);
+        for i in (r.first().index()..=r.last().index()).rev() {
+            self.edits_back(out, starts[2 * i + 1]..starts[2 * i + 2], &mut live, record);
+            self.inst_back(vcode, func, out, i, &mut live, record);
+            self.edits_back(out, starts[2 * i]..starts[2 * i + 1], &mut live, record);
+        }
+        live
     }
 
     fn clash_with(&mut self, id: usize, set: &Live) {

@@ -217,7 +217,7 @@ fn facts_source(f: &facts::Facts) -> String {
         "Facts {{ results: Results::{:?}, width: Width::{:?}, fp64: {}, uniform_data: {}, surface: {}, \
          cond_code: CondCode::{:?}, effects: Effects::{:?}, flow: Flow::{:?}, partial_wait: {}, pipe: Pipe::{:?}, \
          memory_reader: MemoryReader::{:?}, variable: {}, fixed_when: FixedWhen::{:?}, predicate_at_issue: {}, \
-         unit: Unit::{:?}, late_read: LateRead::{:?}, max_yield_stall: {}, listed: Listed::{:?} }}",
+         unit: Unit::{:?}, late_read: LateRead::{:?}, max_yield_stall: {}, listed: Listed::{:?}, reads_sources_first: {} }}",
         f.results,
         f.width,
         f.fp64,
@@ -235,6 +235,7 @@ fn facts_source(f: &facts::Facts) -> String {
         f.unit,
         f.late_read,
         f.max_yield_stall,
-        f.listed
+        f.listed,
+        f.reads_sources_first
     )
 }

@@ -240,6 +240,9 @@ pub struct Facts {
     pub max_yield_stall: u8,
     /// What the cubin's kernel attributes record about the instruction.
     pub listed: Listed,
+    /// Every source is read before a result is written, so the allocator may give a result
+    /// the register of a source that dies there, whatever their shapes.
+    pub reads_sources_first: bool,
 }
 
 impl Facts {
@@ -264,6 +267,7 @@ impl Facts {
         late_read: LateRead::None,
         max_yield_stall: 15,
         listed: Listed::No,
+        reads_sources_first: false,
     };
 
     /// Whether the instruction does something besides writing its results.

@@ -158,12 +158,6 @@ impl Arch {
         form.pattern().0 & self.guard.mask() == 0
     }
 
-    /// Whether `ins`'s modifiers spell `m` (one dot-separated token, as `WIDE` in `IMAD.WIDE.U32`).
-    pub fn has_modifier(&self, ins: &Instr, m: &str) -> bool {
-        let form = &self.forms[ins.form as usize];
-        form.mods.iter().zip(&ins.mods).filter_map(|(g, v)| g.spelling(*v)).any(|s| s.split('.').any(|t| t == m))
-    }
-
     /// Checks the table for self-consistency: unique keys, no two forms with the same
     /// identifying pattern, no field overlapping another within a form. Returns the problems.
     pub fn lint(&self) -> Vec<String> {

@@ -50,17 +50,6 @@ pub struct Roles {
     pub memory: bool,
 }
 
-/// Whether instructions spelled `mnemonic` do something besides writing their result registers
-/// ([`super::facts::Facts::has_side_effects`] of its forms, on either target): a store, an
-/// atomic or reduction, a surface access, or a barrier. Dead-code elimination keeps these whether or not
-/// their results are read. A mnemonic of no form has none.
-pub fn has_side_effects(mnemonic: &str) -> bool {
-    [super::sm90(), super::sm50()]
-        .iter()
-        .find_map(|arch| arch.forms_named(mnemonic).first().map(|&i| arch.forms[i as usize].facts.has_side_effects()))
-        .unwrap_or(false)
-}
-
 /// Width in registers of the data `form`'s modifiers `mods` name ([`Meaning::data`]); FP64
 /// forms' data is at least a pair.
 fn data_width(form: &Form, mods: &[u64]) -> u8 {

@@ -10,7 +10,9 @@ mod reconverge;
 pub mod schedule;
 
 use crate::sass::latency::{sm90_yield_hint, Timing};
+use crate::sass::op::Opcode;
 use crate::sass::written::Written;
+use atomc_sass::op;
 use crate::sass::{roles, Arch, Instr, Sched, Sm};
 use atomc_lower::sass::{Flow, SassInst, SharedForms};
 use atomc_lower::vcode::BlockId;
@@ -92,7 +94,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     }
     let self_addr = arch.instr_addr(instrs.len());
     let self_target = arch.branch_addr(instrs.len());
-    let mut end = assemble(arch, "BRA", &[Written::Target(self_target as i64)], self_addr)?;
+    let mut end = assemble(arch, op!(BRA), &[Written::Target(self_target as i64)], self_addr)?;
     // Never issued: ptxas 13.5 gives it stall 0 and no yield hint on sm_90 (nvdisasm then prints
     // `BRA 0xa0;`); ptxas 11.8's sm_50 code keeps the default.
     if arch.sm == Sm::Sm90 {
@@ -101,7 +103,7 @@ pub fn emit(code: &FinalCode<SassInst>, arch: &Arch) -> Result<SassKernel, EmitE
     instrs.push(end);
     while !arch.is_padded(instrs.len()) {
         let addr = arch.instr_addr(instrs.len());
-        instrs.push(assemble(arch, "NOP", &[], addr)?);
+        instrs.push(assemble(arch, op!(NOP), &[], addr)?);
     }
     Ok(SassKernel { instrs, body_len, exit_offsets })
 }
@@ -121,8 +123,8 @@ fn bits_of(s: Sched) -> SchedBits {
 
 /// The instruction `opcode` with operands `ops` at byte address `addr`, for the code emission
 /// adds after the kernel's own (the closing self-branch, padding).
-fn assemble(arch: &Arch, opcode: &str, ops: &[Written], addr: u64) -> Result<Instr, EmitError> {
-    arch.assemble_written(None, opcode, ops, addr).map_err(|e| EmitError { text: opcode.into(), reason: e.msg })
+fn assemble(arch: &Arch, opcode: Opcode, ops: &[Written], addr: u64) -> Result<Instr, EmitError> {
+    arch.assemble_op(None, opcode, ops, addr).map_err(|e| EmitError { text: opcode.to_string(), reason: e.msg })
 }
 
 /// What the dependency pass needs of one instruction, from its form: the registers it reads and

@@ -13,7 +13,7 @@ use crate::vcode::{
 use atomc_sass::instr::{Instr, Operand, Pred};
 use atomc_sass::op;
 use atomc_sass::op::{t, Opcode};
-use atomc_sass::roles;
+use atomc_sass::facts::Facts;
 use atomc_sass::written::Written;
 use atomc_sass::Arch;
 use smallvec::{smallvec, SmallVec};
@@ -142,11 +142,8 @@ pub struct Resolved {
     /// For each operand slot of `instr`, the written operand (not counting `Tied` ones) it holds.
     slots: SmallVec<[Option<u8>; 6]>,
     instr: Instr,
-    /// The form's mnemonic (`ATOMG`), for the facts the form table keys on it.
-    mnemonic: &'static str,
-    /// [`roles::has_side_effects`] of `mnemonic`, looked up once per shape rather than once per
-    /// instruction by dead-code elimination.
-    side_effects: bool,
+    /// The resolved form's description (operand roles, effects, timing class).
+    facts: Facts,
 }
 
 /// Resolutions by instruction shape, shared by the instructions of one selection: a hash of
@@ -417,9 +414,8 @@ impl SassInst {
                 let slots: SmallVec<[Option<u8>; 6]> =
                     (0..instr.ops.len()).map(|k| if hidden.contains(&k) { None } else { written.next() }).collect();
                 let (opcode, guard, shape) = (self.opcode, self.guard, self.ops.clone());
-                let mnemonic = arch.forms[instr.form as usize].mnemonic;
-                let side_effects = roles::has_side_effects(mnemonic);
-                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, mnemonic, side_effects })))
+                let facts = arch.forms[instr.form as usize].facts;
+                Ok(Some(Arc::new(Resolved { opcode, guard, shape, slots, instr, facts })))
             }
             Err(e) => Err(e.msg),
         }
@@ -459,15 +455,16 @@ impl SassInst {
         Some(instr)
     }
 
-    /// The mnemonic of the form the instruction resolved to at selection (`None` before
+    /// The facts of the form the instruction resolved to at selection (`None` before
     /// resolution, for a branch pair, or after an edit of its opcode).
-    pub fn mnemonic(&self) -> Option<&'static str> {
-        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.mnemonic)
+    pub fn facts(&self) -> Option<&Facts> {
+        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| &r.facts)
     }
 
-    /// [`roles::has_side_effects`] of [`SassInst::mnemonic`] (`None` where that is `None`).
+    /// Whether the resolved form does more than write its results ([`Facts::has_side_effects`];
+    /// `None` where [`SassInst::facts`] is `None`).
     pub fn side_effects(&self) -> Option<bool> {
-        self.resolved.as_deref().filter(|r| r.opcode == self.opcode).map(|r| r.side_effects)
+        self.facts().map(Facts::has_side_effects)
     }
 
     /// [`SassInst::text`] with registers named by `reg`.
@@ -675,9 +672,9 @@ impl MachInst for SassInst {
     }
 
     fn reads_before_writing(&self) -> bool {
-        // Global and shared atomics: ptxas writes their result over a source they read
-        // (sm_50 `ATOM.E.CAS R5, [R2], R4, R5`). Their results are never early defs.
-        matches!(self.mnemonic(), Some("ATOM" | "ATOMS"))
+        // The form says (`Facts::reads_sources_first`: the global and shared atomics); an early
+        // def is written before the sources are read.
+        self.facts().is_some_and(|f| f.reads_sources_first)
             && self.ops.iter().all(|o| !matches!(o, MOp::Reg { rule: OperandRule::EarlyDef, .. }))
     }
 

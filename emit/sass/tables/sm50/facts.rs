@@ -14,14 +14,16 @@ use crate::facts::*;
 /// FP64 data, whose results ptxas 11.8 waits for on a scoreboard.
 const FP64: Facts = Facts { fp64: true, ..VARIABLE };
 
-/// The predicate result of a generic `ATOM` is available at issue (see the sm_90 table).
-pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, ..ATOMIC };
+/// The predicate result of a generic `ATOM` is available at issue (see the sm_90 table). The
+/// global and shared atomics read their sources before writing: ptxas 11.8 writes the result
+/// over a source it reads (`ATOM.E.CAS R5, [R2], R4, R5`).
+pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, reads_sources_first: true, ..ATOMIC };
 
 /// Shared-memory atomics complete in order with shared loads: ptxas 11.8 issues
 /// `ATOMS.CAS R11, [R0], R10, R11` with no scoreboard, then `LDS.U.32 R6, [R0]` setting
 /// one, and reads R11 in the FADD after waiting on it
 /// (filetests/compile/visa/slm-atomics.atom, %slm_f32).
-pub(super) const ATOMS: Facts = SHARED_ATOMIC;
+pub(super) const ATOMS: Facts = Facts { reads_sources_first: true, ..SHARED_ATOMIC };
 
 /// A bindless surface handle: sm_50's `MOV R5, c[0x0][0x144]` then
 /// `SUATOM.D.1D.CAS.U64.IGN RZ, [R8], R0, R4` needs R5 ready too.

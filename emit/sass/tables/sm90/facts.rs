@@ -27,12 +27,12 @@ const UNIFORM: Facts = Facts { pipe: Pipe::Uniform, ..P };
 /// without a wait: `ATOM.E.MAX.S64.STRONG.GPU P0, RZ, ..` (no scoreboard) and
 /// `ATOM.E.EXCH.64.. P0, R4, ..` (SB5) each followed by `@P0 BRA` before any wait
 /// (atomc's filetests `generic-window-sm50` and `compile/sm50/generic`).
-pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, ..ATOMIC };
+pub(super) const ATOM: Facts = Facts { predicate_at_issue: true, reads_sources_first: true, ..ATOMIC };
 
 pub(super) const ATOMG: Facts = ATOMIC;
 
 /// Shared-memory atomics complete in order with shared loads (see `LDS`).
-pub(super) const ATOMS: Facts = SHARED_ATOMIC;
+pub(super) const ATOMS: Facts = Facts { reads_sources_first: true, ..SHARED_ATOMIC };
 
 /// ptxas 13.5 issues `SURED [R2]` 4 cycles after the `SHF` that wrote R2 (the surface reader).
 pub(super) const SUATOM: Facts = SURFACE_ATOMIC;

@@ -16,8 +16,8 @@ pub(super) struct PendingBlock {
     pub targets: Vec<crate::vcode::BlockId>,
 }
 
-/// What the form table says of the instruction ([`atomc_sass::roles::has_side_effects`], kept
-/// with its resolution); one that never resolved to a form is kept.
+/// What the resolved form's facts say of the instruction ([`SassInst::side_effects`]); one that
+/// never resolved to a form is kept.
 fn has_side_effects(inst: &SassInst) -> bool {
     inst.flow != Flow::None
         || inst.side_effects().unwrap_or(true)

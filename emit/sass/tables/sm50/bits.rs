@@ -35,8 +35,11 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // FFMA{.FTZ|.FMZ}{.rnd} Rd, Ra, -Rb, -Rc: negate the product 48, the addend 49.
     let neg = |lo: u8, bit: u8| rmod(lo, Some(bit), None);
     let fma_ops = |f: F| f.op(r(0)).op(r(8)).op(neg(20, 48)).op(neg(39, 49));
-    let f = form("FFMA", "FFMA", 9, 0x5980 >> 7).facts(facts::FFMA).fix(28, 11, 0).fix(47, 1, 0).fix(50, 1, 0);
-    fma_ops(f.m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")])).m(rnd(51))).done(out);
+    // Every FFMA shape: `.CC` 47 and `.SAT` 50 written 0, flush mode 53..54, rounding 51..52.
+    let ffma = |key: &'static str, bits: u8, top: u64| {
+        form(key, "FFMA", bits, top).facts(facts::FFMA).fix(47, 1, 0).fix(50, 1, 0).m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")])).m(rnd(51))
+    };
+    fma_ops(ffma("FFMA", 9, 0x5980 >> 7).fix(28, 11, 0)).done(out);
     // DFMA{.rnd} Rd, Ra, -Rb, -Rc (pairs).
     fma_ops(form("DFMA", "DFMA", 12, 0x5b7).facts(facts::DFMA).fix(28, 11, 0).fix(47, 1, 0).m(rnd(50))).done(out);
     // DFMA{.rnd} Rd, Ra, -Rb, -c[bank][offset]: Rb moves to 39 and the addend is a constant
@@ -55,36 +58,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rb)
         .op(cbank_mod(Some(49), None, None, false))
         .done(out);
-    // FFMA{.fz}{.rnd} Rd, Ra, imm, -Rc (immediate shape, the sign in 56): ptxas 11.8's
-    // div.rn.f32 scales with `@!P0 FFMA R6, R2, 1.84467440737095516160e+19, RZ`
-    // (0x32807fdf80080206, interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set:
-    // 49 `-RZ`, 50 `.SAT`, 51..52 the rounding, 53..54 `.FTZ` / `.FMZ`, 47 `R6.CC` (written 0),
-    // 48 `.NEG` after the immediate, which the table does not describe (written 0).
-    // The opcode is 57..63 and 55 (clear, the word is a DSET).
-    form("FFMA.i", "FFMA", 7, 0x3280 >> 9).facts(facts::FFMA)
-        .fix(55, 1, 1)
-        .zeros(&[(48, 1)])
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
-        .m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd(51))
-        .op(r(0))
-        .op(r(8))
-        .op(fimm20())
-        .op(neg(39, 49))
-        .done(out);
     // FFMA's shape of the same layout: ptxas 11.8's div.rn.f32 writes `FFMA R7, R4, -R6,
     // c[0x2][0x0]` (0x5181030800070407, interpret/fdiv-edges.atom); nvdisasm 11.8 on that word
     // with one bit set: 48 `R6` (the product's sign), 49 `-c[..]`, 51..52 the rounding, 53..54
     // `.FTZ` / `.FMZ`, 50 `.SAT`, 47 `R7.CC` (both written 0, as in the register shape).
-    form("FFMA.rc", "FFMA", 9, 0x5180 >> 7).facts(facts::FFMA)
-        .fix(47, 1, 0)
-        .fix(50, 1, 0)
-        .m(g("fz", 53, 2, &[(0, ""), (1, "FTZ"), (2, "FMZ")]))
-        .m(rnd(51))
-        .op(r(0))
-        .op(r(8))
-        .op(rb)
-        .op(cbank_mod(Some(49), None, None, false))
-        .done(out);
+    ffma("FFMA.rc", 9, 0x5180 >> 7).op(r(0)).op(r(8)).op(rb).op(cbank_mod(Some(49), None, None, false)).done(out);
+    // FFMA{.fz}{.rnd} Rd, Ra, imm, -Rc (immediate shape, the sign in 56): ptxas 11.8's
+    // div.rn.f32 scales with `@!P0 FFMA R6, R2, 1.84467440737095516160e+19, RZ`
+    // (0x32807fdf80080206, interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set:
+    // 49 `-RZ`, 50 `.SAT`, 51..52 the rounding, 53..54 `.FTZ` / `.FMZ`, 47 `R6.CC`, 48 `.NEG`
+    // after the immediate, which the table does not describe (written 0). The opcode is 57..63
+    // and 55 (clear, the word is a DSET).
+    ffma("FFMA.i", 7, 0x3280 >> 9).fix(55, 1, 1).zeros(&[(48, 1)]).op(r(0)).op(r(8)).op(fimm20()).op(neg(39, 49)).done(out);
 }

@@ -48,7 +48,8 @@ use atomc_sass::op;
 use cranelift_entity::SecondaryMap;
 pub(crate) use isa::{DivCvt, Isa};
 use smallvec::SmallVec;
-use std::collections::HashMap;
+// Keyed by entity indices: no need for a DoS-resistant hash on every lookup.
+use rustc_hash::FxHashMap as HashMap;
 
 /// Why selection failed: an instruction this backend has no lowering for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -174,10 +175,10 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
     let order: Vec<Block> = atomc_ir::verify::dominators::DominatorTree::compute(func).rpo().to_vec();
     let mut b = VCodeBuilder::new();
     let entry = b.new_block();
-    let mut blocks = HashMap::new();
-    let mut edge_blocks = HashMap::new();
+    let mut blocks = HashMap::default();
+    let mut edge_blocks = HashMap::default();
     // Predecessor counts (an edge per branch target, so a `brif` to one block twice counts 2).
-    let mut preds: HashMap<Block, u32> = HashMap::new();
+    let mut preds: HashMap<Block, u32> = HashMap::default();
     for &blk in &order {
         if let Some(t) = func.terminator(blk) {
             match &func.insts[t] {
@@ -202,7 +203,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: SharedForms::lend((target.arch)()), param_cbank: HashMap::new(), param_loads: HashMap::new(), params_placed: false, coord_tuples: HashMap::new(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::new() };
+    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: SharedForms::lend((target.arch)()), param_cbank: HashMap::default(), param_loads: HashMap::default(), params_placed: false, coord_tuples: HashMap::default(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::default() };
     if !aggregate {
         s.uniformity = None;
     }

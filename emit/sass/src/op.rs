@@ -58,6 +58,8 @@ macro_rules! toks {
 /// The most modifier tokens an [`Opcode`] holds (the longest selected spelling, a surface
 /// atomic's `SUATOM.D.BA.2D_ARRAY.ADD.F16x2.RN.STRONG.GPU.IGN`, has nine).
 pub const MAX_TOKENS: usize = 14;
+// With the mnemonic and the length, an opcode is one 128-bit word (`Opcode::key`).
+const _: () = assert!(MAX_TOKENS + 2 == 16);
 
 impl Tok {
     /// Not in the vocabulary: what the assembler reads an unknown token as. No group spells it.
@@ -88,7 +90,7 @@ impl Mnemonic {
 
 /// A mnemonic with its modifier tokens in printing order: an instruction's opcode without its
 /// operands. Sixteen bytes, copied and compared as a whole (no interning, no text).
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Opcode {
     mnemonic: Mnemonic,
     len: u8,
@@ -166,15 +168,26 @@ impl Opcode {
         Some(op)
     }
 
-    /// The sixteen bytes as one word, for hashing.
+    /// The sixteen bytes as one word, for comparing and hashing (selection compares an
+    /// instruction's opcode with its resolution's on every query).
     fn key(&self) -> u128 {
-        let mut k = (self.mnemonic.0 as u128) << 8 | self.len as u128;
-        for (i, t) in self.toks.iter().enumerate() {
-            k |= (t.0 as u128) << (16 + 8 * i);
+        let mut b = [0u8; 16];
+        b[0] = self.mnemonic.0;
+        b[1] = self.len;
+        for (d, t) in b[2..].iter_mut().zip(&self.toks) {
+            *d = t.0;
         }
-        k
+        u128::from_le_bytes(b)
     }
 }
+
+impl PartialEq for Opcode {
+    fn eq(&self, other: &Opcode) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Opcode {}
 
 impl std::hash::Hash for Opcode {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {

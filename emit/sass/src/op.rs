@@ -59,7 +59,7 @@ macro_rules! toks {
 /// atomic's `SUATOM.D.BA.2D_ARRAY.ADD.F16x2.RN.STRONG.GPU.IGN`, has nine).
 pub const MAX_TOKENS: usize = 14;
 // With the mnemonic and the length, an opcode is one 128-bit word (`Opcode::key`).
-const _: () = assert!(MAX_TOKENS + 2 == 16);
+const _: () = assert!(MAX_TOKENS + 2 == 16 && std::mem::size_of::<Opcode>() == 16);
 
 impl Tok {
     /// Not in the vocabulary: what the assembler reads an unknown token as. No group spells it.
@@ -93,21 +93,13 @@ impl Mnemonic {
 #[derive(Clone, Copy)]
 pub struct Opcode {
     mnemonic: Mnemonic,
-    len: u8,
-    toks: [Tok; MAX_TOKENS],
+    mods: Toks,
 }
 
 impl Opcode {
     /// `mnemonic` with `toks` (see [`op!`](crate::op!)).
     pub const fn of(mnemonic: Mnemonic, toks: &[Tok]) -> Opcode {
-        assert!(toks.len() <= MAX_TOKENS, "more modifier tokens than an Opcode holds");
-        let mut op = Opcode { mnemonic, len: toks.len() as u8, toks: [Tok(0); MAX_TOKENS] };
-        let mut i = 0;
-        while i < toks.len() {
-            op.toks[i] = toks[i];
-            i += 1;
-        }
-        op
+        Opcode { mnemonic, mods: Toks::of(toks) }
     }
 
     /// The mnemonic.
@@ -117,12 +109,12 @@ impl Opcode {
 
     /// The modifier tokens, in printing order.
     pub fn toks(&self) -> &[Tok] {
-        &self.toks[..self.len as usize]
+        self.mods.toks()
     }
 
     /// Whether a modifier token is `t`.
     pub fn has(&self, t: Tok) -> bool {
-        self.toks().contains(&t)
+        self.mods.has(t)
     }
 
     /// Whether this opcode is `prefix` or `prefix` with more tokens (`BAR.SYNC.DEFER_BLOCKING`
@@ -133,24 +125,18 @@ impl Opcode {
 
     /// This opcode followed by the tokens `more` (a token, an optional one, or a list).
     #[must_use]
-    pub fn with(mut self, more: impl Mods) -> Opcode {
-        for &t in more.toks() {
-            assert!((self.len as usize) < MAX_TOKENS, "more modifier tokens than an Opcode holds");
-            self.toks[self.len as usize] = t;
-            self.len += 1;
-        }
-        self
+    pub fn with(self, more: impl Mods) -> Opcode {
+        Opcode { mods: self.mods.with(more), ..self }
     }
 
     /// This opcode without the tokens `keep` refuses.
     #[must_use]
     pub fn retain(self, keep: impl Fn(Tok) -> bool) -> Opcode {
-        let mut out = Opcode { len: 0, ..self };
+        let mut mods = Toks::default();
         for &t in self.toks().iter().filter(|t| keep(**t)) {
-            out.toks[out.len as usize] = t;
-            out.len += 1;
+            mods = mods.with(t);
         }
-        out
+        Opcode { mods, ..self }
     }
 
     /// The opcode of a dotted spelling (`ATOMG.E.ADD.STRONG.GPU`), if its mnemonic and every
@@ -160,7 +146,7 @@ impl Opcode {
         let mut op = Opcode::of(Mnemonic::named(parts.next()?)?, &[]);
         for p in parts {
             let t = Tok::named(p);
-            if t == Tok::UNKNOWN || op.len as usize == MAX_TOKENS {
+            if t == Tok::UNKNOWN || op.toks().len() == MAX_TOKENS {
                 return None;
             }
             op = op.with(t);
@@ -169,12 +155,13 @@ impl Opcode {
     }
 
     /// The sixteen bytes as one word, for comparing and hashing (selection compares an
-    /// instruction's opcode with its resolution's on every query).
+    /// instruction's opcode with its resolution's on every query). Every constructor leaves
+    /// the slots past the length at `Tok(0)`, so equal spellings give equal words.
     fn key(&self) -> u128 {
         let mut b = [0u8; 16];
         b[0] = self.mnemonic.0;
-        b[1] = self.len;
-        for (d, t) in b[2..].iter_mut().zip(&self.toks) {
+        b[1] = self.mods.len;
+        for (d, t) in b[2..].iter_mut().zip(&self.mods.toks) {
             *d = t.0;
         }
         u128::from_le_bytes(b)
@@ -235,8 +222,15 @@ impl Default for Toks {
 
 impl Toks {
     /// The tokens `toks`.
-    pub fn of(toks: &[Tok]) -> Toks {
-        Toks::default().with(toks)
+    pub const fn of(toks: &[Tok]) -> Toks {
+        assert!(toks.len() <= MAX_TOKENS, "more modifier tokens than an Opcode holds");
+        let mut out = Toks { len: toks.len() as u8, toks: [Tok(0); MAX_TOKENS] };
+        let mut i = 0;
+        while i < toks.len() {
+            out.toks[i] = toks[i];
+            i += 1;
+        }
+        out
     }
 
     /// These tokens followed by `more`.

@@ -704,29 +704,22 @@ fn float_forms(out: &mut Vec<Form>) {
     // DSETP's is the same layout on a double's high 20 bits, 47 clear: ptxas 11.8's div.rn.f64
     // writes `@!P1 DSETP.NEU.AND P0, PT, |R6|, +INF , PT` (0x368d03fff0090687,
     // interpret/fdiv64-edges.atom), and nvdisasm 11.8 shows the same bits there.
-    form("DSETP.i", "DSETP", 7, 0x368d >> 9).facts(facts::DSETP)
-        .fix(52, 4, (0x368d >> 4) & 0xf)
-        .zeros(&[(6, 1), (44, 1), (47, 1)])
-        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
-        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-        .op(p(3))
-        .op(p(0))
-        .op(fsrc(8, 43, 7, 0))
-        .op(OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 }))
-        .op(pn(39, 42))
-        .done(out);
-    form("FSETP.i", "FSETP", 7, 0x36bc >> 9).facts(facts::FSETP)
-        .fix(52, 4, (0x36bc >> 4) & 0xf)
-        .zeros(&[(6, 1), (44, 1)])
-        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
-        .m(flag(47, "FTZ"))
-        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-        .op(p(3))
-        .op(p(0))
-        .op(fsrc(8, 43, 7, 0))
-        .op(fimm20())
-        .op(pn(39, 42))
-        .done(out);
+    let dimm20 = OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 });
+    for (key, name, facts, top, imm) in
+        [("FSETP.i", "FSETP", facts::FSETP, 0x36bcu64, fimm20()), ("DSETP.i", "DSETP", facts::DSETP, 0x368d, dimm20)]
+    {
+        let f = form(key, name, 7, top >> 9).facts(facts).fix(52, 4, (top >> 4) & 0xf).zeros(&[(6, 1), (44, 1)]);
+        let f = f.m(g("cmp", 48, 4, &FLOAT_COMPARES));
+        // DSETP's bit 47 changes nothing in nvdisasm's reading of ptxas's word.
+        let f = if name == "FSETP" { f.m(flag(47, "FTZ")) } else { f.zeros(&[(47, 1)]) };
+        f.m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(p(3))
+            .op(p(0))
+            .op(fsrc(8, 43, 7, 0))
+            .op(imm)
+            .op(pn(39, 42))
+            .done(out);
+    }
     // FCHK.DIVIDE Pd, a, b: whether a / b needs div.rn.f32's slow path. ptxas 11.8 writes
     // `FCHK.DIVIDE P0, R4, R6` (0x5c88000000670400, interpret/fdiv-edges.atom); nvdisasm 11.8
     // on that word with one bit set: 3..5 the predicate, 39..44 the check (`.INVALIDCHKMODE1`
@@ -760,10 +753,22 @@ fn float_forms(out: &mut Vec<Form>) {
     // check, interpret/fdiv64-edges.atom); nvdisasm 11.8 on each with one bit set: 52 `.BF`,
     // 55 `.FTZ`, 43 `-a`, 54 `|a|`, 53 `-b`, 44 `|b|`, 56 `DSET`; 28..38 of the register shape
     // change nothing (written 0).
+    //
+    // The immediate shape (opcode bits 57..63, the immediate's sign in 56): ptxas 11.8's
+    // div.rn.f32 writes `FSET.GTU.FTZ.AND R8, |R2|, +INF , PT` (0x30cc03ff80070208,
+    // interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set shows the same bits,
+    // and 53 / 44 as `.NEG` / `.ABS` after the immediate, which the table does not describe
+    // (written 0), as for FSETP's immediate shape.
     let fset_b = cbank_mod(Some(53), Some(44), None, false);
-    for (key, top, b) in [("FSET", 0x58u64, fsrc(20, 53, 44, 1)), ("FSET.c", 0x48, fset_b)] {
-        let f = form(key, "FSET", 8, top).facts(facts::FSET);
-        let f = if key == "FSET" { f.fix(28, 11, 0) } else { f };
+    for (key, bits, top, b) in
+        [("FSET", 8, 0x58u64, fsrc(20, 53, 44, 1)), ("FSET.c", 8, 0x48, fset_b), ("FSET.i", 7, 0x30cc >> 9, fimm20())]
+    {
+        let f = form(key, "FSET", bits, top).facts(facts::FSET);
+        let f = match key {
+            "FSET" => f.fix(28, 11, 0),
+            "FSET.i" => f.zeros(&[(44, 1), (53, 1)]),
+            _ => f,
+        };
         f.m(flag(52, "BF"))
             .m(g("cmp", 48, 4, &FLOAT_COMPARES))
             .m(flag(55, "FTZ"))
@@ -774,20 +779,4 @@ fn float_forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
-    // FSET's immediate shape (opcode bits 57..63, the immediate's sign in 56): ptxas 11.8's
-    // div.rn.f32 writes `FSET.GTU.FTZ.AND R8, |R2|, +INF , PT` (0x30cc03ff80070208,
-    // interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit set: 52 `.BF`, 55 `.FTZ`, 43
-    // `-a`, 54 `|a|`, 47 `R8.CC`, and 53 / 44 `.NEG` / `.ABS` after the immediate, which the
-    // table does not describe (written 0), as for FSETP's immediate shape.
-    form("FSET.i", "FSET", 7, 0x30cc >> 9).facts(facts::FSET)
-        .zeros(&[(44, 1), (53, 1)])
-        .m(flag(52, "BF"))
-        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
-        .m(flag(55, "FTZ"))
-        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
-        .op(rd_cc(47))
-        .op(fsrc(8, 43, 54, 0))
-        .op(fimm20())
-        .op(pn(39, 42))
-        .done(out);
 }

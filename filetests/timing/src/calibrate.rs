@@ -1,0 +1,44 @@
+//! Calibration: ptxas's schedules → a [`Table`].
+//!
+//! ptxas's code is right by assumption, so every read it makes of a fixed-latency result
+//! proves that many cycles enough for that class pair; the table keeps the fewest. Only reads
+//! timed by stall fields alone count (no scoreboard wait on the way, which could have taken
+//! longer than the stalls say), and stalls count at face value (the longest reading, so the
+//! figure can only err towards strict).
+
+use super::class;
+use super::flow::{deps, Counting};
+use super::listing::{Family, Kernel};
+use super::table::{Fixed, Key, Table};
+
+/// Adds one kernel of ptxas's code to the table.
+pub fn add(t: &mut Table, k: &Kernel, family: Family) {
+    let d = deps(k, family, Counting::Face);
+    for f in &d.fixed {
+        let (p, r) = (&k.insts[f.producer], &k.insts[f.reader]);
+        let producer = class::producer(p, family);
+        if f.scoreboarded {
+            continue;
+        }
+        // Reads behind a wait on another scoreboard may lean on an in-order completion; only
+        // the others show that ptxas times this result by stalls.
+        let Some(cycles) = f.free_cycles else { continue };
+        t.reads.entry(format!("{producer}/{}", f.loc.kind())).or_default().by_stalls += 1;
+        let key = Key {
+            producer,
+            reader: class::reader(r, f.role, family),
+            role: f.role.name().into(),
+            kind: f.loc.kind().into(),
+        };
+        let example = format!("{} ⟶ {} ({})", p.text(), r.text(), k.name);
+        let e = t.fixed.entry(key).or_insert(Fixed { min: cycles, samples: 0, example: example.clone() });
+        e.samples += 1;
+        if cycles < e.min {
+            e.min = cycles;
+            e.example = example;
+        }
+    }
+    for v in d.var.iter().filter(|v| !v.overwrite && !v.unwaited) {
+        t.reads.entry(format!("{}/{}", class::producer(&k.insts[v.producer], family), v.loc.kind())).or_default().behind_scoreboard += 1;
+    }
+}

@@ -1,0 +1,91 @@
+//! Generated PTX kernels: short dependent chains of the operations atomc selects whose class
+//! pairs atomc's own PTX corpus does not show ptxas reading (a computed predicate in a vote, a
+//! 64-bit value built from ALU halves in a conversion or an FP64 op, half-precision results in
+//! memory, uniform votes read by the ALU, ...). Each body reads the kernel's parameters and
+//! thread id, so ptxas cannot fold it, and stores what it computes.
+
+use super::listing::Family;
+
+/// One kernel: `(name, body)`. The body may use `%rd1` (the output pointer), `%r1`, `%r2`
+/// (parameters), `%r3` (the thread id) and the declared registers.
+const BODIES: &[(&str, &str)] = &[
+    (
+        "vote_computed_pred",
+        "add.s32 %r4, %r3, %r1; setp.ne.s32 %p1, %r4, %r2; vote.sync.ballot.b32 %r5, %p1, -1;
+         vote.sync.any.pred %p2, %p1, -1; selp.u32 %r6, 1, 0, %p2; add.s32 %r7, %r5, %r6;
+         st.global.u32 [%rd1], %r7;",
+    ),
+    (
+        "f64_from_alu_halves",
+        "add.s32 %r4, %r3, %r1; xor.b32 %r5, %r4, %r2; mov.b64 %fd1, {%r4, %r5};
+         cvt.rzi.s64.f64 %rd2, %fd1; st.global.u64 [%rd1], %rd2;
+         or.b32 %r6, %r4, %r2; mov.b64 %fd2, {%r5, %r6}; cvt.rn.f32.f64 %f1, %fd2; st.global.f32 [%rd1+8], %f1;
+         and.b32 %r7, %r4, %r1; mov.b64 %fd3, {%r6, %r7}; cvt.rzi.s32.f64 %r8, %fd3; st.global.u32 [%rd1+12], %r8;
+         shl.b32 %r9, %r4, 3; mov.b64 %rd3, {%r7, %r9}; cvt.rn.f64.s64 %fd4, %rd3; st.global.f64 [%rd1+16], %fd4;
+         sub.s32 %r10, %r9, %r2; mov.b64 %fd5, {%r9, %r10}; add.f64 %fd6, %fd5, %fd1; st.global.f64 [%rd1+24], %fd6;
+         setp.gt.f64 %p1, %fd5, %fd2; selp.u32 %r11, 1, 2, %p1; st.global.u32 [%rd1+32], %r11;",
+    ),
+    (
+        "fp64_into_conversions",
+        "cvt.rn.f64.s32 %fd1, %r1; cvt.rn.f64.s32 %fd2, %r3; fma.rn.f64 %fd3, %fd1, %fd2, %fd1;
+         cvt.rn.f32.f64 %f1, %fd3; st.global.f32 [%rd1], %f1; mul.f64 %fd4, %fd3, %fd2;
+         cvt.rzi.s32.f64 %r4, %fd4; st.global.u32 [%rd1+4], %r4; add.f64 %fd5, %fd4, %fd1;
+         mov.b64 {%r5, %r6}, %fd5; and.b32 %r7, %r6, %r1; st.global.u32 [%rd1+8], %r7;
+         st.global.f64 [%rd1+16], %fd5;",
+    ),
+    (
+        "half_results",
+        "cvt.rn.f32.s32 %f1, %r1; cvt.rn.f32.s32 %f2, %r3; cvt.rn.f16.f32 %h1, %f1; cvt.rn.f16.f32 %h2, %f2;
+         add.f16 %h3, %h1, %h2; st.global.b16 [%rd1], %h3; mul.f16 %h4, %h3, %h1; st.global.b16 [%rd1+2], %h4;
+         max.f16 %h5, %h4, %h2; st.global.b16 [%rd1+4], %h5; mov.b32 %r4, {%h5, %h3}; and.b32 %r5, %r4, %r2;
+         st.global.u32 [%rd1+8], %r5; cvt.f32.f16 %f3, %h5; st.global.f32 [%rd1+12], %f3;
+         cvt.rn.f16x2.f32 %r6, %f1, %f2; xor.b32 %r7, %r6, %r1; st.global.u32 [%rd1+16], %r7;
+         max.f16x2 %r8, %r6, %r7; min.f16x2 %r9, %r8, %r6; st.global.u32 [%rd1+20], %r9;",
+    ),
+    (
+        "uniform_vote_alu",
+        "vote.sync.ballot.b32 %r4, 1, -1; and.b32 %r5, %r4, %r1; st.global.u32 [%rd1], %r5;
+         setp.lt.u32 %p1, %r1, %r2; vote.sync.ballot.b32 %r6, %p1, -1; or.b32 %r7, %r6, %r3;
+         st.global.u32 [%rd1+4], %r7; popc.b32 %r8, %r6; add.s32 %r9, %r8, %r3; st.global.u32 [%rd1+8], %r9;",
+    ),
+    (
+        "bits_and_masks",
+        "add.s32 %r4, %r3, %r1; brev.b32 %r5, %r4; st.global.u32 [%rd1], %r5; or.b32 %r6, %r4, 1;
+         bar.warp.sync -1; clz.b32 %r7, %r6; add.s32 %r8, %r7, %r2; st.global.u32 [%rd1+4], %r8;
+         bfind.u32 %r9, %r8; st.global.u32 [%rd1+8], %r9;",
+    ),
+    (
+        "wide_into_shuffle",
+        "mul.wide.u32 %rd2, %r3, %r2; cvt.u32.u64 %r4, %rd2; shfl.sync.idx.b32 %r5, %r4, 0, 31, -1;
+         shr.u64 %rd3, %rd2, 32; cvt.u32.u64 %r6, %rd3; shfl.sync.bfly.b32 %r7, %r6, 1, 31, -1;
+         add.s32 %r8, %r5, %r7; st.global.u32 [%rd1], %r8;",
+    ),
+    (
+        "minmax_into_memory",
+        "add.s32 %r4, %r3, %r1; max.u32 %r5, %r4, %r2; st.global.u32 [%rd1], %r5; min.s32 %r6, %r5, %r1;
+         atom.global.cas.b32 %r7, [%rd1+4], %r6, %r5; cvt.rn.f32.u32 %f1, %r7; cvt.rn.f32.u32 %f2, %r4;
+         max.f32 %f3, %f1, %f2; st.global.f32 [%rd1+8], %f3; min.f32 %f4, %f3, %f1;
+         atom.global.exch.b32 %r8, [%rd1+12], %r6; mov.b32 %r9, %f4; add.s32 %r10, %r9, %r8; st.global.u32 [%rd1+16], %r10;",
+    ),
+];
+
+/// `(name, PTX module)` for each generated kernel.
+pub fn kernels(family: Family) -> Vec<(String, String)> {
+    let target = match family {
+        Family::Sm50 => "sm_50",
+        Family::Sm90 => "sm_90",
+    };
+    BODIES
+        .iter()
+        .filter(|(name, _)| family == Family::Sm90 || !name.starts_with("half"))
+        .map(|(name, body)| {
+            let ptx = format!(
+                ".version 7.8\n.target {target}\n.address_size 64\n\n.visible .entry {name}(.param .u64 out, .param .u32 a, .param .u32 b)\n{{\n\
+                 \t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<4>;\n\t.reg .f64 %fd<8>;\n\t.reg .f32 %f<8>;\n\t.reg .b16 %h<8>;\n\
+                 \tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tld.param.u32 %r1, [a];\n\tld.param.u32 %r2, [b];\n\tmov.u32 %r3, %tid.x;\n\
+                 \t{body}\n\tret;\n}}\n"
+            );
+            (format!("generated:{name}"), ptx)
+        })
+        .collect()
+}

@@ -7,8 +7,10 @@
 mod common;
 
 use atomc::emulate::Schedule;
-use atomc::Target;
-use atomc_oracle::{self as oracle, Tool};
+use atomc::ir::{AddrSpace, Type};
+use atomc::{Emit, Output, Target};
+use atomc_emu::{EmuError, Kernel, Launch, Param};
+use atomc_oracle::{self as oracle, Sm, Tool};
 use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABLE};
 
 /// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
@@ -113,4 +115,99 @@ fn emu_ptxas_sm90_random() {
     for seed in [1, 2, 3] {
         validate(Target::Sm90, Tool::Ptxas13, "sm_90", Schedule::Random(seed));
     }
+}
+
+// ---- Every kernel, run lines or not ---------------------------------------------------------
+
+/// A launch for a kernel without a run line: 2 blocks of 64 threads, every global or generic
+/// pointer a zeroed 64 KiB buffer, every other parameter 1 (1.0 for floats), 1 KiB of dynamic
+/// shared memory. `None` for a kernel that takes a surface (the emulator needs one bound).
+fn synthetic_launch(func: &atomc::ir::Function) -> Option<Launch> {
+    let mut l = Launch::new([2, 1, 1], [64, 1, 1]);
+    l.shared_bytes = 1024;
+    l.step_limit = 100_000;
+    for t in func.params() {
+        let one = |b: &[u8]| Param::Bytes(b.to_vec());
+        let p = match t {
+            Type::Ptr(AddrSpace::Global | AddrSpace::Generic) => {
+                l.buffers.push(vec![0; 1 << 16]);
+                Param::Buffer { index: l.buffers.len() - 1, offset: 0 }
+            }
+            Type::Surface => return None,
+            Type::F32 => one(&1f32.to_le_bytes()),
+            Type::F64 => one(&1f64.to_le_bytes()),
+            t => one(&1u64.to_le_bytes()[..t.bytes() as usize]),
+        };
+        l.params.push(p);
+    }
+    Some(l)
+}
+
+/// What running ptxas's code of one kernel showed.
+enum Seen {
+    /// atomc writes no PTX for it, or ptxas refused the PTX (the reason).
+    NotCompiled,
+    /// The undecodable words (address, word) and the run's end (`None`: it ran to the end).
+    Ran(Vec<(u64, u128)>, Option<EmuError>),
+}
+
+/// ptxas's code of every filetest and bench kernel, run with [`synthetic_launch`] and the timing
+/// model on: no word may be undecodable and no hazard reported (ptxas's schedules are right by
+/// assumption). Other ends of a run (a fault or a step limit on made-up inputs) are counted, not
+/// judged: the run lines above judge results.
+fn every_kernel(target: Target, tool: Tool, name: &str) {
+    if oracle::require(tool).is_none() {
+        return;
+    }
+    let mut kernels = common::filetest_kernels();
+    kernels.extend(common::bench_kernels());
+    let seen = common::par_map(&kernels, |(_, func)| {
+        let Ok(Output::Text(ptx)) = atomc::compile(func, target, Emit::Ptx) else { return Seen::NotCompiled };
+        let sm = if target == Target::Sm90 { Sm::Sm90 } else { Sm::Sm50 };
+        let Ok(cubin) = oracle::ptxas(sm, &ptx) else { return Seen::NotCompiled };
+        let k = match Kernel::load(&cubin, &func.name) {
+            Ok(k) => k,
+            Err(e) => return Seen::Ran(Vec::new(), Some(e)),
+        };
+        let end = synthetic_launch(func).and_then(|l| k.run(&l).err());
+        Seen::Ran(k.undecodable(), end)
+    });
+    let (mut run, mut words, mut hazards, mut other) = (0, 0, 0, std::collections::BTreeMap::new());
+    for ((label, _), s) in kernels.iter().zip(&seen) {
+        let Seen::Ran(bad, end) = s else { continue };
+        run += 1;
+        for (at, w) in bad {
+            words += 1;
+            eprintln!("  UNDECODABLE {label} /*{at:04x}*/ {w:#018x}");
+        }
+        match end {
+            Some(e @ EmuError::Hazard { .. }) => {
+                hazards += 1;
+                eprintln!("  HAZARD {label}: {e}");
+            }
+            Some(EmuError::Decode { .. }) | None => {}
+            Some(e) => {
+                let kind = format!("{e:?}").split([' ', '(', '{']).next().unwrap_or("").to_string();
+                *other.entry(kind).or_insert(0) += 1;
+                eprintln!("  ended: {label}: {e}");
+            }
+        }
+    }
+    eprintln!(
+        "emu {name} ptxas, every kernel: {} kernels, {run} compiled by ptxas and run, {words} undecodable words, \
+         {hazards} hazards; other ends on made-up inputs: {other:?}",
+        kernels.len()
+    );
+    assert!(words == 0 && hazards == 0, "{words} undecodable words, {hazards} false hazards in ptxas's code");
+    assert!(run >= 300, "only {run} kernels ran");
+}
+
+#[test]
+fn emu_ptxas_every_kernel_sm90() {
+    every_kernel(Target::Sm90, Tool::Ptxas13, "sm_90");
+}
+
+#[test]
+fn emu_ptxas_every_kernel_sm50() {
+    every_kernel(Target::Sm50, Tool::Ptxas118, "sm_50");
 }

@@ -112,10 +112,14 @@ pub struct WarpTiming {
 }
 
 impl WarpTiming {
-    /// Checks and records the issue of slot `i` (`info`, `sched`) by lanes `group` at `cycle`.
+    /// Checks the issue of slot `i` (`ins` of `arch`, `info`, `sched`) by lanes `group` at
+    /// `cycle`.
+    #[allow(clippy::too_many_arguments)]
     pub fn issue(
         &mut self,
         t: Timing,
+        arch: &Arch,
+        ins: &Instr,
         info: &SlotInfo,
         i: usize,
         sched: &Sched,
@@ -152,7 +156,9 @@ impl WarpTiming {
                 return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
             }
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
-                let need = t.latency(pipe, is_pred_loc(l), how);
+                // Operands read after issue (the `.WIDE` addend's high word, an FP64 result in
+                // `MUFU`) are the static check's facts: one rule for both.
+                let need = t.latency(pipe, is_pred_loc(l), how).saturating_sub(hazard::read_late(t, arch, ins, l, pipe));
                 if m & group != 0 && cycle < c + need as u64 {
                     return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
                 }

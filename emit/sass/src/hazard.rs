@@ -488,8 +488,8 @@ pub fn unit(arch: &Arch, ins: &Instr) -> &'static str {
 
 /// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late
 /// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only
-/// keeps the check from rejecting ptxas).
-fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
+/// keeps the check from rejecting ptxas). The emulator's timing model asks the same.
+pub fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
     if timing != Timing::Sm90 {
         return 0;
     }

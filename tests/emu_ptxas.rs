@@ -120,8 +120,8 @@ fn emu_ptxas_sm90_random() {
 // ---- Every kernel, run lines or not ---------------------------------------------------------
 
 /// A launch for a kernel without a run line: 2 blocks of 64 threads, every global or generic
-/// pointer a zeroed 64 KiB buffer, every other parameter 1 (1.0 for floats), 1 KiB of dynamic
-/// shared memory. `None` for a kernel that takes a surface (the emulator needs one bound).
+/// pointer a zeroed 64 KiB buffer, a shared pointer 0, every other parameter 1 (1.0 for
+/// floats), 1 KiB of dynamic shared memory. `None` for a kernel that takes a surface (the emulator needs one bound).
 fn synthetic_launch(func: &atomc::ir::Function) -> Option<Launch> {
     let mut l = Launch::new([2, 1, 1], [64, 1, 1]);
     l.shared_bytes = 1024;
@@ -134,6 +134,7 @@ fn synthetic_launch(func: &atomc::ir::Function) -> Option<Launch> {
                 Param::Buffer { index: l.buffers.len() - 1, offset: 0 }
             }
             Type::Surface => return None,
+            Type::Ptr(AddrSpace::Shared) => one(&[0; 4]),
             Type::F32 => one(&1f32.to_le_bytes()),
             Type::F64 => one(&1f64.to_le_bytes()),
             t => one(&1u64.to_le_bytes()[..t.bytes() as usize]),

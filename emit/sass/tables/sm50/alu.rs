@@ -220,10 +220,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(39, Some(49), None))
         .done(out);
     // ISCADD Rd{.CC}, Ra, src, shift (shift 39..43, .CC 47): (Ra << shift) + src.
+    // The immediate shape (ptxas 11.8's `ISCADD R3, R7, 0x10, 0x2`): nvdisasm 11.8 reads
+    // 0x3818010001070703 so.
     for (sfx, opc, src) in shapes(0x5c18, 0x4c18, 0x3818) {
-        if sfx == ".i" {
-            continue;
-        }
         // Bit 49 negates Ra (ptxas 11.8's div.rn.f32: 0x5c1a0b8000670306 `ISCADD R6, -R3, R6,
         // 0x17`); nvdisasm 11.8 reads 48 and 49 together as `.PO` (48 is not written).
         alu("ISCADD", sfx, "ISCADD", opc).facts(facts::ISCADD)
@@ -251,13 +250,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x5bd780000ff70004 `LEA R4.CC, R0, RZ`; nvdisasm, bits flipped:
     // 0x4bd6c08005470004 `LEA.X P6, R4.CC, R0, c[0x0][0x150], 0x1`, 0x4bd7a08005470004
     // `LEA R4.CC, -R0, c[0x0][0x150], 0x1`.
+    // The immediate shape: ptxas 11.8's 0x36d7800003070008 `LEA R8.CC, R0, 0x30`.
     for (sfx, opc, src) in shapes(0x5bd7, 0x4bd7, 0x36d7) {
-        if sfx == ".i" {
-            continue;
-        }
         for shifted in [true, false] {
             let key = leak_str(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }));
-            let f = form(key, "LEA", 13, opc >> 3).facts(facts::LEA).fix(44, 1, 0).m(flag(46, "X"));
+            // The immediate's sign is bit 56, so the opcode there is 57..63 and 51..55.
+            let f = match sfx {
+                ".i" => form(key, "LEA", 7, opc >> 9).fix(51, 5, (opc >> 3) & 0x1f),
+                _ => form(key, "LEA", 13, opc >> 3),
+            };
+            let f = f.facts(facts::LEA).fix(44, 1, 0).m(flag(46, "X"));
             let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
             let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src);
             let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
@@ -272,6 +274,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = form(key, "LEA", 8, top).facts(facts::LEA).fix(48, 3, 7).fix(47, 1, 0).lit("HI");
         let f = if x { f.lit("X") } else { f };
         f.op(r(0)).op(r(8)).op(cbank()).op(r(39)).op(imm(51, 5)).done(out);
+    }
+    // LEA.HI{.X} {Pd,} Rd{.CC}, Ra, Rb, Rc{, s} (register shape): the high word of {Rc, Ra} << s
+    // plus Rb; .X 38, shift 28..32 (left out when 0: its own form), Pd 48..50 (left out when
+    // PT), .CC 47. ptxas 11.8's generic atomics: 0x5bd801c00ff700ff `LEA.HI.X P0, RZ, R0, RZ,
+    // R3`, its 64-bit indexing 0x5bdf02c010570407 `LEA.HI.X R7, R4, R5, R5, 0x1`, and
+    // 0x5bdf7f810077040d `LEA.HI R13, R4, R7, RZ, 0x10` (nvdisasm 11.8's reading); nvdisasm 11.8
+    // on the first with one bit changed: 38 clear `LEA.HI P0, ...`, 28 `R3, 0x1`, 37 `-R0`
+    // (not written by ptxas: fixed 0), 47 `RZ.CC`, 48 `P1`, 48..50 all set: no predicate.
+    for shifted in [true, false] {
+        let key = if shifted { "LEA.HI" } else { "LEA.HI.0" };
+        let f = form(key, "LEA", 13, 0x5bd8 >> 3).facts(facts::LEA).fix(33, 5, 0).lit("HI").m(flag(38, "X"));
+        let f = f.op(p_hidden(48)).op(rd_cc(47)).op(r(8)).op(r(20)).op(r(39));
+        let f = if shifted { f.op(imm(28, 5)) } else { f.fix(28, 5, 0) };
+        f.done(out);
     }
     // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
     form("LDC", "LDC", 12, 0xef9).facts(facts::LDC)
@@ -521,6 +537,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(h1(8, 53, 0))
         .op(cbank_mod(None, None, Some(52), true))
         .op(r(39))
+        .done(out);
+    // XMAD, constant-addend shape: Rb moves to 39 and c[bank][offset] (20..38) is the addend.
+    // ptxas 11.8's 0x5100010800070204 `XMAD R4, R2, R2, c[0x2][0x0]`; nvdisasm 11.8 on it with
+    // one bit set: 47 `R4.CC`, 48 `.S16.U16`, 49 `.U16.S16`, 50 `.CLO`, 51 `.CHI`, 52 `R2.H1`
+    // (B), 53 `R2.H1` (A), 54 `.X`, 55 an FFMA (opcode bits 55..63).
+    form("XMAD.rc", "XMAD", 9, 0x5100 >> 7).facts(facts::XMAD)
+        .m(sign())
+        .m(g("mode", 50, 2, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU")]))
+        .m(flag(54, "X"))
+        .op(rd_cc(47))
+        .op(h1(8, 53, 0))
+        .op(h1(39, 52, 1))
+        .op(cbank())
         .done(out);
     // XMAD, immediate shape: a 16-bit immediate at 20..35, unsigned unless B is signed (bit 49:
     // `XMAD.U16.S16 R3, R0, -0x7ffa, RZ`), .PSL 36, .MRG 37, .X 38, Rc 39, .CC 47, signedness

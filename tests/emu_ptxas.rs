@@ -13,20 +13,6 @@ use atomc_emu::{EmuError, Kernel, Launch, Param};
 use atomc_oracle::{self as oracle, Sm, Tool};
 use common::emu::{run_all, summary, Producer, KNOWN, ORDER_DEPENDENT, UNDECODABLE};
 
-/// ptxas 11.8's sm_50 code of this many run lines reaches a word the sm_50 form table cannot
-/// decode yet: the register shape of `LEA.HI.X P0, RZ, R2, RZ, R3` (generic atomics: ptxas's
-/// shared-window test, 6; atomc tests the window as ptxas's `isspacep.shared` does instead, and
-/// what the predicate of LEA means is not shown here). A ratchet: more fails the test; fewer
-/// asks for a lower figure. (39 until BFI's constant shape, `@P0 BFI R6, R5, c[0x2][0x0], R4`,
-/// joined the table: `half-arith`'s `narrow64` and `widen`, 19 run lines; 20 until FSET did:
-/// `half-arith`'s `cmp`, 5; 15 until FSETP's immediate shape did: 16-bit division's
-/// subroutine, 1; 14 until LEA.HI's constant shape without `.X` did: `LEA.HI R6, R3,
-/// c[0x2][0x0], RZ, 0x14`, `warp-aggregation-scan:slots_by_lane_operand`, 2; 12 until
-/// div.rn.f32's forms did: `FCHK.DIVIDE`, FFMA's constant-addend and immediate shapes, `FSET`
-/// with an immediate, `LOP3.LUT.NZ P0, ...` and LOP3's constant shape, `PSETP`, `ISCADD32I`
-/// and ISCADD's `-Ra`: `fdiv-edges` 2 and `fdiv16-edges` 2; 8 until DSETP's immediate shape
-/// did: `@!P1 DSETP.NEU.AND P0, PT, |R6|, +INF , PT`, div.rn.f64, `fdiv64-edges` 2.)
-const SM50_UNDECODABLE: usize = 6;
 
 fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
     if oracle::require(tool).is_none() {
@@ -50,11 +36,9 @@ fn validate(target: Target, tool: Tool, name: &str, schedule: Schedule) {
         for f in failures.iter().filter(|f| f.contains("cannot be decoded")) {
             eprintln!("    {f}");
         }
-        assert!(undecodable <= SM50_UNDECODABLE, "{undecodable} undecodable sm_50 kernels (was {SM50_UNDECODABLE})");
-        assert!(
-            undecodable == SM50_UNDECODABLE,
-            "only {undecodable} undecodable sm_50 kernels now: lower SM50_UNDECODABLE"
-        );
+        // Every word of these runs decodes (a ratchet until LEA.HI.X's predicate shape and the
+        // generic LD/ST and LEA immediate shapes joined the table: 39 run lines at first).
+        assert!(undecodable == 0, "{undecodable} run lines reach a word the sm_50 form table cannot decode");
     }
     let failures: Vec<String> = failures.into_iter().filter(|f| !(sm50 && f.contains("cannot be decoded"))).collect();
     let random = matches!(schedule, Schedule::Random(_));

@@ -193,8 +193,7 @@ pub fn is_known(who: Producer, target: &str, label: &str, message: &str) -> bool
     match who {
         Producer::Ptxas => {
             KNOWN.iter().any(|(t, l, _)| *t == target && *l == label)
-                || (target == "sm_90" && UNDECODABLE.iter().any(|(l, _)| label.starts_with(l)))
-                || (target == "sm_50" && message.contains("cannot be decoded"))
+                || (target == "sm_90" && UNDECODABLE.iter().any(|(l, _)| label.starts_with(l)) && message.contains("cannot be decoded"))
         }
         Producer::Atomc => KNOWN_FAILURES.iter().any(|(t, l, _)| *t == target && *l == label),
     }

@@ -481,6 +481,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ra_src_pp(compare(f).op(p(3)).op(p(0)), src).done(out);
     }
 
+    // ICMP's constant and immediate shapes (the register one is above). ptxas 11.8's rem.s64 takes
+    // the divisor's absolute value with 0x4b43018005470202 `ICMP.LT R2, R2, c[0x0][0x150], R3`
+    // (R2 the negated low word, R3 the high word); its f64 conversions write 0x364a000000770504
+    // `ICMP.NE.U32 R4, R5, 0x7, R0`. nvdisasm 11.8 on 0x4b4a010800070000 `ICMP.NE.U32 R0, R0,
+    // c[0x2][0x0], R2` with one bit flipped: 48 `ICMP.NE`, 49..51 the compare, 47 nothing
+    // (written 0), 52 `ISET`.
+    for (sfx, opc, src) in shapes(0x5b40, 0x4b40, 0x3640).into_iter().skip(1) {
+        let f = alu("ICMP", sfx, "ICMP", opc).facts(facts::ICMP).fix(52, 4, (opc >> 4) & 0xf).fix(47, 1, 0);
+        f.m(cmp()).m(sign48()).op(r(0)).op(r(8)).op(src).op(r(39)).done(out);
+    }
+
     // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
     // (0xffffffff or 0; 1.0 or 0.0 with .BF, bit 44), .CC 47. ptxas 11.8: 0x5b5d038000270305
     // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
@@ -680,6 +691,30 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(0))
         .op(r(8))
         .op(neg_b)
+        .done(out);
+    // DMUL's constant shape: ptxas 11.8's 0x4c80000005270404 `DMUL R4, R4, c[0x0][0x148]`;
+    // nvdisasm 11.8 with one bit flipped: 48 `-c[..]`, 39..40 the rounding, 47 `R4.CC` (written
+    // 0), 41..46 and 49..50 nothing, 51 FCHK.
+    form("DMUL.c", "DMUL", 13, 0x4c80 >> 3)
+        .facts(facts::DMUL)
+        .zeros(&[(41, 6), (47, 1), (49, 2)])
+        .m(rnd(39))
+        .op(r(0))
+        .op(r(8))
+        .op(cbank_mod(Some(48), None, None, false))
+        .done(out);
+    // DADD's immediate shape (a double's high 20 bits, the sign in 56): ptxas 11.8's
+    // 0x3970003fd8070406 `DADD R6, R4, -0.375`; nvdisasm 11.8 with one bit flipped: 48 `-R4`,
+    // 46 `|R4|`, 45 / 49 `.NEG` / `.ABS` after the immediate (not described: written 0), 39..40
+    // the rounding, 47 `.CC` (written 0).
+    let dimm20 = OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 });
+    form("DADD.i", "DADD", 7, 0x3870 >> 9).facts(facts::DADD)
+        .fix(51, 5, (0x3870 >> 3) & 0x1f)
+        .zeros(&[(41, 5), (47, 1), (49, 2)])
+        .m(rnd(39))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(dimm20)
         .done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3).facts(facts::FMNMX)
         .zeros(&[(28, 11), (43, 1), (47, 1), (50, 1)])

@@ -73,6 +73,12 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(dimm20)
         .op(neg(39, 49))
         .done(out);
+    // The constant in B (20..38; -B 48, -C 49 as in the register shape): ptxas 11.8's
+    // 0x4981010005370002 `FFMA R2, R0, -c[0x0][0x14c], R2` and 0x4b71030005470204 `DFMA R4, R2,
+    // -c[0x0][0x150], R6` (the sweep against nvdisasm 11.8 checks every other bit).
+    let cb = || cbank_mod(Some(48), None, None, false);
+    ffma("FFMA.c", 9, 0x4980 >> 7).op(r(0)).op(r(8)).op(cb()).op(neg(39, 49)).done(out);
+    form("DFMA.c", "DFMA", 12, 0x4b7).facts(facts::DFMA).fix(47, 1, 0).m(rnd(50)).op(r(0)).op(r(8)).op(cb()).op(neg(39, 49)).done(out);
     // FFMA's shape of the same layout: ptxas 11.8's div.rn.f32 writes `FFMA R7, R4, -R6,
     // c[0x2][0x0]` (0x5181030800070407, interpret/fdiv-edges.atom); nvdisasm 11.8 on that word
     // with one bit set: 48 `R6` (the product's sign), 49 `-c[..]`, 51..52 the rounding, 53..54

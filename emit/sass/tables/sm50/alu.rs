@@ -116,6 +116,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(20, Some(50), None))
         .op(rmod(39, Some(49), None))
         .done(out);
+    // IADD3's constant shape (no shift mode): ptxas 11.8's 0x4cc0028005370405 `IADD3 R5, R4,
+    // c[0x0][0x14c], R5`.
+    form("IADD3.c", "IADD3", 12, 0x4cc).facts(facts::IADD3)
+        .m(flag(48, "X"))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        .op(cbank_mod(Some(50), None, None, false))
+        .op(rmod(39, Some(49), None))
+        .done(out);
     // Ra negated by bit 56 (ptxas 11.8's `clz`: 0x1d00000001f70b13 `IADD32I R19, -R11, 0x1f`).
     form("IADD32I", "IADD32I", 7, 0x1c0 >> 5).facts(facts::IADD32I)
         .fix(55, 1, 0)
@@ -406,6 +415,33 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .m(flag(50, "SAT"))
         .op(rd_cc(47))
         .op(rna(20, 45, 49))
+        .done(out);
+    // The constant shapes of I2F and I2I (nvdisasm spaces the constant as for XMAD): ptxas
+    // 11.8's 0x4cb8010005370a02 `I2F.F32.U32.RP R2, c[0x0] [0x14c]` and 0x4ce2000005373a00
+    // `I2I.S32.S32 R0, |c[0x0] [0x14c]|`; -b 45 and |b| 49 as in the register shapes.
+    form("I2F.c", "I2F", 13, 0x4cb8 >> 3).facts(facts::I2F)
+        .zeros(&[(14, 2), (41, 4), (46, 1), (48, 1), (50, 1)])
+        .m(g("types", 8, 6, &i2f_types))
+        .m(rnd(39))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), None, true))
+        .done(out);
+    form("I2I.c", "I2I", 13, 0x4ce0 >> 3).facts(facts::I2I)
+        .zeros(&[(43, 2), (14, 2), (46, 1), (48, 1), (39, 4)])
+        .m(g("types", 8, 6, &i2i_types))
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), None, true))
+        .done(out);
+    // F2F.F16.F32 from a constant (unspaced, unlike the F16 source below): ptxas 11.8's
+    // 0x4ca8000005270900 `F2F.F16.F32 R0, c[0x0][0x148]`.
+    form("F2F.c.F32", "F2F", 13, 0x4ca8 >> 3).facts(facts::F2F)
+        .fix(8, 8, 0x9)
+        .zeros(&[(39, 2), (41, 9)])
+        .lit("F16")
+        .lit("F32")
+        .op(r(0))
+        .op(cbank())
         .done(out);
     // F2F{.FTZ}.dst.F16{.rnd}{.SAT} Rd{.CC}, -|c[..] [..]|{.H1}: the constant shape from a half
     // (nvdisasm spaces the constant as for XMAD): types 8..11 (F32 or F64 from F16), rounding
@@ -760,6 +796,19 @@ fn float_forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
+    // FSETP's constant shape: ptxas 11.8's div.rn.f64 range checks 0x4bbc038800070887
+    // `FSETP.GTU.AND P0, PT, |R8|, c[0x2][0x0], PT` and 0x4bb4038800170687 `FSETP.GT.AND P0, PT,
+    // |R6|, c[0x2][0x4], PT`; -b 6 and |b| 44 as in the register shape (the sweep checks them).
+    form("FSETP.c", "FSETP", 12, 0x4bb).facts(facts::FSETP)
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(cbank_mod(Some(6), Some(44), None, false))
+        .op(pn(39, 42))
+        .done(out);
     // FSETP's immediate shape (opcode bits 57..63 and 52..55, the immediate's sign in 56):
     // ptxas 11.8 writes div.rn.f64's range check as 0x36bc03801007038f `FSETP.GTU.AND P1, PT,
     // |R3|, 1.469367938527859385e-39, PT` (interpret/fdiv64-edges.atom). nvdisasm 11.8 prints
@@ -809,6 +858,28 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 43, 54, 0))
         .op(fsrc(20, 53, 44, 1))
         .op(pn(39, 42))
+        .done(out);
+    // DSET's constant and immediate shapes: ptxas 11.8's 0x490103800527ff09 `DSET.LT.AND R9,
+    // RZ, c[0x0][0x148], PT` and 0x320103c004070400 `DSET.LT.AND R0, R4, 2.5, PT` (a double's
+    // high 20 bits, the sign in 56; 53 / 44 print `.NEG` / `.ABS` after it: written 0).
+    let dset = |key: &'static str, bits: u8, top: u64| {
+        form(key, "DSET", bits, top).facts(facts::DSET)
+            .m(flag(52, "BF"))
+            .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(rd_cc(47))
+            .op(fsrc(8, 43, 54, 0))
+    };
+    dset("DSET.c", 9, 0x4901 >> 7).op(cbank_mod(Some(53), Some(44), None, false)).op(pn(39, 42)).done(out);
+    dset("DSET.i", 7, 0x3201 >> 9).zeros(&[(53, 1), (55, 1), (44, 1)]).op(dimm20).op(pn(39, 42)).done(out);
+    // FCHK's constant shape (bit 60 clear, -b 45, |b| 49): ptxas 11.8's div.rn.f32 of a
+    // parameter, 0x4c88000005370300 `FCHK.DIVIDE P0, R3, c[0x0][0x14c]`.
+    form("FCHK.c", "FCHK", 13, 0x4c88 >> 3).facts(facts::FCHK)
+        .zeros(&[(0, 3), (47, 1), (50, 1)])
+        .m(g("check", 39, 6, &[(0, "DIVIDE")]))
+        .op(p(3))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank_mod(Some(45), Some(49), None, false))
         .done(out);
     // FSET{.BF}.cmp{.FTZ}.bop Rd, a, b, Pc: DSET's layout on f32 (bit 56 clear, .FTZ in 55), b
     // a register or a constant. ptxas 11.8 writes `FSET.LT.AND R7, R0, R6, PT`

@@ -143,11 +143,16 @@ impl WarpTiming {
                     });
                 }
             }
+            // An instruction writes its result after reading its sources: a wait on its write
+            // scoreboard covers its read scoreboard too.
+            let done: SmallVec<[usize; 4]> = self.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1).chain(self.sb_set[sb as usize].map(|s| s.1)).collect();
             self.sb_set[sb as usize] = None;
             for m in [&mut self.var_w, &mut self.var_r] {
                 m.values_mut().for_each(|s| s.retain(|(b, _, _)| *b != sb));
                 m.retain(|_, s| !s.is_empty());
             }
+            self.var_r.values_mut().for_each(|s| s.retain(|e| !done.contains(&e.1)));
+            self.var_r.retain(|_, s| !s.is_empty());
         }
         let r = &info.roles;
         let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));

@@ -244,6 +244,31 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(imm(39, 5))
             .done(out);
     }
+    // SHF.{L,R}{.W}{.mode}{.HI} Rd{.CC}, Ra, b, Rc: the funnel shift of {Rc, Ra} (the
+    // emulator's `SHF` is sm_90's). ptxas 11.8's 64-bit shifts: 0x5bf801c000070203 `SHF.L.U64
+    // R3, R2, R0, R3`, 0x5cf801e000270404 `SHF.R.S64 R4, R4, R2, R3`, 0x38f801c000770204
+    // `SHF.R.U64 R4, R2, 0x7, R3`; nvdisasm 11.8 on them with one bit flipped: 37..38 the mode
+    // (0 none, 1 `.INVALIDMAXSHIFT3`, 2 `.U64`, 3 `.S64`), 47 `R4.CC`, 48 `.HI`, 49 `.X` (not
+    // described: written 0), 50 `.W`; the immediate is 6 bits (nvdisasm prints 0x3f for 16
+    // set bits), and 26..36 and 56 change nothing there.
+    for (key, dir, top, b) in [
+        ("SHF.L", "L", 0x5bf8u64, r(20)),
+        ("SHF.R", "R", 0x5cf8, r(20)),
+        ("SHF.L.i", "L", 0x36f8, imm(20, 6)),
+        ("SHF.R.i", "R", 0x38f8, imm(20, 6)),
+    ] {
+        let f = form(key, "SHF", 13, top >> 3).facts(facts::SHF).zeros(&[(49, 1)]);
+        let f = if key.ends_with(".i") { f.zeros(&[(26, 11)]) } else { f.fix(28, 9, 0) };
+        f.lit(dir)
+            .m(flag(50, "W"))
+            .m(g("mode", 37, 2, &[(0, ""), (2, "U64"), (3, "S64")]))
+            .m(flag(48, "HI"))
+            .op(rd_cc(47))
+            .op(r(8))
+            .op(b)
+            .op(r(39))
+            .done(out);
+    }
     // ISCADD32I Rd{.CC}, Ra, imm32, shift: the 32-bit immediate in 20..51, .CC 52, the shift
     // 53..57, opcode 58..63. ptxas 11.8's div.rn.f32 writes `ISCADD32I R2, R5, -0x3f800000,
     // 0x17` (0x16ec080000070502, interpret/fdiv-edges.atom); nvdisasm 11.8 on it with one bit

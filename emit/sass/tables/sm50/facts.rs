@@ -135,6 +135,7 @@ pub(super) const IADD3: Facts = ONE;
 pub(super) const IMNMX: Facts = ONE;
 pub(super) const MOV: Facts = ONE;
 pub(super) const SEL: Facts = ONE;
+pub(super) const SHF: Facts = ONE;
 pub(super) const XMAD: Facts = ONE;
 
 const ONE_PRED_THEN_REG: Facts = Facts { width: Width::One, ..PRED_THEN_REG };

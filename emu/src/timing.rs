@@ -145,7 +145,8 @@ impl WarpTiming {
             }
             // An instruction writes its result after reading its sources: a wait on its write
             // scoreboard covers its read scoreboard too.
-            let done: SmallVec<[usize; 4]> = self.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1).chain(self.sb_set[sb as usize].map(|s| s.1)).collect();
+            let writers = self.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1);
+            let done: SmallVec<[usize; 4]> = writers.chain(self.sb_set[sb as usize].map(|s| s.1)).collect();
             self.sb_set[sb as usize] = None;
             for m in [&mut self.var_w, &mut self.var_r] {
                 m.values_mut().for_each(|s| s.retain(|(b, _, _)| *b != sb));
@@ -163,7 +164,8 @@ impl WarpTiming {
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
                 // Operands read after issue (the `.WIDE` addend's high word, an FP64 result in
                 // `MUFU`) are the static check's facts: one rule for both.
-                let need = t.latency(pipe, is_pred_loc(l), how).saturating_sub(hazard::read_late(t, arch, ins, l, pipe));
+                let late = hazard::read_late(t, arch, ins, l, pipe);
+                let need = t.latency(pipe, is_pred_loc(l), how).saturating_sub(late);
                 if m & group != 0 && cycle < c + need as u64 {
                     return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
                 }

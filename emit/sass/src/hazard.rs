@@ -367,8 +367,8 @@ fn step(
         // scoreboard covers its read scoreboard too: ptxas 11.8's div.rn.f64 issues `DFMA R6,
         // R2, R6, R4` (write SB1, read SB0) and then `FFMA R6, RZ, c[0x0][0x14c], R7` waiting
         // on SB1 only (print/binary-f64.atom, %b). The emulator's timing model does the same.
-        let done: Vec<usize> =
-            st.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1).chain(st.sb_age[sb as usize].map(|s| s.1)).collect();
+        let writers = st.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1);
+        let done: Vec<usize> = writers.chain(st.sb_age[sb as usize].map(|s| s.1)).collect();
         st.sb_age[sb as usize] = None;
         for m in [&mut st.var_w, &mut st.var_r] {
             m.values_mut().for_each(|s| s.retain(|(b, _)| *b != sb));

@@ -384,3 +384,35 @@ fn sm90_slots(path: &str) -> (&'static atomc_emit::sass::Arch, Vec<Slot>) {
     assert!(hazard::check(arch, &slots).hazards.is_empty(), "atomc's own schedule is clean");
     (arch, slots)
 }
+
+/// An instruction writes its result after reading its sources, so a wait on its write
+/// scoreboard also covers its read scoreboard: ptxas 11.8's div.rn.f64 (`print/binary-f64.atom`,
+/// %b) issues `DFMA R6, R2, R6, R4` setting write SB1 and read SB0, then overwrites R6 in
+/// `FFMA R6, RZ, c[0x0][0x14c], R7` after waiting on SB1 only. The check accepts that and still
+/// rejects the FFMA without the wait.
+#[test]
+fn a_result_wait_covers_the_sources() {
+    if !tools_for(Target::Sm50) {
+        return;
+    }
+    let arch = arch_of(Target::Sm50);
+    let src = std::fs::read_to_string(common::cases::repo().join("filetests/filetests/print/binary-f64.atom")).unwrap();
+    let func = atomc::ir::parse::parse(&src).expect("parses").into_iter().find(|f| f.name == "b").expect("%b");
+    let ptx = atomc_lower::ptx::emit_ptx(&func, 50).expect("PTX");
+    let cubin = oracle::ptxas(Sm::Sm50, &ptx).expect("ptxas 11.8");
+    let (_, bytes) = hazard::code_sections(&cubin).unwrap().remove(0);
+    let mut slots = hazard::decode_lenient(arch, &bytes);
+    let text = |s: &Slot| s.instr.as_ref().map(|i| arch.print_at(i, s.addr)).unwrap_or_default();
+    let d = slots.iter().position(|s| text(s).starts_with("DFMA R6, R2, R6, R4")).expect("the DFMA");
+    let (wr, rd) = (slots[d].sched.wr_sb, slots[d].sched.rd_sb);
+    assert!(wr < 6 && rd < 6 && wr != rd, "the DFMA sets a write and a read scoreboard");
+    let f = slots.iter().position(|s| text(s).starts_with("FFMA R6,")).expect("the FFMA");
+    assert_eq!(slots[f].sched.wait & (1 << rd | 1 << wr), 1 << wr, "the FFMA waits on the write scoreboard only");
+    assert!(hazard::check(arch, &slots).hazards.is_empty(), "ptxas's code is clean");
+    slots[f].sched.wait &= !(1 << wr);
+    let sched = slots[f].sched;
+    if let Some(ins) = &mut slots[f].instr {
+        ins.sched = sched;
+    }
+    assert!(!hazard::check(arch, &slots).hazards.is_empty(), "the FFMA without a wait is a hazard");
+}

@@ -176,6 +176,12 @@ impl Kernel {
         &self.params
     }
 
+    /// The words of the code the form table cannot decode, `(address, word)` (sm_50: without
+    /// the bundle's control); running one is an [`EmuError::Decode`].
+    pub fn undecodable(&self) -> Vec<(u64, u128)> {
+        self.slots.iter().filter(|s| s.instr.is_none()).map(|s| (s.addr, self.word_at(s.addr))).collect()
+    }
+
     /// The nvdisasm text of the instruction in slot `i` (or a note for an undecodable word).
     pub(crate) fn text(&self, i: usize) -> String {
         match self

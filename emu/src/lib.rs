@@ -9,9 +9,11 @@
 //! modifier spellings. What the emulator does not model is an [`EmuError::Unsupported`] naming
 //! the instruction, never a panic.
 //!
-//! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with a
-//! uniform-register source; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
-//! negated-first-source `IADD`), which run as [`EmuError::Decode`]; the memory is sequentially
+//! Limits: the form tables do not decode every word ptxas writes yet (`tests/emu_ptxas.rs`
+//! lists what is left: sm_50 `LOP` with an inverted constant and `BRA CC.EQ`; on sm_90
+//! carry-out `IMAD.WIDE`/`IMAD.HI`, uniform-register shapes of FP64 ops, `UISETP`/`USEL`, and
+//! others), which run as [`EmuError::Decode`]; sm_50 `LEA.HI.X`'s predicate result is modelled
+//! from ptxas's use only (the address lies outside the shared window); the memory is sequentially
 //! consistent (fences are no-ops); `CALL`/`RET` and textures are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.
 //!

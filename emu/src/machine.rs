@@ -323,7 +323,7 @@ impl Run<'_> {
         if self.launch.check_timing {
             if let Some(info) = &self.pre.info[pc] {
                 w.timing
-                    .issue(self.timing, info, pc, &sched, group, w.cycle)
+                    .issue(self.timing, k.arch, ins, info, pc, &sched, group, w.cycle)
                     .map_err(|f| EmuError::Hazard {
                         reg: loc_name(f.loc),
                         what: f.what(),

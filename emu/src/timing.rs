@@ -112,10 +112,14 @@ pub struct WarpTiming {
 }
 
 impl WarpTiming {
-    /// Checks and records the issue of slot `i` (`info`, `sched`) by lanes `group` at `cycle`.
+    /// Checks the issue of slot `i` (`ins` of `arch`, `info`, `sched`) by lanes `group` at
+    /// `cycle`.
+    #[allow(clippy::too_many_arguments)]
     pub fn issue(
         &mut self,
         t: Timing,
+        arch: &Arch,
+        ins: &Instr,
         info: &SlotInfo,
         i: usize,
         sched: &Sched,
@@ -139,11 +143,17 @@ impl WarpTiming {
                     });
                 }
             }
+            // An instruction writes its result after reading its sources: a wait on its write
+            // scoreboard covers its read scoreboard too.
+            let writers = self.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1);
+            let done: SmallVec<[usize; 4]> = writers.chain(self.sb_set[sb as usize].map(|s| s.1)).collect();
             self.sb_set[sb as usize] = None;
             for m in [&mut self.var_w, &mut self.var_r] {
                 m.values_mut().for_each(|s| s.retain(|(b, _, _)| *b != sb));
                 m.retain(|_, s| !s.is_empty());
             }
+            self.var_r.values_mut().for_each(|s| s.retain(|e| !done.contains(&e.1)));
+            self.var_r.retain(|_, s| !s.is_empty());
         }
         let r = &info.roles;
         let reads = r.reads.iter().map(|&l| (l, info.reader)).chain(r.guard.map(|g| (g, Reader::Guard)));
@@ -152,7 +162,10 @@ impl WarpTiming {
                 return Err(Found { loc: l, producer: p, broken: Broken::MissingWait { sb } });
             }
             if let Some(&(c, pipe, p, m)) = self.fixed.get(&l) {
-                let need = t.latency(pipe, is_pred_loc(l), how);
+                // Operands read after issue (the `.WIDE` addend's high word, an FP64 result in
+                // `MUFU`) are the static check's facts: one rule for both.
+                let late = hazard::read_late(t, arch, ins, l, pipe);
+                let need = t.latency(pipe, is_pred_loc(l), how).saturating_sub(late);
                 if m & group != 0 && cycle < c + need as u64 {
                     return Err(Found { loc: l, producer: p, broken: Broken::StallTooShort { need, got: cycle - c } });
                 }

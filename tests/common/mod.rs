@@ -5,8 +5,17 @@ use std::path::Path;
 
 /// `(file:%name, function)` for every verified kernel in `filetests/filetests`, sorted.
 pub fn filetest_kernels() -> Vec<(String, atomc::ir::Function)> {
+    kernels_under("filetests/filetests")
+}
+
+/// `(file:%name, function)` for every bench kernel (`filetests/bench`), sorted.
+pub fn bench_kernels() -> Vec<(String, atomc::ir::Function)> {
+    kernels_under("filetests/bench")
+}
+
+fn kernels_under(dir: &str) -> Vec<(String, atomc::ir::Function)> {
     let mut out = Vec::new();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/filetests");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };

@@ -363,11 +363,19 @@ fn step(
                 });
             }
         }
+        // An instruction writes its result after reading its sources, so a wait on its write
+        // scoreboard covers its read scoreboard too: ptxas 11.8's div.rn.f64 issues `DFMA R6,
+        // R2, R6, R4` (write SB1, read SB0) and then `FFMA R6, RZ, c[0x0][0x14c], R7` waiting
+        // on SB1 only (print/binary-f64.atom, %b). The emulator's timing model does the same.
+        let writers = st.var_w.values().flatten().filter(|e| e.0 == sb).map(|e| e.1);
+        let done: Vec<usize> = writers.chain(st.sb_age[sb as usize].map(|s| s.1)).collect();
         st.sb_age[sb as usize] = None;
         for m in [&mut st.var_w, &mut st.var_r] {
             m.values_mut().for_each(|s| s.retain(|(b, _)| *b != sb));
             m.retain(|_, s| !s.is_empty());
         }
+        st.var_r.values_mut().for_each(|s| s.retain(|e| !done.contains(&e.1)));
+        st.var_r.retain(|_, s| !s.is_empty());
     }
     let depbar = slot.instr.as_ref().is_some_and(|ins| arch.forms[ins.form as usize].facts.partial_wait);
     let (Some(r), false) = (&roles[i], depbar) else {
@@ -488,8 +496,8 @@ pub fn unit(arch: &Arch, ins: &Instr) -> &'static str {
 
 /// Cycles after issue that `ins` reads `l`, where ptxas's code shows it reads late
 /// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only
-/// keeps the check from rejecting ptxas).
-fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
+/// keeps the check from rejecting ptxas). The emulator's timing model asks the same.
+pub fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
     if timing != Timing::Sm90 {
         return 0;
     }

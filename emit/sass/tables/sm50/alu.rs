@@ -116,6 +116,15 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(20, Some(50), None))
         .op(rmod(39, Some(49), None))
         .done(out);
+    // IADD3's constant shape (no shift mode): ptxas 11.8's 0x4cc0028005370405 `IADD3 R5, R4,
+    // c[0x0][0x14c], R5`.
+    form("IADD3.c", "IADD3", 12, 0x4cc).facts(facts::IADD3)
+        .m(flag(48, "X"))
+        .op(rd_cc(47))
+        .op(rmod(8, Some(51), None))
+        .op(cbank_mod(Some(50), None, None, false))
+        .op(rmod(39, Some(49), None))
+        .done(out);
     // Ra negated by bit 56 (ptxas 11.8's `clz`: 0x1d00000001f70b13 `IADD32I R19, -R11, 0x1f`).
     form("IADD32I", "IADD32I", 7, 0x1c0 >> 5).facts(facts::IADD32I)
         .fix(55, 1, 0)
@@ -220,10 +229,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rmod(39, Some(49), None))
         .done(out);
     // ISCADD Rd{.CC}, Ra, src, shift (shift 39..43, .CC 47): (Ra << shift) + src.
+    // The immediate shape (ptxas 11.8's `ISCADD R3, R7, 0x10, 0x2`): nvdisasm 11.8 reads
+    // 0x3818010001070703 so.
     for (sfx, opc, src) in shapes(0x5c18, 0x4c18, 0x3818) {
-        if sfx == ".i" {
-            continue;
-        }
         // Bit 49 negates Ra (ptxas 11.8's div.rn.f32: 0x5c1a0b8000670306 `ISCADD R6, -R3, R6,
         // 0x17`); nvdisasm 11.8 reads 48 and 49 together as `.PO` (48 is not written).
         alu("ISCADD", sfx, "ISCADD", opc).facts(facts::ISCADD)
@@ -234,6 +242,31 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .op(rmod(8, Some(49), None))
             .op(src)
             .op(imm(39, 5))
+            .done(out);
+    }
+    // SHF.{L,R}{.W}{.mode}{.HI} Rd{.CC}, Ra, b, Rc: the funnel shift of {Rc, Ra} (the
+    // emulator's `SHF` is sm_90's). ptxas 11.8's 64-bit shifts: 0x5bf801c000070203 `SHF.L.U64
+    // R3, R2, R0, R3`, 0x5cf801e000270404 `SHF.R.S64 R4, R4, R2, R3`, 0x38f801c000770204
+    // `SHF.R.U64 R4, R2, 0x7, R3`; nvdisasm 11.8 on them with one bit flipped: 37..38 the mode
+    // (0 none, 1 `.INVALIDMAXSHIFT3`, 2 `.U64`, 3 `.S64`), 47 `R4.CC`, 48 `.HI`, 49 `.X` (not
+    // described: written 0), 50 `.W`; the immediate is 6 bits (nvdisasm prints 0x3f for 16
+    // set bits), and 26..36 and 56 change nothing there.
+    for (key, dir, top, b) in [
+        ("SHF.L", "L", 0x5bf8u64, r(20)),
+        ("SHF.R", "R", 0x5cf8, r(20)),
+        ("SHF.L.i", "L", 0x36f8, imm(20, 6)),
+        ("SHF.R.i", "R", 0x38f8, imm(20, 6)),
+    ] {
+        let f = form(key, "SHF", 13, top >> 3).facts(facts::SHF).zeros(&[(49, 1)]);
+        let f = if key.ends_with(".i") { f.zeros(&[(26, 11)]) } else { f.fix(28, 9, 0) };
+        f.lit(dir)
+            .m(flag(50, "W"))
+            .m(g("mode", 37, 2, &[(0, ""), (2, "U64"), (3, "S64")]))
+            .m(flag(48, "HI"))
+            .op(rd_cc(47))
+            .op(r(8))
+            .op(b)
+            .op(r(39))
             .done(out);
     }
     // ISCADD32I Rd{.CC}, Ra, imm32, shift: the 32-bit immediate in 20..51, .CC 52, the shift
@@ -251,13 +284,16 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     // ptxas 11.8: 0x5bd780000ff70004 `LEA R4.CC, R0, RZ`; nvdisasm, bits flipped:
     // 0x4bd6c08005470004 `LEA.X P6, R4.CC, R0, c[0x0][0x150], 0x1`, 0x4bd7a08005470004
     // `LEA R4.CC, -R0, c[0x0][0x150], 0x1`.
+    // The immediate shape: ptxas 11.8's 0x36d7800003070008 `LEA R8.CC, R0, 0x30`.
     for (sfx, opc, src) in shapes(0x5bd7, 0x4bd7, 0x36d7) {
-        if sfx == ".i" {
-            continue;
-        }
         for shifted in [true, false] {
             let key = leak_str(format!("LEA{sfx}{}", if shifted { "" } else { ".0" }));
-            let f = form(key, "LEA", 13, opc >> 3).facts(facts::LEA).fix(44, 1, 0).m(flag(46, "X"));
+            // The immediate's sign is bit 56, so the opcode there is 57..63 and 51..55.
+            let f = match sfx {
+                ".i" => form(key, "LEA", 7, opc >> 9).fix(51, 5, (opc >> 3) & 0x1f),
+                _ => form(key, "LEA", 13, opc >> 3),
+            };
+            let f = f.facts(facts::LEA).fix(44, 1, 0).m(flag(46, "X"));
             let f = if sfx.is_empty() { f.fix(28, 11, 0) } else { f };
             let f = f.op(p_hidden(48)).op(rd_cc(47)).op(rmod(8, Some(45), None)).op(src);
             let f = if shifted { f.op(imm(39, 5)) } else { f.fix(39, 5, 0) };
@@ -272,6 +308,20 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = form(key, "LEA", 8, top).facts(facts::LEA).fix(48, 3, 7).fix(47, 1, 0).lit("HI");
         let f = if x { f.lit("X") } else { f };
         f.op(r(0)).op(r(8)).op(cbank()).op(r(39)).op(imm(51, 5)).done(out);
+    }
+    // LEA.HI{.X} {Pd,} Rd{.CC}, Ra, Rb, Rc{, s} (register shape): the high word of {Rc, Ra} << s
+    // plus Rb; .X 38, shift 28..32 (left out when 0: its own form), Pd 48..50 (left out when
+    // PT), .CC 47. ptxas 11.8's generic atomics: 0x5bd801c00ff700ff `LEA.HI.X P0, RZ, R0, RZ,
+    // R3`, its 64-bit indexing 0x5bdf02c010570407 `LEA.HI.X R7, R4, R5, R5, 0x1`, and
+    // 0x5bdf7f810077040d `LEA.HI R13, R4, R7, RZ, 0x10` (nvdisasm 11.8's reading); nvdisasm 11.8
+    // on the first with one bit changed: 38 clear `LEA.HI P0, ...`, 28 `R3, 0x1`, 37 `-R0`
+    // (not written by ptxas: fixed 0), 47 `RZ.CC`, 48 `P1`, 48..50 all set: no predicate.
+    for shifted in [true, false] {
+        let key = if shifted { "LEA.HI" } else { "LEA.HI.0" };
+        let f = form(key, "LEA", 13, 0x5bd8 >> 3).facts(facts::LEA).fix(33, 5, 0).lit("HI").m(flag(38, "X"));
+        let f = f.op(p_hidden(48)).op(rd_cc(47)).op(r(8)).op(r(20)).op(r(39));
+        let f = if shifted { f.op(imm(28, 5)) } else { f.fix(28, 5, 0) };
+        f.done(out);
     }
     // LDC{.size} Rd, c[bank][Ra+offset]: byte offset 20..35, bank 36..40, size 48..50.
     form("LDC", "LDC", 12, 0xef9).facts(facts::LDC)
@@ -391,6 +441,33 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rd_cc(47))
         .op(rna(20, 45, 49))
         .done(out);
+    // The constant shapes of I2F and I2I (nvdisasm spaces the constant as for XMAD): ptxas
+    // 11.8's 0x4cb8010005370a02 `I2F.F32.U32.RP R2, c[0x0] [0x14c]` and 0x4ce2000005373a00
+    // `I2I.S32.S32 R0, |c[0x0] [0x14c]|`; -b 45 and |b| 49 as in the register shapes.
+    form("I2F.c", "I2F", 13, 0x4cb8 >> 3).facts(facts::I2F)
+        .zeros(&[(14, 2), (41, 4), (46, 1), (48, 1), (50, 1)])
+        .m(g("types", 8, 6, &i2f_types))
+        .m(rnd(39))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), None, true))
+        .done(out);
+    form("I2I.c", "I2I", 13, 0x4ce0 >> 3).facts(facts::I2I)
+        .zeros(&[(43, 2), (14, 2), (46, 1), (48, 1), (39, 4)])
+        .m(g("types", 8, 6, &i2i_types))
+        .m(flag(50, "SAT"))
+        .op(rd_cc(47))
+        .op(cbank_mod(Some(45), Some(49), None, true))
+        .done(out);
+    // F2F.F16.F32 from a constant (unspaced, unlike the F16 source below): ptxas 11.8's
+    // 0x4ca8000005270900 `F2F.F16.F32 R0, c[0x0][0x148]`.
+    form("F2F.c.F32", "F2F", 13, 0x4ca8 >> 3).facts(facts::F2F)
+        .fix(8, 8, 0x9)
+        .zeros(&[(39, 2), (41, 9)])
+        .lit("F16")
+        .lit("F32")
+        .op(r(0))
+        .op(cbank())
+        .done(out);
     // F2F{.FTZ}.dst.F16{.rnd}{.SAT} Rd{.CC}, -|c[..] [..]|{.H1}: the constant shape from a half
     // (nvdisasm spaces the constant as for XMAD): types 8..11 (F32 or F64 from F16), rounding
     // 39..40, .H1 41, .FTZ 44, negate 45, .CC 47, absolute 49, .SAT 50; nvdisasm ignores 12..15,
@@ -465,6 +542,17 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         ra_src_pp(compare(f).op(p(3)).op(p(0)), src).done(out);
     }
 
+    // ICMP's constant and immediate shapes (the register one is above). ptxas 11.8's rem.s64 takes
+    // the divisor's absolute value with 0x4b43018005470202 `ICMP.LT R2, R2, c[0x0][0x150], R3`
+    // (R2 the negated low word, R3 the high word); its f64 conversions write 0x364a000000770504
+    // `ICMP.NE.U32 R4, R5, 0x7, R0`. nvdisasm 11.8 on 0x4b4a010800070000 `ICMP.NE.U32 R0, R0,
+    // c[0x2][0x0], R2` with one bit flipped: 48 `ICMP.NE`, 49..51 the compare, 47 nothing
+    // (written 0), 52 `ISET`.
+    for (sfx, opc, src) in shapes(0x5b40, 0x4b40, 0x3640).into_iter().skip(1) {
+        let f = alu("ICMP", sfx, "ICMP", opc).facts(facts::ICMP).fix(52, 4, (opc >> 4) & 0xf).fix(47, 1, 0);
+        f.m(cmp()).m(sign48()).op(r(0)).op(r(8)).op(src).op(r(39)).done(out);
+    }
+
     // ISET{.BF}.cmp{.U32}{.X}.bop Rd{.CC}, Ra, src, Pp: ISETP's layout with a register result
     // (0xffffffff or 0; 1.0 or 0.0 with .BF, bit 44), .CC 47. ptxas 11.8: 0x5b5d038000270305
     // `ISET.GE.AND R5, R3, R2, PT`, 0x5b5303800007020a `ISET.LT.AND R10, R2, R0, PT`;
@@ -521,6 +609,19 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(h1(8, 53, 0))
         .op(cbank_mod(None, None, Some(52), true))
         .op(r(39))
+        .done(out);
+    // XMAD, constant-addend shape: Rb moves to 39 and c[bank][offset] (20..38) is the addend.
+    // ptxas 11.8's 0x5100010800070204 `XMAD R4, R2, R2, c[0x2][0x0]`; nvdisasm 11.8 on it with
+    // one bit set: 47 `R4.CC`, 48 `.S16.U16`, 49 `.U16.S16`, 50 `.CLO`, 51 `.CHI`, 52 `R2.H1`
+    // (B), 53 `R2.H1` (A), 54 `.X`, 55 an FFMA (opcode bits 55..63).
+    form("XMAD.rc", "XMAD", 9, 0x5100 >> 7).facts(facts::XMAD)
+        .m(sign())
+        .m(g("mode", 50, 2, &[(0, ""), (1, "CLO"), (2, "CHI"), (3, "CSFU")]))
+        .m(flag(54, "X"))
+        .op(rd_cc(47))
+        .op(h1(8, 53, 0))
+        .op(h1(39, 52, 1))
+        .op(cbank())
         .done(out);
     // XMAD, immediate shape: a 16-bit immediate at 20..35, unsigned unless B is signed (bit 49:
     // `XMAD.U16.S16 R3, R0, -0x7ffa, RZ`), .PSL 36, .MRG 37, .X 38, Rc 39, .CC 47, signedness
@@ -652,6 +753,30 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(r(8))
         .op(neg_b)
         .done(out);
+    // DMUL's constant shape: ptxas 11.8's 0x4c80000005270404 `DMUL R4, R4, c[0x0][0x148]`;
+    // nvdisasm 11.8 with one bit flipped: 48 `-c[..]`, 39..40 the rounding, 47 `R4.CC` (written
+    // 0), 41..46 and 49..50 nothing, 51 FCHK.
+    form("DMUL.c", "DMUL", 13, 0x4c80 >> 3)
+        .facts(facts::DMUL)
+        .zeros(&[(41, 6), (47, 1), (49, 2)])
+        .m(rnd(39))
+        .op(r(0))
+        .op(r(8))
+        .op(cbank_mod(Some(48), None, None, false))
+        .done(out);
+    // DADD's immediate shape (a double's high 20 bits, the sign in 56): ptxas 11.8's
+    // 0x3970003fd8070406 `DADD R6, R4, -0.375`; nvdisasm 11.8 with one bit flipped: 48 `-R4`,
+    // 46 `|R4|`, 45 / 49 `.NEG` / `.ABS` after the immediate (not described: written 0), 39..40
+    // the rounding, 47 `.CC` (written 0).
+    let dimm20 = OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 });
+    form("DADD.i", "DADD", 7, 0x3870 >> 9).facts(facts::DADD)
+        .fix(51, 5, (0x3870 >> 3) & 0x1f)
+        .zeros(&[(41, 5), (47, 1), (49, 2)])
+        .m(rnd(39))
+        .op(r(0))
+        .op(fsrc(8, 48, 46, 0))
+        .op(dimm20)
+        .done(out);
     form("FMNMX", "FMNMX", 13, 0x5c60 >> 3).facts(facts::FMNMX)
         .zeros(&[(28, 11), (43, 1), (47, 1), (50, 1)])
         .m(flag(44, "FTZ"))
@@ -696,6 +821,19 @@ fn float_forms(out: &mut Vec<Form>) {
             .op(pn(39, 42))
             .done(out);
     }
+    // FSETP's constant shape: ptxas 11.8's div.rn.f64 range checks 0x4bbc038800070887
+    // `FSETP.GTU.AND P0, PT, |R8|, c[0x2][0x0], PT` and 0x4bb4038800170687 `FSETP.GT.AND P0, PT,
+    // |R6|, c[0x2][0x4], PT`; -b 6 and |b| 44 as in the register shape (the sweep checks them).
+    form("FSETP.c", "FSETP", 12, 0x4bb).facts(facts::FSETP)
+        .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+        .m(flag(47, "FTZ"))
+        .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+        .op(p(3))
+        .op(p(0))
+        .op(fsrc(8, 43, 7, 0))
+        .op(cbank_mod(Some(6), Some(44), None, false))
+        .op(pn(39, 42))
+        .done(out);
     // FSETP's immediate shape (opcode bits 57..63 and 52..55, the immediate's sign in 56):
     // ptxas 11.8 writes div.rn.f64's range check as 0x36bc03801007038f `FSETP.GTU.AND P1, PT,
     // |R3|, 1.469367938527859385e-39, PT` (interpret/fdiv64-edges.atom). nvdisasm 11.8 prints
@@ -745,6 +883,28 @@ fn float_forms(out: &mut Vec<Form>) {
         .op(fsrc(8, 43, 54, 0))
         .op(fsrc(20, 53, 44, 1))
         .op(pn(39, 42))
+        .done(out);
+    // DSET's constant and immediate shapes: ptxas 11.8's 0x490103800527ff09 `DSET.LT.AND R9,
+    // RZ, c[0x0][0x148], PT` and 0x320103c004070400 `DSET.LT.AND R0, R4, 2.5, PT` (a double's
+    // high 20 bits, the sign in 56; 53 / 44 print `.NEG` / `.ABS` after it: written 0).
+    let dset = |key: &'static str, bits: u8, top: u64| {
+        form(key, "DSET", bits, top).facts(facts::DSET)
+            .m(flag(52, "BF"))
+            .m(g("cmp", 48, 4, &FLOAT_COMPARES))
+            .m(g("bop", 45, 2, &[(0, "AND"), (1, "OR"), (2, "XOR")]))
+            .op(rd_cc(47))
+            .op(fsrc(8, 43, 54, 0))
+    };
+    dset("DSET.c", 9, 0x4901 >> 7).op(cbank_mod(Some(53), Some(44), None, false)).op(pn(39, 42)).done(out);
+    dset("DSET.i", 7, 0x3201 >> 9).zeros(&[(53, 1), (55, 1), (44, 1)]).op(dimm20).op(pn(39, 42)).done(out);
+    // FCHK's constant shape (bit 60 clear, -b 45, |b| 49): ptxas 11.8's div.rn.f32 of a
+    // parameter, 0x4c88000005370300 `FCHK.DIVIDE P0, R3, c[0x0][0x14c]`.
+    form("FCHK.c", "FCHK", 13, 0x4c88 >> 3).facts(facts::FCHK)
+        .zeros(&[(0, 3), (47, 1), (50, 1)])
+        .m(g("check", 39, 6, &[(0, "DIVIDE")]))
+        .op(p(3))
+        .op(fsrc(8, 48, 46, 0))
+        .op(cbank_mod(Some(45), Some(49), None, false))
         .done(out);
     // FSET{.BF}.cmp{.FTZ}.bop Rd, a, b, Pc: DSET's layout on f32 (bit 56 clear, .FTZ in 55), b
     // a register or a constant. ptxas 11.8 writes `FSET.LT.AND R7, R0, R6, PT`

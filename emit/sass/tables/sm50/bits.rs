@@ -58,6 +58,27 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(rb)
         .op(cbank_mod(Some(49), None, None, false))
         .done(out);
+    // DFMA{.rnd} Rd, Ra, imm, -Rc (immediate shape: a double's high 20 bits, the sign in 56;
+    // opcode 57..63 and 52..55), as ptxas 11.8 writes `DFMA R10, R2, 0.5, R8`: nvdisasm 11.8
+    // reads 0x3670043fe007020a so, and with one bit set: 48 `.NEG` after the immediate (not described,
+    // written 0), 49 `-R8`, 50..51 `.RM` / `.RP`.
+    let dimm20 = OpSpec::Imm(ImmSpec { field: Field::split2((20, 19), (56, 1)), kind: ImmKind::F64Hi20 });
+    form("DFMA.i", "DFMA", 7, 0x3670 >> 9).facts(facts::DFMA)
+        .fix(52, 4, 7)
+        .fix(47, 1, 0)
+        .zeros(&[(48, 1)])
+        .m(rnd(50))
+        .op(r(0))
+        .op(r(8))
+        .op(dimm20)
+        .op(neg(39, 49))
+        .done(out);
+    // The constant in B (20..38; -B 48, -C 49 as in the register shape): ptxas 11.8's
+    // 0x4981010005370002 `FFMA R2, R0, -c[0x0][0x14c], R2` and 0x4b71030005470204 `DFMA R4, R2,
+    // -c[0x0][0x150], R6` (the sweep against nvdisasm 11.8 checks every other bit).
+    let cb = || cbank_mod(Some(48), None, None, false);
+    ffma("FFMA.c", 9, 0x4980 >> 7).op(r(0)).op(r(8)).op(cb()).op(neg(39, 49)).done(out);
+    form("DFMA.c", "DFMA", 12, 0x4b7).facts(facts::DFMA).fix(47, 1, 0).m(rnd(50)).op(r(0)).op(r(8)).op(cb()).op(neg(39, 49)).done(out);
     // FFMA's shape of the same layout: ptxas 11.8's div.rn.f32 writes `FFMA R7, R4, -R6,
     // c[0x2][0x0]` (0x5181030800070407, interpret/fdiv-edges.atom); nvdisasm 11.8 on that word
     // with one bit set: 48 `R6` (the product's sign), 49 `-c[..]`, 51..52 the rounding, 53..54

@@ -68,6 +68,10 @@ pub(super) const CAL: Facts = Facts::PLAIN;
 /// R254 after waiting on SB5 (filetests/interpret/spill-live-values.atom, %live260).
 pub(super) const LDG: Facts = Facts { unit: Unit::Lsu, ..Facts { variable: true, ..PRED_THEN_REG } };
 
+/// A generic load, as LDG (ptxas 11.8 waits on its scoreboard).
+pub(super) const LD: Facts = LDG;
+pub(super) const ST: Facts = STORE;
+
 pub(super) const LDL: Facts = Facts { unit: Unit::Lsu, ..VARIABLE };
 
 pub(super) const LDS: Facts = Facts { memory_reader: MemoryReader::Shared, unit: Unit::Mio, ..VARIABLE };
@@ -131,6 +135,7 @@ pub(super) const IADD3: Facts = ONE;
 pub(super) const IMNMX: Facts = ONE;
 pub(super) const MOV: Facts = ONE;
 pub(super) const SEL: Facts = ONE;
+pub(super) const SHF: Facts = ONE;
 pub(super) const XMAD: Facts = ONE;
 
 const ONE_PRED_THEN_REG: Facts = Facts { width: Width::One, ..PRED_THEN_REG };

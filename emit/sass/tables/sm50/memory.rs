@@ -28,6 +28,33 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .op(mem(20, 24))
         .op(r(0))
         .done(out);
+    // Generic LD / ST{.E}{.cache}{.size} with a 32-bit signed offset (20..51), .E 52, the size
+    // 53..55, the cache operator 56..57 and a predicate source 58..60 (left out when PT; ptxas
+    // passes the `LEA.HI.X P0` that tells a global address from the shared window's, and the
+    // emulator tells them by the address itself). ptxas 11.8's generic accesses:
+    // 0x8390000000070200 `LD.E.CV R0, [R2], P0`, 0xa390000000470200 `ST.E.WT [R2+0x4], R0,
+    // P0`, 0xa0b0000000070402 `ST.E.64 [R4], R2, P0`; nvdisasm 11.8 on `LD.E R0, [R2], P0`
+    // with one bit flipped: 52 `LD`, 53..55 `.U8` / `.64` / `.128`, 56..57 `.CG` / `.CI`, 58..60
+    // `P1` .. `P4`, all three set: no predicate; on ST 56..57 `.CG` / `.CS` / `.WT`.
+    let size53 = || g("size", 53, 3, &[(0, "U8"), (1, "S8"), (2, "U16"), (3, "S16"), (4, ""), (5, "64"), (6, "128")]);
+    form("LD", "LD", 3, 0x80 >> 5)
+        .facts(facts::LD)
+        .m(flag(52, "E"))
+        .m(g("cache", 56, 2, &[(0, ""), (1, "CG"), (2, "CI"), (3, "CV")]))
+        .m(size53())
+        .op(r(0))
+        .op(mem(20, 32))
+        .op(p_hidden(58))
+        .done(out);
+    form("ST", "ST", 3, 0xa0 >> 5)
+        .facts(facts::ST)
+        .m(flag(52, "E"))
+        .m(g("cache", 56, 2, &[(0, ""), (1, "CG"), (2, "CS"), (3, "WT")]))
+        .m(size53())
+        .op(mem(20, 32))
+        .op(r(0))
+        .op(p_hidden(58))
+        .done(out);
     // LDS{.U}: with the uniform flag nvdisasm spells the 32-bit size (`LDS.U.32`).
     for (u, key, size32) in [(0u64, "LDS", ""), (1, "LDS.U", "32")] {
         let f = form(key, "LDS", 13, 0xef48 >> 3).facts(facts::LDS).fix(45, 3, 0).fix(44, 1, u);

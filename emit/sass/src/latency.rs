@@ -99,7 +99,10 @@ impl Timing {
         if is_memory {
             return match facts.memory_reader {
                 MemoryReader::Shared => Reader::Shared,
-                MemoryReader::Surface => Reader::Other,
+                // A surface operand is read like a global one: ptxas 13 reads ALU results in
+                // SURED's operands no sooner than global ones (5 cycles), ptxas 11.8 like
+                // global ones too (`SHL R2, R2, 0x2` → `SURED.D.BA.2D ... [R2]` 2 later).
+                MemoryReader::Surface => Reader::Memory,
                 MemoryReader::Global => Reader::Memory,
             };
         }
@@ -161,7 +164,14 @@ impl Timing {
             (Pipe::Alu, Reader::Alu) => 4,
             (Pipe::Alu, Reader::Fma) | (Pipe::Fma, Reader::Alu) => 5,
             (Pipe::Fma, Reader::Fma) => 4,
-            (Pipe::FmaWide, Reader::Alu | Reader::Fma) => 4,
+            // ptxas 13 reads an IMAD.WIDE result in the FMA pipe 4 cycles later (194 reads) but
+            // in the ALU never sooner than 5 (`IMAD.WIDE.U32 R2, R7, 0x4, R4` → `IADD3 R3, R3,
+            // UR4, RZ`, 111 reads), and in a global memory operand never sooner than 9
+            // (`IMAD.WIDE.U32 R16, R0, 0x8, R16` → `STG.E.64 desc[UR6][R16.64], R4`, 63 reads;
+            // filetests/timing/data/sm90.tsv).
+            (Pipe::FmaWide, Reader::Fma) => 4,
+            (Pipe::FmaWide, Reader::Alu) => 5,
+            (Pipe::FmaWide, Reader::Memory) => 9,
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
             // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
@@ -178,6 +188,10 @@ impl Timing {
             // (stall 7) then `STG.E.64 desc[UR4][R4.64], R2` (ptxas of atomc's PTX for
             // an f64 `fmul` stored to global memory, as in compile/visa/fmul64-soft.atom).
             (Pipe::Fp64, Reader::Memory) => 7,
+            // ptxas 13 reads an FP64 result in the ALU, the FMA pipe and shared-memory operands no
+            // sooner than 10 cycles later (`DFMA` → `LOP3.LUT` 24 reads, `DMUL` → `LOP3.LUT` 22,
+            // `DADD` → `ATOMS.CAST.SPIN.64` 7; filetests/timing/data/sm90.tsv).
+            (Pipe::Fp64, Reader::Alu | Reader::Fma | Reader::Shared) => 10,
             // ptxas 13.5 spaces dependent DFMAs 8 cycles apart and sets no scoreboard.
             (Pipe::Fp64, _) => 8,
             (Pipe::UniformMove, _) => 2,

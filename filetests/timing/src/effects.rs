@@ -146,11 +146,16 @@ fn address_regs(op: &str, family: Family, ins: &Inst, out: &mut Vec<(Loc, Role)>
     }
 }
 
-/// Width in registers of an instruction's data operands and destination.
+/// Width in registers of an instruction's data operands and destination: `.64`/`.128`, FP64
+/// arithmetic, and a memory, atomic or surface instruction on a 64-bit type
+/// (`RED.E.ADD.U64 [R2], R8`, `SUATOM.D.2D.ADD.U64.IGN R0, [R4], R0, 0x56`).
 fn data_width(ins: &Inst) -> u16 {
+    let m = ins.mnemonic.as_str();
+    let memory = ["LD", "ST", "ATOM", "RED", "SU"].iter().any(|p| m.starts_with(p));
+    let typed64 = memory && ["U64", "S64", "F64"].iter().any(|t| ins.has_mod(t));
     if ins.has_mod("128") {
         4
-    } else if ins.has_mod("64") || ins.mnemonic.starts_with('D') && ins.mnemonic != "DEPBAR" {
+    } else if ins.has_mod("64") || typed64 || m.starts_with('D') && m != "DEPBAR" {
         2
     } else {
         1
@@ -335,6 +340,8 @@ mod tests {
         assert_eq!((w(&e), r(&e)), (vec!["R1".into()], vec!["CC".into()]));
         let e = one("RED.E.ADD [R0], R3", Family::Sm50);
         assert_eq!((w(&e), r(&e)), (vec![], vec!["R0".into(), "R1".into(), "R3".into()]));
+        let e = one("RED.E.ADD.U64 [R2], R8", Family::Sm50);
+        assert_eq!(r(&e), ["R2", "R3", "R8", "R9"]);
         let e = one("LDS R3, [R3]", Family::Sm50);
         assert_eq!((w(&e), r(&e)), (vec!["R3".into()], vec!["R3".into()]));
         let e = one("XMAD.MRG R0, R6, R7.H1, RZ", Family::Sm50);

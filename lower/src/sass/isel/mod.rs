@@ -108,7 +108,7 @@ pub(crate) struct Isel<'a> {
     param_loads: HashMap<Value, (BlockId, VReg)>,
     params_placed: bool,
     /// Coordinate tuples already built in a block, by their values.
-    pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
+    pub coord_tuples: HashMap<(BlockId, Vec<Value>, u32), VReg>,
     pub inst: atomc_ir::Inst,
     /// The warp-uniform values, where the target aggregates atomics.
     pub uniformity: Option<crate::uniform::Uniformity>,

@@ -6,7 +6,7 @@
 //! 13.5 (sm_90) and 11.8 (sm_50) compile PTX's byte-addressed `sured.b` to `SURED.D.BA...` and
 //! its element-addressed `sured.p` to `SURED.D...` without `.BA`, the x register in both
 //! straight from the parameter (`SURED.D.BA.1D.ADD.TRAP [R3], R2, 0x50` and
-//! `SURED.D.1D.AND.TRAP [R2], R0, 0x50` on sm_50; `tests/surface_x_ptxas.rs`). ptxas accepts
+//! `SURED.D.1D.AND.TRAP [R2], R0, 0x50` on sm_50; `emit/sass/tests/surface_x_ptxas.rs`). ptxas accepts
 //! `sured.p` only for `.b32` add/and/or, so the element form is shown for those alone; the
 //! `.BA` form for every operation and size `sured.b` takes (32- and 64-bit add, min, max,
 //! and, or). PTX has no surface atomic with a result, so `SUATOM` has no ptxas code at all:

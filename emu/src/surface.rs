@@ -9,10 +9,12 @@
 //! word a driver fills for a bound surface; [`crate::Launch::surface_words`]).
 //!
 //! The coordinates are consecutive registers from the address register: x (in bytes under
-//! `.BA`), then y, then z or the layer, as atomc's selector builds them.
+//! `.BA`, in elements without it: `atomc_sass::surface`, which the selector reads too), then
+//! y, then z or the layer, as atomc's selector builds them.
 
 use crate::exec::{lanes, Ctx};
 use crate::EmuError;
+use atomc_emit::sass::surface::element_x;
 use atomc_emit::sass::Operand;
 use atomc_ir::interp;
 use atomc_ir::{RmwOp, Type};
@@ -141,12 +143,9 @@ fn element(c: &Ctx, word: u32, coords: &[i64], bytes: u32) -> Result<Option<(usi
     }
     let mut at = [0i64; 3];
     at[..coords.len()].copy_from_slice(coords);
-    if c.has("BA") {
-        if at[0].rem_euclid(bytes as i64) != 0 {
-            return Err(fault(format!("byte coordinate {} is not a multiple of the element size {bytes}", at[0])));
-        }
-        at[0] = at[0].div_euclid(bytes as i64);
-    }
+    // x counts bytes under `.BA`, elements without it: the fact the selector reads too.
+    at[0] = element_x(at[0], bytes, c.has("BA"))
+        .map_err(|x| fault(format!("byte coordinate {x} is not a multiple of the element size {bytes}")))?;
     for (i, x) in at.iter_mut().enumerate().take(coords.len()) {
         let e = s.extent[i].max(1) as i64;
         if *x < 0 || *x >= e {

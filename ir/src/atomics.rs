@@ -172,8 +172,8 @@ keyword_enum! {
     pub enum SurfaceAddressing {
         /// x counts elements (texels).
         Coord = "coord",
-        /// x is a byte offset within the row (the SASS `.BA` form); it must be
-        /// a multiple of the element size.
+        /// x is a byte offset within the row; it must be a multiple of the
+        /// element size. (SASS selects `.BA`, x in bytes, for both: `atomc_sass::surface`.)
         Bytes = "bytes",
     }
 }

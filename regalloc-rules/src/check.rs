@@ -79,7 +79,7 @@ pub enum RuleError {
         reg: u16,
         last: u8,
     },
-    #[error("{at}: {form} field {field} must be R{expected} (field {base} + {offset}) or RZ, is R{found}")]
+    #[error("{at}: {form} field {field} must be R{expected} (field {base} + {offset}), is R{found}")]
     Tie {
         at: At,
         form: &'static str,

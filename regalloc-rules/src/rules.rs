@@ -53,7 +53,7 @@ impl FieldRule {
     }
 }
 
-/// "Field `field` must be field `base` + `offset`" (unless `field` holds RZ where allowed):
+/// "Field `field` must be field `base` + `offset`":
 /// the implied second register of SM50's packed CAS group.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tie {
@@ -104,28 +104,36 @@ const RA: FieldRule = FieldRule::new("Ra", Width::Declared, None, true);
 const RB1: FieldRule = FieldRule::new("Rb", Width::Exactly(1), None, true);
 const RB2: FieldRule = FieldRule::new("Rb", Width::Exactly(2), None, true);
 
+/// No CAS reads RZ as its compare or swap value, on either target: the CAS forms' compare and
+/// swap slots refuse it (`rz_ok: false` in `emit/sass/tables/{sm90,sm50}/atomics.rs`, with the
+/// evidence: ptxas 13.5 and 11.8 always put a zero compare or swap value in a register,
+/// `HFMA2.MMA R4, -RZ, RZ, 0, 0` / `MOV R4, RZ`), and `tests/rules.rs` checks these rows
+/// against the form table. Whether RZ reads as zero there is unverified on hardware.
+pub const CAS_VALUE_RZ: bool = false;
+
 /// `ATOM.CAS` with compare and swap packed in one group of `w`-register values: Rb aligned to
-/// `2 * w` (never RZ), Rc = Rb + `w` or RZ.
+/// `2 * w`, Rc = Rb + `w` (SM50 also encodes `Rb, RZ` and `RZ, Rb`, never selected: see
+/// [`CAS_VALUE_RZ`]).
 const fn packed_cas(rd: FieldRule, w: u8) -> CasRule {
     CasRule {
         fields: [
             rd,
             RA,
-            FieldRule::new("Rb", Width::Exactly(w), Some(2 * w), false),
-            FieldRule::new("Rc", Width::Exactly(w), Some(w), true),
+            FieldRule::new("Rb", Width::Exactly(w), Some(2 * w), CAS_VALUE_RZ),
+            FieldRule::new("Rc", Width::Exactly(w), Some(w), CAS_VALUE_RZ),
         ],
         tie: Some(Tie { field: 3, base: 2, offset: w }),
     }
 }
 
-/// `ATOM.CAS` with compare and swap independent `w`-register values, naturally aligned, RZ allowed.
+/// `ATOM.CAS` with compare and swap independent `w`-register values, naturally aligned.
 const fn independent_cas(rd: FieldRule, w: u8) -> CasRule {
     CasRule {
         fields: [
             rd,
             RA,
-            FieldRule::new("Rb", Width::Exactly(w), None, true),
-            FieldRule::new("Rc", Width::Exactly(w), None, true),
+            FieldRule::new("Rb", Width::Exactly(w), None, CAS_VALUE_RZ),
+            FieldRule::new("Rc", Width::Exactly(w), None, CAS_VALUE_RZ),
         ],
         tie: None,
     }
@@ -138,9 +146,9 @@ pub const SM50: TargetRules = TargetRules {
     reserved: &[],
     atom32: [RD1, RA, RB1],
     atom64: [RD2, RA, RB2],
-    // ATOM.CAS.32: Rb = R2n (never RZ), Rc = Rb+1 or RZ.
+    // ATOM.CAS.32: Rb = R2n, Rc = Rb+1.
     cas32: packed_cas(RD1, 1),
-    // ATOM.CAS.64: Rb = R4n (never RZ), Rc = Rb+2 or RZ.
+    // ATOM.CAS.64: Rb = R4n, Rc = Rb+2.
     cas64: packed_cas(RD2, 2),
     surface_coords_rz: false,
     surface_handle_rz: false,
@@ -150,7 +158,7 @@ pub const SM50: TargetRules = TargetRules {
 /// Hopper: R0..R252 (SM70+ reserves two GPRs, R253/R254); CAS compare and swap independent.
 /// RZ in the CAS compare (bits 32..39) or swap (64..71) field: nvdisasm 13 decodes both
 /// (`ATOMG.E.CAS.STRONG.GPU PT, R2, [R0], RZ, R4`), unlike SM50's group base, which it prints as
-/// `???255`; so neither is forbidden here (not verified on hardware).
+/// `???255`, but ptxas never writes it, so it is forbidden ([`CAS_VALUE_RZ`]).
 pub const SM90: TargetRules = TargetRules {
     target: Sm::Sm90,
     usable: 253,
@@ -188,7 +196,7 @@ impl TargetRules {
                     fields.push(FieldRule::new("Rd", Width::Exactly(value), None, true));
                 }
                 fields.push(FieldRule::new("Ra", Width::Exactly(coords), None, self.surface_coords_rz));
-                fields.push(FieldRule::new("Rb", Width::Exactly(data), None, !cas));
+                fields.push(FieldRule::new("Rb", Width::Exactly(data), None, !cas || CAS_VALUE_RZ));
                 if bindless {
                     fields.push(FieldRule::new("Rc", Width::Exactly(1), None, self.surface_handle_rz));
                 }

@@ -62,6 +62,7 @@ pub mod roles;
 mod sm;
 pub mod sm50;
 pub mod sm90;
+pub mod surface;
 pub mod written;
 
 pub use bits::Field;

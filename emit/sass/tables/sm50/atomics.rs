@@ -46,7 +46,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         .done(&mut based);
     // ATOM{.E}.CAS{.64}: bits 50..51 say where the compare and swap values are.
     // Layout 2: RZ, Rb (the register field holds the swap value); layout 1: Rb, RZ;
-    // layout 0: Rb, Rb+1 (32-bit) / Rb, Rb+2 (64-bit). The RZ layouts come first so that the
+    // layout 0: Rb, Rb+1 (32-bit) / Rb, Rb+2 (64-bit). Layouts 1 and 2 are here to read and
+    // check words (nvdisasm 11.8 decodes them); selection never uses them and the register
+    // rules refuse them (RZ compare or swap: ptxas 11.8 writes `MOV R5, RZ` and layout 0 for a
+    // zero swap value, tests/ptx/cas_zero_operands.ptx; unverified on hardware). The RZ layouts come first so that the
     // assembler tries them before the register pair (whose encoder insists on Rb+1 / Rb+2).
     for (wide, sfx, delta) in [(0u64, "", 1u8), (1, ".64", 2)] {
         for (layout, lk) in [(2u64, ".zr"), (1, ".rz"), (0, "")] {
@@ -104,6 +107,10 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     }
     out.extend(based);
 
+    // A CAS's packed compare-and-swap group is never RZ: ptxas 11.8 puts a zero compare or
+    // swap value in a register (`MOV R4, RZ` then `ATOM.E.CAS R0, [R2], R4, R5`,
+    // tests/ptx/cas_zero_operands.ptx), and no GPU run has shown RZ reads as zero there.
+    let data = |cas: bool| if cas { rnz(20) } else { r(20) };
     // SUATOM.D{.BA}.dim.op{.sz}{.clamp} Rd, [Ra], Rb, Rc (bindless: Rc holds the header
     // pointer) and SUATOM.D{.BA}.dim.CAS{.sz}{.clamp} (Rb holds compare, swap as a vector).
     for (cas, key, top) in [(false, "SUATOM", 0xea60u64 >> 5), (true, "SUATOM.CAS", 0xeac0 >> 5)] {
@@ -115,13 +122,13 @@ pub(super) fn forms(out: &mut Vec<Form>) {
             .m(flag(28, "BA"))
             .m(su_dim());
         let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
-        f.m(su_size(36)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(r(39)).done(out);
+        f.m(su_size(36)).m(su_clamp()).op(r(0)).op(mem0()).op(data(cas)).op(r(39)).done(out);
     }
     // Bound surface: the 13-bit header index sits in 36..48 and the size moves to 51..53.
     for (cas, key, top) in [(false, "SUATOM.bound", 0xea00u64 >> 6), (true, "SUATOM.CAS.bound", 0xea80 >> 6)] {
         let f = form(key, "SUATOM", 10, top).facts(facts::SUATOM).lit("D").m(flag(28, "BA")).m(su_dim());
         let f = if cas { f.fix(29, 4, 0).lit("CAS") } else { f.m(su_op()) };
-        f.m(su_size(51)).m(su_clamp()).op(r(0)).op(mem0()).op(r(20)).op(imm(36, 13)).done(out);
+        f.m(su_size(51)).m(su_clamp()).op(r(0)).op(mem0()).op(data(cas)).op(imm(36, 13)).done(out);
     }
 
     sured(out);

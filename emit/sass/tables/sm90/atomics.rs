@@ -100,6 +100,17 @@ fn addr_data(f: F, addr: MemSpec) -> F {
     f.op(OpSpec::Mem(MemSpec { reuse: Some(0), ..addr })).op(rs(32, 1))
 }
 
+/// The compare (Rb, slot 1 of the reuse flags) and swap (Rc, slot 2) values of every CAS form,
+/// never RZ. nvdisasm 13 decodes RZ there, but ptxas 13.5 never writes it: for
+/// `atom.global.cas.b32 %r2, [%rd2], 0, %r1` it puts the zero in a register
+/// (`HFMA2.MMA R4, -RZ, RZ, 0, 0` then `ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R4, R5`; a 64-bit
+/// zero `CS2R R4, SRZ`; `ATOMS.CAS R5, [R0], R4, R5` likewise: tests/ptx/cas_zero_operands.ptx).
+/// Until a GPU run shows RZ reads as zero there, selection materializes it
+/// (`Isel::zeros_in_registers`), and the register rules forbid it.
+fn cas_values(f: F, addr: MemSpec) -> F {
+    f.op(OpSpec::Mem(MemSpec { reuse: Some(0), ..addr })).op(rsnz(32, 1)).op(rsnz(64, 2))
+}
+
 /// An ATOM / ATOMG form: the global modifiers, then Pd, Rd, the address and Rb.
 fn atom(f: F, addr: MemSpec, uniform_addr: bool, op: ModGroup, size: ModGroup) -> F {
     addr_data(global_mods(f, uniform_addr, op, size).op(p(81)).op(r(16)), addr)
@@ -131,7 +142,7 @@ pub(super) fn forms(out: &mut Vec<Form>) {
         let f = form(key, mn, opc).facts(facts).fix(91, 1, 0);
         // ATOMG has no CAST: its operation bits are fixed and CAS is a plain spelling.
         let (f, op) = if cast { (f, cas_op()) } else { (f.fix(87, 2, 0), literal("CAS")) };
-        atom(f, plain(), false, op, cas_size()).op(rs(64, 2)).done(out);
+        cas_values(global_mods(f, false, op, cas_size()).op(p(81)).op(r(16)), plain()).done(out);
     }
     // Float ATOM / ATOMG (separate opcodes on sm_90).
     for (mn, facts, opc, uopc) in [("ATOM", facts::ATOM, 0x3a2, 0x9a2), ("ATOMG", facts::ATOMG, 0x3a3, 0x9a3)] {
@@ -181,7 +192,8 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     };
     shared("ATOMS", 0x38c, 0, int_op(), plain()).done(out);
     shared("ATOMS.ur", 0x98c, 1, int_op(), MemSpec { ureg: Some(Field::new(64, 6)), ..plain() }).done(out);
-    shared("ATOMS.CAS", 0x38d, 0, cas_op(), plain()).op(rs(64, 2)).done(out);
+    let f = form("ATOMS.CAS", "ATOMS", 0x38d).facts(facts::ATOMS).fix(91, 1, 0).m(cas_op()).m(cas_size()).op(r(16));
+    cas_values(f, MemSpec { scale: Some(Field::new(78, 2)), ..plain() }).done(out);
     // Warp-aggregated shared increment ptxas emits for `atom.shared.inc` patterns:
     // `ATOMS.POPC.INC.32 Rd, [Ra+URb]` (0xF8C, op bits 87..91 = 27).
     form("ATOMS.POPC.INC", "ATOMS", 0xf8c).facts(facts::ATOMS)
@@ -214,7 +226,9 @@ pub(super) fn forms(out: &mut Vec<Form>) {
     suatom_ops(surface(f, int_op(), su_size())).done(out);
     let f = form("SUATOM.CAS", "SUATOM", 0x396).facts(facts::SUATOM).fix(91, 1, 0).fix(87, 4, 0);
     let su_cas_size = g("size", 73, 3, &[(0, ""), (1, "S32"), (2, "64")]);
-    suatom_ops(surface(f, literal("CAS"), su_cas_size)).done(out);
+    // The packed compare-and-swap group, never RZ (see `cas_values`).
+    let f = surface(f, literal("CAS"), su_cas_size).op(p_opt(81)).op(r(16)).op(su_mem).op(rnz(32));
+    f.op(rnz(64)).done(out);
     // The form ptxas emits for bindless `sured.b`: handle in a uniform register (40..45) plus an
     // immediate (46..53), opcode 0xF9F with bit 91 set.
     let f = form("SURED.ur", "SURED", 0xf9f)

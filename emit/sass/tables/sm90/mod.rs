@@ -85,6 +85,10 @@ pub(super) fn rnz(lo: u8) -> OpSpec {
 pub(super) fn rs(lo: u8, reuse: u8) -> OpSpec {
     OpSpec::Reg(reg_spec(lo, true, Some(reuse)))
 }
+/// Source register with a reuse-flag slot that must not be RZ.
+pub(super) fn rsnz(lo: u8, reuse: u8) -> OpSpec {
+    OpSpec::Reg(reg_spec(lo, false, Some(reuse)))
+}
 /// Source register with negate / absolute-value bits.
 pub(super) fn rmod(lo: u8, reuse: Option<u8>, neg: Option<u8>, abs: Option<u8>, not: Option<u8>) -> OpSpec {
     OpSpec::Reg(RegSpec {

@@ -115,7 +115,7 @@ impl Isel<'_> {
         Ok(())
     }
 
-    fn constant(&mut self, d: VReg, ty: Type, bits: u64) {
+    pub(super) fn constant(&mut self, d: VReg, ty: Type, bits: u64) {
         let mask = if ty.bits() >= 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
         let bits = bits & mask;
         let half = |v: u64| if v == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i64) };

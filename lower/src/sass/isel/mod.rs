@@ -42,7 +42,7 @@ pub use surface::surface_slot_words;
 
 use super::inst::{Flow, MOp, SassInst, SharedForms};
 use super::target::SassTarget;
-use crate::vcode::{BlockId, RegClass, VCode, VCodeBuilder, VReg};
+use crate::vcode::{BlockId, HwReg, OperandRule, Reg, RegClass, VCode, VCodeBuilder, VReg};
 use atomc_ir::{Block, Function, InstData, Type, Value};
 use atomc_sass::op;
 use cranelift_entity::SecondaryMap;
@@ -108,7 +108,7 @@ pub(crate) struct Isel<'a> {
     param_loads: HashMap<Value, (BlockId, VReg)>,
     params_placed: bool,
     /// Coordinate tuples already built in a block, by their values.
-    pub coord_tuples: HashMap<(BlockId, Vec<Value>), VReg>,
+    pub coord_tuples: HashMap<(BlockId, Vec<Value>, u32), VReg>,
     pub inst: atomc_ir::Inst,
     /// The warp-uniform values, where the target aggregates atomics.
     pub uniformity: Option<crate::uniform::Uniformity>,
@@ -293,9 +293,45 @@ impl<'a> Isel<'a> {
     /// IR instruction's location.
     pub fn emit(&mut self, mut inst: SassInst) {
         if let Err(why) = inst.resolve_cached((self.target.arch)(), &mut self.forms) {
-            self.unencodable.get_or_insert(why);
+            match self.zeros_in_registers(&inst) {
+                Some(fixed) => inst = fixed,
+                None => {
+                    self.unencodable.get_or_insert(why);
+                }
+            }
         }
         self.pending_block().insts.push(inst);
+    }
+
+    /// `inst` with each RZ it reads replaced by a register holding zero, emitted before it,
+    /// when that is what its form needs: a slot the form table marks not-RZ (`RegSpec::rz_ok`,
+    /// e.g. the compare and swap values of every CAS form) refuses RZ, and then no form
+    /// resolves. `None` when that was not the reason.
+    fn zeros_in_registers(&mut self, inst: &SassInst) -> Option<SassInst> {
+        let zero_read = |op: &MOp| matches!(op, MOp::Reg { reg: Reg::Zero, rule: OperandRule::Use, neg: false, .. });
+        if !inst.ops.iter().any(zero_read) {
+            return None;
+        }
+        // Registers in their place first (R0, as resolution's placeholders are): nothing is
+        // emitted unless the instruction then resolves.
+        let mut trial = inst.clone();
+        for op in trial.ops.iter_mut().filter(|op| zero_read(op)) {
+            let MOp::Reg { reg, .. } = op else { unreachable!() };
+            *reg = Reg::Hw(HwReg::new(0).expect("R0"));
+        }
+        trial.resolve_cached((self.target.arch)(), &mut self.forms).ok()?;
+        let mut fixed = inst.clone();
+        for op in fixed.ops.iter_mut() {
+            if zero_read(op) {
+                let MOp::Reg { width, .. } = *op else { unreachable!() };
+                let (class, ty) = if width == 2 { (RegClass::Pair, Type::I64) } else { (RegClass::Single, Type::I32) };
+                let z = self.b.new_vreg(class);
+                self.constant(z, ty, 0);
+                *op = MOp::Reg { reg: z.reg(), width, rule: OperandRule::Use, neg: false };
+            }
+        }
+        fixed.resolve_cached((self.target.arch)(), &mut self.forms).ok()?;
+        Some(fixed)
     }
 
     fn push_branch(&mut self, mut inst: SassInst, targets: &[(BlockId, &[VReg])]) {

@@ -20,6 +20,7 @@ use atomc_ir::{
     Function, InstData, RmwOp, SurfaceAccess, SurfaceAddressing, SurfaceClamp, SurfaceDim, SurfaceRef, Type, Value,
 };
 use atomc_sass::op::{t, Tok, Toks};
+use atomc_sass::surface::{x_shift, SELECT_BA};
 use atomc_sass::toks;
 
 fn dim_name(d: SurfaceDim) -> Tok {
@@ -159,7 +160,13 @@ impl Isel<'_> {
             Some(op) => op_size(op, ty).ok_or_else(|| self.err(format!("no SUATOM form for {op} on {ty}")))?,
             None => (t::CAS, if ty.bits() == 64 { &toks!(64)[..] } else { &[] }),
         };
-        let ba = (access.addressing == SurfaceAddressing::Bytes).then_some(t::BA);
+        // x in bytes under `.BA`, in elements without (`atomc_sass::surface`, with ptxas's
+        // evidence); atomc selects `.BA`, so an element x is scaled by the element size.
+        let ba = (SELECT_BA || access.addressing == SurfaceAddressing::Bytes).then_some(t::BA);
+        let shift = match access.addressing {
+            SurfaceAddressing::Coord => x_shift(ty.bits() / 8),
+            SurfaceAddressing::Bytes => 0,
+        };
         let mods = Toks::of(&[t::D])
             .with(ba)
             .with(dim_name(access.dim))
@@ -169,11 +176,17 @@ impl Isel<'_> {
             .with(clamp_name(access.clamp));
 
         // Consecutive surface atomics in a block usually share coordinates.
-        let key = (self.block, coords.to_vec());
+        let key = (self.block, coords.to_vec(), shift);
         let coord = match self.coord_tuples.get(&key) {
             Some(&t) => t,
             None => {
-                let coord_ops: Vec<MOp> = coords.iter().map(|&c| MOp::use_(self.reg(c))).collect();
+                let mut coord_ops: Vec<MOp> = coords.iter().map(|&c| MOp::use_(self.reg(c))).collect();
+                if shift != 0 {
+                    let x = self.new_vreg(RegClass::Single);
+                    let imm = MOp::Imm(shift as i64);
+                    self.emit(self.isa.shl(MOp::def(x.reg(), 1), coord_ops[0], imm, false));
+                    coord_ops[0] = MOp::use_(x.reg());
+                }
                 let t = self.tuple(&coord_ops);
                 self.coord_tuples.insert(key, t);
                 t

@@ -4,12 +4,13 @@
 //!
 //! `ATOM.CAS` and `ATOMS.CAS` take compare and swap as one packed register group (seed 000):
 //! [`Isel::lower_cas_sm50`] builds it in a Pair (32-bit) or Quad (64-bit) vreg with in-place
-//! partial writes, and uses the `Rb, RZ` layout when the swap value is the constant zero.
+//! partial writes. A zero compare or swap value is written into the group like any other
+//! (`MOV R5, RZ`, as ptxas 11.8 does): the `Rb, RZ` / `RZ, Rb` layouts are never selected.
 
 use super::generic::guarded;
 use crate::sass::inst::{MOp, SassInst};
 use crate::sass::isel::{Isel, IselError};
-use crate::vcode::{OperandRule, Reg, RegClass, RegForm, VReg};
+use crate::vcode::{OperandRule, RegClass, RegForm, VReg};
 use atomc_ir::{AddrSpace, InstData, Value};
 use atomc_sass::op::{t, Tok, Toks};
 use atomc_sass::{op, toks};
@@ -24,24 +25,14 @@ impl Isel<'_> {
         let (m, space) = self.mem(addr);
         let wide = ty.bits() == 64;
         let (d, _) = self.def_or_rz(used);
-        let zero_swap = self.const_value(*replacement) == Some(0) && space == AddrSpace::Global;
         let group = self.new_vreg(if wide { RegClass::Quad } else { RegClass::Pair });
         let half = if wide { 2 } else { 1 };
         // Compare value into the group's first register(s): this write defines the group.
         self.write_part(group, None, 0, half, *expected);
-        let data = if zero_swap {
-            group
-        } else {
-            let full = self.new_vreg(group.class());
-            self.write_part(full, Some(group), half, half, *replacement);
-            full
-        };
+        let data = self.new_vreg(group.class());
+        self.write_part(data, Some(group), half, half, *replacement);
         let rb = MOp::Reg { reg: data.part(0), width: half, rule: OperandRule::Use, neg: false };
-        let rc = if zero_swap {
-            MOp::Reg { reg: Reg::Zero, width: half, rule: OperandRule::Use, neg: false }
-        } else {
-            MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false }
-        };
+        let rc = MOp::Reg { reg: data.part(half), width: half, rule: OperandRule::Use, neg: false };
         let size = wide.then_some(t::_64);
         if space == AddrSpace::Generic {
             // Both paths predicated on the shared-window test (generic.rs).

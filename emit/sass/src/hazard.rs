@@ -498,10 +498,10 @@ pub fn unit(arch: &Arch, ins: &Instr) -> &'static str {
 /// ([`super::facts::Facts::late_read`]; the scheduler keeps the plain latencies; this only
 /// keeps the check from rejecting ptxas). The emulator's timing model asks the same.
 pub fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pipe) -> u8 {
-    if timing != Timing::Sm90 {
-        return 0;
-    }
     let form = &arch.forms[ins.form as usize];
+    if timing == Timing::Sm50 {
+        return sm50_read_late(arch, ins, l);
+    }
     match form.facts.late_read {
         LateRead::WideAddendHigh if form.meanings(&ins.mods).any(|m| m.wide) => match ins.ops.get(3) {
             Some(Operand::Reg(c)) if c.num != 255 && l == c.num as Loc + 1 => 2,
@@ -509,6 +509,27 @@ pub fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pip
         },
         LateRead::Fp64Result if producer == Pipe::Fp64 => 2,
         _ => 0,
+    }
+}
+
+/// sm_50: the latencies ([`Timing::latency`]) are those of the strictest half of a register
+/// pair; ptxas 11.8 reads the other half sooner (filetests/timing/data/sm50.tsv): the FP64 unit
+/// reads a pair's high half 4 cycles after an ALU result and the low half 5 after (68 and 69
+/// reads), the units whose results come back on a scoreboard (conversions, MUFU, POPC, FLO)
+/// read a single register or a low half 2 after and a high half 4 after (`MOV R5,
+/// c[0x0][0x14c]` → `F2F.F32.F64.RP R0, R4`).
+fn sm50_read_late(arch: &Arch, ins: &Instr, l: Loc) -> u8 {
+    if is_pred_loc(l) {
+        return 0;
+    }
+    let form = &arch.forms[ins.form as usize];
+    let high = ins.ops.iter().skip(1).any(|o| matches!(o, Operand::Reg(c) if c.num != 255 && l == c.num as Loc + 1));
+    if form.facts.fp64 {
+        u8::from(high)
+    } else if form.facts.variable && form.facts.unit != super::facts::Unit::Mio && !high {
+        2
+    } else {
+        0
     }
 }
 

@@ -11,8 +11,9 @@
 //!
 //! Limits: the form tables do not decode every word ptxas writes yet (sm_90 `HADD2` with a
 //! uniform-register source; sm_50 `XMAD` with a constant or some immediate shapes, `DEPBAR`, `I2I`,
-//! negated-first-source `IADD`), which run as [`EmuError::Decode`]; the memory is sequentially
-//! consistent (fences are no-ops); `CALL`/`RET` and textures are not modelled; which
+//! negated-first-source `IADD`), which run as [`EmuError::Decode`]; global memory is sequentially
+//! consistent under the round-robin schedule and weakly ordered under the random one (per-SM
+//! store buffers and L1s, [`order`]); `CALL`/`RET` and textures are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.
 //!
 //! ```no_run
@@ -33,6 +34,7 @@ mod exec;
 mod kernel;
 mod machine;
 mod memory;
+mod order;
 mod rng;
 mod simt;
 mod sm50;

@@ -25,6 +25,8 @@ use atomc_emit::sass::Form;
 const LINE: usize = 128;
 /// Entries a buffer holds before one drains to make room.
 const BUFFER: usize = 16;
+/// One clock step in this many drains an entry: stores take several instructions to reach L2.
+const DRAIN: usize = 8;
 /// Lines an L1 holds before one is evicted.
 const LINES: usize = 32;
 
@@ -222,7 +224,7 @@ impl Weak {
     /// One step of the clock, after SM `sm` issued: maybe one buffered entry (of any SM)
     /// reaches L2, and maybe one of `sm`'s lines is evicted.
     pub fn tick(&mut self, global: &mut [Vec<u8>], sm: usize) {
-        if self.rng.below(2) == 0 {
+        if self.rng.below(DRAIN) == 0 {
             self.drain_one(global);
         }
         if self.rng.below(16) == 0 && !self.sms[sm].l1.is_empty() {

@@ -70,17 +70,39 @@ impl Write {
     }
 }
 
-/// One warp instruction's writes.
+/// One warp instruction's writes, with the bytes they span when they are all in one buffer
+/// (`None`: several), so most lookups skip the entry at once.
 struct Entry {
     writes: Vec<Write>,
+    span: Option<(usize, usize, usize)>,
 }
 
 impl Entry {
+    fn new(writes: Vec<Write>) -> Entry {
+        let owner = writes[0].owner;
+        let span = writes.iter().all(|w| w.owner == owner).then(|| {
+            let lo = writes.iter().map(|w| w.offset).min().unwrap_or(0);
+            let hi = writes.iter().map(|w| w.offset + w.size as usize).max().unwrap_or(0);
+            (owner, lo, hi)
+        });
+        Entry { writes, span }
+    }
+
     fn overlaps(&self, owner: usize, lo: usize, hi: usize) -> bool {
+        if let Some((o, a, b)) = self.span {
+            if o != owner || b <= lo || hi <= a {
+                return false;
+            }
+        }
         self.writes.iter().any(|w| w.overlaps(owner, lo, hi))
     }
 
     fn overlaps_entry(&self, other: &Entry) -> bool {
+        if let (Some((o, a, b)), Some((p, c, d))) = (self.span, other.span) {
+            if o != p || b <= c || d <= a {
+                return false;
+            }
+        }
         other.writes.iter().any(|w| self.overlaps(w.owner, w.offset, w.offset + w.size as usize))
     }
 }
@@ -162,7 +184,7 @@ impl Weak {
         } else {
             b[..size as usize].copy_from_slice(&global[owner][offset..end]);
         }
-        for e in &s.buffer {
+        for e in s.buffer.iter().filter(|e| e.overlaps(owner, offset, end)) {
             for w in e.writes.iter().filter(|w| w.overlaps(owner, offset, end)) {
                 let wb = w.v.to_le_bytes();
                 for (i, x) in b.iter_mut().enumerate().take(size as usize) {
@@ -187,7 +209,7 @@ impl Weak {
                 l.write(w);
             }
         }
-        s.buffer.push(Entry { writes });
+        s.buffer.push(Entry::new(writes));
         if !s.listed {
             s.listed = true;
             self.pending.push(sm);

@@ -114,3 +114,13 @@ fn emu_ptxas_sm90_random() {
         validate(Target::Sm90, Tool::Ptxas13, "sm_90", Schedule::Random(seed));
     }
 }
+
+/// ptxas 11.8's code under the random schedule's weak memory (a longer check, run on demand:
+/// `cargo test --test emu_ptxas -- --ignored`).
+#[test]
+#[ignore]
+fn emu_ptxas_sm50_random() {
+    for seed in [1, 2, 3] {
+        validate(Target::Sm50, Tool::Ptxas118, "sm_50", Schedule::Random(seed));
+    }
+}

@@ -120,10 +120,10 @@ impl Line {
             return;
         }
         let v = w.v.to_le_bytes();
-        for i in 0..w.size as usize {
+        for (i, x) in v.iter().enumerate().take(w.size as usize) {
             let a = w.offset + i;
             if a >= self.base && a < self.base + self.bytes.len() {
-                self.bytes[a - self.base] = v[i];
+                self.bytes[a - self.base] = *x;
             }
         }
     }
@@ -149,7 +149,7 @@ impl Weak {
     /// A model for `blocks` SMs; its choices come from `seed` (apart from the warp schedule's).
     pub fn new(blocks: usize, seed: u64) -> Weak {
         Weak {
-            rng: Rng::new(seed ^ 0x5eed_0f_0bde_b0ff),
+            rng: Rng::new(seed ^ 0x5eed_0f0b_deb0_0fff),
             sms: (0..blocks).map(|_| SmState::default()).collect(),
             pending: Vec::new(),
         }

@@ -209,3 +209,13 @@ fn emu_ptxas_every_kernel_sm90() {
 fn emu_ptxas_every_kernel_sm50() {
     every_kernel(Target::Sm50, Tool::Ptxas118, "sm_50");
 }
+
+/// ptxas 11.8's code under the random schedule's weak memory (a longer check, run on demand:
+/// `cargo test --test emu_ptxas -- --ignored`).
+#[test]
+#[ignore]
+fn emu_ptxas_sm50_random() {
+    for seed in [1, 2, 3] {
+        validate(Target::Sm50, Tool::Ptxas118, "sm_50", Schedule::Random(seed));
+    }
+}

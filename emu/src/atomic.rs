@@ -1,6 +1,8 @@
 //! Memory instructions of both targets: loads, stores, atomics and reductions on global,
 //! generic, shared and local memory. Each lane's access is one indivisible step; the lanes of a
-//! warp go in lane order. Atomic results are the reference interpreter's (`interp::rmw`).
+//! warp go in lane order. Global loads and stores go through the SM's L1 and store buffer, and
+//! atomics are performed at L2 ([`crate::order`]). Atomic results are the reference
+//! interpreter's (`interp::rmw`).
 
 use crate::exec::{lanes, Ctx};
 use crate::memory::Space;
@@ -80,7 +82,7 @@ fn load(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
     for lane in lanes(c.exec) {
         let addr = address(c, mi, space, lane)?;
         let p = c.place(space, addr, size, lane)?;
-        let mut v = c.mem.read(p, size);
+        let mut v = c.mem.load(p, size, c.w.block, c.order.bypasses_l1);
         if signed {
             let bits = size * 8;
             v = (((v as i128) << (128 - bits)) >> (128 - bits)) as u128;
@@ -92,12 +94,14 @@ fn load(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
 
 fn store(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
     let (size, _) = size_of(c);
+    let mut writes = Vec::new();
     for lane in lanes(c.exec) {
         let addr = address(c, mi, space, lane)?;
         let v = c.wide(mi + 1, lane, size.div_ceil(4) as u8)?;
         let p = c.place(space, addr, size, lane)?;
-        c.mem.write(p, size, v);
+        writes.push((p, size, v));
     }
+    c.mem.store(c.w.block, &writes);
     Ok(())
 }
 
@@ -191,6 +195,7 @@ fn atomic(c: &mut Ctx, space: Space, mi: usize) -> Result<(), EmuError> {
     for lane in lanes(c.exec) {
         let addr = address(c, mi, space, lane)?;
         let p = c.place(space, addr, bytes, lane)?;
+        c.mem.at_l2(p, bytes, c.w.block);
         let old = c.mem.read(p, bytes) as u64;
         let new = match rmw {
             Some((op, ty)) => {

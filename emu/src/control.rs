@@ -1,6 +1,7 @@
 //! Control instructions of both targets: branches, exit, convergence barriers and the sm_50
-//! reconvergence stack, block barriers, and the memory-ordering instructions that a
-//! sequentially consistent memory makes no-ops (`MEMBAR`, `CCTL`, `ERRBAR`, `DEPBAR`, ...).
+//! reconvergence stack, block barriers, and the memory-ordering instructions, which do nothing
+//! here: what a fence or an invalidation does to memory is done before, from the form's facts
+//! ([`crate::order`]).
 
 use crate::exec::Ctx;
 use crate::simt::Flow;

@@ -26,6 +26,8 @@ pub struct Ctx<'a> {
     pub group: u32,
     /// Lanes of the group whose guard holds.
     pub exec: u32,
+    /// What the instruction does to the ordering model.
+    pub order: crate::order::OrderInfo,
     pub stats: &'a mut Stats,
 }
 
@@ -289,6 +291,16 @@ impl<'a> Ctx<'a> {
 /// Runs one instruction; returns how the group's lanes move on.
 pub fn execute(c: &mut Ctx) -> Result<Flow, EmuError> {
     let m = c.form.mnemonic;
+    if c.exec != 0 {
+        if let Some(w) = c.mem.weak.as_mut() {
+            if c.order.drains {
+                w.drain(&mut c.mem.global, c.w.block);
+            }
+            if c.order.invalidates {
+                w.invalidate(c.w.block);
+            }
+        }
+    }
     if let Some(flow) = crate::control::control(c, m)? {
         return Ok(flow);
     }

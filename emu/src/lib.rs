@@ -13,8 +13,9 @@
 //! lists what is left: sm_50 `LOP` with an inverted constant and `BRA CC.EQ`; on sm_90
 //! carry-out `IMAD.WIDE`/`IMAD.HI`, uniform-register shapes of FP64 ops, `UISETP`/`USEL`, and
 //! others), which run as [`EmuError::Decode`]; sm_50 `LEA.HI.X`'s predicate result is modelled
-//! from ptxas's use only (the address lies outside the shared window); the memory is sequentially
-//! consistent (fences are no-ops); `CALL`/`RET` and textures are not modelled; which
+//! from ptxas's use only (the address lies outside the shared window); global memory is
+//! sequentially consistent under the round-robin schedule and weakly ordered under the random
+//! one (per-SM store buffers and L1s, [`order`]); `CALL`/`RET` and textures are not modelled; which
 //! side of a divergent sm_50 branch runs first (the fall-through) is a modelling choice.
 //!
 //! ```no_run
@@ -35,6 +36,7 @@ mod exec;
 mod kernel;
 mod machine;
 mod memory;
+mod order;
 mod rng;
 mod simt;
 mod sm50;

@@ -4,6 +4,7 @@
 use crate::exec::{self, lanes, Ctx};
 use crate::kernel::{Kernel, Sm, SM90_SHARED_RESERVED};
 use crate::memory::{Memory, GLOBAL_BASE};
+use crate::order::{OrderInfo, Weak};
 use crate::rng::Rng;
 use crate::simt::{Flow, Simt};
 use crate::timing::{SlotInfo, WarpTiming};
@@ -18,6 +19,7 @@ use smallvec::SmallVec;
 struct Pre {
     info: Vec<Option<SlotInfo>>,
     mods: Vec<SmallVec<[&'static str; 8]>>,
+    order: Vec<OrderInfo>,
 }
 
 impl Kernel {
@@ -114,6 +116,10 @@ impl Kernel {
             shared: vec![vec![0u8; shared]; blocks as usize],
             local: Vec::new(),
             surfaces: launch.surfaces.clone(),
+            weak: match launch.schedule {
+                Schedule::Random(seed) => Some(Weak::new(blocks as usize, seed)),
+                Schedule::RoundRobin => None,
+            },
         };
         let pre = Pre {
             info: self
@@ -135,6 +141,11 @@ impl Kernel {
                         .filter(|s| !s.is_empty())
                         .collect()
                 })
+                .collect(),
+            order: self
+                .slots
+                .iter()
+                .map(|s| s.instr.as_ref().map_or_else(OrderInfo::default, |i| OrderInfo::of(&self.arch.forms[i.form as usize], &i.mods)))
                 .collect(),
         };
         let mut warps = Vec::new();
@@ -182,6 +193,9 @@ impl Kernel {
             per_slot: vec![0; self.slots.len()],
         };
         run.go(&mut warps, &mut mem, warps_per_block)?;
+        if let Some(mut w) = mem.weak.take() {
+            w.finish(&mut mem.global);
+        }
         let mut stats = run.stats;
         for (i, n) in run.per_slot.iter().enumerate() {
             if *n > 0 {
@@ -255,6 +269,9 @@ impl Run<'_> {
                 continue;
             };
             let flow = self.issue(w, mem, pc, group)?;
+            if let Some(weak) = mem.weak.as_mut() {
+                weak.tick(&mut mem.global, w.block);
+            }
             w.simt.apply(pc, group, flow).map_err(|why| EmuError::Control {
                 at: self.k.addr(pc),
                 text: self.k.text(pc),
@@ -340,6 +357,7 @@ impl Run<'_> {
             ins,
             form,
             mods: self.pre.mods[pc].clone(),
+            order: self.pre.order[pc],
             w,
             mem,
             bank0: self.bank0,

@@ -49,6 +49,9 @@ pub struct Memory {
     pub local: Vec<Option<Box<[u8]>>>,
     /// The launch's surfaces.
     pub surfaces: Vec<atomc_ir::interp::Surface>,
+    /// Store buffers and L1s per SM under the random schedule ([`crate::order`]); `None`:
+    /// sequentially consistent.
+    pub weak: Option<crate::order::Weak>,
 }
 
 /// Where an access lands: the space and the byte offset within the backing store.
@@ -133,6 +136,36 @@ impl Memory {
                 }
                 self.local[p.owner].get_or_insert_with(|| vec![0u8; LOCAL_BYTES as usize].into_boxed_slice())
             }
+        }
+    }
+
+    /// A load's read: through the SM's buffer and (unless `bypass`) its L1 for global places.
+    pub fn load(&mut self, p: Place, size: u32, block: usize, bypass: bool) -> u128 {
+        match self.weak.as_mut() {
+            Some(w) if p.space == Space::Global => w.load(&self.global, block, p.owner, p.offset, size, !bypass),
+            _ => self.read(p, size),
+        }
+    }
+
+    /// One store instruction's writes: global ones into the SM's buffer, the rest at once.
+    pub fn store(&mut self, block: usize, writes: &[(Place, u32, u128)]) {
+        let mut buffered = Vec::new();
+        for &(p, size, v) in writes {
+            if self.weak.is_some() && p.space == Space::Global {
+                buffered.push(crate::order::Write { owner: p.owner, offset: p.offset, size, v });
+            } else {
+                self.write(p, size, v);
+            }
+        }
+        if let Some(w) = self.weak.as_mut() {
+            w.store(&mut self.global, block, buffered);
+        }
+    }
+
+    /// Before an atomic's read-modify-write at L2 ([`crate::order::Weak::atomic`]).
+    pub fn at_l2(&mut self, p: Place, size: u32, block: usize) {
+        if let Some(w) = self.weak.as_mut().filter(|_| p.space == Space::Global) {
+            w.atomic(&mut self.global, block, p.owner, p.offset, size);
         }
     }
 

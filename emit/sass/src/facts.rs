@@ -243,6 +243,11 @@ pub struct Facts {
     /// Every source is read before a result is written, so the allocator may give a result
     /// the register of a source that dies there, whatever their shapes.
     pub reads_sources_first: bool,
+    /// A memory fence (`MEMBAR`): with a GPU or system [`Meaning::scope`] every store the SM
+    /// issued before it reaches L2 before anything after it (ptxas 13.5 `fence.acq_rel.gpu` →
+    /// `MEMBAR.ALL.GPU`, `membar.gl` → `MEMBAR.SC.GPU`; ptxas 11.8 `membar.gl` →
+    /// `MEMBAR.GL.IVALLD`); a CTA scope orders only within the SM, which is coherent already.
+    pub fence: bool,
 }
 
 impl Facts {
@@ -268,6 +273,7 @@ impl Facts {
         max_yield_stall: 15,
         listed: Listed::No,
         reads_sources_first: false,
+        fence: false,
     };
 
     /// Whether the instruction does something besides writing its results.
@@ -286,6 +292,17 @@ impl Facts {
 pub struct NumType {
     pub float: bool,
     pub bits: u8,
+}
+
+/// How far a fence or a strong access reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MemScope {
+    /// The block's SM (`CTA`, `SM`).
+    Cta,
+    /// The device (`GPU`; sm_50 `GL`).
+    Gpu,
+    /// The system (`SYS`).
+    Sys,
 }
 
 /// What one modifier value means to the facts: recorded by the table builder for every
@@ -314,6 +331,19 @@ pub struct Meaning {
     pub cc: bool,
     /// `.X`: reads it.
     pub x: bool,
+    /// The scope it names (`STRONG.GPU`, `MEMBAR`'s `.CTA`/`.GL`/`.SYS`).
+    pub scope: Option<MemScope>,
+    /// `STRONG` or `MMIO`: a strong access (ptxas 13.5 `ld.relaxed.gpu`, `ld.acquire.gpu` and
+    /// `ld.global.cg` → `LDG.E.STRONG.GPU`, `ld.volatile` → `LDG.E.STRONG.SYS`); with a GPU or
+    /// system scope it reads L2, not a line the SM's L1 filled earlier.
+    pub strong: bool,
+    /// sm_50's `CV` and `CG` cache operators: the load skips L1 (ptxas 11.8 `ld.volatile` →
+    /// `LDG.E.CV`, `ld.global.cg` → `LDG.E.CG`; a plain `ld.global` is `LDG.E`).
+    pub uncached: bool,
+    /// Invalidates the SM's L1 data lines: sm_90 `CCTL.IVALL` (ptxas 13.5 after
+    /// `ld.acquire.gpu` and in `fence.acq_rel.gpu`), sm_50 `MEMBAR`'s `.IVALLD`/`.IVALLTD`
+    /// (ptxas 11.8 `membar.gl` → `MEMBAR.GL.IVALLD`, `membar.cta` → `MEMBAR.CTA`).
+    pub invalidates: bool,
 }
 
 /// The meaning of the modifier spelling `s` (dot-separated tokens). Run by the table builder
@@ -330,6 +360,10 @@ pub fn meaning_of(s: &str) -> Meaning {
         word: false,
         cc: false,
         x: false,
+        scope: None,
+        strong: false,
+        uncached: false,
+        invalidates: false,
     };
     let (mut nt, mut nw) = (0, 0);
     for t in s.split('.').filter(|t| !t.is_empty()) {
@@ -362,6 +396,15 @@ pub fn meaning_of(s: &str) -> Meaning {
         m.word |= t == "32";
         m.cc |= t == "CC";
         m.x |= t == "X";
+        m.scope = m.scope.or(match t {
+            "CTA" | "SM" => Some(MemScope::Cta),
+            "GPU" | "GL" => Some(MemScope::Gpu),
+            "SYS" => Some(MemScope::Sys),
+            _ => None,
+        });
+        m.strong |= matches!(t, "STRONG" | "MMIO");
+        m.uncached |= matches!(t, "CV" | "CG");
+        m.invalidates |= matches!(t, "IVALL" | "IVALLD" | "IVALLTD");
     }
     m
 }
@@ -415,6 +458,32 @@ mod tests {
         let addx = line(b, "IADD.X R3, R5, R7");
         assert!(b.forms[addx.form as usize].meanings(&addx.mods).any(|m| m.x));
         assert!(roles::roles(b, &addx).reads.contains(&roles::CC));
+    }
+
+    /// Fences, invalidations and strong or uncached loads, as ptxas writes them (see the
+    /// `MEMBAR` facts of each table and [`Meaning::strong`]).
+    #[test]
+    fn ordering_facts() {
+        let of = |arch: &Arch, text: &str| {
+            let i = line(arch, text);
+            let f = &arch.forms[i.form as usize];
+            let ms: Vec<_> = f.meanings(&i.mods).collect();
+            let scope = ms.iter().filter_map(|m| m.scope).max();
+            let any = |p: fn(&Meaning) -> bool| ms.iter().any(|m| p(m));
+            (f.facts.fence, scope, any(|m| m.strong), any(|m| m.uncached), any(|m| m.invalidates))
+        };
+        let (a, b) = (sm90(), sm50());
+        assert_eq!(of(a, "MEMBAR.ALL.GPU"), (true, Some(MemScope::Gpu), false, false, false));
+        assert_eq!(of(a, "MEMBAR.SC.CTA"), (true, Some(MemScope::Cta), false, false, false));
+        assert_eq!(of(a, "CCTL.IVALL"), (false, None, false, false, true));
+        assert_eq!(of(a, "LDG.E.STRONG.GPU R0, desc[UR4][R2.64+0x10]"), (false, Some(MemScope::Gpu), true, false, false));
+        assert_eq!(of(a, "LDG.E.STRONG.SYS R0, desc[UR4][R2.64]"), (false, Some(MemScope::Sys), true, false, false));
+        assert_eq!(of(a, "LDG.E R0, desc[UR4][R2.64]"), (false, None, false, false, false));
+        assert_eq!(of(b, "MEMBAR.GL.IVALLD"), (true, Some(MemScope::Gpu), false, false, true));
+        assert_eq!(of(b, "MEMBAR.CTA"), (true, Some(MemScope::Cta), false, false, false));
+        assert_eq!(of(b, "LDG.E.CV R4, [R2+0x18]"), (false, None, false, true, false));
+        assert_eq!(of(b, "LDG.E.CG R4, [R2+0x18]"), (false, None, false, true, false));
+        assert_eq!(of(b, "LDG.E R4, [R2+0x18]"), (false, None, false, false, false));
     }
 
     #[test]

@@ -42,7 +42,9 @@ pub(super) const STS: Facts = SHARED_STORE;
 pub(super) const DEPBAR: Facts = Facts { partial_wait: true, ..STORE };
 
 pub(super) const BAR: Facts = Facts { listed: Listed::Barrier, ..BARRIER };
-pub(super) const MEMBAR: Facts = BARRIER;
+/// A fence: ptxas 11.8 writes `membar.gl` as `MEMBAR.GL.IVALLD`, `membar.sys` as
+/// `MEMBAR.SYS.IVALLD` (each also invalidating L1) and `membar.cta` as `MEMBAR.CTA`.
+pub(super) const MEMBAR: Facts = Facts { fence: true, ..BARRIER };
 
 pub(super) const BRA: Facts = Facts { flow: Flow::Branch, ..BARRIER };
 

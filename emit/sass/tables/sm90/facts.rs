@@ -55,7 +55,11 @@ pub(super) const CALL: Facts = BARRIER;
 pub(super) const CCTL: Facts = BARRIER;
 pub(super) const CGAERRBAR: Facts = BARRIER;
 pub(super) const ERRBAR: Facts = BARRIER;
-pub(super) const MEMBAR: Facts = BARRIER;
+/// A fence: ptxas 13.5 writes `fence.acq_rel.gpu` as `MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR;
+/// CCTL.IVALL`, `membar.gl` as `MEMBAR.SC.GPU` and the same three, `st.release.gpu` as
+/// `MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR; STG.E.STRONG.GPU`, `fence.acq_rel.cta` as
+/// `MEMBAR.ALL.CTA` alone.
+pub(super) const MEMBAR: Facts = Facts { fence: true, ..BARRIER };
 pub(super) const WARPSYNC: Facts = BARRIER;
 
 pub(super) const BRA: Facts = Facts { flow: Flow::Branch, ..BARRIER };

@@ -88,7 +88,10 @@ fn mutants(arch: &Arch, slots: &[Slot]) -> Vec<(Class, Vec<Instr>)> {
     for j in 0..instrs.len().saturating_sub(1) {
         let s = instrs[j].sched;
         let fixed = s.wr_sb == 7 && !variable_result(timing, mnemonic(arch, &instrs[j]));
-        if n >= PER_KERNEL || !fixed || s.stall < 2 || is_control(j) {
+        // A reader that waits on a scoreboard issues only when that clears, later than any
+        // fixed latency: the stall before it is not needed (sm_50's 6-cycle ALU stalls put many
+        // such pairs in atomc's code, e.g. an ALU result and an ATOM's read by one ISETP).
+        if n >= PER_KERNEL || !fixed || s.stall < 2 || is_control(j) || instrs[j + 1].sched.wait != 0 {
             continue;
         }
         if rw[j]

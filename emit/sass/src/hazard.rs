@@ -508,14 +508,18 @@ pub fn read_late(timing: Timing, arch: &Arch, ins: &Instr, l: Loc, producer: Pip
             _ => 0,
         },
         LateRead::Fp64Result if producer == Pipe::Fp64 => 2,
+        // A surface operand is read a cycle after a global one: ptxas 13 reads
+        // `IMAD.SHL.U32 R4, R5, 0x4, RZ` in `SURED.D.BA.3D ... [R4]` 4 cycles later (140 reads,
+        // filetests/timing/data/sm90.tsv: `fma → memory addr 4`), where global operands wait 5.
+        _ if form.facts.memory_reader == super::facts::MemoryReader::Surface && !is_pred_loc(l) => 1,
         _ => 0,
     }
 }
 
 /// sm_50: the latencies ([`Timing::latency`]) are those of the strictest half of a register
 /// pair; ptxas 11.8 reads the other half sooner (filetests/timing/data/sm50.tsv): the FP64 unit
-/// reads a pair's high half 4 cycles after an ALU result and the low half 5 after (68 and 69
-/// reads), the units whose results come back on a scoreboard (conversions, MUFU, POPC, FLO)
+/// reads a pair's high half 4 cycles after an ALU result (68 reads) and the low half 5 after
+/// where no wait lies between (69), 4 behind a wait (div.rn.f64), the units whose results come back on a scoreboard (conversions, MUFU, POPC, FLO)
 /// read a single register or a low half 2 after and a high half 4 after (`MOV R5,
 /// c[0x0][0x14c]` → `F2F.F32.F64.RP R0, R4`).
 fn sm50_read_late(arch: &Arch, ins: &Instr, l: Loc) -> u8 {
@@ -525,7 +529,9 @@ fn sm50_read_late(arch: &Arch, ins: &Instr, l: Loc) -> u8 {
     let form = &arch.forms[ins.form as usize];
     let high = ins.ops.iter().skip(1).any(|o| matches!(o, Operand::Reg(c) if c.num != 255 && l == c.num as Loc + 1));
     if form.facts.fp64 {
-        u8::from(high)
+        // ptxas 11.8's div.rn.f64: `MOV R2, RZ` then `DSETP.GT.AND P1, PT, |R2|, RZ, PT` 4 cycles
+        // later reads the low half too.
+        1
     } else if form.facts.variable && form.facts.unit != super::facts::Unit::Mio && !high {
         2
     } else {

@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(pipe(t, a, "LOP3.LUT R2, R3, R4, R5, 0x96, !PT"), Pipe::Alu);
         assert_eq!(pipe(t, a, "DADD R2, R4, R6"), Pipe::Fp64);
         assert_eq!(pipe(t, a, "F2F.F64.F32 R2, R3"), Pipe::Other);
-        assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 8);
+        assert_eq!(t.latency(Pipe::Fp64, false, Reader::Fma), 10);
         assert_eq!(t.latency(Pipe::Fp64, false, Reader::Memory), 7);
         assert_eq!(t.latency(Pipe::Alu, false, Reader::Alu), 4);
         assert_eq!(t.latency(Pipe::Alu, true, Reader::Guard), 13);

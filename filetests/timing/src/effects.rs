@@ -168,25 +168,20 @@ fn conversion_widths(ins: &Inst) -> Option<(u16, u16)> {
     if !matches!(ins.mnemonic.as_str(), "F2F" | "F2I" | "I2F" | "I2I" | "FRND") {
         return None;
     }
-    let types: Vec<u16> = ins
+    // The type modifiers, in order (`F32`, `S64`, ...): their widths, and whether each is a float.
+    let named: Vec<(u16, bool)> = ins
         .mods
         .iter()
         .filter(|m| m.len() >= 2 && matches!(&m[..1], "F" | "S" | "U") && m[1..].chars().all(|c| c.is_ascii_digit()))
-        .map(|m| if m.ends_with("64") { 2 } else { 1 })
+        .map(|m| (if m.ends_with("64") { 2 } else { 1 }, m.starts_with('F')))
         .collect();
-    let float_side = |m: &str| m.starts_with('F');
-    let named: Vec<&String> = ins
-        .mods
-        .iter()
-        .filter(|m| m.len() >= 2 && matches!(&m[..1], "F" | "S" | "U") && m[1..].chars().all(|c| c.is_ascii_digit()))
-        .collect();
-    match (&types[..], ins.mnemonic.as_str()) {
-        (&[d, s], _) => Some((d, s)),
+    match (&named[..], ins.mnemonic.as_str()) {
+        (&[(d, _), (s, _)], _) => Some((d, s)),
         // One type named: it is the float side or the integer side, whichever it spells
         // (`I2F.F64 R2, R3` names the destination, `I2F.U32.RP R5, R4` the source).
-        (&[t], "I2F") => Some(if float_side(named[0]) { (t, 1) } else { (1, t) }),
-        (&[t], "F2I") => Some(if float_side(named[0]) { (1, t) } else { (t, 1) }),
-        (&[t], _) => Some((t, t)),
+        (&[(t, float)], "I2F") => Some(if float { (t, 1) } else { (1, t) }),
+        (&[(t, float)], "F2I") => Some(if float { (1, t) } else { (t, 1) }),
+        (&[(t, _)], _) => Some((t, t)),
         _ => Some((1, 1)),
     }
 }

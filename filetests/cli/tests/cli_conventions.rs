@@ -245,3 +245,31 @@ fn a_users_filetest_lives_anywhere() {
     assert_eq!(git_status(), before, "the repository's tree changed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 30: a precise-output expectation pasted from `atomc compile --emit asm` (which heads
+/// the listing with `.text.NAME:`) passes as it is, and a changed line in it still fails.
+#[test]
+fn a_precise_output_pasted_from_compile_passes() {
+    let dir = scratch("pasted-precise");
+    let kernel = "function %count(ptr.global) {\nblock0(v0: ptr.global):\n    v1 = iconst.i32 1\n    v2 = atomic_rmw.i32 add relaxed gpu v0, v1\n    return\n}\n";
+    for target in ["sm_50", "sm_90"] {
+        let file = dir.join(format!("pasted_{target}.atom"));
+        let head = format!("test compile precise-output\ntarget {target}\n\n{kernel}");
+        std::fs::write(&file, &head).unwrap();
+        let (rc, listing, err) = atomc(&["compile", file.to_str().unwrap(), "--target", target, "--emit", "asm"]);
+        assert_eq!(rc, 0, "{err}");
+        assert!(listing.starts_with(".text.count:"), "{listing}");
+        let pasted: String = listing.lines().map(|l| format!("; {l}\n")).collect();
+        std::fs::write(&file, format!("{head}\n{pasted}")).unwrap();
+        let (rc, out, err) = atomc(&["test", file.to_str().unwrap()]);
+        assert_eq!(rc, 0, "{target}: {out}{err}");
+        assert!(out.contains("1 passed, 0 failed"), "{out}");
+        // The header is the only line forgiven: a wrong instruction still fails.
+        let wrong = pasted.replacen("EXIT", "BRA", 1);
+        assert_ne!(wrong, pasted);
+        std::fs::write(&file, format!("{head}\n{wrong}")).unwrap();
+        let (rc, out, _) = atomc(&["test", file.to_str().unwrap()]);
+        assert_eq!(rc, 1, "{target}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

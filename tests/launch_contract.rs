@@ -11,6 +11,32 @@ mod common;
 use atomc::{pipeline, Emit, Output, Target};
 use atomc_emit::cubin::inspect::inspect;
 use atomc_oracle::{self as oracle, Sm, Tool};
+use std::sync::OnceLock;
+
+/// ptxas's code of the filetest kernels is evidence, not the subject: the test command reads a
+/// slice of one kernel in this many (`oracle::slice`), the full run every one.
+const PTXAS_SLICE: u32 = 3;
+
+/// ptxas's listing (through cuobjdump) of each kernel of the slice, compiled once for all the
+/// tests of this file: `None` where atomc's PTX or ptxas refuses it.
+fn ptxas_listings(sm: Sm) -> &'static [Option<Vec<(u64, String)>>] {
+    static SM90: OnceLock<Vec<Option<Vec<(u64, String)>>>> = OnceLock::new();
+    static SM50: OnceLock<Vec<Option<Vec<(u64, String)>>>> = OnceLock::new();
+    let cell = if sm == Sm::Sm90 { &SM90 } else { &SM50 };
+    cell.get_or_init(|| {
+        let kernels = oracle::slice::sample(common::filetest_kernels(), PTXAS_SLICE, |k| &k.0);
+        println!("ptxas {sm:?}: {}", oracle::slice::describe(PTXAS_SLICE));
+        common::par_map(&kernels, |(_, func)| {
+            let ptx = atomc_lower::ptx::emit_ptx(func, sm.number()).ok()?;
+            Some(texts(oracle::ptxas_sass(sm, &ptx).ok()?))
+        })
+    })
+}
+
+/// `n`, or its share under the slice: the least a count over ptxas's kernels must reach.
+fn at_least(n: usize) -> usize {
+    if oracle::slice::full() { n } else { n / PTXAS_SLICE as usize }
+}
 
 /// Instruction texts of a listing (`/*0040*/  TEXT ;` lines), with their addresses.
 fn lines(listing: &str) -> Vec<(u64, String)> {
@@ -101,15 +127,12 @@ fn ptxas_sm90_does_the_same() {
     if oracle::require(Tool::Ptxas13).is_none() || oracle::require(Tool::Cuobjdump13).is_none() {
         return;
     }
-    let kernels = common::filetest_kernels();
-    let results = common::par_map(&kernels, |(_, func)| {
-        let ptx = atomc_lower::ptx::emit_ptx(func, 90).ok()?;
-        let sass = oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?;
-        let code = texts(sass);
-        Some((yields_in_loops(&code), uses_shared(&code), has_window_prologue(&code)))
-    });
+    let results = ptxas_listings(Sm::Sm90)
+        .iter()
+        .flatten()
+        .map(|code| (yields_in_loops(code), uses_shared(code), has_window_prologue(code)));
     let (mut loops, mut yielding, mut shared, mut windowed) = (0, 0, 0, 0);
-    for ((l, y), s, w) in results.into_iter().flatten() {
+    for ((l, y), s, w) in results {
         loops += l;
         yielding += y;
         shared += s as usize;
@@ -120,8 +143,8 @@ fn ptxas_sm90_does_the_same() {
     // inner loops of a loop that has one, spins of a single elected lane (warp-aggregated
     // shared-memory CAS loops) and loops that leave through `EXIT`. atomc yields in every loop,
     // a superset that costs one issue slot per iteration.
-    assert!(loops > 10 && yielding * 2 >= loops, "ptxas yields in {yielding}/{loops} loops");
-    assert!(shared > 5 && windowed == shared, "ptxas windows {windowed}/{shared} shared kernels");
+    assert!(loops > at_least(10) && yielding * 2 >= loops, "ptxas yields in {yielding}/{loops} loops");
+    assert!(shared > at_least(5) && windowed == shared, "ptxas windows {windowed}/{shared} shared kernels");
 }
 
 /// The number of barriers a cubin declares in its NUM_BARRIERS record, if it has one.
@@ -219,17 +242,14 @@ fn divergent_regions_reconverge_as_ptxas_writes_them() {
         if oracle::require(ptxas).is_none() || oracle::require(cuobjdump).is_none() {
             continue;
         }
-        let results = common::par_map(&kernels, |(_, func)| {
-            let ptx = atomc_lower::ptx::emit_ptx(func, sm.number()).ok()?;
-            Some(reconvergence_shape(&texts(oracle::ptxas_sass(sm, &ptx).ok()?), sm90))
-        });
+        let results = ptxas_listings(sm).iter().flatten().map(|code| reconvergence_shape(code, sm90));
         let (mut regions, mut shaped) = (0, 0);
-        for (r, s, _, _) in results.into_iter().flatten() {
+        for (r, s, _, _) in results {
             regions += r;
             shaped += s;
         }
         println!("ptxas {sm:?}: {shaped}/{regions} regions of that shape");
-        assert!(regions > 10 && shaped * 10 >= regions * 9, "ptxas {sm:?}: {shaped}/{regions}");
+        assert!(regions > at_least(10) && shaped * 10 >= regions * 9, "ptxas {sm:?}: {shaped}/{regions}");
     }
 }
 
@@ -274,15 +294,11 @@ fn sm90_barriers_after_loops_sync_the_warp() {
     if oracle::require(Tool::Ptxas13).is_none() || oracle::require(Tool::Cuobjdump13).is_none() {
         return;
     }
-    let kernels = common::filetest_kernels();
-    let results = common::par_map(&kernels, |(_, func)| {
-        let ptx = atomc_lower::ptx::emit_ptx(func, 90).ok()?;
-        Some(warp_syncs_before_barriers(&texts(oracle::ptxas_sass(Sm::Sm90, &ptx).ok()?)))
-    });
+    let results = ptxas_listings(Sm::Sm90).iter().flatten().map(|code| warp_syncs_before_barriers(code));
     let (mut after, mut synced, mut extra) = (0, 0, 0);
-    for (a, s, e) in results.into_iter().flatten() {
+    for (a, s, e) in results {
         (after, synced, extra) = (after + a, synced + s, extra + e);
     }
     println!("ptxas 13 sm_90: {synced}/{after} barriers after a loop warp-synced; {extra} others");
-    assert!(after >= 3 && synced > 0 && extra == 0, "ptxas: {synced}/{after}, {extra} others");
+    assert!(after >= at_least(3).max(1) && synced > 0 && extra == 0, "ptxas: {synced}/{after}, {extra} others");
 }

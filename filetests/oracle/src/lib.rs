@@ -382,6 +382,7 @@ fn stdout_string(out: &Output) -> String {
 
 mod genx;
 mod nvidia;
+pub mod slice;
 
 pub use genx::{genx_ir, GenxInput, GenxOutput};
 pub use nvidia::{

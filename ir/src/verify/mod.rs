@@ -288,4 +288,20 @@ impl<'a> Ctx<'a> {
         let message = format!("{}: {}", describe::inst(self.func, inst), what);
         self.error_at(Some(inst), rule, message);
     }
+
+    /// The number of errors found so far (a check that found one skips the checks it implies).
+    fn errors(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// Records an error about `operand` of `inst`, positioned at the operand where the text
+    /// gives its place (else at the instruction).
+    fn error_on(&mut self, inst: Inst, operand: Value, rule: &'static str, what: impl Display) {
+        self.error(inst, rule, what);
+        let at = self.func.insts.get(inst).and_then(|d| d.args().iter().position(|&v| v == operand));
+        let loc = at.and_then(|i| self.func.operand_locs.get(inst)?.get(i).copied());
+        if let (Some(loc), Some((_, d))) = (loc.filter(|l| l.is_known()), self.diags.last_mut()) {
+            d.loc = loc;
+        }
+    }
 }

@@ -56,6 +56,9 @@ pub struct Args {
     /// With --target: compile with at most N general registers (spilling the rest).
     #[arg(long, value_name = "N", requires = "target", value_parser = clap::value_parser!(u32).range(16..=255))]
     max_registers: Option<u32>,
+    /// With --target: a run line the emulator cannot run is an error, not a line not run.
+    #[arg(long, requires = "target")]
+    strict: bool,
 }
 
 impl Args {
@@ -127,7 +130,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         }
     }
     if let Some(t) = &args.target {
-        return emulate(&input, &jobs, t, args.seed, args.max_registers);
+        return emulate(&input, &jobs, t, args.seed, args.max_registers, args.strict);
     }
     let mut failed = 0;
     for (i, line, src_line) in &jobs {
@@ -173,12 +176,15 @@ fn emulate(
     target: &str,
     seed: Option<u64>,
     max_registers: Option<u32>,
+    strict: bool,
 ) -> Result<(), UserError> {
     use atomc::emulate::{self, Schedule};
     let t = atomc::Target::from_name(target).ok_or_else(|| UserError(format!("unknown target {target}")))?;
     let schedule = seed.map_or(Schedule::RoundRobin, Schedule::Random);
     let mut cubins: std::collections::HashMap<usize, Result<Vec<u8>, String>> = std::collections::HashMap::new();
-    let (mut failed, mut skipped) = (0, 0);
+    let mut failed = 0;
+    // Why lines were not run, with how many.
+    let mut not_run: Vec<(String, usize)> = Vec::new();
     for (i, line, src_line) in jobs {
         let f = &input.funcs[*i];
         let place = src_line.map(|l| format!("{}:{l}: ", input.name)).unwrap_or_default();
@@ -191,15 +197,13 @@ fn emulate(
                 continue;
             }
         };
-        if !f.returns.is_empty() || spec.expected_error().is_some() {
-            skipped += 1;
-            println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
-            continue;
-        }
-        // An NVIDIA warp has 32 lanes: a run line with other subgroups is for other targets.
-        if spec.subgroup_size() != 32 {
-            skipped += 1;
-            println!("{place}skipped %{} (subgroups of {}, warps have 32 lanes): {line}", f.name, spec.subgroup_size());
+        if let Some(why) = not_emulated(f, &spec) {
+            let verdict = if strict { "error" } else { "not run" };
+            eprintln!("{place}{verdict}: %{} ({why}): {line}", f.name);
+            match not_run.iter_mut().find(|(w, _)| *w == why) {
+                Some(e) => e.1 += 1,
+                None => not_run.push((why, 1)),
+            }
             continue;
         }
         let cubin = cubins.entry(*i).or_insert_with(|| {
@@ -229,11 +233,38 @@ fn emulate(
             }
         }
     }
+    let skipped: usize = not_run.iter().map(|(_, n)| n).sum();
     let ran = jobs.len() - skipped;
-    if failed == 0 {
-        println!("{ran} run line(s) passed on {target} (emulated), {skipped} skipped");
-        Ok(())
+    let why: Vec<String> = not_run.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let not_run_text = if skipped == 0 {
+        String::new()
     } else {
-        Err(UserError(format!("{failed} of {ran} run line(s) failed on {target} (emulated)")))
+        format!("; {skipped} line(s) not run: {}", why.join(", "))
+    };
+    if failed == 0 && !(strict && skipped > 0) {
+        println!("{ran} run line(s) passed on {target} (emulated){not_run_text}");
+        Ok(())
+    } else if failed == 0 {
+        Err(UserError(format!(
+            "--strict: {skipped} run line(s) the emulator cannot run: {}",
+            why.join(", ")
+        )))
+    } else {
+        Err(UserError(format!("{failed} of {ran} run line(s) failed on {target} (emulated){not_run_text}")))
+    }
+}
+
+/// Why the emulator cannot run a line, if it cannot: it launches kernels with 32-lane warps
+/// and compares memory, so a call's results, an expected error and other subgroup sizes are
+/// beyond it.
+fn not_emulated(f: &atomc::ir::Function, spec: &atomc::ir::interp::RunSpec) -> Option<String> {
+    if !f.returns.is_empty() {
+        Some("call(s) of a function with results; the emulator launches kernels".to_string())
+    } else if spec.expected_error().is_some() {
+        Some("expected error(s); the emulator compares results".to_string())
+    } else if spec.subgroup_size() != 32 {
+        Some(format!("with subgroups of {}; warps have 32 lanes", spec.subgroup_size()))
+    } else {
+        None
     }
 }

@@ -1,7 +1,7 @@
 //! Errors, never panics: misaligned and out-of-bounds accesses, unknown
 //! buffers, division by zero, undefined values, step limit, deadlock,
 //! surface traps, malformed functions; undefined behaviour
-//! (a barrier some threads skip, a sub-word atomic outside its word).
+//! (a barrier some threads skip).
 
 mod interp_common;
 use atomc_ir::interp::{self, DataValue, Dim3, InterpError, Launch, Memory};
@@ -293,23 +293,6 @@ block2:
     assert!(msg.contains("1 thread(s) of the block returned without reaching it, the first at `return` (inst6, line 11:5) in thread (0,0,0)"), "{msg}");
     // Every thread of the block at the barrier, or none: defined.
     pass(&f, "block 1 args(b) b: i32[1]");
-}
-
-#[test]
-fn a_sub_word_atomic_needs_its_whole_word() {
-    let f = func(
-        "function %byte(ptr.global) {
-block0(v0: ptr.global):
-    v1 = iconst.i8 1
-    v2 = atomic_rmw.i8 add relaxed gpu v0+4, v1
-    return
-}
-",
-    );
-    pass(&f, "args(b) b: i8[8] => b == [0, 0, 0, 0, 1, 0, 0, 0]");
-    let e = exec_err(&f, "args(b) b: i8[5]");
-    assert!(matches!(e, InterpError::OutOfBounds { .. }), "{e}");
-    assert!(e.to_string().contains("an 8-bit atomic needs the whole aligned 32-bit word"), "{e}");
 }
 
 #[test]

@@ -37,37 +37,6 @@ impl Machine<'_, '_> {
         memory::locate(self.mem, shared, a.space, addr, size).map_err(|f| Fault::Mem(f, size))
     }
 
-    /// The bytes an atomic read-modify-write or CAS addresses. An 8- or 16-bit atomic may
-    /// be carried out on the aligned 32-bit word that holds it, so that whole word must be
-    /// addressable (the rule of `InstData::AtomicRmw`): one that is not is out of bounds.
-    fn atomic_at(&mut self, t: usize, base: usize, a: Addr, size: u32) -> Result<&mut [u8], Fault> {
-        if size < 4 {
-            let ptr = self.get(base, a.ptr)?;
-            let addr = memory::effective(a.space, ptr, a.offset);
-            let b = t / self.tpb;
-            let shared = &mut self.shared[b * self.shared_size..(b + 1) * self.shared_size];
-            if addr.is_multiple_of(u64::from(size)) {
-                let word = addr & !3;
-                memory::locate(self.mem, shared, a.space, word, 4).map_err(|f| match f {
-                    memory::MemFault::OutOfBounds { space, addr, detail } => Fault::Mem(
-                        memory::MemFault::OutOfBounds {
-                            space,
-                            addr,
-                            detail: format!(
-                                "{detail}; {} {}-bit atomic needs the whole aligned 32-bit word that holds it",
-                                if size == 1 { "an" } else { "a" },
-                                size * 8
-                            ),
-                        },
-                        4,
-                    ),
-                    f => Fault::Mem(f, 4),
-                })?;
-            }
-        }
-        self.at(t, base, a, size)
-    }
-
     /// The element a surface atomic addresses: `(surface, byte offset)`, or
     /// `None` when `clamp ign` drops the access.
     fn surface_elem(
@@ -285,7 +254,7 @@ impl Machine<'_, '_> {
                 x,
             } => {
                 let x = self.get(base, x)?;
-                let bytes = self.atomic_at(t, base, addr, ty.bytes())?;
+                let bytes = self.at(t, base, addr, ty.bytes())?;
                 let old = read_le(bytes);
                 write_le(bytes, arith::rmw(op, ty, old, x));
                 self.set(base, dst, old);
@@ -299,7 +268,7 @@ impl Machine<'_, '_> {
                 rep,
             } => {
                 let (e, r) = (self.get(base, exp)?, self.get(base, rep)?);
-                let bytes = self.atomic_at(t, base, addr, ty.bytes())?;
+                let bytes = self.at(t, base, addr, ty.bytes())?;
                 let old = read_le(bytes);
                 if old == e {
                     write_le(bytes, r);

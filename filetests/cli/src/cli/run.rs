@@ -10,7 +10,7 @@
 //! on the SASS emulator (`atomc-emu`, timing checks on) instead, and judged as the GPU harness
 //! judges a GPU: the buffers hold the interpreter's bytes, or every check of the line holds.
 
-use super::{input, UserError};
+use super::{input, Failure, UserError};
 use atomc_filetests::testfile::TestFile;
 use std::path::PathBuf;
 
@@ -94,9 +94,11 @@ impl Args {
 }
 
 /// Runs `atomc run`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let input = input::parse(&args.file)?;
     input.verify()?;
+    // A --function the file lacks is a command-line mistake, whichever lines run.
+    input.select(args.function.as_deref())?;
     let mut jobs: Vec<(usize, String, Option<usize>)> = Vec::new(); // (function index, line text, source line)
     let mut given = args.runs.clone();
     given.extend(args.option_line());
@@ -111,12 +113,12 @@ pub fn run(args: Args) -> Result<(), UserError> {
             }
         }
         if jobs.is_empty() {
-            return Err(UserError(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
+            return Err(Failure::Input(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
         }
     } else {
         let selected = input.select(args.function.as_deref())?;
         if selected.len() != 1 {
-            return Err(UserError(format!(
+            return Err(Failure::Usage(format!(
                 "{} has {} functions; pick one with --function",
                 input.name,
                 input.funcs.len()
@@ -165,7 +167,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         println!("{} run line(s) passed", jobs.len());
         Ok(())
     } else {
-        Err(UserError(format!("{failed} of {} run line(s) failed", jobs.len())))
+        Err(Failure::Input(format!("{failed} of {} run line(s) failed", jobs.len())))
     }
 }
 
@@ -177,9 +179,9 @@ fn emulate(
     seed: Option<u64>,
     max_registers: Option<u32>,
     strict: bool,
-) -> Result<(), UserError> {
+) -> Result<(), Failure> {
     use atomc::emulate::{self, Schedule};
-    let t = atomc::Target::from_name(target).ok_or_else(|| UserError(format!("unknown target {target}")))?;
+    let t = atomc::Target::from_name(target).ok_or_else(|| Failure::Usage(format!("unknown target {target}")))?;
     let schedule = seed.map_or(Schedule::RoundRobin, Schedule::Random);
     let mut cubins: std::collections::HashMap<usize, Result<Vec<u8>, String>> = std::collections::HashMap::new();
     let mut failed = 0;
@@ -245,12 +247,12 @@ fn emulate(
         println!("{ran} run line(s) passed on {target} (emulated){not_run_text}");
         Ok(())
     } else if failed == 0 {
-        Err(UserError(format!(
+        Err(Failure::Input(format!(
             "--strict: {skipped} run line(s) the emulator cannot run: {}",
             why.join(", ")
         )))
     } else {
-        Err(UserError(format!("{failed} of {ran} run line(s) failed on {target} (emulated){not_run_text}")))
+        Err(Failure::Input(format!("{failed} of {ran} run line(s) failed on {target} (emulated){not_run_text}")))
     }
 }
 

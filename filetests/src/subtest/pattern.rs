@@ -81,5 +81,10 @@ mod tests {
         let out = "MOV R7, 0x1 ;\nSTG [R2], R7 ;\n";
         assert!(passes(&[("check", "MOV [[R:R[0-9]+]], 0x1"), ("nextln", "STG [R2], [[R]]")], out));
         assert!(!passes(&[("check", "MOV [[R:R[0-9]+]], 0x1"), ("nextln", "STG [R2], [[R]]0")], out));
+        // A `regex:` directive's variable, used as `[[NAME]]`.
+        let mut b = CheckerBuilder::new();
+        b.directive("regex: REG=R[0-9]+").unwrap();
+        b.directive(&format!("check: {}", translate("STG [R2], [[REG]] ;"))).unwrap();
+        assert!(b.finish().check(out, NO_VARIABLES).unwrap());
     }
 }

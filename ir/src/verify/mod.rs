@@ -4,6 +4,7 @@
 //! [`verify`] reports every broken rule it finds, not only the first, as
 //! [`Diagnostic`]s. Each diagnostic carries the location of the offending
 //! instruction (`func.inst_locs[inst]`; unknown for functions built in code),
+//! or of the offending operand where a rule is about one (`func.operand_locs`),
 //! the rule's stable kebab-case name, and a message that quotes the
 //! instruction. The verifier never panics, even on a malformed [`Function`]
 //! built by hand with out-of-range entity references: those become
@@ -76,7 +77,7 @@
 //! | `const-range` | an `iconst` immediate not sign-extended from its type's width, an `fconst` bit pattern wider than its type |
 //! | `int-op-type` | an integer unary/binary op (`ineg`, `iadd`, `ushr`, `smin`, ...) on a non-integer operand |
 //! | `float-op-type` | a float unary/binary op (`fneg`, `fadd`, ...) on an operand that is not a scalar float (packed floats included) |
-//! | `operand-type-mismatch` | the two operands of a binary op, `icmp` or `fcmp`, or the two arms of a `select`, of different types |
+//! | `operand-type-mismatch` | the two operands of a binary op, `icmp` or `fcmp`, or the two arms of a `select`, of different types (one error per cause: when an operand is of the wrong kind, as `iadd` of an `f32`, that kind's rule is reported alone) |
 //! | `icmp-type` | `icmp` on operands that are neither integers nor pointers |
 //! | `fcmp-type` | `fcmp` on operands that are not scalar floats |
 //! | `select-cond-type` | a `select` condition that is not a `pred` |

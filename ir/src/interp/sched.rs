@@ -350,14 +350,19 @@ impl<'a, 'f> Machine<'a, 'f> {
         // A waiting thread's place is its barrier; a returned one's, its `return`.
         let first = |want: fn(Status) -> bool| {
             let ts: Vec<usize> = range.clone().filter(|&t| want(self.status[t])).collect();
-            let pc = match self.status[ts[0]] {
+            let &t = ts.first()?;
+            let pc = match self.status[t] {
                 Status::Wait(pc) => pc,
-                _ => self.pcs[ts[0]],
+                _ => self.pcs[t],
             };
-            (ts.len(), Box::new(self.prog.site(pc as usize, Some(self.ids(ts[0])))))
+            Some((ts.len(), Box::new(self.prog.site(pc as usize, Some(self.ids(t))))))
         };
-        let (waiting, barrier) = first(|s| matches!(s, Status::Wait(_)));
-        let (returned, exit) = first(|s| s == Status::Done);
+        // The counts say both kinds exist; the `Option`s only keep this panic-free.
+        let (Some((waiting, barrier)), Some((returned, exit))) =
+            (first(|s| matches!(s, Status::Wait(_))), first(|s| s == Status::Done))
+        else {
+            return Ok(());
+        };
         Err(InterpError::BarrierNotReached {
             waiting,
             barrier,

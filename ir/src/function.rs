@@ -120,8 +120,8 @@ pub struct Function {
     pub inst_locs: SecondaryMap<Inst, SrcLoc>,
     /// Source positions of each instruction's value operands in text order (the order of
     /// [`InstData::args`](crate::InstData::args)), when parsed from text; the verifier points
-    /// at the operand at fault.
-    pub operand_locs: SecondaryMap<Inst, Vec<SrcLoc>>,
+    /// at the operand at fault. Up to four inline, so parsing allocates no more for most.
+    pub operand_locs: SecondaryMap<Inst, smallvec::SmallVec<[SrcLoc; 4]>>,
     /// The shared-memory variables a kernel declares (`smN = shared SIZE, align A`).
     pub shared_vars: PrimaryMap<SharedVar, SharedVarData>,
     /// Source positions of the shared-variable declarations, when parsed from text.

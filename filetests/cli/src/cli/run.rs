@@ -9,6 +9,9 @@
 //! With `--target sm_90|sm_50` the kernels are compiled by atomc and each run line is launched
 //! on the SASS emulator (`atomc-emu`, timing checks on) instead, and judged as the GPU harness
 //! judges a GPU: the buffers hold the interpreter's bytes, or every check of the line holds.
+//! A line the emulator cannot run (a call of a function with results, an expected error, other
+//! subgroup sizes) is listed as not run and counted, by reason, in the closing line; with
+//! `--strict` each is an error.
 
 use super::{input, Failure, UserError};
 use atomc_filetests::testfile::TestFile;
@@ -265,7 +268,7 @@ fn not_emulated(f: &atomc::ir::Function, spec: &atomc::ir::interp::RunSpec) -> O
     } else if spec.expected_error().is_some() {
         Some("expected error(s); the emulator compares results".to_string())
     } else if spec.subgroup_size() != 32 {
-        Some(format!("with subgroups of {}; warps have 32 lanes", spec.subgroup_size()))
+        Some(format!("line(s) with subgroups of {}; warps have 32 lanes", spec.subgroup_size()))
     } else {
         None
     }

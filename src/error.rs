@@ -19,7 +19,7 @@ use crate::{ir, Target};
 /// let func = atomc::ir::parse::parse(src).unwrap().remove(0);
 /// match atomc::compile(&func, "visa".parse().unwrap(), Emit::Visaasm) {
 ///     // Refused by the target, at the instruction's line and column: the input's problem.
-///     Err(CompileError::Unsupported { target, op, reason, loc, inst }) => {
+///     Err(CompileError::Unsupported { target, op, reason, loc, inst, .. }) => {
 ///         assert_eq!((target.to_string().as_str(), loc.line, loc.col), ("visa:TGLLP", 4, 5));
 ///         assert_eq!(inst.map(|i| func.insts[i].opcode_name()), Some("fma"));
 ///         println!("{op}: {reason}");
@@ -35,11 +35,13 @@ pub enum CompileError {
     /// The input IR is not valid.
     #[error("invalid IR: {}", messages(.0))]
     Verify(Vec<ir::diagnostic::Diagnostic>),
-    /// The target cannot express an instruction.
-    #[error("{target} cannot express `{op}`: {reason}")]
+    /// The target cannot express an instruction (in every output, or in the one named).
+    #[error("{target}{} cannot express `{op}`: {reason}", output.map(|o| format!(" {o}")).unwrap_or_default())]
     Unsupported {
         /// The target.
         target: Target,
+        /// The output that refuses, when the others of the target take the instruction (`PTX`).
+        output: Option<&'static str>,
         /// The instruction as the IR spells it (opcode, type and address space).
         op: String,
         /// Why.

@@ -217,7 +217,7 @@ pub fn visa_kernel(
     let (legal, origins) = pipeline::legalize_traced(func, target)?;
     lower(&legal, platform, opts).map_err(|e| match e {
         LowerError::Unsupported { op, reason, loc, inst, .. } => {
-            CompileError::Unsupported { target, op, reason, loc, inst: origins.input(inst) }
+            CompileError::Unsupported { target, output: None, op, reason, loc, inst: origins.input(inst) }
         }
         e @ LowerError::Rules(_) => InternalError::Visa(e).into(),
     })
@@ -251,7 +251,8 @@ fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
     use atomc_lower::ptx::PtxError;
     match e {
         PtxError::Unsupported { what, why, loc, inst, .. } => {
-            CompileError::Unsupported { target, op: what, reason: why, loc, inst }
+            // Only the PTX path refuses these: the message says so (SASS may compile them).
+            CompileError::Unsupported { target, output: Some("PTX"), op: what, reason: why, loc, inst }
         }
         PtxError::BadName(name) => refused_function(
             target,
@@ -269,6 +270,7 @@ fn ptx_error(e: atomc_lower::ptx::PtxError, target: Target) -> CompileError {
 fn refused_function(target: Target, name: &str, reason: &str) -> CompileError {
     CompileError::Unsupported {
         target,
+        output: Some("PTX"),
         op: format!("function %{name}"),
         reason: reason.into(),
         loc: ir::SrcLoc::default(),

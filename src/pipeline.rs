@@ -69,6 +69,7 @@ pub(crate) fn legalize_traced(func: &Function, target: Target) -> Result<(Functi
     verify::verify(func).map_err(CompileError::Verify)?;
     let (out, origins) = Origins::legalize(func, caps_of(target)).map_err(|e| CompileError::Unsupported {
         target,
+        output: None,
         op: format!("{} on {}{}", e.op, e.ty, e.space),
         reason: e.reason.to_string(),
         loc: e.loc,
@@ -92,7 +93,7 @@ pub fn select_with(func: &Function, target: Target, opts: &crate::Options) -> Re
             CompileError::Internal(InternalError::Unencodable { target, op: e.op, reason: e.reason, loc: e.loc })
         } else {
             let inst = origins.input(e.inst);
-            CompileError::Unsupported { target, op: e.op, reason: e.reason, loc: e.loc, inst }
+            CompileError::Unsupported { target, output: None, op: e.op, reason: e.reason, loc: e.loc, inst }
         }
     })
 }

@@ -69,6 +69,27 @@ fn filecheck_lines_pass_and_fail() {
     assert!(report.ends_with("1 passed, 1 failed\n"), "{report}");
 }
 
+/// `check:` as LLVM FileCheck users expect (issue 35): a substring (`check: RED` matches
+/// `REDG.E.ADD`; it used to need the whole word), `{{regex}}` for more.
+#[test]
+fn filecheck_patterns_are_substrings_and_braces_regexes() {
+    let dir = temp_dir("filecheck-llvm");
+    std::fs::write(
+        dir.join("sub.atom"),
+        format!("test compile\ntarget sm_90\n\n{KERNEL}; check: ATOMIC\n; nextln: {{{{RET[A-Z]+}}}}\n; not: FENCE\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("miss.atom"),
+        format!("test compile\ntarget sm_90\n\n{KERNEL}; check: ATOMIC\n; not: RMW\n"),
+    )
+    .unwrap();
+    let s = run(std::slice::from_ref(&dir), &opts(&dir), &Fake);
+    let report = s.report(true);
+    assert_eq!((s.passed(), s.failed()), (1, 1), "{report}");
+    assert!(report.contains("FAIL") && report.contains("miss.atom"), "{report}");
+}
+
 #[test]
 fn precise_output_fails_with_a_diff_then_blesses() {
     let dir = temp_dir("precise");

@@ -118,6 +118,10 @@ pub struct Function {
     pub layout: Vec<Block>,
     /// Source positions of instructions, when parsed from text.
     pub inst_locs: SecondaryMap<Inst, SrcLoc>,
+    /// Source positions of each instruction's value operands in text order (the order of
+    /// [`InstData::args`](crate::InstData::args)), when parsed from text; the verifier points
+    /// at the operand at fault. Up to four inline, so parsing allocates no more for most.
+    pub operand_locs: SecondaryMap<Inst, smallvec::SmallVec<[SrcLoc; 4]>>,
     /// The shared-memory variables a kernel declares (`smN = shared SIZE, align A`).
     pub shared_vars: PrimaryMap<SharedVar, SharedVarData>,
     /// Source positions of the shared-variable declarations, when parsed from text.
@@ -136,6 +140,7 @@ impl Function {
             blocks: PrimaryMap::new(),
             layout: Vec::new(),
             inst_locs: SecondaryMap::new(),
+            operand_locs: SecondaryMap::new(),
             shared_vars: PrimaryMap::new(),
             shared_locs: SecondaryMap::new(),
         }

@@ -1,6 +1,7 @@
 //! Errors, never panics: misaligned and out-of-bounds accesses, unknown
 //! buffers, division by zero, undefined values, step limit, deadlock,
-//! surface traps, malformed functions.
+//! surface traps, malformed functions; undefined behaviour
+//! (a barrier some threads skip).
 
 mod interp_common;
 use atomc_ir::interp::{self, DataValue, Dim3, InterpError, Launch, Memory};
@@ -244,15 +245,16 @@ block3:
 }
 
 #[test]
-fn returned_threads_do_not_hold_a_barrier() {
-    // Thread 0 returns early; the others meet at the barrier.
+fn a_barrier_that_returned_threads_skip_is_undefined() {
+    // The kernel of issue 35: only threads 0..15 of a 64-thread block reach the barrier;
+    // on the hardware the others never arrive and the block hangs.
     let f = func(
-        "function %early(ptr.global) {
+        "function %skip(ptr.global) {
 block0(v0: ptr.global):
     v1 = thread_id.x
-    v2 = iconst.i32 0
-    v3 = icmp eq v1, v2
-    brif v3, block2, block1
+    v2 = iconst.i32 16
+    v3 = icmp ult v1, v2
+    brif v3, block1, block2
 block1:
     barrier
     v4 = iconst.i32 1
@@ -263,7 +265,34 @@ block2:
 }
 ",
     );
-    pass(&f, "block 8 args(b) b: i32[1] => b == [7]");
+    let e = exec_err(&f, "block 64 args(b) b: i32[1]");
+    assert!(matches!(e, InterpError::BarrierNotReached { .. }), "{e}");
+    let msg = e.to_string();
+    assert!(msg.starts_with("undefined behaviour (barrier-not-reached): 16 thread(s) of the block wait at `barrier` (inst4, line 8:5) in thread (0,0,0) of block (0,0,0)"), "{msg}");
+    assert!(msg.contains("returned without reaching it, the first at `return` (inst8, line 13:5) in thread (16,0,0)"), "{msg}");
+    assert_eq!(e.loc().map(|l| l.line), Some(8), "{msg}");
+    // Thread 0 returns before thread 1 reaches the barrier: the same error from the other
+    // side, as soon as one thread waits.
+    let f = func(
+        "function %early(ptr.global) {
+block0(v0: ptr.global):
+    v1 = thread_id.x
+    v2 = iconst.i32 0
+    v3 = icmp eq v1, v2
+    brif v3, block2, block1
+block1:
+    barrier
+    jump block2
+block2:
+    return
+}
+",
+    );
+    let msg = exec_err(&f, "block 8 args(b) b: i32[1]").to_string();
+    assert!(msg.contains("1 thread(s) of the block wait at `barrier` (inst4, line 8:5) in thread (1,0,0)"), "{msg}");
+    assert!(msg.contains("1 thread(s) of the block returned without reaching it, the first at `return` (inst6, line 11:5) in thread (0,0,0)"), "{msg}");
+    // Every thread of the block at the barrier, or none: defined.
+    pass(&f, "block 1 args(b) b: i32[1]");
 }
 
 #[test]

@@ -116,3 +116,34 @@ block0(v0: surface, v1: i32, v2: i64):
         [(4, "surface-coord-count"), (4, "surface-slot-range"), (4, "atomic-op-type"), (5, "surface-handle-type"),]
     );
 }
+
+/// A rule about one operand puts its caret on that operand, not on the result name
+/// (issue 35: `address-type` marked `v6`, not the address `v1`); a wrong operand kind is
+/// one error, not also an `operand-type-mismatch`.
+#[test]
+fn operand_rules_point_at_the_operand() {
+    let src = "\
+function %f(ptr.global, i32, f32) {
+block0(v0: ptr.global, v1: i32, v2: f32):
+    v3 = load.i32 v1
+    v4 = iadd v1, v2
+    v5 = icmp eq v0, v1
+    v6 = atomic_rmw.i32 add relaxed gpu v0, v2
+    store v2, v1+4
+    return
+}
+";
+    assert_eq!(
+        check(src),
+        [
+            (3, 19, "address-type"),
+            (4, 19, "int-op-type"),
+            (5, 22, "operand-type-mismatch"),
+            (6, 45, "atomic-operand-type"),
+            (7, 15, "address-type"),
+        ]
+    );
+    let diags = verify(&parse(src).unwrap()[0]).unwrap_err();
+    let shown = atomc_ir::diagnostic::render("k.atom", src, &diags[..1]);
+    assert!(shown.contains("    v3 = load.i32 v1\n  |                   ^^"), "{shown}");
+}

@@ -323,15 +323,16 @@ impl Arch {
         self.sregs.iter().find(|(n, _)| *n == v).map(|(_, s)| *s)
     }
 
-    /// Disassembles a code section: one line per instruction, `/*addr*/ text`, as
-    /// `atomc disasm` shows it; with `sched`, each line ends with the schedule comment.
+    /// Disassembles a code section: one line per instruction, `/*addr*/  text` (two spaces,
+    /// as `atomc compile --emit asm` spells its listings), as `atomc disasm` shows it; with
+    /// `sched`, each line ends with the schedule comment.
     pub fn disassemble(&self, bytes: &[u8], sched: bool) -> Result<String, (usize, super::DecodeError)> {
         let code = self.decode_all(bytes)?;
         let mut out = String::new();
         for (i, ins) in code.iter().enumerate() {
             let addr = self.instr_addr(i);
             let text = if sched { self.print_with_sched(ins, addr) } else { self.print_at(ins, addr) };
-            let _ = writeln!(out, "/*{:04x}*/ {}", addr, text);
+            let _ = writeln!(out, "/*{:04x}*/  {}", addr, text);
         }
         Ok(out)
     }

@@ -112,7 +112,7 @@ fn disassemble_lists_addresses() {
     let mut bytes = word(0x000000030201738a, 0x000fc200001ee100);
     bytes.extend(word(0x000000000000794d, 0x000fc20003800000));
     let text = a.disassemble(&bytes, false).unwrap();
-    assert_eq!(text, "/*0000*/ ATOM.E.ADD.STRONG.GPU PT, R1, [R2], R3 ;\n/*0010*/ EXIT ;\n");
+    assert_eq!(text, "/*0000*/  ATOM.E.ADD.STRONG.GPU PT, R1, [R2], R3 ;\n/*0010*/  EXIT ;\n");
     assert!(a.decode(&[0u8; 4]).is_err());
     assert!(a.decode(&[0xffu8; 16]).is_err());
 }

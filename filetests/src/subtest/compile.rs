@@ -5,7 +5,8 @@
 //!   targets and `visaasm` for vISA unless `emit=KIND` says otherwise.
 //! * filecheck: `check:`, `nextln:`, `sameln:`, `not:`, `unordered:` and
 //!   `regex:` comments of the function (and the preamble) are run against
-//!   the output with the `filecheck` crate.
+//!   the output with the `filecheck` crate, their patterns read as LLVM
+//!   FileCheck reads them (substrings, `{{regex}}`; see `pattern.rs`).
 //! * `precise-output`: the output must equal, line for line, the block of
 //!   `; ` comment lines right after the function's `}` (`;;` notes are not
 //!   part of it). With `ATOMC_TEST_BLESS=1` a mismatch rewrites the block
@@ -128,8 +129,14 @@ fn filecheck(ctx: &Ctx, range: &crate::testfile::FuncRange, output: &str, precis
     let comments = ctx.file.preamble().chain(ctx.file.func_comments(range));
     let is_directive = |t: &str| DIRECTIVES.iter().any(|d| t.starts_with(d));
     for c in comments.filter(|c| !c.note && is_directive(&c.text) && (!precise || c.line <= range.end)) {
+        // `regex:` defines one of the crate's variables; the other directives' patterns are
+        // LLVM FileCheck's.
+        let directive = match c.text.split_once(':') {
+            Some((kind, pattern)) if kind != "regex" => format!("{kind}: {}", super::pattern::translate(pattern)),
+            _ => c.text.clone(),
+        };
         builder
-            .directive(&c.text)
+            .directive(&directive)
             .map_err(|e| format!("line {}: bad directive: {e}\n", c.line))?;
     }
     let checker = builder.finish();

@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod interpret;
+pub mod pattern;
 pub mod print;
 pub mod verify;
 

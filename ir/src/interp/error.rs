@@ -114,6 +114,16 @@ pub enum InterpError {
     /// instruction the first still-running thread was about to execute.
     #[error("step limit of {limit} instructions reached (an endless loop or a spin that never ends?); next: {next}")]
     StepLimit { limit: u64, next: Box<Site> },
+    /// Undefined behaviour: threads of a block wait at a barrier that others of the
+    /// block never reach, having returned. `barrier` and `exit` are the first such
+    /// thread of each kind, with its instruction.
+    #[error("undefined behaviour (barrier-not-reached): {waiting} thread(s) of the block wait at {barrier}, but {returned} thread(s) of the block returned without reaching it, the first at {exit}; every thread of a block must reach each barrier")]
+    BarrierNotReached {
+        waiting: usize,
+        barrier: Box<Site>,
+        returned: usize,
+        exit: Box<Site>,
+    },
     /// No thread can make progress.
     #[error("deadlock: {detail}")]
     Deadlock { detail: String },
@@ -135,7 +145,8 @@ impl InterpError {
             | InterpError::Surface { site, .. }
             | InterpError::Undefined { site, .. }
             | InterpError::DivisionByZero { site }
-            | InterpError::Malformed { site, .. } => Some(site),
+            | InterpError::Malformed { site, .. }
+            | InterpError::BarrierNotReached { barrier: site, .. } => Some(site),
             _ => None,
         }
     }

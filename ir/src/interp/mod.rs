@@ -25,7 +25,10 @@
 //!   performed in one step each.
 //! * **Errors** never panic: see [`InterpError`]; each run-time error names
 //!   the instruction (`v5 = load`, `store`), its source position, and the
-//!   thread.
+//!   thread. Undefined behaviour is an error (the list is `docs/ir.md`,
+//!   "Undefined behaviour"): a barrier some threads of the block return
+//!   without reaching ([`InterpError::BarrierNotReached`]) as much as an
+//!   out-of-bounds access.
 //! * **Run lines**: [`run_line`] executes the filetests' `; run:` language,
 //!   described in [`runline`].
 //!

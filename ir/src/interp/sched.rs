@@ -17,9 +17,11 @@
 //! its block is parked at the *same* barrier instruction, all of them are
 //! released and continue after it in the next round. If every live thread of
 //! a block is parked but at different barrier instructions, the block can
-//! never go on: that is reported as a deadlock. A thread that returns no
-//! longer counts, so the remaining threads of its block can pass a barrier
-//! without it.
+//! never go on: that is reported as a deadlock. Every thread of a block must
+//! reach each barrier its block waits at: a thread that returns while others
+//! of its block wait at a barrier, or a thread that reaches a barrier after
+//! another of its block returned, is undefined behaviour (the hardware hangs
+//! or faults) and an error naming both places ([`InterpError::BarrierNotReached`]).
 
 use super::decode::Program;
 use super::error::InterpError;
@@ -303,6 +305,7 @@ impl<'a, 'f> Machine<'a, 'f> {
                         self.status[t] = Status::Wait(at);
                         let b = t / self.tpb;
                         self.blocks[b].waiting += 1;
+                        self.check_all_reach_barrier(b)?;
                         self.check_barrier(b)?;
                         self.check_subgroup(t)?;
                     }
@@ -312,9 +315,12 @@ impl<'a, 'f> Machine<'a, 'f> {
                     }
                     Ok(Event::Exit) => {
                         self.status[t] = Status::Done;
+                        // A returned thread keeps the `return` it ran as its place.
+                        self.pcs[t] = pc as u32;
                         exited = true;
                         let b = t / self.tpb;
                         self.blocks[b].live -= 1;
+                        self.check_all_reach_barrier(b)?;
                         self.check_barrier(b)?;
                         self.check_subgroup(t)?;
                     }
@@ -331,6 +337,38 @@ impl<'a, 'f> Machine<'a, 'f> {
             }
         }
         Ok(RunStats { steps, atomics: self.atomics })
+    }
+
+    /// Fails when threads of block `b` wait at a barrier that others of the block,
+    /// having returned, will never reach.
+    fn check_all_reach_barrier(&self, b: usize) -> Result<(), InterpError> {
+        let st = self.blocks[b];
+        if st.waiting == 0 || st.live as usize == self.tpb {
+            return Ok(());
+        }
+        let range = b * self.tpb..(b + 1) * self.tpb;
+        // A waiting thread's place is its barrier; a returned one's, its `return`.
+        let first = |want: fn(Status) -> bool| {
+            let ts: Vec<usize> = range.clone().filter(|&t| want(self.status[t])).collect();
+            let &t = ts.first()?;
+            let pc = match self.status[t] {
+                Status::Wait(pc) => pc,
+                _ => self.pcs[t],
+            };
+            Some((ts.len(), Box::new(self.prog.site(pc as usize, Some(self.ids(t))))))
+        };
+        // The counts say both kinds exist; the `Option`s only keep this panic-free.
+        let (Some((waiting, barrier)), Some((returned, exit))) =
+            (first(|s| matches!(s, Status::Wait(_))), first(|s| s == Status::Done))
+        else {
+            return Ok(());
+        };
+        Err(InterpError::BarrierNotReached {
+            waiting,
+            barrier,
+            returned,
+            exit,
+        })
     }
 
     /// Releases block `b`'s barrier when every live thread waits at it.

@@ -209,6 +209,7 @@ fn build(
             let inst = func.insts.push(ri.data.clone());
             func.blocks[*b].insts.push(inst);
             func.inst_locs[inst] = ri.loc;
+            func.operand_locs[inst] = ri.value_uses.iter().map(|&(_, loc)| loc).collect();
             if let Some((n, _)) = ri.result {
                 let ty = types.get(&n).copied().unwrap_or(Type::I32);
                 let v = func.values.push(ValueData { ty, def: ValueDef::Result(inst) });

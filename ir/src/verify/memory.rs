@@ -18,7 +18,7 @@ pub(super) fn check(cx: &mut Ctx, inst: Inst, data: &InstData) {
         InstData::Store { value, addr } => {
             let ty = cx.ty(*value);
             if let Some(t) = ty.filter(|t| !t.is_memory_type()) {
-                cx.error(inst, "memory-type", format!("{value}: {t} cannot be stored to memory"));
+                cx.error_on(inst, *value, "memory-type", format!("{value}: {t} cannot be stored to memory"));
             }
             check_address(cx, inst, addr, ty);
         }
@@ -77,7 +77,7 @@ fn check_address(cx: &mut Ctx, inst: Inst, addr: &Address, access: Option<Type>)
     let Address { ptr, offset } = *addr;
     if let Some(t) = cx.ty(ptr) {
         if !t.is_ptr() {
-            cx.error(inst, "address-type", format!("the address must be a pointer, got {ptr}: {t}"));
+            cx.error_on(inst, ptr, "address-type", format!("the address must be a pointer, got {ptr}: {t}"));
         }
     }
     if offset.unsigned_abs() > MAX_ADDRESS_OFFSET as u32 {
@@ -119,7 +119,7 @@ fn check_op(cx: &mut Ctx, inst: Inst, op: RmwOp, ty: Type) {
 fn check_operand(cx: &mut Ctx, inst: Inst, ty: Type, what: &str, v: Value) {
     if let Some(t) = cx.ty(v) {
         if t != ty {
-            cx.error(inst, "atomic-operand-type", format!("the {what} must be {ty}, got {v}: {t}"));
+            cx.error_on(inst, v, "atomic-operand-type", format!("the {what} must be {ty}, got {v}: {t}"));
         }
     }
 }
@@ -156,7 +156,7 @@ fn check_surface(cx: &mut Ctx, inst: Inst, ty: Type, access: &SurfaceAccess, coo
     }
     for (n, &c) in coords.iter().enumerate() {
         if let Some(t) = cx.ty(c).filter(|&t| t != Type::I32) {
-            cx.error(inst, "surface-coord-type", format!("coordinate {n} must be i32, got {c}: {t}"));
+            cx.error_on(inst, c, "surface-coord-type", format!("coordinate {n} must be i32, got {c}: {t}"));
         }
     }
     match access.surface {
@@ -166,7 +166,7 @@ fn check_surface(cx: &mut Ctx, inst: Inst, ty: Type, access: &SurfaceAccess, coo
         }
         SurfaceRef::Handle(h) => {
             if let Some(t) = cx.ty(h).filter(|&t| t != Type::Surface) {
-                cx.error(inst, "surface-handle-type", format!("the surface handle must be a surface, got {h}: {t}"));
+                cx.error_on(inst, h, "surface-handle-type", format!("the surface handle must be a surface, got {h}: {t}"));
             }
         }
         SurfaceRef::Slot(_) => {}

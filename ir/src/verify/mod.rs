@@ -4,6 +4,7 @@
 //! [`verify`] reports every broken rule it finds, not only the first, as
 //! [`Diagnostic`]s. Each diagnostic carries the location of the offending
 //! instruction (`func.inst_locs[inst]`; unknown for functions built in code),
+//! or of the offending operand where a rule is about one (`func.operand_locs`),
 //! the rule's stable kebab-case name, and a message that quotes the
 //! instruction. The verifier never panics, even on a malformed [`Function`]
 //! built by hand with out-of-range entity references: those become
@@ -76,7 +77,7 @@
 //! | `const-range` | an `iconst` immediate not sign-extended from its type's width, an `fconst` bit pattern wider than its type |
 //! | `int-op-type` | an integer unary/binary op (`ineg`, `iadd`, `ushr`, `smin`, ...) on a non-integer operand |
 //! | `float-op-type` | a float unary/binary op (`fneg`, `fadd`, ...) on an operand that is not a scalar float (packed floats included) |
-//! | `operand-type-mismatch` | the two operands of a binary op, `icmp` or `fcmp`, or the two arms of a `select`, of different types |
+//! | `operand-type-mismatch` | the two operands of a binary op, `icmp` or `fcmp`, or the two arms of a `select`, of different types (one error per cause: when an operand is of the wrong kind, as `iadd` of an `f32`, that kind's rule is reported alone) |
 //! | `icmp-type` | `icmp` on operands that are neither integers nor pointers |
 //! | `fcmp-type` | `fcmp` on operands that are not scalar floats |
 //! | `select-cond-type` | a `select` condition that is not a `pred` |
@@ -287,5 +288,21 @@ impl<'a> Ctx<'a> {
     fn error(&mut self, inst: Inst, rule: &'static str, what: impl Display) {
         let message = format!("{}: {}", describe::inst(self.func, inst), what);
         self.error_at(Some(inst), rule, message);
+    }
+
+    /// The number of errors found so far (a check that found one skips the checks it implies).
+    fn errors(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// Records an error about `operand` of `inst`, positioned at the operand where the text
+    /// gives its place (else at the instruction).
+    fn error_on(&mut self, inst: Inst, operand: Value, rule: &'static str, what: impl Display) {
+        self.error(inst, rule, what);
+        let at = self.func.insts.get(inst).and_then(|d| d.args().iter().position(|&v| v == operand));
+        let loc = at.and_then(|i| self.func.operand_locs.get(inst)?.get(i).copied());
+        if let (Some(loc), Some((_, d))) = (loc.filter(|l| l.is_known()), self.diags.last_mut()) {
+            d.loc = loc;
+        }
     }
 }

@@ -11,24 +11,35 @@ pub(super) fn check(cx: &mut Ctx, inst: Inst, data: &InstData) {
         InstData::Iconst { ty, imm } => check_iconst(cx, inst, *ty, *imm),
         InstData::Fconst { ty, bits } => check_fconst(cx, inst, *ty, *bits),
         InstData::Unary { op, arg } => check_arith(cx, inst, op.is_float(), op.name(), &[*arg]),
+        // One error per cause: an operand of the wrong kind (`iadd` of an `f32`) is that
+        // rule's error alone, not also an `operand-type-mismatch`.
         InstData::Binary { op, args } => {
-            check_same(cx, inst, "operands", args);
+            let before = cx.errors();
             check_arith(cx, inst, op.is_float(), op.name(), args);
+            if cx.errors() == before {
+                check_same(cx, inst, "operands", args);
+            }
         }
         InstData::Icmp { args, .. } => {
-            check_same(cx, inst, "operands", args);
+            let before = cx.errors();
             for (a, t) in distinct_types(cx, args) {
                 if !t.is_int() && !t.is_ptr() {
-                    cx.error(inst, "icmp-type", format!("icmp compares integers or pointers, got {a}: {t}"));
+                    cx.error_on(inst, a, "icmp-type", format!("icmp compares integers or pointers, got {a}: {t}"));
                 }
+            }
+            if cx.errors() == before {
+                check_same(cx, inst, "operands", args);
             }
         }
         InstData::Fcmp { args, .. } => {
-            check_same(cx, inst, "operands", args);
+            let before = cx.errors();
             for (a, t) in distinct_types(cx, args) {
                 if !t.is_float() {
-                    cx.error(inst, "fcmp-type", format!("fcmp compares scalar floats, got {a}: {t}"));
+                    cx.error_on(inst, a, "fcmp-type", format!("fcmp compares scalar floats, got {a}: {t}"));
                 }
+            }
+            if cx.errors() == before {
+                check_same(cx, inst, "operands", args);
             }
         }
         InstData::Select { cond, args } => {
@@ -38,20 +49,20 @@ pub(super) fn check(cx: &mut Ctx, inst: Inst, data: &InstData) {
         InstData::Convert { op, to, arg } => {
             if let Some(from) = cx.ty(*arg) {
                 if let Err(why) = conversion(*op, from, *to) {
-                    cx.error(inst, "convert-type", format!("{} from {from} to {to}: {why}", op.name()));
+                    cx.error_on(inst, *arg, "convert-type", format!("{} from {from} to {to}: {why}", op.name()));
                 }
             }
         }
         InstData::PtrAdd { ptr, offset } => {
             if let Some(t) = cx.ty(*ptr) {
                 if !t.is_ptr() {
-                    cx.error(inst, "ptr-add-type", format!("ptr_add needs a pointer, got {ptr}: {t}"));
+                    cx.error_on(inst, *ptr, "ptr-add-type", format!("ptr_add needs a pointer, got {ptr}: {t}"));
                 }
             }
             if let Some(t) = cx.ty(*offset) {
                 if t != Type::I32 && t != Type::I64 {
                     let msg = format!("the ptr_add offset must be i32 or i64, got {offset}: {t}");
-                    cx.error(inst, "ptr-add-type", msg);
+                    cx.error_on(inst, *offset, "ptr-add-type", msg);
                 }
             }
         }
@@ -59,7 +70,7 @@ pub(super) fn check(cx: &mut Ctx, inst: Inst, data: &InstData) {
             if let Some(t) = cx.ty(*ptr) {
                 if !matches!(t, Type::Ptr(AddrSpace::Global | AddrSpace::Shared)) {
                     let msg = format!("ptr_to_generic needs a ptr.global or ptr.shared, got {ptr}: {t}");
-                    cx.error(inst, "ptr-to-generic-type", msg);
+                    cx.error_on(inst, *ptr, "ptr-to-generic-type", msg);
                 }
             }
         }
@@ -94,9 +105,9 @@ fn check_fconst(cx: &mut Ctx, inst: Inst, ty: Type, bits: u64) {
 fn check_arith(cx: &mut Ctx, inst: Inst, float: bool, name: &str, args: &[Value]) {
     for (a, t) in distinct_types(cx, args) {
         if float && !t.is_float() {
-            cx.error(inst, "float-op-type", format!("{name} needs a scalar float type, got {a}: {t}"));
+            cx.error_on(inst, a, "float-op-type", format!("{name} needs a scalar float type, got {a}: {t}"));
         } else if !float && !t.is_int() {
-            cx.error(inst, "int-op-type", format!("{name} needs an integer type, got {a}: {t}"));
+            cx.error_on(inst, a, "int-op-type", format!("{name} needs an integer type, got {a}: {t}"));
         }
     }
 }
@@ -121,7 +132,7 @@ fn check_same(cx: &mut Ctx, inst: Inst, what: &str, [a, b]: &[Value; 2]) {
     if let (Some(ta), Some(tb)) = (cx.ty(*a), cx.ty(*b)) {
         if ta != tb {
             let msg = format!("the {what} must have one type, got {a}: {ta} and {b}: {tb}");
-            cx.error(inst, "operand-type-mismatch", msg);
+            cx.error_on(inst, *b, "operand-type-mismatch", msg);
         }
     }
 }
@@ -129,7 +140,7 @@ fn check_same(cx: &mut Ctx, inst: Inst, what: &str, [a, b]: &[Value; 2]) {
 fn check_pred(cx: &mut Ctx, inst: Inst, rule: &'static str, what: &str, cond: Value) {
     if let Some(t) = cx.ty(cond) {
         if t != Type::Pred {
-            cx.error(inst, rule, format!("{what} must be a pred, got {cond}: {t}"));
+            cx.error_on(inst, cond, rule, format!("{what} must be a pred, got {cond}: {t}"));
         }
     }
 }

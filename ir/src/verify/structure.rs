@@ -127,7 +127,7 @@ fn check_branch(cx: &mut Ctx, inst: Inst) {
             if let (Some(at), Some(pt)) = (cx.ty(arg), cx.ty(param)) {
                 if at != pt {
                     let msg = format!("argument {n} to {target} is {arg}: {at}, but {param} is {pt}");
-                    cx.error(inst, "branch-arg-type", msg);
+                    cx.error_on(inst, arg, "branch-arg-type", msg);
                 }
             }
         }
@@ -150,7 +150,7 @@ fn check_return(cx: &mut Ctx, inst: Inst, args: &[crate::Value]) {
         if let Some(got) = cx.ty(arg) {
             if got != want {
                 let msg = format!("return value {n} must be {want}, got {arg}: {got}");
-                cx.error(inst, "return-type", msg);
+                cx.error_on(inst, arg, "return-type", msg);
             }
         }
     }

@@ -47,12 +47,12 @@ fn arch(target: &str) -> Result<&'static Arch, UserError> {
 }
 
 /// Runs `atomc asm`.
-pub fn asm(args: AsmArgs) -> Result<(), UserError> {
+pub fn asm(args: AsmArgs) -> Result<(), Failure> {
     let arch = arch(&args.target)?;
     let (name, text) = read_source(args.file.as_deref().unwrap_or(Path::new("-")))?;
     let code = arch.assemble(&text).map_err(|e| UserError(format!("{name}:{e}")))?;
     let bytes = arch.encode_all(&code).map_err(|e| UserError(format!("{name}: cannot encode: {e}")))?;
-    write_output(Some(&args.output), &bytes)
+    Ok(write_output(Some(&args.output), &bytes)?)
 }
 
 /// Runs `atomc disasm`.
@@ -60,7 +60,7 @@ pub fn disasm(args: DisasmArgs) -> Result<(), Failure> {
     let (name, bytes) = match args.file.as_deref().filter(|p| p.as_os_str() != "-") {
         Some(p) => (
             p.display().to_string(),
-            std::fs::read(p).map_err(|e| UserError(format!("cannot read {}: {e}", p.display())))?,
+            std::fs::read(p).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", p.display())))?,
         ),
         None => {
             let mut b = Vec::new();

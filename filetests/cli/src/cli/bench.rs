@@ -1,7 +1,7 @@
 //! `atomc bench [--targets sm_90,sm_50] [--corpus DIR] [--out DIR] [--repeat N]`:
 //! atomc against ptxas on the benchmark corpus (see `atomc_cli::bench`).
 
-use super::UserError;
+use super::{Failure, UserError};
 use atomc_cli::bench;
 use atomc::Target;
 use std::path::PathBuf;
@@ -27,17 +27,17 @@ pub struct Args {
 }
 
 /// Runs `atomc bench`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let targets = args
         .targets
         .split(',')
         .map(|t| match Target::from_name(t.trim()) {
             Some(t @ (Target::Sm50 | Target::Sm90)) => Ok(t),
-            _ => Err(UserError(format!("--targets: `{t}` is not sm_50 or sm_90"))),
+            _ => Err(Failure::Usage(format!("--targets: `{t}` is not sm_50 or sm_90"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     if args.repeat == 0 {
-        return Err(UserError("--repeat must be at least 1".into()));
+        return Err(Failure::Usage("--repeat must be at least 1".into()));
     }
     // Outside the repository the relative default is found from the workspace root.
     let corpus = if args.corpus.is_relative() && !args.corpus.exists() {
@@ -45,13 +45,20 @@ pub fn run(args: Args) -> Result<(), UserError> {
     } else {
         args.corpus.clone()
     };
-    let mut kernels = bench::load_corpus(&corpus)?;
+    let mut kernels = bench::load_corpus(&corpus).map_err(UserError::from)?;
     if let Some(f) = &args.filter {
+        let all = kernels.len();
         kernels.retain(|k| k.name.contains(f.as_str()));
+        if kernels.is_empty() {
+            return Err(Failure::Usage(format!(
+                "--filter `{f}` matches none of the {all} kernel(s) of {}",
+                corpus.display()
+            )));
+        }
     }
     let atomc_exe = std::env::current_exe().map_err(|e| UserError(format!("cannot find the atomc binary: {e}")))?;
     let config = bench::Config { targets, repeat: args.repeat, atomc_exe, progress: true };
-    let rows = bench::run(&kernels, &config)?;
+    let rows = bench::run(&kernels, &config).map_err(UserError::from)?;
     let mut header = format!(
         "## atomc bench, {}\n\n{} kernels, targets {}, {} repeat(s) per measurement, medians.\n",
         bench::utc_date(),
@@ -63,7 +70,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         let v = bench::ptxas_version(t).unwrap_or_else(|| "not installed".into());
         header.push_str(&format!("ptxas for {t}: {v}\n"));
     }
-    let md = bench::write_reports(&rows, &args.out, &header)?;
+    let md = bench::write_reports(&rows, &args.out, &header).map_err(UserError::from)?;
     println!("{md}");
     println!("wrote {}/bench.csv, bench.md, bench.svg", args.out.display());
     Ok(())

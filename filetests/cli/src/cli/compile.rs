@@ -3,7 +3,10 @@
 //! A file of several functions is a module: PTX is one module with an entry per kernel, a
 //! cubin holds every kernel, listings are headed by each function's `.text.NAME:` label (as
 //! nvdisasm heads them), and outputs that hold one kernel each (raw words, vISA) go to one file
-//! per kernel, named `OUT.NAME.EXT`. With several `--emit` kinds, `-o` names the stem of one file per kind.
+//! per kernel, named `OUT.NAME.EXT`. With several `--emit` kinds, `-o` names the stem of one file per kind,
+//! `OUT.EXT`. A stem that already ends in the kind's `.EXT` loses it (`-o k.bin` gives `k.NAME.bin`).
+//! Nothing is written unless every output was made: a module failing on its third kernel leaves
+//! no file of the first two.
 
 use super::{input, write_output, Failure, UserError};
 use atomc::ir::Function;
@@ -107,6 +110,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if emits.len() > 1 && stem.is_none() {
         return Err(Failure::Usage("several --emit kinds write one file each: name their stem with -o STEM".into()));
     }
+    // Every output is made before any is written (all or nothing): (path, bytes, announce).
+    let mut outputs: Vec<(Option<PathBuf>, Vec<u8>, bool)> = Vec::new();
     for &emit in &emits {
         let one_kind = emits.len() == 1;
         if per_kernel(emit) && funcs.len() > 1 {
@@ -120,14 +125,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             };
             for f in &funcs {
                 let out = compile_one(&input, f, target, emit, &opts, &mut kernels)?;
-                let path = PathBuf::from(format!("{}.{}.{}", stem.display(), f.name, extension(emit)));
-                write_output(Some(&path), &bytes(out))?;
-                eprintln!("atomc: wrote {}", path.display());
+                let path = PathBuf::from(format!("{}.{}.{}", stem_for(stem, emit).display(), f.name, extension(emit)));
+                outputs.push((Some(path), bytes(out), true));
             }
             continue;
         }
         let out = compile_all(&input, &funcs, target, emit, &opts, &mut kernels)?;
-        let path = if one_kind { args.output.clone() } else { stem.map(|s| with_extension(s, emit)) };
+        let path = if one_kind { args.output.clone() } else { stem.map(|s| with_extension(stem_for(s, emit), emit)) };
         if let Output::Binary(_) = out {
             use std::io::IsTerminal;
             if path.as_ref().is_none_or(|p| p.as_os_str() == "-") && std::io::stdout().is_terminal() {
@@ -137,12 +141,24 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 )));
             }
         }
-        write_output(path.as_ref(), &bytes(out))?;
+        outputs.push((path, bytes(out), false));
     }
     if args.resource_usage {
         report_usage(&input, &funcs, target, &opts, &mut kernels)?;
     }
+    for (path, bytes, announce) in &outputs {
+        write_output(path.as_ref(), bytes)?;
+        if let (true, Some(p)) = (announce, path) {
+            eprintln!("atomc: wrote {}", p.display());
+        }
+    }
     Ok(())
+}
+
+/// The stem `-o` gives, less the kind's own extension if it ends with it.
+fn stem_for(stem: &Path, emit: Emit) -> &Path {
+    let ext = format!(".{}", extension(emit));
+    stem.to_str().and_then(|s| s.strip_suffix(&ext)).filter(|s| !s.is_empty()).map_or(stem, Path::new)
 }
 
 fn with_extension(stem: &Path, emit: Emit) -> PathBuf {

@@ -1,6 +1,6 @@
 //! Reading an .atom file: parse, render errors, optionally verify.
 
-use super::UserError;
+use super::Failure;
 use atomc::ir::Function;
 use std::path::Path;
 
@@ -14,37 +14,38 @@ pub struct Input {
     pub funcs: Vec<Function>,
 }
 
-/// Reads `path` (`-` for stdin).
-pub fn read_source(path: &Path) -> Result<(String, String), UserError> {
+/// Reads `path` (`-` for stdin). An input that cannot be read is a command-line mistake (exit
+/// code 2, the README's convention): the path given is wrong.
+pub fn read_source(path: &Path) -> Result<(String, String), Failure> {
     if path.as_os_str() == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| UserError(format!("cannot read stdin: {e}")))?;
+            .map_err(|e| Failure::Usage(format!("cannot read stdin: {e}")))?;
         return Ok(("<stdin>".to_string(), s));
     }
-    let s = std::fs::read_to_string(path).map_err(|e| UserError(format!("cannot read {}: {e}", path.display())))?;
+    let s = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?;
     Ok((path.display().to_string(), s))
 }
 
 /// Reads and parses `path`; parse errors become a rendered diagnostic.
-pub fn parse(path: &Path) -> Result<Input, UserError> {
+pub fn parse(path: &Path) -> Result<Input, Failure> {
     let (name, source) = read_source(path)?;
     if path.extension().is_some_and(|e| e == "clif") {
         // Header lines (`test ..`, `target sm_90`) are atomc's, not Cranelift's.
         return match import_clif(&atomc_filetests::clif_body(&source)) {
             Ok(funcs) => Ok(Input { name, source, funcs }),
-            Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
+            Err(diags) => Err(Failure::Input(atomc::ir::diagnostic::render(&name, &source, &diags))),
         };
     }
     match atomc::ir::parse::parse_file(&source) {
         Ok(parsed) => Ok(Input { name, source, funcs: parsed.functions.into_iter().map(|f| f.func).collect() }),
-        Err(diags) => Err(UserError(atomc::ir::diagnostic::render(&name, &source, &diags))),
+        Err(diags) => Err(Failure::Input(atomc::ir::diagnostic::render(&name, &source, &diags))),
     }
 }
 
 impl Input {
     /// Verifies every function; all errors of all functions are rendered.
-    pub fn verify(&self) -> Result<(), UserError> {
+    pub fn verify(&self) -> Result<(), Failure> {
         let mut diags = Vec::new();
         for f in &self.funcs {
             if let Err(d) = atomc::ir::verify::verify(f) {
@@ -54,7 +55,7 @@ impl Input {
         if diags.is_empty() {
             Ok(())
         } else {
-            Err(UserError(self.render(&diags)))
+            Err(Failure::Input(self.render(&diags)))
         }
     }
 
@@ -63,15 +64,17 @@ impl Input {
         atomc::ir::diagnostic::render(&self.name, &self.source, diags)
     }
 
-    /// The functions selected by `--function NAME` (all when `None`).
-    pub fn select(&self, name: Option<&str>) -> Result<Vec<&Function>, UserError> {
+    /// The functions selected by `--function NAME` (all when `None`); a name the file does not
+    /// have is a command-line mistake.
+    pub fn select(&self, name: Option<&str>) -> Result<Vec<&Function>, Failure> {
         match name {
             None => Ok(self.funcs.iter().collect()),
             Some(n) => {
                 let n = n.trim_start_matches('%');
                 let found: Vec<&Function> = self.funcs.iter().filter(|f| f.name == n).collect();
                 if found.is_empty() {
-                    Err(UserError(format!("{}: no function %{n}", self.name)))
+                    let names: Vec<String> = self.funcs.iter().map(|f| format!("%{}", f.name)).collect();
+                    Err(Failure::Usage(format!("{}: no function %{n} (it has {})", self.name, names.join(", "))))
                 } else {
                     Ok(found)
                 }

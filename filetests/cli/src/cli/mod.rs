@@ -133,12 +133,12 @@ fn exit_code(result: Result<Result<(), Failure>, String>) -> i32 {
 fn dispatch(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Compile(a) => compile::run(a),
-        Command::Asm(a) => Ok(asm::asm(a)?),
+        Command::Asm(a) => asm::asm(a),
         Command::Disasm(a) => asm::disasm(a),
-        Command::Run(a) => Ok(run::run(a)?),
-        Command::Test(a) => Ok(test::run(a)?),
-        Command::Verify(a) => Ok(verify::run(a)?),
-        Command::Bench(a) => Ok(bench::run(a)?),
+        Command::Run(a) => run::run(a),
+        Command::Test(a) => test::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Bench(a) => bench::run(a),
         Command::Support => {
             let cases = atomc_cli::support::cases();
             print!("{}", atomc_cli::support::markdown(&cases, &atomc_cli::support::run(&cases)));

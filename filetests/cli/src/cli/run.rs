@@ -9,8 +9,11 @@
 //! With `--target sm_90|sm_50` the kernels are compiled by atomc and each run line is launched
 //! on the SASS emulator (`atomc-emu`, timing checks on) instead, and judged as the GPU harness
 //! judges a GPU: the buffers hold the interpreter's bytes, or every check of the line holds.
+//! A line the emulator cannot run (a call of a function with results, an expected error, other
+//! subgroup sizes) is listed as not run and counted, by reason, in the closing line; with
+//! `--strict` each is an error.
 
-use super::{input, UserError};
+use super::{input, Failure, UserError};
 use atomc_filetests::testfile::TestFile;
 use std::path::PathBuf;
 
@@ -56,6 +59,9 @@ pub struct Args {
     /// With --target: compile with at most N general registers (spilling the rest).
     #[arg(long, value_name = "N", requires = "target", value_parser = clap::value_parser!(u32).range(16..=255))]
     max_registers: Option<u32>,
+    /// With --target: a run line the emulator cannot run is an error, not a line not run.
+    #[arg(long, requires = "target")]
+    strict: bool,
 }
 
 impl Args {
@@ -91,9 +97,11 @@ impl Args {
 }
 
 /// Runs `atomc run`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let input = input::parse(&args.file)?;
     input.verify()?;
+    // A --function the file lacks is a command-line mistake, whichever lines run.
+    input.select(args.function.as_deref())?;
     let mut jobs: Vec<(usize, String, Option<usize>)> = Vec::new(); // (function index, line text, source line)
     let mut given = args.runs.clone();
     given.extend(args.option_line());
@@ -108,12 +116,12 @@ pub fn run(args: Args) -> Result<(), UserError> {
             }
         }
         if jobs.is_empty() {
-            return Err(UserError(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
+            return Err(Failure::Input(format!("{}: no `; run:` lines to execute (give one with --run)", input.name)));
         }
     } else {
         let selected = input.select(args.function.as_deref())?;
         if selected.len() != 1 {
-            return Err(UserError(format!(
+            return Err(Failure::Usage(format!(
                 "{} has {} functions; pick one with --function",
                 input.name,
                 input.funcs.len()
@@ -127,7 +135,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         }
     }
     if let Some(t) = &args.target {
-        return emulate(&input, &jobs, t, args.seed, args.max_registers);
+        return emulate(&input, &jobs, t, args.seed, args.max_registers, args.strict);
     }
     let mut failed = 0;
     for (i, line, src_line) in &jobs {
@@ -162,7 +170,7 @@ pub fn run(args: Args) -> Result<(), UserError> {
         println!("{} run line(s) passed", jobs.len());
         Ok(())
     } else {
-        Err(UserError(format!("{failed} of {} run line(s) failed", jobs.len())))
+        Err(Failure::Input(format!("{failed} of {} run line(s) failed", jobs.len())))
     }
 }
 
@@ -173,12 +181,15 @@ fn emulate(
     target: &str,
     seed: Option<u64>,
     max_registers: Option<u32>,
-) -> Result<(), UserError> {
+    strict: bool,
+) -> Result<(), Failure> {
     use atomc::emulate::{self, Schedule};
-    let t = atomc::Target::from_name(target).ok_or_else(|| UserError(format!("unknown target {target}")))?;
+    let t = atomc::Target::from_name(target).ok_or_else(|| Failure::Usage(format!("unknown target {target}")))?;
     let schedule = seed.map_or(Schedule::RoundRobin, Schedule::Random);
     let mut cubins: std::collections::HashMap<usize, Result<Vec<u8>, String>> = std::collections::HashMap::new();
-    let (mut failed, mut skipped) = (0, 0);
+    let mut failed = 0;
+    // Why lines were not run, with how many.
+    let mut not_run: Vec<(String, usize)> = Vec::new();
     for (i, line, src_line) in jobs {
         let f = &input.funcs[*i];
         let place = src_line.map(|l| format!("{}:{l}: ", input.name)).unwrap_or_default();
@@ -191,15 +202,13 @@ fn emulate(
                 continue;
             }
         };
-        if !f.returns.is_empty() || spec.expected_error().is_some() {
-            skipped += 1;
-            println!("{place}skipped %{} (not a launch the emulator runs): {line}", f.name);
-            continue;
-        }
-        // An NVIDIA warp has 32 lanes: a run line with other subgroups is for other targets.
-        if spec.subgroup_size() != 32 {
-            skipped += 1;
-            println!("{place}skipped %{} (subgroups of {}, warps have 32 lanes): {line}", f.name, spec.subgroup_size());
+        if let Some(why) = not_emulated(f, &spec) {
+            let verdict = if strict { "error" } else { "not run" };
+            eprintln!("{place}{verdict}: %{} ({why}): {line}", f.name);
+            match not_run.iter_mut().find(|(w, _)| *w == why) {
+                Some(e) => e.1 += 1,
+                None => not_run.push((why, 1)),
+            }
             continue;
         }
         let cubin = cubins.entry(*i).or_insert_with(|| {
@@ -229,11 +238,38 @@ fn emulate(
             }
         }
     }
+    let skipped: usize = not_run.iter().map(|(_, n)| n).sum();
     let ran = jobs.len() - skipped;
-    if failed == 0 {
-        println!("{ran} run line(s) passed on {target} (emulated), {skipped} skipped");
-        Ok(())
+    let why: Vec<String> = not_run.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let not_run_text = if skipped == 0 {
+        String::new()
     } else {
-        Err(UserError(format!("{failed} of {ran} run line(s) failed on {target} (emulated)")))
+        format!("; {skipped} line(s) not run: {}", why.join(", "))
+    };
+    if failed == 0 && !(strict && skipped > 0) {
+        println!("{ran} run line(s) passed on {target} (emulated){not_run_text}");
+        Ok(())
+    } else if failed == 0 {
+        Err(Failure::Input(format!(
+            "--strict: {skipped} run line(s) the emulator cannot run: {}",
+            why.join(", ")
+        )))
+    } else {
+        Err(Failure::Input(format!("{failed} of {ran} run line(s) failed on {target} (emulated){not_run_text}")))
+    }
+}
+
+/// Why the emulator cannot run a line, if it cannot: it launches kernels with 32-lane warps
+/// and compares memory, so a call's results, an expected error and other subgroup sizes are
+/// beyond it.
+fn not_emulated(f: &atomc::ir::Function, spec: &atomc::ir::interp::RunSpec) -> Option<String> {
+    if !f.returns.is_empty() {
+        Some("call(s) of a function with results; the emulator launches kernels".to_string())
+    } else if spec.expected_error().is_some() {
+        Some("expected error(s); the emulator compares results".to_string())
+    } else if spec.subgroup_size() != 32 {
+        Some(format!("line(s) with subgroups of {}; warps have 32 lanes", spec.subgroup_size()))
+    } else {
+        None
     }
 }

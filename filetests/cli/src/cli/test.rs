@@ -1,7 +1,7 @@
 //! `atomc test [PATHS..]`: the filetest runner, with the facade's
 //! `compile` as its backend.
 
-use super::UserError;
+use super::Failure;
 use std::path::PathBuf;
 
 /// Arguments of `atomc test`.
@@ -42,9 +42,14 @@ impl atomc_filetests::Backend for FacadeBackend {
 }
 
 /// Runs `atomc test`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let everything = args.paths.is_empty();
-    let paths = if everything { vec![PathBuf::from("filetests/filetests")] } else { args.paths };
+    let default = PathBuf::from("filetests/filetests");
+    if everything && !default.is_dir() {
+        // Outside atomc's repository there is no default to run (nor snapshots to check).
+        return Err(Failure::Usage("no filetests/filetests here: name the filetests, `atomc test PATHS..`".into()));
+    }
+    let paths = if everything { vec![default] } else { args.paths };
     let mut opts = atomc_filetests::RunOptions { verbose: args.verbose, ..Default::default() };
     opts.bless |= args.bless;
     opts.snapshots = !args.no_snapshots;
@@ -61,6 +66,6 @@ pub fn run(args: Args) -> Result<(), UserError> {
     if summary.failed() == 0 {
         Ok(())
     } else {
-        Err(UserError(String::new()))
+        Err(Failure::Input(String::new()))
     }
 }

@@ -1,6 +1,6 @@
 //! `atomc verify FILE`: parse and verify, report every error.
 
-use super::{input, UserError};
+use super::{input, Failure};
 use std::path::PathBuf;
 
 /// Arguments of `atomc verify`.
@@ -11,7 +11,7 @@ pub struct Args {
 }
 
 /// Runs `atomc verify`.
-pub fn run(args: Args) -> Result<(), UserError> {
+pub fn run(args: Args) -> Result<(), Failure> {
     let input = input::parse(&args.file)?;
     input.verify()?;
     println!("{}: {} function(s) verified", input.name, input.funcs.len());

@@ -187,7 +187,7 @@ impl RunSpec {
                 RunLineError::Mismatch(format!("`{}` has {} elements, too few", d.name, all.len()))
             })?;
             if let Err(why) = super::check::judge(d.elem, c.mode, got, &c.expected, c.equal) {
-                return Err(RunLineError::Mismatch(format!("{}: {why}", d.name)));
+                return Err(RunLineError::Mismatch(format!("{}: {why}", c.subject(&d.name))));
             }
         }
         Ok(())

@@ -14,7 +14,8 @@ const SHOW_MAX: usize = 64;
 /// contents, for printing (`atomc run` shows them).
 #[derive(Clone, Debug, Default)]
 pub struct RunReport {
-    /// The returned values of a call line (`%f(args) == [...]`); `None` for a launch.
+    /// The returned values of a call line (`%f(args)`, with or without `== [...]`, on one
+    /// thread); `None` for a launch.
     pub returned: Option<Vec<crate::interp::DataValue>>,
     /// Each declaration's name and final elements, as run lines spell them.
     pub memory: Vec<(String, Vec<String>)>,
@@ -65,7 +66,9 @@ impl RunSpec {
             });
         }
         let result = Program::new(func).and_then(|prog| {
-            if self.call.is_some() {
+            // A function with results called on one thread returns them, checked or not.
+            let one_thread = self.grid.count() == 1 && self.block.count() == 1;
+            if self.call.is_some() || (!func.returns.is_empty() && one_thread) {
                 prog.call_with_memory(&self.args, &mut mem).map(Some)
             } else {
                 let launch = Launch {
@@ -126,13 +129,7 @@ impl RunSpec {
             let size = d.elem.bytes();
             let all: Vec<u64> = bytes.chunks(size).map(read_le).collect();
             let got = &all[c.range.0..c.range.1];
-            let subject = if !c.indexed {
-                d.name.clone()
-            } else if c.range.1 - c.range.0 == 1 {
-                format!("{}[{}]", d.name, c.range.0)
-            } else {
-                format!("{}[{}..{}]", d.name, c.range.0, c.range.1)
-            };
+            let subject = c.subject(&d.name);
             if let Err(why) = judge(d.elem, c.mode, got, &c.expected, c.equal) {
                 return Err(RunLineError::Mismatch(format!("{subject}: {why}")));
             }

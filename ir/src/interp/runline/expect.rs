@@ -60,10 +60,7 @@ impl Parser<'_> {
             } else {
                 CheckMode::Exact
             };
-            let equal = self.eat("==");
-            if !equal {
-                self.expect("!=")?;
-            }
+            let equal = self.comparison()?;
             // The expected values are typed by the declaration, which may
             // come later on the line: keep the tokens and parse them then.
             let start = self.pos;

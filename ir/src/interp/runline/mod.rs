@@ -159,6 +159,20 @@ pub(crate) struct Check {
     pub indexed: bool,
 }
 
+impl Check {
+    /// What the check is about, as its failure names it: `buf`, `buf[3]` or `buf[2..5]`.
+    pub(crate) fn subject(&self, name: &str) -> String {
+        let (from, to) = self.range;
+        if !self.indexed {
+            name.to_string()
+        } else if to - from == 1 {
+            format!("{name}[{from}]")
+        } else {
+            format!("{name}[{from}..{to}]")
+        }
+    }
+}
+
 /// Parses a run line for `func` without running it.
 pub fn parse_run_line(func: &Function, line: &str) -> Result<RunSpec, RunLineError> {
     parse::parse(func, line)

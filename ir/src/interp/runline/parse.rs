@@ -120,6 +120,22 @@ impl Parser<'_> {
         }
     }
 
+    /// `==` (true) or `!=` (false) before expected values; a lone `=` is taken for a typo of
+    /// `==` and said so.
+    pub(super) fn comparison(&mut self) -> PResult<bool> {
+        if self.eat("==") {
+            return Ok(true);
+        }
+        if self.eat("!=") {
+            return Ok(false);
+        }
+        let hint = match self.peek() {
+            Some(Tok::Punct(p)) if *p == "=" => " (did you mean `==`?)",
+            _ => "",
+        };
+        self.err(format!("expected `==` or `!=`{}{hint}", self.found()))
+    }
+
     pub(super) fn found(&self) -> String {
         match self.peek() {
             None => ", found the end of the line".into(),
@@ -359,10 +375,7 @@ impl Parser<'_> {
 
     /// `== r` / `!= r` / `== [r, ..]` after a call.
     fn call_expect(&mut self) -> PResult<(bool, Vec<DataValue>)> {
-        let equal = self.eat("==");
-        if !equal {
-            self.expect("!=")?;
-        }
+        let equal = self.comparison()?;
         let rets = self.func.returns.clone();
         let mut out = Vec::new();
         let bracket = rets.len() != 1 || (self.is("[") && !rets[0].is_packed_float());

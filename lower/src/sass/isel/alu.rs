@@ -499,7 +499,12 @@ impl Isel<'_> {
             }
             Ishl | Ushr | Sshr => {
                 let Some(amount) = self.const_value(bv) else {
-                    return Err(self.err("64-bit shifts by a non-constant amount are not selected"));
+                    // The amount modulo 64: its low word's low 6 bits (`and.b32 n, n, 63`
+                    // before ptxas's sequence).
+                    let k = self.new_vreg(RegClass::Single);
+                    self.emit(self.lop(MOp::def(k.reg(), 1), MOp::use_(b.lo()), MOp::Imm(63), MOp::rz(), 0xc0)?);
+                    self.isa.shift64_by(self, d, op, a, k);
+                    return Ok(());
                 };
                 self.isa.shift64(self, d, op, a, (amount & 63) as i64).map_err(|r| self.err(r))?;
             }

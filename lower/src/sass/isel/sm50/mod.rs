@@ -318,7 +318,7 @@ impl Isa for Sm50 {
 
     fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
-            InstData::Binary { op: BinaryOp::Umulhi, args: [a, b] } => s.umulhi(d, a, b),
+            InstData::Binary { op, args: [a, b] } if op == BinaryOp::Umulhi || s.ty(a) != Type::I32 => s.mulhi(d, op, a, b),
             _ => s.bits_sm50(d, data),
         }
     }

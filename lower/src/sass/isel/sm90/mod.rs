@@ -302,7 +302,7 @@ impl Isa for Sm90 {
     fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
             InstData::Unary { op, arg } => s.bit_count(d, op, arg),
-            InstData::Binary { op, args: [a, b] } => s.mulhi(d, op, a, b),
+            InstData::Binary { op, args: [a, b] } => s.mulhi90(d, op, a, b),
             InstData::Ternary { op: TernaryOp::Fma, args } => s.fma(d, &args),
             InstData::Ternary { op, args: [x, pos, len] } => s.bit_field(d, x, None, pos, len, op == TernaryOp::Sbfe),
             InstData::Bfi { args: [x, base, pos, len] } => s.bit_field(d, x, Some(base), pos, len, false),

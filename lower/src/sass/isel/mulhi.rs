@@ -3,7 +3,7 @@
 //! `bits` rooms); the other widths are built here from 32-bit operations.
 //!
 //! i8, i16  the operands extended to 32 bits (sign-extended for `smulhi`), one 32-bit multiply
-//!          (the whole product fits), shifted down by the width and narrowed. ptxas 13 on
+//!          (the whole product fits), shifted down by the width. ptxas 13 on
 //!          `mul.hi.u16`/`mul.hi.s16`: `LOP3.LUT .. 0xffff` / `PRMT .. 0x9910` (extend), `IMAD
 //!          R5, R4, R5, RZ`, `SHF.R.U32.HI R5, RZ, 0x10, R5` / `SHF.R.S32.HI`; ptxas 11.8 on
 //!          sm_50: `XMAD R3, R0, R2, RZ` / `XMAD.S16.S16`, then `SHR.U32 R0, R3, 0x10` / `SHR`
@@ -38,13 +38,10 @@ impl Isel<'_> {
                 };
                 let p = self.new_vreg(RegClass::Single);
                 self.isa.imad(self, &[MOp::def(p.reg(), 1)], MOp::use_(x), MOp::use_(y), MOp::rz());
-                // An unsigned high part is below 2^bits already; a signed one is narrowed back
-                // to the zero-extended form sub-word values keep.
-                let q = if signed { self.new_vreg(RegClass::Single) } else { d };
-                self.emit(self.isa.shr(MOp::def(q.reg(), 1), MOp::use_(p), MOp::Imm(bits as i64), signed, false));
-                if signed {
-                    self.narrow(d, ty, q)?;
-                }
+                // The product's bits from the width up, zeros shifted in: the zero-extended
+                // form sub-word values keep (ptxas's `.S32` shift leaves the sign bits, which
+                // a 16-bit store drops).
+                self.emit(self.isa.shr(MOp::def(d.reg(), 1), MOp::use_(p), MOp::Imm(bits as i64), false, false));
             }
             Type::I64 if !signed => {
                 self.mulhi64(ra, rb, Some(d));

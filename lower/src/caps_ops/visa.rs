@@ -90,7 +90,7 @@ pub(crate) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[],
         types: &[],
-        lowering: Unsupported("not lowered to vISA for this type (bit fields and multiply-high on i32, fma on f32 only)"),
+        lowering: Unsupported("not lowered to vISA for this type (bit fields on i32, fma on f32 only)"),
         evidence: "visa/bits.rs handles those types",
     },
 ];

@@ -2,41 +2,24 @@
 //! `Inst`, and the position the caller attached), CLIF built with cranelift-frontend (its
 //! `SourceLoc`) and `.clif` text (line and column), on SASS and vISA targets. Misused CLIF
 //! intrinsics are import errors at the call. The refused instructions are what the targets'
-//! tables refuse today: 64-bit multiply-high on SASS (it selects umulhi of i32) and f64 fma on
-//! vISA (its f64 add, multiply and division are integer code where there is no fp64).
+//! tables refuse today: f16 fma on SASS (it selects FFMA and DFMA) and f64 fma on vISA (its f64
+//! add, multiply and division are integer code where there is no fp64).
 
 use atomc::clif::{self, ImportError, ImportOptions};
-use atomc::ir::{self, AddrSpace, BinaryOp, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
+use atomc::ir::{self, AddrSpace, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SrcLoc, Type};
 use atomc::{CompileError, Target, VisaPlatform};
 use cranelift_codegen::ir::{self as cl, types, AbiParam, InstBuilder, UserFuncName};
 use cranelift_frontend::{FunctionBuilder as ClifBuilder, FunctionBuilderContext};
 
-/// `*p = umulhi(x, y)` in i64, the multiply-high at `loc`; returns it.
-fn mulhi64(loc: SrcLoc) -> (ir::Function, ir::Inst) {
-    arithmetic(loc, BinaryOp::Umulhi, Type::I64)
-}
-
-/// `*p = fma(x, y, x)` in f64, the fma at `loc`; returns it.
-fn fma64(loc: SrcLoc) -> (ir::Function, ir::Inst) {
-    let mut b = FunctionBuilder::new("fma", &[Type::Ptr(AddrSpace::Global), Type::F64, Type::F64]);
+/// `*p = fma(x, y, x)` in `ty`, the fma at `loc`; returns it.
+fn fma(loc: SrcLoc, ty: Type) -> (ir::Function, ir::Inst) {
+    let mut b = FunctionBuilder::new("fma", &[Type::Ptr(AddrSpace::Global), ty, ty]);
     b.set_loc(loc);
     let args = [b.param(1), b.param(2), b.param(1)];
     let r = b.ins(InstData::Ternary { op: ir::TernaryOp::Fma, args }).expect("a result");
     let inst = b.last_inst().expect("appended");
     b.set_loc(SrcLoc::default());
     b.store(r, b.param(0), 0);
-    b.ret(&[]);
-    (b.finish(), inst)
-}
-
-/// `*p = x op y` in `ty`, the operation at `loc`; returns it.
-fn arithmetic(loc: SrcLoc, op: BinaryOp, ty: Type) -> (ir::Function, ir::Inst) {
-    let mut b = FunctionBuilder::new("arith", &[Type::Ptr(AddrSpace::Global), ty, ty]);
-    b.set_loc(loc);
-    let q = b.binary(op, b.param(1), b.param(2));
-    let inst = b.last_inst().expect("appended");
-    b.set_loc(SrcLoc::default());
-    b.store(q, b.param(0), 0);
     b.ret(&[]);
     (b.finish(), inst)
 }
@@ -55,22 +38,22 @@ fn refusal(f: &ir::Function, target: Target) -> ir::diagnostic::Diagnostic {
 
 #[test]
 fn a_built_function_without_locations_gets_the_instruction() {
-    let (f, inst) = mulhi64(SrcLoc::default());
+    let (f, inst) = fma(SrcLoc::default(), Type::F16);
     let d = refusal(&f, Target::Sm50);
     assert_eq!((d.inst, d.loc, d.rule), (Some(inst), SrcLoc::default(), "target-unsupported"));
-    assert!(d.headline("%arith").starts_with(&format!("%arith: {inst}: error[target-unsupported]: sm_50 cannot")));
+    assert!(d.headline("%fma").starts_with(&format!("%fma: {inst}: error[target-unsupported]: sm_50 cannot")));
 }
 
 #[test]
 fn a_built_function_keeps_the_callers_location_and_the_instruction() {
     let loc = SrcLoc { line: 31, col: 7 };
-    let (mulhi, mulhi_inst) = mulhi64(loc);
-    // No 64-bit multiply-high on SASS; no f64 fma on vISA (its f64 add, multiply and division on
-    // TGLLP are integer code, fma is not lowered).
-    let (fused, fma) = fma64(loc);
-    assert!(matches!(mulhi.insts[mulhi_inst], InstData::Binary { .. }));
+    let (half, half_inst) = fma(loc, Type::F16);
+    // No f16 fma on SASS; no f64 fma on vISA (its f64 add, multiply and division on TGLLP are
+    // integer code, fma is not lowered).
+    let (fused, fma64) = fma(loc, Type::F64);
+    assert!(matches!(half.insts[half_inst], InstData::Ternary { .. }));
     for (f, inst, target) in
-        [(&mulhi, mulhi_inst, Target::Sm50), (&mulhi, mulhi_inst, Target::Sm90), (&fused, fma, Target::Visa(VisaPlatform::Tgllp))]
+        [(&half, half_inst, Target::Sm50), (&half, half_inst, Target::Sm90), (&fused, fma64, Target::Visa(VisaPlatform::Tgllp))]
     {
         let d = refusal(f, target);
         assert_eq!((d.inst, d.loc), (Some(inst), loc), "{target}");
@@ -78,11 +61,11 @@ fn a_built_function_keeps_the_callers_location_and_the_instruction() {
     }
 }
 
-/// `fn k(p: i64, x: i64, y: i64) { *p = umulhi(x, y) }` with the multiply-high at CLIF
-/// `SourceLoc` `srcloc`.
-fn clif_mulhi64(srcloc: u32) -> cl::Function {
+/// `fn k(p: i64, x: f16, y: f16) { *p = fma(x, y, x) }` with the fma at CLIF `SourceLoc`
+/// `srcloc`.
+fn clif_fma16(srcloc: u32) -> cl::Function {
     let mut sig = cl::Signature::new(cranelift_codegen::isa::CallConv::SystemV);
-    sig.params.extend([AbiParam::new(types::I64), AbiParam::new(types::I64), AbiParam::new(types::I64)]);
+    sig.params.extend([AbiParam::new(types::I64), AbiParam::new(types::F16), AbiParam::new(types::F16)]);
     let mut func = cl::Function::with_name_signature(UserFuncName::testcase("k"), sig);
     let mut ctx = FunctionBuilderContext::new();
     let mut b = ClifBuilder::new(&mut func, &mut ctx);
@@ -93,7 +76,7 @@ fn clif_mulhi64(srcloc: u32) -> cl::Function {
     let [p, x, y] = b.block_params(entry) else { unreachable!("three parameters") };
     let (p, x, y) = (*p, *x, *y);
     b.set_srcloc(cl::SourceLoc::new(srcloc));
-    let q = b.ins().umulhi(x, y);
+    let q = b.ins().fma(x, y, x);
     b.set_srcloc(cl::SourceLoc::default());
     b.ins().store(cl::MemFlagsData::trusted(), q, p, 0);
     b.ins().return_(&[]);
@@ -104,11 +87,11 @@ fn clif_mulhi64(srcloc: u32) -> cl::Function {
 #[test]
 fn clif_source_locations_come_through_the_import() {
     let opts = ImportOptions { address_space: AddrSpace::Global, ..ImportOptions::default() };
-    let f = clif::import(&clif_mulhi64(77), &opts).expect("imports");
-    // The multiply-high carries line 77; the store and `return` had no SourceLoc.
+    let f = clif::import(&clif_fma16(77), &opts).expect("imports");
+    // The fma carries line 77; the store and `return` had no SourceLoc.
     let located: Vec<_> = f.inst_order().filter(|&(_, i)| f.inst_locs[i].is_known()).map(|(_, i)| i).collect();
     assert_eq!(located.len(), 1, "{f}");
-    assert!(matches!(f.insts[located[0]], InstData::Binary { op: BinaryOp::Umulhi, .. }), "{f}");
+    assert!(matches!(f.insts[located[0]], InstData::Ternary { op: ir::TernaryOp::Fma, .. }), "{f}");
     let d = refusal(&f, Target::Sm50);
     assert_eq!((d.inst, d.loc), (Some(located[0]), SrcLoc { line: 77, col: 0 }));
     assert!(d.headline("front.rs").starts_with(&format!("front.rs:77: {}: error[target-unsupported]", located[0])));
@@ -116,7 +99,7 @@ fn clif_source_locations_come_through_the_import() {
 
 #[test]
 fn clif_text_positions_come_through_the_import() {
-    let text = "function %k(i64, i64, i64) {\nblock0(v0: i64, v1: i64, v2: i64):\n  @0010  v3 = umulhi v1, v2\n    store v3, v0\n    return\n}\n";
+    let text = "function %k(i64, f16, f16) {\nblock0(v0: i64, v1: f16, v2: f16):\n  @0010  v3 = fma v1, v2, v1\n    store v3, v0\n    return\n}\n";
     let opts = ImportOptions { address_space: AddrSpace::Global, ..ImportOptions::default() };
     let f = clif::parse_clif_file_with(text, &opts).expect("imports").remove(0);
     let locs: Vec<(u32, u32)> = f.inst_order().map(|(_, i)| (f.inst_locs[i].line, f.inst_locs[i].col)).collect();
@@ -124,7 +107,7 @@ fn clif_text_positions_come_through_the_import() {
     let d = refusal(&f, Target::Sm50);
     assert_eq!(d.loc, SrcLoc { line: 3, col: 10 });
     let shown = ir::diagnostic::render("k.clif", text, std::slice::from_ref(&d));
-    assert!(shown.contains("3 |   @0010  v3 = umulhi v1, v2"), "{shown}");
+    assert!(shown.contains("3 |   @0010  v3 = fma v1, v2, v1"), "{shown}");
 }
 
 /// A CLIF kernel that calls `name` with the given signature on its pointer parameter.

@@ -122,6 +122,19 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             };
             c.set(0, l, r)
         })?,
+        // Maxwell's left funnel shift gives the high word without `.HI` (sm_70+ needs `.HI`
+        // for it): ptxas 11.8 compiles PTX `shf.l.clamp.b32 d, a, b, n` (the high word of
+        // `b:a << n`) to `SHF.L R4, R5, R0, R6` and `shl.b64` by a register to
+        // `SHL lo, a.lo, n` + `SHF.L.U64 hi, a.lo, n, a.hi`. What `.HI` does to it here is unknown.
+        "SHF" if c.has("L") => each(c, |c, l| {
+            if c.has("HI") {
+                return Err(c.unsupported("sm_50 SHF.L.HI"));
+            }
+            let (lo, s, hi) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
+            let wide = c.has("U64") || c.has("S64");
+            let r = crate::alu::shf(lo, hi, s, true, false, wide, c.has("W"), true);
+            c.set(0, l, r)
+        })?,
         // `LOP.op.test Pd, Rd, a, b`: Pd tests the result ([`lop_test`]).
         "LOP" | "LOP32I" => each(c, |c, l| {
             let d = rd_slot(c);

@@ -152,7 +152,8 @@ keyword_enum! {
 keyword_enum! {
     /// Two-operand arithmetic. Both operands and the result have one type:
     /// an integer type for the `i`/`u`/`s`/`b` ops, a scalar float type
-    /// for the `f` ops. Shifts take the shift amount modulo the bit width.
+    /// for the `f` ops. Shifts take the shift amount modulo the bit width (`amount & (width -
+    /// 1)`, read as unsigned). docs/ir.md, "What the instructions compute", states every edge.
     pub enum BinaryOp {
         /// Wrapping add.
         Iadd = "iadd",
@@ -204,7 +205,7 @@ keyword_enum! {
         /// integers (`umulhi.i32 a, b` = `(a as u64 * b as u64) >> 32`).
         Umulhi = "umulhi",
         /// The high half of the full `2 × width`-bit product of two signed
-        /// integers (two's complement).
+        /// integers (two's complement), on every integer width.
         Smulhi = "smulhi",
     }
 }

@@ -234,7 +234,7 @@
 //! | `iconst`, `f16const`, `f32const`, `f64const` | `iconst`, `fconst` |
 //! | `iadd isub imul udiv sdiv urem srem band bor bxor ishl ushr sshr umin umax smin smax umulhi smulhi` | the same binary op (shift amounts converted to the shifted type) |
 //! | `iabs`, `bitselect` | expanded with `icmp`/`select`, `band`/`bnot`/`bor` |
-//! | `ineg bnot fneg fabs`, `fadd fsub fmul fdiv` | the same op |
+//! | `ineg bnot fneg fabs`, `fadd fsub fmul fdiv`, `fma` | the same op |
 //! | `fmin fmax` (NaN-propagating) | atomc's `fmin`/`fmax` (minNum/maxNum) plus a `select` that returns NaN when an operand is NaN |
 //! | `icmp`, `fcmp` | `icmp`/`fcmp` producing a `pred`; `one ueq ult ule ugt uge` as the negation of an ordered compare. Where CLIF uses the result as an `i8`, a `select` makes 0 or 1 |
 //! | `select`, `select_spectre_guard` | `select` (a non-`pred` condition is compared with 0) |

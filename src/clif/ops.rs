@@ -4,7 +4,7 @@
 use super::error::ImportError;
 use super::intrinsics;
 use super::translate::{Repr, Translator};
-use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, Type, UnaryOp, Value};
+use atomc_ir::{BinaryOp, ConvOp, FloatCC, InstData, IntCC, TernaryOp, Type, UnaryOp, Value};
 use cranelift_codegen::ir::{self as cl, condcodes as cc, InstructionData as D, Opcode as Op};
 
 impl Translator<'_> {
@@ -118,6 +118,13 @@ impl Translator<'_> {
                 let c = self.cond(args[0])?;
                 let (a, b) = (self.val(args[1])?, self.val(args[2])?);
                 let x = self.ins_v(InstData::Select { cond: c, args: [a, b] });
+                self.def(self.result(inst)?, Repr::Val(x));
+                Ok(())
+            }
+            // CLIF's fma and atomc's: one rounding, same type throughout.
+            D::Ternary { opcode: Op::Fma, args } => {
+                let args = [self.val(args[0])?, self.val(args[1])?, self.val(args[2])?];
+                let x = self.ins_v(InstData::Ternary { op: TernaryOp::Fma, args });
                 self.def(self.result(inst)?, Repr::Val(x));
                 Ok(())
             }

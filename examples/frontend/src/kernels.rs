@@ -2,11 +2,11 @@
 //! imported, using atomc's GPU intrinsics (see `atomc::clif`).
 
 use atomc::clif::{self, ImportOptions};
-use atomc::ir::{self, AddrSpace, BinaryOp, ConvOp, FunctionBuilder, MemOrder, RmwOp, Scope, SpecialReg, SrcLoc};
+use atomc::ir::{self, AddrSpace, BinaryOp, ConvOp, FunctionBuilder, InstData, MemOrder, RmwOp, Scope, SpecialReg, SrcLoc, TernaryOp};
 use cranelift_codegen::ir::{self as cl, condcodes::IntCC, types, AbiParam, InstBuilder, MemFlagsData, UserFuncName};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder as ClifBuilder, FunctionBuilderContext};
-use types::{I32, I64};
+use types::{F16, I32, I64};
 
 /// `count(counters)`: `counters[thread_id.x] += 1`, relaxed at gpu scope; built in code.
 pub fn count() -> ir::Function {
@@ -138,14 +138,14 @@ pub fn max_index() -> ir::Function {
     import(&f, &ImportOptions::default())
 }
 
-/// A kernel the SASS targets refuse (64-bit multiply-high: they select umulhi of i32), built in
-/// code with this file's position of the multiply-high attached; and the file to report it
-/// against.
-pub fn mulhi64() -> (ir::Function, &'static str) {
-    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::I64, ir::Type::I64];
-    let mut b = FunctionBuilder::new("mulhi64", &params);
-    b.set_loc(SrcLoc { line: line!() + 1, col: 13 });
-    let q = b.binary(BinaryOp::Umulhi, b.param(1), b.param(2));
+/// A kernel the SASS targets refuse (fma of f16: they select FFMA and DFMA), built in code with
+/// this file's position of the fma attached; and the file to report it against.
+pub fn fma16() -> (ir::Function, &'static str) {
+    let params = [ir::Type::Ptr(AddrSpace::Global), ir::Type::F16, ir::Type::F16];
+    let mut b = FunctionBuilder::new("fma16", &params);
+    b.set_loc(SrcLoc { line: line!() + 2, col: 13 });
+    let args = [b.param(1), b.param(2), b.param(1)];
+    let q = b.ins(InstData::Ternary { op: TernaryOp::Fma, args }).expect("a result");
     b.set_loc(SrcLoc::default());
     b.store(q, b.param(0), 0);
     b.ret(&[]);
@@ -154,10 +154,10 @@ pub fn mulhi64() -> (ir::Function, &'static str) {
 
 /// The same through cranelift-frontend: CLIF's `SourceLoc` (here this file's line) is the
 /// line of the refusal.
-pub fn mulhi64_clif() -> (ir::Function, &'static str) {
-    let f = clif_kernel("mulhi64_clif", &[I64, I64, I64], |b, args| {
+pub fn fma16_clif() -> (ir::Function, &'static str) {
+    let f = clif_kernel("fma16_clif", &[I64, F16, F16], |b, args| {
         b.set_srcloc(cl::SourceLoc::new(line!() + 1));
-        let q = b.ins().umulhi(args[1], args[2]);
+        let q = b.ins().fma(args[1], args[2], args[1]);
         b.set_srcloc(cl::SourceLoc::default());
         b.ins().store(MemFlagsData::trusted(), q, args[0], 0);
         b.ins().return_(&[]);

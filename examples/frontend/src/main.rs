@@ -48,10 +48,10 @@ fn main() {
 
     // A kernel built in code that sm_50 refuses: the diagnostic names the instruction and the
     // place in this program that built it.
-    let (bad, file) = kernels::mulhi64();
+    let (bad, file) = kernels::fma16();
     report(&bad, Target::Sm50, file);
     // The same through cranelift-frontend: CLIF's `SourceLoc` comes through the import.
-    let (bad, file) = kernels::mulhi64_clif();
+    let (bad, file) = kernels::fma16_clif();
     report(&bad, Target::Sm50, file);
 }
 

@@ -168,7 +168,7 @@ fn module_cubin_runs_every_kernel_on_the_emulator() {
 
 /// A kernel the target cannot express is refused at the instruction, with its line and column,
 /// rendered as the verifier renders its errors: vISA's generic pointers to shared memory and
-/// 64-bit multiply-high on SASS, both refused by the target description before selection.
+/// f16 fma on SASS, both refused by the target description before selection.
 #[test]
 fn refusals_point_at_the_source() {
     let cases = [
@@ -179,16 +179,16 @@ fn refusals_point_at_the_source() {
             "ptr_to_generic",
         ),
         (
-            "filetests/filetests/compile/sm50/reject/umulhi-i64.atom",
+            "filetests/filetests/compile/sm50/reject/fma-f16.atom",
             "sm_50",
-            "umulhi-i64.atom:10:5: error[target-unsupported]",
-            "umulhi v1, v2",
+            "fma-f16.atom:10:5: error[target-unsupported]",
+            "fma v1, v2, v1",
         ),
         (
-            "filetests/filetests/compile/sm90/reject/umulhi-i64.atom",
+            "filetests/filetests/compile/sm90/reject/fma-f16.atom",
             "sm_90",
-            "umulhi-i64.atom:",
-            "umulhi v1, v2",
+            "fma-f16.atom:",
+            "fma v1, v2, v1",
         ),
     ];
     for (file, target, want, source) in cases {

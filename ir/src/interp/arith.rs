@@ -189,3 +189,115 @@ pub(crate) fn rmw(op: RmwOp, ty: Type, old: u64, x: u64) -> u64 {
         }
     }
 }
+
+/// The edges of the documented meaning (docs/ir.md, "What the instructions compute"), each
+/// expectation written out by hand.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(op: BinaryOp, ty: Type, a: i64, b: i64) -> Option<u64> {
+        int_binop(op, ty, mask(a as u64, ty.bits()), mask(b as u64, ty.bits()))
+    }
+
+    #[test]
+    fn shift_amounts_are_taken_modulo_the_width() {
+        use BinaryOp::{Ishl, Sshr, Ushr};
+        // i16 32767 >> 0x1234: the amount is 4 (the case).
+        assert_eq!(bin(Sshr, Type::I16, 32767, 0x1234), Some(2047));
+        assert_eq!(bin(Ushr, Type::I16, -1, 16), Some(0xffff));
+        assert_eq!(bin(Ishl, Type::I16, 1, 17), Some(2));
+        assert_eq!(bin(Sshr, Type::I8, -128, 9), Some(0xc0));
+        assert_eq!(bin(Ushr, Type::I8, -128, -1), Some(1));
+        assert_eq!(bin(Ishl, Type::I8, 1, 8), Some(1));
+        assert_eq!(bin(Sshr, Type::I32, i32::MIN as i64, 33), Some(0xc000_0000));
+        assert_eq!(bin(Ishl, Type::I32, 1, -1), Some(0x8000_0000));
+        assert_eq!(bin(Ushr, Type::I64, -1, 64), Some(u64::MAX));
+        assert_eq!(bin(Sshr, Type::I64, i64::MIN, 127), Some(u64::MAX));
+        assert_eq!(bin(Ishl, Type::I64, 3, 65), Some(6));
+    }
+
+    #[test]
+    fn division_edges() {
+        use BinaryOp::{Sdiv, Srem, Udiv, Urem};
+        for ty in [Type::I8, Type::I16, Type::I32, Type::I64] {
+            for op in [Udiv, Sdiv, Urem, Srem] {
+                assert_eq!(bin(op, ty, 5, 0), None, "{op} by zero on {ty}");
+            }
+            let min = 1u64 << (ty.bits() - 1);
+            // MIN / -1 wraps to MIN; MIN % -1 is 0.
+            assert_eq!(int_binop(Sdiv, ty, min, mask(u64::MAX, ty.bits())), Some(min));
+            assert_eq!(int_binop(Srem, ty, min, mask(u64::MAX, ty.bits())), Some(0));
+        }
+        // Toward zero; the remainder takes the dividend's sign.
+        assert_eq!(bin(Sdiv, Type::I32, -7, 2), Some(-3i32 as u32 as u64));
+        assert_eq!(bin(Srem, Type::I32, -7, 2), Some(-1i32 as u32 as u64));
+        assert_eq!(bin(Srem, Type::I32, 7, -2), Some(1));
+        assert_eq!(bin(Udiv, Type::I8, -1, 2), Some(127));
+    }
+
+    #[test]
+    fn multiply_high_of_every_width() {
+        use BinaryOp::{Smulhi, Umulhi};
+        assert_eq!(bin(Umulhi, Type::I8, -1, -1), Some(0xfe)); // 255 * 255 = 0xfe01
+        assert_eq!(bin(Smulhi, Type::I8, -1, -1), Some(0)); // 1
+        assert_eq!(bin(Smulhi, Type::I8, -128, -128), Some(0x40)); // 0x4000
+        assert_eq!(bin(Smulhi, Type::I8, -128, 127), Some(0xc0)); // -0x3f80
+        assert_eq!(bin(Umulhi, Type::I16, -1, 2), Some(1));
+        assert_eq!(bin(Smulhi, Type::I16, -32768, -1), Some(0)); // 0x8000
+        assert_eq!(bin(Smulhi, Type::I16, -1, 1), Some(0xffff)); // -1
+        assert_eq!(bin(Umulhi, Type::I32, -1, -1), Some(0xffff_fffe));
+        assert_eq!(bin(Smulhi, Type::I32, i32::MIN as i64, i32::MIN as i64), Some(0x4000_0000));
+        assert_eq!(bin(Umulhi, Type::I64, -1, -1), Some(u64::MAX - 1));
+        assert_eq!(bin(Smulhi, Type::I64, i64::MIN, i64::MIN), Some(1 << 62));
+        assert_eq!(bin(Smulhi, Type::I64, i64::MIN, 1), Some(u64::MAX));
+        assert_eq!(bin(Smulhi, Type::I64, -1, i64::MAX), Some(u64::MAX));
+        assert_eq!(bin(Umulhi, Type::I64, 1 << 32, 1 << 32), Some(1));
+    }
+
+    #[test]
+    fn arithmetic_wraps_and_sub_word_results_hold_only_their_bits() {
+        use BinaryOp::{Iadd, Imul, Isub};
+        assert_eq!(bin(Iadd, Type::I8, 127, 1), Some(0x80));
+        assert_eq!(bin(Isub, Type::I16, 0, 1), Some(0xffff));
+        assert_eq!(bin(Imul, Type::I32, 0x10000, 0x10000), Some(0));
+        assert_eq!(bin(Iadd, Type::I64, i64::MAX, 1), Some(1 << 63));
+        assert_eq!(unop(UnaryOp::Ineg, Type::I8, 0x80), 0x80);
+        assert_eq!(unop(UnaryOp::Bnot, Type::I16, 0), 0xffff);
+        assert_eq!(convert(ConvOp::Sextend, Type::I8, Type::I32, 0x80), 0xffff_ff80);
+        assert_eq!(convert(ConvOp::Ireduce, Type::I32, Type::I8, 0x1234_5678), 0x78);
+    }
+
+    #[test]
+    fn float_to_int_truncates_saturates_and_maps_nan_to_zero() {
+        let f32b = |x: f32| x.to_bits() as u64;
+        let s = |to: Type, x: f32| convert(ConvOp::FcvtToSint, Type::F32, to, f32b(x));
+        let u = |to: Type, x: f32| convert(ConvOp::FcvtToUint, Type::F32, to, f32b(x));
+        assert_eq!(s(Type::I32, -2.9), -2i32 as u32 as u64);
+        assert_eq!(s(Type::I32, 3e9), 0x7fff_ffff);
+        assert_eq!(s(Type::I32, -3e9), 0x8000_0000);
+        assert_eq!(s(Type::I8, 1000.0), 0x7f);
+        assert_eq!(s(Type::I16, -1e6), 0x8000);
+        assert_eq!(s(Type::I64, f32::INFINITY), i64::MAX as u64);
+        assert_eq!(s(Type::I32, f32::NAN), 0);
+        assert_eq!(u(Type::I32, -1.0), 0);
+        assert_eq!(u(Type::I8, 300.0), 0xff);
+        assert_eq!(u(Type::I64, f32::NEG_INFINITY), 0);
+        assert_eq!(u(Type::I16, f32::NAN), 0);
+        let d = convert(ConvOp::FcvtToUint, Type::F64, Type::I64, 1e20f64.to_bits());
+        assert_eq!(d, u64::MAX);
+    }
+
+    #[test]
+    fn fmin_fmax_order_zeros_and_lose_nans() {
+        let b = |x: f32| x.to_bits() as u64;
+        let f = |op, x: f32, y: f32| binop(op, Type::F32, b(x), b(y)).unwrap();
+        assert_eq!(f(BinaryOp::Fmin, 0.0, -0.0), b(-0.0));
+        assert_eq!(f(BinaryOp::Fmin, -0.0, 0.0), b(-0.0));
+        assert_eq!(f(BinaryOp::Fmax, -0.0, 0.0), b(0.0));
+        assert_eq!(f(BinaryOp::Fmax, 0.0, -0.0), b(0.0));
+        assert_eq!(f(BinaryOp::Fmin, f32::NAN, 1.0), b(1.0));
+        assert_eq!(f(BinaryOp::Fmax, -1.0, f32::NAN), b(-1.0));
+        assert_eq!(f(BinaryOp::Fmin, f32::NAN, f32::NAN), 0x7fc0_0000);
+    }
+}

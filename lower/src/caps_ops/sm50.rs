@@ -30,9 +30,9 @@ pub(crate) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: MULHI,
-        types: &[],
-        lowering: Unsupported("multiply-high is selected for i32 only"),
-        evidence: "the XMAD high-word sequence is written for 32-bit sources",
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: Native,
+        evidence: "sass/isel/mulhi.rs: i8/i16 one 32-bit XMAD product shifted down (ptxas 11.8: XMAD + SHR); i64 four XMAD word products summed, signed corrected",
     },
     OpRule { kinds: FMA, types: &[Type::F32, Type::F64], lowering: Native, evidence: "FFMA and DFMA register forms" },
     OpRule {

@@ -23,9 +23,9 @@ pub(crate) const RULES: &[OpRule] = &[
     },
     OpRule {
         kinds: MULHI,
-        types: &[],
-        lowering: Unsupported("multiply-high is selected for i32 only"),
-        evidence: "IMAD.HI / IMAD.HI.U32 read 32-bit sources",
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: Native,
+        evidence: "sass/isel/mulhi.rs: i8/i16 one IMAD product shifted down (ptxas 13: IMAD + SHF.R); i64 four IMAD.WIDE.U32 word products summed, signed corrected as ptxas 13 does",
     },
     OpRule {
         kinds: FMA,

@@ -22,6 +22,12 @@ pub(crate) const RULES: &[OpRule] = &[
         evidence: "vISA mulh on ud/d sources (GenX_IR: mul + mach)",
     },
     OpRule {
+        kinds: MULHI,
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: Native,
+        evidence: "i8/i16: one dword mul of the extended operands, shr/asr by the width; i64: four dword mul/mulh products summed with addc, signed corrected (visa/alu64.rs)",
+    },
+    OpRule {
         kinds: FMA,
         types: &[Type::F32],
         lowering: Native,
@@ -84,7 +90,7 @@ pub(crate) const RULES: &[OpRule] = &[
     OpRule {
         kinds: &[],
         types: &[],
-        lowering: Unsupported("not lowered to vISA for this type (bit fields and multiply-high on i32, fma on f32 only)"),
+        lowering: Unsupported("not lowered to vISA for this type (bit fields on i32, fma on f32 only)"),
         evidence: "visa/bits.rs handles those types",
     },
 ];

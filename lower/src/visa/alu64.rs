@@ -116,6 +116,63 @@ impl Lower<'_> {
         }
     }
 
+    /// `r` = the high 64 bits of the 128-bit product `a * b` (signed where `signed`), from the
+    /// four dword products (`mul` low, `mulh` high words) summed with `addc` carries:
+    /// word 1 = hi(a0 b0) + lo(a0 b1) + lo(a1 b0), word 2 = hi(a0 b1) + hi(a1 b0) + lo(a1 b1) +
+    /// its carries, word 3 = hi(a1 b1) + word 2's carries. A signed product is the unsigned one
+    /// less `b` where `a < 0` and `a` where `b < 0` (mod 2^64).
+    pub(crate) fn mulhi64(&mut self, r: VarId, u: bool, signed: bool, a: (Operand, Operand), b: (Operand, Operand)) {
+        let ex = self.exec(u);
+        let h00 = self.op_tmp(Op::Mulh, u, a.0, b.0);
+        let (l01, h01) = (self.op_tmp(Op::Mul, u, a.0, b.1), self.op_tmp(Op::Mulh, u, a.0, b.1));
+        let (l10, h10) = (self.op_tmp(Op::Mul, u, a.1, b.0), self.op_tmp(Op::Mulh, u, a.1, b.0));
+        let (l11, h11) = (self.op_tmp(Op::Mul, u, a.1, b.1), self.op_tmp(Op::Mulh, u, a.1, b.1));
+        let (w1, c1a) = self.add_carry(u, h00, l01);
+        let (_, c1b) = self.add_carry(u, w1, l10);
+        let c1 = self.op_tmp(Op::Add, u, c1a, c1b);
+        let (s2, c2a) = self.add_carry(u, h01, h10);
+        let (s3, c2b) = self.add_carry(u, s2, l11);
+        let t = if signed { self.tmp(Type::UQ, u) } else { r };
+        let lo = self.half_dst(t, u, false, Type::UD);
+        let c2c = self.tmp(Type::UD, u);
+        let (x, y) = self.unimm(s3, c1, Type::UD);
+        self.k.addc(ex, lo, Operand::dst(c2c), x, y);
+        let c2 = self.op_tmp(Op::Add, u, c2a, c2b);
+        let c2 = self.op_tmp(Op::Add, u, c2, rd(c2c, u));
+        let hi = self.half_dst(t, u, true, Type::UD);
+        self.k.add(ex, hi, h11, c2);
+        if !signed {
+            return;
+        }
+        let h = (self.half_of(t, u, false, Type::UD), self.half_of(t, u, true, Type::UD));
+        let fa = self.negative_mask(u, a.1, b);
+        let fb = self.negative_mask(u, b.1, a);
+        let t2 = self.tmp(Type::UQ, u);
+        self.sub64(t2, u, h, fa);
+        let h2 = (self.half_of(t2, u, false, Type::UD), self.half_of(t2, u, true, Type::UD));
+        self.sub64(r, u, h2, fb);
+    }
+
+    /// `(a + b, carry)` of two dwords (`addc`).
+    fn add_carry(&mut self, u: bool, a: Operand, b: Operand) -> (Operand, Operand) {
+        let ex = self.exec(u);
+        let (s, c) = (self.tmp(Type::UD, u), self.tmp(Type::UD, u));
+        let (a, b) = self.unimm(a, b, Type::UD);
+        self.k.addc(ex, Operand::dst(s), Operand::dst(c), a, b);
+        (rd(s, u), rd(c, u))
+    }
+
+    /// The halves of `x` where the dword `sign_hi` is negative, else 0: each and'ed with
+    /// `sign_hi >> 31` (arithmetic).
+    fn negative_mask(&mut self, u: bool, sign_hi: Operand, x: (Operand, Operand)) -> (Operand, Operand) {
+        let ex = self.exec(u);
+        let s = self.tmp(Type::D, u);
+        let hd = as_d(self, sign_hi);
+        self.k.binary(Op::Asr, ex, Operand::dst(s), hd, Operand::imm(Imm::ud(31)));
+        let m = rd(self.view(s, Type::UD), u);
+        (self.op_tmp(Op::And, u, x.0, m), self.op_tmp(Op::And, u, x.1, m))
+    }
+
     /// `r = a * b` (low 64 bits) on 64-bit halves.
     pub(crate) fn mul64(&mut self, r: VarId, u: bool, a: (Operand, Operand), b: (Operand, Operand)) {
         let ex = self.exec(u);

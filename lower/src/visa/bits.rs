@@ -96,6 +96,30 @@ pub(crate) fn lower(l: &mut Lower<'_>, inst: Inst) -> Result<(), LowerError> {
                 }
             }
         }
+        InstData::Binary { op, args } if width == 64 => {
+            let (a, b) = (l.halves(args[0], false)?, l.halves(args[1], false)?);
+            let r = l.def_var(res, u)?;
+            l.mulhi64(r, u, op == BinaryOp::Smulhi, a, b);
+        }
+        InstData::Binary { op, args } if width < 32 => {
+            // The whole product of two extended sub-word values fits in a dword: its bits from
+            // the width up, shifted in as zeros (the zero-extended form sub-word values keep).
+            let signed = op == BinaryOp::Smulhi;
+            let ty = if signed { Type::D } else { Type::UD };
+            let (a, b) = if signed {
+                (l.sext32(args[0])?, l.sext32(args[1])?)
+            } else {
+                (l.src(args[0], ty)?, l.src(args[1], ty)?)
+            };
+            let (a, b) = l.unimm(a, b, ty);
+            let p = l.tmp(ty, u);
+            l.k.binary(Op::Mul, ex, Operand::dst(p), a, b);
+            let r = l.def_var(res, u)?;
+            let d = l.dst(r, Type::UD);
+            let pv = l.view(p, Type::UD);
+            let ps = l.rd(pv, u);
+            l.k.binary(Op::Shr, ex, d, ps, ud(width));
+        }
         InstData::Binary { op, args } => {
             let ty = if op == BinaryOp::Smulhi { Type::D } else { Type::UD };
             let a = l.src(args[0], ty)?;

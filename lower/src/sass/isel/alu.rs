@@ -211,6 +211,35 @@ impl Isel<'_> {
         self.pair_op(d, lo, hi);
     }
 
+    /// The amount operand of a shift of a `bits`-wide value held in a 32-bit register, and
+    /// whether the shift must be the wrapping (`.W`) form.
+    ///
+    /// The IR takes the amount modulo the width; SHF (and sm_50's SHL/SHR) clamp it at 32
+    /// unless `.W` makes them wrap it. ptxas (13 for sm_90, 11.8 for sm_50) on
+    /// `and.b32 n, n, 31; shl.b32 d, x, n` and the shr.u32/shr.s32 likewise: a constant amount
+    /// is masked into the immediate (`SHF.R.U32.HI R, RZ, 0x1f, R` for an amount of -1;
+    /// `SHR.U32 R, R, 0x1f` on sm_50), a register amount drops the `and` for the wrapping form
+    /// (`SHF.L.W.U32`, `SHF.R.W.U32.HI`, `SHF.R.W.S32.HI`; sm_50 `SHL.W`, `SHR.U32.W`, `SHR.W`).
+    fn shift_amount(&mut self, b: Value, bits: u32) -> Result<(MOp, bool), IselError> {
+        let bits = bits as u64;
+        Ok(match self.const_value(b) {
+            Some(c) if c & (bits - 1) == 0 => (MOp::rz(), false),
+            Some(c) => (MOp::Imm((c & (bits - 1)) as i64), false),
+            // An amount known to be below the width (the subword CAS loops' `(addr & 3) << 3`)
+            // keeps the clamping form, as ptxas emits for those sequences.
+            None if self.upper_bound(b, 4).is_some_and(|m| m < bits) => (MOp::use_(self.reg(b)), false),
+            // `.W` wraps at 32: a narrower amount is masked first.
+            None if bits < 32 => {
+                let m = self.new_vreg(RegClass::Single);
+                let mask = MOp::Imm(bits as i64 - 1);
+                let rb = self.reg(b);
+                self.emit(self.lop(MOp::def(m.reg(), 1), MOp::use_(rb), mask, MOp::rz(), 0xc0)?);
+                (MOp::use_(m), false)
+            }
+            None => (MOp::use_(self.reg(b)), true),
+        })
+    }
+
     /// `umulhi` of two i32s: the target's high word of the unsigned product
     /// ([`super::Isa::mul_hi_u32`]), for both targets' `bits` rooms.
     pub(super) fn umulhi(&mut self, d: VReg, a: Value, b: Value) -> Result<(), IselError> {
@@ -287,8 +316,9 @@ impl Isel<'_> {
             let out = if signed { self.new_vreg(RegClass::Single) } else { d };
             let def = MOp::def(out.reg(), 1);
             if op == Sshr {
-                let y = self.src_b(b, false);
-                self.emit(self.isa.shr(def, MOp::use_(x), y, true, false));
+                // The amount is taken modulo the type's width, not the register's.
+                let (y, wrap) = self.shift_amount(b, ty.bits())?;
+                self.emit(self.isa.shr(def, MOp::use_(x), y, true, wrap));
             } else {
                 let y = self.sub_word_b(b, ty.bits(), signed);
                 self.isa.minmax(self, def, MOp::use_(x), y, !signed, matches!(op, Smax | Umax));
@@ -359,29 +389,7 @@ impl Isel<'_> {
                 self.emit(self.lop(def, x, y, MOp::rz(), lut)?);
             }
             Ishl | Ushr | Sshr => {
-                // The IR takes the amount modulo the width; SHF (and sm_50's SHL/SHR) clamp it
-                // at 32 unless `.W` makes them wrap it. ptxas (13 for sm_90, 11.8 for sm_50) on
-                // `and.b32 n, n, 31; shl.b32 d, x, n` and the shr.u32/shr.s32 likewise: a
-                // constant amount is masked into the immediate (`SHF.R.U32.HI R, RZ, 0x1f, R`
-                // for an amount of -1; `SHR.U32 R, R, 0x1f` on sm_50), a register amount
-                // drops the `and` for the wrapping form (`SHF.L.W.U32`, `SHF.R.W.U32.HI`,
-                // `SHF.R.W.S32.HI`; sm_50 `SHL.W`, `SHR.U32.W`, `SHR.W`).
-                let bits = ty.bits() as u64;
-                let (y, wrap) = match self.const_value(b) {
-                    Some(c) if c & (bits - 1) == 0 => (MOp::rz(), false),
-                    Some(c) => (MOp::Imm((c & (bits - 1)) as i64), false),
-                    // `.W` wraps at 32: a narrower amount is masked first.
-                    None if bits < 32 => {
-                        let m = self.new_vreg(RegClass::Single);
-                        let mask = MOp::Imm(bits as i64 - 1);
-                        self.emit(self.lop(MOp::def(m.reg(), 1), MOp::use_(rb), mask, MOp::rz(), 0xc0)?);
-                        (MOp::use_(m), false)
-                    }
-                    // An amount known to be below 32 (the subword CAS loops' `(addr & 3) << 3`)
-                    // keeps the clamping form, as ptxas emits for those sequences.
-                    None if self.upper_bound(b, 4).is_some_and(|m| m < 32) => (MOp::use_(rb), false),
-                    None => (MOp::use_(rb), true),
-                };
+                let (y, wrap) = self.shift_amount(b, ty.bits())?;
                 match op {
                     Ishl => self.emit(self.isa.shl(def, x, y, wrap)),
                     _ => self.emit(self.isa.shr(def, x, y, op == Sshr, wrap)),
@@ -491,7 +499,12 @@ impl Isel<'_> {
             }
             Ishl | Ushr | Sshr => {
                 let Some(amount) = self.const_value(bv) else {
-                    return Err(self.err("64-bit shifts by a non-constant amount are not selected"));
+                    // The amount modulo 64: its low word's low 6 bits (`and.b32 n, n, 63`
+                    // before ptxas's sequence).
+                    let k = self.new_vreg(RegClass::Single);
+                    self.emit(self.lop(MOp::def(k.reg(), 1), MOp::use_(b.lo()), MOp::Imm(63), MOp::rz(), 0xc0)?);
+                    self.isa.shift64_by(self, d, op, a, k);
+                    return Ok(());
                 };
                 self.isa.shift64(self, d, op, a, (amount & 63) as i64).map_err(|r| self.err(r))?;
             }

@@ -44,12 +44,12 @@ impl Isel<'_> {
         for _ in 0..2 {
             let ry = self.mul64(r, uy);
             let e = self.sub64(None, ry)?;
-            let h = self.mulhi64(r, e);
+            let h = self.mulhi64(r, e, None);
             r = self.add64_pairs(r, h);
         }
 
         // q = hi(r * ux) is at most 2 below the quotient: correct it twice.
-        let mut q = self.mulhi64(r, ux);
+        let mut q = self.mulhi64(r, ux, None);
         let qy = self.mul64(q, uy);
         let mut rem = self.sub64(Some(ux), qy)?;
         let one = self.new_vreg(RegClass::Single);
@@ -108,7 +108,7 @@ impl Isel<'_> {
         d
     }
 
-    fn add64_pairs(&mut self, a: VReg, b: VReg) -> VReg {
+    pub(super) fn add64_pairs(&mut self, a: VReg, b: VReg) -> VReg {
         self.add64_halves(MOp::use_(a.lo()), MOp::use_(a.hi()), MOp::use_(b.lo()), MOp::use_(b.hi()))
     }
 
@@ -140,9 +140,9 @@ impl Isel<'_> {
         d
     }
 
-    /// The high 64 bits of the 128-bit `a * b`: the four word products summed, none of the
-    /// 64-bit sums overflowing ((2^32 - 1)^2 + 2 * (2^32 - 1) < 2^64).
-    fn mulhi64(&mut self, a: VReg, b: VReg) -> VReg {
+    /// The high 64 bits of the 128-bit `a * b`, into `dst` or a fresh pair: the four word
+    /// products summed, none of the 64-bit sums overflowing ((2^32 - 1)^2 + 2 * (2^32 - 1) < 2^64).
+    pub(super) fn mulhi64(&mut self, a: VReg, b: VReg, dst: Option<VReg>) -> VReg {
         let ll = self.wide(a.lo(), b.lo());
         let lh = self.wide(a.lo(), b.hi());
         let hl = self.wide(a.hi(), b.lo());
@@ -150,6 +150,8 @@ impl Isel<'_> {
         let t = self.add64_halves(MOp::use_(lh.lo()), MOp::use_(lh.hi()), MOp::use_(ll.hi()), MOp::rz());
         let t2 = self.add64_halves(MOp::use_(hl.lo()), MOp::use_(hl.hi()), MOp::use_(t.lo()), MOp::rz());
         let h = self.add64_halves(MOp::use_(hh.lo()), MOp::use_(hh.hi()), MOp::use_(t.hi()), MOp::rz());
-        self.add64_halves(MOp::use_(h.lo()), MOp::use_(h.hi()), MOp::use_(t2.hi()), MOp::rz())
+        let d = dst.unwrap_or_else(|| self.new_vreg(RegClass::Pair));
+        self.add_pair(d, [MOp::use_(h.lo()), MOp::use_(h.hi())], [MOp::use_(t2.hi()), MOp::rz()]);
+        d
     }
 }

@@ -164,9 +164,14 @@ pub(crate) trait Isa: Sync {
     fn add_sext(&self, s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg);
 
     /// Pair `d = a op amount` for a 64-bit shift (`ishl`, `ushr`, `sshr`) by a constant in
-    /// 0..64. sm_70+ funnel-shifts (`SHF.L.U64.HI`, `SHF.R.U64`); sm_50 has no funnel shift: a
-    /// left shift within the word is built from both halves, the rest is refused.
+    /// 0..64: within the word a funnel shift (sm_70+ `SHF.L.U64.HI`, `SHF.R.U64`; sm_50
+    /// `SHF.L.U64`, `SHF.R.U64`) and a 32-bit shift, from a word on one 32-bit shift.
     fn shift64(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String>;
+
+    /// Pair `d = a op k` for a 64-bit shift by a register `k` holding an amount in 0..64: a
+    /// funnel shift gives the half the bits cross into, a 32-bit shift (clamping at 32) the
+    /// other, as ptxas compiles `shl.b64`/`shr.u64`/`shr.s64` by a register.
+    fn shift64_by(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, k: VReg);
 
     /// Pair `d = minNum(a, b)` (`maxNum` where `max`) of two f64s. ptxas 13.5: `DSETP.MIN.AND`
     /// and `SEL`s with a quietened NaN; ptxas 11.8: `DMNMX`.

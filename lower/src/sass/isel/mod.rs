@@ -35,6 +35,7 @@ mod fdiv64;
 mod half;
 mod isa;
 mod memory;
+mod mulhi;
 mod sm50;
 mod sm90;
 mod surface;

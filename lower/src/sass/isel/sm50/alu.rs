@@ -177,30 +177,22 @@ pub(super) fn add_sext(s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
     s.emit(SassInst::new(op!(IADD.X), hi));
 }
 
-/// Pair `d = a op amount`. Maxwell has no funnel shift: a left shift within the word is
-/// `hi = a.hi << s | a.lo >> (32 - s)`; a shift by a word or more moves one half. A right
-/// shift within the word (and a left shift by 0) would need one, and is refused.
+/// Pair `d = a op amount` for a constant amount in 0..64. Within the word it is ptxas 11.8's
+/// sequence for a register amount with the immediate forms (`shl.b64 d, a, 7`: `SHL R4, R0,
+/// 0x7` 0x3848000000770004 + `SHF.L.U64 R5, R0, 0x7, R2` 0x36f8014000770005; `shr.u64`:
+/// `SHF.R.U64 R8, R0, 0x7, R2` 0x38f8014000770008 + `SHR.U32 R9, R2, 0x7`; `shr.s64`:
+/// `SHF.R.S64 R12, R0, 0x7, R2` 0x38f801600077000c + `SHR R13, R2, 0x7`); a shift by a word or
+/// more moves one half.
 pub(super) fn shift64(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String> {
     let signed = op == BinaryOp::Sshr;
     let (lo, hi) = match (op, amount) {
-        (BinaryOp::Ishl, 1..=31) => {
-            let spill = single(s);
-            s.emit(Sm50.shr(MOp::def(spill.reg(), 1), MOp::use_(a.lo()), MOp::Imm(32 - amount), false, false));
-            let up = single(s);
-            s.emit(Sm50.shl(MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(amount), false));
-            let hi = single(s);
-            let ops = [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), MOp::Imm(0xfc)];
-            s.emit(SassInst::new(op!(LOP3.LUT), ops));
-            let lo = single(s);
-            s.emit(Sm50.shl(MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(amount), false));
-            s.make_pair(d, MOp::use_(lo), MOp::use_(hi));
+        (_, 0..=31) => {
+            shift64_by(s, d, op, a, MOp::Imm(amount));
             return Ok(());
         }
-        (BinaryOp::Ishl, 0) => return Err("it needs `SHF.L.U64.HI`, which has no sm_50 form".into()),
         (BinaryOp::Ishl, _) => {
             (Sm50.mov(&[MOp::rz()], MOp::rz()), Sm50.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount - 32), false))
         }
-        (_, 0..=31) => return Err("it needs `SHF.R.U64`, which has no sm_50 form".into()),
         (_, _) => (
             Sm50.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount - 32), signed, false),
             if signed {
@@ -212,4 +204,23 @@ pub(super) fn shift64(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: 
     };
     s.pair_op(d, lo, hi);
     Ok(())
+}
+
+/// Pair `d = a op k`, `k` an amount in 0..64 (a register, or an immediate below 32). ptxas
+/// 11.8 on `and.b32 n, n, 63` and `shl.b64 d, a, n`: `SHL R4, R2, R0` (0x5c48000000070204) +
+/// `SHF.L.U64 R5, R2, R0, R3` (0x5bf801c000070205; Maxwell's left funnel shift gives the high
+/// word without `.HI`); `shr.u64`: `SHF.R.U64 R8, R2, R0, R3` (0x5cf801c000070208) + `SHR.U32
+/// R9, R3, R0`; `shr.s64`: `SHF.R.S64 R12, R2, R0, R3` (0x5cf801e00007020c) + `SHR R13, R3, R0`.
+/// The clamping forms give 0 or the sign for a word shifted out (amounts 32..63).
+pub(super) fn shift64_by(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, k: MOp) {
+    let (lo, hi) = (MOp::use_(a.lo()), MOp::use_(a.hi()));
+    let (lo_inst, hi_inst) = match op {
+        BinaryOp::Ishl => (Sm50.shl(MOp::rz(), lo, k, false), SassInst::new(op!(SHF.L.U64), [MOp::rz(), lo, k, hi])),
+        _ => {
+            let signed = op == BinaryOp::Sshr;
+            let funnel = if signed { op!(SHF.R.S64) } else { op!(SHF.R.U64) };
+            (SassInst::new(funnel, [MOp::rz(), lo, k, hi]), Sm50.shr(MOp::rz(), hi, k, signed, false))
+        }
+    };
+    s.pair_op(d, lo_inst, hi_inst);
 }

@@ -14,7 +14,7 @@
 //! | pointer + sext(o)                   | `LEA.HI.X.SX32`                 | `SHR` + `IADD.X`                        |
 //! | logic op                            | `LOP3.LUT .., lut, !PT`         | `LOP3.LUT` / `LOP32I.op`                |
 //! | 32-bit shift                        | `SHF.L.U32` / `SHF.R.{U,S}32.HI`| `SHL` / `SHR{.U32}` (`.W` alike)        |
-//! | 64-bit shift                        | `SHF.L.U64.HI` / `SHF.R.U64`    | left within the word only (`alu.rs`)    |
+//! | 64-bit shift                        | `SHF.L.U64.HI` / `SHF.R.U64`    | `SHF.L.U64` (high word) / `SHF.R.U64`   |
 //! | multiply(-add), high word, 64-bit   | `IMAD`, `IMAD.HI`, `IMAD.WIDE`  | `XMAD` sequences (`alu.rs`)             |
 //! | `|x|`                               | `IABS`                          | `SHR` + `LOP3.LUT` + `IADD`             |
 //! | 64-bit compare                      | `ISETP .. .EX`                  | `IADD RZ.CC` + `ISETP .. .X`            |
@@ -265,6 +265,10 @@ impl Isa for Sm50 {
         alu::shift64(s, d, op, a, amount)
     }
 
+    fn shift64_by(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, k: VReg) {
+        alu::shift64_by(s, d, op, a, MOp::use_(k))
+    }
+
     /// ptxas 11.8's min.f64/max.f64: `DMNMX R2, R10, c[0x0][0x150], PT` (max: `!PT`),
     /// minNum/maxNum; two NaNs give the canonical NaN.
     fn fminmax64(&self, s: &mut Isel<'_>, d: VReg, a: VReg, b: VReg, max: bool) {
@@ -314,7 +318,7 @@ impl Isa for Sm50 {
 
     fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
-            InstData::Binary { op: BinaryOp::Umulhi, args: [a, b] } => s.umulhi(d, a, b),
+            InstData::Binary { op, args: [a, b] } if op == BinaryOp::Umulhi || s.ty(a) != Type::I32 => s.mulhi(d, op, a, b),
             _ => s.bits_sm50(d, data),
         }
     }

@@ -111,14 +111,11 @@ impl Isel<'_> {
         Ok(())
     }
 
-    /// `umulhi` is the shared selector's ([`Isel::umulhi`]); `smulhi` is `IMAD.HI` (sm_50
-    /// corrects the unsigned high word instead, `sm50/bits.rs`).
-    pub(super) fn mulhi(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
-        if op == BinaryOp::Umulhi {
-            return self.umulhi(d, a, b);
-        }
-        if self.ty(a) != Type::I32 {
-            return Err(self.err(format!("{op} on {} is not selected", self.ty(a))));
+    /// `smulhi.i32` is `IMAD.HI` (sm_50 corrects the unsigned high word instead,
+    /// `sm50/bits.rs`); the rest is the shared selector's (`isel/mulhi.rs`).
+    pub(super) fn mulhi90(&mut self, d: VReg, op: BinaryOp, a: Value, b: Value) -> Result<(), IselError> {
+        if op == BinaryOp::Umulhi || self.ty(a) != Type::I32 {
+            return self.mulhi(d, op, a, b);
         }
         let (ra, rb) = (self.reg(a), self.reg(b));
         self.emit(SassInst::new(op!(IMAD.HI), [MOp::def(d.reg(), 1), MOp::use_(ra), MOp::use_(rb), MOp::rz()]));

@@ -216,6 +216,23 @@ impl Isa for Sm90 {
         Ok(())
     }
 
+    /// ptxas 13 on `and.b32 n, n, 63` and `shl.b64`/`shr.u64`/`shr.s64` by `n`:
+    /// `SHF.L.U32 lo, a.lo, n, RZ` + `SHF.L.U64.HI hi, a.lo, n, a.hi`; `SHF.R.U64 lo, a.lo, n,
+    /// a.hi` + `SHF.R.U32.HI hi, RZ, n, a.hi`; `SHF.R.S64` + `SHF.R.S32.HI` (no `.W`: the
+    /// clamping forms give 0 or the sign for the word shifted out).
+    fn shift64_by(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, k: VReg) {
+        let (lo, hi, n) = (MOp::use_(a.lo()), MOp::use_(a.hi()), MOp::use_(k));
+        let (lo_inst, hi_inst) = match op {
+            BinaryOp::Ishl => (self.shl(MOp::rz(), lo, n, false), SassInst::new(op!(SHF.L.U64.HI), [MOp::rz(), lo, n, hi])),
+            _ => {
+                let signed = op == BinaryOp::Sshr;
+                let funnel = if signed { op!(SHF.R.S64) } else { op!(SHF.R.U64) };
+                (SassInst::new(funnel, [MOp::rz(), lo, n, hi]), self.shr(MOp::rz(), hi, n, signed, false))
+            }
+        };
+        s.pair_op(d, lo_inst, hi_inst);
+    }
+
     /// ptxas 13.5's min.f64/max.f64: `DSETP.MIN.AND P0, P1, a, b, PT` (P0: a is the result,
     /// minNum/maxNum; P1: both NaN), the halves picked with `SEL`/`FSEL ... !P0`, and `@P1
     /// LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc` quietening the NaN.
@@ -285,7 +302,7 @@ impl Isa for Sm90 {
     fn bits(&self, s: &mut Isel<'_>, d: VReg, data: &InstData) -> Result<(), IselError> {
         match *data {
             InstData::Unary { op, arg } => s.bit_count(d, op, arg),
-            InstData::Binary { op, args: [a, b] } => s.mulhi(d, op, a, b),
+            InstData::Binary { op, args: [a, b] } => s.mulhi90(d, op, a, b),
             InstData::Ternary { op: TernaryOp::Fma, args } => s.fma(d, &args),
             InstData::Ternary { op, args: [x, pos, len] } => s.bit_field(d, x, None, pos, len, op == TernaryOp::Sbfe),
             InstData::Bfi { args: [x, base, pos, len] } => s.bit_field(d, x, Some(base), pos, len, false),

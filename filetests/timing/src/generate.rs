@@ -140,19 +140,115 @@ const BODIES: &[(&str, bool, &str)] = &[
     ),
 ];
 
+/// Producers of the pair kernels: `(name, type, PTX)` computing `{d}` from `{a}` and `{b}`,
+/// both of `type`.
+const PRODUCERS: &[(&str, &str, &str)] = &[
+    ("add_f16", "f16", "add.f16 {d}, {a}, {b};"),
+    ("mul_f16", "f16", "mul.f16 {d}, {a}, {b};"),
+    ("max_f16", "f16", "max.f16 {d}, {a}, {b};"),
+    ("min_f16", "f16", "min.f16 {d}, {a}, {b};"),
+    ("fma_f16", "f16", "fma.rn.f16 {d}, {a}, {b}, {a};"),
+    ("xor", "u32", "xor.b32 {d}, {a}, {b};"),
+    ("min_u32", "u32", "min.u32 {d}, {a}, {b};"),
+    ("max_s32", "u32", "max.s32 {d}, {a}, {b};"),
+    ("abs", "u32", "abs.s32 {d}, {a};"),
+    ("bmsk", "u32", "bmsk.wrap.b32 {d}, {a}, {b};"),
+    ("szext", "u32", "szext.wrap.s32 {d}, {a}, {b};"),
+    ("mad", "u32", "mad.lo.s32 {d}, {a}, {b}, {a};"),
+    ("max_f32", "f32", "max.f32 {d}, {a}, {b};"),
+    ("fma_f32", "f32", "fma.rn.f32 {d}, {a}, {b}, {a};"),
+    ("selp_f64", "f64", "selp.f64 {d}, {a}, {b}, %p1;"),
+    ("fma_f64", "f64", "fma.rn.f64 {d}, {a}, {b}, {a};"),
+    ("mul_f64", "f64", "mul.f64 {d}, {a}, {b};"),
+    ("add_f64", "f64", "add.f64 {d}, {a}, {b};"),
+    ("mul_wide", "u64", "mul.wide.u32 {d}, %r4, %r5;"),
+];
+
+/// Consumers of the pair kernels: `(name, type, PTX)` reading `{v}` of `type`; what they
+/// compute (`{o}`, of the type their name ends in) is stored.
+const CONSUMERS: &[(&str, &str, &str)] = &[
+    ("st_global", "any", "st.global.{t} [%rd1], {v};"),
+    ("st_shared", "any", "st.shared.{t} [sh], {v};"),
+    ("max_f16", "f16", "max.f16 %h9, {v}, %h2; st.global.b16 [%rd1], %h9;"),
+    ("min_f16", "f16", "min.f16 %h9, {v}, %h2; st.global.b16 [%rd1], %h9;"),
+    ("max_nan_f16", "f16", "max.NaN.f16 %h9, {v}, %h2; st.global.b16 [%rd1], %h9;"),
+    ("cvt_f64_f16", "f16", "cvt.f64.f16 %fd9, {v}; st.global.f64 [%rd1], %fd9;"),
+    ("cvt_f32_f16", "f16", "cvt.f32.f16 %f9, {v}; st.global.f32 [%rd1], %f9;"),
+    ("and_f16", "f16", "mov.b16 %rs1, {v}; cvt.u32.u16 %r9, %rs1; and.b32 %r10, %r9, %r5; st.global.u32 [%rd1], %r10;"),
+    ("atom_add", "u32", "atom.global.add.u32 %r9, [%rd1], {v}; st.global.u32 [%rd1+8], %r9;"),
+    ("atom_cas", "u32", "atom.global.cas.b32 %r9, [%rd1], %r5, {v}; st.global.u32 [%rd1+8], %r9;"),
+    ("shfl", "u32", "shfl.sync.idx.b32 %r9, %r5, {v}, 31, -1; st.global.u32 [%rd1], %r9;"),
+    ("redux", "u32", "redux.sync.add.u32 %r9, {v}, -1; st.global.u32 [%rd1], %r9;"),
+    ("brev", "u32", "brev.b32 %r9, {v}; st.global.u32 [%rd1], %r9;"),
+    ("popc", "u32", "popc.b32 %r9, {v}; st.global.u32 [%rd1], %r9;"),
+    ("clz", "u32", "clz.b32 %r9, {v}; st.global.u32 [%rd1], %r9;"),
+    ("and", "u32", "and.b32 %r9, {v}, %r5; st.global.u32 [%rd1], %r9;"),
+    ("mad", "u32", "mad.lo.s32 %r9, {v}, %r5, %r4; st.global.u32 [%rd1], %r9;"),
+    ("cvt_f64_u32", "u32", "cvt.rn.f64.u32 %fd9, {v}; st.global.f64 [%rd1], %fd9;"),
+    ("cvt_f32_u32", "u32", "cvt.rn.f32.u32 %f9, {v}; st.global.f32 [%rd1], %f9;"),
+    ("f2f_u32", "u32", "mov.b32 %f9, {v}; cvt.f64.f32 %fd9, %f9; st.global.f64 [%rd1], %fd9;"),
+    ("f2i_u32", "u32", "mov.b32 %f9, {v}; cvt.rzi.u64.f32 %rd9, %f9; st.global.u64 [%rd1], %rd9;"),
+    ("warpsync", "u32", "or.b32 %r9, {v}, %r5; bar.warp.sync %r9; st.global.u32 [%rd1], %r9;"),
+    ("cvt_f64_f32", "f32", "cvt.f64.f32 %fd9, {v}; st.global.f64 [%rd1], %fd9;"),
+    ("cvt_s32_f32", "f32", "cvt.rzi.s32.f32 %r9, {v}; st.global.u32 [%rd1], %r9;"),
+    ("cvt_u64_f32", "f32", "cvt.rzi.u64.f32 %rd9, {v}; st.global.u64 [%rd1], %rd9;"),
+    ("add_f32", "f32", "add.f32 %f9, {v}, %f2; st.global.f32 [%rd1], %f9;"),
+    ("add_f64", "f64", "add.f64 %fd9, {v}, %fd2; st.global.f64 [%rd1], %fd9;"),
+    ("cvt_f32_f64", "f64", "cvt.rn.f32.f64 %f9, {v}; st.global.f32 [%rd1], %f9;"),
+    ("cvt_s64_f64", "f64", "cvt.rzi.s64.f64 %rd9, {v}; st.global.u64 [%rd1], %rd9;"),
+    ("halves_f64", "f64", "mov.b64 {%r9, %r10}, {v}; xor.b32 %r11, %r9, %r10; st.global.u32 [%rd1], %r11;"),
+    ("f64_u64", "u64", "mov.b64 %fd9, {v}; add.f64 %fd10, %fd9, %fd2; st.global.f64 [%rd1], %fd10;"),
+    ("cvt_f64_u64", "u64", "cvt.rn.f64.u64 %fd9, {v}; st.global.f64 [%rd1], %fd9;"),
+    ("cas_u64", "u64", "atom.global.cas.b64 %rd9, [%rd1], %rd3, {v}; st.global.u64 [%rd1+8], %rd9;"),
+];
+
+/// One PTX body per producer and consumer of one type: inputs computed first (from a load
+/// through the output pointer, so that the consumer's address is ready before the producer),
+/// then the producer, then the consumer of its result alone, so ptxas issues the consumer as
+/// soon as it allows after the producer: a dense sample of every class pair among atomc's
+/// instruction kinds, where atomc's own PTX rarely reads a result that soon.
+fn pair_bodies() -> Vec<(String, String)> {
+    // Per type: PTX name for stores, the two inputs, the producer's result register.
+    let types = [
+        ("f16", "b16", "%h1", "%h2", "%h3"),
+        ("u32", "u32", "%r4", "%r5", "%r6"),
+        ("f32", "f32", "%f1", "%f2", "%f3"),
+        ("f64", "f64", "%fd1", "%fd2", "%fd3"),
+        ("u64", "u64", "%rd2", "%rd3", "%rd4"),
+    ];
+    let setup = ".shared .align 8 .b64 sh[4];
+         ld.global.u32 %r7, [%rd1+64]; add.s32 %r4, %r3, %r7; xor.b32 %r5, %r3, %r2; setp.lt.u32 %p1, %r4, %r5;
+         cvt.rn.f32.s32 %f1, %r4; cvt.rn.f32.s32 %f2, %r5; cvt.rn.f64.s32 %fd1, %r4; cvt.rn.f64.s32 %fd2, %r5;
+         cvt.rn.f16.f32 %h1, %f1; cvt.rn.f16.f32 %h2, %f2; cvt.u64.u32 %rd2, %r4; cvt.u64.u32 %rd3, %r5;";
+    let mut out = Vec::new();
+    for (pname, ptype, pbody) in PRODUCERS {
+        let &(_, st, a, b, d) = types.iter().find(|t| t.0 == *ptype).expect("a known type");
+        for (cname, ctype, cbody) in CONSUMERS.iter().filter(|c| c.1 == *ptype || c.1 == "any") {
+            let _ = ctype;
+            let produce = pbody.replace("{a}", a).replace("{b}", b).replace("{d}", d);
+            let consume = cbody.replace("{v}", d).replace("{t}", st);
+            out.push((format!("pair_{pname}_{cname}"), format!("{setup}\n\t{produce}\n\t{consume}")));
+        }
+    }
+    out
+}
+
 /// `(name, PTX module)` for each generated kernel.
 pub fn kernels(family: Family) -> Vec<(String, String)> {
     let target = match family {
         Family::Sm50 => "sm_50",
         Family::Sm90 => "sm_90",
     };
+    let pairs = if family == Family::Sm90 { pair_bodies() } else { Vec::new() };
     BODIES
         .iter()
         .filter(|(_, sm90_only, _)| family == Family::Sm90 || !sm90_only)
-        .map(|(name, _, body)| {
+        .map(|(name, _, body)| (name.to_string(), body.to_string()))
+        .chain(pairs)
+        .map(|(name, body)| {
             let ptx = format!(
                 ".version 7.8\n.target {target}\n.address_size 64\n\n.visible .entry {name}(.param .u64 out, .param .u32 a, .param .u32 b)\n{{\n\
-                 \t.reg .b32 %r<32>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<8>;\n\t.reg .f64 %fd<8>;\n\t.reg .f32 %f<8>;\n\t.reg .b16 %h<16>;\n\t.reg .b16 %rs<4>;\n\
+                 \t.reg .b32 %r<32>;\n\t.reg .b64 %rd<12>;\n\t.reg .pred %p<8>;\n\t.reg .f64 %fd<12>;\n\t.reg .f32 %f<12>;\n\t.reg .b16 %h<16>;\n\t.reg .b16 %rs<4>;\n\
                  \tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n\tld.param.u32 %r1, [a];\n\tld.param.u32 %r2, [b];\n\tmov.u32 %r3, %tid.x;\n\
                  \t{body}\n\tret;\n}}\n"
             );

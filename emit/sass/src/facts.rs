@@ -98,6 +98,9 @@ pub enum Pipe {
     UniformMove,
     /// The FP64 pipe (`DADD`, `DMUL`, `DFMA`): 8 cycles on sm_90.
     Fp64,
+    /// sm_90 `HMNMX2`: a pipe of its own by ptxas 13's timing, 4 cycles to itself and 5 to
+    /// and from the ALU and FMA pipes.
+    HalfMinMax,
     /// Everything else with a fixed latency.
     Other,
 }

@@ -227,8 +227,8 @@ struct State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct PipeKey(u8);
 
-const PIPES: [Pipe; 7] =
-    [Pipe::Alu, Pipe::Fma, Pipe::FmaWide, Pipe::Uniform, Pipe::UniformMove, Pipe::Other, Pipe::Fp64];
+const PIPES: [Pipe; 8] =
+    [Pipe::Alu, Pipe::Fma, Pipe::FmaWide, Pipe::Uniform, Pipe::UniformMove, Pipe::Other, Pipe::Fp64, Pipe::HalfMinMax];
 
 impl PipeKey {
     fn of(p: Pipe) -> PipeKey {

@@ -11,7 +11,7 @@
 //! not classified gets the conservative [`OTHER`] latency, which no measured class exceeds
 //! except predicate → guard/branch.
 
-use super::facts::{Facts, MemoryReader, Unit, Width};
+use super::facts::{Conversion, Facts, MemoryReader, Unit, Width};
 use super::instr::Instr;
 use super::Arch;
 
@@ -35,6 +35,10 @@ pub enum Reader {
     Uniform,
     /// A source operand of an FP64-pipe instruction (`DADD`, `DMUL`, `DFMA`, `DSETP`).
     Fp64,
+    /// A source of a variable-latency float conversion (sm_90 `F2F`, `F2I`).
+    Convert,
+    /// A source of sm_90 `HMNMX2` ([`Pipe::HalfMinMax`]).
+    HalfMinMax,
     /// Any other reader (POPC, FLO, SHFL, REDUX, MUFU, conversions, ...).
     Other,
 }
@@ -122,13 +126,34 @@ impl Timing {
                 Reader::Alu
             };
         }
+        if facts.variable && matches!(facts.width, Width::Convert(Conversion::FirstLast | Conversion::FloatToInt)) {
+            return Reader::Convert;
+        }
         match self.pipe_of(arch, ins) {
             Pipe::Alu => Reader::Alu,
             Pipe::Fma | Pipe::FmaWide => Reader::Fma,
             Pipe::Uniform | Pipe::UniformMove => Reader::Uniform,
             Pipe::Fp64 => Reader::Fp64,
+            Pipe::HalfMinMax => Reader::HalfMinMax,
             Pipe::Other => Reader::Other,
         }
+    }
+
+    /// The longest any reader of a register result of `pipe` waits: what a block boundary,
+    /// past which the readers are not known, must wait for.
+    pub fn longest(self, pipe: Pipe) -> u8 {
+        const READERS: [Reader; 9] = [
+            Reader::Alu,
+            Reader::Fma,
+            Reader::Memory,
+            Reader::Shared,
+            Reader::Uniform,
+            Reader::Fp64,
+            Reader::Convert,
+            Reader::HalfMinMax,
+            Reader::Other,
+        ];
+        READERS.iter().map(|&r| self.latency(pipe, false, r)).max().unwrap_or(OTHER)
     }
 
     /// Cycles from the issue of a producer in `pipe` to the first issue that may read its
@@ -164,6 +189,11 @@ impl Timing {
             // and on an H100 atomc's `VOTEU.ANY UR6, UPT, P0` 6 cycles after the `ISETP` that
             // wrote P0 read the old P0 (`subgroup-votes.atom`, 2026-11-26).
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide | Pipe::Fp64 | Pipe::Other, Reader::Uniform) if pred => PRED_TO_GUARD,
+            (Pipe::HalfMinMax, Reader::HalfMinMax) => 4,
+            (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::HalfMinMax) => 5,
+            (Pipe::HalfMinMax, Reader::Alu | Reader::Fma | Reader::Memory | Reader::Shared) => 5,
+            (Pipe::HalfMinMax, Reader::Other | Reader::Convert) => 4,
+            (Pipe::HalfMinMax, Reader::Fp64) => 6,
             (Pipe::Alu, Reader::Alu) => 4,
             (Pipe::Alu, Reader::Fma) | (Pipe::Fma, Reader::Alu) => 5,
             (Pipe::Fma, Reader::Fma) => 4,
@@ -178,6 +208,12 @@ impl Timing {
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Memory | Reader::Shared) => 5,
             // ptxas reads an ALU or FMA result in POPC, FLO, SHFL and REDUX 4 cycles later.
             (Pipe::Alu | Pipe::Fma | Pipe::FmaWide, Reader::Other) => 4,
+            // F2F and F2I read an FMA-pipe result no sooner than 6 cycles later in ptxas 13's
+            // code (`VIADD R4, R8, 0x1ffffffe` → `F2I.U64.TRUNC R4, R4`, 30 reads in udiv64;
+            // `IMAD R3, R0, R3, R0` → `F2F.F64.F32 R2, R3`), an ALU result 4 later (`LOP3.LUT
+            // R0` → `F2F.F64.F32 R2, R0`; filetests/timing/data/sm90.tsv).
+            (Pipe::Alu, Reader::Convert) => 4,
+            (Pipe::Fma | Pipe::FmaWide, Reader::Convert) => 6,
             // An ALU or FMA result in the FP64 pipe: 6. On an H100 (run 6) `DFMA R6, -R2, R4, 1`
             // 4 cycles after `MOV R5, R11` read the old R5; ptxas 13.5 reads `VIADD R5, R14,
             // 0x7fe00000` in `DMUL R10, R12, R4` 6 cycles later (div.rn.f64's slow path) and
@@ -201,6 +237,10 @@ impl Timing {
             // Uniform → uniform 4 (`UIADD3 UP0` → `UIADD3.X ... UP0` in ptxas 13.5's code);
             // uniform → vector datapath 6.
             (Pipe::Uniform, Reader::Uniform) => 4,
+            // A uniform result in a memory operand: ptxas 13 reads `ULEA UR5, UR5, UR4, 0x18`
+            // (the shared window) in `STS [R0+UR5]` no sooner than 9 cycles later (13 reads;
+            // filetests/timing/data/sm90.tsv), and never reads one there sooner.
+            (Pipe::Uniform, Reader::Memory | Reader::Shared) => 9,
             (Pipe::Uniform, _) => 6,
             // A predicate from an unclassified compare (FSETP, DSETP) as an operand.
             (Pipe::Other, _) if pred => PRED_TO_GUARD,

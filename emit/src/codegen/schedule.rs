@@ -235,7 +235,7 @@ impl Scheduler {
             }
             k += 1;
             let lat = if drain {
-                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(self.timing.latency(p.pipe, false, Reader::Other)) })
+                Some(if is_pred(r) { PRED_TO_GUARD } else { OTHER.max(self.timing.longest(p.pipe)) })
             } else if info.guard == Some(r) {
                 Some(self.timing.latency(p.pipe, true, Reader::Guard))
             } else if info.reads.contains(&r) {

@@ -194,7 +194,12 @@ pub(super) const VIADD: Facts = FMA;
 pub(super) const HADD2: Facts = FMA;
 pub(super) const HMUL2: Facts = FMA;
 pub(super) const HFMA2: Facts = FMA;
-pub(super) const HMNMX2: Facts = FMA;
+/// HMNMX2 is timed as a pipe of its own: ptxas 13.5 reads an `HADD2`, `HMUL2` or `HFMA2`
+/// result (FMA pipe) and an `F2FP`, `LOP3` result (ALU) in `HMNMX2` 5 cycles later (42
+/// reads of `F2FP.F16.F32.PACK_AB R0, R5, R0` → `HMNMX2 R0, R0.H0_H0, R0.H1_H1, !PT`), an
+/// `HMNMX2` result in `HMNMX2` 4 later, and in `LOP3`, `HADD2.F32` and `STG` 5 later (the
+/// timing oracle's generated pair kernels, filetests/timing/data/sm90.tsv).
+pub(super) const HMNMX2: Facts = Facts { pipe: Pipe::HalfMinMax, ..P };
 
 pub(super) const DADD: Facts = FP64;
 pub(super) const DMUL: Facts = FP64;

@@ -290,7 +290,8 @@ fn memory(c: &mut Cases) {
         let ts = ty.to_string();
         let f = Frame::default();
         c.push("load", &ts, "global", &[Arg::In(ty, e.clone())], &f, |_, v| (v[0].clone(), ty));
-        c.push("load", &ts, "global +offset", &[Arg::In(ty, e.clone()), Arg::In(ty, rotate(&e, 1))], &f, |k, _| {
+        let padded = Frame { pad: 1, ..Frame::default() };
+        c.push("load", &ts, "global +offset", &[Arg::In(ty, e.clone())], &padded, |k, _| {
             // The next element, through a constant address offset.
             (k.def(format!("load.{ty} {}+{}", k.ptrs[0], ty.bytes())), ty)
         });

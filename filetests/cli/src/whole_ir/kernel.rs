@@ -28,6 +28,8 @@ pub struct Frame {
     pub branch: bool,
     /// A 3-D launch `(grid, block)`; the element index is the global linear thread index.
     pub dims: Option<([u32; 3], [u32; 3])>,
+    /// Zero elements after each input's, for accesses past the thread's own element.
+    pub pad: usize,
 }
 
 /// The kernel text under construction.
@@ -165,8 +167,9 @@ pub fn build(args: &[Arg], frame: &Frame, body: impl FnOnce(&mut Kb, &[String]) 
     let names: Vec<String> = (0..ins.len()).map(|i| format!("a{i}")).chain(["o".to_string()]).collect();
     let _ = write!(launch, " args({})", names.join(", "));
     for (i, (ty, vals)) in ins.iter().enumerate() {
-        let lits: Vec<String> = vals.iter().map(|b| format!("{b:#x}")).collect();
-        let _ = write!(launch, " a{i}: {}[{}] = [{}]", elem(*ty), vals.len(), lits.join(", "));
+        let mut lits: Vec<String> = vals.iter().map(|b| format!("{b:#x}")).collect();
+        lits.extend(std::iter::repeat_n("0".to_string(), frame.pad));
+        let _ = write!(launch, " a{i}: {}[{}] = [{}]", elem(*ty), lits.len(), lits.join(", "));
     }
     let out_len = threads * stride as usize / ety.bytes() as usize;
     let _ = write!(launch, " o: {ety}[{}]", out_len.max(1));

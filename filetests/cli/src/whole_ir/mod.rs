@@ -185,7 +185,7 @@ pub fn markdown(cases: &[OpCase], results: &[Vec<Cell>]) -> String {
         );
     }
     // Rows (op, type) per reason and target.
-    let mut by_reason: BTreeMap<(String, String), BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    let mut by_reason: BTreeMap<(String, String), BTreeMap<String, (usize, Vec<String>)>> = BTreeMap::new();
     for (case, row) in cases.iter().zip(results) {
         for (t, c) in TARGETS.iter().zip(row) {
             let (class, why) = match c {
@@ -196,7 +196,8 @@ pub fn markdown(cases: &[OpCase], results: &[Vec<Cell>]) -> String {
                 _ => continue,
             };
             let key = (class.to_string(), why);
-            let rows = by_reason.entry(key).or_default().entry(t.to_string()).or_default();
+            let (kernels, rows) = by_reason.entry(key).or_default().entry(t.to_string()).or_default();
+            *kernels += 1;
             let name = format!("{} {}", case.op, case.ty);
             if !rows.contains(&name) {
                 rows.push(name);
@@ -205,8 +206,8 @@ pub fn markdown(cases: &[OpCase], results: &[Vec<Cell>]) -> String {
     }
     for ((class, why), targets) in &by_reason {
         let _ = writeln!(s, "\n**{class}**{}{}\n", if why.is_empty() { "" } else { ": " }, why.replace('\n', " "));
-        for (t, rows) in targets {
-            let _ = writeln!(s, "- {t} ({} rows): {}", rows.len(), rows.join(", "));
+        for (t, (kernels, rows)) in targets {
+            let _ = writeln!(s, "- {t} ({kernels} kernels, {} rows): {}", rows.len(), rows.join(", "));
         }
     }
     s

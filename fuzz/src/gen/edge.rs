@@ -332,7 +332,7 @@ impl K<'_> {
 pub fn generate(seed: u64) -> Program {
     let mut rng = Rng::new(seed ^ 0xed6e_0000);
     let threads = *rng.pick(&[1u32, 8, 32, 33, 64]);
-    let surface = (seed / EDGE_EVERY) % 3 == 0;
+    let surface = (seed / EDGE_EVERY).is_multiple_of(3);
     let mut k = K { rng: &mut rng, out: String::new(), next: 3, next_block: 1, pool: Vec::new(), tid: String::new(), inp: String::new(), oi: String::new(), of: String::new() };
     // v0: inputs, v1: integer results, v2: float results (each per thread from the base).
     k.tid = k.def("thread_id.x");

@@ -115,8 +115,21 @@ fn traps_on_zero(op: BinaryOp) -> bool {
     matches!(op, BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem)
 }
 
+/// A two-operand row: its name, operand and result types, and how the instruction is written.
+struct TwoOps<'a> {
+    op: &'a str,
+    ty: Type,
+    result: Type,
+    text: &'a dyn Fn(&str, &str) -> String,
+    /// A zero right operand has no meaning (not run).
+    zero_bad: bool,
+    /// The result feeds a `brif` (no register shape: the select form has it).
+    branch: bool,
+}
+
 /// A two-operand row: registers on both sides, then each constant on the right and on the left.
-fn two_operands(c: &mut Cases, quick: bool, op: &str, ty: Type, result: Type, text: &dyn Fn(&str, &str) -> String, zero_bad: bool, branch: bool) {
+fn two_operands(c: &mut Cases, quick: bool, row: TwoOps) {
+    let TwoOps { op, ty, result, text, zero_bad, branch } = row;
     let e = edges::of(ty);
     let ok_rhs = |b: u64| !zero_bad || b != 0;
     let (a, b) = pairs(&e, |_, b| ok_rhs(b));
@@ -144,7 +157,8 @@ fn binary(c: &mut Cases, quick: bool) {
     for &op in BinaryOp::ALL {
         let name = op.name();
         for ty in DATA {
-            two_operands(c, quick, name, ty, ty, &|a, b| format!("{name} {a}, {b}"), traps_on_zero(op), false);
+            let text = |a: &str, b: &str| format!("{name} {a}, {b}");
+            two_operands(c, quick, TwoOps { op: name, ty, result: ty, text: &text, zero_bad: traps_on_zero(op), branch: false });
         }
     }
 }
@@ -153,16 +167,19 @@ fn compares(c: &mut Cases, quick: bool) {
     for &cc in IntCC::ALL {
         for ty in DATA.into_iter().filter(|t| t.is_int()) {
             let text = |a: &str, b: &str| format!("icmp {cc} {a}, {b}");
-            two_operands(c, quick, &format!("icmp {cc}"), ty, Type::Pred, &text, false, false);
+            let row = format!("icmp {cc}");
+            two_operands(c, quick, TwoOps { op: &row, ty, result: Type::Pred, text: &text, zero_bad: false, branch: false });
             // A compare that only feeds a branch (the form that selects a predicate-setting
             // compare with an immediate).
-            two_operands(c, quick, &format!("icmp {cc} (brif)"), ty, Type::Pred, &text, false, true);
+            let row = format!("icmp {cc} (brif)");
+            two_operands(c, quick, TwoOps { op: &row, ty, result: Type::Pred, text: &text, zero_bad: false, branch: true });
         }
     }
     for &cc in FloatCC::ALL {
         for ty in DATA.into_iter().filter(|t| !t.is_int()) {
             let text = |a: &str, b: &str| format!("fcmp {cc} {a}, {b}");
-            two_operands(c, quick, &format!("fcmp {cc}"), ty, Type::Pred, &text, false, false);
+            let row = format!("fcmp {cc}");
+            two_operands(c, quick, TwoOps { op: &row, ty, result: Type::Pred, text: &text, zero_bad: false, branch: false });
         }
     }
 }
@@ -339,7 +356,7 @@ fn special(c: &mut Cases) {
 /// Subgroup instructions over two warps: the first with mixed values, the second with one.
 fn subgroup(c: &mut Cases, quick: bool) {
     let t = SUBGROUP_THREADS;
-    let conds: Vec<u64> = (0..t).map(|i| u64::from(i < 32 && i % 3 == 0 || i >= 32)).collect();
+    let conds: Vec<u64> = (0..t).map(|i| u64::from(i >= 32 || i % 3 == 0)).collect();
     let f = Frame { threads: t, ..Frame::default() };
     c.push("active_mask", "i32", "converged", &[], &f, |k, _| (k.def("active_mask"), Type::I32));
     c.push("ballot", "pred", "reg", &[Arg::In(Type::Pred, conds.clone())], &f, |k, v| (k.def(format!("ballot {}", v[0])), Type::I32));

@@ -41,7 +41,7 @@ pub enum Run {
 /// Compiles and runs every case on every target, in parallel over cases.
 pub fn run(cases: &[OpCase]) -> Vec<Vec<Cell>> {
     use rayon::prelude::*;
-    cases.par_iter().map(|c| one(c)).collect()
+    cases.par_iter().map(one).collect()
 }
 
 fn one(case: &OpCase) -> Vec<Cell> {
@@ -49,8 +49,12 @@ fn one(case: &OpCase) -> Vec<Cell> {
     TARGETS.iter().map(|&t| cell(case, t, &reference)).collect()
 }
 
+/// A kernel's run line with the interpreter's output as its check, and the interpreter's
+/// memory; or why it is not run.
+type Reference = Result<(atomc::ir::interp::RunSpec, Vec<Vec<u8>>), String>;
+
 /// The run line with the interpreter's output as its check, and the interpreter's memory.
-fn reference(case: &OpCase) -> Result<(atomc::ir::interp::RunSpec, Vec<Vec<u8>>), String> {
+fn reference(case: &OpCase) -> Reference {
     let launch = case.launch.as_ref().ok_or("the IR gives these inputs no meaning")?;
     let spec = parse_run_line(&case.func, launch).map_err(|e| format!("run line: {e}"))?;
     let want = guarded(|| interpret(&case.func, &spec))?.map_err(|e| format!("interpreter: {e}"))?;
@@ -70,7 +74,7 @@ fn reference(case: &OpCase) -> Result<(atomc::ir::interp::RunSpec, Vec<Vec<u8>>)
     Ok((spec, want))
 }
 
-fn cell(case: &OpCase, target: Target, reference: &Result<(atomc::ir::interp::RunSpec, Vec<Vec<u8>>), String>) -> Cell {
+fn cell(case: &OpCase, target: Target, reference: &Reference) -> Cell {
     let sass = !matches!(target, Target::Visa(_));
     let emit = if sass { Emit::Cubin } else { Emit::Isa };
     let bin = match guarded(|| atomc::compile(&case.func, target, emit)) {
@@ -165,6 +169,9 @@ pub fn reason_head(why: &str) -> String {
     out
 }
 
+/// Kernels and (op, type) rows one cause hits on one target.
+type RowsHit = (usize, Vec<String>);
+
 /// The markdown report: figures per target, refusals by reason with the rows they hit,
 /// internal errors and differing runs by row.
 pub fn markdown(cases: &[OpCase], results: &[Vec<Cell>]) -> String {
@@ -185,7 +192,7 @@ pub fn markdown(cases: &[OpCase], results: &[Vec<Cell>]) -> String {
         );
     }
     // Rows (op, type) per reason and target.
-    let mut by_reason: BTreeMap<(String, String), BTreeMap<String, (usize, Vec<String>)>> = BTreeMap::new();
+    let mut by_reason: BTreeMap<(String, String), BTreeMap<String, RowsHit>> = BTreeMap::new();
     for (case, row) in cases.iter().zip(results) {
         for (t, c) in TARGETS.iter().zip(row) {
             let (class, why) = match c {

@@ -135,7 +135,17 @@ fn two_operands(c: &mut Cases, quick: bool, row: TwoOps) {
     let (a, b) = pairs(&e, |_, b| ok_rhs(b));
     let f = Frame { branch, ..Frame::default() };
     if !branch {
-        c.push(op, &ty.to_string(), "reg", &[Arg::In(ty, a), Arg::In(ty, b)], &f, |k, v| (k.def(text(&v[0], &v[1])), result));
+        c.push(op, &ty.to_string(), "reg", &[Arg::In(ty, a.clone()), Arg::In(ty, b.clone())], &f, |k, v| (k.def(text(&v[0], &v[1])), result));
+        // The left operand computed (`bxor` with all ones, the complement of the input), so its
+        // register may hold bits above the type that a load would not leave there.
+        if ty.is_int() {
+            let not_a: Vec<u64> = a.iter().map(|x| !x & edges::mask(ty.bits())).collect();
+            c.push(op, &ty.to_string(), "reg, lhs computed", &[Arg::In(ty, not_a), Arg::In(ty, b)], &f, |k, v| {
+                let ones = k.constant(ty, edges::mask(ty.bits()));
+                let x = k.def(format!("bxor {}, {ones}", v[0]));
+                (k.def(text(&x, &v[1])), result)
+            });
+        }
     }
     if ty.is_packed_float() {
         return;

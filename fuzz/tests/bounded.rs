@@ -37,12 +37,16 @@ const KNOWN: &[(u64, &str, &str, &str)] = &[
     (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_90 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
     (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_50 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
     (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_50 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
+    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_90 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
+    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_90 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
+    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_50 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
+    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_50 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
 ];
 
 /// Seed 819, minimised: an `i8` made by `bxor` of constants sits sign-extended in its 32-bit
 /// register, and `ushr` shifts the register. ptxas's code of atomc's PTX gives the IR's value on
 /// both targets, so atomc's selection is at fault.
-const WHY_SUBWORD_USHR: &str = "sub-word ushr of a value whose register bits above the type are not zero (atomc's selection)";
+const WHY_SUBWORD_USHR: &str = "a sub-word unsigned op (ushr, umin) of a value whose register bits above the type are not zero (atomc's selection)";
 
 /// Seed 47 (an edge-value kernel): `sshr.i8` of 1 by an `i8` amount >= 8 gives 0 on both SASS
 /// targets, the interpreter takes the amount modulo 8 (issue 30, being fixed).

@@ -254,12 +254,13 @@ fn reference(p: &Program) -> Result<(Function, String, RunSpec), Verdict> {
     atomc::ir::verify::verify(&func).map_err(|d| generator("verify", messages(&d)))?;
     let spec =
         parse_run_line(&func, &p.launch).map_err(|e| generator("run line", e.to_string()))?;
-    let want = guarded(|| spec.interpret(&func))
+    // Buffers and surfaces, as `atomc run` sets them up.
+    let want = guarded(|| atomc::emulate::interpret(&func, &spec))
         .map_err(|e| generator("interpreter panic", e))?
-        .map_err(|e| generator("interpreter", e.to_string()))?;
+        .map_err(|e| generator("interpreter", e))?;
     let mut checks = Vec::new();
     for (buf, bytes) in p.buffers.iter().zip(&want) {
-        let size = if buf.elem == "i64" { 8 } else { 4 };
+        let size = if matches!(buf.elem, "i64" | "f64") { 8 } else { 4 };
         let elems: Vec<String> = bytes.chunks(size).map(|c| literal(buf.elem, c)).collect();
         match &buf.compare {
             Compare::Exact => checks.push(format!("{} == [{}]", buf.name, elems.join(", "))),
@@ -290,6 +291,8 @@ fn literal(elem: &str, bytes: &[u8]) -> String {
     match elem {
         "i32" => (u64::from_le_bytes(b) as u32 as i32).to_string(),
         "f32" => format!("{:#010x}", u64::from_le_bytes(b) as u32),
+        // Bit patterns: a canonical NaN there matches any NaN (the run line's rule).
+        "f64" => format!("{:#018x}", u64::from_le_bytes(b)),
         _ => (u64::from_le_bytes(b) as i64).to_string(),
     }
 }

@@ -3,9 +3,9 @@
 //! schedule, and its memory is judged by the run line's checks (the interpreter's memory, exact
 //! or, for ticket ranges, as multisets).
 
-use atomc::ir::interp::{KernelParam, RunSpec};
+use atomc::ir::interp::RunSpec;
 use atomc::ir::Function;
-use atomc_emu::{run_cubin, EmuError, Launch, Param, Schedule};
+use atomc_emu::{run_cubin, EmuError, Launch, Schedule};
 
 use crate::check::Verdict;
 use crate::guard::guarded;
@@ -22,33 +22,11 @@ pub fn run(
     seed: u64,
 ) -> Vec<(String, Verdict)> {
     let mut out = Vec::new();
-    let params = match spec.kernel_params(func) {
-        Ok(p) => p,
-        Err(e) => {
-            return vec![(
-                "emulator".into(),
-                Verdict::Generator(format!("kernel parameters: {e}")),
-            )]
-        }
-    };
-    let (grid, block) = spec.launch_dims();
-    let base = Launch {
-        grid,
-        block,
-        shared_bytes: spec.shared_bytes(),
-        params: params
-            .into_iter()
-            .map(|p| match p {
-                KernelParam::Bytes(b) => Param::Bytes(b),
-                KernelParam::Buffer { index, offset } => Param::Buffer { index, offset },
-            })
-            .collect(),
-        buffers: spec.decls().into_iter().map(|d| d.init).collect(),
-        schedule: Schedule::RoundRobin,
-        step_limit: STEP_LIMIT,
-        check_timing: true,
-        surfaces: Vec::new(),
-        surface_refs: Vec::new(),
+    // The run line's launch as `atomc run --target` makes it (buffers, parameters, bound
+    // surfaces), with the fuzzer's step limit and the timing check on.
+    let base = match atomc::emulate::launch_of(func, spec, Schedule::RoundRobin) {
+        Ok(l) => Launch { step_limit: STEP_LIMIT, check_timing: true, ..l },
+        Err(e) => return vec![("emulator".into(), Verdict::Generator(format!("kernel parameters: {e}")))],
     };
     for (who, cubin) in cubins {
         for schedule in [Schedule::RoundRobin, Schedule::Random(seed ^ 0x9e37_79b9)] {
@@ -113,7 +91,7 @@ fn one_run(func: &Function, spec: &RunSpec, cubin: &[u8], launch: &Launch) -> Ve
             Verdict::EmuUnsupported(e.to_string())
         }
         Ok(Err(e)) => Verdict::Mismatch(e.to_string()),
-        Ok(Ok(outcome)) => match spec.check_contents(&outcome.buffers) {
+        Ok(Ok(outcome)) => match spec.check_contents(&atomc::emulate::contents(spec, outcome.buffers, &outcome.surfaces)) {
             Ok(()) => Verdict::Ok,
             Err(e) => Verdict::Mismatch(format!("memory differs from the interpreter's: {e}")),
         },

@@ -4,3 +4,4 @@
 
 pub mod bench;
 pub mod support;
+pub mod whole_ir;

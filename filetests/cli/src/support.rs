@@ -11,6 +11,10 @@ use atomc::{CompileError, Emit, Target, VisaPlatform};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// The heading of docs/support.md's second part, the whole-IR matrix (`atomc support
+/// --whole-ir`); the atomics table is the part before it.
+pub const WHOLE_IR_HEADING: &str = "\n# Whole-IR matrix\n";
+
 /// The targets of the matrix, in column order.
 pub const TARGETS: [Target; 5] = [
     Target::Sm90,

@@ -13,6 +13,7 @@
 //!
 //! The interleaving-independence rule lives in `slots.rs` and the crate docs.
 
+pub mod edge;
 mod sites;
 mod slots;
 mod stmt;
@@ -131,6 +132,9 @@ struct Gen<'a> {
 
 /// Generates the program for `seed`.
 pub fn generate(seed: u64) -> Program {
+    if seed % edge::EDGE_EVERY == edge::EDGE_EVERY - 1 {
+        return edge::generate(seed);
+    }
     let mut rng = Rng::new(seed);
     let features = Features::random(&mut rng);
     let grid = *rng.pick(&[1u32, 1, 2, 3]);

@@ -18,6 +18,13 @@ mod resolve;
 mod syntax;
 
 pub(crate) use float::format_float;
+
+/// The spelling of every opcode of the text format (without `.T` suffixes), the IR's own
+/// list: a new instruction appears here without further work, so tools that must cover the
+/// whole IR (the support matrix, the fuzzer's coverage check) iterate over it.
+pub fn opcode_names() -> impl Iterator<Item = &'static str> {
+    opcode::Op::all().map(opcode::Op::name)
+}
 pub(crate) use lexer::is_name_char;
 
 /// The words of the text format that no enum spells: the printer and the

@@ -84,6 +84,17 @@ const FIXED: [Op; 27] = [
 ];
 
 impl Op {
+    /// Every opcode: the keyword enums' members, then the fixed ones.
+    pub(crate) fn all() -> impl Iterator<Item = Op> {
+        let unary = UnaryOp::ALL.iter().map(|&o| Op::Unary(o));
+        let binary = BinaryOp::ALL.iter().map(|&o| Op::Binary(o));
+        let ternary = TernaryOp::ALL.iter().map(|&o| Op::Ternary(o));
+        let vote = VoteOp::ALL.iter().map(|&o| Op::Vote(o));
+        let convert = ConvOp::ALL.iter().map(|&o| Op::Convert(o));
+        let special = SpecialReg::ALL.iter().map(|&o| Op::Special(o));
+        unary.chain(binary).chain(ternary).chain(vote).chain(convert).chain(special).chain(FIXED)
+    }
+
     /// Finds the opcode spelled `name` (without any `.T` suffix).
     pub(crate) fn from_name(name: &str) -> Option<Op> {
         UnaryOp::from_name(name)
@@ -228,6 +239,15 @@ mod tests {
         use crate::parse::words;
         assert_eq!(Value::from_u32(3).to_string(), format!("{}3", words::VALUE));
         assert_eq!(Block::from_u32(3).to_string(), format!("{}3", words::BLOCK));
+    }
+
+    #[test]
+    fn every_opcode_is_listed_once_and_found_by_its_name() {
+        let names: Vec<&str> = crate::parse::opcode_names().collect();
+        for (i, n) in names.iter().enumerate() {
+            assert!(!names[..i].contains(n), "{n} listed twice");
+            assert_eq!(Op::from_name(n).map(Op::name), Some(*n));
+        }
     }
 
     #[test]

@@ -52,7 +52,20 @@ enum Command {
     Bench(bench::Args),
     /// Compile every atomic access the verifier accepts for every target and print the
     /// support table (markdown; docs/support.md is its output).
-    Support,
+    Support(SupportArgs),
+}
+
+/// `atomc support`: the atomics table, or the whole-IR matrix.
+#[derive(clap::Args, Debug)]
+pub struct SupportArgs {
+    /// Every non-atomic instruction × type × operand shape (edge constants on either side),
+    /// compiled for every target and, on SASS, run on the emulator against the interpreter;
+    /// prints the figures per target and the refusals, internal errors and differing runs by row.
+    #[arg(long)]
+    whole_ir: bool,
+    /// With --whole-ir: the bounded set the test runs (a few constants per row, not every edge).
+    #[arg(long, requires = "whole_ir")]
+    quick: bool,
 }
 
 /// An error in the input the user can act on: printed to stderr, exit code 1.
@@ -139,7 +152,15 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Test(a) => test::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Bench(a) => bench::run(a),
-        Command::Support => {
+        Command::Support(a) if a.whole_ir => {
+            let started = std::time::Instant::now();
+            let cases = atomc_cli::whole_ir::cases::all(a.quick);
+            let results = atomc_cli::whole_ir::run(&cases);
+            print!("{}", atomc_cli::whole_ir::markdown(&cases, &results));
+            eprintln!("{} kernels x {} targets in {:.1?}", cases.len(), atomc_cli::support::TARGETS.len(), started.elapsed());
+            Ok(())
+        }
+        Command::Support(_) => {
             let cases = atomc_cli::support::cases();
             print!("{}", atomc_cli::support::markdown(&cases, &atomc_cli::support::run(&cases)));
             Ok(())

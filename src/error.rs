@@ -74,12 +74,12 @@ impl CompileError {
     /// [`headline`](ir::diagnostic::Diagnostic::headline) each for a function built in code.
     ///
     /// ```
-    /// use atomc::ir::{AddrSpace, BinaryOp, FunctionBuilder, SrcLoc, Type};
+    /// use atomc::ir::{AddrSpace, FunctionBuilder, SrcLoc, Type, UnaryOp};
     ///
-    /// // SASS selects multiply-high of i32 only; the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("mulhi", &[Type::Ptr(AddrSpace::Global), Type::I64, Type::I64]);
+    /// // sm_50 reverses the bits of 32-bit values only; the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("bitrev", &[Type::Ptr(AddrSpace::Global), Type::I64]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
-    /// let q = b.binary(BinaryOp::Umulhi, b.param(1), b.param(2));
+    /// let q = b.unary(UnaryOp::Bitrev, b.param(1));
     /// let bump = b.last_inst().unwrap();
     /// b.set_loc(SrcLoc::default());
     /// b.store(q, b.param(0), 0);

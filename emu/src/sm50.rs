@@ -295,6 +295,24 @@ pub fn alu(c: &mut Ctx, m: &str) -> Result<Option<()>, EmuError> {
             };
             c.set_wide(0, l, crate::alu::f64_out(r) as u128, 2)
         })?,
+        // Maxwell's funnel shift gives the word the direction implies: `SHF.L` the high word of
+        // `{Rc, Ra} << b`, `SHF.R` the low word of `{Rc, Ra} >> b`, where sm_70+ asks for the
+        // high word with `.HI`. ptxas 11.8 (sm_50) on `shl.b64 %rd4, %rd3, %r3` writes `SHF.L.U64
+        // R9, R4, R13, R5` + `SHL R8, R4, R13` (the pair R8:R9), on `shr.s64` `SHF.R.S64 R4, R4,
+        // R13, R5` + `SHR R5, R5, R13`, and on `shf.l.clamp.b32` (PTX: the high word) `SHF.L
+        // R12, R6, R13, R7`. No ptxas 11.8 code seen writes `.HI` on sm_50: refused here.
+        "SHF" => {
+            if c.has("HI") {
+                return Err(c.unsupported("SHF.HI on sm_50"));
+            }
+            sm90::each(c, false, |c, l| {
+                let (lo, s, hi) = (c.raw(1, l)?, c.raw(2, l)?, c.raw(3, l)?);
+                let wide = c.has("U64") || c.has("S64");
+                let left = c.has("L");
+                let r = crate::alu::shf(lo, hi, s, left, c.has("S64"), wide, c.has("W"), left);
+                c.set(0, l, r)
+            })?
+        }
         "SHFL" => return sm90::alu(c, "SHFL"),
         _ => return sm90::alu(c, m),
     }

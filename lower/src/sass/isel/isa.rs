@@ -149,8 +149,8 @@ pub(crate) trait Isa: Sync {
     fn compare64(&self, s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]);
 
     /// Pair `d = p + ext(x) * scale` (`scale` the immediate as sm_70+'s `IMAD.WIDE` takes it).
-    /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, as
-    /// ptxas 11.8 does; any other scale is refused.
+    /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, any
+    /// other scale an `XMAD` product and the add, as ptxas 11.8 does.
     fn index_scaled(&self, s: &mut Isel<'_>, d: VReg, x: VReg, scale: i64, signed: bool, p: VReg)
         -> Result<(), String>;
 
@@ -164,8 +164,8 @@ pub(crate) trait Isa: Sync {
     fn add_sext(&self, s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg);
 
     /// Pair `d = a op amount` for a 64-bit shift (`ishl`, `ushr`, `sshr`) by a constant in
-    /// 0..64. sm_70+ funnel-shifts (`SHF.L.U64.HI`, `SHF.R.U64`); sm_50 has no funnel shift: a
-    /// left shift within the word is built from both halves, the rest is refused.
+    /// 0..64. sm_70+ funnel-shifts (`SHF.L.U64.HI`, `SHF.R.U64`); sm_50 too, where `SHF.L.U64`
+    /// gives the high word without `.HI` (ptxas 11.8).
     fn shift64(&self, s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String>;
 
     /// Pair `d = minNum(a, b)` (`maxNum` where `max`) of two f64s. ptxas 13.5: `DSETP.MIN.AND`

@@ -1,7 +1,6 @@
 //! sm_50 integer sequences where Maxwell has no single instruction, as ptxas 11.8 writes them:
 //! multiplies from 16-bit `XMAD` partial products, 64-bit compares through the condition-code
-//! carry, address arithmetic by shifts and `.CC` adds, `|x|`, and 64-bit shifts without a
-//! funnel shift.
+//! carry, address arithmetic by shifts, products and `.CC` adds, `|x|`, and 64-bit shifts.
 
 use super::Sm50;
 use crate::sass::inst::{MOp, SassInst};
@@ -211,37 +210,29 @@ pub(super) fn add_sext(s: &mut Isel<'_>, d: VReg, p: VReg, o: VReg) {
     s.emit(SassInst::new(op!(IADD.X), hi));
 }
 
-/// Pair `d = a op amount`. Maxwell has no funnel shift: a left shift within the word is
-/// `hi = a.hi << s | a.lo >> (32 - s)`; a shift by a word or more moves one half. A right
-/// shift within the word (and a left shift by 0) would need one, and is refused.
+/// Pair `d = a op amount` (`amount` in 0..64), as ptxas 11.8 shifts 64 bits on sm_50: within
+/// the word the funnel shift gives the word the bits cross into and a 32-bit shift the other
+/// (`shl.b64 %rd5, %rd3, 5` → `SHF.L.U64 R9, R4, 0x5, R5` + `SHL R8, R4, 0x5`; `shr.u64 ..,
+/// 5` → `SHF.R.U64 R12, R4, 0x5, R5` + `SHR.U32 R13, R5, 0x5`; `shr.s64 .., 7` → `SHF.R.S64
+/// R16, R4, 0x7, R5` + `SHR R17, R5, 0x7`); a shift by a word or more moves one half.
+/// Maxwell's `SHF.L` writes the high word with no `.HI` (the emulator's sm_50 `SHF`).
 pub(super) fn shift64(s: &mut Isel<'_>, d: VReg, op: BinaryOp, a: VReg, amount: i64) -> Result<(), String> {
     let signed = op == BinaryOp::Sshr;
+    let (lo, hi) = (MOp::use_(a.lo()), MOp::use_(a.hi()));
+    let k = MOp::Imm(amount & 31);
     let (lo, hi) = match (op, amount) {
-        (BinaryOp::Ishl, 1..=31) => {
-            let spill = single(s);
-            s.emit(Sm50.shr(MOp::def(spill.reg(), 1), MOp::use_(a.lo()), MOp::Imm(32 - amount), false, false));
-            let up = single(s);
-            s.emit(Sm50.shl(MOp::def(up.reg(), 1), MOp::use_(a.hi()), MOp::Imm(amount), false));
-            let hi = single(s);
-            let ops = [MOp::def(hi.reg(), 1), MOp::use_(up), MOp::use_(spill), MOp::rz(), MOp::Imm(0xfc)];
-            s.emit(SassInst::new(op!(LOP3.LUT), ops));
-            let lo = single(s);
-            s.emit(Sm50.shl(MOp::def(lo.reg(), 1), MOp::use_(a.lo()), MOp::Imm(amount), false));
-            s.make_pair(d, MOp::use_(lo), MOp::use_(hi));
-            return Ok(());
-        }
-        (BinaryOp::Ishl, 0) => return Err("it needs `SHF.L.U64.HI`, which has no sm_50 form".into()),
-        (BinaryOp::Ishl, _) => {
-            (Sm50.mov(&[MOp::rz()], MOp::rz()), Sm50.shl(MOp::rz(), MOp::use_(a.lo()), MOp::Imm(amount - 32), false))
-        }
-        (_, 0..=31) => return Err("it needs `SHF.R.U64`, which has no sm_50 form".into()),
+        (BinaryOp::Ishl, 0..=31) => (
+            Sm50.shl(MOp::rz(), lo, k, false),
+            SassInst::new(op!(SHF.L.U64), [MOp::rz(), lo, k, hi]),
+        ),
+        (BinaryOp::Ishl, _) => (Sm50.mov(&[MOp::rz()], MOp::rz()), Sm50.shl(MOp::rz(), lo, k, false)),
+        (_, 0..=31) => (
+            SassInst::new(if signed { op!(SHF.R.S64) } else { op!(SHF.R.U64) }, [MOp::rz(), lo, k, hi]),
+            Sm50.shr(MOp::rz(), hi, k, signed, false),
+        ),
         (_, _) => (
-            Sm50.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(amount - 32), signed, false),
-            if signed {
-                Sm50.shr(MOp::rz(), MOp::use_(a.hi()), MOp::Imm(31), true, false)
-            } else {
-                Sm50.mov(&[MOp::rz()], MOp::rz())
-            },
+            Sm50.shr(MOp::rz(), hi, k, signed, false),
+            if signed { Sm50.shr(MOp::rz(), hi, MOp::Imm(31), true, false) } else { Sm50.mov(&[MOp::rz()], MOp::rz()) },
         ),
     };
     s.pair_op(d, lo, hi);

@@ -11,10 +11,11 @@
 //! | 64-bit add (carry)                  | `IADD3 d, P1, ..` + `IADD3.X`   | `IADD d.CC` + `IADD.X` (`32I` forms)    |
 //! | parameter + index << k              | `LEA` + `LEA.HI.X`              | `LEA.CC` + `LEA.HI.X`                   |
 //! | pointer + ext(x) * 2^k              | `IMAD.WIDE{.U32}`               | `SHL` + `SHR` + `IADD.CC` / `IADD.X`    |
+//! | pointer + ext(x) * c (other c)      | `IMAD.WIDE{.U32}`               | `MOV32I` + `XMAD`s + `IADD.CC`/`IADD.X` |
 //! | pointer + sext(o)                   | `LEA.HI.X.SX32`                 | `SHR` + `IADD.X`                        |
 //! | logic op                            | `LOP3.LUT .., lut, !PT`         | `LOP3.LUT` / `LOP32I.op`                |
 //! | 32-bit shift                        | `SHF.L.U32` / `SHF.R.{U,S}32.HI`| `SHL` / `SHR{.U32}` (`.W` alike)        |
-//! | 64-bit shift                        | `SHF.L.U64.HI` / `SHF.R.U64`    | left within the word only (`alu.rs`)    |
+//! | 64-bit shift                        | `SHF.L.U64.HI` / `SHF.R.U64`    | `SHF.L.U64` / `SHF.R.U64` + `SHL`/`SHR` |
 //! | multiply(-add), high word, 64-bit   | `IMAD`, `IMAD.HI`, `IMAD.WIDE`  | `XMAD` sequences (`alu.rs`)             |
 //! | `|x|`                               | `IABS`                          | `SHR` + `LOP3.LUT` + `IADD`             |
 //! | 64-bit compare                      | `ISETP .. .EX`                  | `IADD RZ.CC` + `ISETP .. .X`            |

@@ -133,10 +133,12 @@ fn uses_shared_memory(func: &Function) -> bool {
             | InstData::AtomicLoad { addr, .. }
             | InstData::AtomicStore { addr, .. }
             | InstData::AtomicRmw { addr, .. }
-            | InstData::AtomicCas { addr, .. } => addr,
+            | InstData::AtomicCas { addr, .. } => addr.ptr,
+            // A generic address in the shared window is the shared address under its high word.
+            InstData::PtrToGeneric { ptr } => *ptr,
             _ => return false,
         };
-        func.value_type(addr.ptr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
+        func.value_type(addr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
     })
 }
 

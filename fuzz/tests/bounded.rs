@@ -20,15 +20,9 @@ const SEEDS: std::ops::Range<u64> = 0..100;
 
 /// Known failures: (seed, or `u64::MAX` for a reproducer file named in the stage column; stage;
 /// a piece of the error text; why). Every listed failure must still fail, every other must not.
-const KNOWN: &[(u64, &str, &str, &str)] = &[
-    (74, "emu ptxas sm_50 round-robin", "memory differs from the interpreter's: p64", WHY_74_81),
-    (74, "emu ptxas sm_50 random", "memory differs from the interpreter's: p64", WHY_74_81),
-    (81, "emu ptxas sm_50 round-robin", "memory differs from the interpreter's: p64", WHY_74_81),
-    (81, "emu ptxas sm_50 random", "memory differs from the interpreter's: p64", WHY_74_81),
-];
-
-/// Why seeds 74 and 81 are known to differ.
-const WHY_74_81: &str = "ptxas 11.8 code with sm_50 forms first decoded on 2026-12-02 (64-bit arithmetic shapes); the emulator's semantics of one of them is wrong, not yet found";
+/// (Seeds 74 and 81, ptxas 11.8's sm_50 code on the emulator, differed until the emulator's
+/// sm_50 `SHF` gave the word its direction implies, as ptxas's 64-bit shifts read it.)
+const KNOWN: &[(u64, &str, &str, &str)] = &[];
 
 fn known(seed: u64, stage: &str, detail: &str) -> bool {
     KNOWN

@@ -63,9 +63,9 @@ pub(crate) fn immediate_misfit(inst: &SassInst, arch: &Arch, cache: &mut FormCac
     if wide.is_empty() || trial.resolve_cached(arch, cache).is_err() {
         return None;
     }
-    let mut probe = inst.clone();
-    let why = probe.resolve_cached(arch, cache).err()?;
-    Some(format!("{why} (no {} form holds it, in the field or in a register)", arch.name))
+    // The cache's reason may name another value of the same width class: the message names
+    // the instruction as selected.
+    Some(format!("`{inst}`: an immediate does not fit its field, and no {} form takes it in a register", arch.name))
 }
 
 impl Isel<'_> {
@@ -131,7 +131,7 @@ mod tests {
         assert!(iscadd.clone().resolve_cached(arch, &mut cache).is_err());
         assert_eq!(immediates_to_move(&iscadd, arch, &mut cache), None);
         let why = immediate_misfit(&iscadd, arch, &mut cache).expect("a refusal");
-        assert!(why.contains("does not fit") && why.contains(arch.name), "{why}");
+        assert!(why.contains("0x40") && why.contains("does not fit") && why.contains(arch.name), "{why}");
         let no_form = SassInst::new(op!(ISCADD), [d(0), r(2)]);
         assert_eq!(immediate_misfit(&no_form, arch, &mut cache), None);
     }

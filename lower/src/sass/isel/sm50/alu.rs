@@ -173,8 +173,12 @@ pub(super) fn index_scaled(
 /// minus `x`), then added to `p`. ptxas 11.8 multiplies `mul.wide.s32` with signed `XMAD`
 /// variants instead; the product is the same.
 fn index_product(s: &mut Isel<'_>, d: VReg, x: VReg, scale: i64, signed: bool, p: VReg) -> Result<(), String> {
-    if !(i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&scale) || scale == 0 {
-        return Err(format!("address scale {scale} does not fit 32 bits"));
+    if scale == 0 {
+        s.make_pair(d, MOp::use_(p.lo()), MOp::use_(p.hi()));
+        return Ok(());
+    }
+    if !(i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&scale) {
+        return Err(format!("address scale {scale} is wider than 32 bits"));
     }
     let factor = single(s);
     s.emit(Sm50.mov(&[MOp::def(factor.reg(), 1)], MOp::Imm(scale as u32 as i64)));

@@ -59,7 +59,8 @@ out = ["test interpret",
        "; side: around the 20-bit immediate field of sm_50's ALU forms (0x80000, 0xfffff), the",
        "; 32-bit edges and +-1, 0. One thread per input; the expected values are two's-complement",
        "; arithmetic worked out independently of atomc (written by a generator: one kernel per",
-       "; type, constant and side for the ten binary ops, one for the ten compares as branches).",
+       "; type and side for the ten binary ops against every constant, one for the ten compares as",
+       "; branches).",
        ""]
 STRIDE = 16  # results per thread, a power of two (the ops fill the first ten)
 
@@ -76,65 +77,92 @@ for w in (8, 16, 32, 64):
     ty, size = f"i{w}", w // 8
     xs = INPUTS[w]
     n = len(xs)
-    elem = ty
-    for k in CONSTS[w]:
-        for side in ("r", "l"):
-            args = "v7, v8" if side == "r" else "v8, v7"
-            f = f"%{side}_{ty}_{name(k)}"
-            out.append(f"function {f}(ptr.global, ptr.global) {{")
-            out.append("block0(v0: ptr.global, v1: ptr.global):")
-            out.append("    v2 = thread_id.x")
-            out += index(ty, size, "v0", 3, 1)
-            out.append(f"    v7 = load.{ty} v6")
-            out.append(f"    v8 = iconst.{ty} {lit(s(k, w))}")
-            for i, op in enumerate(OPS):
-                out.append(f"    v{9 + i} = {op} {args}")
-            out += index(ty, size, "v1", 19, STRIDE)
-            for i in range(len(OPS)):
-                off = f"+{i * size}" if i else ""
-                out.append(f"    store v{9 + i}, v22{off}")
-            out.append("    return")
-            out.append("}")
-            exp = []
-            for x in xs:
+    ks = CONSTS[w]
+    per = len(OPS) * len(ks)
+    stride = 1 << (per - 1).bit_length()  # results per thread, a power of two
+    for side in ("r", "l"):
+        f = f"%{side}_{ty}"
+        out.append(f"function {f}(ptr.global, ptr.global) {{")
+        out.append("block0(v0: ptr.global, v1: ptr.global):")
+        out.append("    v2 = thread_id.x")
+        out += index(ty, size, "v0", 3, 1)
+        out.append(f"    v7 = load.{ty} v6")
+        out += index(ty, size, "v1", 8, stride)
+        v = 12
+        slot = 0
+        for k in ks:
+            out.append(f"    v{v} = iconst.{ty} {lit(s(k, w))}")
+            kv = v
+            v += 1
+            for op in OPS:
+                args = f"v7, v{kv}" if side == "r" else f"v{kv}, v7"
+                out.append(f"    v{v} = {op} {args}")
+                off = f"+{slot * size}" if slot else ""
+                out.append(f"    store v{v}, v11{off}")
+                v += 1
+                slot += 1
+        out.append("    return")
+        out.append("}")
+        exp = []
+        for x in xs:
+            row = []
+            for k in ks:
                 a, b = (x, k) if side == "r" else (k, x)
-                exp += [binop(op, a, b, w) for op in OPS] + [0] * (STRIDE - len(OPS))
-            out.append(f"; run: block {n} a: {elem}[{n}] = [" + ", ".join(lit(s(x, w)) for x in xs)
-                       + f"], o: {elem}[{n * STRIDE}], {f}(a, o) => o == [" + ", ".join(lit(r) for r in exp) + "]")
-            out.append("")
-            g = f"%{side}_cmp_{ty}_{name(k)}"
-            out.append(f"function {g}(ptr.global, ptr.global) {{")
-            out.append("block0(v0: ptr.global, v1: ptr.global):")
-            out.append("    v2 = thread_id.x")
-            out += index(ty, size, "v0", 3, 1)
-            out.append(f"    v7 = load.{ty} v6")
-            out.append(f"    v8 = iconst.{ty} {lit(s(k, w))}")
-            out.append("    v9 = iconst.i32 0")
-            out.append("    jump block1(v9)")
-            m = 10
+                row += [binop(op, a, b, w) for op in OPS]
+            exp += row + [0] * (stride - len(row))
+        out.append(f"; run: block {n} a: {ty}[{n}] = [" + ", ".join(lit(s(x, w)) for x in xs)
+                   + f"], o: {ty}[{n * stride}], {f}(a, o) => o == [" + ", ".join(lit(r) for r in exp) + "]")
+        out.append("")
+        # Each compare as a branch condition: bit i of the word for constant j is set where
+        # compare i took its branch.
+        g = f"%{side}_cmp_{ty}"
+        cstride = 1 << (len(ks) - 1).bit_length()
+        out.append(f"function {g}(ptr.global, ptr.global) {{")
+        out.append("block0(v0: ptr.global, v1: ptr.global):")
+        out.append("    v2 = thread_id.x")
+        out += index(ty, size, "v0", 3, 1)
+        out.append(f"    v7 = load.{ty} v6")
+        out += index(ty, 4, "v1", 8, cstride)
+        out.append("    v12 = iconst.i32 0")
+        out.append("    jump block1(v12)")
+        v, b = 13, 1
+        for j, k in enumerate(ks):
+            out.append(f"block{b}(v{v}: i32):")
+            out.append(f"    v{v + 1} = iconst.{ty} {lit(s(k, w))}")
+            acc, kv = v, v + 1
+            v += 2
             for i, cc in enumerate(CCS):
-                bb, taken, nxt = 1 + 2 * i, 2 + 2 * i, 3 + 2 * i
-                out.append(f"block{bb}(v{m}: i32):")
-                out.append(f"    v{m + 1} = icmp {cc} {args}")
-                out.append(f"    brif v{m + 1}, block{taken}, block{nxt}(v{m})")
-                out.append(f"block{taken}:")
-                out.append(f"    v{m + 2} = iconst.i32 {1 << i}")
-                out.append(f"    v{m + 3} = bor v{m}, v{m + 2}")
-                out.append(f"    jump block{nxt}(v{m + 3})")
-                m += 4
-            out.append(f"block{1 + 2 * len(CCS)}(v{m}: i32):")
-            out.append(f"    v{m + 1} = uextend.i64 v2")
-            out.append(f"    v{m + 2} = iconst.i64 4")
-            out.append(f"    v{m + 3} = imul v{m + 1}, v{m + 2}")
-            out.append(f"    v{m + 4} = ptr_add v1, v{m + 3}")
-            out.append(f"    store v{m}, v{m + 4}")
-            out.append("    return")
-            out.append("}")
-            exp = []
-            for x in xs:
-                a, b = (x, k) if side == "r" else (k, x)
-                exp.append(sum(1 << i for i, cc in enumerate(CCS) if cmp(cc, a, b, w)))
-            out.append(f"; run: block {n} a: {elem}[{n}] = [" + ", ".join(lit(s(x, w)) for x in xs)
-                       + f"], o: i32[{n}], {g}(a, o) => o == [" + ", ".join(lit(r) for r in exp) + "]")
-            out.append("")
+                args = f"v7, v{kv}" if side == "r" else f"v{kv}, v7"
+                last = i == len(CCS) - 1
+                out.append(f"    v{v} = icmp {cc} {args}")
+                out.append(f"    brif v{v}, block{b + 1}, block{b + 2}(v{acc})")
+                out.append(f"block{b + 1}:")
+                out.append(f"    v{v + 1} = iconst.i32 {1 << i}")
+                out.append(f"    v{v + 2} = bor v{acc}, v{v + 1}")
+                out.append(f"    jump block{b + 2}(v{v + 2})")
+                out.append(f"block{b + 2}(v{v + 3}: i32):")
+                acc = v + 3
+                v += 4
+                b += 2
+                if not last:
+                    continue
+            off = f"+{4 * j}" if j else ""
+            out.append(f"    store v{acc}, v11{off}")
+            out.append(f"    v{v} = iconst.i32 0")
+            out.append(f"    jump block{b + 1}(v{v})")
+            v += 1
+            b += 1
+        out.append(f"block{b}(v{v}: i32):")
+        out.append("    return")
+        out.append("}")
+        exp = []
+        for x in xs:
+            row = []
+            for k in ks:
+                a, b2 = (x, k) if side == "r" else (k, x)
+                row.append(sum(1 << i for i, cc in enumerate(CCS) if cmp(cc, a, b2, w)))
+            exp += row + [0] * (cstride - len(row))
+        out.append(f"; run: block {n} a: {ty}[{n}] = [" + ", ".join(lit(s(x, w)) for x in xs)
+                   + f"], o: i32[{n * cstride}], {g}(a, o) => o == [" + ", ".join(lit(r) for r in exp) + "]")
+        out.append("")
 sys.stdout.write("\n".join(out))

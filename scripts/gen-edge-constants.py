@@ -94,12 +94,14 @@ for w in (8, 16, 32, 64):
             out.append(f"    v{v} = iconst.{ty} {lit(s(k, w))}")
             kv = v
             v += 1
+            first = v
             for op in OPS:
                 args = f"v7, v{kv}" if side == "r" else f"v{kv}, v7"
                 out.append(f"    v{v} = {op} {args}")
-                off = f"+{slot * size}" if slot else ""
-                out.append(f"    store v{v}, v11{off}")
                 v += 1
+            for r in range(first, v):
+                off = f"+{slot * size}" if slot else ""
+                out.append(f"    store v{r}, v11{off}")
                 slot += 1
         out.append("    return")
         out.append("}")

@@ -136,7 +136,7 @@ fn synthetic_launch(func: &atomc::ir::Function) -> Option<Launch> {
 /// predicate, DFMA / FFMA / DSETP with an immediate, DFMA / DADD / MUFU / I2F / FCHK with a
 /// uniform-register operand, USEL and UISETP (.EX), VIADDMNMX, F2IP, I2FP, BRA.U.ANY.
 const SM50_WORDS_LEFT: usize = 4;
-const SM90_WORDS_LEFT: usize = 161;
+const SM90_WORDS_LEFT: usize = 162;
 
 /// What running ptxas's code of one kernel showed.
 enum Seen {

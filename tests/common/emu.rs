@@ -136,6 +136,11 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
          `MUFU.RCP64H` reading an FP64 result 6 cycles after its DMUL",
     ),
     (
+        "wide-constants-sm50:relax#",
+        "sm_90 VIADDMNMX (0x246), the add-then-min ptxas 13 writes for a relaxation's `min(d + w, d')` \
+         (`VIADDMNMX R7, R0, R6, R7, PT`); atomc adds, compares and selects",
+    ),
+    (
         "conversions-all-sizes:f32_to_ints#",
         "sm_90 F2IP (0x243), the packing convert ptxas 13.5 writes for cvt.rzi.u8.f32 (`F2IP.U8.F32.TRUNC.NTZ \
          R0, RZ, R0, RZ`); atomc converts with `F2I.U8.TRUNC.NTZ` and masks",

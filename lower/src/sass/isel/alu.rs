@@ -103,9 +103,7 @@ impl Isel<'_> {
             }
             InstData::PtrToGeneric { ptr } => {
                 if self.ty(*ptr) != Type::Ptr(atomc_ir::AddrSpace::Global) {
-                    return Err(
-                        self.err("a shared pointer cannot be made generic (the shared window base is not emitted)")
-                    );
+                    return Err(self.err(format!("a {} cannot be made generic", self.ty(*ptr))));
                 }
                 let p = self.reg(*ptr);
                 self.make_pair(d, MOp::use_(p.lo()), MOp::use_(p.hi()));

@@ -149,8 +149,8 @@ pub(crate) trait Isa: Sync {
     fn compare64(&self, s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], b: [MOp; 2]);
 
     /// Pair `d = p + ext(x) * scale` (`scale` the immediate as sm_70+'s `IMAD.WIDE` takes it).
-    /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, as
-    /// ptxas 11.8 does; any other scale is refused.
+    /// sm_50 has no `IMAD.WIDE`: a power of two is a shift into a pair and a 64-bit add, any
+    /// other scale an `XMAD` product and the add, as ptxas 11.8 does.
     fn index_scaled(&self, s: &mut Isel<'_>, d: VReg, x: VReg, scale: i64, signed: bool, p: VReg)
         -> Result<(), String>;
 

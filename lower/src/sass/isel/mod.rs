@@ -36,6 +36,7 @@ mod half;
 mod isa;
 mod memory;
 mod mulhi;
+mod operand_fit;
 mod sm50;
 mod sm90;
 mod surface;
@@ -100,6 +101,9 @@ pub(crate) struct Isel<'a> {
     /// An instruction the selector produced that no form of the target's table encodes (a
     /// selector bug, reported before allocation with the IR instruction it came from).
     pub unencodable: Option<String>,
+    /// An instruction whose immediate no form of the target holds, in its field or in a
+    /// register ([`operand_fit`]): a refusal of the IR instruction, naming it and the target.
+    pub refused: Option<String>,
     /// Resolutions of instruction shapes: the thread's, kept from function to function.
     pub forms: SharedForms,
     /// The constant-bank offset of each kernel parameter.
@@ -130,10 +134,12 @@ fn uses_shared_memory(func: &Function) -> bool {
             | InstData::AtomicLoad { addr, .. }
             | InstData::AtomicStore { addr, .. }
             | InstData::AtomicRmw { addr, .. }
-            | InstData::AtomicCas { addr, .. } => addr,
+            | InstData::AtomicCas { addr, .. } => addr.ptr,
+            // A generic address in the shared window is the shared address under its high word.
+            InstData::PtrToGeneric { ptr } => *ptr,
             _ => return false,
         };
-        func.value_type(addr.ptr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
+        func.value_type(addr).addr_space() == Some(atomc_ir::AddrSpace::Shared)
     })
 }
 
@@ -204,7 +210,7 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
         }
     }
     let first_inst = func.inst_order().next().map(|(_, i)| i).unwrap_or_else(|| atomc_ir::Inst::from_u32(0));
-    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, forms: SharedForms::lend((target.arch)()), param_cbank: HashMap::default(), param_loads: HashMap::default(), params_placed: false, coord_tuples: HashMap::default(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::default() };
+    let mut s = Isel { func, target, isa: isa_of(target.sm), b, block: entry, pending: Vec::new(), vregs: SecondaryMap::new(), uses, non_cond_uses, blocks, edge_blocks, inst: first_inst, ir_block: func.layout[0], unencodable: None, refused: None, forms: SharedForms::lend((target.arch)()), param_cbank: HashMap::default(), param_loads: HashMap::default(), params_placed: false, coord_tuples: HashMap::default(), uniformity: (target.warp_aggregation.is_some() || target.vector_aggregation).then(|| crate::uniform::Uniformity::of(func)), sync_plan: if target.warpsync_subgroups { crate::subgroup_sync::SyncPlan::of(func) } else { Default::default() }, sync_masks: HashMap::default() };
     if !aggregate {
         s.uniformity = None;
     }
@@ -240,6 +246,9 @@ pub fn select_with(func: &Function, target: &'static SassTarget, aggregate: bool
             s.inst = inst;
             s.sync_lanes_before(inst)?;
             s.lower_inst(inst)?;
+            if let Some(why) = s.refused.take() {
+                return Err(s.err(why));
+            }
             if let Some(why) = s.unencodable.take() {
                 return Err(s.unencodable_err(why));
             }
@@ -291,14 +300,20 @@ impl<'a> Isel<'a> {
 
     /// Appends a selected instruction, spelled for the target, once its form is resolved (see
     /// [`SassInst::resolve`]); one no form accepts is recorded for `select` to report with the
-    /// IR instruction's location.
+    /// IR instruction's location. An immediate its form cannot hold goes through a register
+    /// where a form takes one there, and is refused where none does ([`operand_fit`]).
     pub fn emit(&mut self, mut inst: SassInst) {
         if let Err(why) = inst.resolve_cached((self.target.arch)(), &mut self.forms) {
-            match self.zeros_in_registers(&inst) {
-                Some(fixed) => inst = fixed,
-                None => {
-                    self.unencodable.get_or_insert(why);
-                }
+            if let Some(fixed) = self.zeros_in_registers(&inst) {
+                inst = fixed;
+            } else if let Some(fixed) = self.immediates_in_registers(&inst) {
+                inst = fixed;
+            } else if let Some(refusal) =
+                operand_fit::immediate_misfit(&inst, (self.target.arch)(), &mut self.forms)
+            {
+                self.refused.get_or_insert(refusal);
+            } else {
+                self.unencodable.get_or_insert(why);
             }
         }
         self.pending_block().insts.push(inst);

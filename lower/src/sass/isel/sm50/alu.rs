@@ -1,7 +1,6 @@
 //! sm_50 integer sequences where Maxwell has no single instruction, as ptxas 11.8 writes them:
 //! multiplies from 16-bit `XMAD` partial products, 64-bit compares through the condition-code
-//! carry, address arithmetic by shifts and `.CC` adds, `|x|`, and 64-bit shifts without a
-//! funnel shift.
+//! carry, address arithmetic by shifts, products and `.CC` adds, `|x|`, and 64-bit shifts.
 
 use super::Sm50;
 use crate::sass::inst::{MOp, SassInst};
@@ -136,7 +135,12 @@ pub(super) fn compare64(s: &mut Isel<'_>, cc: Tok, unsigned: bool, a: [MOp; 2], 
     s.emit(SassInst::new(op!(ISETP).with(cc).with(u).with(toks!(X.AND)), [p0, pt, a[1], b[1], pt]));
 }
 
-/// Pair `d = p + ext(x) * 2^k` as ptxas does it: `x` shifted into a pair, then a 64-bit add.
+/// Pair `d = p + ext(x) * scale` as ptxas 11.8 does it: for a power of two `x` shifted into a
+/// pair, then a 64-bit add; for any other scale the 64-bit product of `x` and the scale moved
+/// into a register, then the add. ptxas 11.8 on `mul.wide.u32 %rd3, %r1, 12; add.u64 %rd4,
+/// %rd2, %rd3` (sm_50): `MOV32I R5, 0xc`, `XMAD R6, R0, R5, RZ`, `XMAD R8, R0, R5.H1, RZ`,
+/// `XMAD R9, R0.H1, R5.H1, RZ`, `XMAD.CHI R10, R0.H1, R5, R6`, `XMAD.PSL R7, R0.H1, 0xc, R7`,
+/// `IADD3.RS R8, R10, R8, R9`, `IADD R6.CC, R7, R6`, `IADD.X R7, R8, c[0x0][0x144]`.
 pub(super) fn index_scaled(
     s: &mut Isel<'_>,
     d: VReg,
@@ -146,7 +150,7 @@ pub(super) fn index_scaled(
     p: VReg,
 ) -> Result<(), String> {
     let Some(k) = log2(scale) else {
-        return Err(format!("address scale {scale} is not a power of two (sm_50 has no IMAD.WIDE)"));
+        return index_product(s, d, x, scale, signed, p);
     };
     let x = MOp::use_(x);
     let (lo, hi) = (single(s), single(s));
@@ -158,11 +162,44 @@ pub(super) fn index_scaled(
         (_, false) => SassInst::new(op!(SHR.U32), [hi_def, x, MOp::Imm(32 - k)]),
         (_, true) => SassInst::new(op!(SHR), [hi_def, x, MOp::Imm(32 - k)]),
     });
-    let tmp = s.new_vreg(RegClass::Pair);
-    s.emit(SassInst::new(op!(IADD.CC), [MOp::def(tmp.lo(), 2), MOp::use_(p.lo()), MOp::use_(lo.reg())]));
-    let hi_ops =
-        [MOp::Tied { reg: tmp.reg(), width: 2 }, MOp::reuse_def(d.hi(), 0), MOp::use_(p.hi()), MOp::use_(hi.reg())];
-    s.emit(SassInst::new(op!(IADD.X), hi_ops));
+    s.add_pair(d, [MOp::use_(p.lo()), MOp::use_(p.hi())], [MOp::use_(lo.reg()), MOp::use_(hi.reg())]);
+    Ok(())
+}
+
+/// Pair `d = p + ext(x) * scale` for a scale that is no power of two (an array of 12-byte
+/// structs): the unsigned 64-bit product of `x` and the scale's low word (ptxas 11.8's XMAD
+/// partial products, [`mul_wide_u32`]), its high word corrected for the signed readings
+/// (`sext(x) = x - 2^32` for a negative `x`: minus the scale; a negative scale, `s - 2^32`:
+/// minus `x`), then added to `p`. ptxas 11.8 multiplies `mul.wide.s32` with signed `XMAD`
+/// variants instead; the product is the same.
+fn index_product(s: &mut Isel<'_>, d: VReg, x: VReg, scale: i64, signed: bool, p: VReg) -> Result<(), String> {
+    if scale == 0 {
+        s.make_pair(d, MOp::use_(p.lo()), MOp::use_(p.hi()));
+        return Ok(());
+    }
+    if !(i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&scale) {
+        return Err(format!("address scale {scale} is wider than 32 bits"));
+    }
+    let factor = single(s);
+    s.emit(Sm50.mov(&[MOp::def(factor.reg(), 1)], MOp::Imm(scale as u32 as i64)));
+    let prod = s.new_vreg(RegClass::Pair);
+    mul_wide_u32(s, prod, MOp::use_(x), MOp::use_(factor.reg()));
+    let mut hi = prod.hi();
+    if signed {
+        // (x >> 31) & scale: the scale where x is negative.
+        let (sign, corr, fixed) = (single(s), single(s), single(s));
+        s.emit(SassInst::new(op!(SHR), [MOp::def(sign.reg(), 1), MOp::use_(x), MOp::Imm(31)]));
+        let mask = MOp::Imm(scale as u32 as i64);
+        s.emit(Sm50.lop3(MOp::def(corr.reg(), 1), MOp::use_(sign.reg()), mask, MOp::rz(), 0xc0)?);
+        s.emit(SassInst::new(op!(IADD), [MOp::def(fixed.reg(), 1), MOp::use_(hi), MOp::neg(corr.reg())]));
+        hi = fixed.reg();
+    }
+    if signed && scale < 0 {
+        let fixed = single(s);
+        s.emit(SassInst::new(op!(IADD), [MOp::def(fixed.reg(), 1), MOp::use_(hi), MOp::neg(x.reg())]));
+        hi = fixed.reg();
+    }
+    s.add_pair(d, [MOp::use_(p.lo()), MOp::use_(p.hi())], [MOp::use_(prod.lo()), MOp::use_(hi)]);
     Ok(())
 }
 

@@ -11,6 +11,7 @@
 //! | 64-bit add (carry)                  | `IADD3 d, P1, ..` + `IADD3.X`   | `IADD d.CC` + `IADD.X` (`32I` forms)    |
 //! | parameter + index << k              | `LEA` + `LEA.HI.X`              | `LEA.CC` + `LEA.HI.X`                   |
 //! | pointer + ext(x) * 2^k              | `IMAD.WIDE{.U32}`               | `SHL` + `SHR` + `IADD.CC` / `IADD.X`    |
+//! | pointer + ext(x) * c (other c)      | `IMAD.WIDE{.U32}`               | `MOV32I` + `XMAD`s + `IADD.CC`/`IADD.X` |
 //! | pointer + sext(o)                   | `LEA.HI.X.SX32`                 | `SHR` + `IADD.X`                        |
 //! | logic op                            | `LOP3.LUT .., lut, !PT`         | `LOP3.LUT` / `LOP32I.op`                |
 //! | 32-bit shift                        | `SHF.L.U32` / `SHF.R.{U,S}32.HI`| `SHL` / `SHR{.U32}` (`.W` alike)        |

@@ -327,8 +327,22 @@ impl Isa for Sm90 {
         convert::f16_convert(s, d, from, to, r)
     }
 
-    fn shared_to_generic(&self, s: &mut Isel<'_>, _d: VReg, _ptr: Value) -> Result<(), IselError> {
-        Err(s.err("a shared pointer cannot be made generic (the shared window base is not emitted)"))
+    /// The shared window's generic address: the shared address (the offset plus the window's
+    /// base, [`crate::sass::target::SharedWindow`]) under the window's high word. ptxas 13 on
+    /// `mov.u32 %r2, sm; add.u32 %r3, %r2, %r1; cvt.u64.u32 %rd3, %r3; cvta.shared.u64 %rd4,
+    /// %rd3` (sm_90): `S2UR UR5, SR_CgaCtaId`, `UMOV UR4, 0x400`, `S2R R5, SR_SWINHI`, `ULEA
+    /// UR4, UR5, UR4, 0x18`, `VIADD R2, R2, UR4`, `MOV R3, R5` (the pair R2:R3).
+    fn shared_to_generic(&self, s: &mut Isel<'_>, d: VReg, ptr: Value) -> Result<(), IselError> {
+        let Some(base) = s.target.shared_window.as_ref().map(|w| w.base_ureg) else {
+            return Err(s.err("the target has no shared window"));
+        };
+        let p = s.reg(ptr);
+        let hi = s.new_vreg(RegClass::Single);
+        s.emit(SassInst::new(op!(S2R), [MOp::def(hi.reg(), 1), MOp::SReg(&"SR_SWINHI")]));
+        let lo = s.new_vreg(RegClass::Single);
+        s.emit(self.add(MOp::def(lo.reg(), 1), MOp::use_(p.reg()), MOp::UReg(base)));
+        s.make_pair(d, MOp::use_(lo.reg()), MOp::use_(hi.reg()));
+        Ok(())
     }
 
     fn atomic_cas(&self, s: &mut Isel<'_>, data: &InstData) -> Result<(), IselError> {

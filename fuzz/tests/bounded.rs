@@ -25,20 +25,7 @@ const SEEDS: std::ops::Range<u64> = 0..100;
 /// a piece of the error text; why). Every listed failure must still fail, every other must not.
 const KNOWN: &[(u64, &str, &str, &str)] = &[
     (79, "atomc sm_50 cubin", "does not fit in 20 bits", WHY_WIDE_IMMEDIATE),
-    (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_90 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_90 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_50 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-ushr.atom: emu atomc sm_50 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_90 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_90 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_50 round-robin", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
-    (u64::MAX, "fuzz-subword-computed-operand.atom: emu atomc sm_50 random", "memory differs from the interpreter's: o", WHY_SUBWORD_USHR),
 ];
-
-/// Seed 819, minimised: an `i8` made by `bxor` of constants sits sign-extended in its 32-bit
-/// register, and `ushr` shifts the register. ptxas's code of atomc's PTX gives the IR's value on
-/// both targets, so atomc's selection is at fault.
-const WHY_SUBWORD_USHR: &str = "a sub-word unsigned op (ushr, umin) of a value whose register bits above the type are not zero (atomc's selection)";
 
 /// Seed 79: `icmp slt` against 0x7fffffff selects an ISETP whose 20-bit immediate field cannot
 /// hold it (issue 30, being fixed).

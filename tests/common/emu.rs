@@ -150,28 +150,6 @@ pub const UNDECODABLE: &[(&str, &str)] = &[
 /// (target, label, why it fails) — the emulator's message at the time of listing.
 pub const KNOWN_FAILURES: &[(&str, &str, &str)] = &[
     (
-        "sm_90",
-        "fuzz-subword-ushr:subword_ushr#0",
-        "atomc shifts the 32-bit register holding an i8 made by bxor (0xfffffff8) instead of the \
-         8-bit value: -1 where the IR gives 1; ptxas's code of atomc's PTX gives 1 (issue 30)",
-    ),
-    (
-        "sm_50",
-        "fuzz-subword-ushr:subword_ushr#0",
-        "as on sm_90: the sub-word ushr's operand is not zero-extended first (issue 30)",
-    ),
-    (
-        "sm_90",
-        "fuzz-subword-computed-operand:umin_computed#0",
-        "an i8 complemented by bxor with a sign-extended -1 holds bits above the type, and umin \
-         compares 32-bit registers; ptxas's code of atomc's PTX is right (issue 30)",
-    ),
-    (
-        "sm_50",
-        "fuzz-subword-computed-operand:umin_computed#0",
-        "as on sm_90 (issue 30)",
-    ),
-    (
         "sm_50",
         "subgroup-after-loops:lock_then_vote#0",
         "Maxwell has no independent thread scheduling: the lock's winner waits at the acquire loop's \

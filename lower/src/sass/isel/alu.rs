@@ -114,8 +114,7 @@ impl Isel<'_> {
     }
 
     pub(super) fn constant(&mut self, d: VReg, ty: Type, bits: u64) {
-        let mask = if ty.bits() >= 64 { u64::MAX } else { (1u64 << ty.bits()) - 1 };
-        let bits = bits & mask;
+        let bits = zero_extended(ty, bits);
         let half = |v: u64| if v == 0 { MOp::rz() } else { MOp::Imm(v as u32 as i64) };
         if d.class() == RegClass::Pair {
             self.make_pair(d, half(bits & 0xffff_ffff), half(bits >> 32));
@@ -605,7 +604,6 @@ impl Isel<'_> {
         }
     }
 
-    /// The value of an `iconst`, if `v` is one.
     /// An upper bound of the i32 value `v` read as unsigned, when a few defining instructions
     /// (constants, `band` with a bounded side, `ishl` by a constant) prove one.
     fn upper_bound(&self, v: Value, depth: u32) -> Option<u64> {
@@ -632,10 +630,17 @@ impl Isel<'_> {
         }
     }
 
+    /// The value of an `iconst`, if `v` is one, as its register would hold it: zero-extended
+    /// from the constant's type (`iconst.i8 -1` is 0xff). An operand folded into an immediate
+    /// thus keeps a sub-word result zero-extended (`bxor.i8 x, -1` is `LOP3 x ^ 0xff`), as the
+    /// materialised constant would. ptxas 13.5 and 11.8 likewise fold the `xor.b16` constant of
+    /// atomc's PTX at the register's width, not sign-extended (`LOP3.LUT R0, R2, 0xffff, RZ,
+    /// 0x3c`; `LOP32I.XOR R0, R2, 0xffff`), then clear the bits above the byte for the
+    /// `cvt.u16.u8` (`LOP3.LUT R0, R0, 0xff, RZ, 0xc0`; `LOP32I.AND R9, R0, 0xff`).
     pub(super) fn const_value(&self, v: Value) -> Option<u64> {
         match self.func.values[v].def {
             atomc_ir::ValueDef::Result(i) => match self.func.insts[i] {
-                InstData::Iconst { imm, .. } => Some(imm as u64),
+                InstData::Iconst { ty, imm } => Some(zero_extended(ty, imm as u64)),
                 _ => None,
             },
             _ => None,
@@ -723,5 +728,14 @@ impl Isel<'_> {
             _ => unreachable!("checked by the caller"),
         }
         Ok(())
+    }
+}
+
+/// The low `ty.bits()` bits of `bits`, the rest zero: how a value of type `ty` is held.
+fn zero_extended(ty: Type, bits: u64) -> u64 {
+    if ty.bits() >= 64 {
+        bits
+    } else {
+        bits & ((1u64 << ty.bits()) - 1)
     }
 }

@@ -2,7 +2,7 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
-use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::FromI32, OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 
 /// Why a subgroup instruction with no place to take its lanes' mask from is refused.
@@ -14,6 +14,12 @@ pub(crate) const RULES: &[OpRule] = &[
         types: &[Type::I32],
         lowering: Native,
         evidence: "POPC and FLO.U32 forms (emit/sass/tables/sm90/alu.rs, nvdisasm-checked); ctz via -a & a",
+    },
+    OpRule {
+        kinds: BIT_COUNTS,
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: FromI32,
+        evidence: "legalize/widen_bits.rs: the i32 count of the zero-extended operand or of the halves, fixed up (checked against the interpreter by the whole-IR matrix on the emulator)",
     },
     OpRule {
         kinds: MULHI,

@@ -9,13 +9,13 @@
 //!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
 //! 2. [`widen_bits`] — `popcnt`/`clz`/`ctz`/`bitrev` of i8, i16 or i64 → the i32 op and a fix-up
 //!    where the table says [`crate::caps_ops::OpLowering::FromI32`];
-//! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
-//! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
-//! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
-//! 5. [`nan_to_int`] — a float-to-integer conversion whose NaN result is not 0 on the target
+//! 3. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
+//! 4. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
+//! 5. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
+//! 6. [`nan_to_int`] — a float-to-integer conversion whose NaN result is not 0 on the target
 //!    → the conversion, a NaN test and a select of 0;
-//! 6. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
-//!    bring together after the loops before it (the CAS loops of step 4 included).
+//! 7. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
+//!    bring together after the loops before it (the CAS loops of step 5 included).
 //!
 //! Unused results are left alone: the instruction selector picks `RED`
 //! when an atomic's result has no uses.

@@ -52,6 +52,9 @@ pub enum OpLowering {
     /// loop it waits for them with a mask taken where they were together before
     /// ([`crate::subgroup_sync`]). Where no such place exists the compile fails with this reason.
     NativeWhereConverged(&'static str),
+    /// [`crate::legalize::widen_bits`] rewrites it into the op on 32-bit values (the operand
+    /// zero-extended, or the two halves of a 64-bit one) and a fix-up, which must be native.
+    FromI32,
     /// The compile fails with this reason.
     Unsupported(&'static str),
 }

@@ -3,7 +3,7 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Vote};
-use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::FromI32, OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{ReduceOp, ShuffleMode, Type, VoteOp};
 
 /// Why a subgroup instruction after a loop whose lanes leave by different exits is refused.
@@ -15,6 +15,12 @@ pub(crate) const RULES: &[OpRule] = &[
         types: &[Type::I32],
         lowering: Native,
         evidence: "POPC, FLO.U32 and BFE.U32.BREV as ptxas 11.8 writes popc/clz/brev (emit/sass/src/sm50, nvdisasm-checked)",
+    },
+    OpRule {
+        kinds: BIT_COUNTS,
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: FromI32,
+        evidence: "legalize/widen_bits.rs: the i32 count of the zero-extended operand or of the halves, fixed up (checked against the interpreter by the whole-IR matrix on the emulator)",
     },
     OpRule {
         kinds: BITFIELD,

@@ -2,7 +2,7 @@
 
 use super::k::*;
 use super::OpKind::{ActiveMask, Ballot, MatchAny, Reduce, Shuffle, Unary, Vote};
-use super::{OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
+use super::{OpLowering::FromI32, OpLowering::Native, OpLowering::NativeWhereConverged, OpLowering::Unsupported, OpRule};
 use atomc_ir::{AddrSpace, ReduceOp, ShuffleMode, Type, UnaryOp, VoteOp};
 
 /// Why a subgroup instruction with no place to take its lanes' mask from is refused.
@@ -38,6 +38,13 @@ pub(crate) const RULES: &[OpRule] = &[
         types: &[Type::I32, Type::I64],
         lowering: Native,
         evidence: "BREV form (emit/sass/tables/sm90/bits.rs; ptxas 13: `BREV R14, R20` for brev.b32); i64 as two swapped halves",
+    },
+    // After the BREV row: an i64 bitrev is native, two BREVs.
+    OpRule {
+        kinds: BIT_COUNTS,
+        types: &[Type::I8, Type::I16, Type::I64],
+        lowering: FromI32,
+        evidence: "legalize/widen_bits.rs: the i32 count of the zero-extended operand or of the halves, fixed up (checked against the interpreter by the whole-IR matrix on the emulator)",
     },
     OpRule {
         kinds: BITFIELD,

@@ -12,7 +12,7 @@ use atomc_ir::{Function, Inst};
 pub fn run(func: &Function, caps: &TargetCaps) -> Vec<Unsupported> {
     refusals(func, caps, |_, lowering| match lowering {
         OpLowering::Unsupported(reason) => Some(reason),
-        OpLowering::Native | OpLowering::NativeWhereConverged(_) => None,
+        OpLowering::Native | OpLowering::NativeWhereConverged(_) | OpLowering::FromI32 => None,
     })
 }
 

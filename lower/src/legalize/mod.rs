@@ -7,13 +7,15 @@
 //! 0. [`shared_vars`] — `shared_addr smN` → the variable's constant offset;
 //! 1. [`check`] and [`check_ops`] — reject what the target cannot express (atomics; bit
 //!    ops, `fma`, multiply-high, subgroup instructions), naming op and target;
-//! 2. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
-//! 3. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
-//! 4. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
-//! 5. [`nan_to_int`] — a float-to-integer conversion whose NaN result is not 0 on the target
+//! 2. [`widen_bits`] — `popcnt`/`clz`/`ctz`/`bitrev` of i8, i16 or i64 → the i32 op and a fix-up
+//!    where the table says [`crate::caps_ops::OpLowering::FromI32`];
+//! 3. [`negate_sub`] — `atomic_rmw sub x` → `atomic_rmw add (ineg x)`, `fsub x` → `fadd (fneg x)`;
+//! 4. [`order_fences`] — an ordered atomic → `fence; relaxed atomic; fence`;
+//! 5. [`cas_loop`] — ops the hardware lacks → compare-and-swap retry loops;
+//! 6. [`nan_to_int`] — a float-to-integer conversion whose NaN result is not 0 on the target
 //!    → the conversion, a NaN test and a select of 0;
-//! 6. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
-//!    bring together after the loops before it (the CAS loops of step 4 included).
+//! 7. [`check_ops::unconverged`] — reject a subgroup instruction whose lanes the target cannot
+//!    bring together after the loops before it (the CAS loops of step 5 included).
 //!
 //! Unused results are left alone: the instruction selector picks `RED`
 //! when an atomic's result has no uses.
@@ -26,6 +28,7 @@ pub mod nan_to_int;
 pub mod negate_sub;
 pub mod order_fences;
 pub mod shared_vars;
+pub mod widen_bits;
 
 use crate::caps::{AtomicKind, TargetCaps};
 use atomc_ir::{Function, InstData, SrcLoc};
@@ -53,6 +56,8 @@ pub struct Unsupported {
 /// What the legalizer did, for reports and tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Stats {
+    /// Bit counts rewritten into i32 ones.
+    pub widened: usize,
     /// `sub` rewritten to `add`, `fsub` to `fadd`.
     pub negated: usize,
     /// Fences inserted for memory orders.
@@ -73,6 +78,7 @@ pub fn legalize(func: &mut Function, caps: &TargetCaps) -> Result<Stats, Vec<Uns
         return Err(refused);
     }
     let mut stats = Stats::default();
+    stats.widened = widen_bits::run(func, caps);
     stats.negated = negate_sub::run(func, caps);
     stats.fences = order_fences::run(func, caps);
     stats.cas_loops = cas_loop::run(func, caps);

@@ -149,10 +149,16 @@ impl Isel<'_> {
     fn unary(&mut self, d: VReg, op: UnaryOp, a: Value) -> Result<(), IselError> {
         let ty = self.ty(a);
         let r = self.reg(a);
-        if ty.bits() < 32 && ty.is_int() && op == UnaryOp::Ineg {
-            return Err(self.err("8/16-bit ineg is not selected"));
-        }
         match (op, d.class()) {
+            // An 8/16-bit value is kept zero-extended: negate the register, then cut it back
+            // to the width (the wrap modulo 2^N), as `ireduce` does.
+            (UnaryOp::Ineg, RegClass::Single) if ty.is_int() && ty.bits() < 32 => {
+                let t = self.new_vreg(RegClass::Single);
+                self.emit(self.isa.add(MOp::def(t.reg(), 1), MOp::neg(r), MOp::rz()));
+                let mask = if ty.bits() == 8 { 0xff } else { 0xffff };
+                let and = self.isa.lop3(MOp::def(d.reg(), 1), MOp::use_(t), MOp::Imm(mask), MOp::rz(), 0xc0);
+                self.emit(and.map_err(|r| self.err(r))?);
+            }
             (UnaryOp::Ineg, RegClass::Single) => self.emit(self.isa.add(MOp::def(d.reg(), 1), MOp::neg(r), MOp::rz())),
             (UnaryOp::Ineg, _) => {
                 // 0 - a = ~a.hi:~a.lo + 1, carried.

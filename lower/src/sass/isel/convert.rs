@@ -49,12 +49,16 @@ impl Isel<'_> {
                     let k = 32 - from.bits() as i64;
                     let t = self.new_vreg(RegClass::Single);
                     self.emit(self.isa.shl(MOp::def(t.reg(), 1), MOp::use_(r), MOp::Imm(k), false));
-                    let u = if to.bits() == 64 { self.new_vreg(RegClass::Single) } else { d };
+                    let u = if to.bits() == 32 { d } else { self.new_vreg(RegClass::Single) };
                     self.emit(self.isa.shr(MOp::def(u.reg(), 1), MOp::use_(t), MOp::Imm(k), true, false));
+                    if to.bits() < 32 {
+                        // Kept zero-extended like every 16-bit value: cut the 32-bit sign
+                        // extension back to 16 bits, as `ireduce` does.
+                        let and = self.isa.lop3(MOp::def(d.reg(), 1), MOp::use_(u), MOp::Imm(0xffff), MOp::rz(), 0xc0);
+                        self.emit(and.map_err(|r| self.err(r))?);
+                        return Ok(());
+                    }
                     if to.bits() < 64 {
-                        if to.bits() < 32 {
-                            return Err(self.err("sextend to 16 bits is not selected"));
-                        }
                         return Ok(());
                     }
                     u

@@ -74,12 +74,13 @@ impl CompileError {
     /// [`headline`](ir::diagnostic::Diagnostic::headline) each for a function built in code.
     ///
     /// ```
-    /// use atomc::ir::{AddrSpace, FunctionBuilder, SrcLoc, Type, UnaryOp};
+    /// use atomc::ir::{AddrSpace, FunctionBuilder, InstData, SrcLoc, TernaryOp, Type};
     ///
-    /// // sm_50 reverses the bits of 32-bit values only; the caller's position is kept.
-    /// let mut b = FunctionBuilder::new("bitrev", &[Type::Ptr(AddrSpace::Global), Type::I64]);
+    /// // SASS selects fma of f32 and f64 only; the caller's position is kept.
+    /// let mut b = FunctionBuilder::new("fma16", &[Type::Ptr(AddrSpace::Global), Type::F16]);
     /// b.set_loc(SrcLoc { line: 7, col: 13 });
-    /// let q = b.unary(UnaryOp::Bitrev, b.param(1));
+    /// let x = b.param(1);
+    /// let q = b.ins(InstData::Ternary { op: TernaryOp::Fma, args: [x, x, x] }).unwrap();
     /// let bump = b.last_inst().unwrap();
     /// b.set_loc(SrcLoc::default());
     /// b.store(q, b.param(0), 0);

@@ -135,13 +135,13 @@ fn every_command_line_mistake_exits_2() {
 #[test]
 fn outputs_are_written_all_or_nothing_under_the_documented_names() {
     let dir = scratch("first-outputs");
-    // The third kernel is one sm_50 refuses (a 64-bit bit reversal).
+    // The third kernel is one sm_50 refuses (fma of f16).
     let text = format!(
         "{STORE3}{}{}",
         STORE3.replace("%k(", "%k2("),
-        "function %k3(ptr.global, i64) {
-block0(v0: ptr.global, v1: i64):
-    v3 = bitrev v1
+        "function %k3(ptr.global, f16) {
+block0(v0: ptr.global, v1: f16):
+    v3 = fma v1, v1, v1
     store v3, v0
     return
 }
